@@ -1,0 +1,37 @@
+"""The backend contract: the one class every engine implements.
+
+A backend is a subclass of :class:`Backend` that implements every abstract method of its three parts —
+:class:`CoreContract` (tensors, variables, devices, autodiff, random), :class:`NumpyContract` (the
+numpy-like ops) and :class:`NNContract` (activations, convolution, pooling). ``highlevel.ops`` is a thin
+front over these methods. A third-party engine registers its subclass under the entry-point group
+``highlevel.backends``.
+
+>>> from highlevel.backends.contract import Backend
+>>> sorted(Backend.__abstractmethods__)[:3]
+['abs', 'add', 'all']
+"""
+
+from . import dtypes, tree
+from .core import Capabilities, CoreContract
+from .nn_ops import NNContract
+from .numpy_ops import NumpyContract
+from .variable import Variable
+
+
+class Backend(CoreContract, NumpyContract, NNContract):
+    """One engine behind ``highlevel.ops``. See the three parts for the methods."""
+
+    def __repr__(self):
+        return f"<highlevel backend {self.name!r}>"
+
+
+def op_names():
+    """The names of every op of the contract, in a stable order (what ``highlevel.ops`` exposes)."""
+    names = []
+    for part in (NumpyContract, NNContract):
+        names.extend(n for n in part.__dict__ if not n.startswith("_") and callable(part.__dict__[n]))
+    return names
+
+
+__all__ = ["Backend", "Capabilities", "CoreContract", "NNContract", "NumpyContract", "Variable",
+           "dtypes", "tree", "op_names"]

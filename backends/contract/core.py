@@ -1,0 +1,220 @@
+"""The backend contract, part 1: tensors, variables, devices, capabilities, autodiff and random.
+
+Every method here is abstract unless it has a body; a backend that leaves one out cannot be
+instantiated. Front-end code (``highlevel/``) talks to engines only through these methods.
+"""
+
+import abc
+import contextlib
+import dataclasses
+
+from . import dtypes as _dtypes
+from .variable import Variable
+
+
+@dataclasses.dataclass(frozen=True)
+class Capabilities:
+    """What an engine can do; the front end reads these flags instead of asking for a backend's name.
+
+    Attributes:
+        supports_float64: float64 computation is exact float64 (not silently downcast).
+        supports_bfloat16: bfloat16 tensors are available.
+        supports_jit: ``jit_compile=True`` compiles the training step.
+        stateless_step: the step must be a pure function of explicit state (JAX).
+        supports_gpu: the engine can place tensors on a GPU when one is present.
+        distributed: the engine has a distributed runtime highlevel can drive.
+    """
+
+    supports_float64: bool = True
+    supports_bfloat16: bool = True
+    supports_jit: bool = False
+    stateless_step: bool = False
+    supports_gpu: bool = False
+    distributed: bool = False
+
+
+class CoreContract(abc.ABC):
+    """Tensors, variables, devices, autodiff and seeded random of one engine."""
+
+    #: registry name, e.g. ``"native"``
+    name = None
+    #: the pip extra that installs this engine's framework, e.g. ``"jax"`` (``None``: nothing needed)
+    pip_extra = None
+    capabilities = Capabilities()
+
+    # ----------------------------------------------------------------- tensors
+    @abc.abstractmethod
+    def convert_to_tensor(self, x, dtype=None):
+        """Returns ``x`` (tensor, Variable, numpy array, Python scalar or nested list) as a tensor.
+
+        Without ``dtype``: floats become :func:`floatx`, Python ints ``int32``, bools ``bool``;
+        numpy arrays keep their dtype, except float64 arrays which stay float64.
+        """
+
+    @abc.abstractmethod
+    def to_numpy(self, x):
+        """Returns a numpy array holding ``x`` (a host copy where the tensor lives on a device)."""
+
+    @abc.abstractmethod
+    def is_tensor(self, x):
+        """True for this engine's tensor type (not for numpy arrays or Variables)."""
+
+    @abc.abstractmethod
+    def cast(self, x, dtype):
+        """Returns ``x`` converted to ``dtype`` (a dtype name); differentiable between float dtypes."""
+
+    @abc.abstractmethod
+    def shape(self, x):
+        """The static shape as a tuple of Python ints."""
+
+    @abc.abstractmethod
+    def dtype(self, x):
+        """The dtype as a canonical string (``"float32"``, ``"int64"``, ...)."""
+
+    def ndim(self, x):
+        return len(self.shape(x))
+
+    def size(self, x):
+        n = 1
+        for d in self.shape(x):
+            n *= d
+        return n
+
+    @abc.abstractmethod
+    def zeros(self, shape, dtype=None):
+        """A tensor of zeros; ``dtype`` defaults to floatx."""
+
+    @abc.abstractmethod
+    def ones(self, shape, dtype=None):
+        """A tensor of ones; ``dtype`` defaults to floatx."""
+
+    @abc.abstractmethod
+    def full(self, shape, fill_value, dtype=None):
+        """A tensor filled with ``fill_value``; ``dtype`` defaults to the promotion of the fill value."""
+
+    def zeros_like(self, x, dtype=None):
+        return self.zeros(self.shape(x), dtype or self.dtype(x))
+
+    def ones_like(self, x, dtype=None):
+        return self.ones(self.shape(x), dtype or self.dtype(x))
+
+    def full_like(self, x, fill_value, dtype=None):
+        return self.full(self.shape(x), fill_value, dtype or self.dtype(x))
+
+    @abc.abstractmethod
+    def arange(self, start, stop=None, step=1, dtype=None):
+        """Like ``numpy.arange``; ``dtype`` defaults to int32 for integer arguments, floatx otherwise."""
+
+    @abc.abstractmethod
+    def eye(self, N, M=None, k=0, dtype=None):
+        """A 2-D tensor with ones on the ``k``-th diagonal."""
+
+    @abc.abstractmethod
+    def linspace(self, start, stop, num=50, endpoint=True, dtype=None):
+        """``num`` evenly spaced values from ``start`` to ``stop``."""
+
+    @abc.abstractmethod
+    def stop_gradient(self, x):
+        """``x`` as a constant for differentiation."""
+
+    @abc.abstractmethod
+    def copy(self, x):
+        """A new tensor with the same values."""
+
+    # --------------------------------------------------------------- variables
+    def create_variable(self, value, dtype=None, trainable=True, name=None):
+        """Returns a :class:`Variable` initialised from ``value`` (cast to ``dtype`` if given)."""
+        return Variable(value, dtype=dtype, trainable=trainable, name=name, backend=self)
+
+    @abc.abstractmethod
+    def make_variable_handle(self, tensor, trainable):
+        """The engine's mutable object holding a copy of ``tensor``."""
+
+    @abc.abstractmethod
+    def read_variable(self, handle):
+        """The handle's current value as a tensor (differentiable where the engine tracks variables)."""
+
+    @abc.abstractmethod
+    def assign_variable(self, handle, value):
+        """Writes ``value`` into the handle in place; raises ValueError on a shape mismatch."""
+
+    # ----------------------------------------------------------------- devices
+    @abc.abstractmethod
+    def devices(self):
+        """The device names this engine can place tensors on, e.g. ``["cpu:0"]``."""
+
+    @abc.abstractmethod
+    def default_device(self):
+        """The device new tensors go to."""
+
+    @abc.abstractmethod
+    def device_scope(self, device):
+        """A context manager placing new tensors on ``device`` (a name from :meth:`devices`)."""
+
+    @abc.abstractmethod
+    def to_device(self, x, device):
+        """``x`` moved to ``device``."""
+
+    # ---------------------------------------------------------------- autodiff
+    @abc.abstractmethod
+    def value_and_grad(self, fn, argnums=0, has_aux=False):
+        """Returns a function computing ``fn``'s value and its gradient.
+
+        ``fn`` takes tensors (or nested lists/tuples/dicts of tensors) and returns a scalar tensor (or
+        ``(scalar, aux)`` with ``has_aux``). The returned function gives ``(value, grads)`` or
+        ``((value, aux), grads)``; ``grads`` mirrors the structure of the argument(s) at ``argnums``
+        (an int or a tuple of ints). Integer inputs get no gradient (``None``)."""
+
+    def grad(self, fn, argnums=0, has_aux=False):
+        """Like :meth:`value_and_grad`, returning only the gradient (and aux)."""
+        vg = self.value_and_grad(fn, argnums=argnums, has_aux=has_aux)
+
+        def g(*args):
+            value, grads = vg(*args)
+            return (grads, value[1]) if has_aux else grads
+
+        return g
+
+    # ------------------------------------------------------------------ random
+    # ``seed`` is a pair of uint32 values: a tuple of two Python ints or an integer tensor of shape
+    # (2,). The same seed gives the same draw within one engine; engines use their own generators.
+    @abc.abstractmethod
+    def random_normal(self, shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+        """Normal draws."""
+
+    @abc.abstractmethod
+    def random_uniform(self, shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+        """Uniform draws in ``[minval, maxval)``."""
+
+    @abc.abstractmethod
+    def random_truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+        """Normal draws, redrawn until within two standard deviations of the mean."""
+
+    @abc.abstractmethod
+    def random_randint(self, shape, minval, maxval, dtype="int32", seed=None):
+        """Integers in ``[minval, maxval)``."""
+
+    @abc.abstractmethod
+    def random_shuffle(self, x, axis=0, seed=None):
+        """``x`` permuted along ``axis``."""
+
+    def random_dropout(self, inputs, rate, noise_shape=None, seed=None):
+        """Zeros each element with probability ``rate`` and scales the rest by ``1 / (1 - rate)``."""
+        if not 0 <= rate < 1:
+            raise ValueError(f"dropout rate must be in [0, 1); received rate={rate}.")
+        inputs = self.convert_to_tensor(inputs)
+        if rate == 0:
+            return inputs
+        shape = noise_shape if noise_shape is not None else self.shape(inputs)
+        shape = tuple(s if s is not None else d for s, d in zip(shape, self.shape(inputs)))
+        keep = self.greater_equal(self.random_uniform(shape, dtype=self.dtype(inputs), seed=seed), rate)
+        scaled = self.divide(inputs, self.convert_to_tensor(1.0 - rate, self.dtype(inputs)))
+        return self.where(keep, scaled, self.zeros_like(inputs))
+
+
+@contextlib.contextmanager
+def nullcontext():
+    yield
+
+
+__all__ = ["Capabilities", "CoreContract", "Variable", "nullcontext", "_dtypes"]

@@ -1,0 +1,92 @@
+"""Finds backends by name and imports them lazily.
+
+The four engines that ship with highlevel are listed here; any installed distribution can add one
+through the entry-point group ``highlevel.backends`` (``name = "package.module:BackendClass"``). Nothing is
+imported until a backend is first asked for, so importing highlevel with the native backend imports no
+framework.
+"""
+
+import importlib
+import importlib.metadata
+import importlib.util
+
+# name -> ("module:Class", the module a user must have installed, the pip extra that installs it)
+_BUILTIN = {
+    "native": ("highlevel.backends.native:NativeBackend", None, None),
+    "jax": ("highlevel.backends.jax:JaxBackend", "jax", "jax"),
+    "torch": ("highlevel.backends.torch:TorchBackend", "torch", "torch"),
+    "tensorflow": ("highlevel.backends.tensorflow:TensorFlowBackend", "tensorflow", "tensorflow"),
+}
+
+_instances = {}
+_extra_targets = None
+
+
+def _entry_point_targets():
+    """Backends that third-party distributions registered (built-ins win on a name clash)."""
+    global _extra_targets
+    if _extra_targets is None:
+        _extra_targets = {}
+        try:
+            eps = importlib.metadata.entry_points(group="highlevel.backends")
+        except Exception:  # a broken environment must not stop the built-in engines
+            eps = ()
+        for ep in eps:
+            if ep.name not in _BUILTIN:
+                _extra_targets[ep.name] = ep.value
+    return _extra_targets
+
+
+def known():
+    """Every registered backend name, installed or not."""
+    return list(_BUILTIN) + sorted(_entry_point_targets())
+
+
+def installed():
+    """The registered backends whose framework is importable (checked without importing it)."""
+    out = []
+    for name in known():
+        module = _BUILTIN[name][1] if name in _BUILTIN else None
+        if module is None or importlib.util.find_spec(module) is not None:
+            out.append(name)
+    return out
+
+
+def register(name, target):
+    """Registers a backend class (or a ``"module:Class"`` string) under ``name`` at run time."""
+    _entry_point_targets()[name] = target
+    _instances.pop(name, None)
+
+
+class BackendNotAvailableError(ValueError):
+    """Raised for an unknown backend name or one whose framework is not installed."""
+
+
+def get(name):
+    """Returns the (single) instance of the backend called ``name``, importing it on first use."""
+    inst = _instances.get(name)
+    if inst is not None:
+        return inst
+    if name in _BUILTIN:
+        target, module, extra = _BUILTIN[name]
+    elif name in _entry_point_targets():
+        target, module, extra = _entry_point_targets()[name], None, None
+    else:
+        raise BackendNotAvailableError(
+            f"Unknown backend {name!r}. Installed backends: {installed()}. Known backends: {known()}. "
+            "Set HIGHLEVEL_BACKEND to one of them, or register a third-party backend under the "
+            "entry-point group 'highlevel.backends'."
+        )
+    if module is not None and importlib.util.find_spec(module) is None:
+        raise BackendNotAvailableError(
+            f"Backend {name!r} needs the {module!r} package, which is not installed. Installed "
+            f"backends: {installed()}. Install it with: pip install \"highlevel[{extra}]\""
+        )
+    if isinstance(target, str):
+        mod_name, _, cls_name = target.partition(":")
+        cls = getattr(importlib.import_module(mod_name), cls_name)
+    else:
+        cls = target
+    inst = cls()
+    _instances[name] = inst
+    return inst

@@ -1,0 +1,1 @@
+"""The tensorflow engine (being written)."""

@@ -1,0 +1,1 @@
+"""``highlevel.callbacks``: training callbacks, built only on the public Model/Callback API."""

@@ -1,0 +1,56 @@
+"""``highlevel.ops``: one numpy-like and neural-network op set with the same semantics on every engine.
+
+Every op is a thin function that runs the current backend's implementation of the contract method of
+the same name (see ``highlevel.backends.contract``); names and arguments follow ``keras.ops``.
+
+>>> import highlevel as hl
+>>> x = hl.ops.convert_to_tensor([[1.0, 2.0], [3.0, 4.0]])
+>>> hl.ops.convert_to_numpy(hl.ops.sum(x, axis=0)).tolist()
+[4.0, 6.0]
+>>> hl.ops.dtype(hl.ops.softmax(x))
+'float32'
+"""
+
+import inspect
+
+from highlevel.backends.contract import Backend, op_names
+from highlevel.config import current_backend
+
+# Contract methods of the core part that are also ops.
+_CORE_OPS = (
+    "convert_to_tensor", "is_tensor", "cast", "shape", "dtype", "ndim", "size", "zeros", "ones", "full",
+    "zeros_like", "ones_like", "full_like", "arange", "eye", "linspace", "stop_gradient", "copy",
+    "value_and_grad", "grad",
+)
+
+
+def _make(name, method_name=None):
+    method_name = method_name or name
+    method = getattr(Backend, method_name)
+
+    def op(*args, **kwargs):
+        return getattr(current_backend(), method_name)(*args, **kwargs)
+
+    op.__name__ = op.__qualname__ = name
+    op.__module__ = __name__
+    op.__doc__ = method.__doc__
+    params = list(inspect.signature(method).parameters.values())[1:]  # drop self
+    op.__signature__ = inspect.Signature(params)
+    return op
+
+
+__all__ = []
+for _name in _CORE_OPS + tuple(op_names()):
+    globals()[_name] = _make(_name)
+    __all__.append(_name)
+
+# Keras spellings that name the same op.
+_ALIASES = {
+    "convert_to_numpy": "to_numpy", "absolute": "abs", "true_divide": "divide", "swish": "silu",
+    "amax": "max", "amin": "min", "concat": "concatenate",
+}
+for _name, _target in _ALIASES.items():
+    globals()[_name] = _make(_name, _target)
+    __all__.append(_name)
+
+del _name, _target

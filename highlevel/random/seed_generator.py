@@ -1,0 +1,72 @@
+"""Seeds for the backends' own generators: a state that advances with every draw.
+
+The state is a Variable (``[seed, counter]``, int32), so a compiled training step can carry it and
+dropout masks differ from step to step.
+
+>>> import highlevel as hl
+>>> g = hl.random.SeedGenerator(5)
+>>> a = hl.random.uniform((3,), seed=g); b = hl.random.uniform((3,), seed=g)
+>>> bool((hl.ops.convert_to_numpy(a) != hl.ops.convert_to_numpy(b)).any())
+True
+"""
+
+from highlevel.backends.contract import Variable
+from highlevel.config import current_backend
+
+from . import host
+
+_MAX = 2**31 - 1
+
+
+class SeedGenerator:
+    """A stream of seeds for ``highlevel.random`` ops (``keras.random.SeedGenerator``).
+
+    Args:
+        seed: an int; None draws one from the host stream (so ``set_random_seed`` fixes it too).
+    """
+
+    def __init__(self, seed=None, name=None):
+        if seed is None:
+            seed = int(host.host_rng().integers(0, _MAX))
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= _MAX:
+            raise ValueError(f"SeedGenerator seed must be an int in [0, 2**31 - 1]; received seed={seed!r}.")
+        self.initial_seed = seed
+        self.state = Variable([seed, 0], dtype="int32", trainable=False, name=name or "seed_generator_state",
+                              backend=current_backend())
+
+    def next(self):
+        """Returns the current ``[seed, counter]`` tensor and advances the counter."""
+        value = self.state.value
+        b = self.state.backend
+        self.state.assign(b.add(value, b.convert_to_tensor([0, 1], "int32")))
+        return value
+
+
+_global_generator = None
+
+
+def global_seed_generator():
+    global _global_generator
+    if _global_generator is None or _global_generator.state.backend is not current_backend():
+        _global_generator = SeedGenerator()
+    return _global_generator
+
+
+def reset_global_seed_generator():
+    global _global_generator
+    _global_generator = None
+
+
+def draw_seed(seed):
+    """Turns a user ``seed`` argument into the ``(seed, counter)`` pair the backends take."""
+    if seed is None:
+        return global_seed_generator().next()
+    if isinstance(seed, SeedGenerator):
+        return seed.next()
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        if not 0 <= seed <= _MAX:
+            raise ValueError(f"seed must be an int in [0, 2**31 - 1]; received seed={seed}.")
+        return (seed, 0)
+    raise TypeError(
+        f"seed must be an int, a highlevel.random.SeedGenerator or None; received {type(seed).__name__}: {seed!r}."
+    )

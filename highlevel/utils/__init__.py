@@ -1,0 +1,27 @@
+"""``highlevel.utils``: helpers for users.
+
+>>> import highlevel as hl
+>>> hl.utils.set_random_seed(0)
+"""
+
+from highlevel.random.host import set_host_seed
+from highlevel.random.seed_generator import reset_global_seed_generator
+
+
+def set_random_seed(seed):
+    """Seeds everything highlevel draws: the host stream (initial weights, shuffling) and the global
+    seed generator of ``highlevel.random``. Python's ``random`` and numpy's global generator are
+    seeded too, for user code that relies on them."""
+    import random
+
+    import numpy as np
+
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"set_random_seed expects a non-negative int; received {seed!r}.")
+    set_host_seed(seed)
+    reset_global_seed_generator()
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+
+
+__all__ = ["set_random_seed"]
