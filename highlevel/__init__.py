@@ -13,5 +13,12 @@ from highlevel.backends.contract import Variable, dtypes
 Variable._default_backend = staticmethod(config.current_backend)
 
 from highlevel import ops, random, utils  # noqa: E402
+from highlevel import activations, constraints, initializers, regularizers  # noqa: E402
+from highlevel import layers, models  # noqa: E402
+from highlevel.input_spec import InputSpec  # noqa: E402
+from highlevel.keras_tensor import KerasTensor  # noqa: E402
+from highlevel.models import Input, Model, Sequential  # noqa: E402
 
-__all__ = ["Variable", "backends", "config", "dtypes", "ops", "random", "utils", "__version__"]
+__all__ = ["Input", "InputSpec", "KerasTensor", "Model", "Sequential", "Variable", "activations", "backends",
+           "config", "constraints", "dtypes", "initializers", "layers", "models", "ops", "random", "regularizers",
+           "utils", "__version__"]

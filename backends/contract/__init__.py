@@ -15,7 +15,7 @@ from . import dtypes, tree
 from .core import Capabilities, CoreContract
 from .nn_ops import NNContract
 from .numpy_ops import NumpyContract
-from .variable import Variable
+from .variable import StatelessScope, Variable
 
 
 class Backend(CoreContract, NumpyContract, NNContract):
@@ -33,5 +33,5 @@ def op_names():
     return names
 
 
-__all__ = ["Backend", "Capabilities", "CoreContract", "NNContract", "NumpyContract", "Variable",
+__all__ = ["Backend", "Capabilities", "CoreContract", "NNContract", "NumpyContract", "StatelessScope", "Variable",
            "dtypes", "tree", "op_names"]

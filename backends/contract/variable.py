@@ -12,8 +12,40 @@ a JAX array). Ops accept a Variable anywhere they accept a tensor: every backend
 """
 
 import itertools
+import threading
 
 _uid = itertools.count()
+
+
+class _Scopes(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+#: Active stateless scopes (innermost last). While one is active, reading a variable it maps returns the
+#: mapped value and assigning records the new value in the scope instead of changing the variable: this is
+#: how pure functions of the weights (JAX steps, gradients w.r.t. weights) are built from stateful layers.
+_scopes = _Scopes()
+
+
+class StatelessScope:
+    """Substitutes variable values for a block: ``StatelessScope({var: value, ...})``.
+
+    Assignments inside the block are collected in :attr:`assigned` (variable -> new value) and leave the
+    variables themselves untouched.
+    """
+
+    def __init__(self, mapping=None):
+        self.values = {id(v): val for v, val in (mapping or {}).items()}
+        self.assigned = {}
+
+    def __enter__(self):
+        _scopes.stack.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _scopes.stack.pop()
+        return False
 
 
 class Variable:
@@ -29,7 +61,8 @@ class Variable:
         backend: the engine that holds it; defaults to the current backend.
     """
 
-    __slots__ = ("_backend", "_handle", "trainable", "name", "_uid", "__weakref__")
+    __slots__ = ("_backend", "_handle", "trainable", "name", "path", "constraint", "regularizer", "_uid",
+                 "__weakref__")
     __array_priority__ = 100  # numpy defers binary operators to ours
     #: set by the front end: returns the current backend (the contract does not know the config)
     _default_backend = None
@@ -54,6 +87,9 @@ class Variable:
         self.trainable = bool(trainable)
         self._uid = next(_uid)
         self.name = name if name is not None else f"variable_{self._uid}"
+        self.path = self.name  # a layer sets "layer_name/variable_name"
+        self.constraint = None  # applied by optimizers after each update
+        self.regularizer = None
 
     @property
     def backend(self):
@@ -67,10 +103,26 @@ class Variable:
     @property
     def value(self):
         """The current value as a backend tensor (differentiable where the backend tracks it)."""
+        if _scopes.stack:
+            scope = _scopes.stack[-1]
+            v = scope.values.get(id(self))
+            if v is not None:
+                return v
         return self._backend.read_variable(self._handle)
 
     def assign(self, value):
         """Writes ``value`` (same shape; cast to this variable's dtype) and returns ``self``."""
+        if _scopes.stack:
+            scope = _scopes.stack[-1]
+            value = self._backend.cast(self._backend.convert_to_tensor(value), self.dtype)
+            if tuple(self._backend.shape(value)) != tuple(self.shape):
+                raise ValueError(
+                    f"Cannot assign a value of shape {tuple(self._backend.shape(value))} to variable "
+                    f"'{self.path}' of shape {tuple(self.shape)}."
+                )
+            scope.values[id(self)] = value
+            scope.assigned[id(self)] = (self, value)
+            return self
         self._backend.assign_variable(self._handle, value)
         return self
 

@@ -1,1 +1,5 @@
-"""The torch engine (being written)."""
+"""The PyTorch engine behind ``highlevel.ops`` (select it with ``HIGHLEVEL_BACKEND=torch``)."""
+
+from .backend import TorchBackend
+
+__all__ = ["TorchBackend"]

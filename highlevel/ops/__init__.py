@@ -15,6 +15,7 @@ import inspect
 
 from highlevel.backends.contract import Backend, op_names
 from highlevel.config import current_backend
+from highlevel.keras_tensor import KerasTensor, any_symbolic
 
 # Contract methods of the core part that are also ops.
 _CORE_OPS = (
@@ -24,11 +25,37 @@ _CORE_OPS = (
 )
 
 
+# Ops that read a symbolic tensor's static description instead of computing anything.
+_STATIC = {
+    "shape": lambda t: t.shape,
+    "dtype": lambda t: t.dtype,
+    "ndim": lambda t: t.ndim,
+    "is_tensor": lambda t: False,
+    "convert_to_tensor": lambda t: t,
+}
+
+
+def _symbolic_call(name, method_name, args, kwargs):
+    """Infers the output of an op on symbolic tensors and records it as a graph node."""
+    from highlevel.node import Node, OpCall
+    from highlevel.symbolic_exec import compute_output_spec
+
+    outputs = compute_output_spec(method_name, args, kwargs, current=current_backend())
+    Node(OpCall(name), args, kwargs, outputs)
+    return outputs
+
+
 def _make(name, method_name=None):
     method_name = method_name or name
     method = getattr(Backend, method_name)
 
+    static = _STATIC.get(method_name)
+
     def op(*args, **kwargs):
+        if any_symbolic(args, kwargs):
+            if static is not None and isinstance(args[0], KerasTensor):
+                return static(args[0])
+            return _symbolic_call(name, method_name, args, kwargs)
         return getattr(current_backend(), method_name)(*args, **kwargs)
 
     op.__name__ = op.__qualname__ = name

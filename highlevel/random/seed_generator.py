@@ -36,8 +36,9 @@ class SeedGenerator:
 
     def next(self):
         """Returns the current ``[seed, counter]`` tensor and advances the counter."""
-        value = self.state.value
         b = self.state.backend
+        # A copy: on engines whose variables are live tensors, the read value would follow the assign.
+        value = b.copy(self.state.value)
         self.state.assign(b.add(value, b.convert_to_tensor([0, 1], "int32")))
         return value
 

@@ -1,0 +1,50 @@
+"""The JAX engine: :class:`JaxBackend` implements the whole backend contract with jax / jax.numpy / lax.
+
+Why 64-bit mode is switched on: float64 and int64 tensors are part of the contract (a numpy float64 array
+stays float64, ``cast(x, "int64")`` is int64), and without ``jax_enable_x64`` JAX silently turns them into
+float32 / int32. Instantiating the backend therefore runs ``jax.config.update("jax_enable_x64", True)``.
+The flip side is that JAX's own defaults become 64-bit (``jnp.asarray(1.0)`` is float64), so this backend
+never relies on them: every conversion passes an explicit dtype (Python floats -> floatx, Python ints ->
+int32) and mixed operands are promoted by ``contract.dtypes.result_type`` before JAX sees them
+(see :mod:`.conversion`). float32 work stays float32.
+
+>>> from highlevel.backends.jax import JaxBackend
+>>> b = JaxBackend()
+>>> b.dtype(b.multiply(b.convert_to_tensor([1.0, 2.0]), 2.5))
+'float32'
+"""
+
+import jax
+
+from highlevel.backends.contract import Backend, Capabilities
+
+from .core import CoreOps, JaxVariableHandle
+from .math_ops import MathOps
+from .nn_ops import NNOps
+from .shape_ops import ShapeOps
+
+
+class JaxBackend(CoreOps, MathOps, ShapeOps, NNOps, Backend):
+    """The ``"jax"`` backend: pure functions over immutable ``jax.Array`` values.
+
+    Training steps run as pure functions under ``jax.jit`` (``capabilities.stateless_step``); variables
+    are :class:`~.core.JaxVariableHandle` slots whose array is replaced on assignment.
+    """
+
+    name = "jax"
+    pip_extra = "jax"
+    capabilities = Capabilities(
+        supports_float64=True,
+        supports_bfloat16=True,
+        supports_jit=True,
+        stateless_step=True,
+        supports_gpu=True,
+        distributed=True,
+    )
+
+    def __init__(self):
+        # float64/int64 are part of the contract; see the module docstring.
+        jax.config.update("jax_enable_x64", True)
+
+
+__all__ = ["JaxBackend", "JaxVariableHandle"]

@@ -1,0 +1,283 @@
+"""``NativeBackend``: the contract implemented by our own autodiff on numpy (CuPy on a GPU).
+
+The op methods are the module functions of ``ops_*.py`` bound as static methods, so ``hl.ops.add``
+costs one Python call more than calling numpy would; the class itself holds the tensor, variable,
+device and autodiff parts of the contract.
+
+>>> import highlevel as hl
+>>> with hl.config.backend_scope("native") as b:
+...     b.to_numpy(hl.ops.add(1.0, 2.0)).item()
+3.0
+"""
+
+import contextlib
+
+import numpy as np
+
+from highlevel.backends.contract import Backend, Capabilities, Variable, dtypes, tree
+from . import autograd, ops_linalg, ops_math, ops_nn, ops_reduce, ops_shape
+from . import random as _random
+from .convert import to_array, to_tensor
+from .spatial import SpatialOpsMixin
+from .tensor import _BFLOAT16, FLOAT_DTYPES, Tensor, dtype_name, xp_dtype
+from .xp import on_gpu, to_host, xp
+
+_DEVICE = "gpu:0" if on_gpu else "cpu:0"
+
+
+def _static(module, *names):
+    return {n: staticmethod(getattr(module, n)) for n in names}
+
+
+def _shape_arg(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(d) for d in shape)
+
+
+class NativeBackend(SpatialOpsMixin, Backend):
+    """The native engine: define-by-run reverse-mode autodiff on numpy (CuPy with ``HIGHLEVEL_DEVICE=gpu``).
+
+    >>> b = NativeBackend()
+    >>> value, grad = b.value_and_grad(lambda x: b.sum(b.square(x)))(b.convert_to_tensor([1.0, 2.0]))
+    >>> b.to_numpy(grad).tolist()
+    [2.0, 4.0]
+    """
+
+    name = "native"
+    pip_extra = None
+    capabilities = Capabilities(
+        supports_float64=True,
+        supports_bfloat16=_BFLOAT16 is not None,
+        supports_jit=False,
+        stateless_step=False,
+        supports_gpu=True,
+        distributed=False,
+    )
+
+    # the op set: module functions as static methods (no extra call layer)
+    locals().update(_static(
+        ops_math, "negative", "abs", "sign", "sqrt", "square", "exp", "expm1", "log", "log1p", "log2", "log10",
+        "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
+        "arctanh", "floor", "ceil", "reciprocal", "rsqrt", "erf", "isnan", "isinf", "isfinite", "logical_not",
+        "round", "clip", "nan_to_num", "add", "subtract", "multiply", "divide", "floor_divide", "mod", "power",
+        "arctan2", "maximum", "minimum", "logaddexp", "equal", "not_equal", "less", "less_equal", "greater",
+        "greater_equal", "logical_and", "logical_or", "logical_xor", "where", "cast"))
+    locals().update(_static(
+        ops_reduce, "sum", "mean", "max", "min", "prod", "var", "std", "any", "all", "logsumexp", "argmax",
+        "argmin", "cumsum", "cumprod"))
+    locals().update(_static(ops_linalg, "matmul", "einsum", "tensordot", "outer"))
+    locals().update(_static(
+        ops_shape, "reshape", "transpose", "swapaxes", "moveaxis", "concatenate", "stack", "split",
+        "expand_dims", "squeeze", "take", "take_along_axis", "pad", "tile", "repeat", "broadcast_to", "flip",
+        "getitem", "slice", "slice_update", "sort", "argsort", "top_k", "one_hot"))
+    locals().update(_static(
+        ops_nn, "relu", "relu6", "sigmoid", "softplus", "softsign", "silu", "gelu", "elu", "selu", "leaky_relu",
+        "hard_sigmoid", "softmax", "log_softmax", "moments"))
+
+    #: the tensor type and autodiff entry points, for code that works with this engine directly
+    Tensor = Tensor
+    no_grad = autograd.no_grad
+    enable_grad = autograd.enable_grad
+
+    # ------------------------------------------------------------------ tensors
+    def convert_to_tensor(self, x, dtype=None):
+        if dtype is not None:
+            dtype = dtypes.standardize_dtype(dtype)
+        if isinstance(x, (Tensor, Variable)):
+            return to_tensor(x, dtype)
+        a = to_array(x, dtype)
+        if isinstance(x, (np.ndarray, xp.ndarray)) and a is x:
+            a = a.copy()  # the caller may change its array later; the tensor must not change with it
+        return Tensor(a)
+
+    def to_numpy(self, x):
+        if isinstance(x, Tensor):
+            return x.numpy()
+        return np.array(to_host(to_array(x)))
+
+    def is_tensor(self, x):
+        return isinstance(x, Tensor)
+
+    def shape(self, x):
+        if isinstance(x, Tensor):
+            return tuple(x.data.shape)
+        return tuple(int(d) for d in to_array(x).shape)
+
+    def dtype(self, x):
+        if isinstance(x, Tensor):
+            return x.dtype
+        return dtype_name(to_array(x).dtype)
+
+    def zeros(self, shape, dtype=None):
+        return Tensor(xp.zeros(_shape_arg(shape), xp_dtype(dtypes.standardize_dtype(dtype))))
+
+    def ones(self, shape, dtype=None):
+        return Tensor(xp.ones(_shape_arg(shape), xp_dtype(dtypes.standardize_dtype(dtype))))
+
+    def full(self, shape, fill_value, dtype=None):
+        name = dtypes.standardize_dtype(dtype) if dtype is not None else None
+        fill = to_array(fill_value, name)
+        return Tensor(xp.array(xp.broadcast_to(fill, _shape_arg(shape))))
+
+    def arange(self, start, stop=None, step=1, dtype=None):
+        if dtype is None:
+            ints = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                       for v in (start, stop, step) if v is not None)
+            dtype = "int32" if ints else dtypes.floatx()
+        dt = xp_dtype(dtypes.standardize_dtype(dtype))
+        if stop is None:
+            start, stop = 0, start
+        return Tensor(xp.arange(_py(start), _py(stop), _py(step)).astype(dt))
+
+    def eye(self, N, M=None, k=0, dtype=None):  # noqa: N803 - the contract's names
+        return Tensor(xp.eye(int(N), None if M is None else int(M), int(k),
+                             dtype=xp_dtype(dtypes.standardize_dtype(dtype))))
+
+    def linspace(self, start, stop, num=50, endpoint=True, dtype=None):
+        dt = xp_dtype(dtypes.standardize_dtype(dtype))
+        lo = to_array(start).astype(xp.float64)
+        hi = to_array(stop).astype(xp.float64)
+        return Tensor(xp.linspace(lo, hi, int(num), endpoint=endpoint).astype(dt))
+
+    def stop_gradient(self, x):
+        return Tensor(to_tensor(x).data)
+
+    def copy(self, x):
+        x = to_tensor(x)
+        return autograd.record(x.data.copy(), (x,), lambda g: (g,), (), "copy")
+
+    # ---------------------------------------------------------------- variables
+    def make_variable_handle(self, tensor, trainable):
+        data = to_array(tensor).copy()
+        return Tensor(data, requires_grad=bool(trainable) and data.dtype in FLOAT_DTYPES)
+
+    def read_variable(self, handle):
+        return handle
+
+    def assign_variable(self, handle, value):
+        if isinstance(value, Tensor) and value.data.dtype == handle.data.dtype:
+            new = value.data  # buffers are never written in place here, so sharing one is safe
+        else:
+            new = to_array(value)
+            if new.dtype != handle.data.dtype:
+                new = new.astype(handle.data.dtype)
+            elif isinstance(value, (np.ndarray, xp.ndarray)):
+                new = new.copy()
+        if new.shape != handle.data.shape:
+            raise ValueError(f"Cannot assign a value of shape {tuple(new.shape)} to a variable of shape "
+                             f"{tuple(handle.data.shape)}; the shapes must match.")
+        handle.data = new
+        handle._version += 1
+        return handle
+
+    # ------------------------------------------------------------------ devices
+    def devices(self):
+        return [_DEVICE]
+
+    def default_device(self):
+        return _DEVICE
+
+    def _check_device(self, device):
+        name = str(device).lower()
+        if name in ("cpu", "gpu"):
+            name += ":0"
+        if name != _DEVICE:
+            raise ValueError(f"The native engine runs on {_DEVICE} in this process; received device={device!r}. "
+                             "Set HIGHLEVEL_DEVICE=gpu (or cpu) before importing highlevel to switch.")
+        return name
+
+    def device_scope(self, device):
+        self._check_device(device)
+        return contextlib.nullcontext()
+
+    def to_device(self, x, device):
+        self._check_device(device)
+        return to_tensor(x)
+
+    # ----------------------------------------------------------------- autodiff
+    def value_and_grad(self, fn, argnums=0, has_aux=False):
+        single = isinstance(argnums, int)
+        nums = (argnums,) if single else tuple(argnums)
+
+        def wrapped(*args):
+            args = list(args)
+            for i in nums:
+                if i >= len(args):
+                    raise ValueError(f"argnums={argnums} but the function received {len(args)} arguments.")
+            targets = []
+            for i in nums:
+                leaves, treedef = tree.flatten(args[i])
+                marked = [_grad_leaf(v) for v in leaves]
+                args[i] = tree.unflatten(treedef, marked)
+                targets.append((treedef, marked))
+            with autograd.enable_grad():
+                out = fn(*args)
+            loss, aux = (out[0], out[1]) if has_aux else (out, None)
+            loss = to_tensor(loss)
+            if loss.data.size != 1:
+                raise ValueError(f"value_and_grad needs fn to return a scalar; it returned shape {loss.shape}. "
+                                 "Reduce the output (e.g. with ops.sum or ops.mean) first.")
+            wanted = [t for _, marked in targets for t in marked if isinstance(t, Tensor) and t.requires_grad]
+            found = autograd.grad(loss, wanted, xp.ones(loss.data.shape, loss.data.dtype)) if wanted else []
+            by_leaf = dict(zip(wanted, found))
+            grads = []
+            for treedef, marked in targets:
+                gl = []
+                for t in marked:
+                    if isinstance(t, Tensor) and t.requires_grad:
+                        g = by_leaf[t]
+                        gl.append(Tensor(xp.zeros_like(t.data) if g is None else _owned(g)))
+                    else:
+                        gl.append(None)
+                grads.append(tree.unflatten(treedef, gl))
+            value = Tensor(loss.data)
+            if has_aux:
+                value = (value, tree.map_structure(_detach, aux))
+            return value, (grads[0] if single else tuple(grads))
+
+        return wrapped
+
+    # ------------------------------------------------------------------- random
+    def random_normal(self, shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+        return _random.normal(shape, mean, stddev, dtype, seed)
+
+    def random_uniform(self, shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+        return _random.uniform(shape, minval, maxval, dtype, seed)
+
+    def random_truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+        return _random.truncated_normal(shape, mean, stddev, dtype, seed)
+
+    def random_randint(self, shape, minval, maxval, dtype="int32", seed=None):
+        return _random.randint(shape, minval, maxval, dtype, seed)
+
+    def random_shuffle(self, x, axis=0, seed=None):
+        return _random.shuffle(x, axis, seed)
+
+
+def _py(v):
+    """A Python number from a number, 0-d tensor or array."""
+    if isinstance(v, (Tensor, Variable)) or hasattr(v, "__array__"):
+        return to_tensor(v).data.item()
+    return v
+
+
+def _grad_leaf(v):
+    """A fresh leaf for an argument of value_and_grad: float leaves require grad, others are constants."""
+    if v is None:
+        return None
+    t = to_tensor(v)
+    if t.data.dtype in FLOAT_DTYPES:
+        return Tensor(t.data, requires_grad=True)
+    return t
+
+
+def _owned(a):
+    """``a`` as a C-contiguous, writeable array of its own (gradients can be broadcast views)."""
+    if a.flags.c_contiguous and (on_gpu or a.flags.writeable):
+        return a
+    return a.copy()
+
+
+def _detach(v):
+    return Tensor(v.data) if isinstance(v, Tensor) and v.requires_grad else v

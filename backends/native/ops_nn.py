@@ -1,0 +1,188 @@
+"""Activations, softmax and moments of the native engine (convolution and pooling live in spatial.py).
+
+Activations get a fused VJP (one node each, computed from saved forward values) because they sit in
+every layer and a chain of primitives would cost several nodes per call. Everything is written to stay
+finite for inputs of +-1e4: sigmoid from ``exp(-|x|)``, softplus as ``max(x, 0) + log1p(exp(-|x|))``,
+softmax and log_softmax shifted by the maximum.
+
+>>> from highlevel.backends.native.tensor import Tensor
+>>> softmax(Tensor([1e4, 0.0])).numpy().tolist()
+[1.0, 0.0]
+"""
+
+import math
+
+from .autograd import record
+from .convert import canonical_axis, like, to_float, to_tensor
+from .ops_reduce import mean, var
+from .xp import xp
+
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_INV_SQRT_2 = 1.0 / math.sqrt(2.0)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _sigmoid(xd):
+    e = xp.exp(-xp.abs(xd))
+    return xp.where(xd >= 0, 1.0 / (1.0 + e), e / (1.0 + e)).astype(xd.dtype, copy=False)
+
+
+def relu(x):
+    """max(x, 0) (NaN propagates); gradient 0 at 0. Integers keep their dtype (bool gives int32)."""
+    x = to_tensor(x)
+    if x.dtype == "bool":
+        x = to_tensor(x, "int32")
+    xd = x.data
+    return record(like(xp.maximum(xd, xp.zeros((), xd.dtype)), xd.dtype), (x,), lambda g: (g * (xd > 0),), (x,), "relu")
+
+
+def relu6(x):
+    """min(max(x, 0), 6); gradient 1 strictly between 0 and 6."""
+    x = to_float(x)
+    xd = x.data
+    return record(like(xp.minimum(xp.maximum(xd, 0.0), 6.0), xd.dtype), (x,), lambda g: (g * ((xd > 0) & (xd < 6)),),
+                  (x,), "relu6")
+
+
+def sigmoid(x):
+    """1 / (1 + exp(-x)), stable for large |x|."""
+    x = to_float(x)
+    yd = _sigmoid(x.data)
+    return record(yd, (x,), lambda g: (g * yd * (1.0 - yd),), (x,), "sigmoid")
+
+
+def softplus(x):
+    """log(1 + exp(x)), stable for large |x|."""
+    x = to_float(x)
+    xd = x.data
+    yd = xp.maximum(xd, 0.0) + xp.log1p(xp.exp(-xp.abs(xd)))
+    return record(like(yd, xd.dtype), (x,), lambda g: (g * _sigmoid(xd),), (x,), "softplus")
+
+
+def softsign(x):
+    """x / (1 + |x|)."""
+    x = to_float(x)
+    xd = x.data
+    d = 1.0 + xp.abs(xd)
+    return record(like(xd / d, xd.dtype), (x,), lambda g: (g / (d * d),), (x,), "softsign")
+
+
+def silu(x):
+    """x * sigmoid(x) (swish)."""
+    x = to_float(x)
+    xd = x.data
+    s = _sigmoid(xd)
+    return record(like(xd * s, xd.dtype), (x,), lambda g: (g * (s * (1.0 + xd * (1.0 - s))),), (x,), "silu")
+
+
+def gelu(x, approximate=True):
+    """Gaussian error linear unit; the tanh approximation when ``approximate``."""
+    x = to_float(x)
+    xd = x.data
+    if approximate:
+        inner = _SQRT_2_OVER_PI * (xd + 0.044715 * xd * xd * xd)
+        t = xp.tanh(inner)
+        yd = 0.5 * xd * (1.0 + t)
+
+        def backward(g):
+            dinner = _SQRT_2_OVER_PI * (1.0 + 3.0 * 0.044715 * xd * xd)
+            return (g * (0.5 * (1.0 + t) + 0.5 * xd * (1.0 - t * t) * dinner),)
+    else:
+        from .special import erf
+
+        cdf = 0.5 * (1.0 + erf(xd * _INV_SQRT_2))
+        yd = xd * cdf
+
+        def backward(g):
+            return (g * (cdf + xd * _INV_SQRT_2PI * xp.exp(-0.5 * xd * xd)),)
+
+    return record(like(yd, xd.dtype), (x,), backward, (x,), "gelu")
+
+
+def elu(x, alpha=1.0):
+    """x if x > 0 else alpha * (exp(x) - 1)."""
+    x = to_float(x)
+    xd = x.data
+    alpha = float(alpha)
+    pos = xd > 0
+    yd = xp.where(pos, xd, alpha * xp.expm1(xp.minimum(xd, 0.0)))
+
+    def backward(g):
+        return (xp.where(pos, g, g * (alpha * xp.exp(xp.minimum(xd, 0.0)))),)
+
+    return record(like(yd, xd.dtype), (x,), backward, (x,), "elu")
+
+
+def selu(x):
+    """scale * elu(x, alpha) with the self-normalising constants."""
+    from .ops_math import multiply
+
+    return multiply(elu(x, _SELU_ALPHA), _SELU_SCALE)
+
+
+def leaky_relu(x, negative_slope=0.2):
+    """x if x >= 0 else negative_slope * x."""
+    x = to_float(x)
+    xd = x.data
+    slope = float(negative_slope)
+    pos = xd >= 0
+    return record(like(xp.where(pos, xd, xd * slope), xd.dtype), (x,), lambda g: (xp.where(pos, g, g * slope),), (x,),
+                  "leaky_relu")
+
+
+def hard_sigmoid(x):
+    """clip(x / 6 + 0.5, 0, 1) (Keras 3); gradient 1/6 strictly between -3 and 3, as JAX and torch."""
+    x = to_float(x)
+    xd = x.data
+    yd = xp.clip(xd * (1.0 / 6.0) + 0.5, 0.0, 1.0)
+    return record(like(yd, xd.dtype), (x,), lambda g: (g * (1.0 / 6.0) * ((xd > -3.0) & (xd < 3.0)),), (x,),
+                  "hard_sigmoid")
+
+
+def _axes(axis, ndim):
+    return canonical_axis(axis, ndim) if ndim else None
+
+
+def softmax(x, axis=-1):
+    """exp(x) / sum(exp(x)) along ``axis`` (an int or a tuple), finite for inputs of +-1e4."""
+    x = to_float(x)
+    xd = x.data
+    axes = _axes(axis, xd.ndim)
+    m = xd.max(axis=axes, keepdims=True)
+    e = xp.exp(xd - xp.where(xp.isfinite(m), m, 0.0).astype(xd.dtype, copy=False))
+    yd = e / e.sum(axis=axes, keepdims=True)
+
+    def backward(g):
+        gy = g * yd
+        return (gy - yd * gy.sum(axis=axes, keepdims=True),)
+
+    return record(like(yd, xd.dtype), (x,), backward, (x,), "softmax")
+
+
+def log_softmax(x, axis=-1):
+    """x - logsumexp(x) along ``axis``, finite for inputs of +-1e4."""
+    x = to_float(x)
+    xd = x.data
+    axes = _axes(axis, xd.ndim)
+    m = xd.max(axis=axes, keepdims=True)
+    shifted = xd - xp.where(xp.isfinite(m), m, 0.0).astype(xd.dtype, copy=False)
+    yd = shifted - xp.log(xp.exp(shifted).sum(axis=axes, keepdims=True))
+
+    def backward(g):
+        return (g - xp.exp(yd) * g.sum(axis=axes, keepdims=True),)
+
+    return record(like(yd, xd.dtype), (x,), backward, (x,), "log_softmax")
+
+
+def moments(x, axes, keepdims=False):
+    """``(mean, variance)`` over ``axes`` (float16/bfloat16 computed in float32, cast back)."""
+    from .ops_math import cast
+
+    x = to_float(x)
+    dt = x.dtype
+    if dt in ("float16", "bfloat16"):
+        xc = cast(x, "float32")
+        return cast(mean(xc, axes, keepdims), dt), cast(var(xc, axes, keepdims), dt)
+    return mean(x, axes, keepdims), var(x, axes, keepdims)

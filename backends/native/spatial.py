@@ -1,0 +1,420 @@
+"""Convolution and pooling of the native engine, each with its own fused VJP.
+
+:class:`SpatialOpsMixin` implements ``conv``, ``depthwise_conv``, ``conv_transpose``, ``max_pool`` and
+``average_pool`` of the backend contract (``highlevel.backends.contract.nn_ops``) with Keras 3 semantics.
+``NativeBackend`` inherits it.
+
+How the work is shaped (see :mod:`.im2col`): the input is padded once, the windows are gathered with one
+strided slice per kernel offset into an im2col buffer, and a convolution is one (batched over groups) matrix
+product. Its VJPs are one matrix product each: the kernel gradient ``cols^T @ g`` and the input gradient
+``g @ kernel^T`` followed by col2im (strided adds per kernel offset). ``conv_transpose`` is the adjoint of
+a convolution, so its forward pass is that convolution's input-gradient path and its input gradient is that
+convolution's forward path. Pools gather the same per-offset slices and reduce them.
+
+Internally everything is channels_last; ``data_format="channels_first"`` is transposed on the way in and
+out.
+
+>>> from highlevel.backends.native.backend import NativeBackend  # doctest: +SKIP
+>>> b = NativeBackend()  # doctest: +SKIP
+>>> b.shape(b.conv(np.ones((1, 5, 5, 3)), np.ones((3, 3, 3, 8)), padding="same"))  # doctest: +SKIP
+(1, 5, 5, 8)
+"""
+
+import math
+
+from highlevel.backends.contract import dtypes as _dtypes
+
+from . import im2col as _im
+from .autograd import record
+from .xp import xp
+
+
+# ----------------------------------------------------------------------------------------- argument checks
+def _tuple_arg(value, nd, name):
+    """An int or a sequence of ``nd`` ints as a tuple of ``nd`` positive ints."""
+    if isinstance(value, (list, tuple)):
+        out = tuple(int(v) for v in value)
+        if len(out) != nd:
+            raise ValueError(
+                f"`{name}` must be an int or a tuple of {nd} ints for {nd} spatial dims; received {value!r}."
+            )
+    else:
+        out = (int(value),) * nd
+    if any(v < 1 for v in out):
+        raise ValueError(f"`{name}` must be positive; received {value!r}.")
+    return out
+
+
+def _padding_arg(padding):
+    p = str(padding).lower()
+    if p not in ("valid", "same"):
+        raise ValueError(f"`padding` must be 'valid' or 'same'; received {padding!r}.")
+    return p
+
+
+def _channels_first(data_format):
+    if data_format is None or data_format == "channels_last":
+        return False
+    if data_format == "channels_first":
+        return True
+    raise ValueError(
+        f"`data_format` must be 'channels_last', 'channels_first' or None; received {data_format!r}."
+    )
+
+
+def _check_rank(x, nd, op, what="inputs"):
+    if x.ndim != nd + 2:
+        raise ValueError(
+            f"{op} with {nd} spatial dims expects {what} of rank {nd + 2} (batch, *spatial, channels); "
+            f"received shape {tuple(x.shape)}."
+        )
+
+
+def _to_last(a, first):
+    """channels_first -> channels_last view (no copy; im2col copies anyway)."""
+    return xp.moveaxis(a, 1, -1) if first else a
+
+
+def _from_last(a, first):
+    """channels_last -> channels_first, made contiguous so that later ops run at full speed."""
+    return xp.ascontiguousarray(xp.moveaxis(a, -1, 1)) if first else a
+
+
+def _compute_dtype(*dtypes):
+    """The dtype spatial ops compute in: the promoted input dtype, or floatx for integer / bool inputs."""
+    dt = _dtypes.result_type(*dtypes)
+    return dt if _dtypes.is_float_dtype(dt) else _dtypes.floatx()
+
+
+def _as(a, dtype):
+    return a if a.dtype == dtype else a.astype(dtype)
+
+
+def _contiguous(a, first):
+    return a if first else xp.ascontiguousarray(a)
+
+
+# ------------------------------------------------------------------------------------ array-level kernels
+def _conv_forward(xs, w, win, groups):
+    """Padded input (N, *span, C) and kernel (*k, Cg, F) -> (cols (G, M, K*Cg), output (N, *out, F))."""
+    n = xs.shape[0]
+    cg, f = w.shape[-2], w.shape[-1]
+    a = _im.im2col(xp, xs, win, groups)
+    if groups == 1:
+        out = a[0] @ w.reshape(win.taps * cg, f)
+        return a, out.reshape((n,) + win.out_size + (f,))
+    wk = w.reshape(win.taps, cg, groups, f // groups).transpose(2, 0, 1, 3).reshape(groups, win.taps * cg, -1)
+    out = xp.matmul(a, wk)  # (G, M, Fg)
+    return a, xp.moveaxis(out, 0, 1).reshape((n,) + win.out_size + (f,))
+
+
+def _grad_groups(g, groups):
+    """Output gradient (N, *out, F) as (G, M, F // G)."""
+    f = g.shape[-1]
+    m = g.size // f
+    if groups == 1:
+        return g.reshape(1, m, f)
+    return xp.moveaxis(g.reshape(m, groups, f // groups), 1, 0)
+
+
+def _conv_kernel_grad(a, gg, kshape):
+    """Kernel gradient ``cols^T @ g`` in the Keras kernel layout ``kshape`` = (*k, Cg, F)."""
+    groups = a.shape[0]
+    if groups == 1:
+        return (a[0].T @ gg[0]).reshape(kshape)
+    taps = math.prod(kshape[:-2])
+    cg, fg = kshape[-2], kshape[-1] // groups
+    dw = xp.matmul(xp.swapaxes(a, 1, 2), gg)  # (G, K*Cg, Fg)
+    return dw.reshape(groups, taps, cg, fg).transpose(1, 2, 0, 3).reshape(kshape)
+
+
+def _kernel_taps(w, taps, groups):
+    """Kernel (*k, Cg, F) as (taps, G, F // G, Cg): per tap and group, the matrix that maps g back to x."""
+    cg, f = w.shape[-2], w.shape[-1]
+    return w.reshape(taps, cg, groups, f // groups).transpose(0, 2, 3, 1)
+
+
+class SpatialOpsMixin:
+    """Convolutions and pools of the native engine (mixed into ``NativeBackend``).
+
+    Needs ``self.convert_to_tensor`` from the backend. All methods follow ``keras.ops`` (Keras 3): kernels in
+    Keras layout, channels_last by default, TensorFlow-style ``"same"`` padding.
+    """
+
+    # ------------------------------------------------------------------------------------------ conv
+    def conv(self, inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+        """N-D convolution (1, 2 or 3 spatial dims); groups = in_channels // kernel.shape[-2].
+
+        Args:
+            inputs: (batch, *spatial, in_channels), or (batch, in_channels, *spatial) for channels_first.
+            kernel: (*kernel_size, in_channels // groups, out_channels).
+            strides: int or tuple, one per spatial dim.
+            padding: ``"valid"`` or ``"same"``.
+            data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+            dilation_rate: int or tuple, spacing between kernel taps.
+
+        Returns:
+            The convolved tensor, (batch, *out_spatial, out_channels) for channels_last.
+        """
+        x = self.convert_to_tensor(inputs)
+        w = self.convert_to_tensor(kernel)
+        nd = w.data.ndim - 2
+        if nd not in (1, 2, 3):
+            raise ValueError(
+                f"conv supports 1, 2 or 3 spatial dims: the kernel must have rank 3, 4 or 5 "
+                f"(*kernel_size, in_channels // groups, out_channels); received shape {tuple(w.shape)}."
+            )
+        _check_rank(x.data, nd, "conv")
+        first = _channels_first(data_format)
+        c = x.data.shape[1] if first else x.data.shape[-1]
+        cg, f = w.data.shape[-2], w.data.shape[-1]
+        if cg < 1 or c % cg:
+            raise ValueError(
+                f"conv: the input has {c} channels, which is not a multiple of the kernel's input channels "
+                f"{cg} (kernel shape {tuple(w.shape)}); groups = in_channels // kernel.shape[-2] must divide "
+                "evenly."
+            )
+        groups = c // cg
+        if f % groups:
+            raise ValueError(
+                f"conv: {f} output channels cannot be split into {groups} groups (input channels {c}, "
+                f"kernel shape {tuple(w.shape)}); out_channels must be a multiple of groups."
+            )
+        return self._conv_nd(x, w, nd, strides, padding, first, dilation_rate, groups, "conv")
+
+    def depthwise_conv(self, inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+        """Depthwise convolution: each input channel convolved with its own ``multiplier`` filters.
+
+        ``kernel`` is (*kernel_size, in_channels, multiplier); output channel ``c * multiplier + m`` is
+        input channel ``c`` convolved with ``kernel[..., c, m]``.
+        """
+        x = self.convert_to_tensor(inputs)
+        w = self.convert_to_tensor(kernel)
+        nd = w.data.ndim - 2
+        if nd not in (1, 2, 3):
+            raise ValueError(
+                f"depthwise_conv supports 1, 2 or 3 spatial dims: the kernel must have rank 3, 4 or 5 "
+                f"(*kernel_size, in_channels, multiplier); received shape {tuple(w.shape)}."
+            )
+        _check_rank(x.data, nd, "depthwise_conv")
+        first = _channels_first(data_format)
+        c = x.data.shape[1] if first else x.data.shape[-1]
+        if w.data.shape[-2] != c:
+            raise ValueError(
+                f"depthwise_conv: the input has {c} channels but the kernel expects {w.data.shape[-2]} "
+                f"(kernel shape {tuple(w.shape)} = (*kernel_size, in_channels, multiplier))."
+            )
+        # a depthwise kernel is a grouped kernel with one input channel per group
+        return self._conv_nd(x, w, nd, strides, padding, first, dilation_rate, c, "depthwise_conv")
+
+    def _conv_nd(self, x, w, nd, strides, padding, first, dilation_rate, groups, op):
+        strides = _tuple_arg(strides, nd, "strides")
+        dilation = _tuple_arg(dilation_rate, nd, "dilation_rate")
+        padding = _padding_arg(padding)
+        dtype = _compute_dtype(x.dtype, w.dtype)
+        xd = _to_last(_as(x.data, dtype), first)
+        wshape = w.data.shape
+        kernel_size = wshape[:nd]
+        wd = _as(w.data, dtype)
+        if op == "depthwise_conv":
+            wd = wd.reshape(kernel_size + (1, wshape[-2] * wshape[-1]))
+        n = xd.shape[0]
+        win = _im.conv_window(xd.shape[1:-1], kernel_size, strides, dilation, padding)
+        xs = _im.pad_to_span(xp, xd, win)
+        a, out = _conv_forward(xs, wd, win, groups)
+        del xs
+        out = _from_last(out, first)
+
+        def backward(g):
+            gg = _grad_groups(_to_last(g, first), groups)
+            dx = dw = None
+            if x.requires_grad:
+                wt = _kernel_taps(wd, win.taps, groups)
+                dx = _im.crop_from_span(xp, _im.col2im_matmul(xp, gg, wt, win, n), win)
+                dx = _as(_contiguous(_from_last(dx, first), first), x.data.dtype)
+            if w.requires_grad:
+                dw = _as(_conv_kernel_grad(a, gg, wd.shape).reshape(wshape), w.data.dtype)
+            return dx, dw
+
+        backward.__qualname__ = f"{op}.<locals>.backward"
+        return record(out, (x, w), backward)
+
+    # ------------------------------------------------------------------------------------ conv_transpose
+    def conv_transpose(self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None,
+                       dilation_rate=1):
+        """Transposed convolution (the gradient of ``conv`` with respect to its input), output sized as Keras does.
+
+        Args:
+            inputs: (batch, *spatial, in_channels), or channels_first.
+            kernel: (*kernel_size, out_channels, in_channels).
+            strides: int or tuple.
+            padding: ``"valid"`` or ``"same"``.
+            output_padding: None, an int or a tuple: extra rows at the end of each output dim.
+            data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+            dilation_rate: int or tuple.
+
+        Returns:
+            (batch, *out_spatial, out_channels) for channels_last, where without ``output_padding``
+            ``out = in * stride`` ("same") or ``in * stride + max(kernel - stride, 0)`` ("valid").
+        """
+        x = self.convert_to_tensor(inputs)
+        w = self.convert_to_tensor(kernel)
+        nd = w.data.ndim - 2
+        if nd not in (1, 2, 3):
+            raise ValueError(
+                f"conv_transpose supports 1, 2 or 3 spatial dims: the kernel must have rank 3, 4 or 5 "
+                f"(*kernel_size, out_channels, in_channels); received shape {tuple(w.shape)}."
+            )
+        _check_rank(x.data, nd, "conv_transpose")
+        first = _channels_first(data_format)
+        c = x.data.shape[1] if first else x.data.shape[-1]
+        cout, cin = w.data.shape[-2], w.data.shape[-1]
+        if c != cin:
+            raise ValueError(
+                f"conv_transpose: the input has {c} channels but the kernel expects {cin} (kernel shape "
+                f"{tuple(w.shape)} = (*kernel_size, out_channels, in_channels))."
+            )
+        strides = _tuple_arg(strides, nd, "strides")
+        dilation = _tuple_arg(dilation_rate, nd, "dilation_rate")
+        padding = _padding_arg(padding)
+        if output_padding is None:
+            out_pad = (None,) * nd
+        else:
+            out_pad = _tuple_arg_nonneg(output_padding, nd)
+            for op_, s, d in zip(out_pad, strides, dilation):
+                if op_ >= s and op_ >= d:
+                    raise ValueError(
+                        f"conv_transpose: output_padding {output_padding!r} must be smaller than the stride "
+                        f"{strides!r} or the dilation rate {dilation!r}."
+                    )
+        dtype = _compute_dtype(x.dtype, w.dtype)
+        xd = _to_last(_as(x.data, dtype), first)
+        wd = _as(w.data, dtype)
+        kernel_size = wd.shape[:nd]
+        n = xd.shape[0]
+        # `win` is the window of the convolution whose input gradient this op is: its input is our output
+        win = _im.transpose_window(xd.shape[1:-1], kernel_size, strides, dilation, padding, out_pad)
+        wk = wd.reshape(win.taps * cout, cin)
+        xm = xd.reshape(1, -1, cin)
+        out = _im.crop_from_span(xp, _im.col2im_matmul(xp, xm, _kernel_taps(wd, win.taps, 1), win, n), win)
+        out = _contiguous(_from_last(out, first), first)
+        xm = xm[0]
+
+        def backward(g):
+            gs = _im.pad_to_span(xp, _to_last(g, first), win)
+            a = _im.im2col(xp, gs, win, 1)[0]
+            del gs
+            dx = dw = None
+            if x.requires_grad:
+                dx = (a @ wk).reshape(xd.shape)
+                dx = _as(_contiguous(_from_last(dx, first), first), x.data.dtype)
+            if w.requires_grad:
+                dw = _as((a.T @ xm).reshape(w.data.shape), w.data.dtype)
+            return dx, dw
+
+        backward.__qualname__ = "conv_transpose.<locals>.backward"
+        return record(out, (x, w), backward)
+
+    # --------------------------------------------------------------------------------------------- pools
+    def _pool_setup(self, inputs, pool_size, strides, padding, data_format, op):
+        x = self.convert_to_tensor(inputs)
+        nd = x.data.ndim - 2
+        if nd not in (1, 2, 3):
+            raise ValueError(
+                f"{op} supports 1, 2 or 3 spatial dims: inputs must have rank 3, 4 or 5; received shape "
+                f"{tuple(x.shape)}."
+            )
+        pool = _tuple_arg(pool_size, nd, "pool_size")
+        strides = pool if strides is None else _tuple_arg(strides, nd, "strides")
+        padding = _padding_arg(padding)
+        first = _channels_first(data_format)
+        xd = _to_last(x.data, first)
+        win = _im.conv_window(xd.shape[1:-1], pool, strides, (1,) * nd, padding)
+        return x, xd, win, first
+
+    def max_pool(self, inputs, pool_size, strides=None, padding="valid", data_format=None):
+        """Max pooling over 1, 2 or 3 spatial dims; ``strides`` defaults to ``pool_size``.
+
+        The gradient of each window goes to its first maximum (in C order of the window); padding never
+        wins (it is -inf, or the dtype's minimum for integers).
+        """
+        x, xd, win, first = self._pool_setup(inputs, pool_size, strides, padding, data_format, "max_pool")
+        dt = xd.dtype
+        if dt.kind == "f":
+            fill = -float("inf")
+        elif dt.kind == "b":
+            fill = False
+        else:
+            fill = xp.iinfo(dt).min
+        xs = _im.pad_to_span(xp, xd, win, fill=fill)
+        out = _im.windows_view(xp, xs, win).max(axis=_im.kernel_axes(win))
+        res = _from_last(out, first)
+        shape = xd.shape
+
+        def backward(g):
+            # the mask of each window's first maximum is rebuilt here, tap by tap, from the saved input:
+            # inference pays for the max only, and no index tensor is kept alive between the passes
+            gl = _to_last(g, first)
+            zero = xp.zeros((), dtype=gl.dtype)
+            free = None
+
+            def parts():
+                nonlocal free
+                for t, part in enumerate(_im.window_slices(xs, win)):
+                    hit = part == out
+                    if free is None:
+                        free = ~hit
+                    else:
+                        hit &= free
+                        if t < win.taps - 1:
+                            free &= ~hit
+                    yield xp.where(hit, gl, zero)
+
+            buf = _im.scatter_windows(xp, parts(), win, shape, gl.dtype)
+            dx = _im.crop_from_span(xp, buf, win)
+            return (_contiguous(_from_last(dx, first), first),)
+
+        backward.__qualname__ = "max_pool.<locals>.backward"
+        return record(res, (x,), backward, saved=(x,))
+
+    def average_pool(self, inputs, pool_size, strides=None, padding="valid", data_format=None):
+        """Average pooling; ``"same"`` padding averages over the real (unpadded) entries only."""
+        x, xd, win, first = self._pool_setup(inputs, pool_size, strides, padding, data_format, "average_pool")
+        dtype = _compute_dtype(x.dtype)
+        xd = _as(xd, dtype)
+        xs = _im.pad_to_span(xp, xd, win)
+        total = _im.windows_view(xp, xs, win).sum(axis=_im.kernel_axes(win))
+        del xs
+        if all(lo == 0 for lo in win.pad_lo) and all(s <= i for s, i in zip(win.span, win.in_size)):
+            scale = xp.asarray(1.0 / win.taps, dtype=dtype)
+        else:
+            # how many real entries each window covers: the same pooling of ones over the spatial dims
+            ones = _im.pad_to_span(xp, xp.ones((1,) + win.in_size + (1,), dtype=dtype), win)
+            counts = _im.windows_view(xp, ones, win).sum(axis=_im.kernel_axes(win))
+            scale = (1.0 / counts).astype(dtype)
+        total *= scale
+        out = _from_last(total, first)
+        shape = xd.shape
+
+        def backward(g):
+            gl = _to_last(g, first) * scale
+            buf = _im.scatter_windows(xp, (gl for _ in range(win.taps)), win, shape, gl.dtype)
+            dx = _im.crop_from_span(xp, buf, win)
+            return (_as(_contiguous(_from_last(dx, first), first), x.data.dtype),)
+
+        backward.__qualname__ = "average_pool.<locals>.backward"
+        return record(out, (x,), backward)
+
+
+def _tuple_arg_nonneg(value, nd):
+    if isinstance(value, (list, tuple)):
+        out = tuple(int(v) for v in value)
+        if len(out) != nd:
+            raise ValueError(
+                f"`output_padding` must be an int or a tuple of {nd} ints; received {value!r}."
+            )
+    else:
+        out = (int(value),) * nd
+    if any(v < 0 for v in out):
+        raise ValueError(f"`output_padding` must be >= 0; received {value!r}.")
+    return out

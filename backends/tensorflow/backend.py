@@ -1,0 +1,34 @@
+"""``TensorFlowBackend``: the contract implemented with ``tf.*`` ops.
+
+The op groups live in sibling modules (core, math_ops, reduce_ops, shape_ops, activations, conv); this
+class only puts them together and states the engine's name and capabilities. Every op also works inside
+``tf.function`` (no ``.numpy()`` calls except in :meth:`to_numpy`).
+
+>>> b = TensorFlowBackend()
+>>> b.dtype(b.multiply(b.convert_to_tensor([1, 2]), 2.5))
+'float32'
+"""
+
+from highlevel.backends.contract import Backend, Capabilities
+
+from .activations import ActivationOps
+from .conv import ConvOps
+from .core import CoreOps
+from .math_ops import MathOps
+from .reduce_ops import ReduceOps
+from .shape_ops import ShapeOps
+
+
+class TensorFlowBackend(CoreOps, MathOps, ReduceOps, ShapeOps, ActivationOps, ConvOps, Backend):
+    """The TensorFlow engine: ``tf.Variable`` state, ``tf.GradientTape`` gradients, stateless random."""
+
+    name = "tensorflow"
+    pip_extra = "tensorflow"
+    capabilities = Capabilities(
+        supports_float64=True,
+        supports_bfloat16=True,
+        supports_jit=True,
+        stateless_step=False,
+        supports_gpu=True,
+        distributed=True,
+    )

@@ -1,0 +1,38 @@
+"""The PyTorch engine: every method of the backend contract on torch tensors.
+
+>>> from highlevel.backends.torch import TorchBackend
+>>> b = TorchBackend()
+>>> b.dtype(b.add(b.convert_to_tensor([1, 2], "int8"), 3))
+'int8'
+>>> b.to_numpy(b.multiply(b.convert_to_tensor([1.0, 2.0]), 2.0)).tolist()
+[2.0, 4.0]
+"""
+
+from highlevel.backends.contract import Backend, Capabilities
+
+from .core import TorchCoreMixin
+from .math_ops import TorchMathMixin
+from .nn_ops import TorchNNMixin
+from .random import TorchRandomMixin
+from .reduction_ops import TorchReductionMixin
+from .shape_ops import TorchShapeMixin
+
+
+class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchReductionMixin, TorchShapeMixin,
+                   TorchNNMixin, Backend):
+    """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
+
+    Tensors are ``torch.Tensor``; variables hold a ``torch.nn.Parameter``. Promotion follows the
+    contract's table, not torch's (see ``_convert``).
+    """
+
+    name = "torch"
+    pip_extra = "torch"
+    capabilities = Capabilities(
+        supports_float64=True,
+        supports_bfloat16=True,
+        supports_jit=True,
+        stateless_step=False,
+        supports_gpu=True,
+        distributed=True,
+    )

@@ -1,0 +1,258 @@
+"""Tensors, variables, devices and autodiff of the torch engine (contract part 1, less random)."""
+
+import numpy as np
+import torch
+
+from highlevel.backends.contract import Variable, tree
+from highlevel.backends.contract import dtypes as cdt
+
+from . import _convert as cv
+
+
+def _shape_tuple(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(cv.to_int(s) for s in shape)
+
+
+def _parse_device(device):
+    """A ``torch.device`` for a contract device name ("cpu:0", "cuda:1", "gpu:0") or a torch device."""
+    if isinstance(device, torch.device):
+        return device
+    name = str(device).lower()
+    kind, _, index = name.partition(":")
+    if kind == "gpu":
+        kind = "cuda"
+    if kind == "cpu" and index in ("", "0"):
+        return torch.device("cpu")
+    if kind == "cuda" and torch.cuda.is_available():
+        idx = int(index or 0)
+        if idx < torch.cuda.device_count():
+            return torch.device("cuda", idx)
+    raise ValueError(
+        f"Unknown device {device!r} for the torch backend. Available devices: {_device_names()}."
+    )
+
+
+def _device_names():
+    names = ["cpu:0"]
+    if torch.cuda.is_available():
+        names.extend(f"cuda:{i}" for i in range(torch.cuda.device_count()))
+    return names
+
+
+def _device_name(device):
+    if device.type == "cpu":
+        return "cpu:0"
+    return f"{device.type}:{device.index if device.index is not None else torch.cuda.current_device()}"
+
+
+class TorchCoreMixin:
+    """Contract part 1 (tensors, variables, devices, autodiff) on torch."""
+
+    # ----------------------------------------------------------------- tensors
+    def convert_to_tensor(self, x, dtype=None):
+        return cv.convert(x, None if dtype is None else cv.to_torch_dtype(dtype))
+
+    def to_numpy(self, x):
+        if isinstance(x, Variable):
+            x = x.value
+        if not isinstance(x, torch.Tensor):
+            return np.array(x)
+        t = x.detach()
+        if t.dtype == torch.bfloat16:
+            import ml_dtypes  # numpy has no bfloat16; ml_dtypes (a JAX dependency) provides it
+
+            return t.to(torch.float32).cpu().numpy().astype(ml_dtypes.bfloat16)
+        # a copy, so that assigning a variable later never changes an array handed out before
+        return t.cpu().numpy().copy()
+
+    def is_tensor(self, x):
+        return isinstance(x, torch.Tensor)
+
+    def cast(self, x, dtype):
+        return cv.convert(x).to(cv.to_torch_dtype(dtype))
+
+    def shape(self, x):
+        if isinstance(x, (torch.Tensor, np.ndarray, Variable)):
+            return tuple(int(d) for d in x.shape)
+        return tuple(cv.convert(x).shape)
+
+    def dtype(self, x):
+        if isinstance(x, torch.Tensor):
+            return cv.DTYPE_NAMES[x.dtype]
+        return cv.dtype_name(cv.convert(x))
+
+    def zeros(self, shape, dtype=None):
+        return torch.zeros(_shape_tuple(shape), dtype=cv.to_torch_dtype(dtype))
+
+    def ones(self, shape, dtype=None):
+        return torch.ones(_shape_tuple(shape), dtype=cv.to_torch_dtype(dtype))
+
+    def full(self, shape, fill_value, dtype=None):
+        shape = _shape_tuple(shape)
+        if dtype is None:
+            dtype = cv.TORCH_DTYPES[cdt.result_type(cv.promotion_node(fill_value))]
+        else:
+            dtype = cv.to_torch_dtype(dtype)
+        if isinstance(fill_value, (bool, int, float)) and not isinstance(fill_value, np.generic):
+            return torch.full(shape, fill_value, dtype=dtype)
+        value = cv.convert(fill_value, dtype)
+        return torch.broadcast_to(value, shape).clone()
+
+    def zeros_like(self, x, dtype=None):
+        t = cv.convert(x)
+        return torch.zeros_like(t, dtype=t.dtype if dtype is None else cv.to_torch_dtype(dtype))
+
+    def ones_like(self, x, dtype=None):
+        t = cv.convert(x)
+        return torch.ones_like(t, dtype=t.dtype if dtype is None else cv.to_torch_dtype(dtype))
+
+    def arange(self, start, stop=None, step=1, dtype=None):
+        start, stop, step = (
+            v.item() if isinstance(v, torch.Tensor) else v for v in (start, stop, step)
+        )
+        if stop is None:
+            start, stop = 0, start
+        if dtype is None:
+            values = (start, stop, step)
+            is_int = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values)
+            dtype = "int32" if is_int else cdt.floatx()
+        tdtype = cv.to_torch_dtype(dtype)
+        if tdtype in (torch.float16, torch.bfloat16) or tdtype in cv.WIDE_UNSIGNED:
+            return torch.arange(start, stop, step, dtype=torch.float64).to(tdtype)
+        return torch.arange(start, stop, step, dtype=tdtype)
+
+    def eye(self, N, M=None, k=0, dtype=None):
+        N = cv.to_int(N)
+        M = N if M is None else cv.to_int(M)
+        rows = torch.arange(N).unsqueeze(1)
+        cols = torch.arange(M).unsqueeze(0)
+        return (cols - rows == int(k)).to(cv.to_torch_dtype(dtype))
+
+    def linspace(self, start, stop, num=50, endpoint=True, dtype=None):
+        # numpy's formula in float64 (start + i * step, the last point exactly ``stop``), then cast:
+        # torch.linspace rounds differently in the last bits.
+        num = cv.to_int(num)
+        if num < 0:
+            raise ValueError(f"linspace needs num >= 0; received num={num}.")
+        start_t = cv.convert(start).to(torch.float64)
+        stop_t = cv.convert(stop).to(torch.float64)
+        div = (num - 1) if endpoint else num
+        steps = torch.arange(num, dtype=torch.float64).reshape((-1,) + (1,) * start_t.ndim)
+        if div > 0:
+            out = start_t + steps * ((stop_t - start_t) / div)
+            if endpoint and num > 1:
+                out[-1] = stop_t
+        else:
+            out = start_t + steps * (stop_t - start_t)
+        tdtype = cv.floatx_torch() if dtype is None else cv.to_torch_dtype(dtype)
+        if tdtype not in cv.FLOATS and tdtype != torch.bool:
+            out = torch.floor(out)
+        return out.to(tdtype)
+
+    def stop_gradient(self, x):
+        return cv.convert(x).detach()
+
+    def copy(self, x):
+        return cv.convert(x).clone()
+
+    # --------------------------------------------------------------- variables
+    def make_variable_handle(self, tensor, trainable):
+        t = cv.convert(tensor).detach().clone()
+        return torch.nn.Parameter(t, requires_grad=bool(trainable) and cv.is_float(t))
+
+    def read_variable(self, handle):
+        return handle
+
+    def assign_variable(self, handle, value):
+        if isinstance(value, Variable):
+            value = value.value
+        t = cv.convert(value, handle.dtype, handle.device)
+        if tuple(t.shape) != tuple(handle.shape):
+            raise ValueError(
+                f"Cannot assign a value of shape {tuple(t.shape)} to a variable of shape "
+                f"{tuple(handle.shape)}; the shapes must match exactly."
+            )
+        with torch.no_grad():
+            handle.copy_(t)
+
+    # ----------------------------------------------------------------- devices
+    def devices(self):
+        return _device_names()
+
+    def default_device(self):
+        return _device_name(torch.get_default_device())
+
+    def device_scope(self, device):
+        return _parse_device(device)  # torch.device is itself a context manager for new tensors
+
+    def to_device(self, x, device):
+        return cv.convert(x).to(_parse_device(device))
+
+    # ---------------------------------------------------------------- autodiff
+    def value_and_grad(self, fn, argnums=0, has_aux=False):
+        single = isinstance(argnums, int)
+        nums = (argnums,) if single else tuple(argnums)
+
+        def wrapped(*args):
+            args = list(args)
+            for i in nums:
+                if not -len(args) <= i < len(args):
+                    raise ValueError(
+                        f"argnums={argnums!r} refers to argument {i}, but the function was called with "
+                        f"{len(args)} positional arguments."
+                    )
+            specs = []  # per differentiated argument: (treedef, [leaf tensor or None if not float])
+            diff_leaves = []
+            for i in nums:
+                leaves, treedef = tree.flatten(args[i])
+                new_leaves, marks = [], []
+                for leaf in leaves:
+                    t = cv.convert(leaf)
+                    if cv.is_float(t):
+                        t = t.detach().clone().requires_grad_(True)
+                        diff_leaves.append(t)
+                        marks.append(t)
+                    else:
+                        marks.append(None)
+                    new_leaves.append(t)
+                args[i] = tree.unflatten(treedef, new_leaves)
+                specs.append((treedef, marks))
+            with torch.enable_grad():
+                out = fn(*args)
+                if has_aux:
+                    if not isinstance(out, (tuple, list)) or len(out) != 2:
+                        raise ValueError(
+                            "With has_aux=True the function must return a pair (value, aux); received "
+                            f"{type(out).__name__}."
+                        )
+                    value, aux = out
+                else:
+                    value, aux = out, None
+                value = cv.convert(value)
+                if value.numel() != 1:
+                    raise ValueError(
+                        "value_and_grad needs a function returning a scalar; received a value of shape "
+                        f"{tuple(value.shape)}. Reduce it (e.g. with ops.sum or ops.mean) first."
+                    )
+                if diff_leaves and value.requires_grad:
+                    grads = torch.autograd.grad(value, diff_leaves, allow_unused=True)
+                else:
+                    grads = (None,) * len(diff_leaves)
+            grad_of = {id(leaf): g for leaf, g in zip(diff_leaves, grads)}
+            results = []
+            for treedef, marks in specs:
+                leaf_grads = []
+                for m in marks:
+                    if m is None:
+                        leaf_grads.append(None)
+                    else:
+                        g = grad_of[id(m)]
+                        leaf_grads.append(torch.zeros_like(m).detach() if g is None else g)
+                results.append(tree.unflatten(treedef, leaf_grads))
+            grads_out = results[0] if single else tuple(results)
+            value = value.detach()
+            return ((value, aux), grads_out) if has_aux else (value, grads_out)
+
+        return wrapped

@@ -1,0 +1,501 @@
+"""The Layer base class: lazy building, weights, tracking, the training flag, losses and configs.
+
+Layers in ``highlevel.layers`` subclass it and use only ``highlevel.ops``.
+
+>>> import highlevel as hl
+>>> class Scale(hl.layers.Layer):
+...     def build(self, input_shape):
+...         self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="w")
+...     def call(self, x):
+...         return x * self.w
+>>> layer = Scale()
+>>> y = layer(hl.ops.ones((2, 3)))
+>>> [w.path for w in layer.weights], layer.built
+(['scale/w'], True)
+"""
+
+import inspect
+import threading
+
+from highlevel.backends.contract import StatelessScope, Variable, tree
+from highlevel.backends.contract import dtypes as _dtypes
+from highlevel.config import current_backend
+
+from . import naming
+from .input_spec import InputSpec, assert_input_compatibility
+from .keras_tensor import KerasTensor, any_symbolic
+from .node import Node
+
+# Attributes that hold bookkeeping, not sub-layers or weights of the layer itself.
+_NOT_TRACKED = frozenset({"_inbound_nodes", "_losses", "input_spec", "_build_shapes", "_layers_cache"})
+
+
+class _CallContext(threading.local):
+    def __init__(self):
+        self.depth = 0
+        self.training = None
+
+
+_context = _CallContext()
+
+
+def _shape_of(x):
+    if isinstance(x, (KerasTensor, Variable)):
+        return tuple(x.shape)
+    if hasattr(x, "shape"):
+        return tuple(None if d is None else int(d) for d in x.shape)
+    return None
+
+
+def _dtype_of(x):
+    if isinstance(x, (KerasTensor, Variable)):
+        return x.dtype
+    try:
+        return current_backend().dtype(x)
+    except Exception:
+        return None
+
+
+class Layer:
+    """The base of every layer (``keras.layers.Layer``).
+
+    Subclasses create weights in ``build(input_shape)`` (called once, on the first call, with the input's
+    shape) or in ``__init__`` when the shapes are known, and compute in ``call(inputs, ...)``. A ``call``
+    that takes a ``training`` argument receives the value given to the outermost call (``model(x,
+    training=True)``) unless it is passed explicitly.
+
+    Args:
+        trainable: whether the layer's weights are updated by training.
+        dtype: the dtype of the layer's weights and computations (default floatx).
+        name: a unique name; generated from the class name when omitted.
+        activity_regularizer: a regularizer applied to the layer's output (added to ``losses``).
+        input_shape: the input shape without the batch axis, for the first layer of a Sequential model.
+        input_dim: shorthand for ``input_shape=(input_dim,)``.
+    """
+
+    def __init__(self, *, activity_regularizer=None, trainable=True, dtype=None, autocast=True, name=None,
+                 **kwargs):
+        input_shape = kwargs.pop("input_shape", None)
+        input_dim = kwargs.pop("input_dim", None)
+        batch_size = kwargs.pop("batch_size", None)
+        if kwargs:
+            raise TypeError(
+                f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}. Check the spelling "
+                "against the layer's documented arguments."
+            )
+        if name is not None and (not isinstance(name, str) or not name):
+            raise ValueError(f"A layer name must be a non-empty string; received name={name!r}.")
+        self.name = name or naming.unique_name(naming.to_snake_case(type(self).__name__))
+        self._trainable = bool(trainable)
+        self._variable_dtype = _dtypes.standardize_dtype(dtype)
+        self.autocast = autocast
+        self.built = False
+        self.input_spec = None
+        self.supports_masking = False
+        self._own_weights = []
+        self._losses = []
+        self._inbound_nodes = []
+        self._build_shapes = None
+        from highlevel import regularizers
+
+        self.activity_regularizer = regularizers.get(activity_regularizer)
+        if input_dim is not None and input_shape is None:
+            input_shape = (input_dim,)
+        self._input_shape_arg = tuple(input_shape) if input_shape is not None else None
+        self._batch_size_arg = batch_size
+        self._call_signature = inspect.signature(self.call)
+        params = self._call_signature.parameters
+        self._call_has_training = "training" in params
+        self._call_has_mask = "mask" in params
+
+    # ------------------------------------------------------------------ dtypes
+    @property
+    def dtype(self):
+        """The dtype of the layer's weights."""
+        return self._variable_dtype
+
+    @property
+    def variable_dtype(self):
+        return self._variable_dtype
+
+    @property
+    def compute_dtype(self):
+        return self._variable_dtype
+
+    # ---------------------------------------------------------------- tracking
+    def _sublayers(self):
+        """The direct sub-layers, in the order they were assigned (attributes, lists, dicts)."""
+        found, seen = [], set()
+
+        def visit(obj):
+            if isinstance(obj, Layer):
+                if id(obj) not in seen and obj is not self:
+                    seen.add(id(obj))
+                    found.append(obj)
+            elif isinstance(obj, (list, tuple)):
+                for o in obj:
+                    visit(o)
+            elif isinstance(obj, dict):
+                for o in obj.values():
+                    visit(o)
+
+        for key, value in self.__dict__.items():
+            if key not in _NOT_TRACKED:
+                visit(value)
+        return found
+
+    def _attribute_variables(self):
+        found = []
+
+        def visit(obj):
+            if isinstance(obj, Variable):
+                found.append(obj)
+            elif isinstance(obj, (list, tuple)):
+                for o in obj:
+                    visit(o)
+            elif isinstance(obj, dict):
+                for o in obj.values():
+                    visit(o)
+
+        for key, value in self.__dict__.items():
+            if key not in _NOT_TRACKED and key != "_own_weights":
+                visit(value)
+        return found
+
+    def _flatten_layers(self, include_self=True):
+        """This layer and every layer below it, depth first, each once."""
+        out, seen, stack = [], set(), [self]
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            if include_self or layer is not self:
+                out.append(layer)
+            stack.extend(reversed(layer._sublayers()))
+        return out
+
+    @property
+    def weights(self):
+        """Every variable of the layer and its sub-layers, each once, in creation order."""
+        out, seen = [], set()
+        for layer in self._flatten_layers():
+            for v in layer._own_weights + layer._attribute_variables():
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    out.append(v)
+        return out
+
+    @property
+    def variables(self):
+        return self.weights
+
+    @property
+    def trainable_weights(self):
+        """The weights that training updates (none when the layer is frozen)."""
+        if not self.trainable:
+            return []
+        out, seen = [], set()
+        for layer in self._flatten_layers():
+            if not layer.trainable:
+                continue
+            for v in layer._own_weights + layer._attribute_variables():
+                if v.trainable and id(v) not in seen:
+                    seen.add(id(v))
+                    out.append(v)
+        return out
+
+    @property
+    def trainable_variables(self):
+        return self.trainable_weights
+
+    @property
+    def non_trainable_weights(self):
+        trainable = {id(v) for v in self.trainable_weights}
+        return [v for v in self.weights if id(v) not in trainable]
+
+    @property
+    def non_trainable_variables(self):
+        return self.non_trainable_weights
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        """Freezes (False) or unfreezes the layer and all its sub-layers."""
+        for layer in self._flatten_layers():
+            layer._trainable = bool(value)
+
+    # ----------------------------------------------------------------- weights
+    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
+                   regularizer=None, constraint=None, aggregation="none", name=None):
+        """Creates a weight of this layer and tracks it.
+
+        Args:
+            shape: the weight's shape (default ``()``).
+            initializer: a name (``"glorot_uniform"``), an initializer object or a callable
+                ``(shape, dtype) -> array``; default ``"glorot_uniform"`` for floats, ``"zeros"`` otherwise.
+            dtype: default the layer's variable dtype.
+            trainable: whether training updates it.
+            regularizer: a regularizer whose penalty is added to ``losses``.
+            constraint: a projection applied by optimizers after each update.
+            name: the variable's name; its ``path`` is ``"<layer name>/<name>"``.
+        """
+        from highlevel import constraints, initializers, regularizers
+
+        shape = () if shape is None else tuple(shape)
+        for d in shape:
+            if not isinstance(d, int) or isinstance(d, bool) or d < 0:
+                raise ValueError(
+                    f"Layer '{self.name}': add_weight needs a fully known shape of non-negative ints; "
+                    f"received shape={shape} for weight {name!r}. Build the layer from an input shape whose "
+                    "feature dimensions are known."
+                )
+        dtype = _dtypes.standardize_dtype(dtype or self._variable_dtype)
+        if initializer is None:
+            initializer = "glorot_uniform" if _dtypes.is_float_dtype(dtype) else "zeros"
+        init = initializers.get(initializer)
+        name = name or f"variable_{len(self._own_weights)}"
+        var = Variable(init, shape=shape, dtype=dtype, trainable=trainable, name=name,
+                       backend=current_backend())
+        var.path = f"{self.name}/{name}"
+        var.regularizer = regularizers.get(regularizer)
+        var.constraint = constraints.get(constraint)
+        self._own_weights.append(var)
+        return var
+
+    def get_weights(self):
+        """The weights' values as a list of numpy arrays."""
+        return [v.numpy() for v in self.weights]
+
+    def set_weights(self, weights):
+        """Sets every weight from a list of numpy arrays (same order and shapes as :meth:`get_weights`)."""
+        own = self.weights
+        weights = list(weights)
+        if len(weights) != len(own):
+            raise ValueError(
+                f"Layer '{self.name}' expects {len(own)} weight arrays ({[v.path for v in own]}), but "
+                f"set_weights received {len(weights)}."
+            )
+        import numpy as np
+
+        for v, w in zip(own, weights):
+            w = np.asarray(w)
+            if tuple(w.shape) != tuple(v.shape):
+                raise ValueError(
+                    f"Layer '{self.name}': weight '{v.path}' has shape {tuple(v.shape)}, but set_weights "
+                    f"received an array of shape {tuple(w.shape)}."
+                )
+        for v, w in zip(own, weights):
+            v.assign(w)
+
+    def stateless_call(self, trainable_variables, non_trainable_variables, *args, return_losses=False, **kwargs):
+        """Calls the layer with the given weight values in place of its own, changing no variable.
+
+        Returns ``(outputs, non_trainable_values)`` — the second holds the updated values of the
+        non-trainable weights (e.g. batch-norm statistics) — plus the losses with ``return_losses``. Gradients
+        with respect to ``trainable_variables`` flow on every backend, which is how weight gradients and
+        pure training steps are built.
+        """
+        if not self.built:
+            raise ValueError(f"Layer '{self.name}' must be built before stateless_call(); call it once first.")
+        tv, ntv = self.trainable_variables, self.non_trainable_variables
+        if len(trainable_variables) != len(tv) or len(non_trainable_variables) != len(ntv):
+            raise ValueError(
+                f"Layer '{self.name}'.stateless_call expects {len(tv)} trainable and {len(ntv)} non-trainable values; "
+                f"received {len(trainable_variables)} and {len(non_trainable_variables)}."
+            )
+        mapping = dict(zip(tv, trainable_variables))
+        mapping.update(zip(ntv, non_trainable_variables))
+        with StatelessScope(mapping) as scope:
+            outputs = self(*args, **kwargs)
+            losses = self.losses if return_losses else None
+        new_ntv = [scope.values.get(id(v), val) for v, val in zip(ntv, non_trainable_variables)]
+        return (outputs, new_ntv, losses) if return_losses else (outputs, new_ntv)
+
+    # ------------------------------------------------------------------ losses
+    def add_loss(self, loss):
+        """Adds a scalar loss tensor computed during ``call`` (collected in ``model.losses``)."""
+        self._losses.append(loss)
+
+    @property
+    def losses(self):
+        """Losses added during the last call plus weight-regularization penalties, of this layer and
+        its sub-layers."""
+        out = []
+        for layer in self._flatten_layers():
+            out.extend(layer._losses)
+            for v in layer._own_weights:
+                if v.regularizer is not None and v.trainable:
+                    out.append(v.regularizer(v.value))
+        return out
+
+    def _clear_losses(self):
+        for layer in self._flatten_layers():
+            layer._losses = []
+
+    # ------------------------------------------------------------------- build
+    def build(self, input_shape):
+        """Creates the layer's weights for inputs of ``input_shape``; the default creates none."""
+        self.built = True
+
+    def _maybe_build(self, inputs):
+        if self.built:
+            return
+        shapes = tree.map_structure(_shape_of, inputs)
+        self._build_shapes = shapes
+        self.build(shapes)
+        self.built = True
+
+    def _check_input_spec(self, inputs):
+        if self.input_spec is None:
+            return
+        specs = self.input_spec if isinstance(self.input_spec, (list, tuple)) else [self.input_spec]
+        leaves = tree.flatten(inputs)[0]
+        assert_input_compatibility(specs, [_shape_of(x) for x in leaves], self.name,
+                                   dtypes=[_dtype_of(x) for x in leaves] if any(s.dtype for s in specs) else None)
+
+    # -------------------------------------------------------------------- call
+    def call(self, inputs, *args, **kwargs):
+        """The layer's computation; the default returns its input unchanged."""
+        return inputs
+
+    def __call__(self, *args, **kwargs):
+        if not args and "inputs" in kwargs:
+            args = (kwargs.pop("inputs"),)
+        if not args:
+            raise ValueError(f"Layer '{self.name}' was called without inputs.")
+        if any_symbolic(args, kwargs):
+            return self._symbolic_call(args, kwargs)
+        first = self._convert_inputs(args[0])
+        args = (first,) + args[1:]
+        self._maybe_build(first)
+        self._check_input_spec(first)
+        kwargs = self._resolve_training(kwargs)
+        ctx = _context
+        outer_training, outer_depth = ctx.training, ctx.depth
+        if outer_depth == 0:
+            self._clear_losses()
+        if self._call_has_training and kwargs.get("training") is not None:
+            ctx.training = kwargs["training"]
+        ctx.depth = outer_depth + 1
+        try:
+            outputs = self.call(*args, **kwargs)
+        finally:
+            ctx.training, ctx.depth = outer_training, outer_depth
+        if self.activity_regularizer is not None:
+            self.add_loss(self.activity_regularizer(outputs))
+        return outputs
+
+    def _convert_inputs(self, inputs):
+        backend = current_backend()
+
+        def convert(x):
+            if x is None or backend.is_tensor(x) or isinstance(x, Variable):
+                return x
+            if hasattr(x, "shape") or isinstance(x, (list, float, int)):
+                x = backend.convert_to_tensor(x)
+                if self.autocast and _dtypes.is_float_dtype(backend.dtype(x)) and \
+                        backend.dtype(x) != self.compute_dtype:
+                    x = backend.cast(x, self.compute_dtype)
+            return x
+
+        if isinstance(inputs, (list, tuple, dict)):
+            return tree.map_structure(convert, inputs)
+        return convert(inputs)
+
+    def _resolve_training(self, kwargs):
+        if self._call_has_training:
+            if kwargs.get("training") is None and _context.training is not None:
+                kwargs = dict(kwargs, training=_context.training)
+        elif "training" in kwargs:
+            kwargs = {k: v for k, v in kwargs.items() if k != "training"}
+        if not self._call_has_mask and "mask" in kwargs:
+            kwargs = {k: v for k, v in kwargs.items() if k != "mask"}
+        return kwargs
+
+    def _symbolic_call(self, args, kwargs):
+        first = args[0]
+        self._maybe_build(first)
+        self._check_input_spec(first)
+        kwargs = self._resolve_training(kwargs)
+        specs = self.compute_output_spec(*args, **kwargs)
+        outputs = tree.map_structure(
+            lambda s: KerasTensor(s.shape, s.dtype, name=f"{self.name}_output") if isinstance(s, KerasTensor) else s,
+            specs,
+        )
+        Node(self, args, kwargs, outputs)
+        return outputs
+
+    def compute_output_spec(self, *args, **kwargs):
+        """KerasTensors describing the output for symbolic inputs (runs ``call`` symbolically)."""
+        ctx = _context
+        depth = ctx.depth
+        ctx.depth = depth + 1
+        try:
+            return self.call(*args, **kwargs)
+        finally:
+            ctx.depth = depth
+
+    def compute_output_shape(self, input_shape):
+        """The output shape for an input of ``input_shape`` (None for unknown sizes)."""
+        def to_kt(s):
+            return KerasTensor(s, self.compute_dtype)
+
+        is_shape = lambda s: isinstance(s, tuple) and all(d is None or isinstance(d, int) for d in s)
+        if is_shape(tuple(input_shape)):
+            inputs = to_kt(tuple(input_shape))
+        else:
+            inputs = tree.map_structure(to_kt, input_shape)
+        if not self.built:
+            self._maybe_build(inputs)
+        out = self.compute_output_spec(inputs)
+        return tree.map_structure(lambda t: t.shape, out)
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the output: passed through when ``supports_masking``, else None."""
+        return mask if self.supports_masking else None
+
+    # ----------------------------------------------------------------- configs
+    def get_config(self):
+        """The constructor arguments that rebuild this layer (no weights)."""
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self._variable_dtype}
+        if self._input_shape_arg is not None:
+            config["input_shape"] = self._input_shape_arg
+        if self.activity_regularizer is not None:
+            from highlevel import regularizers
+
+            config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        """Rebuilds a layer from :meth:`get_config`'s output."""
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+    @property
+    def path(self):
+        return self.name
+
+    @property
+    def input(self):
+        """The symbolic input of the layer's first call in a functional graph."""
+        if not self._inbound_nodes:
+            raise AttributeError(f"Layer '{self.name}' has never been called on a symbolic input.")
+        ins = self._inbound_nodes[0].input_tensors
+        return ins[0] if len(ins) == 1 else ins
+
+    @property
+    def output(self):
+        """The symbolic output of the layer's first call in a functional graph."""
+        if not self._inbound_nodes:
+            raise AttributeError(f"Layer '{self.name}' has never been called on a symbolic input.")
+        return self._inbound_nodes[0].outputs
+
+
+__all__ = ["InputSpec", "Layer"]

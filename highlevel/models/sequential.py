@@ -1,0 +1,144 @@
+"""``hl.Sequential``: a plain stack of layers, each feeding the next.
+
+>>> import highlevel as hl
+>>> model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(8, activation="relu"), hl.layers.Dense(2)])
+>>> model.built, [type(l).__name__ for l in model.layers]
+(True, ['Dense', 'Dense'])
+>>> model.pop(); model.layers[-1].units
+8
+"""
+
+from ..keras_tensor import KerasTensor
+from ..layer import Layer
+from .functional import Functional
+from .input_layer import Input, InputLayer
+from .model import Model
+
+
+class Sequential(Model):
+    """A linear stack of layers (``keras.Sequential``).
+
+    The model is built at once when it starts with ``hl.Input(shape)`` (or a first layer given
+    ``input_shape=``), and otherwise on its first call.
+
+    Args:
+        layers: the layers, in order.
+        trainable: whether the model's weights are trained.
+        name: the model's name.
+    """
+
+    def __init__(self, layers=None, trainable=True, name=None):
+        super().__init__(trainable=trainable, name=name)
+        self._stack = []
+        self._graph = None
+        for layer in layers or []:
+            self.add(layer, rebuild=False)
+        self._rebuild()
+
+    def add(self, layer, rebuild=True):
+        """Appends a layer (or an ``hl.Input`` tensor, as the first element)."""
+        if isinstance(layer, KerasTensor) and layer._history is not None and \
+                isinstance(layer._history[0].operation, InputLayer):
+            layer = layer._history[0].operation
+        if not isinstance(layer, Layer):
+            raise TypeError(
+                f"Sequential.add() takes a layer (an instance of hl.layers.Layer) or hl.Input(...); received "
+                f"{type(layer).__name__}: {layer!r}."
+            )
+        if isinstance(layer, InputLayer) and self._stack:
+            raise ValueError("An InputLayer can only be the first layer of a Sequential model.")
+        if any(l.name == layer.name for l in self._stack):
+            raise ValueError(
+                f"Sequential model '{self.name}' already has a layer named {layer.name!r}; all layer names must be "
+                "unique. Give the new layer another `name`."
+            )
+        self._stack.append(layer)
+        if rebuild:
+            self._rebuild()
+
+    def pop(self, rebuild=True):
+        """Removes the last layer and returns it."""
+        if not self.layers:
+            raise ValueError(f"Sequential model '{self.name}' has no layers to pop.")
+        layer = self._stack.pop()
+        if rebuild:
+            self._rebuild()
+        return layer
+
+    def _rebuild(self):
+        self.built = False
+        self._graph = None
+        if not self._stack:
+            return
+        first = self._stack[0]
+        if isinstance(first, InputLayer):
+            self._build_graph(first.output_tensor)
+        elif first._input_shape_arg is not None:
+            self._build_graph(Input(shape=first._input_shape_arg, batch_size=first._batch_size_arg))
+
+    def _build_graph(self, inputs):
+        x = inputs
+        for layer in self.layers:
+            x = layer(x)
+        self._graph = Functional(inputs, x, name=self.name)
+        self.built = True
+
+    def build(self, input_shape=None):
+        """Builds the model for inputs of ``input_shape`` (batch axis included)."""
+        if self._graph is not None:
+            return
+        if input_shape is None:
+            raise ValueError(f"Sequential model '{self.name}' needs an input shape to be built.")
+        self._build_graph(Input(batch_shape=tuple(input_shape)))
+
+    def _maybe_build(self, inputs):
+        if not self.built:
+            super()._maybe_build(inputs)
+
+    @property
+    def layers(self):
+        """The layers, without the input layer."""
+        return [l for l in self._stack if not isinstance(l, InputLayer)]
+
+    def _sublayers(self):
+        return self.layers
+
+    @property
+    def inputs(self):
+        return self._graph.inputs if self._graph is not None else None
+
+    @property
+    def outputs(self):
+        return self._graph.outputs if self._graph is not None else None
+
+    @property
+    def input_shape(self):
+        return self._graph.inputs[0].shape if self._graph is not None else None
+
+    @property
+    def output_shape(self):
+        return self._graph.outputs[0].shape if self._graph is not None else None
+
+    def call(self, inputs, training=None, mask=None):
+        x = inputs
+        for layer in self.layers:
+            kwargs = {"mask": mask} if mask is not None and layer._call_has_mask else {}
+            y = layer(x, **kwargs)
+            if mask is not None or type(layer).compute_mask is not Layer.compute_mask:
+                mask = layer.compute_mask(x, mask)
+            x = y
+        return x
+
+    def get_config(self):
+        from highlevel import layers as layers_module
+
+        return {"name": self.name, "trainable": self.trainable,
+                "layers": [layers_module.serialize(l) for l in self._stack]}
+
+    @classmethod
+    def from_config(cls, config):
+        from highlevel import layers as layers_module
+
+        config = dict(config)
+        stack = [layers_module.deserialize(c) for c in config.pop("layers")]
+        return cls(stack, **config)

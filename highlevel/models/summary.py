@@ -1,0 +1,129 @@
+"""``model.summary()``: a rich table of layers, output shapes, parameter counts and connections."""
+
+import io
+
+from ..layer import Layer
+from .input_layer import InputLayer
+
+
+def _count(layer):
+    total = 0
+    for v in layer.weights:
+        n = 1
+        for d in v.shape:
+            n *= d
+        total += n
+    return total
+
+
+def _shape_text(struct):
+    from highlevel.backends.contract import tree
+
+    shapes = [t.shape for t in tree.flatten(struct)[0] if hasattr(t, "shape")]
+    text = ", ".join(str(tuple(s)).replace(",)", ")") if s else "()" for s in shapes)
+    return text if len(shapes) == 1 else f"[{text}]"
+
+
+def _rows(model, functional):
+    rows = []
+    graph = getattr(model, "_graph", None) or (model if hasattr(model, "_nodes") else None)
+    if graph is not None and hasattr(graph, "_nodes"):
+        node_index = {}
+        for node in graph._nodes:
+            op = node.operation
+            is_layer = isinstance(op, Layer)
+            if isinstance(op, InputLayer) and not functional:
+                continue
+            name = f"{op.name} ({type(op).__name__})" if is_layer else f"{op.name} (Operation)"
+            params = _count(op) if is_layer else 0
+            parents = []
+            for t in node.input_tensors:
+                if t._history is not None:
+                    parent_node, idx = t._history
+                    pop = parent_node.operation
+                    parents.append(f"{getattr(pop, 'name', '?')}[{node_index.get(id(parent_node), 0)}][{idx}]")
+            if is_layer:
+                node_index[id(node)] = sum(1 for n in op._inbound_nodes[: op._inbound_nodes.index(node)])
+            rows.append((name, _shape_text(node.outputs), params, ", ".join(parents) or "-",
+                         getattr(op, "trainable", "-")))
+        return rows
+    for layer in model.layers:
+        rows.append((f"{layer.name} ({type(layer).__name__})", "?", _count(layer), "-", layer.trainable))
+    return rows
+
+
+def _human_bytes(n):
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.2f} {unit}" if unit != "B" else f"{n} B"
+        n /= 1024
+
+
+def render_summary(model, line_length=None, print_fn=None, show_trainable=False, return_string=False):
+    if not model.built:
+        raise ValueError(
+            f"Model '{model.name}' has not been built yet, so it has no layer shapes or weights to show. Build it "
+            "first: call it on a batch of data, call model.build(input_shape), or start a Sequential model with "
+            "hl.Input(shape)."
+        )
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    functional = hasattr(model, "_nodes")
+    title = f'Model: "{model.name}"'
+    table = Table(title=title, box=box.ROUNDED, title_justify="left")
+    table.add_column("Layer (type)", overflow="fold")
+    table.add_column("Output Shape", overflow="fold")
+    table.add_column("Param #", justify="right")
+    if functional:
+        table.add_column("Connected to", overflow="fold")
+    if show_trainable:
+        table.add_column("Trainable")
+    for name, shape, params, connected, trainable in _rows(model, functional):
+        cells = [name, shape, f"{params:,}"]
+        if functional:
+            cells.append(connected)
+        if show_trainable:
+            cells.append("Y" if trainable is True else "N" if trainable is False else "-")
+        table.add_row(*cells)
+
+    def size_of(weights):
+        count = total_bytes = 0
+        for v in weights:
+            n = 1
+            for d in v.shape:
+                n *= d
+            count += n
+            total_bytes += n * _itemsize(v.dtype)
+        return count, total_bytes
+
+    trainable = size_of(model.trainable_weights)
+    non_trainable = size_of(model.non_trainable_weights)
+    total = (trainable[0] + non_trainable[0], trainable[1] + non_trainable[1])
+    footer = (f" Total params: {total[0]:,} ({_human_bytes(total[1])})\n"
+              f" Trainable params: {trainable[0]:,} ({_human_bytes(trainable[1])})\n"
+              f" Non-trainable params: {non_trainable[0]:,} ({_human_bytes(non_trainable[1])})")
+    width = line_length or 100
+    if print_fn is not None or return_string:
+        buf = io.StringIO()
+        console = Console(file=buf, width=width, force_terminal=False, color_system=None)
+        console.print(table)
+        console.print(footer, highlight=False)
+        text = buf.getvalue()
+        if return_string:
+            return text
+        print_fn(text)
+        return None
+    console = Console(width=line_length) if line_length else Console()
+    console.print(table)
+    console.print(footer, highlight=False)
+    return None
+
+
+def _itemsize(dtype):
+    import numpy as np
+
+    if dtype == "bfloat16":
+        return 2
+    return np.dtype(dtype).itemsize

@@ -1,0 +1,105 @@
+"""The densely connected layer: ``activation(inputs @ kernel + bias)`` on the last axis."""
+
+from highlevel import activations, constraints, initializers, ops, regularizers
+from highlevel.input_spec import InputSpec
+from highlevel.layer import Layer
+
+
+class Dense(Layer):
+    """A densely connected layer (``keras.layers.Dense``).
+
+    Computes ``activation(dot(inputs, kernel) + bias)`` where ``kernel`` has shape ``(input_dim, units)``.
+    Inputs of rank greater than 2 are multiplied on their last axis (the kernel is shared over the
+    other axes).
+
+    Args:
+        units: positive int, the size of the output's last axis.
+        activation: an activation name or callable; None means linear (``a(x) = x``).
+        use_bias: whether to add a bias vector of shape ``(units,)``.
+        kernel_initializer: initializer of the kernel (default ``"glorot_uniform"``).
+        bias_initializer: initializer of the bias (default ``"zeros"``).
+        kernel_regularizer: regularizer of the kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the layer's output.
+        kernel_constraint: constraint of the kernel.
+        bias_constraint: constraint of the bias.
+        **kwargs: base layer arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Input shape:
+        ``(batch_size, ..., input_dim)``, rank at least 2.
+
+    Output shape:
+        ``(batch_size, ..., units)``.
+
+    >>> import highlevel as hl
+    >>> layer = hl.layers.Dense(4, activation="relu")
+    >>> y = layer(hl.ops.ones((2, 3)))
+    >>> hl.ops.shape(y), [w.path for w in layer.weights]
+    ((2, 4), ['dense/kernel', 'dense/bias'])
+    """
+
+    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 activity_regularizer=None, kernel_constraint=None, bias_constraint=None, **kwargs):
+        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
+            raise ValueError(
+                f"Received an invalid value for `units`, expected a positive integer. Received: units={units!r}"
+            )
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.input_spec = InputSpec(min_ndim=2)
+        self.supports_masking = True
+
+    def build(self, input_shape):
+        input_dim = input_shape[-1] if input_shape else None
+        if input_dim is None:
+            raise ValueError(
+                f"Layer '{self.name}' needs the size of the last axis of its input to create its kernel, but "
+                f"received input_shape={input_shape}. Give the input a known last dimension."
+            )
+        self.kernel = self.add_weight(shape=(input_dim, self.units), initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
+                                      name="kernel")
+        if self.use_bias:
+            self.bias = self.add_weight(shape=(self.units,), initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,
+                                        name="bias")
+        else:
+            self.bias = None
+        # From now on, a call with another last-axis size is an error that names both sizes.
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
+        self.built = True
+
+    def call(self, inputs):
+        x = ops.matmul(inputs, self.kernel)
+        if self.bias is not None:
+            x = ops.add(x, self.bias)
+        if self.activation is not None:
+            x = self.activation(x)
+        return x
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)[:-1] + (self.units,)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "units": self.units,
+            "activation": activations.serialize(self.activation),
+            "use_bias": self.use_bias,
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+            "kernel_constraint": constraints.serialize(self.kernel_constraint),
+            "bias_constraint": constraints.serialize(self.bias_constraint),
+        })
+        return config

@@ -1,0 +1,225 @@
+"""A dense layer of any dimensionality, written as an einsum equation between the input and a kernel."""
+
+import re
+
+from highlevel import activations, constraints, initializers, ops, regularizers
+from highlevel.initializers import VarianceScaling
+from highlevel.input_spec import InputSpec
+from highlevel.layer import Layer
+
+_FORMS = (
+    # (pattern on the equation with "..." replaced by "0", where the ellipsis is)
+    (re.compile(r"^([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)$"), None),
+    (re.compile(r"^0([a-zA-Z]+),([a-zA-Z]+)->0([a-zA-Z]+)$"), "left"),
+    (re.compile(r"^([a-zA-Z]{2,})0,([a-zA-Z]+)->([a-zA-Z]+)0$"), "right"),
+)
+
+
+def _parse_equation(equation):
+    """``(input_spec, weight_spec, output_spec, elided_side)`` of an equation; ``elided_side`` is None,
+    ``"left"`` or ``"right"``."""
+    if not isinstance(equation, str):
+        raise TypeError(f"`equation` must be a string such as 'ab,bc->ac'; received equation={equation!r}.")
+    compact = equation.replace(" ", "").replace("...", "0")
+    for pattern, elided_side in _FORMS:
+        match = pattern.match(compact)
+        if match:
+            return match.groups() + (elided_side,)
+    raise ValueError(
+        f"Invalid einsum equation '{equation}'. Equations must be in the form [X],[Y]->[Z], "
+        "...[X],[Y]->...[Z], or [X]...,[Y]->[Z]..., e.g. 'ab,bc->ac'."
+    )
+
+
+def analyze_einsum(equation, bias_axes, input_shape, partial_output_shape):
+    """Works out the weight shapes of an EinsumDense layer.
+
+    Args:
+        equation: ``"ab,bc->ac"``, ``"...ab,bc->...ac"`` or ``"ab...,bc->ac..."``.
+        bias_axes: the output letters that get a bias, or None.
+        input_shape: the full input shape (batch axis first).
+        partial_output_shape: the output shape without the batch axis and the elided axes.
+
+    Returns:
+        ``(kernel_shape, bias_shape or None, full_output_shape, input_axes, output_axes)`` where
+        ``input_axes``/``output_axes`` are the kernel axes that count as fan-in and fan-out.
+    """
+    input_spec, weight_spec, output_spec, elided_side = _parse_equation(equation)
+    input_shape = tuple(input_shape)
+    rank = len(input_shape)
+    elided = rank - len(input_spec)
+    if (elided_side is None and elided != 0) or elided < 0:
+        raise ValueError(
+            f"The einsum equation '{equation}' describes inputs of rank "
+            f"{len(input_spec) if elided_side is None else f'>= {len(input_spec)}'}, but the input has shape "
+            f"{input_shape} (rank {rank})."
+        )
+    partial = list(partial_output_shape)
+    # The user's output_shape leaves out the batch axis and the axes that the ellipsis stands for.
+    if elided_side == "left":
+        output_shape = [input_shape[0]] + list(input_shape[1:elided]) + partial
+        in_pos = {c: elided + i for i, c in enumerate(input_spec)}
+        out_pos = {c: elided + i for i, c in enumerate(output_spec)}
+    else:
+        output_shape = [input_shape[0]] + partial + (list(input_shape[rank - elided:]) if elided else [])
+        in_pos = {c: i for i, c in enumerate(input_spec)}
+        out_pos = {c: i for i, c in enumerate(output_spec)}
+    if len(output_shape) != len(output_spec) + elided:
+        raise ValueError(
+            f"`output_shape`={tuple(partial_output_shape)} does not fit the einsum equation '{equation}': "
+            f"the output '{output_spec}' needs {len(output_spec) + elided - len(output_shape) + len(partial)} "
+            "size(s) after the batch axis (the ellipsis axes are added automatically)."
+        )
+    for c in output_spec:
+        if c not in input_spec and c not in weight_spec:
+            raise ValueError(
+                f"Dimension '{c}' was specified in the output '{output_spec}' but has no corresponding dim in "
+                f"the input spec '{input_spec}' or the weight spec '{weight_spec}' of equation '{equation}'."
+            )
+    for c in input_spec:
+        if c in out_pos:
+            want, have = output_shape[out_pos[c]], input_shape[in_pos[c]]
+            if want is not None and have is not None and want != have:
+                raise ValueError(
+                    f"Input shape and output shape do not match at shared dimension '{c}' of equation "
+                    f"'{equation}': the input has {have} and output_shape asks for {want}. "
+                    f"Input shape: {input_shape}; output_shape: {tuple(partial_output_shape)}."
+                )
+            if want is None:
+                output_shape[out_pos[c]] = have
+    kernel_shape, input_axes, output_axes = [], [], []
+    for i, c in enumerate(weight_spec):
+        if c in out_pos:
+            kernel_shape.append(output_shape[out_pos[c]])
+            output_axes.append(i)
+        elif c in in_pos:
+            kernel_shape.append(input_shape[in_pos[c]])
+            input_axes.append(i)
+        else:
+            raise ValueError(
+                f"Weight dimension '{c}' did not have a match in either the input spec '{input_spec}' or the "
+                f"output spec '{output_spec}' of equation '{equation}'. For this layer, the weight must be "
+                "fully specified."
+            )
+    bias_shape = None
+    if bias_axes is not None:
+        for c in bias_axes:
+            if c not in output_spec:
+                raise ValueError(
+                    f"Bias dimension '{c}' was requested, but is not part of the output spec '{output_spec}' "
+                    f"of equation '{equation}'."
+                )
+        # The bias broadcasts against the trailing output axes, from the first biased letter onwards.
+        first = min(output_spec.index(c) for c in bias_axes)
+        bias_shape = [output_shape[out_pos[c]] if c in bias_axes else 1 for c in output_spec[first:]]
+        if elided_side == "right":
+            bias_shape += [1] * elided
+    return kernel_shape, bias_shape, output_shape, input_axes, output_axes
+
+
+class EinsumDense(Layer):
+    """A layer that multiplies its input with a kernel by an einsum equation (``keras.layers.EinsumDense``).
+
+    Args:
+        equation: an einsum equation between the input and the kernel: ``"ab,bc->ac"``, ``"...ab,bc->...ac"``
+            or ``"ab...,bc->ac..."``.
+        output_shape: the expected output shape without the batch axis and without the axes the ellipsis
+            stands for (an int for one axis); None entries are inferred from the input.
+        activation: activation name or callable; None means linear.
+        bias_axes: a string of output letters that get a bias, or None for no bias.
+        kernel_initializer: initializer of the kernel (default ``"glorot_uniform"``, with fans computed from
+            the kernel axes that the equation contracts and produces).
+        bias_initializer: initializer of the bias (default ``"zeros"``).
+        kernel_regularizer, bias_regularizer: regularizers of the weights.
+        kernel_constraint, bias_constraint: constraints of the weights.
+        **kwargs: base layer arguments (``name``, ``dtype``, ``activity_regularizer``...).
+
+    >>> import highlevel as hl
+    >>> layer = hl.layers.EinsumDense("abc,cd->abd", output_shape=(None, 64), bias_axes="d")
+    >>> hl.ops.shape(layer(hl.ops.ones((2, 32, 128))))
+    (2, 32, 64)
+    >>> layer.compute_output_shape((None, 32, 128))
+    (None, 32, 64)
+    """
+
+    def __init__(self, equation, output_shape, activation=None, bias_axes=None, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
+                 bias_constraint=None, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(equation, str):
+            raise TypeError(f"`equation` must be a string such as 'ab,bc->ac'; received equation={equation!r}.")
+        self.equation = equation
+        if isinstance(output_shape, int) and not isinstance(output_shape, bool):
+            self.partial_output_shape = (output_shape,)
+        elif isinstance(output_shape, (list, tuple)) and all(
+                d is None or (isinstance(d, int) and not isinstance(d, bool) and d > 0) for d in output_shape):
+            self.partial_output_shape = tuple(output_shape)
+        else:
+            raise ValueError(
+                "`output_shape` must be a positive int or a tuple of positive ints / None (without the batch "
+                f"axis). Received: output_shape={output_shape!r}"
+            )
+        if bias_axes is not None and not isinstance(bias_axes, str):
+            raise TypeError(f"`bias_axes` must be a string of output letters or None; received {bias_axes!r}.")
+        self.bias_axes = bias_axes
+        self.activation = activations.get(activation)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        # Fail at construction on a malformed equation, not at the first call.
+        _parse_equation(equation)
+
+    def _kernel_initializer_for(self, input_axes, output_axes):
+        init = self.kernel_initializer
+        if isinstance(init, VarianceScaling) and (init.input_axes is None or init.output_axes is None):
+            # Fans come from the contracted and produced kernel axes, not from the kernel's first/last axes.
+            config = init.get_config()
+            config.update(seed=init.seed, input_axes=input_axes, output_axes=output_axes)
+            return type(init).from_config(config)
+        return init
+
+    def build(self, input_shape):
+        kernel_shape, bias_shape, _, input_axes, output_axes = analyze_einsum(
+            self.equation, self.bias_axes, input_shape, self.partial_output_shape)
+        self.input_spec = InputSpec(ndim=len(input_shape))
+        self.kernel = self.add_weight(shape=tuple(kernel_shape),
+                                      initializer=self._kernel_initializer_for(input_axes, output_axes),
+                                      regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
+                                      name="kernel")
+        if bias_shape is not None:
+            self.bias = self.add_weight(shape=tuple(bias_shape), initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,
+                                        name="bias")
+        else:
+            self.bias = None
+        self.built = True
+
+    def call(self, inputs):
+        x = ops.einsum(self.equation, inputs, self.kernel)
+        if self.bias is not None:
+            x = ops.add(x, self.bias)
+        if self.activation is not None:
+            x = self.activation(x)
+        return x
+
+    def compute_output_shape(self, input_shape):
+        return tuple(analyze_einsum(self.equation, self.bias_axes, input_shape, self.partial_output_shape)[2])
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "equation": self.equation,
+            "output_shape": self.partial_output_shape,
+            "activation": activations.serialize(self.activation),
+            "bias_axes": self.bias_axes,
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+            "kernel_constraint": constraints.serialize(self.kernel_constraint),
+            "bias_constraint": constraints.serialize(self.bias_constraint),
+        })
+        return config

@@ -1,0 +1,113 @@
+"""A lookup table from integer indices to dense vectors."""
+
+from highlevel import constraints, initializers, ops, regularizers
+from highlevel.backends.contract import dtypes as _dtypes
+from highlevel.keras_tensor import KerasTensor
+from highlevel.layer import Layer
+
+
+def _check_positive_int(name, value):
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ValueError(
+            f"Received an invalid value for `{name}`, expected a positive integer. "
+            f"Received: {name}={value!r} (of type {type(value).__name__})."
+        )
+
+
+class Embedding(Layer):
+    """Turns non-negative integer indices into dense vectors of fixed size (``keras.layers.Embedding``).
+
+    ``outputs[..., :] = embeddings[inputs[...], :]``.
+
+    Args:
+        input_dim: positive int, the vocabulary size (largest index + 1).
+        output_dim: positive int, the size of each vector.
+        embeddings_initializer: initializer of the ``(input_dim, output_dim)`` table (default ``"uniform"``:
+            uniform in ``[-0.05, 0.05)``, as Keras).
+        embeddings_regularizer: regularizer of the table.
+        embeddings_constraint: constraint of the table.
+        mask_zero: whether index 0 is padding: then ``compute_mask`` returns ``inputs != 0`` and index 0 should
+            not be used as a word (make ``input_dim`` one larger).
+        weights: optional initial table, a ``(input_dim, output_dim)`` array (or a one-element list of it).
+        **kwargs: base layer arguments (``name``, ``dtype``, ``activity_regularizer``...).
+
+    Input shape: integer tensor of any shape ``(batch_size, ...)``. Float inputs are cast to int32 (as
+    Keras); boolean or non-numeric inputs are rejected.
+
+    Output shape: ``(batch_size, ..., output_dim)``.
+
+    >>> import highlevel as hl
+    >>> layer = hl.layers.Embedding(10, 3, mask_zero=True)
+    >>> ids = hl.ops.convert_to_tensor([[1, 2, 0]])
+    >>> hl.ops.shape(layer(ids)), hl.ops.convert_to_numpy(layer.compute_mask(ids)).tolist()
+    ((1, 3, 3), [[True, True, False]])
+    """
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
+                 embeddings_constraint=None, mask_zero=False, weights=None, **kwargs):
+        _check_positive_int("input_dim", input_dim)
+        _check_positive_int("output_dim", output_dim)
+        kwargs.pop("input_length", None)  # Keras 2's argument, ignored (and dropped) as Keras 3 does
+        super().__init__(**kwargs)
+        self.input_dim = input_dim
+        self.output_dim = output_dim
+        self.embeddings_initializer = initializers.get(embeddings_initializer)
+        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
+        self.embeddings_constraint = constraints.get(embeddings_constraint)
+        self.mask_zero = bool(mask_zero)
+        self.supports_masking = self.mask_zero
+        # Indices must not be cast to the float compute dtype.
+        self.autocast = False
+        if weights is not None:
+            self.build()
+            if not (isinstance(weights, list) and len(weights) == 1):
+                weights = [weights]
+            self.set_weights(weights)
+
+    def build(self, input_shape=None):
+        if self.built:
+            return
+        self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
+                                          initializer=self.embeddings_initializer,
+                                          regularizer=self.embeddings_regularizer,
+                                          constraint=self.embeddings_constraint, name="embeddings")
+        self.built = True
+
+    def _indices(self, inputs):
+        dtype = _dtypes.standardize_dtype(ops.dtype(inputs))
+        if dtype in ("int32", "int64"):
+            return inputs
+        if dtype == "bool" or not (_dtypes.is_int_dtype(dtype) or _dtypes.is_float_dtype(dtype)):
+            raise TypeError(
+                f"Layer '{self.name}' (Embedding) expects integer indices, but received an input of dtype "
+                f"{dtype}. Cast it to an integer dtype, e.g. hl.ops.cast(x, 'int32')."
+            )
+        return ops.cast(inputs, "int32")
+
+    def call(self, inputs):
+        outputs = ops.take(self.embeddings, self._indices(inputs), axis=0)
+        return ops.cast(outputs, self.compute_dtype)
+
+    def compute_mask(self, inputs, mask=None):
+        if not self.mask_zero:
+            return None
+        return ops.not_equal(inputs, 0)
+
+    def compute_output_shape(self, input_shape):
+        return (*tuple(input_shape), self.output_dim)
+
+    def compute_output_spec(self, inputs):
+        self._indices(inputs)  # the same dtype check as an eager call
+        return KerasTensor(self.compute_output_shape(inputs.shape), self.compute_dtype)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "input_dim": self.input_dim,
+            "output_dim": self.output_dim,
+            "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
+            "embeddings_regularizer": regularizers.serialize(self.embeddings_regularizer),
+            "embeddings_constraint": constraints.serialize(self.embeddings_constraint),
+            "mask_zero": self.mask_zero,
+        })
+        return config

@@ -1,0 +1,32 @@
+"""Element-wise sum of a list of inputs."""
+
+from highlevel import ops
+
+from .base_merge import Merge
+
+
+class Add(Merge):
+    """Adds a list of inputs element-wise (``keras.layers.Add``).
+
+    Takes a list of tensors with the same batch size and broadcast-compatible other axes; returns one
+    tensor of the broadcast shape.
+
+    Args:
+        **kwargs: base layer arguments (``name``, ``dtype``...).
+
+    >>> import highlevel as hl
+    >>> x1, x2 = hl.ops.ones((2, 3)), hl.ops.full((2, 3), 2.0)
+    >>> hl.ops.convert_to_numpy(hl.layers.Add()([x1, x2]))[0].tolist()
+    [3.0, 3.0, 3.0]
+    """
+
+    def _merge_function(self, inputs, masks):
+        output = inputs[0]
+        for x in inputs[1:]:
+            output = ops.add(output, x)
+        return output
+
+
+def add(inputs, **kwargs):
+    """Functional form of :class:`Add`: ``add([x1, x2])``."""
+    return Add(**kwargs)(inputs)

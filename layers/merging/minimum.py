@@ -1,0 +1,30 @@
+"""Element-wise minimum of a list of inputs."""
+
+from highlevel import ops
+
+from .base_merge import Merge
+
+
+class Minimum(Merge):
+    """The element-wise minimum of a list of inputs (``keras.layers.Minimum``).
+
+    With masks (in a model whose inputs carry them), a masked entry of one input is ignored in favour of
+    the others.
+
+    Args:
+        **kwargs: base layer arguments (``name``, ``dtype``...).
+
+    >>> import highlevel as hl
+    >>> x1 = hl.ops.convert_to_tensor([[1.0, 5.0]])
+    >>> x2 = hl.ops.convert_to_tensor([[3.0, 2.0]])
+    >>> hl.ops.convert_to_numpy(hl.layers.Minimum()([x1, x2])).tolist()
+    [[1.0, 2.0]]
+    """
+
+    def _merge_function(self, inputs, masks):
+        return self._merge_or_masked(ops.minimum, inputs, masks)
+
+
+def minimum(inputs, **kwargs):
+    """Functional form of :class:`Minimum`: ``minimum([x1, x2])``."""
+    return Minimum(**kwargs)(inputs)

@@ -1,0 +1,3 @@
+"""preprocessing layers."""
+
+__all__ = []

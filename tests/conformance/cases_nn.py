@@ -1,0 +1,90 @@
+"""Conformance cases: activations, softmax / log_softmax and moments.
+
+softmax, log_softmax, sigmoid and softplus also run on inputs of +-1e4, where every entry must be finite.
+"""
+
+import math
+
+import numpy as np
+
+from . import reference_nn as R
+from .harness import F32_64, FLOAT, FLOATS, C, const, ints, normal
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def _sigmoid(x):
+    return 0.5 * (1.0 + np.tanh(0.5 * x))  # exact and overflow-free
+
+
+def _softplus(x):
+    return np.logaddexp(0.0, x)
+
+
+def _gelu(x, approximate=True):
+    if approximate:
+        return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
+    return 0.5 * x * (1.0 + _erf(x / np.sqrt(2.0)))
+
+
+def _elu(x, alpha=1.0):
+    return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0.0)))
+
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def _log_softmax(x, axis=-1):
+    m = np.max(x, axis=axis, keepdims=True)
+    return x - m - np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True))
+
+
+ACTIVATIONS = {
+    "relu": lambda x: np.maximum(x, 0.0),
+    "relu6": lambda x: np.clip(x, 0.0, 6.0),
+    "sigmoid": _sigmoid,
+    "softplus": _softplus,
+    "softsign": lambda x: x / (1.0 + np.abs(x)),
+    "silu": lambda x: x * _sigmoid(x),
+    "gelu": _gelu,
+    "elu": _elu,
+    "selu": lambda x: SELU_SCALE * _elu(x, SELU_ALPHA),
+    "leaky_relu": lambda x, negative_slope=0.2: np.where(x >= 0, x, negative_slope * x),
+    "hard_sigmoid": lambda x: np.clip(x / 6.0 + 0.5, 0.0, 1.0),
+}
+
+# kinks of each activation: finite differences keep a margin from them
+_KINKS = {"relu": [0.0], "relu6": [0.0, 6.0], "elu": [0.0], "selu": [0.0], "leaky_relu": [0.0],
+          "hard_sigmoid": [-3.0, 3.0], "softsign": [0.0]}
+
+LARGE = const([[1e4, -1e4, 0.0, 1.0], [-1e4, -1e4, -1e4, -1e4], [1e4, 1e4, -3.0, 2.0]])
+
+CASES = [
+    *[C(op, "basic", (normal(3, 4, scale=4 if op in ("relu6", "hard_sigmoid") else 2, away=_KINKS.get(op)),),
+        ref, dtypes=F32_64, grad=(0,), out=FLOAT) for op, ref in ACTIVATIONS.items()],
+    *[C(op, "half", (normal(3, 4, scale=2),), ref, dtypes=("float16", "bfloat16"), out=FLOAT)
+      for op, ref in ACTIVATIONS.items() if op in ("relu", "sigmoid", "gelu", "silu", "softplus")],
+    *[C(op, "int", (ints(3, 4),), ref, dtypes=("int32",), out=FLOAT)
+      for op, ref in ACTIVATIONS.items() if op in ("sigmoid", "softplus", "silu", "gelu", "elu")],
+    C("relu", "int", (ints(3, 4),), ACTIVATIONS["relu"], dtypes=("int32",)),
+    C("relu", "nan", (const([1.0, float("nan"), -1.0]),), ACTIVATIONS["relu"]),
+    C("gelu", "exact", (normal(3, 4, scale=2),), _gelu, dtypes=F32_64, grad=(0,), approximate=False),
+    C("elu", "alpha", (normal(3, 4, away=[0.0]),), _elu, grad=(0,), alpha=0.5),
+    C("leaky_relu", "slope", (normal(3, 4, away=[0.0]),), ACTIVATIONS["leaky_relu"], grad=(0,),
+      negative_slope=0.05),
+    *[C(op, "large", (LARGE,), ACTIVATIONS[op], dtypes=F32_64, finite=True)
+      for op in ("sigmoid", "softplus", "silu", "softsign", "gelu", "elu", "selu")],
+    C("softmax", "last", (normal(2, 3, 4, scale=2),), _softmax, dtypes=FLOATS, grad=(0,), out=FLOAT),
+    C("softmax", "axis0", (normal(3, 4, scale=2),), _softmax, grad=(0,), axis=0),
+    C("softmax", "large", (LARGE,), _softmax, dtypes=F32_64, finite=True, grad=(0,)),
+    C("softmax", "int", (ints(3, 4),), _softmax, dtypes=("int32",), out=FLOAT),
+    C("log_softmax", "last", (normal(2, 3, 4, scale=2),), _log_softmax, dtypes=FLOATS, grad=(0,), out=FLOAT),
+    C("log_softmax", "axis-neg2", (normal(3, 4, scale=2),), _log_softmax, grad=(0,), axis=-2),
+    C("log_softmax", "large", (LARGE,), _log_softmax, dtypes=F32_64, finite=True, grad=(0,)),
+    C("moments", "axes", (normal(2, 3, 4),), R.moments, dtypes=F32_64, grad=(0,), out=FLOAT, axes=(0, 1)),
+    C("moments", "keepdims", (normal(2, 3, 4),), R.moments, grad=(0,), out=FLOAT, axes=(-1,), keepdims=True),
+    C("moments", "int", (ints(3, 4),), R.moments, dtypes=("int32",), out=FLOAT, axes=(0,)),
+]

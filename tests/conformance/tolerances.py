@@ -1,0 +1,116 @@
+"""The one tolerance table of the conformance suite.
+
+A backend's result ``got`` matches the float64 numpy reference ``want`` when, elementwise,
+``|got - want| <= atol + rtol * |want|`` (``numpy.allclose``), NaNs and infinities in the same places.
+Integer and bool results must match exactly.
+
+:data:`DEFAULTS` holds the tolerance of each result dtype. :data:`OVERRIDES` widens it for one op (or a
+group of ops), optionally only on one backend, one dtype or one kind of check, and every entry says why.
+Nothing is widened without a reason written next to it.
+
+Kinds of check:
+
+* ``"forward"``: an op's value on a backend against the numpy float64 reference;
+* ``"grad"``: a backend's gradient (in the run dtype) against the native float64 gradient;
+* ``"fd"``: the native float64 gradient against central finite differences (eps 1e-6) of the reference.
+
+>>> tolerance("add", "float32", "torch")
+(1e-05, 1e-06)
+>>> tolerance("conv", "float32", "jax")
+(1e-05, 3e-05)
+"""
+
+#: (rtol, atol) per result dtype, for every op, backend and kind not named in OVERRIDES.
+DEFAULTS = {
+    "float64": (1e-10, 1e-12),
+    "float32": (1e-5, 1e-6),
+    "float16": (5e-3, 5e-3),   # 10 mantissa bits: one ulp at 1.0 is ~1e-3; a few roundings allowed
+    "bfloat16": (3e-2, 3e-2),  # 7 mantissa bits: one ulp at 1.0 is ~8e-3; a few roundings allowed
+}
+
+#: Finite differences in float64 with eps=1e-6: truncation error ~eps**2, rounding error ~1e-16/eps.
+FD_TOLERANCE = (1e-6, 1e-7)
+
+_TRANSCENDENTAL = ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "arcsin",
+                   "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "erf",
+                   "power", "arctan2", "logaddexp", "rsqrt", "sigmoid", "softplus", "silu", "gelu",
+                   "elu", "selu", "softmax", "log_softmax", "logsumexp")
+
+_ACCUMULATING = ("sum", "mean", "var", "std", "moments", "prod", "cumsum", "cumprod", "matmul", "einsum",
+                 "tensordot", "outer")
+
+_CONV_POOL = ("conv", "depthwise_conv", "conv_transpose", "average_pool")
+
+#: Each entry: {"ops": op names, "backend": name or None (all), "dtype": name or None (all),
+#: "kind": "forward" | "grad" | "fd" | None (all), "tol": (rtol, atol), "reason": why}.
+#: The first matching entry wins, so put narrow entries before broad ones.
+OVERRIDES = [
+    {
+        "ops": ("cast-float16",), "backend": None, "dtype": None, "kind": None, "tol": (2e-3, 2e-3),
+        "reason": "the loss of a float32->float16 cast is summed in float16 and its gradient is the float16 "
+                  "cotangent: both carry float16 rounding (~5e-4 relative)",
+    },
+    {
+        "ops": _TRANSCENDENTAL, "backend": None, "dtype": "float32", "kind": None, "tol": (1e-5, 3e-6),
+        "reason": "transcendental functions are implemented differently by each engine (vectorised "
+                  "polynomial approximations, fused kernels); a few float32 ulps apart",
+    },
+    {
+        "ops": _TRANSCENDENTAL, "backend": None, "dtype": "float64", "kind": None, "tol": (1e-9, 1e-12),
+        "reason": "float64 libm variants (SLEEF, Eigen, XLA) differ in the last bits",
+    },
+    {
+        "ops": _ACCUMULATING, "backend": None, "dtype": "float32", "kind": None, "tol": (1e-5, 1e-5),
+        "reason": "float32 accumulation order differs (pairwise, blocked or tree reductions); the "
+                  "absolute error grows with the number and size of the terms, not with the result",
+    },
+    {
+        "ops": _CONV_POOL, "backend": None, "dtype": "float32", "kind": None, "tol": (1e-5, 3e-5),
+        "reason": "conv accumulation order: engines use im2col, Winograd or oneDNN blocked kernels, "
+                  "summing up to ~100 float32 products in different orders",
+    },
+    {
+        "ops": None, "backend": None, "dtype": "float32", "kind": "grad", "tol": (1e-4, 1e-5),
+        "reason": "a float32 gradient chains several float32 roundings (forward value, cotangent "
+                  "product, VJP rule, broadcast-sum) and is compared with an exact float64 gradient",
+    },
+]
+
+
+def _matches(entry, op, dtype, backend, kind):
+    return ((entry["ops"] is None or op in entry["ops"])
+            and entry["backend"] in (None, backend)
+            and entry["dtype"] in (None, dtype)
+            and entry["kind"] in (None, kind))
+
+
+def tolerance(op, dtype, backend=None, kind="forward"):
+    """Returns ``(rtol, atol)`` for comparing ``op``'s result of ``dtype`` on ``backend``.
+
+    Args:
+        op: the contract op name (``"add"``, ``"conv"``, ...).
+        dtype: the dtype name of the result being checked.
+        backend: the backend name, or None.
+        kind: ``"forward"``, ``"grad"`` or ``"fd"`` (see the module docstring).
+
+    Returns:
+        ``(rtol, atol)``; ``(0, 0)`` for integer and bool results, which must be exact.
+
+    >>> tolerance("sqrt", "int32")
+    (0.0, 0.0)
+    """
+    if dtype not in DEFAULTS:
+        return (0.0, 0.0)
+    for entry in OVERRIDES:
+        if _matches(entry, op, dtype, backend, kind) and (kind != "fd" or entry["dtype"] is None):
+            return entry["tol"]
+    return FD_TOLERANCE if kind == "fd" else DEFAULTS[dtype]
+
+
+def reason(op, dtype, backend=None, kind="forward"):
+    """The written reason of the override that applies, or ``"default"`` (shown in failure messages)."""
+    for entry in OVERRIDES:
+        if (dtype in DEFAULTS and _matches(entry, op, dtype, backend, kind)
+                and (kind != "fd" or entry["dtype"] is None)):
+            return entry["reason"]
+    return "finite differences" if kind == "fd" else "default"

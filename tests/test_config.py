@@ -1,0 +1,113 @@
+"""Backend selection: the environment variable, set_backend, the scoped switch and the error messages."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import highlevel as hl
+from highlevel.backends import registry
+
+from .conftest import ALL_BACKENDS
+
+
+def run_python(code, **env):
+    full_env = dict(os.environ)
+    full_env.pop("HIGHLEVEL_BACKEND", None)
+    full_env.update(env)
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                         env=full_env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_default_backend_is_native_and_imports_no_framework():
+    code = """
+        import sys
+        import highlevel as hl
+        x = hl.ops.convert_to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        y = hl.ops.softmax(hl.ops.matmul(x, x))
+        v, g = hl.ops.value_and_grad(lambda a: hl.ops.sum(hl.ops.tanh(a)))(x)
+        hl.random.normal((3,), seed=1)
+        hl.utils.set_random_seed(0)
+        print(hl.config.backend())
+        print(sorted(m for m in ("jax", "jaxlib", "torch", "tensorflow", "cupy") if m in sys.modules))
+    """
+    assert run_python(code).splitlines() == ["native", "[]"]
+
+
+@pytest.mark.parametrize("name", ALL_BACKENDS)
+def test_environment_variable_picks_backend(name):
+    code = """
+        import highlevel as hl
+        print(hl.config.backend(), hl.ops.dtype(hl.ops.add(1.0, 2.0)))
+    """
+    assert run_python(code, HIGHLEVEL_BACKEND=name) == f"{name} float32"
+
+
+def test_unknown_backend_in_environment_names_installed_ones():
+    code = """
+        import highlevel as hl
+        try:
+            hl.ops.add(1, 2)
+        except ValueError as e:
+            print(e)
+    """
+    msg = run_python(code, HIGHLEVEL_BACKEND="mxnet")
+    assert "Unknown backend 'mxnet'" in msg and "native" in msg and "HIGHLEVEL_BACKEND" in msg
+
+
+def test_uninstalled_backend_names_the_pip_extra(monkeypatch):
+    real = registry.importlib.util.find_spec
+    monkeypatch.setattr(registry.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "jax" else real(name, *a))
+    monkeypatch.setitem(registry._instances, "jax", None)
+    registry._instances.pop("jax")
+    with pytest.raises(ValueError, match=r'pip install "highlevel\[jax\]"') as err:
+        registry.get("jax")
+    assert "jax" not in registry.installed()
+    assert "native" in str(err.value)
+
+
+def test_set_backend_and_scope_restore():
+    before = hl.config.backend()
+    with hl.config.backend_scope("native"):
+        assert hl.config.backend() == "native"
+        with hl.config.backend_scope("torch"):
+            assert hl.config.backend() == "torch"
+            assert hl.ops.is_tensor(hl.ops.ones((2,)))
+        assert hl.config.backend() == "native"
+    assert hl.config.backend() == before
+    try:
+        hl.config.set_backend("jax")
+        assert hl.config.backend() == "jax"
+        with pytest.raises(ValueError, match="Unknown backend"):
+            hl.config.set_backend("nope")
+        assert hl.config.backend() == "jax"
+    finally:
+        hl.config.set_backend(before)
+
+
+def test_scoped_switch_runs_one_computation_on_every_backend():
+    import numpy as np
+
+    results = {}
+    for name in ALL_BACKENDS:
+        with hl.config.backend_scope(name):
+            x = hl.ops.convert_to_tensor(np.array([[0.5, -1.0], [2.0, 0.25]], "float32"))
+            results[name] = hl.ops.convert_to_numpy(hl.ops.tanh(hl.ops.matmul(x, x)))
+    for name in ALL_BACKENDS:
+        np.testing.assert_allclose(results[name], results["native"], rtol=1e-6, atol=1e-7)
+
+
+def test_floatx_round_trip():
+    assert hl.config.floatx() == "float32"
+    try:
+        hl.config.set_floatx("float64")
+        assert hl.ops.dtype(hl.ops.ones((1,))) == "float64"
+        with pytest.raises(ValueError, match="floatx must be one of"):
+            hl.config.set_floatx("int32")
+    finally:
+        hl.config.set_floatx("float32")
