@@ -19,6 +19,20 @@ from highlevel.input_spec import InputSpec  # noqa: E402
 from highlevel.keras_tensor import KerasTensor  # noqa: E402
 from highlevel.models import Input, Model, Sequential  # noqa: E402
 
+_LAZY = ("callbacks", "datasets", "losses", "metrics", "optimizers")
+
+
+def __getattr__(name):
+    # Training-side packages load on first use, keeping `import highlevel` fast.
+    if name in _LAZY:
+        import importlib
+
+        module = importlib.import_module(f"highlevel.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'highlevel' has no attribute {name!r}")
+
+
 __all__ = ["Input", "InputSpec", "KerasTensor", "Model", "Sequential", "Variable", "activations", "backends",
-           "config", "constraints", "dtypes", "initializers", "layers", "models", "ops", "random", "regularizers",
-           "utils", "__version__"]
+           "callbacks", "config", "constraints", "datasets", "dtypes", "initializers", "layers", "losses",
+           "metrics", "models", "ops", "optimizers", "random", "regularizers", "utils", "__version__"]

@@ -28,6 +28,7 @@ from .node import Node
 
 # Attributes that hold bookkeeping, not sub-layers or weights of the layer itself.
 _NOT_TRACKED = frozenset({"_inbound_nodes", "_losses", "input_spec", "_build_shapes", "_layers_cache"})
+_FLOAT_DTYPES = frozenset(_dtypes.FLOAT_DTYPES)
 
 
 class _CallContext(threading.local):
@@ -186,9 +187,27 @@ class Layer:
                     out.append(v)
         return out
 
+    def _seed_generators(self):
+        from highlevel.random.seed_generator import SeedGenerator
+
+        found = []
+        for layer in self._flatten_layers():
+            for key, value in layer.__dict__.items():
+                if isinstance(value, SeedGenerator) and key not in _NOT_TRACKED:
+                    found.append(value)
+        return found
+
     @property
     def variables(self):
-        return self.weights
+        """Every variable: the weights plus the states of the layer's random seed generators (which are not
+        weights: they are not saved with ``get_weights`` but are part of a training step's state)."""
+        out = self.weights
+        seen = {id(v) for v in out}
+        for gen in self._seed_generators():
+            if id(gen.state) not in seen:
+                seen.add(id(gen.state))
+                out.append(gen.state)
+        return out
 
     @property
     def trainable_weights(self):
@@ -216,7 +235,8 @@ class Layer:
 
     @property
     def non_trainable_variables(self):
-        return self.non_trainable_weights
+        trainable = {id(v) for v in self.trainable_weights}
+        return [v for v in self.variables if id(v) not in trainable]
 
     @property
     def trainable(self):
@@ -386,20 +406,31 @@ class Layer:
         finally:
             ctx.training, ctx.depth = outer_training, outer_depth
         if self.activity_regularizer is not None:
-            self.add_loss(self.activity_regularizer(outputs))
+            # Keras 3 divides the penalty by the batch size, so it does not grow with the batch.
+            from highlevel import ops
+
+            for out in tree.flatten(outputs)[0]:
+                penalty = self.activity_regularizer(out)
+                batch = ops.shape(out)[0] if ops.ndim(out) else 1
+                self.add_loss(penalty / float(batch or 1))
         return outputs
 
     def _convert_inputs(self, inputs):
         backend = current_backend()
 
+        compute_dtype = self.compute_dtype
+
         def convert(x):
-            if x is None or backend.is_tensor(x) or isinstance(x, Variable):
+            if x is None or isinstance(x, Variable):
                 return x
-            if hasattr(x, "shape") or isinstance(x, (list, float, int)):
+            if not backend.is_tensor(x):
+                if not (hasattr(x, "shape") or isinstance(x, (list, float, int))):
+                    return x
                 x = backend.convert_to_tensor(x)
-                if self.autocast and _dtypes.is_float_dtype(backend.dtype(x)) and \
-                        backend.dtype(x) != self.compute_dtype:
-                    x = backend.cast(x, self.compute_dtype)
+            if self.autocast:
+                dtype = backend.dtype(x)
+                if dtype != compute_dtype and dtype in _FLOAT_DTYPES:
+                    x = backend.cast(x, compute_dtype)
             return x
 
         if isinstance(inputs, (list, tuple, dict)):

@@ -34,6 +34,7 @@ def test_docstring_examples(module_name):
     if engine is not None and engine not in hl.backends.installed():
         pytest.skip(f"{engine} is not installed")
     module = importlib.import_module(module_name)
+    hl.utils.clear_session()  # examples show automatic names as a fresh session gives them
     with hl.config.backend_scope(engine or "native"):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{result.failed} docstring example(s) failed in {module_name}"

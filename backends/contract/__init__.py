@@ -1,8 +1,9 @@
 """The backend contract: the one class every engine implements.
 
-A backend is a subclass of :class:`Backend` that implements every abstract method of its three parts —
+A backend is a subclass of :class:`Backend` that implements every abstract method of its parts —
 :class:`CoreContract` (tensors, variables, devices, autodiff, random), :class:`NumpyContract` (the
-numpy-like ops) and :class:`NNContract` (activations, convolution, pooling). ``highlevel.ops`` is a thin
+numpy-like ops) and :class:`NNContract` (activations, convolution, pooling) — and may override the generic
+training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step). ``highlevel.ops`` is a thin
 front over these methods. A third-party engine registers its subclass under the entry-point group
 ``highlevel.backends``.
 
@@ -15,10 +16,11 @@ from . import dtypes, tree
 from .core import Capabilities, CoreContract
 from .nn_ops import NNContract
 from .numpy_ops import NumpyContract
+from .training import TrainingContract
 from .variable import StatelessScope, Variable
 
 
-class Backend(CoreContract, NumpyContract, NNContract):
+class Backend(CoreContract, NumpyContract, NNContract, TrainingContract):
     """One engine behind ``highlevel.ops``. See the three parts for the methods."""
 
     def __repr__(self):
@@ -33,5 +35,5 @@ def op_names():
     return names
 
 
-__all__ = ["Backend", "Capabilities", "CoreContract", "NNContract", "NumpyContract", "StatelessScope", "Variable",
+__all__ = ["Backend", "Capabilities", "CoreContract", "NNContract", "NumpyContract", "StatelessScope", "TrainingContract", "Variable",
            "dtypes", "tree", "op_names"]

@@ -135,6 +135,8 @@ def _lub(a, b):
 
 def _node_of(x):
     """The lattice node of a dtype, a Python scalar type or a Python scalar value."""
+    if isinstance(x, np.generic):  # numpy scalars are strong (np.float64 even subclasses float)
+        return standardize_dtype(x.dtype)
     if x is bool or isinstance(x, bool):
         return "bool"
     if x is int or (isinstance(x, int) and not isinstance(x, bool)):

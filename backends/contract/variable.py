@@ -103,11 +103,13 @@ class Variable:
     @property
     def value(self):
         """The current value as a backend tensor (differentiable where the backend tracks it)."""
-        if _scopes.stack:
-            scope = _scopes.stack[-1]
-            v = scope.values.get(id(self))
-            if v is not None:
-                return v
+        stack = _scopes.stack
+        if stack:
+            key = id(self)
+            for scope in reversed(stack):  # innermost scope that maps this variable wins
+                v = scope.values.get(key)
+                if v is not None:
+                    return v
         return self._backend.read_variable(self._handle)
 
     def assign(self, value):

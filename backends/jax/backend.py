@@ -22,9 +22,10 @@ from .core import CoreOps, JaxVariableHandle
 from .math_ops import MathOps
 from .nn_ops import NNOps
 from .shape_ops import ShapeOps
+from .training import TrainingOps
 
 
-class JaxBackend(CoreOps, MathOps, ShapeOps, NNOps, Backend):
+class JaxBackend(CoreOps, MathOps, ShapeOps, NNOps, TrainingOps, Backend):
     """The ``"jax"`` backend: pure functions over immutable ``jax.Array`` values.
 
     Training steps run as pure functions under ``jax.jit`` (``capabilities.stateless_step``); variables

@@ -19,6 +19,7 @@ from . import autograd, ops_linalg, ops_math, ops_nn, ops_reduce, ops_shape
 from . import random as _random
 from .convert import to_array, to_tensor
 from .spatial import SpatialOpsMixin
+from .training import TrainingOps
 from .tensor import _BFLOAT16, FLOAT_DTYPES, Tensor, dtype_name, xp_dtype
 from .xp import on_gpu, to_host, xp
 
@@ -35,7 +36,7 @@ def _shape_arg(shape):
     return tuple(int(d) for d in shape)
 
 
-class NativeBackend(SpatialOpsMixin, Backend):
+class NativeBackend(SpatialOpsMixin, TrainingOps, Backend):
     """The native engine: define-by-run reverse-mode autodiff on numpy (CuPy with ``HIGHLEVEL_DEVICE=gpu``).
 
     >>> b = NativeBackend()

@@ -13,7 +13,6 @@ Work is vectorised: the windows are one ``as_strided`` view of the padded input,
 buffer (a convolution is then one matrix product) or reduced over its kernel axes (a pool). The adjoints
 loop over kernel offsets only (``prod(kernel)`` strided adds), never over batch items or output positions.
 
->>> import numpy as np
 >>> win = conv_window((5,), (3,), (2,), (1,), "same")
 >>> win.out_size, win.pad_lo, win.span
 ((3,), (1,), (7,))
@@ -57,10 +56,6 @@ class Window:
     @property
     def ndim(self):
         return len(self.kernel)
-
-    def is_plain(self):
-        """True when the span is exactly the input (no padding, nothing cropped): no copy is needed."""
-        return all(lo == 0 for lo in self.pad_lo) and self.span == self.in_size
 
     def offset_slices(self):
         """Yields, per kernel offset in C order, the spatial slices that pick that tap of every window."""

@@ -4,20 +4,25 @@
 ``average_pool`` of the backend contract (``highlevel.backends.contract.nn_ops``) with Keras 3 semantics.
 ``NativeBackend`` inherits it.
 
-How the work is shaped (see :mod:`.im2col`): the input is padded once, the windows are gathered with one
-strided slice per kernel offset into an im2col buffer, and a convolution is one (batched over groups) matrix
-product. Its VJPs are one matrix product each: the kernel gradient ``cols^T @ g`` and the input gradient
-``g @ kernel^T`` followed by col2im (strided adds per kernel offset). ``conv_transpose`` is the adjoint of
-a convolution, so its forward pass is that convolution's input-gradient path and its input gradient is that
-convolution's forward path. Pools gather the same per-offset slices and reduce them.
+How the work is shaped (see :mod:`.im2col`): the input is padded once and its windows are one strided view.
+A convolution copies that view into an im2col buffer and does one matrix product (batched over groups); its
+kernel gradient is one matrix product ``cols^T @ g`` and its input gradient one product per kernel tap
+(``g @ kernel[tap]^T``) added into the strided slice that tap read (col2im). ``conv_transpose`` is the
+adjoint of a convolution: its forward pass is that convolution's input-gradient path, its input gradient
+that convolution's forward path. With one input channel per group (depthwise) a GEMM degenerates into many
+tiny products, so that case multiplies and adds tap by tap instead. Pools reduce the window view; their
+VJPs scatter per tap. No Python loop runs over batch items or output positions.
 
 Internally everything is channels_last; ``data_format="channels_first"`` is transposed on the way in and
 out.
 
->>> from highlevel.backends.native.backend import NativeBackend  # doctest: +SKIP
->>> b = NativeBackend()  # doctest: +SKIP
->>> b.shape(b.conv(np.ones((1, 5, 5, 3)), np.ones((3, 3, 3, 8)), padding="same"))  # doctest: +SKIP
+>>> import numpy as np
+>>> from highlevel.backends.native import NativeBackend
+>>> b = NativeBackend()
+>>> b.shape(b.conv(np.ones((1, 5, 5, 3)), np.ones((3, 3, 3, 8)), padding="same"))
 (1, 5, 5, 8)
+>>> b.shape(b.conv_transpose(np.ones((1, 5, 5, 8)), np.ones((3, 3, 4, 8)), strides=2, padding="same"))
+(1, 10, 10, 4)
 """
 
 import math
@@ -26,6 +31,7 @@ from highlevel.backends.contract import dtypes as _dtypes
 
 from . import im2col as _im
 from .autograd import record
+from .tensor import xp_dtype
 from .xp import xp
 
 
@@ -42,6 +48,21 @@ def _tuple_arg(value, nd, name):
         out = (int(value),) * nd
     if any(v < 1 for v in out):
         raise ValueError(f"`{name}` must be positive; received {value!r}.")
+    return out
+
+
+def _tuple_arg_nonneg(value, nd):
+    """``output_padding`` as a tuple of ``nd`` ints >= 0."""
+    if isinstance(value, (list, tuple)):
+        out = tuple(int(v) for v in value)
+        if len(out) != nd:
+            raise ValueError(
+                f"`output_padding` must be an int or a tuple of {nd} ints; received {value!r}."
+            )
+    else:
+        out = (int(value),) * nd
+    if any(v < 0 for v in out):
+        raise ValueError(f"`output_padding` must be >= 0; received {value!r}.")
     return out
 
 
@@ -81,12 +102,13 @@ def _from_last(a, first):
 
 
 def _compute_dtype(*dtypes):
-    """The dtype spatial ops compute in: the promoted input dtype, or floatx for integer / bool inputs."""
+    """The xp dtype spatial ops compute in: the promoted input dtype, or floatx for integer / bool inputs."""
     dt = _dtypes.result_type(*dtypes)
-    return dt if _dtypes.is_float_dtype(dt) else _dtypes.floatx()
+    return xp_dtype(dt if _dtypes.is_float_dtype(dt) else _dtypes.floatx())
 
 
 def _as(a, dtype):
+    """``a`` in the xp dtype ``dtype``, without a copy when it already is."""
     return a if a.dtype == dtype else a.astype(dtype)
 
 
@@ -132,6 +154,41 @@ def _kernel_taps(w, taps, groups):
     """Kernel (*k, Cg, F) as (taps, G, F // G, Cg): per tap and group, the matrix that maps g back to x."""
     cg, f = w.shape[-2], w.shape[-1]
     return w.reshape(taps, cg, groups, f // groups).transpose(0, 2, 3, 1)
+
+
+def _tapwise_forward(xs, w3, win):
+    """Depthwise convolution as one multiply-add per kernel tap: (N, *span, C), (taps, C, mult) -> (N, *out, C, mult).
+
+    With one input channel per group a GEMM degenerates to many tiny products; elementwise work per tap is
+    far faster.
+    """
+    out = tmp = None
+    for t, part in enumerate(_im.window_slices(xs, win)):
+        if out is None:
+            out = part[..., None] * w3[t]
+            tmp = xp.empty_like(out)
+        else:
+            out += xp.multiply(part[..., None], w3[t], out=tmp)
+    return out
+
+
+def _tapwise_input_grad(g4, w3, win, n):
+    """Input gradient of :func:`_tapwise_forward` on the span frame (N, *span, C)."""
+    c, mult = w3.shape[1], w3.shape[2]
+    buf = xp.zeros((n,) + win.span + (c,), dtype=g4.dtype)
+    for t, sl in enumerate(win.offset_slices()):
+        part = g4[..., 0] * w3[t, :, 0] if mult == 1 else (g4 * w3[t]).sum(axis=-1)
+        buf[(slice(None),) + sl] += part
+    return buf
+
+
+def _tapwise_kernel_grad(xs, g4, win):
+    """Kernel gradient of :func:`_tapwise_forward`: (taps, C, mult)."""
+    c, mult = g4.shape[-2], g4.shape[-1]
+    dw = xp.empty((win.taps, c, mult), dtype=g4.dtype)
+    for t, part in enumerate(_im.window_slices(xs, win)):
+        dw[t] = (part[..., None] * g4).reshape(-1, c * mult).sum(axis=0).reshape(c, mult)
+    return dw
 
 
 class SpatialOpsMixin:
@@ -221,8 +278,12 @@ class SpatialOpsMixin:
         n = xd.shape[0]
         win = _im.conv_window(xd.shape[1:-1], kernel_size, strides, dilation, padding)
         xs = _im.pad_to_span(xp, xd, win)
+        if groups > 1 and wd.shape[-2] == 1:
+            return self._depthwise_nd(x, w, xd, xs, wd, win, first, op)
         a, out = _conv_forward(xs, wd, win, groups)
         del xs
+        if not w.requires_grad:
+            a = None  # the im2col buffer only serves the kernel gradient
         out = _from_last(out, first)
 
         def backward(g):
@@ -237,7 +298,31 @@ class SpatialOpsMixin:
             return dx, dw
 
         backward.__qualname__ = f"{op}.<locals>.backward"
-        return record(out, (x, w), backward)
+        return record(out, (x, w), backward, saved=(w,))
+
+    def _depthwise_nd(self, x, w, xd, xs, wd, win, first, op):
+        """Convolution with one input channel per group (depthwise), tap by tap instead of by GEMM."""
+        n, c = xd.shape[0], xd.shape[-1]
+        mult = wd.shape[-1] // c
+        w3 = wd.reshape(win.taps, c, mult)
+        out = _tapwise_forward(xs, w3, win)
+        out = _from_last(out.reshape(out.shape[:-2] + (c * mult,)), first)
+        if not w.requires_grad:
+            xs = None  # the padded input only serves the kernel gradient
+
+        def backward(g):
+            gl = _to_last(g, first)
+            g4 = gl.reshape(gl.shape[:-1] + (c, mult))
+            dx = dw = None
+            if x.requires_grad:
+                dx = _im.crop_from_span(xp, _tapwise_input_grad(g4, w3, win, n), win)
+                dx = _as(_contiguous(_from_last(dx, first), first), x.data.dtype)
+            if w.requires_grad:
+                dw = _as(_tapwise_kernel_grad(xs, g4, win).reshape(w.data.shape), w.data.dtype)
+            return dx, dw
+
+        backward.__qualname__ = f"{op}.<locals>.backward"
+        return record(out, (x, w), backward, saved=(x, w))
 
     # ------------------------------------------------------------------------------------ conv_transpose
     def conv_transpose(self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None,
@@ -313,7 +398,7 @@ class SpatialOpsMixin:
             return dx, dw
 
         backward.__qualname__ = "conv_transpose.<locals>.backward"
-        return record(out, (x, w), backward)
+        return record(out, (x, w), backward, saved=(x, w))
 
     # --------------------------------------------------------------------------------------------- pools
     def _pool_setup(self, inputs, pool_size, strides, padding, data_format, op):
@@ -339,13 +424,12 @@ class SpatialOpsMixin:
         wins (it is -inf, or the dtype's minimum for integers).
         """
         x, xd, win, first = self._pool_setup(inputs, pool_size, strides, padding, data_format, "max_pool")
-        dt = xd.dtype
-        if dt.kind == "f":
+        if _dtypes.is_float_dtype(x.dtype):  # by name: bfloat16's numpy kind is "V", not "f"
             fill = -float("inf")
-        elif dt.kind == "b":
+        elif x.dtype == "bool":
             fill = False
         else:
-            fill = xp.iinfo(dt).min
+            fill = xp.iinfo(xd.dtype).min
         xs = _im.pad_to_span(xp, xd, win, fill=fill)
         out = _im.windows_view(xp, xs, win).max(axis=_im.kernel_axes(win))
         res = _from_last(out, first)
@@ -405,16 +489,3 @@ class SpatialOpsMixin:
         backward.__qualname__ = "average_pool.<locals>.backward"
         return record(out, (x,), backward)
 
-
-def _tuple_arg_nonneg(value, nd):
-    if isinstance(value, (list, tuple)):
-        out = tuple(int(v) for v in value)
-        if len(out) != nd:
-            raise ValueError(
-                f"`output_padding` must be an int or a tuple of {nd} ints; received {value!r}."
-            )
-    else:
-        out = (int(value),) * nd
-    if any(v < 0 for v in out):
-        raise ValueError(f"`output_padding` must be >= 0; received {value!r}.")
-    return out

@@ -17,9 +17,10 @@ from .core import CoreOps
 from .math_ops import MathOps
 from .reduce_ops import ReduceOps
 from .shape_ops import ShapeOps
+from .training import TrainingOps
 
 
-class TensorFlowBackend(CoreOps, MathOps, ReduceOps, ShapeOps, ActivationOps, ConvOps, Backend):
+class TensorFlowBackend(CoreOps, MathOps, ReduceOps, ShapeOps, ActivationOps, ConvOps, TrainingOps, Backend):
     """The TensorFlow engine: ``tf.Variable`` state, ``tf.GradientTape`` gradients, stateless random."""
 
     name = "tensorflow"

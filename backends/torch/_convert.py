@@ -11,8 +11,6 @@ implemented for 'UInt16'"); :func:`compute_dtype` names the dtype an op runs in 
 result is cast back.
 """
 
-import functools
-
 import numpy as np
 import torch
 
@@ -109,15 +107,52 @@ def _contains_tensor(x):
     return False
 
 
+def _python_leaf_kinds(x):
+    """The kinds ("b", "i", "f", and "big" for ints beyond int32) of a nested list's leaves, or None if a
+    leaf is not a Python scalar (or the nesting is ragged in a way torch would reject)."""
+    kinds = set()
+    stack = [x]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif isinstance(node, np.generic):
+            return None
+        elif isinstance(node, bool):
+            kinds.add("b")
+        elif isinstance(node, int):
+            kinds.add("i")
+            if not _INT32_MIN <= node <= _INT32_MAX:
+                kinds.add("big")
+        elif isinstance(node, float):
+            kinds.add("f")
+        else:
+            return None
+    return kinds
+
+
 def _from_sequence(x, dtype, device):
     if _contains_tensor(x):
         # a list mixing tensors and scalars: convert the pieces and stack them with promotion
         parts = [convert(e, None, device) if isinstance(e, (list, tuple)) else e for e in x]
         if not parts:
             return torch.zeros((0,), dtype=dtype or floatx_torch(), device=device)
-        tensors, name = promote(*parts)
+        tensors, _ = promote(*parts)
         out = torch.stack([t.to(device) for t in tensors])
         return out if dtype is None else out.to(dtype)
+    kinds = _python_leaf_kinds(x)
+    if kinds is not None:
+        # only Python scalars: build the tensor directly (no numpy, which torch.compile cannot trace)
+        if dtype is None:
+            if "f" in kinds:
+                dtype = floatx_torch()
+            elif "i" in kinds:
+                dtype = torch.int64 if "big" in kinds else torch.int32
+            elif kinds == {"b"}:
+                dtype = torch.bool
+            else:  # an empty list
+                dtype = floatx_torch()
+        return torch.tensor(x, dtype=dtype, device=device)
     a = np.asarray(x)
     if dtype is None:
         kind = a.dtype.kind
@@ -166,15 +201,16 @@ def convert(x, dtype=None, device=None):
     )
 
 
-@functools.lru_cache(maxsize=4096)
-def _cached_result_type(nodes, floatx):
-    return cdt.result_type(*nodes)
+_RESULT_TYPES = {}
 
 
 def result_type(*nodes):
     """``contract.dtypes.result_type`` memoised; Python scalar values are keyed by their (weak) type."""
-    key = tuple(type(n) if isinstance(n, _PY_SCALARS) else n for n in nodes)
-    return _cached_result_type(key, cdt.floatx())
+    key = (cdt.floatx(),) + tuple(type(n) if isinstance(n, _PY_SCALARS) else n for n in nodes)
+    name = _RESULT_TYPES.get(key)
+    if name is None:
+        name = _RESULT_TYPES[key] = cdt.result_type(*key[1:])
+    return name
 
 
 def promotion_node(x):
@@ -252,6 +288,18 @@ def run(fn, tensors, out_dtype=None):
     if out.dtype == torch.bool:
         return out
     return out.to(out_dtype if out_dtype is not None else dtype)
+
+
+_SIGNED_VIEW = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
+
+
+def move(fn, t):
+    """Runs a data-movement op (gather, flip, index) on ``t``; wide unsigned tensors go through a
+    same-width signed view, which is exact for every value since no arithmetic happens."""
+    signed = _SIGNED_VIEW.get(t.dtype)
+    if signed is None:
+        return fn(t)
+    return fn(t.view(signed)).view(t.dtype)
 
 
 def canonical_axis(axis, ndim):

@@ -16,10 +16,11 @@ from .nn_ops import TorchNNMixin
 from .random import TorchRandomMixin
 from .reduction_ops import TorchReductionMixin
 from .shape_ops import TorchShapeMixin
+from .training import TorchTrainingMixin
 
 
 class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchReductionMixin, TorchShapeMixin,
-                   TorchNNMixin, Backend):
+                   TorchNNMixin, TorchTrainingMixin, Backend):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
 
     Tensors are ``torch.Tensor``; variables hold a ``torch.nn.Parameter``. Promotion follows the

@@ -14,6 +14,13 @@ def _is_py_number(x):
     return isinstance(x, (int, float)) and not isinstance(x, (bool, np.generic))
 
 
+def _scalar_keeps_dtype(dtype, number):
+    """Whether a weak Python number leaves ``dtype`` unchanged by the table (and torch agrees)."""
+    if dtype in cv.FLOATS:
+        return True
+    return isinstance(number, int) and dtype != torch.bool and dtype not in cv.WIDE_UNSIGNED
+
+
 def _binary(fn, x1, x2):
     """``fn(a, b)`` after promotion; a Python number meeting a tensor of the result dtype stays a number.
 
@@ -24,12 +31,10 @@ def _binary(fn, x1, x2):
     if t1 and t2:
         if x1.dtype == x2.dtype and x1.dtype not in cv.WIDE_UNSIGNED:
             return fn(x1, x2)
-    elif t1 and _is_py_number(x2) and x1.dtype not in cv.WIDE_UNSIGNED:
-        if cv.DTYPE_NAMES[x1.dtype] == cv.result_type(cv.DTYPE_NAMES[x1.dtype], x2):
-            return fn(x1, x2)
-    elif t2 and _is_py_number(x1) and x2.dtype not in cv.WIDE_UNSIGNED:
-        if cv.DTYPE_NAMES[x2.dtype] == cv.result_type(x1, cv.DTYPE_NAMES[x2.dtype]):
-            return fn(x1, x2)
+    elif t1 and _is_py_number(x2) and _scalar_keeps_dtype(x1.dtype, x2):
+        return fn(x1, x2)
+    elif t2 and _is_py_number(x1) and _scalar_keeps_dtype(x2.dtype, x1):
+        return fn(x1, x2)
     (a, b), _ = cv.promote(x1, x2)
     return cv.run(fn, [a, b])
 

@@ -143,5 +143,5 @@ class TorchRandomMixin:
         axis = cv.canonical_axis(axis, x.ndim)
         g = make_generator(seed, x.device)
         perm = torch.randperm(x.shape[axis], generator=g, device=x.device)
-        return torch.index_select(x, axis, perm)
+        return cv.move(lambda v: torch.index_select(v, axis, perm), x)
 

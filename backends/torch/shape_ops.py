@@ -115,6 +115,11 @@ def _normalize_key(x, key):
     return x, tuple(out)
 
 
+def _getitem(x, key):
+    x, key = _normalize_key(x, key)
+    return x[key]
+
+
 class TorchShapeMixin:
     """Contract shape, indexing and sorting ops on torch."""
 
@@ -203,7 +208,7 @@ class TorchShapeMixin:
         idx = _index_tensor(indices, t.device)
         n = t.shape[axis]
         idx = _wrap_negative(idx, n)
-        out = torch.index_select(t, axis, idx.reshape(-1))
+        out = cv.move(lambda v: torch.index_select(v, axis, idx.reshape(-1)), t)
         return out.reshape(t.shape[:axis] + idx.shape + t.shape[axis + 1:])
 
     def take_along_axis(self, x, indices, axis=None):
@@ -228,7 +233,7 @@ class TorchShapeMixin:
         i_shape = list(shape)
         i_shape.insert(axis, idx.shape[axis])
         idx = _wrap_negative(idx, t.shape[axis])
-        return torch.gather(t.expand(t_shape), axis, idx.expand(i_shape))
+        return cv.move(lambda v: torch.gather(v.expand(t_shape), axis, idx.expand(i_shape)), t)
 
     def pad(self, x, pad_width, mode="constant", constant_values=None):
         t = cv.convert(x)
@@ -258,7 +263,8 @@ class TorchShapeMixin:
             n = t.shape[axis]
             if n == 0:
                 raise ValueError(f"Cannot pad an empty axis {axis} in mode {mode!r}.")
-            t = torch.index_select(t, axis, _pad_index(n, before, after, mode).to(t.device))
+            index = _pad_index(n, before, after, mode).to(t.device)
+            t = cv.move(lambda v: torch.index_select(v, axis, index), t)
         return t
 
     def tile(self, x, repeats):
@@ -287,12 +293,11 @@ class TorchShapeMixin:
     def flip(self, x, axis=None):
         t = cv.convert(x)
         axes = cv.canonical_axes(axis, t.ndim)
-        return torch.flip(t, axes) if axes else t
+        return cv.move(lambda v: torch.flip(v, axes), t) if axes else t
 
     def getitem(self, x, key):
         t = cv.convert(x)
-        t, key = _normalize_key(t, key)
-        return t[key]
+        return cv.move(lambda v: _getitem(v, key), t)
 
     def slice(self, inputs, start_indices, shape):
         t = cv.convert(inputs)

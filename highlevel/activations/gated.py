@@ -44,6 +44,8 @@ def glu(x, axis=-1):
     x = ops.convert_to_tensor(x)
     size = ops.shape(x)[axis]
     if size % 2 != 0:
-        raise ValueError(f"glu splits axis {axis} in two halves, so its size must be even; received shape {ops.shape(x)}.")
+        raise ValueError(
+            f"glu splits axis {axis} in two halves, so its size must be even; received shape {ops.shape(x)}."
+        )
     a, b = ops.split(x, 2, axis=axis)
     return ops.multiply(a, ops.sigmoid(b))

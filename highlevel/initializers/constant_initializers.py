@@ -45,10 +45,9 @@ class Constant(Initializer):
     """
 
     def __init__(self, value=0.0):
-        if isinstance(value, np.ndarray):
-            value = value.tolist()
-        elif isinstance(value, np.generic):
-            value = value.item()
+        if not isinstance(value, (int, float, bool, list, tuple)) and hasattr(value, "__array__"):
+            value = np.asarray(value)  # a numpy array or scalar, or a tensor: kept as plain Python values
+            value = value.item() if value.ndim == 0 else value.tolist()
         self.value = value
 
     def __call__(self, shape, dtype=None):

@@ -12,6 +12,7 @@ True
 """
 
 import math
+import numbers
 
 from .host_values import check_seed, float_dtype, rng_for, standardize_shape, to_tensor, truncated_standard_normal
 from .initializer import Initializer
@@ -40,9 +41,9 @@ class RandomInitializer(Initializer):
 
 
 def _check_stddev(stddev, who):
-    if not isinstance(stddev, (int, float)) or isinstance(stddev, bool) or not math.isfinite(stddev) or stddev < 0:
+    if not isinstance(stddev, numbers.Real) or isinstance(stddev, bool) or not math.isfinite(stddev) or stddev < 0:
         raise ValueError(f"{who}: stddev must be a finite non-negative number; received stddev={stddev!r}.")
-    return stddev
+    return float(stddev)
 
 
 class RandomNormal(RandomInitializer):

@@ -89,7 +89,7 @@ def deserialize(config, custom_objects=None):
 
 def _from_value(value):
     """An initializer that returns ``value`` (an array or tensor of exactly the requested shape)."""
-    array = np.asarray(ops.convert_to_numpy(value.value if isinstance(value, Variable) else value))
+    array = np.asarray(value.numpy() if isinstance(value, Variable) else ops.convert_to_numpy(value))
 
     def initialize_fn(shape, dtype=None):
         if tuple(standardize_shape(shape, "initializer")) != array.shape:

@@ -10,6 +10,7 @@ True
 """
 
 import math
+import numbers
 
 import numpy as np
 
@@ -64,7 +65,7 @@ class VarianceScaling(RandomInitializer):
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None, input_axes=None,
                  output_axes=None):
         who = type(self).__name__
-        if not isinstance(scale, (int, float)) or isinstance(scale, bool) or not scale > 0.0:
+        if not isinstance(scale, numbers.Real) or isinstance(scale, bool) or not scale > 0.0:
             raise ValueError(f"{who}: scale must be a positive number; received scale={scale!r}.")
         if mode not in _MODES:
             raise ValueError(f"{who}: mode must be one of {_MODES}; received mode={mode!r}.")
@@ -74,7 +75,7 @@ class VarianceScaling(RandomInitializer):
                 f"'truncated_normal'); received distribution={distribution!r}."
             )
         distribution = distribution.lower()
-        self.scale = scale
+        self.scale = float(scale)
         self.mode = mode
         self.distribution = "truncated_normal" if distribution == "normal" else distribution
         self.input_axes = input_axes

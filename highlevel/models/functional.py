@@ -164,7 +164,12 @@ class Functional(Model):
                 )
             return [inputs[k] for k in names]
         if n == 1:
-            if isinstance(inputs, (list, tuple)) and len(inputs) == 1 and _is_array_like(inputs[0]):
+            if isinstance(inputs, (list, tuple)) and inputs and all(_is_array_like(v) for v in inputs):
+                if len(inputs) != 1:
+                    raise ValueError(
+                        f"Model '{self.name}' expects 1 input ({self.input_names[0]}), but it received "
+                        f"{len(inputs)} input tensors."
+                    )
                 return [inputs[0]]
             return [inputs]
         if not isinstance(inputs, (list, tuple)) or len(inputs) != n:
@@ -172,16 +177,27 @@ class Functional(Model):
             raise ValueError(f"Model '{self.name}' expects {n} inputs ({self.input_names}), but received {got}.")
         return list(inputs)
 
+    def _check_input_shape(self, index, kt, shape):
+        expected = kt.shape
+        if len(shape) != len(expected) or any(e is not None and d is not None and e != d
+                                               for e, d in zip(expected, shape)):
+            raise ValueError(
+                f"Input {index} ('{kt.name}') of model '{self.name}' is incompatible with the model: expected "
+                f"shape {expected}, but received input with shape {tuple(shape)}. Check the data's shape and, for "
+                "several inputs, their order (or pass a dict keyed by input name)."
+            )
+
     def call(self, inputs, training=None, mask=None):
         flat = self._standardize_inputs(inputs)
         backend = current_backend()
         values, masks = {}, {}
-        for kt, value in zip(self._flat_inputs, flat):
+        for i, (kt, value) in enumerate(zip(self._flat_inputs, flat)):
             if not isinstance(value, KerasTensor) and not isinstance(value, Variable):
                 if not backend.is_tensor(value):
                     value = backend.convert_to_tensor(value, dtype=kt.dtype)
                 elif backend.dtype(value) != kt.dtype:
                     value = backend.cast(value, kt.dtype)
+            self._check_input_shape(i, kt, value.shape)
             values[id(kt)] = value
         for node in self._nodes:
             op = node.operation
@@ -217,8 +233,104 @@ class Functional(Model):
         return Layer.compute_output_spec(self, *args, **kwargs)
 
     def get_config(self):
-        config = {"name": self.name, "trainable": self.trainable}
-        return config
+        """The graph as plain data: every layer's config once, then every call in order.
+
+        Tensors are referred to as ``[node index, output index]``; op calls name an ``hl.ops`` function.
+        """
+        from highlevel.layers import serialize
+
+        refs = {}
+        nodes = []
+        for i, node in enumerate(self._nodes):
+            op = node.operation
+            encode = lambda x: _encode(x, refs, self.name)  # noqa: E731
+            if isinstance(op, InputLayer):
+                nodes.append({"input": serialize(op)})
+            elif isinstance(op, Layer):
+                nodes.append({"layer": op.name, "args": encode(list(node.call_args)),
+                              "kwargs": encode(node.call_kwargs)})
+            else:
+                nodes.append({"op": op.name, "args": encode(list(node.call_args)), "kwargs": encode(node.call_kwargs)})
+            for j, kt in enumerate(node.output_tensors):
+                refs[id(kt)] = [i, j]
+        layers = [serialize(l) for l in self._functional_layers if not isinstance(l, InputLayer)]
+        return {"name": self.name, "trainable": self.trainable, "layers": layers, "nodes": nodes,
+                "inputs": _encode(self._inputs_struct, refs, self.name),
+                "outputs": _encode(self._outputs_struct, refs, self.name)}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """Rebuilds the graph: layers from their configs (an allow-list), ops only from ``hl.ops``."""
+        from highlevel import ops
+        from highlevel.layers import deserialize
+
+        layers = {}
+        for layer_config in config["layers"]:
+            layer = deserialize(layer_config, custom_objects=custom_objects)
+            layers[layer.name] = layer
+        outputs_of = []
+        for node in config["nodes"]:
+            if "input" in node:
+                layer = deserialize(node["input"], custom_objects=custom_objects)
+                outputs_of.append([layer.output_tensor])
+                continue
+            args = _decode(node["args"], outputs_of)
+            kwargs = _decode(node["kwargs"], outputs_of)
+            if "layer" in node:
+                if node["layer"] not in layers:
+                    raise ValueError(f"The model config calls an unknown layer {node['layer']!r}.")
+                out = layers[node["layer"]](*args, **kwargs)
+            else:
+                name = node["op"]
+                if name not in ops.__all__:
+                    raise ValueError(f"The model config calls {name!r}, which is not an hl.ops function.")
+                out = getattr(ops, name)(*args, **kwargs)
+            outputs_of.append([t for t in tree.flatten(out)[0] if isinstance(t, KerasTensor)])
+        return cls(_decode(config["inputs"], outputs_of), _decode(config["outputs"], outputs_of),
+                   name=config.get("name"), trainable=config.get("trainable", True))
+
+
+def _encode(x, refs, model_name):
+    """JSON-able form of a call argument; tensors become references to earlier node outputs."""
+    if isinstance(x, KerasTensor):
+        if id(x) not in refs:
+            raise ValueError(f"Model '{model_name}': a tensor in the graph was not produced by any recorded node.")
+        return {"__tensor__": refs[id(x)]}
+    if isinstance(x, tuple):
+        return {"__tuple__": [_encode(v, refs, model_name) for v in x]}
+    if isinstance(x, list):
+        return [_encode(v, refs, model_name) for v in x]
+    if isinstance(x, dict):
+        return {"__dict__": {str(k): _encode(v, refs, model_name) for k, v in x.items()}}
+    if x is None or isinstance(x, (bool, int, float, str)):
+        return x
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        import numpy as np
+
+        array = np.asarray(x)
+        return {"__array__": array.tolist(), "dtype": str(array.dtype)}
+    raise ValueError(
+        f"Model '{model_name}' cannot be described as a config: a call in its graph takes a {type(x).__name__} "
+        "argument. Use layers (or hl.ops calls) with plain arguments, or save the weights only."
+    )
+
+
+def _decode(x, outputs_of):
+    if isinstance(x, list):
+        return [_decode(v, outputs_of) for v in x]
+    if isinstance(x, dict):
+        if "__tensor__" in x:
+            i, j = x["__tensor__"]
+            return outputs_of[i][j]
+        if "__tuple__" in x:
+            return tuple(_decode(v, outputs_of) for v in x["__tuple__"])
+        if "__dict__" in x:
+            return {k: _decode(v, outputs_of) for k, v in x["__dict__"].items()}
+        if "__array__" in x:
+            import numpy as np
+
+            return np.asarray(x["__array__"], dtype=x["dtype"])
+    return x
 
 
 def _is_array_like(x):

@@ -19,10 +19,12 @@ True
 """
 
 from ..layer import Layer
+from ..trainers import Trainer
 
 
-class Model(Layer):
-    """A layer with model-level services: ``layers``, ``get_layer``, ``summary`` (and, later, training).
+class Model(Trainer, Layer):
+    """A layer with model-level services: ``layers``, ``get_layer``, ``summary``, and training
+    (``compile``/``fit``/``evaluate``/``predict``, from :class:`~highlevel.trainers.Trainer`).
 
     Call ``hl.Model(inputs, outputs)`` for a functional model, or subclass it and define ``call``.
     """
@@ -42,6 +44,16 @@ class Model(Layer):
                 "in __init__ and uses them in call(). For a functional model call hl.Model(inputs, outputs)."
             )
         super().__init__(**kwargs)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """Rebuilds a model from ``get_config``; ``hl.Model.from_config`` of a functional config gives a
+        functional model."""
+        if cls is Model and "nodes" in config:
+            from .functional import Functional
+
+            return Functional.from_config(config, custom_objects=custom_objects)
+        return super().from_config(config)
 
     @property
     def layers(self):

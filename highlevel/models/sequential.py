@@ -4,7 +4,7 @@
 >>> model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(8, activation="relu"), hl.layers.Dense(2)])
 >>> model.built, [type(l).__name__ for l in model.layers]
 (True, ['Dense', 'Dense'])
->>> model.pop(); model.layers[-1].units
+>>> _ = model.pop(); model.layers[-1].units
 8
 """
 
@@ -120,6 +120,10 @@ class Sequential(Model):
         return self._graph.outputs[0].shape if self._graph is not None else None
 
     def call(self, inputs, training=None, mask=None):
+        if self._graph is not None and not isinstance(inputs, (list, tuple, dict)):
+            shape = getattr(inputs, "shape", None)
+            if shape is not None:
+                self._graph._check_input_shape(0, self._graph.inputs[0], tuple(shape))
         x = inputs
         for layer in self.layers:
             kwargs = {"mask": mask} if mask is not None and layer._call_has_mask else {}

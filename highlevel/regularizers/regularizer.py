@@ -9,6 +9,7 @@
 """
 
 import math
+import numbers
 
 
 class Regularizer:
@@ -38,7 +39,7 @@ class Regularizer:
 
 def validate_factor(value, name, who):
     """``value`` as a float, after checking it is a finite non-negative number."""
-    if (not isinstance(value, (int, float)) or isinstance(value, bool) or math.isinf(value)
+    if (not isinstance(value, numbers.Real) or isinstance(value, bool) or math.isinf(value)
             or math.isnan(value) or value < 0):
         raise ValueError(f"{who}: {name} must be a finite non-negative number; received {name}={value!r}.")
     return float(value)

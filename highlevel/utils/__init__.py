@@ -5,7 +5,15 @@
 """
 
 from highlevel.random.host import set_host_seed
+from highlevel.trainers.data_adapters.py_dataset import PyDataset
 from highlevel.random.seed_generator import reset_global_seed_generator
+
+
+def clear_session():
+    """Restarts automatic layer naming ("dense", "dense_1", ...), as ``keras.utils.clear_session`` does."""
+    from highlevel.naming import reset_names
+
+    reset_names()
 
 
 def set_random_seed(seed):
@@ -24,4 +32,4 @@ def set_random_seed(seed):
     np.random.seed(seed % 2**32)
 
 
-__all__ = ["set_random_seed"]
+__all__ = ["PyDataset", "clear_session", "set_random_seed"]

@@ -51,13 +51,20 @@ class Merge(Layer):
                 f"Received {len(inputs)} {what}: {inputs!r}"
             )
 
-    def _check_shapes(self, input_shape):
+    def _check_shapes(self, input_shape, check_batch=True):
+        if input_shape and _is_shape(input_shape):  # the shape of one tensor, not a list of shapes
+            raise ValueError(
+                f"A `{type(self).__name__}` layer should be called on a list of inputs. Received one tensor of "
+                f"shape {tuple(input_shape)}. Pass e.g. [x1, x2]."
+            )
         self._check_input_list(input_shape, "input_shape")
         if not all(s is None or _is_shape(s) for s in input_shape):
             raise ValueError(
                 f"A `{type(self).__name__}` layer should be called on a list of tensors. "
                 f"Received: input_shape={input_shape}"
             )
+        if not check_batch:
+            return
         batch_sizes = {s[0] for s in input_shape if s} - {None}
         if len(batch_sizes) > 1:
             raise ValueError(

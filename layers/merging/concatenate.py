@@ -29,7 +29,8 @@ class Concatenate(Merge):
         self.axis = axis
 
     def _checked_axis(self, input_shape):
-        self._check_shapes(input_shape)
+        # The batch axis is checked below like any other axis, so concatenating along it works.
+        self._check_shapes(input_shape, check_batch=False)
         ranks = {len(s) for s in input_shape}
         if len(ranks) != 1:
             raise ValueError(

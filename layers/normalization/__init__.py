@@ -1,3 +1,8 @@
-"""normalization layers."""
+"""normalization layers: batch, layer, group and unit normalization."""
 
-__all__ = []
+from .batch_normalization import BatchNormalization
+from .group_normalization import GroupNormalization
+from .layer_normalization import LayerNormalization
+from .unit_normalization import UnitNormalization
+
+__all__ = ["BatchNormalization", "GroupNormalization", "LayerNormalization", "UnitNormalization"]

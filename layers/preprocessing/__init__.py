@@ -1,3 +1,6 @@
-"""preprocessing layers."""
+"""preprocessing layers: feature rescaling and normalization (with ``adapt``)."""
 
-__all__ = []
+from .normalization import Normalization
+from .rescaling import Rescaling
+
+__all__ = ["Normalization", "Rescaling"]

@@ -6,7 +6,7 @@ numpy arrays keep their dtype, ``arange`` of ints is int32, ``full`` takes the d
 
 import numpy as np
 
-from .harness import BOOL, F32, NONE, SAME, C, fixed_dtype, ints, normal, raw, round_to
+from .harness import F32, NONE, SAME, C, fixed_dtype, ints, normal, raw, round_to
 
 N = (NONE,)
 
@@ -115,5 +115,3 @@ CASES = [
     C("full_like", "int", (ints(3, 4), 3), _full_like, dtypes=("int32",), out=SAME),
     C("stop_gradient", "value", (normal(3, 4),), _identity, dtypes=("float32", "float64")),
 ]
-
-__all__ = ["CASES", "BOOL"]

@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 
-from .harness import BOOL, F32, F32_64, FLOAT, INT32, INTS, SUM, C, const, distinct, ints, normal, uniform
+from .harness import BOOL, F32_64, FLOAT, INT32, INTS, SUM, C, const, distinct, ints, normal, uniform
 
 NAN = float("nan")
 
@@ -110,5 +110,3 @@ CASES = [
     C("cumprod", "axis-neg", (uniform(2, 3, 4, low=0.5, high=1.5),), grad=(0,), axis=-1),
     C("cumprod", "int", (ints(3, 4, low=-2, high=3),), dtypes=INTS, out=SUM, axis=0),
 ]
-
-__all__ = ["CASES", "F32"]

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .harness import (F32_64, INT32, INTS, NONE, PROMOTE, SAME, C, distinct, fixed, ints, mask, normal, raw)
+from .harness import (F32_64, INT32, INTS, NONE, SAME, C, distinct, fixed, ints, mask, normal, raw)
 
 
 def _reshape(x, newshape):
@@ -54,6 +54,7 @@ def _where(condition, x1, x2):
 
 
 IDX = fixed(np.array([2, 0, -1, 1], dtype=np.int32))
+LABELS = fixed(np.array([0, 2, 1, 3], dtype=np.int32))
 
 CASES = [
     C("reshape", "basic", (normal(2, 3, 4), (4, 6)), _reshape, dtypes=F32_64 + INTS, grad=(0,), out=SAME),
@@ -126,10 +127,9 @@ CASES = [
     C("top_k", "basic", (distinct(3, 6), 3), _top_k, grad=(0,), out=(SAME, INT32), dtypes=F32_64),
     C("top_k", "int", (distinct(3, 6, spacing=1, jitter=0), 3), _top_k, out=(SAME, INT32), dtypes=INTS),
     C("top_k", "k1", (distinct(2, 3, 5), 1), _top_k, grad=(0,), out=(SAME, INT32)),
-    C("one_hot", "basic", (fixed(np.array([0, 2, 1, 3], np.int32)), 4), _one_hot, dtypes=(NONE,), out="float32"),
-    C("one_hot", "out-of-range", (fixed(np.array([[0, -1], [4, 2]], np.int32)), 4), _one_hot, dtypes=(NONE,), out="float32"),
-    C("one_hot", "axis0", (fixed(np.array([0, 2, 1], np.int32)), 3), _one_hot, dtypes=(NONE,), out="float32", axis=0),
-    C("one_hot", "dtype", (fixed(np.array([0, 2, 1], np.int32)), 3), _one_hot, dtypes=(NONE,), out="int32", dtype="int32"),
+    C("one_hot", "basic", (LABELS, 4), _one_hot, dtypes=(NONE,), out="float32"),
+    C("one_hot", "out-of-range", (fixed(np.array([[0, -1], [4, 2]], np.int32)), 4), _one_hot, dtypes=(NONE,),
+      out="float32"),
+    C("one_hot", "axis0", (LABELS, 4), _one_hot, dtypes=(NONE,), out="float32", axis=0),
+    C("one_hot", "dtype", (LABELS, 4), _one_hot, dtypes=(NONE,), out="int32", dtype="int32"),
 ]
-
-__all__ = ["CASES", "PROMOTE"]

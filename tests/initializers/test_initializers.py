@@ -23,6 +23,9 @@ def test_zeros_ones_constant(backend):
     assert hl.ops.dtype(c) == "float64" and np_of(c).tolist() == [2.5] * 3
     assert hl.ops.dtype(initializers.Zeros()((2,))) == "float32"
     assert np_of(initializers.Zeros()((2,), "bool")).tolist() == [False, False]
+    assert np_of(initializers.Constant(3)((2,), "int32")).tolist() == [3, 3]
+    assert initializers.Constant(np.float32(1.5)).get_config() == {"value": 1.5}
+    assert initializers.Constant(hl.ops.convert_to_tensor([1.0, 2.0])).get_config() == {"value": [1.0, 2.0]}
 
 
 def test_constant_broadcast_and_error(backend):
@@ -198,3 +201,21 @@ def test_bad_shape():
 
 def test_variance_scaling_normal_means_truncated():
     assert initializers.VarianceScaling(distribution="normal").distribution == "truncated_normal"
+
+
+@pytest.mark.parametrize("name", ["glorot_uniform", "glorot_normal", "he_uniform", "he_normal", "lecun_uniform",
+                                  "lecun_normal", "orthogonal", "truncated_normal", "random_uniform"])
+@pytest.mark.parametrize("shape", [(300, 200), (3, 3, 32, 64)])
+def test_statistics_match_keras(name, shape):
+    # Values differ from Keras by design (host stream vs Keras' generator); the distributions must not.
+    import os
+
+    os.environ.setdefault("KERAS_BACKEND", "jax")
+    keras = pytest.importorskip("keras")
+    theirs = np.asarray(keras.ops.convert_to_numpy(keras.initializers.get(name)(shape))).astype(np.float64)
+    ours = np_of(initializers.get(name)(shape)).astype(np.float64)
+    assert ours.shape == theirs.shape
+    assert ours.var() == pytest.approx(theirs.var(), rel=0.05)
+    if name != "orthogonal":  # bounded distributions: the same support
+        assert np.abs(ours).max() <= np.abs(theirs).max() * 1.05 + 1e-7
+        assert np.abs(ours).max() >= np.abs(theirs).max() * 0.9

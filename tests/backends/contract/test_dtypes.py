@@ -41,3 +41,10 @@ def test_numpy_and_framework_names_are_standardized():
     assert dtypes.standardize_dtype("<dtype: 'bfloat16'>") == "bfloat16"
     with pytest.raises(ValueError, match="Unsupported dtype 'complex64'"):
         dtypes.standardize_dtype("complex64")
+
+
+def test_numpy_scalars_are_strong_python_scalars_weak():
+    assert dtypes.result_type("float32", np.float64(2.0)) == "float64"
+    assert dtypes.result_type("float32", 2.0) == "float32"
+    assert dtypes.result_type("int8", np.int64(3)) == "int64"
+    assert dtypes.result_type("int8", 3) == "int8"

@@ -80,3 +80,32 @@ def test_gather_ops_gradients(tfb):
                                [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
     np.testing.assert_allclose(_grad(tfb, lambda a: tfb.pad(a, ((0, 0), (2, 0)), "edge"), x),
                                [[3.0, 1.0, 1.0], [3.0, 1.0, 1.0]])
+
+
+@pytest.mark.parametrize("op,x_shape,k_shape", [
+    ("conv", (1, 5, 5, 4), (3, 3, 2, 4)),          # grouped: no CPU gradient kernel in TensorFlow
+    ("conv", (1, 4, 4, 4, 2), (2, 2, 2, 2, 2)),    # 3-D
+    ("depthwise_conv", (1, 6, 3), (3, 3, 2)),      # 1-D depthwise
+    ("conv_transpose", (1, 4, 4, 2), (3, 3, 3, 2)),
+])
+def test_conv_family_gradients_run(tfb, op, x_shape, k_shape):
+    rng = np.random.default_rng(0)
+    x, k = rng.standard_normal(x_shape).astype("float32"), rng.standard_normal(k_shape).astype("float32")
+    extra = (1,) if op == "conv_transpose" else ()
+    gx, gk = _grad(tfb, lambda a, b: getattr(tfb, op)(a, b, *extra, padding="same"), x, k, argnums=(0, 1))
+    assert gx.shape == x.shape and gk.shape == k.shape
+    assert np.isfinite(gx).all() and np.abs(gk).sum() > 0
+
+
+@pytest.mark.parametrize("op", ["max_pool", "average_pool"])
+def test_pool_3d_gradient(tfb, op):
+    x = np.arange(16, dtype="float32").reshape(1, 2, 2, 4, 1)
+    g = _grad(tfb, lambda a: getattr(tfb, op)(a, 2), x)
+    assert g.shape == x.shape
+    assert g.sum() == pytest.approx(2.0)  # two pooled outputs, each passing a total gradient of 1
+
+
+def test_take_gradient_is_dense(tfb, tf):
+    g = tfb.grad(lambda a: tfb.sum(tfb.take(a, np.array([0, -1, 0]))))(np.arange(4, dtype="float32"))
+    assert isinstance(g, tf.Tensor)
+    np.testing.assert_allclose(g.numpy(), [2.0, 0.0, 0.0, 1.0])

@@ -198,3 +198,15 @@ def test_random_shuffle_and_dropout(b):
     assert sorted(cols[0].tolist()) == [0, 1]
     d = b.to_numpy(b.random_dropout(np.ones((1000,), np.float32), 0.5, seed=(1, 1)))
     assert set(np.unique(d)) <= {0.0, 2.0} and 400 < (d == 0).sum() < 600
+
+
+def test_ops_trace_under_torch_compile(b):
+    # supports_jit: the ops must trace into one graph (no numpy on the traced path)
+    def f(x, k):
+        y = b.relu(b.add(b.conv(x, k, strides=2, padding="same"), 0.5))
+        z = b.softmax(b.reshape(b.max_pool(y, 2, padding="same"), (2, -1)))
+        return b.mean(b.multiply(z, 2.0)) + b.sum(b.take(z, [0, -1], axis=1)) + b.sum(b.divide(z, 3))
+
+    x, k = torch.randn(2, 8, 8, 3), torch.randn(3, 3, 3, 4)
+    compiled = torch.compile(f, backend="aot_eager", fullgraph=True)
+    np.testing.assert_allclose(float(compiled(x, k)), float(f(x, k)), rtol=1e-6)

@@ -1,0 +1,41 @@
+"""The backend contract, part 4: how a training step gets its gradients and how it is compiled.
+
+Both methods have generic implementations that work on every engine (through :class:`StatelessScope`);
+an engine overrides them where it has a faster or compiled way.
+"""
+
+from .variable import StatelessScope
+
+
+class TrainingContract:
+    """Gradients with respect to variables, and compiling a step function that changes variables."""
+
+    def variables_value_and_grad(self, fn, variables):
+        """Computes ``fn()`` and its gradient with respect to ``variables``.
+
+        ``fn`` takes no arguments, reads variables (and anything else) and returns ``(value, aux)`` with a
+        scalar ``value``. Returns ``((value, aux), grads)`` with one gradient per variable. Assignments that
+        ``fn`` makes to variables (e.g. batch-norm statistics) take effect, as if ``fn`` had run eagerly.
+        """
+        variables = list(variables)
+        assigned_order = []
+
+        def pure(values):
+            with StatelessScope(dict(zip(variables, values))) as scope:
+                value, aux = fn()
+            # Variables are not tensors, so which variables were assigned travels outside the traced values.
+            assigned_order[:] = [v for v, _ in scope.assigned.values()]
+            return value, (aux, [val for _, val in scope.assigned.values()])
+
+        values = [v.value for v in variables]
+        (value, (aux, new_values)), grads = self.value_and_grad(pure, has_aux=True)(values)
+        for var, new in zip(assigned_order, new_values):
+            var.assign(self.stop_gradient(new))
+        return (value, aux), grads
+
+    def compile_step(self, fn, state_variables, jit_compile=True):
+        """Returns a callable that runs ``fn(*args)`` — which reads and assigns ``state_variables`` — as this
+        engine runs training steps best. The default runs it eagerly; JAX makes it a pure jitted function of
+        the variables' values and TensorFlow a ``tf.function``. Every variable ``fn`` assigns must be in
+        ``state_variables``."""
+        return fn

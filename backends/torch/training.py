@@ -1,0 +1,32 @@
+"""Training hooks of the PyTorch engine: eager autograd onto the Parameters; ``torch.compile`` on request."""
+
+import torch
+
+from highlevel.backends.contract import TrainingContract
+from highlevel.backends.contract.variable import _scopes
+
+
+class TorchTrainingMixin(TrainingContract):
+    def variables_value_and_grad(self, fn, variables):
+        if _scopes.stack:  # values substituted by a stateless scope: use the generic path
+            return super().variables_value_and_grad(fn, variables)
+        params = [v.handle for v in variables]
+        with torch.enable_grad():
+            value, aux = fn()
+        wanted = [p for p in params if p.requires_grad]
+        found = torch.autograd.grad(value, wanted, allow_unused=True) if wanted else ()
+        by_param = {id(p): g for p, g in zip(wanted, found)}
+        grads = []
+        for p in params:
+            g = by_param.get(id(p))
+            grads.append(torch.zeros_like(p) if g is None else g)
+        detach = lambda x: x.detach() if isinstance(x, torch.Tensor) else x  # noqa: E731
+        from highlevel.backends.contract import tree
+
+        return (value.detach(), tree.map_structure(detach, aux)), grads
+
+    def compile_step(self, fn, state_variables, jit_compile=True):
+        if not jit_compile:
+            return fn
+        # torch.compile traces the Python step into graphs; it falls back to eager for what it cannot capture.
+        return torch.compile(fn, dynamic=False)

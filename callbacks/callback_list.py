@@ -1,0 +1,101 @@
+"""``CallbackList``: calls every callback's hook in order, adding History and the progress bar for ``fit``."""
+
+from .callback import Callback
+from .history import History
+from .progbar_logger import ProgbarLogger
+
+
+class CallbackList(Callback):
+    """A container that forwards each hook to its callbacks.
+
+    Args:
+        callbacks: the user's callbacks.
+        add_history: append a :class:`History` (``fit`` returns it).
+        add_progbar: append a :class:`ProgbarLogger` when ``verbose`` asks for output.
+        model: the model, given to every callback.
+        **params: ``epochs``, ``steps``, ``verbose``, set on every callback.
+    """
+
+    def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None, **params):
+        super().__init__()
+        self.callbacks = list(callbacks or [])
+        for cb in self.callbacks:
+            if not isinstance(cb, Callback):
+                raise TypeError(
+                    f"Callbacks must be instances of hl.callbacks.Callback; received {type(cb).__name__}: {cb!r}."
+                )
+        if add_progbar and not any(isinstance(cb, ProgbarLogger) for cb in self.callbacks):
+            self.callbacks.append(ProgbarLogger())
+        self.history = None
+        if add_history:
+            self.history = next((cb for cb in self.callbacks if isinstance(cb, History)), None)
+            if self.history is None:
+                self.history = History()
+                self.callbacks.append(self.history)
+        if model is not None:
+            self.set_model(model)
+        if params:
+            self.set_params(params)
+
+    def append(self, callback):
+        self.callbacks.append(callback)
+
+    def set_params(self, params):
+        self.params = params
+        for cb in self.callbacks:
+            cb.set_params(params)
+
+    def set_model(self, model):
+        self._model = model
+        for cb in self.callbacks:
+            cb.set_model(model)
+
+    def _call(self, hook, *args):
+        for cb in self.callbacks:
+            getattr(cb, hook)(*args)
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._call("on_epoch_begin", epoch, logs)
+
+    def on_epoch_end(self, epoch, logs=None):
+        self._call("on_epoch_end", epoch, logs)
+
+    def on_train_begin(self, logs=None):
+        self._call("on_train_begin", logs)
+
+    def on_train_end(self, logs=None):
+        self._call("on_train_end", logs)
+
+    def on_test_begin(self, logs=None):
+        self._call("on_test_begin", logs)
+
+    def on_test_end(self, logs=None):
+        self._call("on_test_end", logs)
+
+    def on_predict_begin(self, logs=None):
+        self._call("on_predict_begin", logs)
+
+    def on_predict_end(self, logs=None):
+        self._call("on_predict_end", logs)
+
+    def on_train_batch_begin(self, batch, logs=None):
+        for cb in self.callbacks:
+            cb.on_train_batch_begin(batch, logs)
+            cb.on_batch_begin(batch, logs)
+
+    def on_train_batch_end(self, batch, logs=None):
+        for cb in self.callbacks:
+            cb.on_train_batch_end(batch, logs)
+            cb.on_batch_end(batch, logs)
+
+    def on_test_batch_begin(self, batch, logs=None):
+        self._call("on_test_batch_begin", batch, logs)
+
+    def on_test_batch_end(self, batch, logs=None):
+        self._call("on_test_batch_end", batch, logs)
+
+    def on_predict_batch_begin(self, batch, logs=None):
+        self._call("on_predict_batch_begin", batch, logs)
+
+    def on_predict_batch_end(self, batch, logs=None):
+        self._call("on_predict_batch_end", batch, logs)

@@ -1,0 +1,56 @@
+"""``History``: the per-epoch metrics of ``fit`` (``fit`` returns it), with a plot.
+
+>>> h = History()
+>>> h.on_train_begin(); h.on_epoch_end(0, {"loss": 1.0}); h.on_epoch_end(1, {"loss": 0.5})
+>>> h.history, h.epoch
+({'loss': [1.0, 0.5]}, [0, 1])
+"""
+
+from .callback import Callback
+
+
+class History(Callback):
+    """Records ``logs`` at the end of every epoch into ``history`` (a dict of lists) and ``epoch``."""
+
+    def __init__(self):
+        super().__init__()
+        self.history = {}
+        self.epoch = []
+
+    def on_train_begin(self, logs=None):
+        self.epoch = []
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.epoch.append(epoch)
+        for k, v in (logs or {}).items():
+            self.history.setdefault(k, []).append(v)
+
+    def plot(self, metrics=None, ax=None):
+        """Draws the loss and metric curves (training and validation) with matplotlib.
+
+        Args:
+            metrics: names to draw (default: every recorded metric without the ``val_`` prefix).
+            ax: matplotlib axes to draw on; by default a new figure with one panel per metric.
+
+        Returns:
+            The matplotlib axes.
+        """
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError:
+            raise ImportError('History.plot() needs matplotlib: pip install "highlevel[notebooks]"') from None
+        names = metrics or [k for k in self.history if not k.startswith("val_")]
+        if ax is None:
+            _, axes = plt.subplots(1, len(names), figsize=(4 * len(names), 3), squeeze=False)
+            axes = list(axes[0])
+        else:
+            axes = [ax] * len(names)
+        for a, name in zip(axes, names):
+            epochs = [e + 1 for e in self.epoch]
+            a.plot(epochs, self.history[name], label=name)
+            if f"val_{name}" in self.history:
+                a.plot(epochs, self.history[f"val_{name}"], label=f"val_{name}")
+            a.set_xlabel("epoch")
+            a.set_title(name)
+            a.legend()
+        return axes[0] if len(axes) == 1 else axes

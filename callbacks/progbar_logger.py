@@ -1,0 +1,149 @@
+"""``ProgbarLogger``: the progress display of ``fit``/``evaluate``/``predict`` (``verbose`` 1 or 2).
+
+``verbose=1`` shows a rich progress bar per epoch with the step count, elapsed time, ETA, steps per second
+and the running metrics; in a terminal or Jupyter it updates live, elsewhere (CI logs, files) it prints the
+finished bar once, never a stream of carriage-return frames. ``verbose=2`` prints one line per epoch.
+"""
+
+import sys
+import time
+
+from .callback import Callback
+
+
+def _format_logs(logs, skip=("outputs",)):
+    parts = []
+    for k, v in (logs or {}).items():
+        if k in skip:
+            continue
+        try:
+            parts.append(f"{k}: {float(v):.4f}")
+        except (TypeError, ValueError):
+            continue
+    return " - ".join(parts)
+
+
+class ProgbarLogger(Callback):
+    """Prints progress and metrics. Added by ``fit`` when ``verbose`` is 1 or 2."""
+
+    def __init__(self):
+        super().__init__()
+        self.verbose = 1
+        self.epochs = 1
+        self._progress = None
+        self._task = None
+        self._console = None
+        self._mode = "train"
+        self._t0 = None
+        self._epoch = 0
+
+    def set_params(self, params):
+        super().set_params(params)
+        verbose = params.get("verbose", 1)
+        self.verbose = 1 if verbose == "auto" else int(verbose)
+        self.epochs = params.get("epochs", 1)
+
+    def _console_get(self):
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(file=sys.stdout)
+        return self._console
+
+    def _start_bar(self, total, description):
+        if self.verbose != 1:
+            return
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
+
+        console = self._console_get()
+        self._progress = Progress(
+            TextColumn("{task.description}"), BarColumn(bar_width=30), MofNCompleteColumn(),
+            TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+            TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[metrics]}"),
+            console=console, transient=False, refresh_per_second=8,
+            # Outside a terminal or notebook the bar is drawn once when it finishes, not refreshed.
+            auto_refresh=console.is_terminal or console.is_jupyter,
+        )
+        self._progress.start()
+        self._task = self._progress.add_task(description, total=total, rate="", metrics="")
+        self._t0 = time.perf_counter()
+
+    def _update_bar(self, step, logs):
+        if self._progress is None:
+            return
+        elapsed = max(time.perf_counter() - self._t0, 1e-9)
+        rate = f"{step / elapsed:.1f} steps/s" if step else ""
+        self._progress.update(self._task, completed=step, rate=rate, metrics=_format_logs(logs))
+
+    def _stop_bar(self, logs=None, total=None):
+        if self._progress is None:
+            return
+        if logs is not None:
+            self._progress.update(self._task, metrics=_format_logs(logs))
+        if total is not None:
+            task = self._progress.tasks[0]
+            if task.total is None:
+                self._progress.update(self._task, total=task.completed)
+        self._progress.refresh()
+        self._progress.stop()
+        self._progress = None
+
+    # ------------------------------------------------------------------ fit
+    def on_train_begin(self, logs=None):
+        self._mode = "train"
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._epoch = epoch
+        self._epoch_t0 = time.perf_counter()
+        if self.verbose == 1:
+            self._console_get().print(f"Epoch {epoch + 1}/{self.epochs}", highlight=False)
+            self._start_bar(self.params.get("steps"), "")
+
+    def on_train_batch_end(self, batch, logs=None):
+        self._update_bar(batch + 1, logs)
+
+    def on_epoch_end(self, epoch, logs=None):
+        if self.verbose == 1:
+            self._stop_bar(logs, total=True)
+            val = {k: v for k, v in (logs or {}).items() if k.startswith("val_")}
+            if val:
+                self._console_get().print("  " + _format_logs(val), highlight=False)
+        elif self.verbose == 2:
+            seconds = time.perf_counter() - self._epoch_t0
+            print(f"Epoch {epoch + 1}/{self.epochs} - {seconds:.1f}s - {_format_logs(logs)}", flush=True)
+
+    # ------------------------------------------------------- evaluate/predict
+    def on_test_begin(self, logs=None):
+        if self._mode != "train" or self._progress is None:
+            self._mode_prev = self._mode
+            self._mode = "test"
+            if self._evaluating_alone():
+                self._start_bar(self.params.get("steps"), "evaluate")
+
+    def _evaluating_alone(self):
+        # validation inside fit is reported in the epoch line, not with a bar of its own
+        return not getattr(self.model, "_in_fit", False)
+
+    def on_test_batch_end(self, batch, logs=None):
+        if self._mode == "test":
+            self._update_bar(batch + 1, logs)
+
+    def on_test_end(self, logs=None):
+        if self._mode == "test":
+            if self._evaluating_alone():
+                self._stop_bar(logs, total=True)
+                if self.verbose == 2:
+                    print(_format_logs(logs), flush=True)
+            self._mode = getattr(self, "_mode_prev", "train")
+
+    def on_predict_begin(self, logs=None):
+        self._mode = "predict"
+        self._start_bar(self.params.get("steps"), "predict")
+
+    def on_predict_batch_end(self, batch, logs=None):
+        self._update_bar(batch + 1, None)
+
+    def on_predict_end(self, logs=None):
+        self._stop_bar(None, total=True)
+        self._mode = "train"

@@ -1,0 +1,187 @@
+"""Accuracy metrics: exact, binary (thresholded), categorical (argmax), sparse categorical and top-k —
+each a per-sample function returning 1.0 / 0.0 and a :class:`MeanMetricWrapper` averaging it.
+
+>>> float(BinaryAccuracy()([[1], [1], [0], [0]], [[0.98], [1], [0], [0.6]]))
+0.75
+>>> float(SparseCategoricalAccuracy()([[2], [1]], [[0.1, 0.6, 0.3], [0.05, 0.95, 0]]))
+0.5
+>>> float(TopKCategoricalAccuracy(k=1)([[0, 0, 1], [0, 1, 0]], [[0.1, 0.9, 0.8], [0.05, 0.95, 0]]))
+0.5
+"""
+
+from highlevel import ops
+from highlevel.config import floatx
+from highlevel.losses.reduction import squeeze_or_expand_to_same_rank
+
+from .reduction_metrics import MeanMetricWrapper
+
+
+def accuracy(y_true, y_pred):
+    """1.0 where ``y_true == y_pred`` exactly, else 0.0."""
+    y_pred = ops.convert_to_tensor(y_pred)
+    y_true = ops.convert_to_tensor(y_true, dtype=ops.dtype(y_pred))
+    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+    return ops.cast(ops.equal(y_true, y_pred), floatx())
+
+
+def binary_accuracy(y_true, y_pred, threshold=0.5):
+    """1.0 where ``(y_pred > threshold) == y_true``, else 0.0."""
+    y_pred = ops.convert_to_tensor(y_pred)
+    y_true = ops.convert_to_tensor(y_true)
+    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+    y_pred = ops.cast(ops.greater(y_pred, threshold), ops.dtype(y_true))
+    return ops.cast(ops.equal(y_true, y_pred), floatx())
+
+
+def categorical_accuracy(y_true, y_pred):
+    """1.0 where the argmax of the one-hot ``y_true`` equals the argmax of ``y_pred``."""
+    y_true = ops.argmax(ops.convert_to_tensor(y_true), axis=-1)
+    y_pred = ops.argmax(ops.convert_to_tensor(y_pred), axis=-1)
+    return ops.cast(ops.equal(y_true, y_pred), floatx())
+
+
+def sparse_categorical_accuracy(y_true, y_pred):
+    """1.0 where the integer label ``y_true`` equals the argmax of ``y_pred``."""
+    y_pred = ops.convert_to_tensor(y_pred)
+    y_true = ops.convert_to_tensor(y_true, dtype=ops.dtype(y_pred))
+    if len(ops.shape(y_true)) == len(ops.shape(y_pred)) and ops.shape(y_true)[-1] == 1:
+        y_true = ops.squeeze(y_true, -1)
+    predicted = ops.cast(ops.argmax(y_pred, axis=-1), ops.dtype(y_true))
+    matches = ops.cast(ops.equal(y_true, predicted), floatx())
+    if len(ops.shape(matches)) > 1 and ops.shape(matches)[-1] == 1:
+        matches = ops.squeeze(matches, -1)
+    return matches
+
+
+def in_top_k(targets, predictions, k):
+    """Whether each integer target is among the ``k`` largest predictions of its row.
+
+    As ``tf.math.in_top_k``: predictions tied with the k-th largest all count as in the top k; a row with a
+    non-finite prediction, or a target out of range, gives False.
+    """
+    predictions = ops.convert_to_tensor(predictions)
+    targets = ops.cast(targets, "int32")
+    num_classes = ops.shape(predictions)[-1]
+    in_range = ops.logical_and(ops.greater_equal(targets, 0), ops.less(targets, num_classes))
+    safe = ops.where(in_range, targets, ops.zeros_like(targets))
+    score = ops.take_along_axis(predictions, ops.expand_dims(safe, -1), axis=-1)
+    num_greater = ops.sum(ops.cast(ops.greater(predictions, score), "int32"), axis=-1)
+    finite = ops.all(ops.isfinite(predictions), axis=-1)
+    return ops.logical_and(ops.logical_and(ops.less(num_greater, k), finite), in_range)
+
+
+def _flatten_for_top_k(y_true, y_pred):
+    if len(ops.shape(y_pred)) > 2:
+        y_pred = ops.reshape(y_pred, (-1, ops.shape(y_pred)[-1]))
+    original = tuple(ops.shape(y_true))
+    if len(original) > 1:
+        y_true = ops.reshape(y_true, (-1,))
+    return y_true, y_pred, original
+
+
+def top_k_categorical_accuracy(y_true, y_pred, k=5):
+    """1.0 where the one-hot label's class is among the ``k`` largest predictions."""
+    y_pred = ops.convert_to_tensor(y_pred)
+    y_true = ops.argmax(ops.convert_to_tensor(y_true, dtype=ops.dtype(y_pred)), axis=-1)
+    y_true, y_pred, original = _flatten_for_top_k(y_true, y_pred)
+    matches = ops.cast(in_top_k(y_true, y_pred, k), floatx())
+    return ops.reshape(matches, original) if len(original) > 1 else matches
+
+
+def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False):
+    """1.0 where the integer label is among the ``k`` largest predictions.
+
+    With ``from_sorted_ids``, ``y_pred`` holds class ids sorted by score (e.g. from a retrieval layer) and
+    the label must be among its first ``k`` columns.
+    """
+    y_pred = ops.convert_to_tensor(y_pred)
+    y_true = ops.convert_to_tensor(y_true, dtype=ops.dtype(y_pred) if from_sorted_ids else "int32")
+    y_true, y_pred, original = _flatten_for_top_k(y_true, y_pred)
+    if from_sorted_ids:
+        first_k = ops.getitem(y_pred, (slice(None), slice(None, k)))
+        matches = ops.any(ops.equal(ops.expand_dims(y_true, 1), first_k), axis=1)
+    else:
+        matches = in_top_k(y_true, y_pred, k)
+    matches = ops.cast(matches, floatx())
+    return ops.reshape(matches, original) if len(original) > 1 else matches
+
+
+class Accuracy(MeanMetricWrapper):
+    """How often predictions equal labels exactly."""
+
+    def __init__(self, name="accuracy", dtype=None):
+        super().__init__(accuracy, name=name, dtype=dtype)
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype}
+
+
+class BinaryAccuracy(MeanMetricWrapper):
+    """How often ``y_pred > threshold`` matches the 0/1 label.
+
+    Args:
+        threshold: the decision threshold (default 0.5).
+    """
+
+    def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
+        super().__init__(binary_accuracy, name=name, dtype=dtype, threshold=threshold)
+        self.threshold = threshold
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype, "threshold": self.threshold}
+
+
+class CategoricalAccuracy(MeanMetricWrapper):
+    """How often the argmax of the prediction matches that of the one-hot label."""
+
+    def __init__(self, name="categorical_accuracy", dtype=None):
+        super().__init__(categorical_accuracy, name=name, dtype=dtype)
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype}
+
+
+class SparseCategoricalAccuracy(MeanMetricWrapper):
+    """How often the argmax of the prediction matches the integer label."""
+
+    def __init__(self, name="sparse_categorical_accuracy", dtype=None):
+        super().__init__(sparse_categorical_accuracy, name=name, dtype=dtype)
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype}
+
+
+class TopKCategoricalAccuracy(MeanMetricWrapper):
+    """How often the one-hot label's class is among the top ``k`` predictions.
+
+    Args:
+        k: how many top predictions count (default 5).
+    """
+
+    def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
+        super().__init__(top_k_categorical_accuracy, name=name, dtype=dtype, k=k)
+        self.k = k
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype, "k": self.k}
+
+
+class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
+    """How often the integer label is among the top ``k`` predictions.
+
+    Args:
+        k: how many top predictions count (default 5).
+        from_sorted_ids: ``y_pred`` holds class ids sorted by score instead of scores.
+    """
+
+    def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None, from_sorted_ids=False):
+        super().__init__(sparse_top_k_categorical_accuracy, name=name, dtype=dtype, k=k,
+                         from_sorted_ids=from_sorted_ids)
+        self.k = k
+        self.from_sorted_ids = from_sorted_ids
+
+    def get_config(self):
+        config = {"name": self.name, "dtype": self.dtype, "k": self.k}
+        if self.from_sorted_ids:
+            config["from_sorted_ids"] = True
+        return config

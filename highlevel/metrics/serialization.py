@@ -1,0 +1,150 @@
+"""Finding metrics by name, and turning them into configs and back (``keras.metrics.get``, ``serialize``,
+``deserialize``).
+
+Names are the class names (``"BinaryAccuracy"``), their snake_case (``"binary_accuracy"``, ``"auc"``,
+``"f1_score"``) and Keras' short aliases (``"mse"``, ``"mae"``, ``"mape"``, ``"msle"``, ``"bce"`` and
+upper-case spellings), plus ``"acc"`` for :class:`Accuracy`. A name always gives a new :class:`Metric`
+instance. Which accuracy or cross-entropy *variant* a bare ``"accuracy"`` means for a model is the
+trainer's decision; here ``get("accuracy")`` is :class:`Accuracy`, as in Keras.
+
+Unlike ``keras.metrics.get``, a plain function comes back wrapped in a :class:`MeanMetricWrapper` named
+after it, so that every result has ``update_state`` / ``result`` / ``reset_state``.
+
+>>> get("acc")
+<Accuracy name=accuracy>
+>>> get("mse").name
+'mean_squared_error'
+>>> serialize(get({"class_name": "BinaryAccuracy", "config": {"threshold": 0.7}}))["config"]["threshold"]
+0.7
+"""
+
+import inspect
+
+from highlevel.naming import to_snake_case
+
+from . import accuracy_metrics as acc
+from . import auc as auc_module
+from . import confusion_metrics as conf
+from . import f_score_metrics as fscore
+from . import loss_metrics as lossm
+from . import reduction_metrics as red
+from . import regression_metrics as reg
+from .metric import Metric
+
+_CLASSES = (
+    Metric, red.Mean, red.Sum, red.MeanMetricWrapper,
+    reg.MeanSquaredError, reg.RootMeanSquaredError, reg.MeanAbsoluteError, reg.MeanAbsolutePercentageError,
+    reg.MeanSquaredLogarithmicError, reg.CosineSimilarity, reg.LogCoshError, reg.R2Score,
+    auc_module.AUC, conf.FalseNegatives, conf.FalsePositives, conf.TrueNegatives, conf.TruePositives,
+    conf.Precision, conf.Recall,
+    lossm.Hinge, lossm.SquaredHinge, lossm.CategoricalHinge, lossm.KLDivergence, lossm.Poisson,
+    lossm.BinaryCrossentropy, lossm.CategoricalCrossentropy, lossm.SparseCategoricalCrossentropy,
+    acc.Accuracy, acc.BinaryAccuracy, acc.CategoricalAccuracy, acc.SparseCategoricalAccuracy,
+    acc.TopKCategoricalAccuracy, acc.SparseTopKCategoricalAccuracy,
+    fscore.F1Score, fscore.FBetaScore,
+)
+
+#: Every name :func:`get` and :func:`deserialize` accept.
+ALL_OBJECTS = {cls.__name__: cls for cls in _CLASSES}
+ALL_OBJECTS.update({to_snake_case(cls.__name__): cls for cls in _CLASSES})
+for _alias, _cls in {"mse": reg.MeanSquaredError, "mae": reg.MeanAbsoluteError,
+                     "mape": reg.MeanAbsolutePercentageError, "msle": reg.MeanSquaredLogarithmicError,
+                     "bce": lossm.BinaryCrossentropy}.items():
+    ALL_OBJECTS[_alias] = _cls
+    ALL_OBJECTS[_alias.upper()] = _cls
+ALL_OBJECTS["acc"] = acc.Accuracy
+ALL_OBJECTS["rmse"] = reg.RootMeanSquaredError
+ALL_OBJECTS["logcosh"] = reg.LogCoshError
+ALL_OBJECTS["fbeta_score"] = fscore.FBetaScore
+
+# Per-sample metric functions, for MeanMetricWrapper configs.
+_FUNCTIONS = {fn.__name__: fn for fn in (
+    acc.accuracy, acc.binary_accuracy, acc.categorical_accuracy, acc.sparse_categorical_accuracy,
+    acc.top_k_categorical_accuracy, acc.sparse_top_k_categorical_accuracy, reg.cosine_similarity)}
+
+
+def function_by_name(name, custom_objects=None):
+    """The per-sample function called ``name``: a metric function or a loss function."""
+    if custom_objects and name in custom_objects:
+        return custom_objects[name]
+    if name in _FUNCTIONS:
+        return _FUNCTIONS[name]
+    from highlevel import losses
+
+    return losses.serialization.function_by_name(name)
+
+
+def _lookup(name, custom_objects):
+    if custom_objects and name in custom_objects:
+        return custom_objects[name]
+    if name in ALL_OBJECTS:
+        return ALL_OBJECTS[name]
+    raise ValueError(
+        f"Unknown metric {name!r}. Valid names: {', '.join(sorted(ALL_OBJECTS))}. For your own metric, pass the "
+        "object itself or custom_objects={name: cls}."
+    )
+
+
+def serialize(metric):
+    """``{"class_name": ..., "config": ...}`` describing ``metric`` (None stays None); a named function
+    gives ``{"class_name": "function", "config": <its name>}``.
+
+    Raises:
+        TypeError: for something that is neither a Metric nor a named function.
+    """
+    if metric is None:
+        return None
+    if isinstance(metric, Metric):
+        return {"class_name": type(metric).__name__, "config": metric.get_config()}
+    if callable(metric) and getattr(metric, "__name__", "<lambda>") != "<lambda>":
+        return {"class_name": "function", "config": metric.__name__}
+    raise TypeError(f"Cannot serialize {metric!r} of type {type(metric).__name__}: pass a Metric instance or a "
+                    "named function.")
+
+
+def deserialize(config, custom_objects=None):
+    """The metric described by ``config`` (a :func:`serialize` output, or a name).
+
+    Args:
+        config: a name, or ``{"class_name": ..., "config": ...}`` (other keys are ignored).
+        custom_objects: an optional ``{name: class or function}`` dict for your own metrics.
+
+    Returns:
+        A :class:`Metric` instance (a function for ``"class_name": "function"`` configs).
+    """
+    if isinstance(config, str):
+        obj = _lookup(config, custom_objects)
+        return obj() if inspect.isclass(obj) else obj
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise ValueError(f"metrics.deserialize expects a name or a dict {{'class_name': ..., 'config': ...}}; "
+                         f"received {config!r}.")
+    if config["class_name"] == "function":
+        return function_by_name(config["config"], custom_objects)
+    cls = _lookup(config["class_name"], custom_objects)
+    if not inspect.isclass(cls):
+        return cls
+    return cls.from_config(dict(config.get("config") or {}))
+
+
+def get(identifier):
+    """A :class:`Metric` from None (returns None), a name, a config dict, an instance, a Metric class or a
+    function ``fn(y_true, y_pred) -> per-sample values`` (wrapped in a :class:`MeanMetricWrapper`).
+
+    Raises:
+        ValueError: for an unknown name (the message lists the valid ones) or an unusable identifier.
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, Metric):
+        return identifier
+    obj = deserialize(identifier) if isinstance(identifier, (str, dict)) else identifier
+    if inspect.isclass(obj):
+        if issubclass(obj, Metric):
+            return obj()
+        raise ValueError(f"Could not interpret metric identifier: the class {obj!r} is not a Metric.")
+    if isinstance(obj, Metric):
+        return obj
+    if callable(obj):
+        return red.MeanMetricWrapper(obj)
+    raise ValueError(f"Could not interpret metric identifier {identifier!r} (type {type(identifier).__name__}). "
+                     "Pass a name such as 'accuracy' or 'mse', a config dict, a Metric or a function.")

@@ -1,0 +1,68 @@
+"""``highlevel.optimizers``: optimizers written once on ``highlevel.ops`` (Keras 3 names and update rules).
+
+>>> import highlevel as hl
+>>> type(hl.optimizers.get("adam")).__name__
+'Adam'
+>>> opt = hl.optimizers.deserialize(hl.optimizers.serialize(hl.optimizers.RMSprop(0.01, centered=True)))
+>>> type(opt).__name__, opt.centered
+('RMSprop', True)
+"""
+
+from . import schedules
+from .adadelta import Adadelta
+from .adafactor import Adafactor
+from .adagrad import Adagrad
+from .adam import Adam
+from .adamax import Adamax
+from .adamw import AdamW
+from .lion import Lion
+from .nadam import Nadam
+from .optimizer import Optimizer
+from .rmsprop import RMSprop
+from .sgd import SGD
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
+            "adadelta": Adadelta, "adamax": Adamax, "nadam": Nadam, "lion": Lion, "adafactor": Adafactor}
+
+
+def get(identifier):
+    """An optimizer from a name (``"adam"`` or ``"Adam"``), a ``serialize`` dict, or an instance (returned as is)."""
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, str):
+        cls = _BY_NAME.get(identifier.lower()) or _class_named(identifier)
+        if cls is None:
+            raise ValueError(f"Unknown optimizer {identifier!r}. Known optimizers: {sorted(_BY_NAME)} (or their "
+                             "class names).")
+        return cls()
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    raise TypeError(f"Could not interpret optimizer identifier {identifier!r}: pass a name such as 'adam', a "
+                    "serialized dict or an hl.optimizers.Optimizer instance.")
+
+
+def _class_named(name):
+    for cls in _BY_NAME.values():
+        if cls.__name__ == name:
+            return cls
+    return None
+
+
+def serialize(optimizer):
+    """``{"class_name": ..., "config": {...}}`` of an optimizer (its hyper-parameters, not its state)."""
+    return {"class_name": type(optimizer).__name__, "config": optimizer.get_config()}
+
+
+def deserialize(config, custom_objects=None):
+    """Rebuilds an optimizer from :func:`serialize`'s output (highlevel's classes and ``custom_objects``)."""
+    classes = {cls.__name__: cls for cls in _BY_NAME.values()}
+    classes.update(custom_objects or {})
+    name = config.get("class_name")
+    if name not in classes:
+        raise ValueError(f"Unknown optimizer class {name!r}; known: {sorted(classes)}. Pass your own classes "
+                         "with custom_objects={'Name': Class}.")
+    return classes[name].from_config(config.get("config", {}), custom_objects=custom_objects)
+
+
+__all__ = ["Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Lion", "Nadam", "Optimizer",
+           "RMSprop", "SGD", "deserialize", "get", "schedules", "serialize"]

@@ -1,0 +1,54 @@
+"""Lion: sign of an interpolated momentum (Chen et al., 2023).
+
+>>> import highlevel as hl
+>>> v = hl.Variable([1.0, 1.0])
+>>> opt = hl.optimizers.Lion(learning_rate=0.1)
+>>> _ = opt.apply([hl.ops.convert_to_tensor([0.5, -2.0])], [v])
+>>> [round(float(x), 4) for x in v.numpy()]
+[0.9, 1.1]
+"""
+
+from highlevel import ops
+
+from ._checks import check_number
+from .optimizer import Optimizer
+
+
+class Lion(Optimizer):
+    """Lion (``keras.optimizers.Lion``).
+
+    ``w -= lr · sign(b1 m + (1 - b1) g)``; then ``m = b2 m + (1 - b2) g``. Updates have the same size for
+    every entry, so Lion usually wants a 3-10x smaller learning rate than Adam.
+
+    Args:
+        learning_rate: float or schedule (default 0.001).
+        beta_1: the interpolation weight of the update's direction, in (0, 1] (0.9).
+        beta_2: the momentum's decay (0.99).
+        **kwargs: the base :class:`Optimizer` options.
+    """
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, name=None, **kwargs):
+        super().__init__(learning_rate=learning_rate, name=name, **kwargs)
+        if isinstance(beta_1, (int, float)) and not isinstance(beta_1, bool) and beta_1 == 0:
+            raise ValueError("`beta_1` must be in (0, 1]; received beta_1=0, with which Lion degenerates to "
+                             "sign SGD.")
+        self.beta_1 = float(check_number("beta_1", beta_1, 0.0, 1.0, low_open=True))
+        self.beta_2 = float(check_number("beta_2", beta_2, 0.0, 1.0))
+
+    def build(self, variables):
+        if self.built:
+            return
+        super().build(variables)
+        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in variables]
+
+    def update_step(self, gradient, variable, learning_rate):
+        lr = ops.cast(learning_rate, variable.dtype)
+        # Cast first, as Keras: (1 - beta) is then computed from the float32 beta.
+        beta_1, beta_2 = ops.cast(self.beta_1, variable.dtype), ops.cast(self.beta_2, variable.dtype)
+        m = self._momentums[self._slot_index(variable)]
+        direction = ops.sign(m.value * beta_1 + gradient * (1.0 - beta_1))
+        variable.assign_sub(lr * direction)
+        m.assign(m.value * beta_2 + gradient * (1.0 - beta_2))
+
+    def get_config(self):
+        return dict(super().get_config(), beta_1=self.beta_1, beta_2=self.beta_2)

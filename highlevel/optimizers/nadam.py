@@ -1,0 +1,81 @@
+"""Nadam: Adam with Nesterov momentum, with the momentum schedule of Dozat (2016) as Keras.
+
+>>> import highlevel as hl
+>>> v = hl.Variable([1.0])
+>>> opt = hl.optimizers.Nadam(learning_rate=0.1)
+>>> _ = opt.apply([hl.ops.convert_to_tensor([0.5])], [v])
+>>> bool(0.8 < v.numpy()[0] < 0.95)
+True
+"""
+
+from highlevel import config, ops
+
+from ._checks import check_number
+from .optimizer import Optimizer
+
+#: The momentum schedule's decay: ``u_t = beta_1 (1 - 0.5 * 0.96^t)``.
+_MOMENTUM_DECAY = 0.96
+
+
+class Nadam(Optimizer):
+    """Nadam (``keras.optimizers.Nadam``).
+
+    With ``u_t = b1 (1 - 0.5 · 0.96^t)`` and the running product ``U_t = u_1 ··· u_t`` (a state variable,
+    ``u_product``, updated once per step before the variables): ``m += (g - m)(1 - b1)``;
+    ``v += (g² - v)(1 - b2)``; ``m̂ = u_{t+1} m / (1 - U_t u_{t+1}) + (1 - u_t) g / (1 - U_t)``;
+    ``v̂ = v / (1 - b2^t)``; ``w -= lr m̂ / (sqrt(v̂) + epsilon)``.
+
+    Args:
+        learning_rate: float or schedule (default 0.001).
+        beta_1, beta_2: the moment decay rates (0.9, 0.999).
+        epsilon: added to the denominator (1e-7).
+        **kwargs: the base :class:`Optimizer` options.
+    """
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
+        super().__init__(learning_rate=learning_rate, name=name, **kwargs)
+        self.beta_1 = float(check_number("beta_1", beta_1, 0.0, 1.0, high_open=True))
+        self.beta_2 = float(check_number("beta_2", beta_2, 0.0, 1.0, high_open=True))
+        self.epsilon = float(check_number("epsilon", epsilon, 0.0))
+
+    def build(self, variables):
+        if self.built:
+            return
+        variables = list(variables)
+        dtype = variables[0].dtype if variables else config.floatx()
+        super().build(variables)
+        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in variables]
+        self._velocities = [self.add_variable_from_reference(v, "velocity") for v in variables]
+        self._u_product = self.add_variable((), initializer="ones", dtype=dtype, name="u_product")
+
+    def _update_variables(self, grads, variables, learning_rate):
+        # The momentum-cache product advances once per step, before any variable uses it.
+        dtype = self._u_product.dtype
+        decay_power = ops.power(_MOMENTUM_DECAY, self._local_step(dtype))
+        self._u_product.assign(self._u_product.value * self.beta_1 * (1.0 - 0.5 * decay_power))
+        super()._update_variables(grads, variables, learning_rate)
+
+    def update_step(self, gradient, variable, learning_rate):
+        dtype = variable.dtype
+        lr = ops.cast(learning_rate, dtype)
+        local_step = self._local_step(dtype)
+        decay = ops.cast(_MOMENTUM_DECAY, dtype)
+        # Cast first, as Keras: (1 - beta) is then computed from the float32 beta.
+        beta_1, beta_2 = ops.cast(self.beta_1, dtype), ops.cast(self.beta_2, dtype)
+        u_t = beta_1 * (1.0 - 0.5 * ops.power(decay, local_step))
+        u_t_1 = beta_1 * (1.0 - 0.5 * ops.power(decay, local_step + 1.0))
+        u_product_t = ops.cast(self._u_product.value, dtype)
+        u_product_t_1 = u_product_t * u_t_1
+        beta_2_power = ops.power(beta_2, local_step)
+        i = self._slot_index(variable)
+        m, v = self._momentums[i], self._velocities[i]
+        m_new = m.value + (gradient - m.value) * (1.0 - beta_1)
+        v_new = v.value + (ops.square(gradient) - v.value) * (1.0 - beta_2)
+        m.assign(m_new)
+        v.assign(v_new)
+        m_hat = u_t_1 * m_new / (1.0 - u_product_t_1) + (1.0 - u_t) * gradient / (1.0 - u_product_t)
+        v_hat = v_new / (1.0 - beta_2_power)
+        variable.assign_sub(m_hat * lr / (ops.sqrt(v_hat) + self.epsilon))
+
+    def get_config(self):
+        return dict(super().get_config(), beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon)

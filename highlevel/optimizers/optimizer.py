@@ -1,0 +1,362 @@
+"""The optimizer base class: slot variables, learning rate (float or schedule), clipping, weight decay,
+constraints, gradient accumulation and the exponential moving average of weights — the update rules live
+in subclasses.
+
+Every optimizer's math is written once on ``highlevel.ops`` and changes state only through
+``variable.assign``, so it runs eagerly, inside ``tf.function`` and as part of a pure ``jax.jit`` step.
+Steps that only sometimes update (gradient accumulation, EMA overwrite) compute both outcomes and pick
+one with ``ops.where``: a Python ``if`` on a tensor could not be traced.
+
+>>> import highlevel as hl
+>>> v = hl.Variable([1.0, 2.0])
+>>> opt = hl.optimizers.SGD(learning_rate=0.5, clipvalue=1.0)
+>>> _ = opt.apply([hl.ops.convert_to_tensor([3.0, -0.5])], [v])
+>>> v.numpy().tolist(), int(opt.iterations.numpy())
+([0.5, 2.25], 1)
+"""
+
+import re
+
+from highlevel import ops
+from highlevel.backends.contract import StatelessScope, Variable
+from highlevel.config import current_backend
+
+from .. import naming
+
+
+class Optimizer:
+    """Base class of optimizers (``keras.optimizers.Optimizer``).
+
+    A subclass creates its slots in ``build`` (after calling ``super().build``) with
+    :meth:`add_variable_from_reference`, defines ``update_step(gradient, variable, learning_rate)`` and
+    adds its hyper-parameters to ``get_config``.
+
+    Args:
+        learning_rate: a float or a ``LearningRateSchedule`` (called with the iteration count).
+        weight_decay: decoupled weight decay: each step first does ``w -= w * weight_decay * lr``.
+        clipnorm: clip each gradient to this L2 norm.
+        clipvalue: clip each gradient's entries to ``[-clipvalue, clipvalue]``.
+        global_clipnorm: clip all gradients together to this global L2 norm.
+        use_ema: keep an exponential moving average of the weights (see ``swap_ema_weights``).
+        ema_momentum: the average's momentum.
+        ema_overwrite_frequency: every this many steps, overwrite the weights with their average.
+        loss_scale_factor: gradients are divided by this factor (the loss was multiplied by it).
+        gradient_accumulation_steps: apply the accumulated mean gradient every this many steps.
+        name: the optimizer's name (default: the class name in snake_case).
+    """
+
+    def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
+                 gradient_accumulation_steps=None, name=None, **kwargs):
+        kwargs.pop("decay", None)  # Keras 3 accepts and ignores the legacy argument
+        if kwargs:
+            raise TypeError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}.")
+        if sum(x is not None for x in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set; received "
+                             f"clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}.")
+        for arg, value in (("clipnorm", clipnorm), ("clipvalue", clipvalue), ("global_clipnorm", global_clipnorm),
+                           ("weight_decay", weight_decay), ("loss_scale_factor", loss_scale_factor)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
+                raise ValueError(f"`{arg}` must be a non-negative number or None; received {arg}={value!r}.")
+        if gradient_accumulation_steps is not None and (not isinstance(gradient_accumulation_steps, int)
+                                                       or gradient_accumulation_steps < 2):
+            raise ValueError("`gradient_accumulation_steps` must be an integer >= 2; received "
+                             f"{gradient_accumulation_steps!r}.")
+        if not isinstance(ema_momentum, (int, float)) or not 0 <= ema_momentum <= 1:
+            raise ValueError(f"`ema_momentum` must be in [0, 1]; received ema_momentum={ema_momentum!r}.")
+        if ema_overwrite_frequency is not None and (not isinstance(ema_overwrite_frequency, int)
+                                                    or ema_overwrite_frequency < 1):
+            raise ValueError("`ema_overwrite_frequency` must be an integer >= 1 or None; received "
+                             f"{ema_overwrite_frequency!r}.")
+        self.name = name or naming.to_snake_case(type(self).__name__)
+        self.weight_decay = weight_decay
+        self.clipnorm = clipnorm
+        self.clipvalue = clipvalue
+        self.global_clipnorm = global_clipnorm
+        self.use_ema = bool(use_ema)
+        self.ema_momentum = ema_momentum
+        self.ema_overwrite_frequency = ema_overwrite_frequency
+        self.loss_scale_factor = loss_scale_factor
+        self.gradient_accumulation_steps = gradient_accumulation_steps
+        self.built = False
+        self._variables = []
+        self._trainable_variables = []
+        self._index = {}
+        self._exclude_ids = set()
+        self._exclude_names = []
+        backend = current_backend()
+        self._backend = backend
+        #: Counts calls to ``apply`` (with gradient accumulation, every micro-step counts).
+        self.iterations = Variable(0, dtype="int64", trainable=False, name="iteration", backend=backend)
+        self._variables.append(self.iterations)
+        from .schedules import LearningRateSchedule
+
+        if isinstance(learning_rate, LearningRateSchedule):
+            self._schedule = learning_rate
+            self._learning_rate = None
+        elif callable(learning_rate):
+            raise TypeError("learning_rate must be a float or a LearningRateSchedule; a plain callable cannot be "
+                            "traced into a compiled step nor saved. Subclass "
+                            "hl.optimizers.schedules.LearningRateSchedule.")
+        else:
+            if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float)) or learning_rate < 0:
+                raise ValueError(f"learning_rate must be a non-negative float or a LearningRateSchedule; received "
+                                 f"{learning_rate!r}.")
+            self._schedule = None
+            self._learning_rate = Variable(float(learning_rate), dtype="float32", trainable=False,
+                                           name="learning_rate", backend=backend)
+            self._variables.append(self._learning_rate)
+
+    # ------------------------------------------------------------ learning rate
+    @property
+    def learning_rate(self):
+        """The current learning rate (a tensor; the schedule's value at the current iteration)."""
+        if self._schedule is not None:
+            return self._schedule(self.iterations.value)
+        return self._learning_rate.value
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        if self._schedule is not None:
+            raise TypeError("This optimizer was created with a LearningRateSchedule as its learning_rate, so its "
+                            "learning rate cannot be set to a value. Create the optimizer with a float "
+                            "learning_rate to make it settable.")
+        from .schedules import LearningRateSchedule
+
+        if isinstance(value, LearningRateSchedule) or callable(value):
+            raise TypeError("A float learning rate cannot be replaced by a schedule after creation; pass the "
+                            "schedule to the optimizer's constructor instead.")
+        self._learning_rate.assign(float(value) if isinstance(value, (int, float)) else value)
+
+    def _update_count(self):
+        """The number of updates applied so far: ``iterations``, or ``iterations // gradient_accumulation_steps``
+        when accumulating (Keras's ``optimizer.iterations``). Bias corrections count updates."""
+        if self.gradient_accumulation_steps:
+            return ops.floor_divide(self.iterations.value, self.gradient_accumulation_steps)
+        return self.iterations.value
+
+    def _local_step(self, dtype):
+        """The 1-based number of the update being applied, as ``dtype``."""
+        return ops.cast(self._update_count() + 1, dtype)
+
+    # ---------------------------------------------------------------- variables
+    @property
+    def variables(self):
+        """Every state variable (iteration count, learning rate, slots), in creation order."""
+        return list(self._variables)
+
+    def add_variable(self, shape, initializer="zeros", dtype=None, name=None):
+        """A new optimizer state variable (not trainable), tracked in :attr:`variables`."""
+        from highlevel import initializers
+
+        var = Variable(initializers.get(initializer), shape=tuple(shape), dtype=dtype, trainable=False,
+                       name=name or f"{self.name}_variable", backend=self._backend)
+        var.path = f"{self.name}/{var.name}"
+        self._variables.append(var)
+        return var
+
+    def add_variable_from_reference(self, reference_variable, name=None, initializer="zeros"):
+        """A slot variable shaped and typed like ``reference_variable``, named after it."""
+        base = re.sub(r"[/:]", "_", reference_variable.path)
+        return self.add_variable(reference_variable.shape, initializer=initializer,
+                                 dtype=reference_variable.dtype, name=f"{base}_{name or 'var'}")
+
+    def build(self, variables):
+        """Creates the slots for ``variables`` (subclasses add theirs after calling this)."""
+        variables = list(variables)
+        self._trainable_variables = variables
+        self._index = {id(v): i for i, v in enumerate(variables)}
+        if self.use_ema:
+            # Zeros like Keras: the first update sets the average to the weights (momentum 0 at step 0).
+            self._ema = [self.add_variable_from_reference(v, "average") for v in variables]
+        if self.gradient_accumulation_steps:
+            self._accumulated_gradients = [self.add_variable_from_reference(v, "gradient_accumulator")
+                                           for v in variables]
+        self.built = True
+
+    def _slot_index(self, variable):
+        try:
+            return self._index[id(variable)]
+        except KeyError:
+            raise ValueError(f"Unknown variable {getattr(variable, 'path', variable)!r}: this optimizer was built "
+                             "for other variables. Create a new optimizer for a new set of variables.") from None
+
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """Exempts variables (objects, or regex patterns searched in their paths/names) from weight decay."""
+        if self.built:
+            raise ValueError("exclude_from_weight_decay() must be called before the optimizer is built "
+                             "(before the first training step).")
+        self._exclude_ids.update(id(v) for v in var_list or [])
+        self._exclude_names.extend(var_names or [])
+
+    def _use_weight_decay(self, variable):
+        if id(variable) in self._exclude_ids:
+            return False
+        return not any(re.search(n, variable.path) or re.search(n, variable.name) for n in self._exclude_names)
+
+    # -------------------------------------------------------------------- apply
+    def apply_gradients(self, grads_and_vars):
+        """Applies ``[(gradient, variable), ...]``; returns the iteration count."""
+        pairs = list(grads_and_vars)
+        return self.apply([g for g, _ in pairs], [v for _, v in pairs])
+
+    def apply(self, grads, trainable_variables=None):
+        """One optimization step: loss-scale, clipping, weight decay, the update rule, EMA, constraints.
+
+        Args:
+            grads: one gradient (or None) per variable.
+            trainable_variables: the variables; may be omitted once the optimizer is built (then ``grads``
+                match the variables it was built with).
+
+        Returns:
+            The ``iterations`` variable.
+        """
+        grads = list(grads)
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError("apply() without trainable_variables needs a built optimizer: call "
+                                 "optimizer.build(variables) first or pass the variables.")
+            variables = list(self._trainable_variables)
+        else:
+            variables = list(trainable_variables)
+        if len(grads) != len(variables):
+            raise ValueError(f"apply() received {len(grads)} gradients for {len(variables)} variables.")
+        if not variables:
+            return self.iterations
+        if not self.built:
+            self.build(variables)
+        for v in variables:
+            self._slot_index(v)
+        pairs = [(g, v) for g, v in zip(grads, variables) if g is not None]
+        if not pairs:
+            raise ValueError("No gradients provided for any variable: every gradient passed to apply() is None.")
+        grads = [ops.cast(g, v.dtype) for g, v in pairs]
+        variables = [v for _, v in pairs]
+        if self.loss_scale_factor is not None:
+            grads = [g / float(self.loss_scale_factor) for g in grads]
+        if self.gradient_accumulation_steps:
+            self._apply_accumulated(grads, variables)
+        else:
+            self._apply_update(self._clip_gradients(grads), variables)
+        if self.use_ema:
+            self._update_ema(self._trainable_variables)
+        for v in variables:
+            if v.constraint is not None:
+                v.assign(v.constraint(v.value))
+        self.iterations.assign_add(1)
+        return self.iterations
+
+    def _apply_update(self, grads, variables):
+        """Weight decay, then the update rule for every variable."""
+        learning_rate = self.learning_rate
+        if self.weight_decay:
+            for v in variables:
+                if self._use_weight_decay(v):
+                    lr = ops.cast(learning_rate, v.dtype)
+                    v.assign(v.value - v.value * float(self.weight_decay) * lr)
+        self._update_variables(grads, variables, learning_rate)
+
+    def _update_variables(self, grads, variables, learning_rate):
+        """Runs ``update_step`` on each variable; optimizers with per-step shared state extend it."""
+        for g, v in zip(grads, variables):
+            self.update_step(g, v, learning_rate)
+
+    def _apply_accumulated(self, grads, variables):
+        """Accumulates; every ``gradient_accumulation_steps`` steps, applies the mean and resets.
+
+        The update is computed every step inside a nested ``StatelessScope`` (which records the assignments
+        without making them) and kept only on update steps, so that no Python branch depends on a tensor.
+        """
+        n = self.gradient_accumulation_steps
+        is_update = ops.equal(ops.mod(self.iterations.value + 1, n), 0)
+        accs = [self._accumulated_gradients[self._slot_index(v)] for v in variables]
+        summed = [g + a.value for a, g in zip(accs, grads)]
+        with StatelessScope() as scope:
+            self._apply_update(self._clip_gradients([s / float(n) for s in summed]), variables)
+        for var, new in scope.assigned.values():
+            var.assign(ops.where(is_update, new, var.value))
+        for a, s in zip(accs, summed):
+            a.assign(ops.where(is_update, ops.zeros_like(s), s))
+
+    def _update_ema(self, variables):
+        count = self._update_count()
+        not_first = ops.not_equal(count, 0)
+        for v in variables:
+            ema = self._ema[self._slot_index(v)]
+            momentum = ops.cast(not_first, v.dtype) * float(self.ema_momentum)
+            ema.assign(momentum * ema.value + (1.0 - momentum) * v.value)
+        if self.ema_overwrite_frequency:
+            overwrite = ops.equal(ops.mod(count + 1, self.ema_overwrite_frequency), 0)
+            for v in variables:
+                v.assign(ops.where(overwrite, self._ema[self._slot_index(v)].value, v.value))
+
+    def swap_ema_weights(self, variables):
+        """Exchanges the weights and their moving averages (used by ``SwapEMAWeights``)."""
+        if not self.use_ema:
+            raise ValueError("swap_ema_weights() needs an optimizer created with use_ema=True.")
+        for v in variables:
+            ema = self._ema[self._slot_index(v)]
+            current = ops.copy(v.value)
+            v.assign(ema.value)
+            ema.assign(current)
+
+    def finalize_variable_values(self, variables):
+        """At the end of training: with ``use_ema``, overwrites the weights with their moving averages."""
+        if self.use_ema:
+            for v in variables:
+                v.assign(self._ema[self._slot_index(v)].value)
+
+    def _clip_gradients(self, grads):
+        # Zero means "no clipping", as in Keras.
+        if self.clipnorm:
+            return [_clip_by_norm(g, float(self.clipnorm)) for g in grads]
+        if self.global_clipnorm:
+            return _clip_by_global_norm(grads, float(self.global_clipnorm))
+        if self.clipvalue:
+            c = float(self.clipvalue)
+            return [ops.clip(g, -c, c) for g in grads]
+        return grads
+
+    def update_step(self, gradient, variable, learning_rate):
+        """Applies one gradient to one variable; every optimizer defines its rule here."""
+        raise TypeError(f"{type(self).__name__} does not define update_step(gradient, variable, learning_rate).")
+
+    # ------------------------------------------------------------------ configs
+    def get_config(self):
+        """The constructor arguments (a schedule is serialized as a nested dict)."""
+        from .schedules import serialize as serialize_schedule
+
+        lr = serialize_schedule(self._schedule) if self._schedule is not None else \
+            float(ops.convert_to_numpy(self._learning_rate.value))
+        return {"name": self.name, "learning_rate": lr, "weight_decay": self.weight_decay,
+                "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
+                "use_ema": self.use_ema, "ema_momentum": self.ema_momentum,
+                "ema_overwrite_frequency": self.ema_overwrite_frequency,
+                "loss_scale_factor": self.loss_scale_factor,
+                "gradient_accumulation_steps": self.gradient_accumulation_steps}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """Rebuilds an optimizer (without its state) from :meth:`get_config`'s output."""
+        from .schedules import deserialize as deserialize_schedule
+
+        config = dict(config)
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = deserialize_schedule(config["learning_rate"], custom_objects)
+        return cls(**config)
+
+
+def _clip_by_norm(g, clipnorm):
+    """``g * clipnorm / max(||g||, clipnorm)`` with a safe square root at 0 (``tf.clip_by_norm``)."""
+    l2sum = ops.sum(ops.square(g), keepdims=True)
+    positive = ops.greater(l2sum, 0)
+    l2norm = ops.where(positive, ops.sqrt(ops.where(positive, l2sum, ops.ones_like(l2sum))), l2sum)
+    return ops.divide(ops.multiply(g, clipnorm), ops.maximum(l2norm, clipnorm))
+
+
+def _clip_by_global_norm(grads, clipnorm):
+    """Scales all gradients by ``clipnorm / max(global_norm, clipnorm)``; a NaN/inf norm propagates."""
+    norm = ops.sqrt(ops.sum(ops.stack([ops.sum(ops.square(g)) for g in grads])))
+    scale = ops.multiply(clipnorm, ops.minimum(ops.divide(1.0, norm), 1.0 / clipnorm))
+    scale = ops.add(scale, ops.subtract(norm, norm))
+    return [g * ops.cast(scale, ops.dtype(g)) for g in grads]

@@ -1,0 +1,51 @@
+"""``highlevel.optimizers.schedules``: learning rates that change with the training step.
+
+Each schedule is a serializable function of the step written with ``highlevel.ops``, so it is traced into
+compiled training steps.
+
+>>> import highlevel as hl
+>>> s = hl.optimizers.schedules.ExponentialDecay(0.1, decay_steps=100, decay_rate=0.5)
+>>> t = hl.optimizers.schedules.deserialize(hl.optimizers.schedules.serialize(s))
+>>> type(t).__name__, t.get_config() == s.get_config()
+('ExponentialDecay', True)
+"""
+
+from .cosine_decay import CosineDecay
+from .cosine_decay_restarts import CosineDecayRestarts
+from .exponential_decay import ExponentialDecay
+from .inverse_time_decay import InverseTimeDecay
+from .learning_rate_schedule import LearningRateSchedule
+from .piecewise_constant_decay import PiecewiseConstantDecay
+from .polynomial_decay import PolynomialDecay
+
+#: The schedules that ``deserialize`` knows by class name (plus direct user subclasses, and custom_objects).
+ALL_SCHEDULES = {cls.__name__: cls for cls in (CosineDecay, CosineDecayRestarts, ExponentialDecay,
+                                                InverseTimeDecay, PiecewiseConstantDecay, PolynomialDecay)}
+
+
+def _all():
+    classes = {c.__name__: c for c in LearningRateSchedule.__subclasses__()}
+    classes.update(ALL_SCHEDULES)
+    return classes
+
+
+def serialize(schedule):
+    """``{"class_name": ..., "config": {...}}`` of a schedule."""
+    if not isinstance(schedule, LearningRateSchedule):
+        raise TypeError(f"serialize() expects a LearningRateSchedule; received {schedule!r}.")
+    return {"class_name": type(schedule).__name__, "config": schedule.get_config()}
+
+
+def deserialize(config, custom_objects=None):
+    """Rebuilds a schedule from :func:`serialize`'s output (only highlevel's schedules and ``custom_objects``)."""
+    classes = _all()
+    classes.update(custom_objects or {})
+    name = config.get("class_name") if isinstance(config, dict) else None
+    if name not in classes:
+        raise ValueError(f"Unknown learning-rate schedule {name!r}; known: {sorted(classes)}. Pass your own "
+                         "classes with custom_objects={'Name': Class}.")
+    return classes[name].from_config(config.get("config", {}))
+
+
+__all__ = ["CosineDecay", "CosineDecayRestarts", "ExponentialDecay", "InverseTimeDecay", "LearningRateSchedule",
+           "PiecewiseConstantDecay", "PolynomialDecay", "deserialize", "serialize"]

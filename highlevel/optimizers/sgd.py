@@ -1,0 +1,57 @@
+"""Stochastic gradient descent with optional (Nesterov) momentum.
+
+>>> import highlevel as hl
+>>> v = hl.Variable([1.0, 2.0])
+>>> opt = hl.optimizers.SGD(learning_rate=0.1)
+>>> _ = opt.apply([hl.ops.convert_to_tensor([1.0, 1.0])], [v])
+>>> [round(float(x), 4) for x in v.numpy()]
+[0.9, 1.9]
+"""
+
+from highlevel import ops
+
+from .optimizer import Optimizer
+
+
+class SGD(Optimizer):
+    """Gradient descent (``keras.optimizers.SGD``).
+
+    With ``momentum`` m: ``velocity = m * velocity - lr * g``; ``w += velocity`` (or, with ``nesterov``,
+    ``w += m * velocity - lr * g``).
+
+    Args:
+        learning_rate: float or schedule (default 0.01).
+        momentum: in [0, 1] (default 0: plain gradient descent).
+        nesterov: use Nesterov momentum.
+        **kwargs: the base :class:`Optimizer` options (clipnorm, weight_decay, use_ema, ...).
+    """
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None, **kwargs):
+        super().__init__(learning_rate=learning_rate, name=name, **kwargs)
+        if isinstance(momentum, bool) or not isinstance(momentum, (int, float)) or not 0 <= momentum <= 1:
+            raise ValueError(f"`momentum` must be a float in [0, 1]; received momentum={momentum!r}.")
+        self.momentum = float(momentum)
+        self.nesterov = bool(nesterov)
+
+    def build(self, variables):
+        if self.built:
+            return
+        super().build(variables)
+        self.momentums = [self.add_variable_from_reference(v, "momentum") for v in variables] \
+            if self.momentum != 0 else []
+
+    def update_step(self, gradient, variable, learning_rate):
+        lr = ops.cast(learning_rate, variable.dtype)
+        if self.momentum == 0:
+            variable.assign_sub(gradient * lr)
+            return
+        m = self.momentums[self._slot_index(variable)]
+        velocity = m.value * self.momentum - gradient * lr
+        m.assign(velocity)
+        if self.nesterov:
+            variable.assign_add(velocity * self.momentum - gradient * lr)
+        else:
+            variable.assign_add(velocity)
+
+    def get_config(self):
+        return dict(super().get_config(), momentum=self.momentum, nesterov=self.nesterov)

@@ -1,0 +1,459 @@
+"""``compile`` / ``fit`` / ``evaluate`` / ``predict``: the training loop, written once for every backend.
+
+The loop, callbacks and data handling live here; the backend contract supplies how a step gets its gradients
+(``variables_value_and_grad``) and how it runs (``compile_step``: eager, ``jax.jit`` over the state, or a
+``tf.function``). A subclass may override :meth:`Trainer.train_step`, :meth:`Trainer.test_step`,
+:meth:`Trainer.predict_step` or :meth:`Trainer.compute_loss`; the overrides run compiled on every backend as
+long as they use ``hl.ops`` and change state only through ``variable.assign``.
+"""
+
+import numpy as np
+
+from highlevel.backends.contract import Variable, tree
+from highlevel.backends.contract import dtypes as _dtypes
+from highlevel.config import current_backend
+
+from .compile_utils import CompileLoss, CompileMetrics
+from .data_adapters import get_data_adapter
+from .data_adapters.utils import train_validation_split, unpack_x_y_sample_weight
+
+
+class Trainer:
+    """The training API of :class:`highlevel.Model` (Keras 3's ``Trainer``)."""
+
+    _compiled = False
+
+    # ------------------------------------------------------------------ compile
+    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
+                run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
+        """Configures the model for training.
+
+        Args:
+            optimizer: an optimizer name (``"adam"``) or object.
+            loss: a loss name, object or function; or a list/dict with one per output.
+            loss_weights: per-output weights of the total loss (list or dict).
+            metrics: metric names/objects; or a list/dict per output. ``"accuracy"`` picks the binary,
+                categorical or sparse categorical variant that fits the loss.
+            weighted_metrics: metrics that also receive ``sample_weight``/``class_weight``.
+            run_eagerly: run steps eagerly (no ``jax.jit``/``tf.function``), for debugging.
+            jit_compile: ``True`` asks for the engine's extra compiler (XLA on TensorFlow, ``torch.compile``);
+                ``"auto"`` (default) compiles the way each engine normally does: ``jax.jit`` on JAX,
+                ``tf.function`` on TensorFlow, eager on PyTorch and native.
+        """
+        from highlevel import metrics as metrics_module
+        from highlevel import optimizers
+
+        self.optimizer = optimizers.get(optimizer)
+        output_names = self._output_names_for_compile()
+        self._compile_loss = CompileLoss(loss, loss_weights, output_names) if loss is not None else None
+        self._compile_metrics = (CompileMetrics(metrics, weighted_metrics, output_names, loss=loss)
+                                 if metrics is not None or weighted_metrics is not None else None)
+        self._loss_tracker = metrics_module.Mean(name="loss")
+        self.run_eagerly = bool(run_eagerly)
+        if jit_compile not in ("auto", True, False):
+            raise ValueError(f"jit_compile must be True, False or 'auto'; received {jit_compile!r}.")
+        self.jit_compile = jit_compile
+        self.steps_per_execution = steps_per_execution
+        self._compile_config = {"optimizer": optimizer, "loss": loss, "loss_weights": loss_weights,
+                                "metrics": metrics, "weighted_metrics": weighted_metrics,
+                                "run_eagerly": run_eagerly, "jit_compile": jit_compile}
+        self._compiled = True
+        self._reset_step_functions()
+        self.stop_training = False
+
+    def _step_trainable_variables(self):
+        """The trainable variables, listed once per ``fit`` (walking the layer tree every step costs)."""
+        cached = getattr(self, "_trainable_cache", None)
+        if cached is None:
+            cached = self._trainable_cache = self.trainable_variables
+        return cached
+
+    def _reset_step_functions(self):
+        self._trainable_cache = None
+        self._train_function = None
+        self._test_function = None
+        self._predict_function = None
+
+    def _output_names_for_compile(self):
+        names = getattr(self, "output_names", None)
+        try:
+            return list(names) if names else None
+        except TypeError:
+            return None
+
+    def _assert_compiled(self, what):
+        if not self._compiled:
+            raise ValueError(
+                f"You must call model.compile(optimizer=..., loss=...) before model.{what}(). The model "
+                f"'{self.name}' has not been compiled."
+            )
+
+    @property
+    def metrics(self):
+        """The loss tracker and every compiled metric (and those of sub-layers' ``metrics`` attributes)."""
+        out = []
+        if self._compiled:
+            out.append(self._loss_tracker)
+            if self._compile_loss is not None:
+                out.extend(self._compile_loss.metrics)
+            if self._compile_metrics is not None:
+                out.extend(self._compile_metrics.metrics)
+        return out
+
+    @property
+    def metrics_names(self):
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self):
+        for m in self.metrics:
+            m.reset_state()
+
+    # -------------------------------------------------------------- the steps
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        """The total loss: compiled losses plus the model's own (regularization, ``add_loss``)."""
+        losses = []
+        if self._compile_loss is not None and y is not None:
+            value = self._compile_loss(y, y_pred, sample_weight)
+            if value is not None:
+                losses.append(value)
+        losses.extend(self.losses)
+        if not losses:
+            if self._compile_loss is None:
+                raise ValueError(
+                    f"Model '{self.name}' has no loss to minimise: pass `loss=` to compile(), or add losses in "
+                    "call() with self.add_loss()."
+                )
+            raise ValueError(
+                "The compiled loss needs targets: pass `y` to fit()/evaluate() (or yield (x, y) batches)."
+            )
+        total = losses[0]
+        for value in losses[1:]:
+            total = total + value
+        return total
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        """Updates the compiled metrics and returns every metric's current result."""
+        if self._compile_metrics is not None and y is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self):
+        results = {}
+        for m in self.metrics:
+            r = m.result()
+            if isinstance(r, dict):
+                results.update(r)
+            else:
+                results[m.name] = r
+        return results
+
+    def train_step(self, data):
+        """One optimization step on a batch; returns the metrics' results."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        backend = current_backend()
+
+        def loss_fn():
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
+            return loss, y_pred
+
+        trainable = self._step_trainable_variables()
+        (loss, y_pred), grads = backend.variables_value_and_grad(loss_fn, trainable)
+        self.optimizer.apply(grads, trainable)
+        self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data):
+        """Evaluates one batch; returns the metrics' results."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
+        self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data):
+        """The model's outputs for one batch."""
+        x, _, _ = unpack_x_y_sample_weight(data)
+        return self(x, training=False)
+
+    # ---------------------------------------------------- building and state
+    def _prepare(self, batch):
+        """Builds the model, losses, metrics and optimizer from a first batch (nothing is trained)."""
+        x, y, sample_weight = unpack_x_y_sample_weight(batch)
+        needs_output = not self.built or (
+            self._compiled and ((self._compile_loss is not None and not self._compile_loss.built) or
+                                (self._compile_metrics is not None and not self._compile_metrics.built)))
+        if needs_output:
+            y_pred = self(x, training=False)
+            if self._compiled and y is not None:
+                if self._compile_loss is not None and not self._compile_loss.built:
+                    self._compile_loss.build(y, y_pred)
+                if self._compile_metrics is not None and not self._compile_metrics.built:
+                    self._compile_metrics.build(y, y_pred)
+        if self._compiled and not getattr(self.optimizer, "built", False):
+            self.optimizer.build(self.trainable_variables)
+
+    def _state_variables(self, with_optimizer=True, with_metrics=True):
+        out, seen = [], set()
+        groups = [self.variables]
+        if with_optimizer and self._compiled:
+            groups.append(self.optimizer.variables)
+        if with_metrics and self._compiled:
+            for m in self.metrics:
+                groups.append(m.variables)
+        for group in groups:
+            for v in group:
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    out.append(v)
+        return out
+
+    def _compile_function(self, step, with_optimizer, with_metrics):
+        if self.run_eagerly:
+            return step
+        return current_backend().compile_step(step, self._state_variables(with_optimizer, with_metrics),
+                                              jit_compile=self.jit_compile is True)
+
+    def _to_tensors(self, batch):
+        backend = current_backend()
+        floatx = _dtypes.floatx()
+
+        def convert(a):
+            if a is None or isinstance(a, Variable) or backend.is_tensor(a):
+                return a
+            a = np.asarray(a)
+            if a.dtype.kind == "f" and a.dtype != np.dtype(floatx) and floatx != "bfloat16":
+                a = a.astype(floatx)  # float64 data trains in floatx, as in Keras
+            if a.dtype.kind in "US":
+                return a
+            return backend.convert_to_tensor(a)
+
+        return tree.map_structure(convert, batch)
+
+    def _make_train_function(self):
+        if self._train_function is None:
+            self._train_function = self._compile_function(self.train_step, True, True)
+        return self._train_function
+
+    def _make_test_function(self):
+        if self._test_function is None:
+            self._test_function = self._compile_function(self.test_step, False, True)
+        return self._test_function
+
+    def _make_predict_function(self):
+        if self._predict_function is None:
+            self._predict_function = self._compile_function(self.predict_step, False, False)
+        return self._predict_function
+
+    # -------------------------------------------------------------------- fit
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None, validation_split=0.0,
+            validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
+            steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1):
+        """Trains the model for ``epochs`` epochs; returns a :class:`~highlevel.callbacks.History`.
+
+        Arguments follow ``keras.Model.fit``. Shuffling draws from the host random stream, so one seed gives the
+        same batch order on every backend.
+        """
+        from highlevel.callbacks import CallbackList
+
+        self._assert_compiled("fit")
+        _check_epochs(epochs, initial_epoch)
+        backend = current_backend()
+        if validation_split and validation_data is None:
+            if not _is_arrays(x):
+                raise ValueError(
+                    "validation_split needs array data (it keeps the last part of x and y for validation); "
+                    "for generators and datasets pass validation_data instead."
+                )
+            from .data_adapters.utils import to_numpy_structure
+
+            arrays = to_numpy_structure((x, y, sample_weight), backend)
+            (x, y, sample_weight), validation_data = train_validation_split(arrays, validation_split)
+        adapter = get_data_adapter(x, y, sample_weight, batch_size=batch_size, steps=steps_per_epoch,
+                                   shuffle=shuffle, class_weight=class_weight, backend=backend)
+        val_adapter = None
+        if validation_data is not None:
+            vx, vy, vsw = unpack_x_y_sample_weight(validation_data)
+            val_adapter = get_data_adapter(vx, vy, vsw, batch_size=validation_batch_size or batch_size,
+                                           steps=validation_steps, backend=backend)
+        callbacks = callbacks if isinstance(callbacks, CallbackList) else CallbackList(
+            callbacks, add_history=True, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=epochs,
+            steps=adapter.num_batches)
+        self.stop_training = False
+        self._trainable_cache = None  # freezing between fits takes effect
+        self._in_fit = True
+        logs = {}
+        try:
+            callbacks.on_train_begin()
+            for epoch in range(initial_epoch, epochs):
+                self.reset_metrics()
+                callbacks.on_epoch_begin(epoch)
+                logs = self._run_epoch(adapter, callbacks)
+                epoch_logs = dict(logs)
+                if val_adapter is not None and _should_validate(epoch, validation_freq):
+                    val_logs = self._evaluate_adapter(val_adapter, callbacks)
+                    epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
+                callbacks.on_epoch_end(epoch, epoch_logs)
+                logs = epoch_logs
+                if self.stop_training:
+                    break
+            callbacks.on_train_end(logs)
+        finally:
+            self._in_fit = False
+        return callbacks.history
+
+    def _run_epoch(self, adapter, callbacks):
+        logs = {}
+        train_function = None
+        for step, batch in enumerate(adapter.get_numpy_iterator()):
+            batch = self._to_tensors(batch)
+            if train_function is None:
+                self._prepare(batch)
+                train_function = self._make_train_function()
+            callbacks.on_train_batch_begin(step)
+            logs = train_function(batch)
+            logs = _pythonify(logs)
+            callbacks.on_train_batch_end(step, logs)
+            if self.stop_training:
+                break
+        return logs
+
+    # --------------------------------------------------------------- evaluate
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
+                 callbacks=None, return_dict=False):
+        """The loss and metrics on the given data (a scalar, a list, or a dict with ``return_dict``)."""
+        from highlevel.callbacks import CallbackList
+
+        self._assert_compiled("evaluate")
+        adapter = get_data_adapter(x, y, sample_weight, batch_size=batch_size, steps=steps,
+                                   backend=current_backend())
+        callbacks = CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+                                 steps=adapter.num_batches)
+        logs = self._evaluate_adapter(adapter, callbacks)
+        if return_dict:
+            return logs
+        values = list(logs.values())
+        return values[0] if len(values) == 1 else values
+
+    def _evaluate_adapter(self, adapter, callbacks):
+        self.reset_metrics()
+        callbacks.on_test_begin()
+        logs = {}
+        test_function = None
+        for step, batch in enumerate(adapter.get_numpy_iterator()):
+            batch = self._to_tensors(batch)
+            if test_function is None:
+                self._prepare(batch)
+                test_function = self._make_test_function()
+            callbacks.on_test_batch_begin(step)
+            logs = _pythonify(test_function(batch))
+            callbacks.on_test_batch_end(step, logs)
+        callbacks.on_test_end(logs)
+        return logs
+
+    # ---------------------------------------------------------------- predict
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        """The model's outputs on ``x``, batch by batch, as numpy arrays (in the outputs' structure)."""
+        from highlevel.callbacks import CallbackList
+
+        backend = current_backend()
+        adapter = get_data_adapter(x, None, None, batch_size=batch_size, steps=steps, backend=backend)
+        callbacks = CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+                                 steps=adapter.num_batches)
+        callbacks.on_predict_begin()
+        outputs = []
+        predict_function = None
+        for step, batch in enumerate(adapter.get_numpy_iterator()):
+            batch = self._to_tensors(batch)
+            if predict_function is None:
+                if not self.built:
+                    self(unpack_x_y_sample_weight(batch)[0], training=False)
+                predict_function = self._make_predict_function()
+            callbacks.on_predict_batch_begin(step)
+            out = tree.map_structure(backend.to_numpy, predict_function(batch))
+            outputs.append(out)
+            callbacks.on_predict_batch_end(step, {"outputs": out})
+        callbacks.on_predict_end()
+        if not outputs:
+            raise ValueError("predict() received no data: the input yielded no batches.")
+        leaves = [tree.flatten(o)[0] for o in outputs]
+        treedef = tree.flatten(outputs[0])[1]
+        merged = [np.concatenate([lv[i] for lv in leaves], axis=0) for i in range(len(leaves[0]))]
+        return tree.unflatten(treedef, merged)
+
+    # ------------------------------------------------------- single batches
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
+        """One training step on one batch; returns the metrics (as ``evaluate`` does)."""
+        self._assert_compiled("train_on_batch")
+        from .data_adapters import utils
+
+        if class_weight is not None:
+            if sample_weight is not None:
+                raise ValueError("Pass either class_weight or sample_weight to train_on_batch, not both.")
+            sample_weight = utils.class_weight_to_sample_weight(utils.to_numpy_structure(y), class_weight)
+        batch = self._to_tensors(utils.pack_x_y_sample_weight(x, y, sample_weight))
+        self._prepare(batch)
+        logs = _pythonify(self._make_train_function()(batch))
+        return _format_result(logs, return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """Evaluates one batch (metrics are reset first)."""
+        self._assert_compiled("test_on_batch")
+        from .data_adapters import utils
+
+        batch = self._to_tensors(utils.pack_x_y_sample_weight(x, y, sample_weight))
+        self._prepare(batch)
+        self.reset_metrics()
+        logs = _pythonify(self._make_test_function()(batch))
+        return _format_result(logs, return_dict)
+
+    def predict_on_batch(self, x):
+        """The model's outputs for one batch, as numpy."""
+        backend = current_backend()
+        batch = self._to_tensors((x,))
+        if not self.built:
+            self(batch[0], training=False)
+        return tree.map_structure(backend.to_numpy, self._make_predict_function()(batch))
+
+    def get_compile_config(self):
+        return dict(getattr(self, "_compile_config", {}))
+
+
+def _batch_size(x):
+    leaf = tree.flatten(x)[0][0]
+    return current_backend().shape(leaf)[0] if not hasattr(leaf, "shape") else leaf.shape[0]
+
+
+def _pythonify(logs):
+    backend = current_backend()
+    out = {}
+    for k, v in logs.items():
+        out[k] = float(backend.to_numpy(v)) if not isinstance(v, (int, float)) else float(v)
+    return out
+
+
+def _format_result(logs, return_dict):
+    if return_dict:
+        return logs
+    values = list(logs.values())
+    return values[0] if len(values) == 1 else values
+
+
+def _should_validate(epoch, freq):
+    if isinstance(freq, int):
+        if freq < 1:
+            raise ValueError(f"validation_freq must be a positive integer; received {freq}.")
+        return (epoch + 1) % freq == 0
+    return (epoch + 1) in freq
+
+
+def _check_epochs(epochs, initial_epoch):
+    if not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 0:
+        raise ValueError(f"epochs must be a non-negative integer; received epochs={epochs!r}.")
+    if not isinstance(initial_epoch, int) or initial_epoch < 0:
+        raise ValueError(f"initial_epoch must be a non-negative integer; received initial_epoch={initial_epoch!r}.")
+
+
+def _is_arrays(x):
+    leaves = tree.flatten(x)[0]
+    return bool(leaves) and all(hasattr(a, "shape") or isinstance(a, (list, float, int)) for a in leaves)

@@ -1,0 +1,163 @@
+"""compile / fit / evaluate / predict on every backend."""
+
+import numpy as np
+import pytest
+
+import highlevel as hl
+from highlevel import ops
+
+
+def regression_data(n=96, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 6)).astype("float32")
+    y = (x[:, :1] * 1.5 - x[:, 1:2] + 0.3).astype("float32")
+    return x, y
+
+
+def mlp(units=16, outputs=1):
+    return hl.Sequential([hl.Input((6,)), hl.layers.Dense(units, activation="tanh"), hl.layers.Dense(outputs)])
+
+
+def test_fit_reduces_the_loss_and_returns_history(backend):
+    hl.utils.set_random_seed(1)
+    x, y = regression_data()
+    model = mlp()
+    model.compile(optimizer=hl.optimizers.Adam(0.02), loss="mse", metrics=["mae"])
+    history = model.fit(x, y, batch_size=16, epochs=5, verbose=0)
+    assert set(history.history) == {"loss", "mae"}
+    assert history.epoch == [0, 1, 2, 3, 4]
+    losses = history.history["loss"]
+    assert losses[-1] < 0.5 * losses[0]
+    result = model.evaluate(x, y, verbose=0, return_dict=True)
+    assert set(result) == {"loss", "mae"}
+    pred = model.predict(x, batch_size=40, verbose=0)
+    assert isinstance(pred, np.ndarray) and pred.shape == (96, 1)
+    np.testing.assert_allclose(np.mean((pred - y) ** 2), result["loss"], rtol=1e-4)
+
+
+def test_validation_split_and_data(backend):
+    hl.utils.set_random_seed(2)
+    x, y = regression_data()
+    model = mlp()
+    model.compile(optimizer="sgd", loss="mse")
+    h = model.fit(x, y, epochs=2, validation_split=0.25, verbose=0)
+    assert set(h.history) == {"loss", "val_loss"}
+    h = model.fit(x, y, epochs=3, validation_data=(x[:10], y[:10]), validation_freq=2, verbose=0)
+    assert len(h.history["loss"]) == 3 and len(h.history["val_loss"]) == 1
+
+
+def test_single_batch_methods(backend):
+    x, y = regression_data(32)
+    model = mlp()
+    model.compile(optimizer="sgd", loss="mse", metrics=["mse"])
+    logs = model.train_on_batch(x, y, return_dict=True)
+    assert set(logs) == {"loss", "mse"}
+    loss, mse = model.test_on_batch(x, y)
+    assert np.isclose(loss, mse, rtol=1e-5)
+    assert model.predict_on_batch(x).shape == (32, 1)
+
+
+def test_sample_weight_zero_ignores_samples(backend):
+    x, y = regression_data(32)
+    model = mlp()
+    model.compile(optimizer="sgd", loss="mse")
+    w = np.zeros(32, "float32")
+    w[:8] = 1.0
+    full = model.evaluate(x[:8], y[:8], verbose=0)
+    weighted = model.evaluate(x, y, sample_weight=w, verbose=0, batch_size=32)
+    # sum_over_batch_size: the weighted sum divided by the batch size
+    np.testing.assert_allclose(weighted, full * 8 / 32, rtol=1e-5)
+
+
+def test_custom_train_step_override(backend):
+    """The documented override pattern: a subclass writes its own step with hl.ops."""
+
+    class HalfStep(hl.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = hl.layers.Dense(1)
+
+        def call(self, x, training=None):
+            return self.dense(x)
+
+        def train_step(self, data):
+            x, y = data
+
+            def loss_fn():
+                y_pred = self(x, training=True)
+                return self.compute_loss(x=x, y=y, y_pred=y_pred), y_pred
+
+            (loss, _), grads = hl.config.current_backend().variables_value_and_grad(
+                loss_fn, self.trainable_variables)
+            self.optimizer.apply([g * 0.5 for g in grads], self.trainable_variables)
+            self._loss_tracker.update_state(loss)
+            return {"loss": self._loss_tracker.result()}
+
+    hl.utils.set_random_seed(3)
+    x, y = regression_data(64)
+    model = HalfStep()
+    model.compile(optimizer=hl.optimizers.SGD(0.1), loss="mse")
+    h = model.fit(x, y, batch_size=16, epochs=3, verbose=0)
+    assert h.history["loss"][-1] < h.history["loss"][0]
+
+
+@pytest.mark.parametrize("bad,match", [
+    (lambda m, x, y: m.fit(x, y[:-1], verbose=0), "same number of samples"),
+    (lambda m, x, y: m.fit(x[:0], y[:0], verbose=0), "0 samples"),
+    (lambda m, x, y: m.fit(iter([]), verbose=0), "yielded no batches"),
+    (lambda m, x, y: m.fit(x, y, class_weight={0: 1.0}, sample_weight=np.ones(len(x)), verbose=0),
+     "class_weight` and `sample_weight"),
+    (lambda m, x, y: m.fit(x, y, batch_size=0, verbose=0), "batch_size must be a positive integer"),
+])
+def test_bad_data_errors(backend, bad, match):
+    x, y = regression_data(16)
+    model = mlp()
+    model.compile(optimizer="sgd", loss="mse")
+    with pytest.raises(ValueError, match=match):
+        bad(model, x, y)
+
+
+def test_fit_before_compile_is_explained(backend):
+    model = mlp()
+    with pytest.raises(ValueError, match="must call model.compile"):
+        model.fit(*regression_data(8), verbose=0)
+
+
+def test_generators_and_py_dataset(backend):
+    x, y = regression_data(64)
+
+    def gen():
+        while True:
+            for i in range(0, 64, 16):
+                yield x[i:i + 16], y[i:i + 16]
+
+    class Data(hl.utils.PyDataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            return x[i * 16:(i + 1) * 16], y[i * 16:(i + 1) * 16]
+
+    model = mlp()
+    model.compile(optimizer="sgd", loss="mse")
+    h1 = model.fit(gen(), steps_per_epoch=4, epochs=2, verbose=0)
+    h2 = model.fit(Data(workers=2), epochs=2, verbose=0)
+    assert len(h1.history["loss"]) == 2 and len(h2.history["loss"]) == 2
+
+
+def test_dict_inputs_and_two_outputs(backend):
+    a = hl.Input((3,), name="a")
+    b = hl.Input((2,), name="b")
+    h = hl.layers.Concatenate()([a, b])
+    out1 = hl.layers.Dense(1, name="reg")(h)
+    out2 = hl.layers.Dense(3, name="cls")(h)
+    model = hl.Model({"a": a, "b": b}, {"reg": out1, "cls": out2})
+    model.compile(optimizer="adam", loss={"reg": "mse", "cls": "sparse_categorical_crossentropy"},
+                  loss_weights={"reg": 1.0, "cls": 0.5})
+    rng = np.random.default_rng(0)
+    xa, xb = rng.normal(size=(20, 3)).astype("float32"), rng.normal(size=(20, 2)).astype("float32")
+    yr, yc = rng.normal(size=(20, 1)).astype("float32"), rng.integers(0, 3, 20)
+    h = model.fit({"a": xa, "b": xb}, {"reg": yr, "cls": yc}, epochs=1, verbose=0)
+    assert {"loss", "reg_loss", "cls_loss"} <= set(h.history)
+    pred = model.predict({"a": xa, "b": xb}, verbose=0)
+    assert pred["reg"].shape == (20, 1) and pred["cls"].shape == (20, 3)
