@@ -284,7 +284,7 @@ class SpatialOpsMixin:
         del xs
         if not w.requires_grad:
             a = None  # the im2col buffer only serves the kernel gradient
-        out = _from_last(out, first)
+        out = _as(_from_last(out, first), dtype)  # ml_dtypes' bfloat16 matmul returns float32
 
         def backward(g):
             gg = _grad_groups(_to_last(g, first), groups)
@@ -306,7 +306,7 @@ class SpatialOpsMixin:
         mult = wd.shape[-1] // c
         w3 = wd.reshape(win.taps, c, mult)
         out = _tapwise_forward(xs, w3, win)
-        out = _from_last(out.reshape(out.shape[:-2] + (c * mult,)), first)
+        out = _as(_from_last(out.reshape(out.shape[:-2] + (c * mult,)), first), wd.dtype)
         if not w.requires_grad:
             xs = None  # the padded input only serves the kernel gradient
 
@@ -382,7 +382,7 @@ class SpatialOpsMixin:
         wk = wd.reshape(win.taps * cout, cin)
         xm = xd.reshape(1, -1, cin)
         out = _im.crop_from_span(xp, _im.col2im_matmul(xp, xm, _kernel_taps(wd, win.taps, 1), win, n), win)
-        out = _contiguous(_from_last(out, first), first)
+        out = _as(_contiguous(_from_last(out, first), first), dtype)
         xm = xm[0]
 
         def backward(g):
