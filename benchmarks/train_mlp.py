@@ -16,7 +16,8 @@ For each backend three contestants train the same model on the same data:
 Every measurement is its own subprocess with pinned thread counts (``--threads``, default 1: the
 ``OMP/MKL/OPENBLAS_NUM_THREADS`` variables, ``torch.set_num_threads``, TensorFlow's intra/inter-op threads and
 ``XLA_FLAGS=--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1``). A worker runs one warm-up
-epoch (compilation, caches), then ``--epochs`` timed epochs and reports their median ms/step. The driver runs
+epoch (compilation, caches), then ``--epochs`` timed epochs and reports the fastest one's ms/step (on a shared
+machine the fastest epoch is the one least disturbed by other load). The driver runs
 the contestants interleaved (ours, hand, keras, ours, hand, keras, ...) for ``--repeats`` rounds and prints the
 medians and the median of the per-round ratios.
 
@@ -110,7 +111,7 @@ def _hand_epoch(backend, x, y, widths, batch):
 
 
 def worker(kind, backend, workload, steps, epochs):
-    """Times one contestant in this process; prints ``{"ms_per_step": ..., ...}`` as the last line."""
+    """Times one contestant in this process; prints ``{"ms_per_step": ..., ...}`` (fastest epoch) last."""
     widths, batch = WORKLOADS[workload][:2]
     x, y = make_data(widths, batch, steps)
     make = {"ours": _ours_epoch, "hand": _hand_epoch, "keras": _keras_epoch}[kind]
@@ -118,16 +119,29 @@ def worker(kind, backend, workload, steps, epochs):
     loss = epoch()  # warm-up: builds, compiles, fills caches
     times = []
     for _ in range(epochs):
-        t0 = time.perf_counter()
+        t0 = _clock()
         loss = epoch()
-        times.append(time.perf_counter() - t0)
-    print(json.dumps({"ms_per_step": 1000.0 * median(times) / steps, "loss": float(loss),
+        times.append(_clock() - t0)
+    print(json.dumps({"ms_per_step": 1000.0 * min(times) / steps, "loss": float(loss),
                       "epoch_ms": [1000.0 * t for t in times]}))
 
 
 # ------------------------------------------------------------------------------------------ the driver
-def _fmt(v, digits=3):
-    return "-" if v is None else f"{v:.{digits}f}"
+HEADER = ["workload", "backend", "ours ms/step", "hand ms/step", "keras ms/step", "ours/hand", "ours/keras"]
+
+
+def _fmt(v, digits=3, suffix=""):
+    return "-" if v is None else f"{v:.{digits}f}{suffix}"
+
+
+def _median_of(values):
+    values = [v for v in values if v is not None]
+    return median(values) if values else None
+
+
+def _median_ratio(a, b):
+    """The median over rounds of a/b, from the rounds where both ran."""
+    return _median_of([x / y for x, y in zip(a, b) if x is not None and y is not None])
 
 
 def drive(args):
@@ -146,23 +160,29 @@ def drive(args):
         steps = WORKLOADS[workload][3 if args.quick else 2]
         for backend in backends:
             kinds = [k for k in KINDS if not (k == "keras" and FRAMEWORK[backend] is None)]
-            results = {k: [] for k in kinds}
+            results = {k: [] for k in kinds}  # one entry per round; None where the worker failed
             for r in range(repeats):
                 for kind in kinds:
-                    out = run_worker(__file__, ["--worker", kind, backend, workload, "--steps", str(steps),
-                                                "--epochs", str(epochs), "--threads", str(args.threads)],
-                                     args.threads)
+                    try:
+                        out = run_worker(__file__, ["--worker", kind, backend, workload, "--steps", str(steps),
+                                                    "--epochs", str(epochs), "--threads", str(args.threads),
+                                                    "--clock", args.clock], args.threads)
+                    except Exception as e:  # noqa: BLE001 - one broken contestant must not end the run
+                        print(f"  {workload} {backend} {kind} round {r + 1} FAILED: {str(e)[-400:]}",
+                              file=sys.stderr, flush=True)
+                        results[kind].append(None)
+                        continue
                     results[kind].append(out["ms_per_step"])
                     print(f"  {workload} {backend:10s} {kind:5s} round {r + 1}/{repeats}: "
                           f"{out['ms_per_step']:.3f} ms/step (loss {out['loss']:.4f})", file=sys.stderr, flush=True)
-            ours, hand = median(results["ours"]), median(results["hand"])
-            keras = median(results["keras"]) if "keras" in results else None
-            r_hand = median([o / h for o, h in zip(results["ours"], results["hand"])])
-            r_keras = median([o / k for o, k in zip(results["ours"], results["keras"])]) if keras else None
-            rows.append([workload, backend, _fmt(ours), _fmt(hand), _fmt(keras), _fmt(r_hand, 2) + "x",
-                         (_fmt(r_keras, 2) + "x") if r_keras else "-"])
-    header = ["workload", "backend", "ours ms/step", "hand ms/step", "keras ms/step", "ours/hand", "ours/keras"]
-    print(format_table(header, rows))
+            ours, hand = _median_of(results["ours"]), _median_of(results["hand"])
+            keras = _median_of(results["keras"]) if "keras" in results else None
+            r_hand = _median_ratio(results["ours"], results["hand"])
+            r_keras = _median_ratio(results["ours"], results["keras"]) if "keras" in results else None
+            rows.append([workload, backend, _fmt(ours), _fmt(hand), _fmt(keras), _fmt(r_hand, 2, "x"),
+                         _fmt(r_keras, 2, "x")])
+            print(format_table(HEADER, rows[-1:]), file=sys.stderr, flush=True)
+    print(format_table(HEADER, rows))
     print(f"\n{repeats} interleaved round(s), {epochs} timed epoch(s) per run, {args.threads} thread(s).")
 
 
@@ -177,7 +197,12 @@ def main(argv=None):
     p.add_argument("--quick", action="store_true", help="fewer steps, one round: a smoke run")
     p.add_argument("--worker", nargs=3, metavar=("KIND", "BACKEND", "WORKLOAD"), help=argparse.SUPPRESS)
     p.add_argument("--steps", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="wall: elapsed time (what users see); cpu: this process's CPU time (robust on a loaded "
+                        "machine, for single-threaded runs)")
     args = p.parse_args(argv)
+    global _clock
+    _clock = time.process_time if args.clock == "cpu" else time.perf_counter
     _ARGS = args
     if args.worker:
         pin_threads(args.threads)
@@ -187,6 +212,8 @@ def main(argv=None):
 
 
 _ARGS = None
+
+_clock = time.perf_counter
 
 if __name__ == "__main__":
     main()

@@ -7,7 +7,17 @@ True
 
 from .callback import Callback
 from .callback_list import CallbackList
+from .csv_logger import CSVLogger
+from .early_stopping import EarlyStopping
 from .history import History
+from .lambda_callback import LambdaCallback
+from .learning_rate_scheduler import LearningRateScheduler
+from .monitor_callback import MonitorCallback
 from .progbar_logger import ProgbarLogger
+from .reduce_lr_on_plateau import ReduceLROnPlateau
+from .swap_ema_weights import SwapEMAWeights
+from .terminate_on_nan import TerminateOnNaN
 
-__all__ = ["Callback", "CallbackList", "History", "ProgbarLogger"]
+__all__ = ["CSVLogger", "Callback", "CallbackList", "EarlyStopping", "History", "LambdaCallback",
+           "LearningRateScheduler", "MonitorCallback", "ProgbarLogger", "ReduceLROnPlateau", "SwapEMAWeights",
+           "TerminateOnNaN"]

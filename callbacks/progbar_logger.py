@@ -50,8 +50,14 @@ class ProgbarLogger(Callback):
             self._console = Console(file=sys.stdout)
         return self._console
 
+    def _live(self):
+        console = self._console_get()
+        return console.is_terminal or console.is_jupyter
+
     def _start_bar(self, total, description):
-        if self.verbose != 1:
+        self._t0 = time.perf_counter()
+        self._steps_done = 0
+        if self.verbose != 1 or not self._live():
             return
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                    TimeRemainingColumn)
@@ -62,17 +68,20 @@ class ProgbarLogger(Callback):
             TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
             TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[metrics]}"),
             console=console, transient=False, refresh_per_second=8,
-            # Outside a terminal or notebook the bar is drawn once when it finishes, not refreshed.
-            auto_refresh=console.is_terminal or console.is_jupyter,
         )
         self._progress.start()
         self._task = self._progress.add_task(description, total=total, rate="", metrics="")
-        self._t0 = time.perf_counter()
+        self._last_draw = 0.0
 
     def _update_bar(self, step, logs):
+        self._steps_done = step
         if self._progress is None:
             return
-        elapsed = max(time.perf_counter() - self._t0, 1e-9)
+        now = time.perf_counter()
+        if now - self._last_draw < 0.1 and step != self._progress.tasks[0].total:
+            return  # formatting the metrics reads them from the device: do it a few times a second only
+        self._last_draw = now
+        elapsed = max(now - self._t0, 1e-9)
         rate = f"{step / elapsed:.1f} steps/s" if step else ""
         self._progress.update(self._task, completed=step, rate=rate, metrics=_format_logs(logs))
 
@@ -96,30 +105,36 @@ class ProgbarLogger(Callback):
     def on_epoch_begin(self, epoch, logs=None):
         self._epoch = epoch
         self._epoch_t0 = time.perf_counter()
-        if self.verbose == 1:
+        if self.verbose == 1 and self._live():
             self._console_get().print(f"Epoch {epoch + 1}/{self.epochs}", highlight=False)
-            self._start_bar(self.params.get("steps"), "")
+        self._start_bar(self.params.get("steps"), "")
 
     def on_train_batch_end(self, batch, logs=None):
+        self._train_steps = batch + 1
         self._update_bar(batch + 1, logs)
 
     def on_epoch_end(self, epoch, logs=None):
-        if self.verbose == 1:
-            self._stop_bar(logs, total=True)
-            val = {k: v for k, v in (logs or {}).items() if k.startswith("val_")}
+        logs = logs or {}
+        train = {k: v for k, v in logs.items() if not k.startswith("val_")}
+        val = {k: v for k, v in logs.items() if k.startswith("val_")}
+        seconds = time.perf_counter() - self._epoch_t0
+        if self.verbose == 1 and self._progress is not None:
+            self._stop_bar(train, total=True)
             if val:
                 self._console_get().print("  " + _format_logs(val), highlight=False)
-        elif self.verbose == 2:
-            seconds = time.perf_counter() - self._epoch_t0
-            print(f"Epoch {epoch + 1}/{self.epochs} - {seconds:.1f}s - {_format_logs(logs)}", flush=True)
+        elif self.verbose in (1, 2):
+            # One plain line per epoch where nothing can be redrawn (logs, files) and for verbose=2.
+            steps = getattr(self, "_train_steps", 0)
+            rate = f" - {steps / max(seconds, 1e-9):.1f} steps/s" if steps else ""
+            print(f"Epoch {epoch + 1}/{self.epochs} - {steps} steps - {seconds:.1f}s{rate} - {_format_logs(logs)}",
+                  flush=True)
 
     # ------------------------------------------------------- evaluate/predict
     def on_test_begin(self, logs=None):
-        if self._mode != "train" or self._progress is None:
+        if self._evaluating_alone():
             self._mode_prev = self._mode
             self._mode = "test"
-            if self._evaluating_alone():
-                self._start_bar(self.params.get("steps"), "evaluate")
+            self._start_bar(self.params.get("steps"), "evaluate")
 
     def _evaluating_alone(self):
         # validation inside fit is reported in the epoch line, not with a bar of its own
@@ -131,10 +146,10 @@ class ProgbarLogger(Callback):
 
     def on_test_end(self, logs=None):
         if self._mode == "test":
-            if self._evaluating_alone():
+            if self._progress is not None:
                 self._stop_bar(logs, total=True)
-                if self.verbose == 2:
-                    print(_format_logs(logs), flush=True)
+            elif self.verbose in (1, 2):
+                print(f"evaluate - {self._steps_done} steps - {_format_logs(logs)}", flush=True)
             self._mode = getattr(self, "_mode_prev", "train")
 
     def on_predict_begin(self, logs=None):

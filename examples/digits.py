@@ -14,7 +14,7 @@ import time
 import highlevel as hl
 
 
-def main(epochs=40, verbose=1):
+def main(epochs=30, verbose=1):
     hl.utils.set_random_seed(0)
     (x_train, y_train), (x_test, y_test) = hl.datasets.digits.load_data(test_split=0.2)
     # Pixel counts are 0..16: scale them to [0, 1] and flatten each image to 64 features.

@@ -124,6 +124,8 @@ class CoreOps:
         return cv.is_array(x)
 
     def cast(self, x, dtype):
+        if isinstance(x, (bool, int, float, list, tuple, np.ndarray, np.generic)):
+            return cv.convert(x, dtype)  # straight to dtype: cast(0.9, "float64") must not pass through float32
         return cv.convert(cv.convert(x), dtype)
 
     def shape(self, x):

@@ -15,9 +15,9 @@ import contextlib
 import numpy as np
 
 from highlevel.backends.contract import Backend, Capabilities, Variable, dtypes, tree
-from . import autograd, ops_linalg, ops_math, ops_nn, ops_reduce, ops_shape
+from . import autograd, ops_fused, ops_linalg, ops_math, ops_nn, ops_reduce, ops_shape
 from . import random as _random
-from .convert import to_array, to_tensor
+from .convert import std_dtype, to_array, to_tensor
 from .spatial import SpatialOpsMixin
 from .training import TrainingOps
 from .tensor import _BFLOAT16, FLOAT_DTYPES, Tensor, dtype_name, xp_dtype
@@ -75,6 +75,8 @@ class NativeBackend(SpatialOpsMixin, TrainingOps, Backend):
     locals().update(_static(
         ops_nn, "relu", "relu6", "sigmoid", "softplus", "softsign", "silu", "gelu", "elu", "selu", "leaky_relu",
         "hard_sigmoid", "softmax", "log_softmax", "moments"))
+    # fused primitives beyond the contract (one graph node each; see ops_fused.py)
+    locals().update(_static(ops_fused, "dense", "sparse_softmax_cross_entropy", "adam_update"))
 
     #: the tensor type and autodiff entry points, for code that works with this engine directly
     Tensor = Tensor
@@ -84,7 +86,7 @@ class NativeBackend(SpatialOpsMixin, TrainingOps, Backend):
     # ------------------------------------------------------------------ tensors
     def convert_to_tensor(self, x, dtype=None):
         if dtype is not None:
-            dtype = dtypes.standardize_dtype(dtype)
+            dtype = std_dtype(dtype)
         if isinstance(x, (Tensor, Variable)):
             return to_tensor(x, dtype)
         a = to_array(x, dtype)
@@ -111,10 +113,10 @@ class NativeBackend(SpatialOpsMixin, TrainingOps, Backend):
         return dtype_name(to_array(x).dtype)
 
     def zeros(self, shape, dtype=None):
-        return Tensor(xp.zeros(_shape_arg(shape), xp_dtype(dtypes.standardize_dtype(dtype))))
+        return Tensor(xp.zeros(_shape_arg(shape), xp_dtype(std_dtype(dtype))))
 
     def ones(self, shape, dtype=None):
-        return Tensor(xp.ones(_shape_arg(shape), xp_dtype(dtypes.standardize_dtype(dtype))))
+        return Tensor(xp.ones(_shape_arg(shape), xp_dtype(std_dtype(dtype))))
 
     def full(self, shape, fill_value, dtype=None):
         name = dtypes.standardize_dtype(dtype) if dtype is not None else None
@@ -126,17 +128,17 @@ class NativeBackend(SpatialOpsMixin, TrainingOps, Backend):
             ints = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
                        for v in (start, stop, step) if v is not None)
             dtype = "int32" if ints else dtypes.floatx()
-        dt = xp_dtype(dtypes.standardize_dtype(dtype))
+        dt = xp_dtype(std_dtype(dtype))
         if stop is None:
             start, stop = 0, start
         return Tensor(xp.arange(_py(start), _py(stop), _py(step)).astype(dt))
 
     def eye(self, N, M=None, k=0, dtype=None):  # noqa: N803 - the contract's names
         return Tensor(xp.eye(int(N), None if M is None else int(M), int(k),
-                             dtype=xp_dtype(dtypes.standardize_dtype(dtype))))
+                             dtype=xp_dtype(std_dtype(dtype))))
 
     def linspace(self, start, stop, num=50, endpoint=True, dtype=None):
-        dt = xp_dtype(dtypes.standardize_dtype(dtype))
+        dt = xp_dtype(std_dtype(dtype))
         lo = to_array(start).astype(xp.float64)
         hi = to_array(stop).astype(xp.float64)
         return Tensor(xp.linspace(lo, hi, int(num), endpoint=endpoint).astype(dt))

@@ -99,6 +99,13 @@ def to_array(x, dtype=None):
     return a
 
 
+def std_dtype(dtype):
+    """``contract.dtypes.standardize_dtype``, with canonical names (the common case) returned at once."""
+    if dtype.__class__ is str and dtype in XP_DTYPES:
+        return dtype
+    return dtypes.standardize_dtype(dtype)
+
+
 def to_tensor(x, dtype=None):
     """``x`` as a Tensor; a Tensor of the right dtype is returned as is, a float cast is differentiable."""
     if x.__class__ is Tensor:
@@ -167,14 +174,21 @@ def _as(x, node, rt):
 def binary(x1, x2):
     """Both operands as Tensors of their common dtype (by the promotion table)."""
     c1, c2 = x1.__class__, x2.__class__
+    # Variables read as their tensor first: optimizers and layers mix them with tensors on every step
+    if c1 is not Tensor and isinstance(x1, Variable):
+        x1 = x1.value
+        c1 = x1.__class__
+    if c2 is not Tensor and isinstance(x2, Variable):
+        x2 = x2.value
+        c2 = x2.__class__
     if c1 is Tensor:
         d = x1.data.dtype
         if c2 is Tensor:
             if d == x2.data.dtype:
                 return x1, x2
-        elif c2 is float and d in FLOAT_DTYPES:  # weak Python float: takes the tensor's dtype
+        elif (c2 is float or c2 is int) and d in FLOAT_DTYPES:  # weak Python scalar: the tensor's dtype
             return x1, Tensor(xp.asarray(x2, d))
-    elif c2 is Tensor and c1 is float:
+    elif c2 is Tensor and (c1 is float or c1 is int):
         d = x2.data.dtype
         if d in FLOAT_DTYPES:
             return Tensor(xp.asarray(x1, d)), x2

@@ -16,8 +16,8 @@ import math
 from highlevel.backends.contract import dtypes
 from . import special
 from .autograd import record, unbroadcast
-from .convert import binary, float_binary, like, promote, to_float, to_tensor
-from .tensor import FLOAT_DTYPES, Tensor, xp_dtype
+from .convert import binary, float_binary, like, promote, std_dtype, to_float, to_tensor
+from .tensor import FLOAT_DTYPES, XP_DTYPES, Tensor, xp_dtype
 from .xp import xp
 
 _LN2 = math.log(2.0)
@@ -162,8 +162,13 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
 
 def cast(x, dtype):
     """``x`` converted to ``dtype``; differentiable between float dtypes."""
+    dt = XP_DTYPES.get(dtype) if dtype.__class__ is str else None  # canonical names skip standardize
+    if dt is None:
+        dt = xp_dtype(std_dtype(dtype))
+    c = x.__class__
+    if (c is float or c is int) and dt in FLOAT_DTYPES:  # a Python number straight to a float dtype
+        return Tensor(xp.asarray(x, dt))
     x = to_tensor(x)
-    dt = xp_dtype(dtypes.standardize_dtype(dtype))
     xd = x.data
     if xd.dtype == dt:
         return x

@@ -35,7 +35,8 @@ def relu(x):
     if x.dtype == "bool":
         x = to_tensor(x, "int32")
     xd = x.data
-    return record(like(xp.maximum(xd, xp.zeros((), xd.dtype)), xd.dtype), (x,), lambda g: (g * (xd > 0),), (x,), "relu")
+    # a Python 0 is weak for numpy: the result keeps xd's dtype without allocating a typed zero
+    return record(like(xp.maximum(xd, 0), xd.dtype), (x,), lambda g: (g * (xd > 0),), (x,), "relu")
 
 
 def relu6(x):

@@ -59,6 +59,8 @@ def transpose(x, axes=None):
         axes = tuple(int(a) % builtins.max(xd.ndim, 1) for a in axes)
     if sorted(axes) != list(range(xd.ndim)):
         raise ValueError(f"transpose needs a permutation of the {xd.ndim} axes; received axes={axes}.")
+    if axes == tuple(range(xd.ndim)):  # the identity (e.g. moveaxis(x, -1, -1)): nothing to record
+        return x
     inverse = tuple(np.argsort(axes).tolist())
     return record(xd.transpose(axes), (x,), lambda g: (g.transpose(inverse),), (), "transpose")
 
@@ -229,7 +231,12 @@ def take_along_axis(x, indices, axis=None):
 
     def backward(g):
         gx = xp.zeros(shape, dt)
-        scatter_add(gx, _along_axis_index(idx, shape, axis), g)
+        if idx.shape[axis] == 1 and not on_gpu:
+            # one pick per line (e.g. the label's log-probability): no index repeats, so a plain
+            # put is exact and far cheaper than the accumulating scatter
+            xp.put_along_axis(gx, idx, g, axis=axis)
+        else:
+            scatter_add(gx, _along_axis_index(idx, shape, axis), g)
         return (gx,)
 
     return record(yd, (x,), backward, (), "take_along_axis")

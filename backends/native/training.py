@@ -1,4 +1,11 @@
-"""Training hooks of the native engine: gradients straight onto the variables' leaf tensors."""
+"""Training hooks of the native engine: gradients straight onto the variables' leaf tensors.
+
+A compiled step runs with graph recording off: only the loss inside :meth:`variables_value_and_grad` (which
+turns it back on) needs a graph, so the optimizer's and the metrics' arithmetic on trainable variables
+records no nodes and keeps no buffers alive.
+"""
+
+import functools
 
 from highlevel.backends.contract import TrainingContract, tree
 from highlevel.backends.contract.variable import _scopes
@@ -28,3 +35,11 @@ class TrainingOps(TrainingContract):
             grads.append(Tensor(xp.zeros_like(t.data) if g is None else g))
         detach = lambda x: Tensor(x.data) if isinstance(x, Tensor) and x.requires_grad else x  # noqa: E731
         return (Tensor(value.data), tree.map_structure(detach, aux)), grads
+
+    def compile_step(self, fn, state_variables, jit_compile=True):
+        @functools.wraps(fn)
+        def step(*args, **kwargs):
+            with autograd.no_grad():
+                return fn(*args, **kwargs)
+
+        return step

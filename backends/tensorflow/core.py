@@ -78,6 +78,8 @@ class CoreOps:
         return isinstance(x, (tf.Tensor, tf.Variable))
 
     def cast(self, x, dtype):
+        if isinstance(x, (bool, int, float, list, tuple, np.ndarray, np.generic)):
+            return convert(x, dtype)  # straight to dtype: cast(0.9, "float64") must not pass through float32
         x = convert(x)
         d = tf_dtype(dtype)
         return x if x.dtype == d else tf.cast(x, d)

@@ -71,6 +71,9 @@ class TorchCoreMixin:
         return isinstance(x, torch.Tensor)
 
     def cast(self, x, dtype):
+        if isinstance(x, (bool, int, float, list, tuple, np.ndarray, np.generic)):
+            # straight to dtype: cast(0.9, "float64") must not pass through float32
+            return cv.convert(x, cv.to_torch_dtype(dtype))
         return cv.convert(x).to(cv.to_torch_dtype(dtype))
 
     def shape(self, x):

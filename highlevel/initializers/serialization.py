@@ -8,13 +8,12 @@
 {'class_name': 'RandomUniform', 'config': {'minval': -1.0, 'maxval': 1.0, 'seed': 4}}
 """
 
-import inspect
-
 import numpy as np
 
 from highlevel import ops
 from highlevel.backends.contract import Variable, dtypes
 
+from ..catalog import Catalog
 from .constant_initializers import Constant, Identity, Ones, Zeros
 from .host_values import standardize_shape
 from .initializer import Initializer
@@ -41,50 +40,13 @@ ALL_OBJECTS.update({
 })
 
 
-def _lookup(name, custom_objects):
-    if custom_objects and name in custom_objects:
-        return custom_objects[name]
-    if name in ALL_OBJECTS:
-        return ALL_OBJECTS[name]
-    raise ValueError(
-        f"Unknown initializer {name!r}. Valid names: {', '.join(sorted(ALL_OBJECTS))}. For your own "
-        "Initializer subclass, pass the instance itself or custom_objects={name: cls}."
-    )
+_CATALOG = Catalog("initializer", Initializer, ALL_OBJECTS, example="'glorot_uniform'",
+                   callable_hint="(shape, dtype) -> tensor")
 
-
-def serialize(initializer):
-    """``{"class_name": ..., "config": {...}}`` describing ``initializer`` (None stays None).
-
-    Raises:
-        TypeError: for something that is not an :class:`Initializer` (a plain function has no config).
-    """
-    if initializer is None:
-        return None
-    if not isinstance(initializer, Initializer):
-        raise TypeError(
-            f"Only Initializer instances can be serialized; received {initializer!r} of type "
-            f"{type(initializer).__name__}. Subclass highlevel.initializers.Initializer and define get_config()."
-        )
-    return {"class_name": type(initializer).__name__, "config": initializer.get_config()}
-
-
-def deserialize(config, custom_objects=None):
-    """The initializer described by ``config`` (the output of :func:`serialize`, or a name).
-
-    Args:
-        config: ``{"class_name": ..., "config": {...}}`` (other keys, as Keras writes them, are ignored)
-            or a name string.
-        custom_objects: an optional ``{name: class}`` dict for your own Initializer subclasses.
-    """
-    if isinstance(config, str):
-        return _lookup(config, custom_objects)()
-    if not isinstance(config, dict) or "class_name" not in config:
-        raise ValueError(
-            f"initializers.deserialize expects a dict {{'class_name': ..., 'config': {{...}}}} or a name; "
-            f"received {config!r}."
-        )
-    cls = _lookup(config["class_name"], custom_objects)
-    return cls.from_config(dict(config.get("config") or {}))
+#: ``{"class_name": ..., "config": {...}}`` describing an initializer (None stays None).
+serialize = _CATALOG.serialize
+#: The initializer described by a :func:`serialize` dict or a name; ``custom_objects`` adds your own classes.
+deserialize = _CATALOG.deserialize
 
 
 def _from_value(value):
@@ -114,21 +76,6 @@ def get(identifier):
     Raises:
         ValueError: for an unknown name (the message lists the valid ones) or an unusable identifier.
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, str):
-        return deserialize(identifier)
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if inspect.isclass(identifier):
-        if issubclass(identifier, Initializer):
-            return identifier()
-        raise ValueError(f"Could not interpret initializer identifier: the class {identifier!r} is not an Initializer.")
     if isinstance(identifier, (np.ndarray, np.generic, Variable)) or ops.is_tensor(identifier):
         return _from_value(identifier)
-    if callable(identifier):
-        return identifier
-    raise ValueError(
-        f"Could not interpret initializer identifier {identifier!r} (type {type(identifier).__name__}). "
-        "Pass a name such as 'glorot_uniform', a config dict, an Initializer or a callable (shape, dtype)."
-    )
+    return _CATALOG.get(identifier)

@@ -195,7 +195,7 @@ def _sparse_crossentropy_with_mask(y_true, y_pred, from_logits=False, ignore_cla
     y_true = ops.convert_to_tensor(y_true)
     rank = len(ops.shape(y_pred))
     if rank < 1:
-        raise ValueError(f"sparse_categorical_crossentropy: y_pred must have a class axis; received a scalar.")
+        raise ValueError("sparse_categorical_crossentropy: y_pred must have a class axis; received a scalar.")
     class_axis = axis % rank
     if len(ops.shape(y_true)) == rank and ops.shape(y_true)[class_axis] == 1:
         y_true = ops.squeeze(y_true, axis=class_axis)

@@ -91,6 +91,25 @@ class Model(Trainer, Layer):
         return render_summary(self, line_length=line_length, print_fn=print_fn, show_trainable=show_trainable,
                               return_string=return_string)
 
+    def save(self, filepath):
+        """Saves the architecture, compile arguments, weights and optimizer state to one file
+        (see :func:`highlevel.saving.save_model`; reload with ``hl.models.load_model``)."""
+        from highlevel.saving import save_model
+
+        save_model(self, filepath)
+
+    def save_weights(self, filepath):
+        """Saves only the weights, as safetensors (see :func:`highlevel.saving.save_weights`)."""
+        from highlevel.saving import save_weights
+
+        save_weights(self, filepath)
+
+    def load_weights(self, filepath, skip_mismatch=False):
+        """Loads :meth:`save_weights`'s file; a shape mismatch names the layer, variable and both shapes."""
+        from highlevel.saving import load_weights
+
+        load_weights(self, filepath, skip_mismatch=skip_mismatch)
+
     def count_params(self):
         """The number of scalars in all weights."""
         if not self.built:

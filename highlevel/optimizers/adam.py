@@ -51,8 +51,8 @@ class Adam(Optimizer):
         dtype = variable.dtype
         lr = ops.cast(learning_rate, dtype)
         step = self._local_step(dtype)
-        b1_power = ops.power(ops.cast(self.beta_1, dtype), step)
-        b2_power = ops.power(ops.cast(self.beta_2, dtype), step)
+        b1_power = ops.power(ops.convert_to_tensor(self.beta_1, dtype=dtype), step)
+        b2_power = ops.power(ops.convert_to_tensor(self.beta_2, dtype=dtype), step)
         i = self._slot_index(variable)
         m, v = self.momentums[i], self.velocities[i]
         alpha = lr * ops.sqrt(1.0 - b2_power) / (1.0 - b1_power)

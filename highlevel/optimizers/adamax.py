@@ -43,7 +43,7 @@ class Adamax(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         dtype = variable.dtype
         lr = ops.cast(learning_rate, dtype)
-        beta_1_power = ops.power(ops.cast(self.beta_1, dtype), self._local_step(dtype))
+        beta_1_power = ops.power(ops.convert_to_tensor(self.beta_1, dtype=dtype), self._local_step(dtype))
         i = self._slot_index(variable)
         m, u = self._m[i], self._u[i]
         m_new = m.value + (gradient - m.value) * (1.0 - self.beta_1)

@@ -44,7 +44,9 @@ class Lion(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         lr = ops.cast(learning_rate, variable.dtype)
         # Cast first, as Keras: (1 - beta) is then computed from the float32 beta.
-        beta_1, beta_2 = ops.cast(self.beta_1, variable.dtype), ops.cast(self.beta_2, variable.dtype)
+        dtype = variable.dtype
+        beta_1 = ops.convert_to_tensor(self.beta_1, dtype=dtype)
+        beta_2 = ops.convert_to_tensor(self.beta_2, dtype=dtype)
         m = self._momentums[self._slot_index(variable)]
         direction = ops.sign(m.value * beta_1 + gradient * (1.0 - beta_1))
         variable.assign_sub(lr * direction)

@@ -59,9 +59,10 @@ class Nadam(Optimizer):
         dtype = variable.dtype
         lr = ops.cast(learning_rate, dtype)
         local_step = self._local_step(dtype)
-        decay = ops.cast(_MOMENTUM_DECAY, dtype)
+        decay = ops.convert_to_tensor(_MOMENTUM_DECAY, dtype=dtype)
         # Cast first, as Keras: (1 - beta) is then computed from the float32 beta.
-        beta_1, beta_2 = ops.cast(self.beta_1, dtype), ops.cast(self.beta_2, dtype)
+        beta_1 = ops.convert_to_tensor(self.beta_1, dtype=dtype)
+        beta_2 = ops.convert_to_tensor(self.beta_2, dtype=dtype)
         u_t = beta_1 * (1.0 - 0.5 * ops.power(decay, local_step))
         u_t_1 = beta_1 * (1.0 - 0.5 * ops.power(decay, local_step + 1.0))
         u_product_t = ops.cast(self._u_product.value, dtype)

@@ -190,6 +190,11 @@ class Trainer:
                     self._compile_loss.build(y, y_pred)
                 if self._compile_metrics is not None and not self._compile_metrics.built:
                     self._compile_metrics.build(y, y_pred)
+                    # Some metrics (R2Score, F1Score, ...) create their variables on their first update:
+                    # do it now, eagerly, so that a compiled step finds every variable in place.
+                    self._compile_metrics.update_state(y, y_pred, sample_weight)
+                    for m in self._compile_metrics.metrics:
+                        m.reset_state()
         if self._compiled and not getattr(self.optimizer, "built", False):
             self.optimizer.build(self.trainable_variables)
 

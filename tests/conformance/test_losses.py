@@ -92,7 +92,7 @@ def _tol(name, dtype, backend_name):
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("reduction", ["sum_over_batch_size", "sum", "mean_with_sample_weight", "none"])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c[0] + "-" + "-".join(map(str, c[1].values())) if isinstance(c, tuple) else None)
+@pytest.mark.parametrize("case", CASES, ids=[c[0] + "-" + "-".join(map(str, c[1].values())) for c in CASES])
 def test_loss_matches_float64_reference(backend, case, reduction, dtype):
     if dtype == "float64" and not backend.capabilities.supports_float64:
         pytest.skip("no float64 on this engine")
@@ -109,4 +109,5 @@ def test_loss_matches_float64_reference(backend, case, reduction, dtype):
         values, mask = values if isinstance(values, tuple) else (values, None)
         want = ref.reduce(values, None if weights is None else weights.astype(np.float64), mask, reduction)
         assert str(got.dtype) == dtype
-        np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, err_msg=f"{name} {kwargs} sw={weights is not None}")
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=atol,
+                                   err_msg=f"{name} {kwargs} sw={weights is not None}")

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import highlevel as hl
-from highlevel import losses, metrics  # noqa: F401
-import highlevel.losses
+import highlevel.losses  # noqa: F401  (hl.losses, used below)
+from highlevel import metrics
 
 keras = pytest.importorskip("keras")
 

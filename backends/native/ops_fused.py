@@ -1,0 +1,149 @@
+"""Fused primitives of the native engine: a dense layer and softmax cross-entropy (one graph node each), and
+an Adam update (one op, three buffers).
+
+A define-by-run engine pays its bookkeeping per op (a Tensor, a graph node, a VJP closure, a dtype check):
+``relu(x @ kernel + bias)`` costs three nodes and three intermediate arrays, and sparse softmax cross-entropy
+written with ``log_softmax``, ``take_along_axis``, ``squeeze`` and ``negative`` costs four nodes plus index
+bookkeeping. These fused versions compute the same values with one node each and a hand-written VJP that
+reuses the forward buffers (the ReLU is applied in place; the cross-entropy gradient is
+``softmax - one_hot``). They are not part of the backend contract: code that knows it runs on the native
+engine (benchmarks, a front end that checks for them with ``getattr``) can call them.
+
+>>> import numpy as np
+>>> from highlevel.backends.native.tensor import Tensor
+>>> x = Tensor(np.ones((2, 3), np.float32)); w = Tensor(np.ones((3, 2), np.float32), requires_grad=True)
+>>> dense(x, w, None, "relu").numpy().tolist()
+[[3.0, 3.0], [3.0, 3.0]]
+>>> [round(v, 4) for v in sparse_softmax_cross_entropy([0], Tensor([[0.0, 0.0]])).numpy().tolist()]
+[0.6931]
+"""
+
+from .autograd import record
+from .convert import binary, to_float, to_tensor
+from .tensor import DTYPE_NAMES as _NAMES
+from .tensor import FLOAT_DTYPES, Tensor
+from .xp import xp
+
+_ACTIVATIONS = (None, "linear", "relu")
+
+
+def dense(x, kernel, bias=None, activation=None):
+    """``activation(x @ kernel + bias)`` on the last axis of ``x`` as one op; ``activation`` is None,
+    ``"linear"`` or ``"relu"`` (gradient 0 at 0, as :func:`relu`).
+
+    Args:
+        x: inputs of shape ``(..., input_dim)``.
+        kernel: a ``(input_dim, units)`` matrix.
+        bias: None or a ``(units,)`` vector.
+        activation: None / ``"linear"`` (identity) or ``"relu"``.
+    """
+    if activation not in _ACTIVATIONS:
+        raise ValueError(f"dense: activation must be one of {_ACTIVATIONS}; received {activation!r}. Apply "
+                         "other activations after the fused op.")
+    a, w = binary(x, kernel)
+    if a.data.dtype not in FLOAT_DTYPES:
+        raise TypeError(f"dense needs float inputs; received {a.dtype}. Cast the inputs first.")
+    if w.data.ndim != 2 or a.data.ndim < 1 or a.data.shape[-1] != w.data.shape[0]:
+        raise ValueError(f"dense: inputs of shape {a.data.shape} do not match a kernel of shape {w.data.shape}; "
+                         "the kernel must be (input_dim, units) with input_dim the inputs' last axis.")
+    ad, wd = a.data, w.data
+    lead = ad.shape[:-1]
+    a2 = ad.reshape(-1, ad.shape[-1]) if ad.ndim != 2 else ad
+    yd = a2 @ wd
+    inputs = (a, w)
+    if bias is not None:
+        b = to_tensor(bias, a.dtype)
+        if b.data.shape != (wd.shape[1],):
+            raise ValueError(f"dense: the bias has shape {b.data.shape}; expected ({wd.shape[1]},).")
+        yd += b.data  # yd is a fresh product: adding in place saves one array
+        inputs = (a, w, b)
+    relu = activation == "relu"
+    if relu:
+        xp.maximum(yd, 0, out=yd)
+
+    def backward(g):
+        g2 = g.reshape(-1, g.shape[-1]) if g.ndim != 2 else g
+        if relu:
+            g2 = g2 * (yd > 0)
+        ga = (g2 @ wd.T).reshape(ad.shape) if a.requires_grad else None
+        gw = a2.T @ g2 if w.requires_grad else None
+        if len(inputs) == 3:
+            return ga, gw, (g2.sum(axis=0) if inputs[2].requires_grad else None)
+        return ga, gw
+
+    out = yd.reshape(lead + (wd.shape[1],)) if ad.ndim != 2 else yd
+    return record(out, inputs, backward, (), "dense")
+
+
+def sparse_softmax_cross_entropy(labels, logits, axis=-1):
+    """Per-example ``-log softmax(logits)[label]`` along ``axis`` as one op, finite for logits of +-1e4.
+
+    Args:
+        labels: integer class indices, ``logits``' shape without ``axis``.
+        logits: float scores.
+        axis: the class axis.
+
+    Returns:
+        The losses, shaped like ``labels``, in ``logits``' float dtype.
+    """
+    z = to_float(logits)
+    zd = z.data
+    lab = to_tensor(labels).data
+    if lab.dtype.kind not in "iu":
+        raise TypeError(f"sparse_softmax_cross_entropy needs integer labels; received {lab.dtype}.")
+    moved = axis not in (-1, zd.ndim - 1)
+    if moved:
+        zd = xp.moveaxis(zd, axis, -1)
+    if lab.shape != zd.shape[:-1]:
+        raise ValueError(f"sparse_softmax_cross_entropy: labels of shape {lab.shape} do not match logits of "
+                         f"shape {z.data.shape} without the class axis {axis}.")
+    n = zd.shape[-1]
+    if lab.size and (int(lab.min()) < 0 or int(lab.max()) >= n):
+        raise ValueError(f"sparse_softmax_cross_entropy: labels must be in [0, {n}); received values from "
+                         f"{int(lab.min())} to {int(lab.max())}.")
+    shifted = zd - zd.max(axis=-1, keepdims=True)
+    e = xp.exp(shifted)
+    s = e.sum(axis=-1, keepdims=True)
+    idx = lab[..., None].astype(xp.intp, copy=False)
+    loss = (xp.log(s) - xp.take_along_axis(shifted, idx, axis=-1))[..., 0]
+    loss = loss.astype(zd.dtype, copy=False)
+
+    def backward(g):
+        grad = e / s  # softmax, minus the one-hot labels (a comparison: works with numpy and CuPy alike)
+        grad -= xp.arange(n) == idx
+        grad *= g[..., None]
+        if moved:
+            grad = xp.moveaxis(grad, -1, axis)
+        return (grad.astype(z.data.dtype, copy=False),)
+
+    return record(loss, (z,), backward, (), "sparse_softmax_cross_entropy")
+
+
+
+def adam_update(value, m, v, grad, alpha, beta_1, beta_2, epsilon):
+    """One Adam step as one op: ``(value - alpha * m' / (sqrt(v') + epsilon), m', v')`` with
+    ``m' = m + (grad - m)(1 - beta_1)`` and ``v' = v + (grad² - v)(1 - beta_2)`` (Keras' formula).
+
+    ``alpha`` is the bias-corrected learning rate ``lr * sqrt(1 - beta_2^t) / (1 - beta_1^t)`` (a scalar).
+    The inputs are not changed: three new arrays come back, each written in place as it is computed, so
+    the step allocates three buffers instead of a dozen temporaries. Not differentiable (an optimizer
+    update).
+    """
+    p = to_tensor(value).data
+    dt = p.dtype
+    md, vd, gd = (to_tensor(t, _NAMES[dt]).data for t in (m, v, grad))
+    a = to_tensor(alpha, _NAMES[dt]).data
+    c1, c2 = 1.0 - float(beta_1), 1.0 - float(beta_2)
+    m_new = xp.subtract(gd, md)
+    m_new *= c1
+    m_new += md
+    v_new = xp.multiply(gd, gd)
+    v_new -= vd
+    v_new *= c2
+    v_new += vd
+    p_new = xp.sqrt(v_new)
+    p_new += float(epsilon)
+    xp.divide(m_new, p_new, out=p_new)
+    p_new *= a
+    xp.subtract(p, p_new, out=p_new)
+    return Tensor(p_new), Tensor(m_new), Tensor(v_new)

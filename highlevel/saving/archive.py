@@ -1,0 +1,154 @@
+"""Reading a model archive (a zip) defensively, and writing any file atomically.
+
+The reader never extracts to disk; it still refuses members whose names or attributes would be dangerous
+for a tool that does (absolute paths, ``..``, links, duplicates), and bounds every size before reading so a
+crafted archive cannot exhaust memory (zip bombs, members claiming gigabytes).
+
+>>> import os, tempfile
+>>> from highlevel.saving import archive
+>>> path = os.path.join(tempfile.mkdtemp(), "a.zip")
+>>> archive.write_archive(path, {"config.json": b"{}"})
+>>> archive.read_archive(path, expected={"config.json"})
+{'config.json': b'{}'}
+"""
+
+import io
+import os
+import stat
+import struct
+import tempfile
+import zipfile
+import zlib
+
+from .errors import InvalidFileError, UnsafeFileError
+
+MAX_MEMBER_BYTES = 4 * 1024 ** 3  # one member, uncompressed
+MAX_TOTAL_BYTES = 8 * 1024 ** 3
+MAX_COMPRESSION_RATIO = 200  # deflate reaches ~1000x on zeros; real weights and JSON stay far below this
+RATIO_CHECK_FROM_BYTES = 1024 ** 2  # tiny members may compress very well and are harmless
+
+
+def atomic_write(path, data):
+    """Writes ``data`` (bytes, or a callable taking a binary file) to ``path`` atomically: a temporary file
+    in the same folder, flushed and fsynced, then ``os.replace``. On any failure the destination is left
+    untouched and the error propagates."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"Cannot save to {path!r}: the folder {folder!r} does not exist.")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if callable(data):
+                data(f)
+            else:
+                f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:  # make the rename itself durable; not every platform lets a folder be opened
+        dir_fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+def write_archive(path, members):
+    """Writes ``members`` (``{name: bytes}``) as a deflated zip at ``path``, atomically."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, payload in members.items():
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = (stat.S_IFREG | 0o644) << 16
+            zf.writestr(info, payload)
+    atomic_write(path, buffer.getvalue())
+
+
+def _check_member(info, names_seen, path):
+    name = info.filename
+    parts = name.replace("\\", "/").split("/")
+    if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":") or ".." in parts:
+        raise UnsafeFileError(f"{path!r} holds a member with an unsafe path {name!r} (absolute or with '..'); "
+                              "highlevel refuses such archives.")
+    if name in names_seen:
+        raise UnsafeFileError(f"{path!r} holds two members named {name!r}; an archive with duplicate names is "
+                              "ambiguous and refused.")
+    names_seen.add(name)
+    mode = info.external_attr >> 16
+    if stat.S_ISLNK(mode):
+        raise UnsafeFileError(f"{path!r}: member {name!r} is a symbolic link; links are refused.")
+    if info.file_size > MAX_MEMBER_BYTES:
+        raise UnsafeFileError(f"{path!r}: member {name!r} claims {info.file_size} bytes, over the bound of "
+                              f"{MAX_MEMBER_BYTES}.")
+    if info.file_size > RATIO_CHECK_FROM_BYTES and info.file_size > MAX_COMPRESSION_RATIO * max(info.compress_size, 1):
+        raise UnsafeFileError(f"{path!r}: member {name!r} expands {info.file_size} bytes from "
+                              f"{info.compress_size} (ratio over {MAX_COMPRESSION_RATIO}): a likely zip bomb.")
+
+
+def read_archive(path, expected, required=None):
+    """Returns ``{name: bytes}`` for the members of the zip at ``path``, after the safety checks.
+
+    Args:
+        path: the archive.
+        expected: the member names allowed; any other name is an ``InvalidFileError``.
+        required: the names that must be present (default: all of ``expected``).
+
+    Raises:
+        InvalidFileError: not a zip, truncated or corrupt, or unexpected/missing members.
+        UnsafeFileError: dangerous paths, links, duplicate names, or sizes past the bounds.
+    """
+    path = os.fspath(path)
+    required = set(expected if required is None else required)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"No model file at {path!r}.")
+    try:
+        zf = zipfile.ZipFile(path, "r")
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError, OverflowError) as e:
+        raise InvalidFileError(f"{path!r} is not a highlevel model file (not a readable zip archive: {e}).") from e
+    try:
+        with zf:
+            infos = zf.infolist()
+            seen = set()
+            total = 0
+            for info in infos:
+                _check_member(info, seen, path)
+                total += info.file_size
+            if total > MAX_TOTAL_BYTES:
+                raise UnsafeFileError(f"{path!r} expands to {total} bytes, over the bound of {MAX_TOTAL_BYTES}.")
+            unexpected = seen - set(expected)
+            if unexpected:
+                raise InvalidFileError(f"{path!r} holds unexpected members {sorted(unexpected)}; a highlevel file "
+                                       f"holds only {sorted(expected)}.")
+            missing = required - seen
+            if missing:
+                raise InvalidFileError(f"{path!r} lacks the members {sorted(missing)}: it is not a complete "
+                                       "highlevel model file.")
+            out = {}
+            for info in infos:
+                if info.is_dir():
+                    raise InvalidFileError(f"{path!r}: member {info.filename!r} is a folder.")
+                with zf.open(info) as f:
+                    data = f.read(info.file_size + 1)
+                if len(data) != info.file_size:
+                    raise InvalidFileError(f"{path!r}: member {info.filename!r} does not hold the size its header "
+                                           "declares.")
+                out[info.filename] = data
+            return out
+    except (UnsafeFileError, InvalidFileError):
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, ValueError, OSError, OverflowError,
+            NotImplementedError, KeyError, RuntimeError, struct.error) as e:
+        raise InvalidFileError(f"{path!r} is corrupt or truncated ({type(e).__name__}: {e}).") from e
+

@@ -1,0 +1,97 @@
+"""Model, optimizer and metric variables to safetensors tensors, and back, by position and name.
+
+Keys are ``"<group>/<index>/<variable path>"`` (for example ``"model/0/dense/kernel"``): the index keeps
+the order stable and unique, the path says what the tensor is.
+
+>>> import highlevel as hl
+>>> from highlevel.saving import weights_io
+>>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1, name="d")])
+>>> sorted(weights_io.collect(model))
+['model/0/d/kernel', 'model/1/d/bias']
+"""
+
+import numpy as np
+
+from highlevel import config as hl_config
+
+from .errors import InvalidFileError
+
+
+def _to_numpy(variable):
+    return np.asarray(hl_config.current_backend().to_numpy(variable.value))
+
+
+def group_variables(model, with_optimizer=True, with_metrics=True):
+    """``{"model": [...], "optimizer": [...], "metrics": [...]}``: the variables a file stores."""
+    groups = {"model": list(model.variables)}
+    if with_optimizer and getattr(model, "_compiled", False) and getattr(model.optimizer, "built", False):
+        groups["optimizer"] = list(model.optimizer.variables)
+    if with_metrics and getattr(model, "_compiled", False):
+        seen, metric_vars = set(), []
+        for m in model.metrics:
+            for v in m.variables:
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    metric_vars.append(v)
+        groups["metrics"] = metric_vars
+    return groups
+
+
+def collect(model, with_optimizer=True, with_metrics=True):
+    """``{key: numpy array}`` of the variables :func:`group_variables` lists."""
+    out = {}
+    for group, variables in group_variables(model, with_optimizer, with_metrics).items():
+        for i, v in enumerate(variables):
+            out[f"{group}/{i}/{v.path}"] = _to_numpy(v)
+    return out
+
+
+def split_keys(tensors):
+    """``{group: [(path, array), ...] in index order}`` from stored tensors; malformed keys are refused."""
+    groups = {}
+    for key, array in tensors.items():
+        parts = key.split("/", 2)
+        if len(parts) != 3 or not parts[1].isdigit():
+            raise InvalidFileError(f"Unexpected tensor name {key!r} in the weights; expected "
+                                   "'<group>/<index>/<path>'.")
+        groups.setdefault(parts[0], []).append((int(parts[1]), parts[2], array))
+    out = {}
+    for group, items in groups.items():
+        items.sort(key=lambda t: t[0])
+        if [t[0] for t in items] != list(range(len(items))):
+            raise InvalidFileError(f"The '{group}' tensors of the weights are not numbered 0..{len(items) - 1}.")
+        out[group] = [(path, array) for _, path, array in items]
+    return out
+
+
+def _describe(path):
+    layer, _, name = path.rpartition("/")
+    return f"layer '{layer or '?'}', variable '{name}'"
+
+
+def assign_group(variables, stored, group, skip_mismatch=False, by_name=False):
+    """Assigns ``stored`` (``[(path, array)]``) to ``variables``, by position (or by path when ``by_name``).
+
+    Raises:
+        ValueError: a count or shape mismatch, naming the layer, the variable and both shapes, unless
+            ``skip_mismatch`` (then mismatching variables keep their values).
+    """
+    if by_name:
+        lookup = {path: array for path, array in stored}
+        pairs = [(v, (v.path, lookup[v.path])) for v in variables if v.path in lookup]
+    else:
+        if len(variables) != len(stored) and not skip_mismatch:
+            raise ValueError(
+                f"The file holds {len(stored)} {group} variables but the model has {len(variables)}: "
+                f"file: {[p for p, _ in stored]}; model: {[v.path for v in variables]}. Build the same "
+                "architecture (or pass skip_mismatch=True to load what fits).")
+        pairs = list(zip(variables, stored))
+    for variable, (path, array) in pairs:
+        if tuple(array.shape) != tuple(variable.shape):
+            if skip_mismatch:
+                continue
+            raise ValueError(
+                f"Cannot load {group} weights into {_describe(variable.path)}: the model's shape is "
+                f"{tuple(variable.shape)} but the file's '{path}' ({_describe(path)}) has shape "
+                f"{tuple(array.shape)}. Pass skip_mismatch=True to skip it.")
+        variable.assign(array.astype(variable.dtype, copy=False) if array.dtype != np.dtype("O") else array)

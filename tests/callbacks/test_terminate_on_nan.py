@@ -1,0 +1,47 @@
+"""TerminateOnNaN: training stops at the first batch with a NaN/inf loss."""
+
+import numpy as np
+import pytest
+
+import highlevel as hl
+
+
+def nan_data():
+    x = np.ones((16, 2), "float32")
+    x[9] = np.nan  # in the third batch of 4
+    return x, np.zeros((16, 1), "float32")
+
+
+def test_stops_at_the_first_nan_batch(backend, capsys):
+    x, y = nan_data()
+    model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    batches = []
+    record = hl.callbacks.LambdaCallback(on_train_batch_end=lambda batch, logs: batches.append(batch))
+    history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0,
+                        callbacks=[hl.callbacks.TerminateOnNaN(), record])
+    assert batches == [0, 1, 2] and history.epoch == [0]
+    assert np.isnan(history.history["loss"][0])
+    assert "Batch 2: Invalid loss nan, terminating training" in capsys.readouterr().out
+
+
+def test_raise_error_and_inf(backend):
+    x, y = nan_data()
+    model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    ended = []
+    record = hl.callbacks.LambdaCallback(on_train_end=lambda logs: ended.append(True))
+    with pytest.raises(RuntimeError, match="batch 2. Loss value: nan"):
+        model.fit(x, y, batch_size=4, epochs=1, shuffle=False, verbose=0,
+                  callbacks=[hl.callbacks.TerminateOnNaN(raise_error=True), record])
+    assert ended == []  # no clean-up hooks ran
+
+    class Fake:
+        stop_training = False
+    cb = hl.callbacks.TerminateOnNaN()
+    cb.set_model(Fake())
+    cb.on_batch_end(0, {})
+    cb.on_batch_end(1, {"loss": hl.ops.convert_to_tensor(1.0)})
+    assert not cb.model.stop_training
+    cb.on_batch_end(2, {"loss": float("-inf")})
+    assert cb.model.stop_training

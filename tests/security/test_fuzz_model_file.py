@@ -1,0 +1,41 @@
+"""Random byte mutations of a valid model file: loading succeeds or raises the library's error."""
+
+import zipfile  # noqa: F401
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import highlevel as hl
+import highlevel.saving  # noqa: F401
+from highlevel.saving import InvalidFileError, UnsafeFileError
+
+_CACHE = {}
+
+
+def _valid_bytes(folder):
+    if "data" not in _CACHE:
+        with hl.config.backend_scope("native"):
+            model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+            model.save(folder / "valid.zip")
+        _CACHE["data"] = (folder / "valid.zip").read_bytes()
+    return _CACHE["data"]
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(st.data())
+def test_mutated_files_fail_cleanly(tmp_path_factory, data):
+    folder = tmp_path_factory.getbasetemp()
+    original = bytearray(_valid_bytes(folder))
+    edits = data.draw(st.lists(st.tuples(st.integers(0, len(original) - 1), st.integers(0, 255)), min_size=1,
+                               max_size=4))
+    for i, b in edits:
+        original[i] = b
+    cut = data.draw(st.one_of(st.none(), st.integers(0, len(original))))
+    payload = bytes(original if cut is None else original[:cut])
+    path = folder / "fuzz.zip"
+    path.write_bytes(payload)
+    with hl.config.backend_scope("native"):
+        try:
+            hl.saving.load_model(path)
+        except (InvalidFileError, UnsafeFileError):
+            pass
