@@ -7,7 +7,6 @@ framework.
 """
 
 import importlib
-import importlib.metadata
 import importlib.util
 
 # name -> ("module:Class", the module a user must have installed, the pip extra that installs it)
@@ -27,6 +26,8 @@ def _entry_point_targets():
     global _extra_targets
     if _extra_targets is None:
         _extra_targets = {}
+        import importlib.metadata  # only when a backend is first looked up: it is slow to import
+
         try:
             eps = importlib.metadata.entry_points(group="highlevel.backends")
         except Exception:  # a broken environment must not stop the built-in engines

@@ -1,9 +1,10 @@
 """Where ``fit``'s per-step time goes in the front end: each candidate fix emulated by a monkeypatch, timed.
 
-Each patch below replaces one piece of the front end (layer tree walks, Adam's per-variable scalar math, the
-loss's extra ops, per-step log conversion, op dispatch; on native also the engine's fused primitives) by what a fix would leave, in a benchmark process
-only — no library file changes. Running a workload of ``train_mlp.py`` (``--workload``, default B2:
-MLP 32-64-64-10, batch 32, Adam) with no patch, with each patch alone and with all of them shows how many ms/step each fix would save on each backend.
+Each patch below replaces one piece of the front end (layer tree walks, Adam's per-variable scalar math,
+the loss's extra ops, per-step log conversion, op dispatch; on native also the engine's fused primitives) by
+what a fix would leave, in a benchmark process only: no library file changes. Running a workload of
+``train_mlp.py`` (``--workload``, default B2: MLP 32-64-64-10, batch 32, Adam) with no patch, with each patch
+alone and with all of them shows how many ms/step each fix would save on each backend.
 Each backend runs in its own subprocess with pinned threads; inside it the configurations alternate epoch by
 epoch (patches applied and undone around each epoch), so machine noise hits them alike, and each saving is the
 median over rounds of the paired difference with the unpatched epoch.

@@ -19,7 +19,7 @@ from highlevel.input_spec import InputSpec  # noqa: E402
 from highlevel.keras_tensor import KerasTensor  # noqa: E402
 from highlevel.models import Input, Model, Sequential  # noqa: E402
 
-_LAZY = ("callbacks", "datasets", "losses", "metrics", "optimizers")
+_LAZY = ("callbacks", "datasets", "losses", "metrics", "optimizers", "saving")
 
 
 def __getattr__(name):
@@ -35,4 +35,5 @@ def __getattr__(name):
 
 __all__ = ["Input", "InputSpec", "KerasTensor", "Model", "Sequential", "Variable", "activations", "backends",
            "callbacks", "config", "constraints", "datasets", "dtypes", "initializers", "layers", "losses",
-           "metrics", "models", "ops", "optimizers", "random", "regularizers", "utils", "__version__"]
+           "metrics", "models", "ops", "optimizers", "random", "regularizers", "saving", "utils",
+           "__version__"]

@@ -14,6 +14,7 @@ the rules are Python floats, which numpy treats as weak, so float32 stays float3
 import math
 
 from highlevel.backends.contract import dtypes
+from . import autograd as _ag
 from . import special
 from .autograd import record, unbroadcast
 from .convert import binary, float_binary, like, promote, std_dtype, to_float, to_tensor
@@ -41,6 +42,8 @@ def _unary(name, fwd, dfn=None, floats=True, doc=""):
             yd = fwd(xd)
             if yd.dtype != xd.dtype:  # constants such as 1.0 / x promote bfloat16 arrays
                 yd = yd.astype(xd.dtype)
+            if not (_ag._grad_enabled and x.requires_grad):
+                return Tensor(yd)
             return record(yd, (x,), lambda g: (dfn(g, xd, yd),), (x,), name)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc or f"Elementwise {name}."
@@ -180,6 +183,8 @@ def cast(x, dtype):
 def add(x1, x2):
     """x1 + x2."""
     a, b = binary(x1, x2)
+    if not (_ag._grad_enabled and (a.requires_grad or b.requires_grad)):
+        return Tensor(a.data + b.data)  # nothing to record: skip the closure and the node
     sa, sb = a.data.shape, b.data.shape
 
     def backward(g):
@@ -192,6 +197,8 @@ def add(x1, x2):
 def subtract(x1, x2):
     """x1 - x2."""
     a, b = binary(x1, x2)
+    if not (_ag._grad_enabled and (a.requires_grad or b.requires_grad)):
+        return Tensor(a.data - b.data)
     sa, sb = a.data.shape, b.data.shape
 
     def backward(g):
@@ -205,6 +212,8 @@ def multiply(x1, x2):
     """x1 * x2."""
     a, b = binary(x1, x2)
     ad, bd = a.data, b.data
+    if not (_ag._grad_enabled and (a.requires_grad or b.requires_grad)):
+        return Tensor(ad * bd)
 
     def backward(g):
         return (unbroadcast(g * bd, ad.shape) if a.requires_grad else None,
@@ -218,6 +227,8 @@ def divide(x1, x2):
     a, b = float_binary(x1, x2)
     ad, bd = a.data, b.data
     yd = ad / bd
+    if not (_ag._grad_enabled and (a.requires_grad or b.requires_grad)):
+        return Tensor(yd)
 
     def backward(g):
         ga = g / bd

@@ -22,6 +22,10 @@ import zlib
 
 from .errors import InvalidFileError, UnsafeFileError
 
+# What zipfile raises on a corrupt or truncated archive (it has no single error type).
+_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, ValueError, OSError, OverflowError,
+               NotImplementedError, KeyError, IndexError, RuntimeError, struct.error)
+
 MAX_MEMBER_BYTES = 4 * 1024 ** 3  # one member, uncompressed
 MAX_TOTAL_BYTES = 8 * 1024 ** 3
 MAX_COMPRESSION_RATIO = 200  # deflate reaches ~1000x on zeros; real weights and JSON stay far below this
@@ -115,7 +119,7 @@ def read_archive(path, expected, required=None):
         raise FileNotFoundError(f"No model file at {path!r}.")
     try:
         zf = zipfile.ZipFile(path, "r")
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError, OverflowError) as e:
+    except _ZIP_ERRORS as e:
         raise InvalidFileError(f"{path!r} is not a highlevel model file (not a readable zip archive: {e}).") from e
     try:
         with zf:
@@ -148,7 +152,6 @@ def read_archive(path, expected, required=None):
             return out
     except (UnsafeFileError, InvalidFileError):
         raise
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, ValueError, OSError, OverflowError,
-            NotImplementedError, KeyError, RuntimeError, struct.error) as e:
+    except _ZIP_ERRORS as e:
         raise InvalidFileError(f"{path!r} is corrupt or truncated ({type(e).__name__}: {e}).") from e
 

@@ -94,4 +94,4 @@ def assign_group(variables, stored, group, skip_mismatch=False, by_name=False):
                 f"Cannot load {group} weights into {_describe(variable.path)}: the model's shape is "
                 f"{tuple(variable.shape)} but the file's '{path}' ({_describe(path)}) has shape "
                 f"{tuple(array.shape)}. Pass skip_mismatch=True to skip it.")
-        variable.assign(array.astype(variable.dtype, copy=False) if array.dtype != np.dtype("O") else array)
+        variable.assign(array.astype(variable.dtype, copy=False))

@@ -22,6 +22,12 @@ class Trainer:
     """The training API of :class:`highlevel.Model` (Keras 3's ``Trainer``)."""
 
     _compiled = False
+    # Defaults for a model that predicts without having been compiled.
+    run_eagerly = False
+    jit_compile = "auto"
+    _train_function = None
+    _test_function = None
+    _predict_function = None
 
     # ------------------------------------------------------------------ compile
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,

@@ -1,6 +1,5 @@
 """Random byte mutations of a valid model file: loading succeeds or raises the library's error."""
 
-import zipfile  # noqa: F401
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,7 +14,8 @@ _CACHE = {}
 def _valid_bytes(folder):
     if "data" not in _CACHE:
         with hl.config.backend_scope("native"):
-            model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+            model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1, name="fuzz_dense", kernel_initializer="ones")],
+                                  name="fuzz_model")
             model.save(folder / "valid.zip")
         _CACHE["data"] = (folder / "valid.zip").read_bytes()
     return _CACHE["data"]

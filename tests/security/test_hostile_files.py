@@ -1,6 +1,5 @@
 """Hostile model files: each is refused with the library's error, and its payload never runs."""
 
-import io
 import json
 import os
 import stat

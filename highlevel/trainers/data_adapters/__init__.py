@@ -28,6 +28,10 @@ def _is_array_structure(x, backend):
 def get_data_adapter(x, y=None, sample_weight=None, batch_size=None, steps=None, shuffle=False,
                      class_weight=None, backend=None):
     """Chooses the adapter for ``x`` (and checks that ``y``/``sample_weight`` fit it)."""
+    if backend is None:
+        from highlevel.config import current_backend
+
+        backend = current_backend()
     if x is None:
         raise ValueError("No data: `x` is None. Pass arrays, a generator, a PyDataset or a dataset.")
     if class_weight is not None and sample_weight is not None:
