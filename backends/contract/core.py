@@ -5,10 +5,8 @@ instantiated. Front-end code (``highlevel/``) talks to engines only through thes
 """
 
 import abc
-import contextlib
 import dataclasses
 
-from . import dtypes as _dtypes
 from .variable import Variable
 
 
@@ -212,9 +210,4 @@ class CoreContract(abc.ABC):
         return self.where(keep, scaled, self.zeros_like(inputs))
 
 
-@contextlib.contextmanager
-def nullcontext():
-    yield
-
-
-__all__ = ["Capabilities", "CoreContract", "Variable", "nullcontext", "_dtypes"]
+__all__ = ["Capabilities", "CoreContract", "Variable"]
