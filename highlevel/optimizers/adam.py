@@ -49,13 +49,17 @@ class Adam(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         dtype = variable.dtype
-        lr = ops.cast(learning_rate, dtype)
-        step = self._local_step(dtype)
-        b1_power = ops.power(ops.convert_to_tensor(self.beta_1, dtype=dtype), step)
-        b2_power = ops.power(ops.convert_to_tensor(self.beta_2, dtype=dtype), step)
+
+        def bias_corrected_rate():
+            lr = ops.cast(learning_rate, dtype)
+            step = self._local_step(dtype)
+            b1_power = ops.power(ops.convert_to_tensor(self.beta_1, dtype=dtype), step)
+            b2_power = ops.power(ops.convert_to_tensor(self.beta_2, dtype=dtype), step)
+            return lr * ops.sqrt(1.0 - b2_power) / (1.0 - b1_power)
+
+        alpha = self._step_constant(("adam_alpha", dtype), bias_corrected_rate)
         i = self._slot_index(variable)
         m, v = self.momentums[i], self.velocities[i]
-        alpha = lr * ops.sqrt(1.0 - b2_power) / (1.0 - b1_power)
         m_new = m.value + (gradient - m.value) * (1.0 - self.beta_1)
         v_new = v.value + (ops.square(gradient) - v.value) * (1.0 - self.beta_2)
         m.assign(m_new)

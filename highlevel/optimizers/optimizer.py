@@ -135,6 +135,14 @@ class Optimizer:
             return ops.floor_divide(self.iterations.value, self.gradient_accumulation_steps)
         return self.iterations.value
 
+    def _step_constant(self, key, compute):
+        """A value that depends on the step but not on the variable (e.g. Adam's bias correction), computed
+        once per ``apply`` instead of once per variable: a dozen ops fewer per variable."""
+        cache = self.__dict__.setdefault("_step_cache", {})
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
+
     def _local_step(self, dtype):
         """The 1-based number of the update being applied, as ``dtype``."""
         return ops.cast(self._update_count() + 1, dtype)
@@ -234,10 +242,14 @@ class Optimizer:
         variables = [v for _, v in pairs]
         if self.loss_scale_factor is not None:
             grads = [g / float(self.loss_scale_factor) for g in grads]
-        if self.gradient_accumulation_steps:
-            self._apply_accumulated(grads, variables)
-        else:
-            self._apply_update(self._clip_gradients(grads), variables)
+        self._step_cache = {}  # per-step scalars shared by all variables (see _step_constant)
+        try:
+            if self.gradient_accumulation_steps:
+                self._apply_accumulated(grads, variables)
+            else:
+                self._apply_update(self._clip_gradients(grads), variables)
+        finally:
+            self._step_cache = {}
         if self.use_ema:
             self._update_ema(self._trainable_variables)
         for v in variables:
