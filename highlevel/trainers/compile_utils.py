@@ -36,9 +36,7 @@ def _match(spec, names, what):
                 f"({names}). Give one entry per output, or a dict keyed by output name."
             )
         return list(spec)
-    if len(names) > 1 and what == "loss":
-        return [spec] * len(names)  # one loss for every output, as Keras does
-    return [spec] + [None] * (len(names) - 1) if len(names) == 1 else [spec] * len(names)
+    return [spec] * len(names)  # one entry for every output, as Keras does with a single loss
 
 
 class CompileLoss:
