@@ -20,8 +20,9 @@ modes, including the updated moving statistics. A last test checks that ``hl.uti
 bitwise-identical initial weights on all four backends.
 """
 
-import dataclasses
 import functools
+import importlib
+import pathlib
 import zlib
 
 import numpy as np
@@ -30,6 +31,7 @@ import pytest
 import highlevel as hl
 
 from .harness import compare
+from .layer_case import LayerCase, ints, normal, positive, with_zero_steps  # noqa: F401
 from .tolerances import tolerance
 
 BACKENDS = ("native", "jax", "torch", "tensorflow")
@@ -45,67 +47,6 @@ def layer_tolerance(like, dtype, backend, kind):
     if entry is not None and entry["kind"] in (None, kind):
         return entry["tol"]
     return tolerance(like, dtype, backend, kind)
-
-
-# ------------------------------------------------------------------------------------------- inputs
-def normal(*shape):
-    return lambda rng: rng.normal(size=shape)
-
-
-def positive(*shape):
-    return lambda rng: rng.uniform(0.5, 3.0, size=shape)
-
-
-def ints(*shape, high=5):
-    return lambda rng: rng.integers(0, high, size=shape).astype("int32")
-
-
-def with_zero_steps(*shape):
-    """Normal data of (batch, steps, features) with some time steps all zero (for Masking)."""
-
-    def draw(rng):
-        x = rng.normal(size=shape)
-        x[:, 1] = 0.0
-        x[0, -1] = 0.0
-        return x
-
-    return draw
-
-
-# -------------------------------------------------------------------------------------------- cases
-@dataclasses.dataclass
-class LayerCase:
-    """One layer configuration of the conformance table.
-
-    Attributes:
-        id: the test id.
-        cls: the class name in ``hl.layers``.
-        kwargs: constructor arguments (or a callable returning them, for non-literal ones).
-        inputs: input generators; a list means the layer takes a list of inputs.
-        like: the op of the tolerance table whose numerics the layer resembles.
-        modes: the ``training`` values compared across backends.
-        random: the layer draws random numbers in training mode (compared in inference only).
-        build: an optional ``(dtype) -> layer`` replacing ``cls(**kwargs, dtype=dtype)``.
-    """
-
-    id: str
-    cls: str
-    kwargs: dict = dataclasses.field(default_factory=dict)
-    inputs: object = None
-    like: str = "add"
-    modes: tuple = (False,)
-    random: bool = False
-    build: object = None
-
-    @property
-    def multi(self):
-        return isinstance(self.inputs, list)
-
-    def make(self, dtype):
-        if self.build is not None:
-            return self.build(dtype)
-        kwargs = self.kwargs() if callable(self.kwargs) else dict(self.kwargs)
-        return getattr(hl.layers, self.cls)(dtype=dtype, **kwargs)
 
 
 def _input_layer_model(dtype):
@@ -180,6 +121,18 @@ CASES = [
     L("activity_regularization", "ActivityRegularization", {"l1": 0.01, "l2": 0.02}, normal(3, 4), like="sum"),
     L("masking", "Masking", {"mask_value": 0.0}, with_zero_steps(2, 4, 3)),
 ]
+
+
+def _family_cases():
+    """The ``CASES`` of every ``layer_cases_<family>.py`` next to this file, in file-name order."""
+    out = []
+    for path in sorted(pathlib.Path(__file__).parent.glob("layer_cases_*.py")):
+        module = importlib.import_module(f"{__package__}.{path.stem}")
+        out.extend(module.CASES)
+    return out
+
+
+CASES += _family_cases()
 
 #: Exported Layer subclasses that are not layers to run on data, with the reason.
 NOT_CASES = {
