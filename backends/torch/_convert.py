@@ -75,7 +75,7 @@ def _from_numpy(a, dtype, device):
         t = torch.as_tensor(a.astype(np.float32), device=device).to(torch.bfloat16)
     elif a.dtype.kind in "biuf":
         if not a.flags.writeable or not a.flags.c_contiguous:
-            a = np.ascontiguousarray(a).copy()
+            a = np.array(a, order="C", copy=True)  # (np.ascontiguousarray makes a 0-d array 1-d)
         t = torch.as_tensor(a, device=device)
     else:
         raise TypeError(

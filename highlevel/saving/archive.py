@@ -32,31 +32,64 @@ MAX_COMPRESSION_RATIO = 200  # deflate reaches ~1000x on zeros; real weights and
 RATIO_CHECK_FROM_BYTES = 1024 ** 2  # tiny members may compress very well and are harmless
 
 
+def _save_error(error, path, step):
+    """``error`` (an ``OSError``) restated to name the destination; same errno, so the same subclass
+    (``PermissionError``, ``FileNotFoundError``...) and the same ``errno`` for callers that test it."""
+    reason = error.strerror or str(error) or type(error).__name__
+    message = f"Cannot save to {path!r}: {reason} (while {step}). Nothing was written there"
+    message += "; the existing file is unchanged." if os.path.exists(path) else "."
+    if error.errno is None:
+        return OSError(message)
+    return OSError(error.errno, message, path)
+
+
 def atomic_write(path, data):
-    """Writes ``data`` (bytes, or a callable taking a binary file) to ``path`` atomically: a temporary file
-    in the same folder, flushed and fsynced, then ``os.replace``. On any failure the destination is left
-    untouched and the error propagates."""
+    """Writes ``data`` (bytes, or a callable taking a binary file) to ``path`` atomically.
+
+    The bytes go to a temporary file in the destination's folder (so the final rename stays on one file
+    system), which is flushed and fsynced, then ``os.replace``-d over ``path``; the folder is fsynced too
+    where the OS allows, so the rename survives a power loss. A process killed at any moment leaves either
+    the old file or the new one at ``path``, never a mix.
+
+    Raises:
+        OSError: the write failed (no space, no permission, ...), naming ``path``, with the original errno.
+            The destination is untouched and the temporary file removed.
+    """
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise FileNotFoundError(f"Cannot save to {path!r}: the folder {folder!r} does not exist.")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    except OSError as e:
+        raise _save_error(e, path, f"creating a temporary file in {folder!r}") from e
+    step = "writing"
     try:
         with os.fdopen(fd, "wb") as f:
             if callable(data):
                 data(f)
             else:
                 f.write(data)
+            step = "flushing"
             f.flush()
+            step = "syncing to disk"
             os.fsync(f.fileno())
+        step = "replacing the destination"
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):
+            raise _save_error(e, path, step) from e
         raise
-    try:  # make the rename itself durable; not every platform lets a folder be opened
+    _fsync_folder(folder)
+
+
+def _fsync_folder(folder):
+    """Makes a rename in ``folder`` durable; not every platform lets a folder be opened or synced."""
+    try:
         dir_fd = os.open(folder, os.O_RDONLY)
     except OSError:
         return
@@ -68,13 +101,18 @@ def atomic_write(path, data):
         os.close(dir_fd)
 
 
-def write_archive(path, members):
-    """Writes ``members`` (``{name: bytes}``) as a deflated zip at ``path``, atomically."""
+def write_archive(path, members, stored=()):
+    """Writes ``members`` (``{name: bytes}``) as a zip at ``path``, atomically.
+
+    Members named in ``stored`` are written uncompressed: weights barely compress (float bits look random)
+    and, when they do (constant or zero-initialized tensors), their ratio would trip the reader's zip-bomb
+    bound; storing them also saves the deflate time on large models. The others are deflated.
+    """
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for name, payload in members.items():
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_STORED if name in stored else zipfile.ZIP_DEFLATED
             info.external_attr = (stat.S_IFREG | 0o644) << 16
             zf.writestr(info, payload)
     atomic_write(path, buffer.getvalue())

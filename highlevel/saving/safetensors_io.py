@@ -20,13 +20,31 @@ from .errors import InvalidFileError, UnsafeFileError
 
 MAX_HEADER_BYTES = 100 * 1024 ** 2
 
-# safetensors dtype code -> bytes per element (only the dtypes numpy can hold natively).
-_ITEMSIZE = {"BOOL": 1, "U8": 1, "I8": 1, "U16": 2, "I16": 2, "F16": 2, "U32": 4, "I32": 4, "F32": 4,
+# safetensors dtype code -> bytes per element.
+_ITEMSIZE = {"BOOL": 1, "U8": 1, "I8": 1, "U16": 2, "I16": 2, "F16": 2, "BF16": 2, "U32": 4, "I32": 4, "F32": 4,
              "U64": 8, "I64": 8, "F64": 8}
+
+# safetensors dtype code -> numpy dtype name ("<" little-endian: the format's byte order on every machine).
+_NUMPY = {"BOOL": "bool", "U8": "u1", "I8": "i1", "U16": "<u2", "I16": "<i2", "F16": "<f2", "U32": "<u4",
+          "I32": "<i4", "F32": "<f4", "U64": "<u8", "I64": "<i8", "F64": "<f8"}
+
+
+def _bfloat16():
+    """numpy's bfloat16 (numpy has none of its own: the ``ml_dtypes`` package adds it)."""
+    try:
+        import ml_dtypes
+    except ImportError as e:
+        raise ImportError("These weights hold bfloat16 tensors, which numpy can only hold with the ml_dtypes "
+                          "package (installed with jax and tensorflow). Install it: pip install ml_dtypes") from e
+    return np.dtype(ml_dtypes.bfloat16)
+
+
+def _numpy_dtype(code):
+    return _bfloat16() if code == "BF16" else np.dtype(_NUMPY[code])
 
 
 def dumps(tensors):
-    """Safetensors bytes of ``{name: numpy array}``."""
+    """Safetensors bytes of ``{name: numpy array}`` (bfloat16 arrays, from ``ml_dtypes``, become ``BF16``)."""
     from safetensors.numpy import save
 
     return save({k: np.asarray(v, order="C") for k, v in tensors.items()})
@@ -89,11 +107,20 @@ def check_header(data, where="weights"):
 
 
 def loads(data, where="weights"):
-    """``{name: numpy array}`` from safetensors bytes, after :func:`check_header`."""
-    check_header(data, where)
-    from safetensors.numpy import load
+    """``{name: numpy array}`` from safetensors bytes, after :func:`check_header`.
 
-    try:
-        return load(bytes(data))
-    except Exception as e:  # the library's own errors (SafetensorError, ...) become ours
-        raise InvalidFileError(f"The {where} safetensors data could not be read ({e}).") from e
+    The tensors are read here rather than by ``safetensors.numpy.load``, which has no bfloat16; the header
+    has already been checked, so every slice below lies inside ``data`` and matches its shape exactly.
+    """
+    header = check_header(data, where)
+    data = bytearray(data)  # one writable copy: engines may refuse (or mishandle) read-only numpy arrays
+    start = 8 + struct.unpack("<Q", bytes(data[:8]))[0]
+    out = {}
+    for key, entry in header.items():
+        if key == "__metadata__":
+            continue
+        begin, stop = entry["data_offsets"]
+        dtype = _numpy_dtype(entry["dtype"])
+        array = np.frombuffer(data, dtype=dtype, count=(stop - begin) // dtype.itemsize, offset=start + begin)
+        out[key] = array.reshape(entry["shape"]).astype(dtype.newbyteorder("="), copy=False)
+    return out

@@ -18,7 +18,7 @@ import os
 
 from highlevel import config as hl_config
 
-from . import archive, compile_io, config_io, safetensors_io, weights_io
+from . import archive, build_io, compile_io, config_io, safetensors_io, weights_io
 from .errors import InvalidFileError
 
 FORMAT_VERSION = 1
@@ -33,12 +33,16 @@ def save_model(model, path):
     import highlevel
 
     config = {"model": config_io.serialize_model(model), "compile_config": compile_io.compile_config(model)}
+    build_config = build_io.build_config(model)
+    if build_config is not None:  # a subclassed model: loading must build it before its weights exist
+        config["build_config"] = build_config
     metadata = {"format_version": FORMAT_VERSION, "highlevel_version": highlevel.__version__,
                 "backend": hl_config.backend(),
                 "date_saved": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     weights = safetensors_io.dumps(weights_io.collect(model))
     archive.write_archive(os.fspath(path), {CONFIG: json.dumps(config).encode("utf-8"),
-                                            METADATA: json.dumps(metadata).encode("utf-8"), WEIGHTS: weights})
+                                            METADATA: json.dumps(metadata).encode("utf-8"), WEIGHTS: weights},
+                          stored={WEIGHTS})
 
 
 def _json(data, name, path):
@@ -83,11 +87,12 @@ def load_model(path, custom_objects=None, compile=True, safe_mode=True):
             raise InvalidFileError(f"{path!r}: the compile config is malformed.")
         config_io.check_config_tree(compile_cfg, objects, safe_mode, where="compile_config")
     model = config_io.deserialize_model(config.get("model"), custom_objects, safe_mode)
+    build_io.build_from_config(model, config.get("build_config"), path)
     groups = weights_io.split_keys(tensors)
     unknown = set(groups) - {"model", "optimizer", "metrics"}
     if unknown:
         raise InvalidFileError(f"{path!r}: the weights hold unknown groups {sorted(unknown)}.")
-    weights_io.assign_group(list(model.variables), groups.get("model", []), "model")
+    weights_io.assign_group(weights_io.model_variables(model), groups.get("model", []), "model")
     if compile and compile_cfg is not None:
         try:
             model.compile(**compile_io.compile_arguments(compile_cfg, objects))
@@ -122,4 +127,5 @@ def load_weights(model, path, skip_mismatch=False):
     groups = weights_io.split_keys(safetensors_io.loads(data, where=repr(path)))
     if set(groups) - {"model"}:
         raise InvalidFileError(f"{path!r} is not a weights file of model.save_weights.")
-    weights_io.assign_group(list(model.variables), groups.get("model", []), "model", skip_mismatch=skip_mismatch)
+    weights_io.assign_group(weights_io.model_variables(model), groups.get("model", []), "model",
+                            skip_mismatch=skip_mismatch)

@@ -21,9 +21,34 @@ def _to_numpy(variable):
     return np.asarray(hl_config.current_backend().to_numpy(variable.value))
 
 
+def model_variables(model):
+    """``model.variables`` in an order fixed by the architecture alone.
+
+    ``Layer.variables`` also lists variables that a layer merely references from an attribute, before those
+    of its sub-layers; a trained model references its trainable variables from a cache (the training loop's
+    ``_trainable_cache``), which moves the non-trainable ones (BatchNormalization's moving statistics) after
+    all trainable ones, while a freshly loaded model keeps them with their layer. Here each variable sits
+    at its owning layer, so saving after ``fit`` and loading into a new model agree by position.
+    """
+    layers = model._flatten_layers()
+    owned = {id(v) for layer in layers for v in layer._own_weights}
+    out, seen = [], set()
+    for layer in layers:
+        referenced = [v for v in layer._attribute_variables() if id(v) not in owned]
+        for v in layer._own_weights + referenced:
+            if id(v) not in seen:
+                seen.add(id(v))
+                out.append(v)
+    for v in model.variables:  # what the walk above does not reach: random seed generators' states
+        if id(v) not in seen:
+            seen.add(id(v))
+            out.append(v)
+    return out
+
+
 def group_variables(model, with_optimizer=True, with_metrics=True):
     """``{"model": [...], "optimizer": [...], "metrics": [...]}``: the variables a file stores."""
-    groups = {"model": list(model.variables)}
+    groups = {"model": model_variables(model)}
     if with_optimizer and getattr(model, "_compiled", False) and getattr(model.optimizer, "built", False):
         groups["optimizer"] = list(model.optimizer.variables)
     if with_metrics and getattr(model, "_compiled", False):

@@ -26,17 +26,52 @@ def functional_model(run_eagerly=False):
     return model
 
 
+@hl.saving.register_serializable(package="tests_saving")
+class SubclassedModel(hl.Model):
+    """A subclassed model: sub-layers as attributes (trainable and non-trainable state), a custom
+    get_config/from_config whose config is not just the constructor's keyword arguments."""
+
+    def __init__(self, hidden=4, outputs=2, **kwargs):
+        super().__init__(**kwargs)
+        self.hidden_units, self.output_units = hidden, outputs
+        self.hidden = hl.layers.Dense(hidden, activation="tanh", name="hidden")
+        self.norm = hl.layers.BatchNormalization(name="norm")
+        self.head = hl.layers.Dense(outputs, name="head")
+
+    def call(self, x, training=None):
+        return self.head(self.norm(self.hidden(x), training=training))
+
+    def get_config(self):
+        config = super().get_config()
+        config["sizes"] = [self.hidden_units, self.output_units]
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        hidden, outputs = config.pop("sizes")
+        return cls(hidden=hidden, outputs=outputs, **config)
+
+
+def subclassed_model(run_eagerly=False):
+    model = SubclassedModel(hidden=5, outputs=2, name="sub")
+    model.compile(optimizer="adam", loss="mse", metrics=["mae"], run_eagerly=run_eagerly)
+    return model
+
+
 def data(kind, n=8):
     rng = np.random.default_rng(0)
     x = rng.normal(size=(n, 3)).astype("float32")
-    if kind == "sequential":
+    if kind in ("sequential", "subclassed"):
         return x, rng.normal(size=(n, 2)).astype("float32")
     x2 = rng.normal(size=(n, 3)).astype("float32")
     return [x, x2], [rng.normal(size=(n, 2)).astype("float32"), rng.normal(size=(n, 1)).astype("float32")]
 
 
 def build(kind, run_eagerly=False):
-    return sequential_model(run_eagerly) if kind == "sequential" else functional_model(run_eagerly)
+    """``kind`` is ``"sequential"``, ``"functional"`` or ``"subclassed"``."""
+    makers = {"sequential": sequential_model, "functional": functional_model, "subclassed": subclassed_model}
+    return makers[kind](run_eagerly)
 
 
 def outputs(model, x):
