@@ -2,8 +2,10 @@
 
 A backend is a subclass of :class:`Backend` that implements every abstract method of its parts —
 :class:`CoreContract` (tensors, variables, devices, autodiff, random), :class:`NumpyContract` (the
-numpy-like ops) and :class:`NNContract` (activations, convolution, pooling) — and may override the generic
-training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step). ``highlevel.ops`` is a thin
+numpy-like ops), :class:`NNContract` (activations, convolution, pooling) and :class:`ControlFlowContract`
+(``scan``, the compiled loop) — and may override the generic
+training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step) and the generic
+fused kernels of :class:`FusedContract` (an Adam update, sparse softmax cross-entropy). ``highlevel.ops`` is a thin
 front over these methods. A third-party engine registers its subclass under the entry-point group
 ``highlevel.backends``.
 
@@ -13,15 +15,17 @@ front over these methods. A third-party engine registers its subclass under the 
 """
 
 from . import dtypes, tree
+from .control_flow import ControlFlowContract
 from .core import Capabilities, CoreContract
+from .fused import FusedContract
 from .nn_ops import NNContract
 from .numpy_ops import NumpyContract
 from .training import TrainingContract
 from .variable import StatelessScope, Variable
 
 
-class Backend(CoreContract, NumpyContract, NNContract, TrainingContract):
-    """One engine behind ``highlevel.ops``. See the three parts for the methods."""
+class Backend(CoreContract, NumpyContract, NNContract, ControlFlowContract, TrainingContract, FusedContract):
+    """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
     def __repr__(self):
         return f"<highlevel backend {self.name!r}>"
@@ -30,10 +34,10 @@ class Backend(CoreContract, NumpyContract, NNContract, TrainingContract):
 def op_names():
     """The names of every op of the contract, in a stable order (what ``highlevel.ops`` exposes)."""
     names = []
-    for part in (NumpyContract, NNContract):
+    for part in (NumpyContract, NNContract, ControlFlowContract):
         names.extend(n for n in part.__dict__ if not n.startswith("_") and callable(part.__dict__[n]))
     return names
 
 
-__all__ = ["Backend", "Capabilities", "CoreContract", "NNContract", "NumpyContract", "StatelessScope", "TrainingContract", "Variable",
+__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "FusedContract", "NNContract", "NumpyContract", "StatelessScope", "TrainingContract", "Variable",
            "dtypes", "tree", "op_names"]

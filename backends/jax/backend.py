@@ -18,6 +18,7 @@ import jax
 
 from highlevel.backends.contract import Backend, Capabilities
 
+from .control_flow import ControlFlowOps
 from .core import CoreOps, JaxVariableHandle
 from .math_ops import MathOps
 from .nn_ops import NNOps
@@ -25,7 +26,7 @@ from .shape_ops import ShapeOps
 from .training import TrainingOps
 
 
-class JaxBackend(CoreOps, MathOps, ShapeOps, NNOps, TrainingOps, Backend):
+class JaxBackend(CoreOps, MathOps, ShapeOps, NNOps, ControlFlowOps, TrainingOps, Backend):
     """The ``"jax"`` backend: pure functions over immutable ``jax.Array`` values.
 
     Training steps run as pure functions under ``jax.jit`` (``capabilities.stateless_step``); variables

@@ -17,6 +17,7 @@ import numpy as np
 from highlevel.backends.contract import Backend, Capabilities, Variable, dtypes, tree
 from . import autograd, ops_fused, ops_linalg, ops_math, ops_nn, ops_reduce, ops_shape
 from . import random as _random
+from .control_flow import ControlFlowOps
 from .convert import std_dtype, to_array, to_tensor
 from .spatial import SpatialOpsMixin
 from .training import TrainingOps
@@ -36,7 +37,7 @@ def _shape_arg(shape):
     return tuple(int(d) for d in shape)
 
 
-class NativeBackend(SpatialOpsMixin, TrainingOps, Backend):
+class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, Backend):
     """The native engine: define-by-run reverse-mode autodiff on numpy (CuPy with ``HIGHLEVEL_DEVICE=gpu``).
 
     >>> b = NativeBackend()
@@ -75,8 +76,22 @@ class NativeBackend(SpatialOpsMixin, TrainingOps, Backend):
     locals().update(_static(
         ops_nn, "relu", "relu6", "sigmoid", "softplus", "softsign", "silu", "gelu", "elu", "selu", "leaky_relu",
         "hard_sigmoid", "softmax", "log_softmax", "moments"))
-    # fused primitives beyond the contract (one graph node each; see ops_fused.py)
-    locals().update(_static(ops_fused, "dense", "sparse_softmax_cross_entropy", "adam_update"))
+    # fused primitives (one graph node each; see ops_fused.py): the contract's sparse cross-entropy kernel,
+    # and a dense layer that native-only code may call
+    locals().update(_static(ops_fused, "dense", "sparse_softmax_cross_entropy"))
+
+    def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
+                    velocity_hats=None):
+        # Three fresh buffers per variable, each written in place as it is computed (ops_fused.adam_step),
+        # instead of a dozen graph-free temporaries. AMSGrad keeps the generic definition.
+        if velocity_hats is not None:
+            return super().adam_update(variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
+                                       velocity_hats)
+        for w, g, m, v in zip(variables, grads, momentums, velocities):
+            w_new, m_new, v_new = ops_fused.adam_step(w.value, m.value, v.value, g, alpha, beta_1, beta_2, epsilon)
+            m.assign(m_new)
+            v.assign(v_new)
+            w.assign(w_new)
 
     #: the tensor type and autodiff entry points, for code that works with this engine directly
     Tensor = Tensor

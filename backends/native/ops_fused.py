@@ -1,13 +1,13 @@
 """Fused primitives of the native engine: a dense layer and softmax cross-entropy (one graph node each), and
-an Adam update (one op, three buffers).
+one variable's Adam step (three buffers), which the backend's ``adam_update`` runs per variable.
 
 A define-by-run engine pays its bookkeeping per op (a Tensor, a graph node, a VJP closure, a dtype check):
 ``relu(x @ kernel + bias)`` costs three nodes and three intermediate arrays, and sparse softmax cross-entropy
 written with ``log_softmax``, ``take_along_axis``, ``squeeze`` and ``negative`` costs four nodes plus index
 bookkeeping. These fused versions compute the same values with one node each and a hand-written VJP that
 reuses the forward buffers (the ReLU is applied in place; the cross-entropy gradient is
-``softmax - one_hot``). They are not part of the backend contract: code that knows it runs on the native
-engine (benchmarks, a front end that checks for them with ``getattr``) can call them.
+``softmax - one_hot``). ``sparse_softmax_cross_entropy`` overrides the contract's generic kernel of that name
+(backends/contract/fused.py); ``dense`` is for code that knows it runs on the native engine.
 
 >>> import numpy as np
 >>> from highlevel.backends.native.tensor import Tensor
@@ -120,7 +120,7 @@ def sparse_softmax_cross_entropy(labels, logits, axis=-1):
 
 
 
-def adam_update(value, m, v, grad, alpha, beta_1, beta_2, epsilon):
+def adam_step(value, m, v, grad, alpha, beta_1, beta_2, epsilon):
     """One Adam step as one op: ``(value - alpha * m' / (sqrt(v') + epsilon), m', v')`` with
     ``m' = m + (grad - m)(1 - beta_1)`` and ``v' = v + (grad² - v)(1 - beta_2)`` (Keras' formula).
 

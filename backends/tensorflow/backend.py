@@ -12,6 +12,7 @@ class only puts them together and states the engine's name and capabilities. Eve
 from highlevel.backends.contract import Backend, Capabilities
 
 from .activations import ActivationOps
+from .control_flow import ControlFlowOps
 from .conv import ConvOps
 from .core import CoreOps
 from .math_ops import MathOps
@@ -20,7 +21,7 @@ from .shape_ops import ShapeOps
 from .training import TrainingOps
 
 
-class TensorFlowBackend(CoreOps, MathOps, ReduceOps, ShapeOps, ActivationOps, ConvOps, TrainingOps, Backend):
+class TensorFlowBackend(CoreOps, MathOps, ReduceOps, ShapeOps, ActivationOps, ConvOps, ControlFlowOps, TrainingOps, Backend):
     """The TensorFlow engine: ``tf.Variable`` state, ``tf.GradientTape`` gradients, stateless random."""
 
     name = "tensorflow"

@@ -10,7 +10,9 @@
 
 from highlevel.backends.contract import Backend, Capabilities
 
+from .control_flow import TorchControlFlowMixin
 from .core import TorchCoreMixin
+from .fused import TorchFusedMixin
 from .math_ops import TorchMathMixin
 from .nn_ops import TorchNNMixin
 from .random import TorchRandomMixin
@@ -20,7 +22,7 @@ from .training import TorchTrainingMixin
 
 
 class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchReductionMixin, TorchShapeMixin,
-                   TorchNNMixin, TorchTrainingMixin, Backend):
+                   TorchNNMixin, TorchControlFlowMixin, TorchTrainingMixin, TorchFusedMixin, Backend):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
 
     Tensors are ``torch.Tensor``; variables hold a ``torch.nn.Parameter``. Promotion follows the

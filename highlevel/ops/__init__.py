@@ -35,12 +35,23 @@ _STATIC = {
 }
 
 
+# Ops that call user code (``scan``'s step function): the spec run happens on the native engine, so the
+# ``highlevel.ops`` calls inside that code must dispatch to native too.
+_CALLS_USER_CODE = {"scan"}
+
+
 def _symbolic_call(name, method_name, args, kwargs):
     """Infers the output of an op on symbolic tensors and records it as a graph node."""
+    from highlevel.config import backend_scope
     from highlevel.node import Node, OpCall
     from highlevel.symbolic_exec import compute_output_spec
 
-    outputs = compute_output_spec(method_name, args, kwargs, current=current_backend())
+    current = current_backend()
+    if method_name in _CALLS_USER_CODE:
+        with backend_scope("native"):
+            outputs = compute_output_spec(method_name, args, kwargs, current=current)
+    else:
+        outputs = compute_output_spec(method_name, args, kwargs, current=current)
     Node(OpCall(name), args, kwargs, outputs)
     return outputs
 
@@ -66,8 +77,11 @@ def _make(name, method_name=None):
     return op
 
 
+# Fused kernels of the contract that are also ops (backends/contract/fused.py).
+_FUSED_OPS = ("sparse_softmax_cross_entropy",)
+
 __all__ = []
-for _name in _CORE_OPS + tuple(op_names()):
+for _name in _CORE_OPS + tuple(op_names()) + _FUSED_OPS:
     globals()[_name] = _make(_name)
     __all__.append(_name)
 
@@ -81,3 +95,6 @@ for _name, _target in _ALIASES.items():
     __all__.append(_name)
 
 del _name, _target
+
+# Composite op families written on top of the ops above (a submodule, so ``hl.ops.image.resize``).
+from . import image  # noqa: E402

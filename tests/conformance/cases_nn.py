@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from . import reference_nn as R
-from .harness import F32_64, FLOAT, FLOATS, C, const, ints, normal
+from .harness import F32_64, FLOAT, FLOATS, C, const, fixed, ints, normal
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
@@ -40,6 +40,12 @@ def _softmax(x, axis=-1):
 def _log_softmax(x, axis=-1):
     m = np.max(x, axis=axis, keepdims=True)
     return x - m - np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True))
+
+
+def _sparse_xent(labels, logits, axis=-1):
+    log_probs = _log_softmax(logits, axis=axis)
+    picked = np.take_along_axis(log_probs, np.expand_dims(np.asarray(labels, np.int64), axis), axis=axis)
+    return -np.squeeze(picked, axis=axis)
 
 
 ACTIVATIONS = {
@@ -84,6 +90,12 @@ CASES = [
     C("log_softmax", "last", (normal(2, 3, 4, scale=2),), _log_softmax, dtypes=FLOATS, grad=(0,), out=FLOAT),
     C("log_softmax", "axis-neg2", (normal(3, 4, scale=2),), _log_softmax, grad=(0,), axis=-2),
     C("log_softmax", "large", (LARGE,), _log_softmax, dtypes=F32_64, finite=True, grad=(0,)),
+    C("sparse_softmax_cross_entropy", "last", (fixed(np.array([0, 3, 1], np.int32)), normal(3, 4, scale=2)),
+      _sparse_xent, dtypes=FLOATS, grad=(1,), out=FLOAT, tol_op="log_softmax"),
+    C("sparse_softmax_cross_entropy", "axis1", (fixed(np.array([[0, 2], [1, 1]], np.int32)), normal(2, 3, 2)),
+      _sparse_xent, dtypes=F32_64, grad=(1,), out=FLOAT, tol_op="log_softmax", axis=1),
+    C("sparse_softmax_cross_entropy", "large", (fixed(np.array([0, 2], np.int32)), const([[1e4, -1e4, 0.0], [-1e4, 1e4, 1e4]])), _sparse_xent, dtypes=F32_64, finite=True, grad=(1,),
+      out=FLOAT, tol_op="log_softmax"),
     C("moments", "axes", (normal(2, 3, 4),), R.moments, dtypes=F32_64, grad=(0,), out=FLOAT, axes=(0, 1)),
     C("moments", "keepdims", (normal(2, 3, 4),), R.moments, grad=(0,), out=FLOAT, axes=(-1,), keepdims=True),
     C("moments", "int", (ints(3, 4),), R.moments, dtypes=("int32",), out=FLOAT, axes=(0,)),

@@ -1,0 +1,53 @@
+"""Fused kernels of the PyTorch engine: Adam over all variables as a handful of multi-tensor ops.
+
+PyTorch's own optimizers update many parameters with ``torch._foreach_*`` ops, one kernel launch (and one
+Python call) per operation for the whole list instead of one per parameter. The update below computes Keras's
+formula (the contract's generic ``adam_update``, whose numbers it must match) that way, in place on the
+variables' tensors, when it runs eagerly; under a stateless scope (a traced step) it keeps the generic version.
+"""
+
+import torch
+
+from highlevel.backends.contract import FusedContract
+from highlevel.backends.contract.variable import _scopes
+
+from . import _convert as cv
+
+
+class TorchFusedMixin(FusedContract):
+    def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
+                    velocity_hats=None):
+        if _scopes.stack or velocity_hats is not None:
+            return super().adam_update(variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
+                                       velocity_hats)
+        w = [v.handle for v in variables]
+        m = [v.handle for v in momentums]
+        v = [v.handle for v in velocities]
+        g = [cv.convert(x, p.dtype, p.device) for x, p in zip(grads, w)]
+        alpha = cv.convert(alpha, w[0].dtype, w[0].device)
+        with torch.no_grad():
+            # m += (g - m)(1 - b1); v += (g² - v)(1 - b2): lerp computes exactly start + weight · (end - start)
+            torch._foreach_lerp_(m, g, 1.0 - float(beta_1))
+            torch._foreach_lerp_(v, torch._foreach_mul(g, g), 1.0 - float(beta_2))
+            denom = torch._foreach_sqrt(v)
+            torch._foreach_add_(denom, float(epsilon))
+            step = torch._foreach_mul(m, alpha)
+            torch._foreach_div_(step, denom)
+            torch._foreach_sub_(w, step)
+
+    def sparse_softmax_cross_entropy(self, labels, logits, axis=-1):
+        # F.cross_entropy is log_softmax + pick in one autograd node, with the class axis at position 1.
+        z = cv.convert(logits)
+        if not cv.is_float(z):
+            z = z.to(cv.floatx_torch())
+        if z.ndim == 0:
+            raise ValueError("sparse_softmax_cross_entropy needs logits with a class axis; received a scalar.")
+        axis = axis % z.ndim
+        if z.ndim > 1 and axis != 1:
+            z = torch.movedim(z, axis, 1)
+        lab = cv.convert(labels).long()
+        expected = tuple(z.shape[:1] + z.shape[2:]) if z.ndim > 1 else ()
+        if tuple(lab.shape) != expected:
+            raise ValueError(f"sparse_softmax_cross_entropy: labels of shape {tuple(lab.shape)} do not match logits "
+                             f"of shape {tuple(cv.convert(logits).shape)} with class axis {axis}.")
+        return torch.nn.functional.cross_entropy(z, lab, reduction="none", ignore_index=-(2 ** 62))
