@@ -1,0 +1,155 @@
+"""GRUCell: one step of a gated recurrent unit (update and reset gates)."""
+
+from highlevel import activations, constraints, initializers, ops, random, regularizers
+from highlevel.layer import Layer
+
+from ._cell_utils import DropoutRNNCell, check_dropout_rate, check_units, last_axis_size, zero_states
+
+
+class GRUCell(DropoutRNNCell, Layer):
+    """The cell of :class:`GRU` (``keras.layers.GRUCell``): processes one time step.
+
+    ``z`` (update) and ``r`` (reset) gates go through ``recurrent_activation``; the candidate is
+    ``activation(x W_h + r * (h_prev U_h + b_rh))`` with ``reset_after=True`` (Keras 3's default, the cuDNN
+    variant, with separate input and recurrent biases: ``bias`` has shape ``(2, 3 * units)``) or
+    ``activation(x W_h + (r * h_prev) U_h)`` with ``reset_after=False``; ``h = z * h_prev + (1 - z) * candidate``.
+
+    Args:
+        units: positive int, the size of the output and state.
+        activation: the candidate's activation (default ``"tanh"``).
+        recurrent_activation: the gates' activation (default ``"sigmoid"``).
+        use_bias: whether to add biases.
+        kernel_initializer, recurrent_initializer, bias_initializer: initializers (defaults
+            ``"glorot_uniform"``, ``"orthogonal"``, ``"zeros"``).
+        kernel_regularizer, recurrent_regularizer, bias_regularizer: regularizers of the weights.
+        kernel_constraint, recurrent_constraint, bias_constraint: constraints of the weights.
+        dropout: float in [0, 1], the fraction of the inputs dropped (same mask at every step).
+        recurrent_dropout: float in [0, 1], the fraction of the previous state dropped.
+        reset_after: apply the reset gate after the recurrent matrix multiplication (default True).
+        seed: int, the seed of the dropout masks.
+        **kwargs: base layer arguments.
+
+    Call arguments:
+        inputs: ``(batch, features)``, one time step.
+        states: a list holding the previous state ``(batch, units)`` (or that tensor itself).
+        training: whether dropout applies.
+
+    >>> import highlevel as hl
+    >>> cell = hl.layers.GRUCell(4)
+    >>> h, states = cell(hl.ops.ones((2, 3)), [hl.ops.zeros((2, 4))])
+    >>> hl.ops.shape(h), [tuple(w.shape) for w in cell.weights]
+    ((2, 4), [(3, 12), (4, 12), (2, 12)])
+    """
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None, kernel_constraint=None,
+                 recurrent_constraint=None, bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
+                 reset_after=True, seed=None, **kwargs):
+        name = type(self).__name__
+        units = check_units(units, name)
+        # Keras' other implementation (1) computes the same values gate by gate; accepted for configs.
+        self.implementation = kwargs.pop("implementation", 2)
+        super().__init__(**kwargs)
+        self.units = units
+        self.activation = activations.get(activation)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.recurrent_constraint = constraints.get(recurrent_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.dropout = check_dropout_rate(dropout, "dropout", name)
+        self.recurrent_dropout = check_dropout_rate(recurrent_dropout, "recurrent_dropout", name)
+        self.reset_after = bool(reset_after)
+        self.seed = seed
+        # Not made without dropout: its state would be one more (needless) variable of the training step.
+        self.seed_generator = random.SeedGenerator(seed) if (self.dropout or self.recurrent_dropout) else None
+        self.state_size = self.units
+        self.output_size = self.units
+
+    def build(self, input_shape):
+        input_dim = last_axis_size(input_shape, self.name)
+        u = self.units
+        self.kernel = self.add_weight(shape=(input_dim, 3 * u), initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
+                                      name="kernel")
+        self.recurrent_kernel = self.add_weight(shape=(u, 3 * u), initializer=self.recurrent_initializer,
+                                                regularizer=self.recurrent_regularizer,
+                                                constraint=self.recurrent_constraint, name="recurrent_kernel")
+        self.bias = None
+        if self.use_bias:
+            shape = (2, 3 * u) if self.reset_after else (3 * u,)
+            self.bias = self.add_weight(shape=shape, initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,
+                                        name="bias")
+        self.built = True
+
+    def call(self, inputs, states, training=False):
+        nested = isinstance(states, (list, tuple))
+        h_prev = states[0] if nested else states
+        u = self.units
+        if training and 0 < self.dropout < 1:
+            inputs = inputs * self.get_dropout_mask(inputs)
+        h_rec = h_prev
+        if training and 0 < self.recurrent_dropout < 1:
+            h_rec = h_prev * self.get_recurrent_dropout_mask(h_prev)
+        input_bias = recurrent_bias = None
+        if self.bias is not None:
+            if self.reset_after:
+                input_bias, recurrent_bias = self.bias[0], self.bias[1]
+            else:
+                input_bias = self.bias
+        x = ops.matmul(inputs, self.kernel)
+        if input_bias is not None:
+            x = ops.add(x, input_bias)
+        x_z, x_r, x_h = ops.split(x, 3, axis=-1)
+        if self.reset_after:
+            inner = ops.matmul(h_rec, self.recurrent_kernel)
+            if recurrent_bias is not None:
+                inner = inner + recurrent_bias
+            rec_z, rec_r, rec_h = ops.split(inner, 3, axis=-1)
+        else:
+            inner = ops.matmul(h_rec, self.recurrent_kernel[:, : 2 * u])
+            rec_z, rec_r = ops.split(inner, 2, axis=-1)
+        z = self.recurrent_activation(x_z + rec_z)
+        r = self.recurrent_activation(x_r + rec_r)
+        if self.reset_after:
+            rec_h = r * rec_h
+        else:
+            rec_h = ops.matmul(r * h_rec, self.recurrent_kernel[:, 2 * u:])
+        candidate = self.activation(x_h + rec_h)
+        h = z * h_prev + (1 - z) * candidate
+        return h, ([h] if nested else h)
+
+    def get_initial_state(self, batch_size=None):
+        """Zero states: ``[zeros((batch_size, units))]``."""
+        return zero_states(self.state_size, batch_size, self.compute_dtype)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "units": self.units,
+            "activation": activations.serialize(self.activation),
+            "recurrent_activation": activations.serialize(self.recurrent_activation),
+            "use_bias": self.use_bias,
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+            "recurrent_regularizer": regularizers.serialize(self.recurrent_regularizer),
+            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+            "kernel_constraint": constraints.serialize(self.kernel_constraint),
+            "recurrent_constraint": constraints.serialize(self.recurrent_constraint),
+            "bias_constraint": constraints.serialize(self.bias_constraint),
+            "dropout": self.dropout,
+            "recurrent_dropout": self.recurrent_dropout,
+            "reset_after": self.reset_after,
+            "seed": self.seed,
+        })
+        return config

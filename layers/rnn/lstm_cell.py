@@ -1,0 +1,143 @@
+"""LSTMCell: one step of a long short-term memory recurrence (input, forget, cell and output gates)."""
+
+from highlevel import activations, constraints, initializers, ops, random, regularizers
+from highlevel.layer import Layer
+
+from ._cell_utils import DropoutRNNCell, check_dropout_rate, check_units, last_axis_size, zero_states
+
+
+class LSTMCell(DropoutRNNCell, Layer):
+    """The cell of :class:`LSTM` (``keras.layers.LSTMCell``): processes one time step.
+
+    With ``z = x kernel + h_prev recurrent_kernel + bias`` split into four blocks of ``units`` (input,
+    forget, candidate, output): ``c = f * c_prev + i * activation(z_c)`` and ``h = o * activation(c)``,
+    where ``i, f, o`` go through ``recurrent_activation``.
+
+    Args:
+        units: positive int, the size of the output and of both states.
+        activation: the activation of the candidate and of the cell state (default ``"tanh"``).
+        recurrent_activation: the gates' activation (default ``"sigmoid"``).
+        use_bias: whether to add a bias vector.
+        kernel_initializer, recurrent_initializer, bias_initializer: initializers (defaults
+            ``"glorot_uniform"``, ``"orthogonal"``, ``"zeros"``).
+        unit_forget_bias: add 1 to the forget gate's bias at initialization (and use zeros for the rest).
+        kernel_regularizer, recurrent_regularizer, bias_regularizer: regularizers of the weights.
+        kernel_constraint, recurrent_constraint, bias_constraint: constraints of the weights.
+        dropout: float in [0, 1], the fraction of the inputs dropped (same mask at every step).
+        recurrent_dropout: float in [0, 1], the fraction of the previous output dropped.
+        seed: int, the seed of the dropout masks.
+        **kwargs: base layer arguments.
+
+    Call arguments:
+        inputs: ``(batch, features)``, one time step.
+        states: ``[h_prev, c_prev]``, each ``(batch, units)``.
+        training: whether dropout applies.
+
+    Returns ``(h, [h, c])``.
+
+    >>> import highlevel as hl
+    >>> cell = hl.layers.LSTMCell(4)
+    >>> h, (h2, c) = cell(hl.ops.ones((2, 3)), [hl.ops.zeros((2, 4)), hl.ops.zeros((2, 4))])
+    >>> hl.ops.shape(h), hl.ops.shape(c)
+    ((2, 4), (2, 4))
+    """
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 unit_forget_bias=True, kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None,
+                 kernel_constraint=None, recurrent_constraint=None, bias_constraint=None, dropout=0.0,
+                 recurrent_dropout=0.0, seed=None, **kwargs):
+        name = type(self).__name__
+        units = check_units(units, name)
+        # Keras' other implementation (1) computes the same values gate by gate; accepted for configs.
+        self.implementation = kwargs.pop("implementation", 2)
+        super().__init__(**kwargs)
+        self.units = units
+        self.activation = activations.get(activation)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.unit_forget_bias = bool(unit_forget_bias)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.recurrent_constraint = constraints.get(recurrent_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.dropout = check_dropout_rate(dropout, "dropout", name)
+        self.recurrent_dropout = check_dropout_rate(recurrent_dropout, "recurrent_dropout", name)
+        self.seed = seed
+        # Not made without dropout: its state would be one more (needless) variable of the training step.
+        self.seed_generator = random.SeedGenerator(seed) if (self.dropout or self.recurrent_dropout) else None
+        self.state_size = [self.units, self.units]
+        self.output_size = self.units
+
+    def build(self, input_shape):
+        input_dim = last_axis_size(input_shape, self.name)
+        u = self.units
+        self.kernel = self.add_weight(shape=(input_dim, 4 * u), initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
+                                      name="kernel")
+        self.recurrent_kernel = self.add_weight(shape=(u, 4 * u), initializer=self.recurrent_initializer,
+                                                regularizer=self.recurrent_regularizer,
+                                                constraint=self.recurrent_constraint, name="recurrent_kernel")
+        self.bias = None
+        if self.use_bias:
+            if self.unit_forget_bias:
+                base, ones = self.bias_initializer, initializers.get("ones")
+
+                def bias_initializer(shape, dtype=None):
+                    return ops.concatenate([base((u,), dtype=dtype), ones((u,), dtype=dtype),
+                                            base((2 * u,), dtype=dtype)])
+            else:
+                bias_initializer = self.bias_initializer
+            self.bias = self.add_weight(shape=(4 * u,), initializer=bias_initializer,
+                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,
+                                        name="bias")
+        self.built = True
+
+    def call(self, inputs, states, training=False):
+        h_prev, c_prev = states[0], states[1]
+        if training and 0 < self.dropout < 1:
+            inputs = inputs * self.get_dropout_mask(inputs)
+        if training and 0 < self.recurrent_dropout < 1:
+            h_prev = h_prev * self.get_recurrent_dropout_mask(h_prev)
+        z = ops.matmul(inputs, self.kernel) + ops.matmul(h_prev, self.recurrent_kernel)
+        if self.bias is not None:
+            z = ops.add(z, self.bias)  # a Variable on the right of `+` would turn into a constant on TF
+        z_i, z_f, z_c, z_o = ops.split(z, 4, axis=-1)
+        i = self.recurrent_activation(z_i)
+        f = self.recurrent_activation(z_f)
+        c = f * c_prev + i * self.activation(z_c)
+        o = self.recurrent_activation(z_o)
+        h = o * self.activation(c)
+        return h, [h, c]
+
+    def get_initial_state(self, batch_size=None):
+        """Zero states: ``[h, c]``, each ``zeros((batch_size, units))``."""
+        return zero_states(self.state_size, batch_size, self.compute_dtype)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "units": self.units,
+            "activation": activations.serialize(self.activation),
+            "recurrent_activation": activations.serialize(self.recurrent_activation),
+            "use_bias": self.use_bias,
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "unit_forget_bias": self.unit_forget_bias,
+            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+            "recurrent_regularizer": regularizers.serialize(self.recurrent_regularizer),
+            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+            "kernel_constraint": constraints.serialize(self.kernel_constraint),
+            "recurrent_constraint": constraints.serialize(self.recurrent_constraint),
+            "bias_constraint": constraints.serialize(self.bias_constraint),
+            "dropout": self.dropout,
+            "recurrent_dropout": self.recurrent_dropout,
+            "seed": self.seed,
+        })
+        return config
