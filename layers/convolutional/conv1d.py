@@ -1,0 +1,57 @@
+"""The 1D convolution layer."""
+
+from .base_conv import BaseConv
+
+
+class Conv1D(BaseConv):
+    """1D convolution layer (``keras.layers.Conv1D``).
+
+    Convolves (cross-correlates) a kernel with the input over the steps axis, adds a bias and applies the
+    activation.
+
+    Args:
+        filters: positive int, the number of output channels.
+        kernel_size: int or 1-tuple, the window size.
+        strides: int or 1-tuple (default 1);
+            ``strides > 1`` excludes ``dilation_rate > 1``.
+        padding: ``"valid"``, ``"same"`` (output ``ceil(steps / stride)``, the extra padding after) or
+            ``"causal"`` (pad on the left only, so that ``output[t]`` never sees ``input[t + 1:]``).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        dilation_rate: int or 1-tuple (default 1).
+        groups: positive int dividing both the input channels and ``filters``; each group of input channels is
+            convolved with its own ``filters // groups`` filters.
+        activation: activation name or callable; None is linear.
+        use_bias: whether to add a bias of shape ``(filters,)``.
+        kernel_initializer: kernel initializer (default ``"glorot_uniform"``).
+        bias_initializer: bias initializer (default ``"zeros"``).
+        kernel_regularizer, bias_regularizer, activity_regularizer: optional regularizers.
+        kernel_constraint, bias_constraint: optional constraints.
+        **kwargs: base layer arguments (``name``, ``dtype``...).
+
+    Input shape:
+        ``(batch, steps, channels)`` (channels_last) or
+        ``(batch, channels, steps)`` (channels_first).
+
+    Output shape:
+        ``(batch, new_steps, filters)`` (channels_last) or
+        ``(batch, filters, new_steps)`` (channels_first); the spatial sizes shrink with
+        ``"valid"`` padding and are divided by the strides.
+
+    >>> import highlevel as hl
+    >>> layer = hl.layers.Conv1D(4, 3, padding="same")
+    >>> hl.ops.shape(layer(hl.ops.ones((2, 5, 3))))
+    (2, 5, 4)
+    >>> tuple(layer.kernel.shape)
+    (3, 3, 4)
+    """
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None, dilation_rate=1,
+                 groups=1, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 activity_regularizer=None, kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(1, filters, kernel_size, strides=strides, padding=padding, data_format=data_format,
+                         dilation_rate=dilation_rate, groups=groups, activation=activation, use_bias=use_bias,
+                         kernel_initializer=kernel_initializer, bias_initializer=bias_initializer,
+                         kernel_regularizer=kernel_regularizer, bias_regularizer=bias_regularizer,
+                         activity_regularizer=activity_regularizer, kernel_constraint=kernel_constraint,
+                         bias_constraint=bias_constraint, **kwargs)

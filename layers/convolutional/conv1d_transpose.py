@@ -1,0 +1,55 @@
+"""The 1D transposed convolution layer."""
+
+from .base_conv_transpose import BaseConvTranspose
+
+
+class Conv1DTranspose(BaseConvTranspose):
+    """1D transposed convolution layer (``keras.layers.Conv1DTranspose``).
+
+    The transpose of a Conv1D: it maps an output-shaped tensor back to the input shape (used to upsample,
+    e.g. in decoders). The kernel has shape ``kernel_size + (filters, input_channels)``.
+
+    Args:
+        filters: positive int, the number of output channels.
+        kernel_size: int or 1-tuple, the window size.
+        strides: int or 1-tuple (default 1);
+            ``strides > 1`` excludes ``dilation_rate > 1``.
+        padding: ``"valid"`` or ``"same"`` (output ``size * stride``).
+        output_padding: None, or an int or 1-tuple, each smaller than its stride: extra output size on one side
+            (None: ``size * stride + max(kernel - stride, 0)`` for ``"valid"``).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        dilation_rate: int or 1-tuple (default 1).
+        activation: activation name or callable; None is linear.
+        use_bias: whether to add a bias of shape ``(filters,)``.
+        kernel_initializer: kernel initializer (default ``"glorot_uniform"``).
+        bias_initializer: bias initializer (default ``"zeros"``).
+        kernel_regularizer, bias_regularizer, activity_regularizer: optional regularizers.
+        kernel_constraint, bias_constraint: optional constraints.
+        **kwargs: base layer arguments (``name``, ``dtype``...).
+
+    Input shape:
+        ``(batch, steps, channels)`` (channels_last) or
+        ``(batch, channels, steps)`` (channels_first).
+
+    Output shape:
+        ``(batch, new_steps, filters)`` (channels_last) or
+        ``(batch, filters, new_steps)`` (channels_first).
+
+    >>> import highlevel as hl
+    >>> layer = hl.layers.Conv1DTranspose(4, 3, strides=2, padding="same")
+    >>> hl.ops.shape(layer(hl.ops.ones((2, 5, 3))))
+    (2, 10, 4)
+    >>> tuple(layer.kernel.shape)
+    (3, 4, 3)
+    """
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None, data_format=None,
+                 dilation_rate=1, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 activity_regularizer=None, kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(1, filters, kernel_size, strides=strides, padding=padding,
+                         output_padding=output_padding, data_format=data_format, dilation_rate=dilation_rate,
+                         activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
+                         bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
+                         bias_regularizer=bias_regularizer, activity_regularizer=activity_regularizer,
+                         kernel_constraint=kernel_constraint, bias_constraint=bias_constraint, **kwargs)

@@ -1,0 +1,54 @@
+"""The 1D depthwise convolution layer."""
+
+from .base_depthwise_conv import BaseDepthwiseConv
+
+
+class DepthwiseConv1D(BaseDepthwiseConv):
+    """1D depthwise convolution layer (``keras.layers.DepthwiseConv1D``).
+
+    Each input channel is convolved with its own ``depth_multiplier`` filters (no mixing across channels);
+    the output has ``input_channels * depth_multiplier`` channels. The kernel (weight ``kernel``) has shape
+    ``kernel_size + (input_channels, depth_multiplier)``.
+
+    Args:
+        kernel_size: int or 1-tuple, the window size.
+        strides: int or 1-tuple (default 1);
+            ``strides > 1`` excludes ``dilation_rate > 1``.
+        padding: ``"valid"`` or ``"same"``.
+        depth_multiplier: positive int, the number of filters per input channel (default 1).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        dilation_rate: int or 1-tuple (default 1).
+        activation: activation name or callable; None is linear.
+        use_bias: whether to add a bias of shape ``(input_channels * depth_multiplier,)``.
+        depthwise_initializer: kernel initializer (default ``"glorot_uniform"``).
+        bias_initializer: bias initializer (default ``"zeros"``).
+        depthwise_regularizer, bias_regularizer, activity_regularizer: optional regularizers.
+        depthwise_constraint, bias_constraint: optional constraints.
+        **kwargs: base layer arguments (``name``, ``dtype``...).
+
+    Input shape:
+        ``(batch, steps, channels)`` (channels_last) or
+        ``(batch, channels, steps)`` (channels_first).
+
+    Output shape:
+        ``(batch, new_steps, channels * depth_multiplier)`` (channels_last) or
+        ``(batch, channels * depth_multiplier, new_steps)`` (channels_first).
+
+    >>> import highlevel as hl
+    >>> layer = hl.layers.DepthwiseConv1D(3, depth_multiplier=2)
+    >>> hl.ops.shape(layer(hl.ops.ones((2, 5, 3))))
+    (2, 3, 6)
+    >>> tuple(layer.kernel.shape)
+    (3, 3, 2)
+    """
+
+    def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1, data_format=None,
+                 dilation_rate=1, activation=None, use_bias=True, depthwise_initializer="glorot_uniform",
+                 bias_initializer="zeros", depthwise_regularizer=None, bias_regularizer=None,
+                 activity_regularizer=None, depthwise_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(1, depth_multiplier, kernel_size, strides=strides, padding=padding,
+                         data_format=data_format, dilation_rate=dilation_rate, activation=activation,
+                         use_bias=use_bias, depthwise_initializer=depthwise_initializer,
+                         bias_initializer=bias_initializer, depthwise_regularizer=depthwise_regularizer,
+                         bias_regularizer=bias_regularizer, activity_regularizer=activity_regularizer,
+                         depthwise_constraint=depthwise_constraint, bias_constraint=bias_constraint, **kwargs)

@@ -1,0 +1,36 @@
+"""The 1D average pooling layer."""
+
+from .base_pooling import BasePooling
+
+
+class AveragePooling1D(BasePooling):
+    """Average pooling over the steps axis of a sequence (``keras.layers.AveragePooling1D``).
+
+    Each output is the mean of its window; the channels are pooled separately.
+
+    Args:
+        pool_size: int or 1-tuple, the window size (required in Keras 3).
+        strides: int or 1-tuple; None (default) means ``pool_size``.
+        padding: ``"valid"`` (drop incomplete windows) or ``"same"`` (output ``ceil(size / stride)``;
+            a window's average counts only its real entries).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: base layer arguments (``name``, ``dtype``...).
+
+    Input shape:
+        ``(batch, steps, channels)`` (channels_last) or
+        ``(batch, channels, steps)`` (channels_first).
+
+    Output shape:
+        ``(batch, pooled_steps, channels)`` (channels_last) or
+        ``(batch, channels, pooled_steps)`` (channels_first),
+        with ``pooled = (size - pool_size) // strides + 1`` (``"valid"``) or ``ceil(size / strides)`` (``"same"``).
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.reshape(hl.ops.arange(4, dtype="float32"), (1, 4, 1))
+    >>> hl.ops.convert_to_numpy(hl.layers.AveragePooling1D(2)(x)).ravel().tolist()
+    [0.5, 2.5]
+    """
+
+    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, **kwargs):
+        super().__init__(pool_size, strides, pool_dimensions=1, pool_mode="average", padding=padding,
+                         data_format=data_format, **kwargs)
