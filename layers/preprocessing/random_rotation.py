@@ -1,0 +1,63 @@
+"""RandomRotation: rotates images by a random angle during training."""
+
+from highlevel import ops
+
+from ._image_base import (FILL_MODES, INTERPOLATIONS, BaseRandomImageLayer, check_choice, config_factor, parse_factor,
+                          rotation_matrix, spatial_size)
+
+
+class RandomRotation(BaseRandomImageLayer):
+    """Randomly rotates images during training (``keras.layers.RandomRotation``).
+
+    Each image is rotated about its center by an angle drawn uniformly from
+    ``[lower * 360, upper * 360]`` degrees (``factor=0.1`` means up to 36 degrees either way); points from
+    outside the image are filled as ``fill_mode`` says. At inference the input passes through (cast to the
+    compute dtype).
+
+    Args:
+        factor: a float ``f`` in ``[-1, 1]`` (the range ``[-|f|, |f|]`` of turns) or a pair
+            ``(lower, upper)``; positive turns are counter-clockwise.
+        fill_mode: ``"reflect"`` (default), ``"wrap"``, ``"constant"`` or ``"nearest"``, as in
+            :func:`highlevel.ops.image.affine_transform`.
+        interpolation: ``"bilinear"`` (default) or ``"nearest"``.
+        seed: optional int, for reproducible draws.
+        fill_value: the value outside the image with ``fill_mode="constant"``.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: base layer arguments (``name``, ``dtype``...).
+
+    Call arguments:
+        inputs: ``(batch, height, width, channels)`` or ``(height, width, channels)`` images.
+        training: rotate (True, the default of a direct call) or pass through (False, as in ``predict``).
+
+    Input shape: rank 3 or 4. Output shape: the input's.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.reshape(hl.ops.arange(4, dtype="float32"), (1, 2, 2, 1))
+    >>> quarter_turn = hl.layers.RandomRotation((0.25, 0.25))
+    >>> hl.ops.convert_to_numpy(quarter_turn(x, training=True))[0, :, :, 0].round(4).tolist()
+    [[1.0, 3.0], [0.0, 2.0]]
+    """
+
+    def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", seed=None, fill_value=0.0,
+                 data_format=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        who = type(self).__name__
+        self.factor = config_factor(factor)
+        self.lower, self.upper = parse_factor(factor, "factor", who)
+        self.fill_mode = check_choice(fill_mode, "fill_mode", FILL_MODES, who)
+        self.interpolation = check_choice(interpolation, "interpolation", INTERPOLATIONS, who)
+        self.fill_value = float(fill_value)
+
+    def _augment(self, images):
+        batch = ops.shape(images)[0]
+        height, width = spatial_size(ops.shape(images), self.data_format)
+        angle = self._uniform((batch,), self.lower * 360.0, self.upper * 360.0)
+        return ops.image.affine_transform(images, rotation_matrix(angle, height, width),
+                                          interpolation=self.interpolation, fill_mode=self.fill_mode,
+                                          fill_value=self.fill_value, data_format=self.data_format)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"factor": self.factor, "fill_mode": self.fill_mode, "fill_value": self.fill_value,
+                       "interpolation": self.interpolation})
+        return config

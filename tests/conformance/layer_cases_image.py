@@ -1,0 +1,36 @@
+"""Conformance cases of the image preprocessing layers (Resizing, CenterCrop and the random augmentations).
+
+The random layers are compared in inference mode (``random=True``); the cases whose factor range is a single
+point draw a known transform, so they also compare their training-mode output and gradients across engines.
+"""
+
+from .layer_case import LayerCase, normal, positive
+
+L = LayerCase
+CASES = [
+    L("resizing_bilinear", "Resizing", {"height": 5, "width": 7}, normal(2, 4, 6, 3), like="matmul"),
+    L("resizing_bicubic_antialias", "Resizing", {"height": 3, "width": 2, "interpolation": "bicubic",
+                                                 "antialias": True}, normal(2, 6, 5, 2), like="matmul"),
+    L("resizing_nearest_crop", "Resizing", {"height": 4, "width": 4, "interpolation": "nearest",
+                                            "crop_to_aspect_ratio": True}, normal(2, 5, 7, 2)),
+    L("resizing_pad_channels_first", "Resizing", {"height": 6, "width": 3, "pad_to_aspect_ratio": True,
+                                                  "data_format": "channels_first"}, normal(2, 3, 4, 4), like="matmul"),
+    L("center_crop", "CenterCrop", {"height": 3, "width": 4}, normal(2, 5, 7, 2)),
+    L("center_crop_upscale", "CenterCrop", {"height": 6, "width": 4}, normal(2, 4, 5, 2), like="matmul"),
+    L("random_flip", "RandomFlip", {"seed": 1}, normal(2, 4, 5, 3), random=True),
+    L("random_rotation", "RandomRotation", {"factor": 0.2, "seed": 1}, normal(2, 5, 6, 2), random=True),
+    L("random_translation", "RandomTranslation", {"height_factor": 0.2, "width_factor": 0.3, "seed": 1},
+      normal(2, 5, 6, 2), random=True),
+    L("random_zoom", "RandomZoom", {"height_factor": 0.3, "seed": 1}, normal(2, 5, 6, 2), random=True),
+    L("random_contrast", "RandomContrast", {"factor": 0.4, "seed": 1}, positive(2, 4, 5, 3), random=True),
+    # Single-point factor ranges: a known transform, so training mode is comparable too.
+    L("random_rotation_fixed", "RandomRotation", {"factor": (0.1, 0.1), "fill_mode": "constant", "seed": 2},
+      normal(2, 5, 6, 2), like="matmul", modes=(False, True)),
+    L("random_translation_fixed", "RandomTranslation", {"height_factor": (0.3, 0.3), "width_factor": (-0.15, -0.15),
+                                                        "fill_mode": "wrap", "seed": 2}, normal(2, 5, 6, 2), like="matmul",
+      modes=(False, True)),
+    L("random_zoom_fixed", "RandomZoom", {"height_factor": (-0.3, -0.3), "width_factor": (0.2, 0.2), "seed": 2},
+      normal(2, 5, 6, 2), like="matmul", modes=(False, True)),
+    L("random_contrast_fixed", "RandomContrast", {"factor": (-0.5, 0.5), "value_range": (0, 2), "seed": 2},
+      positive(2, 4, 5, 3), like="mean", modes=(False, True)),
+]
