@@ -1,6 +1,23 @@
 """preprocessing layers: feature rescaling and normalization (with ``adapt``)."""
 
+from .category_encoding import CategoryEncoding
+from .center_crop import CenterCrop
+from .discretization import Discretization
+from .hashing import Hashing
+from .integer_lookup import IntegerLookup
 from .normalization import Normalization
+from .random_contrast import RandomContrast
+from .random_flip import RandomFlip
+from .random_rotation import RandomRotation
+from .random_translation import RandomTranslation
+from .random_zoom import RandomZoom
 from .rescaling import Rescaling
+from .resizing import Resizing
+from .string_lookup import StringLookup
+from .text_vectorization import TextVectorization
 
-__all__ = ["Normalization", "Rescaling"]
+__all__ = ["Normalization", "Rescaling", "CategoryEncoding", "Discretization", "Hashing", "IntegerLookup",
+           "StringLookup", "TextVectorization",
+           # image preprocessing
+           "Resizing", "CenterCrop", "RandomFlip", "RandomRotation", "RandomTranslation", "RandomZoom",
+           "RandomContrast"]

@@ -138,6 +138,10 @@ CASES += _family_cases()
 NOT_CASES = {
     "Layer": "the abstract base; every case exercises it",
     "Merge": "the abstract base of the merging layers (Add, Concatenate, ... are cases)",
+    "StringLookup": "reads host strings only (no engine has string tensors); checked against Keras in "
+                    "tests/layers/preprocessing/test_string_lookup.py on every backend",
+    "TextVectorization": "reads host strings only (no engine has string tensors); checked against Keras in "
+                         "tests/layers/preprocessing/test_text_vectorization.py on every backend",
 }
 
 IDS = [c.id for c in CASES]
