@@ -40,6 +40,23 @@ class CallbackList(Callback):
     def append(self, callback):
         self.callbacks.append(callback)
 
+    def _overriding(self, *hooks):
+        """The callbacks that define one of ``hooks`` themselves (not the base class's no-op)."""
+        # A hook is defined by the callback's class or set on the instance (LambdaCallback does that).
+        return [cb for cb in self.callbacks
+                if any(h in vars(cb) or getattr(type(cb), h) is not getattr(Callback, h) for h in hooks)]
+
+    @property
+    def needs_train_batch_logs(self):
+        """Whether a callback reads per-batch training logs. When none does (``verbose=0`` with History only),
+        the trainer skips turning every step's logs into Python floats: on an asynchronous engine (JAX) that
+        conversion waits for the step, which stops the next step from being queued behind it."""
+        return bool(self._overriding("on_train_batch_end", "on_batch_end"))
+
+    @property
+    def needs_train_batch_begin(self):
+        return bool(self._overriding("on_train_batch_begin", "on_batch_begin"))
+
     def set_params(self, params):
         self.params = params
         for cb in self.callbacks:

@@ -14,8 +14,10 @@ Layers in ``highlevel.layers`` subclass it and use only ``highlevel.ops``.
 (['scale/w'], True)
 """
 
+import contextlib
 import inspect
 import threading
+import weakref
 
 from highlevel.backends.contract import StatelessScope, Variable, tree
 from highlevel.backends.contract import dtypes as _dtypes
@@ -30,6 +32,50 @@ from .node import Node
 _NOT_TRACKED = frozenset({"_inbound_nodes", "_losses", "input_spec", "_build_shapes", "_layers_cache",
                           "_trainable_cache"})  # caches and graph records are not tracked children
 _FLOAT_DTYPES = frozenset(_dtypes.FLOAT_DTYPES)
+
+
+#: The layers whose ``_losses`` are not empty: a call that starts a forward pass clears its tree's losses, and
+#: skips the walk when no layer anywhere holds one (the common case: no activity regularizers).
+_holding_losses = weakref.WeakSet()
+
+
+def _is_text(x):
+    """Numpy arrays of str/bytes (or object arrays of them) and nested lists of str: inputs that no engine
+    holds as a tensor (JAX and PyTorch have no strings), left to the layers that read text on the host."""
+    kind = getattr(getattr(x, "dtype", None), "kind", None)
+    if kind in ("U", "S"):
+        return True
+    if kind == "O":
+        return getattr(x, "size", 0) > 0 and isinstance(x.reshape(-1)[0], (str, bytes))
+    if isinstance(x, list):
+        while isinstance(x, list) and x:
+            x = x[0]
+        return isinstance(x, (str, bytes))
+    return False
+
+
+class _WalkCache(threading.local):
+    cache = None
+
+
+_walks = _WalkCache()
+
+
+@contextlib.contextmanager
+def layer_walk_cache():
+    """Memoises layer-tree walks (``losses``, ``weights``, clearing losses, ...) inside the block.
+
+    A training step walks the model's layer tree several times and cannot change it, so the trainer runs each
+    step inside this block; outside it every walk sees the current structure.
+    """
+    if _walks.cache is not None:
+        yield
+        return
+    _walks.cache = {}
+    try:
+        yield
+    finally:
+        _walks.cache = None
 
 
 class _CallContext(threading.local):
@@ -165,7 +211,17 @@ class Layer:
         return found
 
     def _flatten_layers(self, include_self=True):
-        """This layer and every layer below it, depth first, each once."""
+        """This layer and every layer below it, depth first, each once (memoised inside
+        :func:`layer_walk_cache`)."""
+        cache = _walks.cache
+        if cache is not None:
+            hit = cache.get((id(self), include_self))
+            if hit is None:
+                hit = cache[(id(self), include_self)] = self._walk_layers(include_self)
+            return list(hit)
+        return self._walk_layers(include_self)
+
+    def _walk_layers(self, include_self):
         out, seen, stack = [], set(), [self]
         while stack:
             layer = stack.pop()
@@ -287,6 +343,21 @@ class Layer:
         self._own_weights.append(var)
         return var
 
+    def count_params(self):
+        """The number of scalars in all the layer's weights (``keras.layers.Layer.count_params``)."""
+        if not self.built:
+            raise ValueError(
+                f"Layer '{self.name}' has not been built yet, so it has no weights to count. Build it first: "
+                "call it on a batch of data, call build(input_shape), or start a model with hl.Input(shape)."
+            )
+        total = 0
+        for v in self.weights:
+            n = 1
+            for d in v.shape:
+                n *= int(d)
+            total += n
+        return total
+
     def get_weights(self):
         """The weights' values as a list of numpy arrays."""
         return [v.numpy() for v in self.weights]
@@ -340,6 +411,7 @@ class Layer:
     def add_loss(self, loss):
         """Adds a scalar loss tensor computed during ``call`` (collected in ``model.losses``)."""
         self._losses.append(loss)
+        _holding_losses.add(self)
 
     @property
     def losses(self):
@@ -354,8 +426,12 @@ class Layer:
         return out
 
     def _clear_losses(self):
+        if not _holding_losses:
+            return  # nothing anywhere holds a loss: no walk over the layer tree
         for layer in self._flatten_layers():
-            layer._losses = []
+            if layer._losses:
+                layer._losses = []
+                _holding_losses.discard(layer)
 
     # ------------------------------------------------------------------- build
     def build(self, input_shape):
@@ -425,8 +501,8 @@ class Layer:
             if x is None or isinstance(x, Variable):
                 return x
             if not backend.is_tensor(x):
-                if not (hasattr(x, "shape") or isinstance(x, (list, float, int))):
-                    return x
+                if not (hasattr(x, "shape") or isinstance(x, (list, float, int))) or _is_text(x):
+                    return x  # text stays on the host for the string preprocessing layers
                 x = backend.convert_to_tensor(x)
             if self.autocast:
                 dtype = backend.dtype(x)

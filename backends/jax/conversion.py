@@ -123,6 +123,8 @@ def convert(x, dtype=None):
     if isinstance(x, np.ndarray) or isinstance(x, np.generic):
         if x.dtype == object or x.dtype.kind in "USV":
             raise TypeError(f"Cannot convert a numpy array of dtype {x.dtype} to a tensor.")
+        if isinstance(x, np.ndarray):
+            return jax.device_put(x)  # a plain transfer: no conversion primitive to dispatch (a batch per step)
         return jnp.asarray(x)
     if _is_py_scalar(x) or isinstance(x, (list, tuple)):
         return jnp.asarray(x, dtype=jdtype(default_dtype(x)))

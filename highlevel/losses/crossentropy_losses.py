@@ -176,8 +176,10 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
 
 def _check_label_range(labels, num_classes):
     values = concrete_value(labels)
-    if values is None:
+    if values is None or values.size == 0:
         return  # traced: the labels are not known now
+    if values.min() >= 0 and values.max() < num_classes:
+        return  # the common case: two reductions, no index arrays
     bad = values[(values < 0) | (values >= num_classes)]
     if bad.size:
         raise ValueError(
@@ -193,17 +195,19 @@ def _sparse_crossentropy_with_mask(y_true, y_pred, from_logits=False, ignore_cla
     _check_axis(axis)
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.convert_to_tensor(y_true)
-    rank = len(ops.shape(y_pred))
+    pred_shape, true_shape = tuple(ops.shape(y_pred)), tuple(ops.shape(y_true))
+    rank = len(pred_shape)
     if rank < 1:
         raise ValueError("sparse_categorical_crossentropy: y_pred must have a class axis; received a scalar.")
     class_axis = axis % rank
-    if len(ops.shape(y_true)) == rank and ops.shape(y_true)[class_axis] == 1:
+    if len(true_shape) == rank and true_shape[class_axis] == 1:
         y_true = ops.squeeze(y_true, axis=class_axis)
-    res_shape = tuple(d for i, d in enumerate(ops.shape(y_pred)) if i != class_axis)
-    if tuple(ops.shape(y_true)) != res_shape:
+        true_shape = true_shape[:class_axis] + true_shape[class_axis + 1:]
+    res_shape = pred_shape[:class_axis] + pred_shape[class_axis + 1:]
+    if true_shape != res_shape:
         raise ValueError(
             "sparse_categorical_crossentropy: y_true must have y_pred's shape without the class axis; received "
-            f"y_true.shape={tuple(ops.shape(y_true))}, y_pred.shape={tuple(ops.shape(y_pred))} (class axis "
+            f"y_true.shape={true_shape}, y_pred.shape={pred_shape} (class axis "
             f"{axis}). Integer labels go in y_true; for one-hot labels use categorical_crossentropy."
         )
     valid = None
@@ -211,15 +215,14 @@ def _sparse_crossentropy_with_mask(y_true, y_pred, from_logits=False, ignore_cla
         valid = ops.not_equal(y_true, ops.cast(ignore_class, ops.dtype(y_true)))
         y_true = ops.where(valid, y_true, ops.zeros_like(y_true))
         y_pred = ops.where(ops.expand_dims(valid, class_axis), y_pred, ops.zeros_like(y_pred))
-    labels = ops.cast(y_true, "int32")
-    num_classes = ops.shape(y_pred)[class_axis]
+    labels = y_true if ops.dtype(y_true) == "int32" else ops.cast(y_true, "int32")
+    num_classes = pred_shape[class_axis]
     _check_label_range(labels, num_classes)
-    logits = ops.moveaxis(y_pred, class_axis, -1)
+    logits = y_pred
     if not from_logits:
         logits = ops.log(ops.clip(logits, EPSILON, 1.0 - EPSILON))
-    log_probs = ops.log_softmax(logits, axis=-1)
-    picked = ops.take_along_axis(log_probs, ops.expand_dims(labels, -1), axis=-1)
-    res = -ops.squeeze(picked, axis=-1)
+    # One fused kernel (log_softmax, pick, negate); on probabilities, log_softmax(log p) = log(p / sum p).
+    res = ops.sparse_softmax_cross_entropy(labels, logits, axis=class_axis)
     if valid is not None:
         res = ops.where(valid, res, ops.zeros_like(res))
     return res, valid

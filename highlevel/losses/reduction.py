@@ -51,15 +51,16 @@ def squeeze_or_expand_to_same_rank(x1, x2, expand_rank_1=True):
     >>> hl.ops.shape(a), hl.ops.shape(b)
     ((3, 1), (3, 1))
     """
-    r1, r2 = len(ops.shape(x1)), len(ops.shape(x2))
+    s1, s2 = ops.shape(x1), ops.shape(x2)
+    r1, r2 = len(s1), len(s2)
     if r1 == r2:
         return x1, x2
-    if r1 == r2 + 1 and ops.shape(x1)[-1] == 1:
+    if r1 == r2 + 1 and s1[-1] == 1:
         if r2 == 1 and expand_rank_1:
             x2 = ops.expand_dims(x2, -1)
         else:
             x1 = ops.squeeze(x1, -1)
-    if r2 == r1 + 1 and ops.shape(x2)[-1] == 1:
+    if r2 == r1 + 1 and s2[-1] == 1:
         if r1 == 1 and expand_rank_1:
             x1 = ops.expand_dims(x1, -1)
         else:
@@ -100,15 +101,21 @@ def align_sample_weight(values, sample_weight):
 
 def divide_no_nan(x, y):
     """``x / y``, with 0 where ``y == 0`` (``keras.ops.divide_no_nan``)."""
-    safe = ops.where(ops.equal(y, 0), ops.ones_like(y), y)
-    return ops.where(ops.equal(y, 0), ops.zeros_like(ops.divide(x, safe)), ops.divide(x, safe))
+    zero = ops.equal(y, 0)
+    quotient = ops.divide(x, ops.where(zero, 1.0, y))
+    return ops.where(zero, 0.0, quotient)
 
 
-def _num_elements(values, dtype):
+def _count(values):
+    """The number of elements of ``values``, a Python int (shapes are static, also when traced)."""
     n = 1
     for d in ops.shape(values):
         n *= d
-    return ops.convert_to_tensor(float(n), dtype=dtype)
+    return n
+
+
+def _num_elements(values, dtype):
+    return ops.convert_to_tensor(float(_count(values)), dtype=dtype)
 
 
 def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
@@ -120,10 +127,11 @@ def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
     loss = ops.sum(values)
     if reduction in ("sum_over_batch_size", "mean", "mean_with_sample_weight"):
         if reduction == "mean_with_sample_weight" and sample_weight is not None:
-            divisor = ops.cast(ops.sum(sample_weight), ops.dtype(loss))
+            loss = divide_no_nan(loss, ops.cast(ops.sum(sample_weight), ops.dtype(loss)))
         else:
-            divisor = _num_elements(values, ops.dtype(loss))
-        loss = divide_no_nan(loss, divisor)
+            # The count is a Python int: one division (no zero test) instead of a divide-no-nan on tensors.
+            n = _count(values)
+            loss = loss / float(n) if n else ops.zeros_like(loss)
     return loss
 
 

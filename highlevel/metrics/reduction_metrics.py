@@ -92,6 +92,13 @@ class Mean(Metric):
         self._update(values, sample_weight, None)
 
     def _update(self, values, sample_weight, mask):
+        if mask is None and isinstance(sample_weight, (int, float)) and not isinstance(sample_weight, bool) \
+                and ops.ndim(values) == 0:
+            # A scalar with a Python weight (the trainer's loss tracker: the batch loss, weighted by the batch
+            # size): two ops instead of the general per-sample alignment.
+            self.total.assign(self.total.value + ops.cast(values, self.dtype) * float(sample_weight))
+            self.count.assign(self.count.value + float(sample_weight))
+            return
         values, sample_weight = reduce_to_samplewise_values(values, sample_weight, ops.mean, self.dtype, mask=mask)
         self.total.assign(self.total.value + ops.sum(values))
         if sample_weight is not None:

@@ -92,8 +92,17 @@ class Sequential(Model):
         self._build_graph(Input(batch_shape=tuple(input_shape)))
 
     def _maybe_build(self, inputs):
-        if not self.built:
-            super()._maybe_build(inputs)
+        if self.built:
+            return
+        shape = getattr(inputs, "shape", None)
+        if shape is not None and len(shape) >= 1 and not isinstance(inputs, (list, tuple, dict)):
+            # Built from the first batch: the batch size is left open, so that a later batch of another size
+            # (the partial last batch, predict on more rows) still fits.
+            shape = (None,) + tuple(shape)[1:]
+            self._build_shapes = shape
+            self.build(shape)
+            return
+        super()._maybe_build(inputs)
 
     @property
     def layers(self):

@@ -8,9 +8,15 @@
 0.9
 """
 
+import numpy as np
+
 from highlevel import ops
+from highlevel.config import current_backend
+from highlevel.losses.host_values import concrete_value
 
 from .optimizer import Optimizer
+
+_HOST_DTYPES = ("float16", "float32", "float64")
 
 
 class Adam(Optimizer):
@@ -47,28 +53,46 @@ class Adam(Optimizer):
         self.velocity_hats = [self.add_variable_from_reference(v, "velocity_hat") for v in variables] \
             if self.amsgrad else []
 
-    def update_step(self, gradient, variable, learning_rate):
-        dtype = variable.dtype
+    def _bias_corrected_rate(self, learning_rate, dtype):
+        """``lr · sqrt(1 - beta_2^t) / (1 - beta_1^t)``, once per step and dtype."""
 
-        def bias_corrected_rate():
+        def compute():
             lr = ops.cast(learning_rate, dtype)
+            done = concrete_value(self.iterations.value) if dtype in _HOST_DTYPES else None
+            if done is not None:
+                # Eager: the step count is known, so the powers are computed on the host, in the variables'
+                # dtype as the traced formula below does (same rounding), instead of a dozen tensor ops.
+                n = int(done)
+                t = np.asarray((n // self.gradient_accumulation_steps if self.gradient_accumulation_steps else n)
+                               + 1, dtype)
+                one = np.asarray(1.0, dtype)
+                b1_power = np.power(np.asarray(self.beta_1, dtype), t)
+                b2_power = np.power(np.asarray(self.beta_2, dtype), t)
+                return lr * float(np.sqrt(one - b2_power)) / float(one - b1_power)
             step = self._local_step(dtype)
             b1_power = ops.power(ops.convert_to_tensor(self.beta_1, dtype=dtype), step)
             b2_power = ops.power(ops.convert_to_tensor(self.beta_2, dtype=dtype), step)
             return lr * ops.sqrt(1.0 - b2_power) / (1.0 - b1_power)
 
-        alpha = self._step_constant(("adam_alpha", dtype), bias_corrected_rate)
-        i = self._slot_index(variable)
-        m, v = self.momentums[i], self.velocities[i]
-        m_new = m.value + (gradient - m.value) * (1.0 - self.beta_1)
-        v_new = v.value + (ops.square(gradient) - v.value) * (1.0 - self.beta_2)
-        m.assign(m_new)
-        v.assign(v_new)
-        if self.amsgrad:
-            v_hat = self.velocity_hats[i]
-            v_new = ops.maximum(v_hat.value, v_new)
-            v_hat.assign(v_new)
-        variable.assign_sub(m_new * alpha / (ops.sqrt(v_new) + self.epsilon))
+        return self._step_constant(("adam_alpha", dtype), compute)
+
+    def _update_variables(self, grads, variables, learning_rate):
+        # All variables of one dtype go through the backend's fused Adam kernel in one call (its generic
+        # definition is Keras's formula on the contract's ops; eager engines run it as a few multi-tensor ops).
+        by_dtype = {}
+        for g, v in zip(grads, variables):
+            by_dtype.setdefault(v.dtype, []).append((g, v))
+        backend = current_backend()
+        for dtype, pairs in by_dtype.items():
+            idx = [self._slot_index(v) for _, v in pairs]
+            backend.adam_update(
+                [v for _, v in pairs], [g for g, _ in pairs], [self.momentums[i] for i in idx],
+                [self.velocities[i] for i in idx], self._bias_corrected_rate(learning_rate, dtype),
+                self.beta_1, self.beta_2, self.epsilon,
+                velocity_hats=[self.velocity_hats[i] for i in idx] if self.amsgrad else None)
+
+    def update_step(self, gradient, variable, learning_rate):
+        self._update_variables([gradient], [variable], learning_rate)
 
     def get_config(self):
         return dict(super().get_config(), beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon,

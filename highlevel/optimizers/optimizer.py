@@ -208,17 +208,30 @@ class Optimizer:
         pairs = list(grads_and_vars)
         return self.apply([g for g, _ in pairs], [v for _, v in pairs])
 
-    def apply(self, grads, trainable_variables=None):
+    def apply(self, grads, trainable_variables=None, only_if=None):
         """One optimization step: loss-scale, clipping, weight decay, the update rule, EMA, constraints.
 
         Args:
             grads: one gradient (or None) per variable.
             trainable_variables: the variables; may be omitted once the optimizer is built (then ``grads``
                 match the variables it was built with).
+            only_if: ``None``, or a boolean scalar tensor: when it is false the whole step — weights, slots,
+                ``iterations`` — leaves every variable as it was (decided by the tensor, so it also works in a
+                compiled step). Not in Keras; the trainer uses it to keep a non-finite update out of the
+                weights (see ``TerminateOnNaN``).
 
         Returns:
             The ``iterations`` variable.
         """
+        if only_if is not None:
+            if not self.built and trainable_variables is not None:
+                self.build(list(trainable_variables))  # slots are created for real, not inside the scope
+            # The step runs with its assignments recorded, not made; each is then kept only if ``only_if``.
+            with StatelessScope() as scope:
+                self.apply(grads, trainable_variables)
+            for var, new in scope.assigned.values():
+                var.assign(ops.where(only_if, new, var.value))
+            return self.iterations
         grads = list(grads)
         if trainable_variables is None:
             if not self.built:
@@ -238,7 +251,8 @@ class Optimizer:
         pairs = [(g, v) for g, v in zip(grads, variables) if g is not None]
         if not pairs:
             raise ValueError("No gradients provided for any variable: every gradient passed to apply() is None.")
-        grads = [ops.cast(g, v.dtype) for g, v in pairs]
+        backend = current_backend()
+        grads = [g if backend.dtype(g) == v.dtype else ops.cast(g, v.dtype) for g, v in pairs]
         variables = [v for _, v in pairs]
         if self.loss_scale_factor is not None:
             grads = [g / float(self.loss_scale_factor) for g in grads]

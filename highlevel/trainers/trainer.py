@@ -9,9 +9,11 @@ long as they use ``hl.ops`` and change state only through ``variable.assign``.
 
 import numpy as np
 
+from highlevel import ops
 from highlevel.backends.contract import Variable, tree
 from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.config import current_backend
+from highlevel.layer import layer_walk_cache
 
 from .compile_utils import CompileLoss, CompileMetrics
 from .data_adapters import get_data_adapter
@@ -165,7 +167,9 @@ class Trainer:
 
         trainable = self._step_trainable_variables()
         (loss, y_pred), grads = backend.variables_value_and_grad(loss_fn, trainable)
-        self.optimizer.apply(grads, trainable)
+        # With a TerminateOnNaN callback, a batch whose loss is not finite leaves the weights as they were.
+        only_if = ops.all(ops.isfinite(loss)) if getattr(self, "_guard_nonfinite", False) else None
+        self.optimizer.apply(grads, trainable, only_if=only_if)
         self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
@@ -220,10 +224,36 @@ class Trainer:
         return out
 
     def _compile_function(self, step, with_optimizer, with_metrics):
-        if self.run_eagerly:
-            return step
-        return current_backend().compile_step(step, self._state_variables(with_optimizer, with_metrics),
-                                              jit_compile=self.jit_compile is True)
+        key_order = []
+        if not self.run_eagerly and self._step_compiles():
+            python_step = step
+
+            def step_recording_keys(data):
+                out = python_step(data)
+                if isinstance(out, dict):
+                    key_order[:] = list(out)
+                return out
+
+            step = current_backend().compile_step(step_recording_keys,
+                                                  self._state_variables(with_optimizer, with_metrics),
+                                                  jit_compile=self.jit_compile is True)
+
+        def run(data):
+            # A step cannot change the model's structure: its layer-tree walks are memoised.
+            with layer_walk_cache():
+                out = step(data)
+            # A compiled step may hand back its logs with the keys sorted (JAX flattens dicts by key): put them
+            # back in the order the step made them (loss first), which evaluate()'s list follows.
+            if key_order and isinstance(out, dict) and list(out) != key_order and set(out) == set(key_order):
+                out = {k: out[k] for k in key_order}
+            return out
+
+        return run
+
+    def _step_compiles(self):
+        """False when a layer cannot run inside a compiled step (host-side string preprocessing layers set
+        ``supports_jit = False``, as in Keras): the step then runs eagerly."""
+        return all(getattr(layer, "supports_jit", True) for layer in self._flatten_layers())
 
     def _to_tensors(self, batch):
         backend = current_backend()
@@ -296,10 +326,20 @@ class Trainer:
         logs = {}
         try:
             callbacks.on_train_begin()
+            # Resuming an interrupted run: a callback (BackupAndRestore) may set, in on_train_begin, the epoch
+            # to start from, how many of its batches were already trained, and a function that loads the
+            # saved state once the model is built. Taken once: the next fit() starts afresh.
+            resume_step, resume_restore = 0, None
+            if getattr(self, "_initial_epoch", None) is not None:
+                initial_epoch = self._initial_epoch
+                resume_step = getattr(self, "_initial_step", 0) or 0
+                resume_restore = getattr(self, "_resume_restore", None)
+            self._initial_epoch, self._initial_step, self._resume_restore = None, 0, None
             for epoch in range(initial_epoch, epochs):
                 self.reset_metrics()
                 callbacks.on_epoch_begin(epoch)
-                logs = self._run_epoch(adapter, callbacks)
+                logs = self._run_epoch(adapter, callbacks, skip=resume_step, restore=resume_restore)
+                resume_step, resume_restore = 0, None  # only the first (resumed) epoch skips
                 epoch_logs = dict(logs)
                 if val_adapter is not None and _should_validate(epoch, validation_freq):
                     val_logs = self._evaluate_adapter(val_adapter, callbacks)
@@ -313,21 +353,47 @@ class Trainer:
             self._in_fit = False
         return callbacks.history
 
-    def _run_epoch(self, adapter, callbacks):
+    def _run_epoch(self, adapter, callbacks, skip=0, restore=None):
+        # `skip` and `restore` resume an interrupted epoch (see fit): the first `skip` batches were trained
+        # before the interruption and are passed over untrained (still drawn, so the data order is unchanged),
+        # and `restore()` loads the saved state once the first batch has built the model and optimizer.
         logs = {}
         train_function = None
+        # Hooks nobody defines are not called per step, and logs nobody reads per batch stay tensors until the
+        # epoch ends (see CallbackList.needs_train_batch_logs).
+        wants_begin = getattr(callbacks, "needs_train_batch_begin", True)
+        wants_logs = getattr(callbacks, "needs_train_batch_logs", True)
         for step, batch in enumerate(adapter.get_numpy_iterator()):
+            if step < skip and restore is None:
+                continue
             batch = self._to_tensors(batch)
             if train_function is None:
-                self._prepare(batch)
+                if restore is not None:
+                    from highlevel.random.host import host_rng
+
+                    # Building may draw initial weights from the host stream; restore() overwrites them, so
+                    # that draw must not move the stream either (later epochs' shuffles come from it).
+                    rng_state = host_rng().bit_generator.state
+                    self._prepare(batch)
+                    host_rng().bit_generator.state = rng_state
+                else:
+                    self._prepare(batch)
                 train_function = self._make_train_function()
-            callbacks.on_train_batch_begin(step)
+            if restore is not None:
+                restore()
+                restore = None
+                logs = _pythonify(self.get_metrics_result())  # the epoch's logs if every batch is skipped
+            if step < skip:
+                continue
+            if wants_begin:
+                callbacks.on_train_batch_begin(step)
             logs = train_function(batch)
-            logs = _pythonify(logs)
-            callbacks.on_train_batch_end(step, logs)
+            if wants_logs:
+                logs = _pythonify(logs)
+                callbacks.on_train_batch_end(step, logs)
             if self.stop_training:
                 break
-        return logs
+        return _pythonify(logs)
 
     # --------------------------------------------------------------- evaluate
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,

@@ -45,3 +45,39 @@ def test_raise_error_and_inf(backend):
     assert not cb.model.stop_training
     cb.on_batch_end(2, {"loss": float("-inf")})
     assert cb.model.stop_training
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adam"])
+def test_the_nan_batch_update_never_reaches_the_weights(backend, optimizer):
+    # Batch 2 (rows 8-11) holds a NaN: training must stop with the weights and optimizer state of batch 1,
+    # exactly those of a run over the first two batches only.
+    x, y = nan_data()
+    y = np.arange(16, dtype="float32").reshape(16, 1) / 16.0
+
+    def trained(x, y, epochs, callbacks):
+        hl.utils.set_random_seed(3)
+        model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(3, activation="relu"), hl.layers.Dense(1)])
+        model.compile(optimizer=optimizer, loss="mse")
+        model.fit(x, y, batch_size=4, epochs=epochs, shuffle=False, verbose=0, callbacks=callbacks)
+        return model
+
+    guarded = trained(x, y, 2, [hl.callbacks.TerminateOnNaN()])
+    clean = trained(x[:8], y[:8], 1, [])
+    # (not bitwise: the guarded step runs an engine's generic Adam kernel, the clean one may run its fused one)
+    for got, want in zip(guarded.get_weights(), clean.get_weights()):
+        assert np.all(np.isfinite(got))
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+    for got, want in zip(guarded.optimizer.variables, clean.optimizer.variables):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6, atol=1e-7)
+    assert int(guarded.optimizer.iterations.numpy()) == 2
+
+
+def test_the_guard_is_dropped_after_training(backend):
+    x, y = nan_data()
+    model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    model.fit(x, y, batch_size=4, epochs=1, shuffle=False, verbose=0, callbacks=[hl.callbacks.TerminateOnNaN()])
+    assert not getattr(model, "_guard_nonfinite", False)
+    # without the callback, Keras's behaviour: the NaN update is applied
+    model.fit(x, y, batch_size=4, epochs=1, shuffle=False, verbose=0)
+    assert np.isnan(model.get_weights()[0]).all()
