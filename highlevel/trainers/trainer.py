@@ -44,6 +44,8 @@ class Trainer:
                 categorical or sparse categorical variant that fits the loss.
             weighted_metrics: metrics that also receive ``sample_weight``/``class_weight``.
             run_eagerly: run steps eagerly (no ``jax.jit``/``tf.function``), for debugging.
+            auto_scale_loss: when the model's dtype policy is ``"mixed_float16"``, wrap the optimizer in a
+                :class:`~highlevel.optimizers.LossScaleOptimizer` (dynamic loss scaling).
             jit_compile: ``True`` asks for the engine's extra compiler (XLA on TensorFlow, ``torch.compile``);
                 ``"auto"`` (default) compiles the way each engine normally does: ``jax.jit`` on JAX,
                 ``tf.function`` on TensorFlow, eager on PyTorch and native.
@@ -52,6 +54,10 @@ class Trainer:
         from highlevel import optimizers
 
         self.optimizer = optimizers.get(optimizer)
+        if (auto_scale_loss and self.dtype_policy.name == "mixed_float16"
+                and not isinstance(self.optimizer, optimizers.LossScaleOptimizer)):
+            # float16 gradients underflow without loss scaling (Keras wraps the optimizer the same way).
+            self.optimizer = optimizers.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
         output_names = self._output_names_for_compile()
         self._compile_loss = CompileLoss(loss, loss_weights, output_names) if loss is not None else None
         self._compile_metrics = (CompileMetrics(metrics, weighted_metrics, output_names, loss=loss)
@@ -163,10 +169,11 @@ class Trainer:
         def loss_fn():
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
-            return loss, y_pred
+            # Differentiate the scaled loss (loss scaling, as Keras); the metrics see the unscaled one.
+            return self.optimizer.scale_loss(loss), (loss, y_pred)
 
         trainable = self._step_trainable_variables()
-        (loss, y_pred), grads = backend.variables_value_and_grad(loss_fn, trainable)
+        (_, (loss, y_pred)), grads = backend.variables_value_and_grad(loss_fn, trainable)
         # With a TerminateOnNaN callback, a batch whose loss is not finite leaves the weights as they were.
         only_if = ops.all(ops.isfinite(loss)) if getattr(self, "_guard_nonfinite", False) else None
         self.optimizer.apply(grads, trainable, only_if=only_if)
@@ -348,6 +355,9 @@ class Trainer:
                 logs = epoch_logs
                 if self.stop_training:
                     break
+            if getattr(self.optimizer, "built", False):
+                # With use_ema, the weights become their moving averages at the end of training (as Keras).
+                self.optimizer.finalize_variable_values(self.trainable_weights)
             callbacks.on_train_end(logs)
         finally:
             self._in_fit = False

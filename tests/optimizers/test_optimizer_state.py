@@ -201,3 +201,18 @@ def test_get_errors():
 def test_invalid_arguments(backend, cls, kwargs, match):
     with pytest.raises((ValueError, TypeError), match=match):
         getattr(hl.optimizers, cls)(**kwargs)
+
+
+def test_fit_ends_with_the_moving_average_weights(backend):
+    # Keras: at the end of fit, an optimizer with use_ema overwrites the weights with their moving averages.
+    hl.utils.set_random_seed(0)
+    model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
+    model.compile(optimizer=hl.optimizers.SGD(0.1, use_ema=True, ema_momentum=0.5), loss="mse")
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(16, 3)).astype("float32"), rng.normal(size=(16, 2)).astype("float32")
+    averages = []
+    record = hl.callbacks.LambdaCallback(
+        on_epoch_end=lambda epoch, logs: averages.append([a.numpy() for a in model.optimizer._ema]))
+    model.fit(x, y, batch_size=4, epochs=2, verbose=0, callbacks=[record])
+    for weight, average in zip(model.get_weights(), averages[-1]):
+        np.testing.assert_allclose(weight, average, rtol=1e-6)
