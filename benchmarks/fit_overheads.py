@@ -1,8 +1,10 @@
 """Where ``fit``'s per-step time goes in the front end: each candidate fix emulated by a monkeypatch, timed.
 
-Each patch below replaces one piece of the front end (layer tree walks, Adam's per-variable scalar math,
-the loss's extra ops, per-step log conversion, op dispatch; on native also the engine's fused primitives) by
-what a fix would leave, in a benchmark process only: no library file changes. Running a workload of
+Each patch below replaces one piece of the front end that is still open (rebuilding the trainable-variable
+list, op dispatch, on native a fused dense layer, on PyTorch a no-grad step) by what a fix would leave, in a
+benchmark process only: no library file changes. (Patches for fixes that have landed — memoised layer walks,
+Adam's bias correction on the host and its fused multi-variable kernel, the fused cross-entropy, per-batch
+logs only when a callback reads them — were removed with the fix.) Running a workload of
 ``train_mlp.py`` (``--workload``, default B2: MLP 32-64-64-10, batch 32, Adam) with no patch, with each patch
 alone and with all of them shows how many ms/step each fix would save on each backend.
 Each backend runs in its own subprocess with pinned threads; inside it the configurations alternate epoch by
@@ -31,24 +33,6 @@ FRAMEWORK = {"native": None, "torch": "torch", "jax": "jax", "tensorflow": "tens
 
 
 # --------------------------------------------------------------------------------------- the patches
-def patch_layer_walks(hl, model):
-    """Cache ``Layer._flatten_layers`` (every call walks ``__dict__`` of every layer: ``_clear_losses`` in
-    each outer ``__call__``, ``losses`` in ``compute_loss``, ``trainable_variables`` in ``train_step``)."""
-    from highlevel.layer import Layer
-
-    original = Layer._flatten_layers
-    cache = {}
-
-    def cached(self, include_self=True):
-        key = (id(self), include_self)
-        if key not in cache:
-            cache[key] = original(self, include_self)
-        return cache[key]
-
-    Layer._flatten_layers = cached
-    return lambda: setattr(Layer, "_flatten_layers", original)
-
-
 def patch_trainable_variables(hl, model):
     """Cache ``model.trainable_variables`` (rebuilt from the layer tree on every ``train_step``)."""
     cls = type(model)
@@ -63,64 +47,6 @@ def patch_trainable_variables(hl, model):
 
     cls.trainable_variables = property(cached)
     return lambda: setattr(cls, "trainable_variables", original) if had_own else delattr(cls, "trainable_variables")
-
-
-def patch_adam_hoist(hl, model):
-    """Adam's bias correction ``lr * sqrt(1 - b2^t) / (1 - b1^t)`` (about 12 scalar ops: casts, two powers,
-    sqrt, ...) computed once per step instead of once per variable."""
-    from highlevel import ops
-    from highlevel.optimizers.adam import Adam
-
-    had_own = "_update_variables" in Adam.__dict__
-    original = Adam._update_variables
-
-    def _update_variables(self, grads, variables, learning_rate):
-        dtype = variables[0].dtype
-        step = self._local_step(dtype)
-        b1p = ops.power(ops.cast(self.beta_1, dtype), step)
-        b2p = ops.power(ops.cast(self.beta_2, dtype), step)
-        alpha = ops.cast(learning_rate, dtype) * ops.sqrt(1.0 - b2p) / (1.0 - b1p)
-        c1, c2 = 1.0 - self.beta_1, 1.0 - self.beta_2
-        for g, var in zip(grads, variables):
-            i = self._slot_index(var)
-            m, v = self.momentums[i], self.velocities[i]
-            m_new = m.value + (g - m.value) * c1
-            v_new = v.value + (ops.square(g) - v.value) * c2
-            m.assign(m_new)
-            v.assign(v_new)
-            var.assign_sub(m_new * alpha / (ops.sqrt(v_new) + self.epsilon))
-
-    Adam._update_variables = _update_variables
-    return lambda: setattr(Adam, "_update_variables", original) if had_own else delattr(Adam, "_update_variables")
-
-
-def patch_lean_loss(hl, model):
-    """The compiled sparse cross-entropy as 4 ops (what a fused ``sparse_softmax_cross_entropy`` primitive
-    would cost): no float round trip of the labels, no per-step label range check (a host sync), no
-    ``divide_no_nan`` (6 ops) for a divisor that is the static batch size."""
-    from highlevel import ops
-
-    cl = model._compile_loss
-
-    def lean(y_true, y_pred, sample_weight=None):
-        labels = ops.expand_dims(ops.cast(y_true, "int32"), -1)
-        picked = ops.take_along_axis(ops.log_softmax(y_pred, axis=-1), labels, axis=-1)
-        return -ops.mean(picked)
-
-    cls = type(cl)
-    original = cls.__call__
-    cls.__call__ = lambda self, y_true, y_pred, sample_weight=None: lean(y_true, y_pred, sample_weight)
-    return lambda: setattr(cls, "__call__", original)
-
-
-def patch_lazy_logs(hl, model):
-    """No per-step ``_pythonify`` of the logs (``float(to_numpy(...))`` of every metric: a device sync and a
-    copy per step); logs stay tensors until a callback needs numbers."""
-    import highlevel.trainers.trainer as trainer
-
-    original = trainer._pythonify
-    trainer._pythonify = lambda logs: logs
-    return lambda: setattr(trainer, "_pythonify", original)
 
 
 def patch_direct_dispatch(hl, model):
@@ -163,53 +89,6 @@ def _patch_dense(backend):
     return lambda: setattr(Dense, "call", original)
 
 
-def patch_fused_xent(hl, model):
-    """Native only: the compiled loss as the engine's fused ``sparse_softmax_cross_entropy`` + mean (2 ops)."""
-    from highlevel import ops
-    from highlevel.config import current_backend
-
-    backend = current_backend()
-    if not hasattr(backend, "sparse_softmax_cross_entropy"):
-        return lambda: None
-    cls = type(model._compile_loss)
-    original = cls.__call__
-    cls.__call__ = lambda self, y_true, y_pred, sample_weight=None: ops.mean(
-        backend.sparse_softmax_cross_entropy(y_true, y_pred))
-    return lambda: setattr(cls, "__call__", original)
-
-
-def patch_fused_adam(hl, model):
-    """Native only: Adam's update (bias correction once per step) through the engine's fused ``adam_update``
-    (three output buffers written in place instead of a dozen temporaries per variable)."""
-    from highlevel import ops
-    from highlevel.config import current_backend
-    from highlevel.optimizers.adam import Adam
-
-    backend = current_backend()
-    if not hasattr(backend, "adam_update"):
-        return lambda: None
-    had_own = "_update_variables" in Adam.__dict__
-    original = Adam._update_variables
-
-    def _update_variables(self, grads, variables, learning_rate):
-        dtype = variables[0].dtype
-        step = self._local_step(dtype)
-        b1p = ops.power(ops.cast(self.beta_1, dtype), step)
-        b2p = ops.power(ops.cast(self.beta_2, dtype), step)
-        alpha = ops.cast(learning_rate, dtype) * ops.sqrt(1.0 - b2p) / (1.0 - b1p)
-        for g, var in zip(grads, variables):
-            i = self._slot_index(var)
-            m, v = self.momentums[i], self.velocities[i]
-            new_var, new_m, new_v = backend.adam_update(var.value, m.value, v.value, g, alpha, self.beta_1,
-                                                        self.beta_2, self.epsilon)
-            m.assign(new_m)
-            v.assign(new_v)
-            var.assign(new_var)
-
-    Adam._update_variables = _update_variables
-    return lambda: setattr(Adam, "_update_variables", original) if had_own else delattr(Adam, "_update_variables")
-
-
 def patch_no_grad_step(hl, model):
     """PyTorch only (a backend fix): run the eager step under ``torch.no_grad()`` — the loss part turns grad
     back on in ``variables_value_and_grad`` — so that the optimizer's arithmetic on Parameters
@@ -237,15 +116,9 @@ def patch_no_grad_step(hl, model):
 
 
 PATCHES = {
-    "layer_walks": patch_layer_walks,
     "trainable_vars": patch_trainable_variables,
-    "adam_hoist": patch_adam_hoist,
-    "lean_loss": patch_lean_loss,
-    "lazy_logs": patch_lazy_logs,
     "direct_dispatch": patch_direct_dispatch,
     "fused_dense": patch_fused_dense,
-    "fused_xent": patch_fused_xent,
-    "fused_adam": patch_fused_adam,
     "no_grad_step": patch_no_grad_step,
 }
 
