@@ -21,6 +21,8 @@ class Capabilities:
         stateless_step: the step must be a pure function of explicit state (JAX).
         supports_gpu: the engine can place tensors on a GPU when one is present.
         distributed: the engine has a distributed runtime highlevel can drive.
+        compiled_step_takes_host_arrays: a compiled step (``compile_step``) accepts numpy arrays and moves
+            them to the device itself, faster than converting each batch first (JAX's jitted call does).
     """
 
     supports_float64: bool = True
@@ -29,6 +31,7 @@ class Capabilities:
     stateless_step: bool = False
     supports_gpu: bool = False
     distributed: bool = False
+    compiled_step_takes_host_arrays: bool = False
 
 
 class CoreContract(abc.ABC):

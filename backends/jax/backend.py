@@ -42,6 +42,7 @@ class JaxBackend(CoreOps, MathOps, ShapeOps, NNOps, ControlFlowOps, TrainingOps,
         stateless_step=True,
         supports_gpu=True,
         distributed=True,
+        compiled_step_takes_host_arrays=True,
     )
 
     def __init__(self):

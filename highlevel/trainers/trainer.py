@@ -262,7 +262,12 @@ class Trainer:
         ``supports_jit = False``, as in Keras): the step then runs eagerly."""
         return all(getattr(layer, "supports_jit", True) for layer in self._flatten_layers())
 
-    def _to_tensors(self, batch):
+    def _feeds_host_arrays(self):
+        """Whether batches go to the compiled step as numpy arrays (the engine moves them itself)."""
+        return (current_backend().capabilities.compiled_step_takes_host_arrays and not self.run_eagerly
+                and self._step_compiles())
+
+    def _to_tensors(self, batch, host=False):
         backend = current_backend()
         floatx = _dtypes.floatx()
 
@@ -272,7 +277,7 @@ class Trainer:
             a = np.asarray(a)
             if a.dtype.kind == "f" and a.dtype != np.dtype(floatx) and floatx != "bfloat16":
                 a = a.astype(floatx)  # float64 data trains in floatx, as in Keras
-            if a.dtype.kind in "US":
+            if a.dtype.kind in "US" or host:
                 return a
             return backend.convert_to_tensor(a)
 
@@ -373,10 +378,11 @@ class Trainer:
         # epoch ends (see CallbackList.needs_train_batch_logs).
         wants_begin = getattr(callbacks, "needs_train_batch_begin", True)
         wants_logs = getattr(callbacks, "needs_train_batch_logs", True)
+        host = self._feeds_host_arrays()
         for step, batch in enumerate(adapter.get_numpy_iterator()):
             if step < skip and restore is None:
                 continue
-            batch = self._to_tensors(batch)
+            batch = self._to_tensors(batch, host=host and train_function is not None)
             if train_function is None:
                 if restore is not None:
                     from highlevel.random.host import host_rng
@@ -427,8 +433,9 @@ class Trainer:
         callbacks.on_test_begin()
         logs = {}
         test_function = None
+        host = self._feeds_host_arrays()
         for step, batch in enumerate(adapter.get_numpy_iterator()):
-            batch = self._to_tensors(batch)
+            batch = self._to_tensors(batch, host=host and test_function is not None)
             if test_function is None:
                 self._prepare(batch)
                 test_function = self._make_test_function()
@@ -450,8 +457,9 @@ class Trainer:
         callbacks.on_predict_begin()
         outputs = []
         predict_function = None
+        host = self._feeds_host_arrays()
         for step, batch in enumerate(adapter.get_numpy_iterator()):
-            batch = self._to_tensors(batch)
+            batch = self._to_tensors(batch, host=host and predict_function is not None)
             if predict_function is None:
                 if not self.built:
                     self(unpack_x_y_sample_weight(batch)[0], training=False)
