@@ -44,3 +44,26 @@ def test_assign_wrong_shape_names_both_shapes(backend):
     v = hl.Variable(np.zeros((2, 3), "float32"))
     with pytest.raises(ValueError, match=r"\(2, 3\).*\(3, 2\)|\(3, 2\).*\(2, 3\)"):
         v.assign(np.zeros((3, 2), "float32"))
+
+
+def test_an_engine_tensor_meeting_a_variable_keeps_the_gradient(backend):
+    # `tensor * variable` makes the engine convert the variable itself (TensorFlow's conversion registry, JAX's
+    # __jax_array__); through __array__ it would become a constant with no gradient (or fail when traced).
+    from highlevel.config import current_backend
+
+    engine = current_backend()
+    v = hl.Variable(np.array([1.0, 2.0], "float32"))
+    x = hl.ops.convert_to_tensor(np.array([3.0, 4.0], "float32"))
+
+    def loss():
+        return hl.ops.sum(x * v + x / v - (x + v)), None
+
+    def step(data):
+        (value, _), grads = engine.variables_value_and_grad(loss, [v])
+        v.assign(v.value - 0.5 * grads[0])
+        return value
+
+    (_, _), grads = engine.variables_value_and_grad(loss, [v])
+    np.testing.assert_allclose(hl.ops.convert_to_numpy(grads[0]), [-1.0, 2.0], rtol=1e-6)
+    engine.compile_step(step, [v], jit_compile=False)(None)
+    np.testing.assert_allclose(v.numpy(), [1.5, 1.0], rtol=1e-6)

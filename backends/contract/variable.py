@@ -153,6 +153,11 @@ class Variable:
         a = self.numpy()
         return a.astype(dtype) if dtype is not None else a
 
+    def __jax_array__(self):
+        # `jax_array * variable` converts the variable through this protocol: its (possibly traced) value, so
+        # gradients and jit tracing see it, instead of a numpy copy through __array__.
+        return self.value
+
     def __repr__(self):
         return f"<Variable {self.name!r} shape={self.shape} dtype={self.dtype} backend={self._backend.name}>"
 

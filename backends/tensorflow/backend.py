@@ -9,7 +9,9 @@ class only puts them together and states the engine's name and capabilities. Eve
 'float32'
 """
 
-from highlevel.backends.contract import Backend, Capabilities
+import tensorflow as tf
+
+from highlevel.backends.contract import Backend, Capabilities, Variable
 
 from .activations import ActivationOps
 from .control_flow import ControlFlowOps
@@ -19,6 +21,18 @@ from .math_ops import MathOps
 from .reduce_ops import ReduceOps
 from .shape_ops import ShapeOps
 from .training import TrainingOps
+
+
+def _variable_to_tensor(value, dtype=None, name=None, as_ref=False):
+    # `tf_tensor * hl_variable`: TensorFlow converts the right operand itself. Without this it would go
+    # through Variable.__array__ — a constant (no gradient) eagerly, an error inside tf.function.
+    tensor = value.value
+    if dtype is not None and tensor.dtype != dtype:
+        tensor = tf.cast(tensor, dtype)
+    return tf.convert_to_tensor(tensor)
+
+
+tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 
 class TensorFlowBackend(CoreOps, MathOps, ReduceOps, ShapeOps, ActivationOps, ConvOps, ControlFlowOps, TrainingOps, Backend):
