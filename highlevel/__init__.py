@@ -19,7 +19,7 @@ from highlevel.input_spec import InputSpec  # noqa: E402
 from highlevel.keras_tensor import KerasTensor  # noqa: E402
 from highlevel.models import Input, Model, Sequential  # noqa: E402
 
-_LAZY = ("callbacks", "datasets", "losses", "metrics", "optimizers", "saving")
+_LAZY = ("callbacks", "datasets", "losses", "metrics", "mixed_precision", "optimizers", "saving")
 
 
 def __getattr__(name):
@@ -35,5 +35,5 @@ def __getattr__(name):
 
 __all__ = ["Input", "InputSpec", "KerasTensor", "Model", "Sequential", "Variable", "activations", "backends",
            "callbacks", "config", "constraints", "datasets", "dtypes", "initializers", "layers", "losses",
-           "metrics", "models", "ops", "optimizers", "random", "regularizers", "saving", "utils",
+           "metrics", "mixed_precision", "models", "ops", "optimizers", "random", "regularizers", "saving", "utils",
            "__version__"]

@@ -114,7 +114,12 @@ class Layer:
 
     Args:
         trainable: whether the layer's weights are updated by training.
-        dtype: the dtype of the layer's weights and computations (default floatx).
+        dtype: the layer's dtype policy: a dtype name (``"float32"``), a mixed policy name
+            (``"mixed_float16"``, ``"mixed_bfloat16"``: float32 weights, half-precision computations) or a
+            :class:`~highlevel.mixed_precision.DTypePolicy`; default the global policy
+            (:func:`highlevel.mixed_precision.set_dtype_policy`, ``floatx`` unless changed).
+        autocast: whether float inputs are cast to the compute dtype and, under a mixed policy, the layer's
+            float weights are read in the compute dtype inside ``call``.
         name: a unique name; generated from the class name when omitted.
         activity_regularizer: a regularizer applied to the layer's output (added to ``losses``).
         input_shape: the input shape without the batch axis, for the first layer of a Sequential model.
@@ -135,8 +140,9 @@ class Layer:
             raise ValueError(f"A layer name must be a non-empty string; received name={name!r}.")
         self.name = name or naming.unique_name(naming.to_snake_case(type(self).__name__))
         self._trainable = bool(trainable)
-        self._variable_dtype = _dtypes.standardize_dtype(dtype)
+        self.dtype_policy = dtype
         self.autocast = autocast
+        self._no_autocast = set()  # ids of weights created with add_weight(autocast=False)
         self.built = False
         self.input_spec = None
         self.supports_masking = False
@@ -158,17 +164,45 @@ class Layer:
 
     # ------------------------------------------------------------------ dtypes
     @property
+    def dtype_policy(self):
+        """The layer's :class:`~highlevel.mixed_precision.DTypePolicy` (from ``dtype``, else the global one)."""
+        return self._dtype_policy
+
+    @dtype_policy.setter
+    def dtype_policy(self, value):
+        from highlevel.mixed_precision import policy as policies
+
+        policy = policies.get(value)
+        self._dtype_policy = policy
+        self._variable_dtype = policy.variable_dtype
+        self._compute_dtype = policy.compute_dtype
+
+    @property
     def dtype(self):
-        """The dtype of the layer's weights."""
+        """The dtype of the layer's weights (alias of ``variable_dtype``, as in Keras)."""
         return self._variable_dtype
 
     @property
     def variable_dtype(self):
+        """The dtype the layer's weights are created in (float32 under the mixed policies)."""
         return self._variable_dtype
 
     @property
     def compute_dtype(self):
-        return self._variable_dtype
+        """The dtype of the layer's computations: float inputs and autocast weights are cast to it in ``call``."""
+        return self._compute_dtype
+
+    def _autocast_scope(self):
+        """Under a mixed policy, the block in which the layer's own float weights read as the compute dtype
+        (see :mod:`highlevel.mixed_precision.autocast`); otherwise a block that does nothing."""
+        compute = self._compute_dtype
+        if not self.autocast or compute == self._variable_dtype or compute not in _FLOAT_DTYPES:
+            return contextlib.nullcontext()
+        from highlevel.mixed_precision.autocast import autocast_variables
+
+        skip = self._no_autocast
+        own = [v for v in self._own_weights + self._attribute_variables() if id(v) not in skip]
+        return autocast_variables(own, compute, current_backend())
 
     # ---------------------------------------------------------------- tracking
     def _sublayers(self):
@@ -316,6 +350,8 @@ class Layer:
                 ``(shape, dtype) -> array``; default ``"glorot_uniform"`` for floats, ``"zeros"`` otherwise.
             dtype: default the layer's variable dtype.
             trainable: whether training updates it.
+            autocast: whether, under a mixed dtype policy, ``call`` reads the weight as the compute dtype
+                (False for weights the layer uses in float32, such as normalization statistics).
             regularizer: a regularizer whose penalty is added to ``losses``.
             constraint: a projection applied by optimizers after each update.
             name: the variable's name; its ``path`` is ``"<layer name>/<name>"``.
@@ -341,6 +377,8 @@ class Layer:
         var.regularizer = regularizers.get(regularizer)
         var.constraint = constraints.get(constraint)
         self._own_weights.append(var)
+        if not autocast:
+            self._no_autocast.add(id(var))
         return var
 
     def count_params(self):
@@ -479,7 +517,8 @@ class Layer:
             ctx.training = kwargs["training"]
         ctx.depth = outer_depth + 1
         try:
-            outputs = self.call(*args, **kwargs)
+            with self._autocast_scope():
+                outputs = self.call(*args, **kwargs)
         finally:
             ctx.training, ctx.depth = outer_training, outer_depth
         if self.activity_regularizer is not None:
@@ -529,7 +568,10 @@ class Layer:
         self._maybe_build(first)
         self._check_input_spec(first)
         kwargs = self._resolve_training(kwargs)
-        specs = self.compute_output_spec(*args, **kwargs)
+        # The spec is computed from the inputs as call() will see them: float inputs autocast (the graph
+        # records the original inputs; the cast happens when the layer runs).
+        spec_args = (self._autocast_symbolic(first),) + tuple(args[1:])
+        specs = self.compute_output_spec(*spec_args, **kwargs)
         outputs = tree.map_structure(
             lambda s: KerasTensor(s.shape, s.dtype, name=f"{self.name}_output") if isinstance(s, KerasTensor) else s,
             specs,
@@ -537,13 +579,26 @@ class Layer:
         Node(self, args, kwargs, outputs)
         return outputs
 
+    def _autocast_symbolic(self, inputs):
+        compute = self._compute_dtype
+        if not self.autocast or compute not in _FLOAT_DTYPES:
+            return inputs
+
+        def convert(x):
+            if isinstance(x, KerasTensor) and x.dtype in _FLOAT_DTYPES and x.dtype != compute:
+                return KerasTensor(x.shape, compute, name=x.name)
+            return x
+
+        return tree.map_structure(convert, inputs)
+
     def compute_output_spec(self, *args, **kwargs):
         """KerasTensors describing the output for symbolic inputs (runs ``call`` symbolically)."""
         ctx = _context
         depth = ctx.depth
         ctx.depth = depth + 1
         try:
-            return self.call(*args, **kwargs)
+            with self._autocast_scope():
+                return self.call(*args, **kwargs)
         finally:
             ctx.depth = depth
 
@@ -569,7 +624,8 @@ class Layer:
     # ----------------------------------------------------------------- configs
     def get_config(self):
         """The constructor arguments that rebuild this layer (no weights)."""
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self._variable_dtype}
+        # A plain policy is saved as its dtype name, a mixed one as its policy name: both rebuild it.
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self._dtype_policy.name}
         if self._input_shape_arg is not None:
             config["input_shape"] = self._input_shape_arg
         if self.activity_regularizer is not None:

@@ -16,6 +16,7 @@ from .adam import Adam
 from .adamax import Adamax
 from .adamw import AdamW
 from .lion import Lion
+from .loss_scale_optimizer import LossScaleOptimizer
 from .nadam import Nadam
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
@@ -56,6 +57,7 @@ def serialize(optimizer):
 def deserialize(config, custom_objects=None):
     """Rebuilds an optimizer from :func:`serialize`'s output (highlevel's classes and ``custom_objects``)."""
     classes = {cls.__name__: cls for cls in _BY_NAME.values()}
+    classes["LossScaleOptimizer"] = LossScaleOptimizer  # wraps another optimizer: no name for get()
     classes.update(custom_objects or {})
     name = config.get("class_name")
     if name not in classes:
@@ -64,5 +66,5 @@ def deserialize(config, custom_objects=None):
     return classes[name].from_config(config.get("config", {}), custom_objects=custom_objects)
 
 
-__all__ = ["Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Lion", "Nadam", "Optimizer",
-           "RMSprop", "SGD", "deserialize", "get", "schedules", "serialize"]
+__all__ = ["Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Lion", "LossScaleOptimizer", "Nadam",
+           "Optimizer", "RMSprop", "SGD", "deserialize", "get", "schedules", "serialize"]

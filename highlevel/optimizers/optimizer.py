@@ -272,6 +272,13 @@ class Optimizer:
         self.iterations.assign_add(1)
         return self.iterations
 
+    def scale_loss(self, loss):
+        """The loss the trainer differentiates: times ``loss_scale_factor`` when set (``apply`` divides the
+        gradients by it again), else unchanged."""
+        if self.loss_scale_factor is not None:
+            return loss * float(self.loss_scale_factor)
+        return loss
+
     def _apply_update(self, grads, variables):
         """Weight decay, then the update rule for every variable."""
         learning_rate = self.learning_rate

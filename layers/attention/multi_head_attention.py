@@ -207,7 +207,7 @@ class MultiHeadAttention(Layer):
             bias_initializer=initializers.get(initializers.serialize(self._bias_initializer)),
             kernel_regularizer=self._kernel_regularizer, bias_regularizer=self._bias_regularizer,
             activity_regularizer=self._activity_regularizer, kernel_constraint=self._kernel_constraint,
-            bias_constraint=self._bias_constraint, dtype=self.dtype,
+            bias_constraint=self._bias_constraint, dtype=self.dtype_policy,
         )
 
     def _projection(self, input_shape, last_dims, name, bound_dims=1, activation=None):
@@ -259,8 +259,8 @@ class MultiHeadAttention(Layer):
         self._value_dense.build(value_shape)
         self._dot_product_equation, self._combine_equation, scores_rank = attention_equations(rank, attn_axes)
         norm_axes = tuple(range(scores_rank - len(attn_axes), scores_rank))
-        self._softmax = Softmax(axis=norm_axes, dtype=self.dtype)
-        self._dropout_layer = Dropout(rate=self._dropout, seed=self.seed, dtype=self.dtype)
+        self._softmax = Softmax(axis=norm_axes, dtype=self.dtype_policy)
+        self._dropout_layer = Dropout(rate=self._dropout, seed=self.seed, dtype=self.dtype_policy)
         out_dims = list(self._output_shape) if self._output_shape else [query_shape[-1]]
         self._output_dense = self._projection(query_shape[:-1] + (self._num_heads, self._value_dim), out_dims,
                                               "attention_output", bound_dims=2)

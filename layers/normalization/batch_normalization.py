@@ -126,28 +126,29 @@ class BatchNormalization(Layer):
                 f"received input_shape={tuple(input_shape)}."
             )
         shape = (dim,)
+        # Every weight is read in float32 (the statistics are computed in float32), never autocast.
         if self.scale:
             self.gamma = self.add_weight(shape=shape, initializer=self.gamma_initializer,
                                          regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
-                                         name="gamma")
+                                         name="gamma", autocast=False)
         if self.center:
             self.beta = self.add_weight(shape=shape, initializer=self.beta_initializer,
                                         regularizer=self.beta_regularizer, constraint=self.beta_constraint,
-                                        name="beta")
+                                        name="beta", autocast=False)
         self.moving_mean = self.add_weight(shape=shape, initializer=self.moving_mean_initializer, trainable=False,
-                                           name="moving_mean")
+                                           name="moving_mean", autocast=False)
         self.moving_variance = self.add_weight(shape=shape, initializer=self.moving_variance_initializer,
-                                               trainable=False, name="moving_variance")
+                                               trainable=False, name="moving_variance", autocast=False)
         if self.renorm:
             def stddev_init(shape, dtype=None):
                 return ops.sqrt(self.moving_variance_initializer(shape, dtype=dtype))
 
             self.moving_stddev = self.add_weight(shape=shape, initializer=stddev_init, trainable=False,
-                                                 name="moving_stddev")
+                                                 name="moving_stddev", autocast=False)
             self.renorm_mean = self.add_weight(shape=shape, initializer=self.moving_mean_initializer,
-                                               trainable=False, name="renorm_mean")
+                                               trainable=False, name="renorm_mean", autocast=False)
             self.renorm_stddev = self.add_weight(shape=shape, initializer=stddev_init, trainable=False,
-                                                 name="renorm_stddev")
+                                                 name="renorm_stddev", autocast=False)
         self.input_spec = InputSpec(ndim=ndim, axes={self.axis: dim})
         self._axis = axis
         self._reduction_axes = tuple(d for d in range(ndim) if d != axis)

@@ -214,6 +214,12 @@ class RNN(Layer):
             kwargs["training"] = training
 
         def step(x, states):
+            # The cell's call runs here, not through cell.__call__: under a mixed dtype policy its weights
+            # must still be read in its compute dtype (each step casts them afresh: a cast cached across
+            # steps of a traced loop would escape the loop's trace).
+            if isinstance(cell, Layer):
+                with cell._autocast_scope():
+                    return cell.call(x, states, **kwargs)
             return cell.call(x, states, **kwargs)
 
         return step

@@ -1,5 +1,7 @@
 """StackedRNNCells: several recurrent cells used as one (each step feeds the next cell's input)."""
 
+import contextlib
+
 from highlevel.layer import Layer
 
 from ._cell_utils import zero_states
@@ -77,7 +79,9 @@ class StackedRNNCells(Layer):
         for cell, state in zip(self.cells, states):
             state = list(state) if isinstance(state, (list, tuple)) else [state]
             kwargs = {"training": training} if getattr(cell, "_call_has_training", False) else {}
-            inputs, new = cell.call(inputs, state, **kwargs)
+            # Its weights in its compute dtype (see RNN._cell_step).
+            with getattr(cell, "_autocast_scope", contextlib.nullcontext)():
+                inputs, new = cell.call(inputs, state, **kwargs)
             new_states.append(list(new) if isinstance(new, (list, tuple)) else [new])
         return inputs, new_states
 

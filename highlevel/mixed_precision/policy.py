@@ -1,0 +1,161 @@
+"""Dtype policies: the dtype a layer computes in and the dtype its variables are stored in.
+
+``"float32"`` (or any float dtype name) computes and stores in that dtype; ``"mixed_float16"`` and
+``"mixed_bfloat16"`` compute in half precision while keeping the variables in float32, so that small updates
+are not lost to rounding. A layer created without ``dtype`` takes the global policy
+(:func:`set_dtype_policy`), which defaults to ``floatx``.
+
+>>> import highlevel as hl
+>>> policy = hl.mixed_precision.DTypePolicy("mixed_float16")
+>>> policy.compute_dtype, policy.variable_dtype
+('float16', 'float32')
+"""
+
+import threading
+
+from highlevel.backends.contract import dtypes as _dtypes
+
+_MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
+
+
+class DTypePolicy:
+    """A named pair (compute dtype, variable dtype) (``keras.DTypePolicy``).
+
+    Args:
+        name: ``"mixed_float16"``, ``"mixed_bfloat16"`` or a dtype name such as ``"float32"``; None takes the
+            global policy's name.
+
+    >>> p = DTypePolicy("bfloat16")
+    >>> p.name, p.compute_dtype, p.variable_dtype
+    ('bfloat16', 'bfloat16', 'bfloat16')
+    """
+
+    def __init__(self, name=None):
+        if name is None:
+            name = dtype_policy().name
+        self._name, self._compute_dtype, self._variable_dtype = _parse(name)
+
+    @property
+    def name(self):
+        """The policy's name (``"mixed_float16"``, ``"float32"``, ...)."""
+        return self._name
+
+    @property
+    def compute_dtype(self):
+        """The dtype layers compute in: their float inputs and variables are cast to it inside ``call``."""
+        return self._compute_dtype
+
+    @property
+    def variable_dtype(self):
+        """The dtype layers create their variables in."""
+        return self._variable_dtype
+
+    @property
+    def is_mixed(self):
+        """Whether computations and variables use different dtypes."""
+        return self._compute_dtype != self._variable_dtype
+
+    def get_config(self):
+        return {"name": self._name}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __eq__(self, other):
+        return isinstance(other, DTypePolicy) and type(other) is type(self) and other.name == self.name
+
+    def __hash__(self):
+        return hash((type(self).__name__, self._name))
+
+    def __repr__(self):
+        return f'<DTypePolicy "{self._name}">'
+
+
+#: Keras 2's name of the class.
+Policy = DTypePolicy
+
+
+def _parse(name):
+    if isinstance(name, DTypePolicy):
+        return name.name, name.compute_dtype, name.variable_dtype
+    if not isinstance(name, str):
+        raise TypeError(f"A dtype policy name must be a string such as 'mixed_float16' or 'float32'; received "
+                        f"{name!r} of type {type(name).__name__}.")
+    if name in _MIXED:
+        return name, _MIXED[name], "float32"
+    if name.startswith("mixed_"):
+        raise ValueError(f"Unknown mixed precision policy {name!r}: the mixed policies are "
+                         f"{sorted(_MIXED)}.")
+    try:
+        dtype = _dtypes.standardize_dtype(name)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"Cannot convert {name!r} to a dtype policy: expected 'mixed_float16', 'mixed_bfloat16' "
+                         f"or a dtype name such as 'float32'. ({error})") from None
+    return dtype, dtype, dtype
+
+
+class _GlobalPolicy(threading.local):
+    policy = None
+
+
+_global = _GlobalPolicy()
+
+
+def get(identifier):
+    """A :class:`DTypePolicy` from None (the global policy), a name, a policy, a dtype object or a config dict.
+
+    >>> get("mixed_bfloat16").compute_dtype
+    'bfloat16'
+    """
+    if identifier is None:
+        return dtype_policy()
+    if isinstance(identifier, DTypePolicy):
+        return identifier
+    if isinstance(identifier, dict):
+        config = identifier.get("config", identifier)
+        if not isinstance(config, dict) or "name" not in config:
+            raise ValueError(f"A serialized dtype policy looks like {{'class_name': 'DTypePolicy', 'config': "
+                             f"{{'name': 'mixed_float16'}}}}; received {identifier!r}.")
+        return DTypePolicy(config["name"])
+    if isinstance(identifier, str):
+        return DTypePolicy(identifier)
+    return DTypePolicy(_dtypes.standardize_dtype(identifier))
+
+
+def serialize(policy):
+    """``{"class_name": "DTypePolicy", "config": {"name": ...}}``."""
+    return {"class_name": type(policy).__name__, "config": policy.get_config()}
+
+
+def deserialize(config):
+    """The inverse of :func:`serialize`."""
+    return get(config)
+
+
+def set_dtype_policy(policy):
+    """Sets the global policy that layers created afterwards (without a ``dtype``) use.
+
+    Args:
+        policy: a :class:`DTypePolicy` or a name (``"mixed_float16"``, ``"mixed_bfloat16"``, ``"float32"``, ...);
+            None restores the default (``floatx``).
+
+    >>> set_dtype_policy("mixed_bfloat16")
+    >>> dtype_policy().name
+    'mixed_bfloat16'
+    >>> set_dtype_policy(None)
+    """
+    _global.policy = None if policy is None else get(policy)
+
+
+def dtype_policy():
+    """The global :class:`DTypePolicy` (``floatx`` unless :func:`set_dtype_policy` changed it)."""
+    policy = _global.policy
+    if policy is None:
+        return DTypePolicy(_dtypes.floatx())
+    return policy
+
+
+#: Keras 2 names of the global-policy functions.
+set_global_policy = set_dtype_policy
+global_policy = dtype_policy
