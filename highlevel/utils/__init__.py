@@ -10,10 +10,13 @@ from highlevel.random.seed_generator import reset_global_seed_generator
 
 
 def clear_session():
-    """Restarts automatic layer naming ("dense", "dense_1", ...), as ``keras.utils.clear_session`` does."""
+    """Restarts automatic layer naming ("dense", "dense_1", ...) and restores the default dtype policy, as
+    ``keras.utils.clear_session`` does."""
+    from highlevel.mixed_precision.policy import set_dtype_policy
     from highlevel.naming import reset_names
 
     reset_names()
+    set_dtype_policy(None)
 
 
 def set_random_seed(seed):

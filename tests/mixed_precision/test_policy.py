@@ -72,3 +72,9 @@ def test_layer_config_round_trip(name):
     # A config dict of the policy (Keras's form) is accepted too.
     config["dtype"] = hl.mixed_precision.serialize(DTypePolicy(name))
     assert hl.layers.Dense.from_config(config).dtype_policy.name == name
+
+
+def test_clear_session_restores_the_default_policy():
+    hl.mixed_precision.set_dtype_policy("mixed_bfloat16")
+    hl.utils.clear_session()
+    assert hl.mixed_precision.dtype_policy().name == "float32"
