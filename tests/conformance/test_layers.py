@@ -261,13 +261,27 @@ def _check(got, want, like, backend, kind, what, widen=1.0):
     compare(got, want, rtol * widen, atol * widen, what)
 
 
+def _flat(x):
+    if isinstance(x, dict):
+        return [a for k in sorted(x) for a in _flat(x[k])]
+    if isinstance(x, (list, tuple)):
+        return [a for v in x for a in _flat(v)]
+    return [np.asarray(x)]
+
+
 @pytest.mark.parametrize("case,training", list(_cases_modes()))
 def test_layer_outputs(backend, case, training):
     """Outputs, updated non-trainable weights, losses and masks agree with native float64 (and float32)."""
-    if case.random and training:
-        pytest.skip("random in training mode: see test_random_layer_statistics")
     name = backend.name
     got = run_case(case, "float32", training, grads=False)
+    if case.random and training:
+        # Each engine draws its own random numbers: only the shapes, dtypes and finiteness can agree here
+        # (the statistics are checked by test_random_layer_statistics).
+        want = reference(case.id, "float32", training)
+        for g, w in zip(_flat(got["output"]), _flat(want["output"])):
+            assert g.shape == w.shape and g.dtype == w.dtype, f"{case.id} on {name}: {g.shape} vs {w.shape}"
+            assert np.isfinite(g).all(), f"{case.id} on {name}: non-finite output in training mode"
+        return
     want = reference(case.id, "float64", training)
     anchor = reference(case.id, "float32", training)
     where = f"{case.id} ({case.cls}, training={training}) on {name}"

@@ -18,8 +18,8 @@ def _sequence_task(n=64, steps=20, seed=0):
 
 @pytest.mark.parametrize("jit_compile", [False, True])
 def test_tiny_lstm_fits(backend, jit_compile):
-    if jit_compile and not backend.capabilities.supports_jit:
-        pytest.skip("the backend does not compile steps")
+    # an engine that compiles nothing (native) runs its own step in both cases
+    jit_compile = jit_compile and backend.capabilities.supports_jit
     hl.utils.set_random_seed(0)
     x, y = _sequence_task()
     model = hl.Sequential([layers.Input((20, 2)), layers.LSTM(8), layers.Dense(1)])
@@ -43,11 +43,17 @@ def test_gru_with_dropout_and_masking_fits(backend):
     assert np.isfinite(model.predict(x[:4], verbose=0)).all()
 
 
-def test_the_time_loop_is_one_compiled_op(backend):
-    """The layer's call traces into one loop op: jax.lax.scan on JAX, a While op under tf.function."""
+def test_the_time_loop_is_one_compiled_op(backend, monkeypatch):
+    """The layer's call runs its time loop as one ``scan``: which traces into jax.lax.scan on JAX and one While
+    op under tf.function (on the define-by-run engines the scan is a recorded Python loop)."""
     layer = layers.LSTM(3, return_sequences=True)
     x = np.random.default_rng(0).normal(size=(2, 20, 4)).astype("float32")
+    scans = []
+    engine_scan = type(backend).scan
+    monkeypatch.setattr(type(backend), "scan", lambda self, *a, **k: scans.append(1) or engine_scan(self, *a, **k))
     layer(x)
+    assert len(scans) == 1
+    monkeypatch.undo()
     if backend.name == "jax":
         import jax
 
@@ -67,4 +73,4 @@ def test_the_time_loop_is_one_compiled_op(backend):
         assert len(loops) == 1, loops
         assert len(graph.get_operations()) < 200  # not 20 unrolled steps
     else:
-        pytest.skip("define-by-run engines run the loop in Python")
+        assert not backend.capabilities.stateless_step  # the loop runs eagerly, recorded step by step
