@@ -24,6 +24,7 @@ from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.config import current_backend
 
 from . import naming
+from .host_text import is_text
 from .input_spec import InputSpec, assert_input_compatibility
 from .keras_tensor import KerasTensor, any_symbolic
 from .node import Node
@@ -37,21 +38,6 @@ _FLOAT_DTYPES = frozenset(_dtypes.FLOAT_DTYPES)
 #: The layers whose ``_losses`` are not empty: a call that starts a forward pass clears its tree's losses, and
 #: skips the walk when no layer anywhere holds one (the common case: no activity regularizers).
 _holding_losses = weakref.WeakSet()
-
-
-def _is_text(x):
-    """Numpy arrays of str/bytes (or object arrays of them) and nested lists of str: inputs that no engine
-    holds as a tensor (JAX and PyTorch have no strings), left to the layers that read text on the host."""
-    kind = getattr(getattr(x, "dtype", None), "kind", None)
-    if kind in ("U", "S"):
-        return True
-    if kind == "O":
-        return getattr(x, "size", 0) > 0 and isinstance(x.reshape(-1)[0], (str, bytes))
-    if isinstance(x, list):
-        while isinstance(x, list) and x:
-            x = x[0]
-        return isinstance(x, (str, bytes))
-    return False
 
 
 class _WalkCache(threading.local):
@@ -540,7 +526,7 @@ class Layer:
             if x is None or isinstance(x, Variable):
                 return x
             if not backend.is_tensor(x):
-                if not (hasattr(x, "shape") or isinstance(x, (list, float, int))) or _is_text(x):
+                if not (hasattr(x, "shape") or isinstance(x, (list, float, int))) or is_text(x):
                     return x  # text stays on the host for the string preprocessing layers
                 x = backend.convert_to_tensor(x)
             if self.autocast:

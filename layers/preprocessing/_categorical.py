@@ -17,6 +17,7 @@
 import numpy as np
 
 from highlevel import ops
+from highlevel.host_text import is_text
 from highlevel.keras_tensor import KerasTensor
 
 
@@ -27,20 +28,8 @@ def validate_output_mode(output_mode, allowed, layer_name):
                          f"{tuple(allowed)}. Received: output_mode={output_mode!r}")
 
 
-def is_string_array(x):
-    """True for numpy arrays (or lists/tuples) holding text (str or bytes)."""
-    if isinstance(x, np.ndarray):
-        if x.dtype.kind in "US":
-            return True
-        if x.dtype.kind == "O" and x.size:
-            return isinstance(x.reshape(-1)[0], (str, bytes))
-        return False
-    if isinstance(x, (list, tuple)):
-        flat = x
-        while isinstance(flat, (list, tuple)) and flat:
-            flat = flat[0]
-        return isinstance(flat, (str, bytes, np.str_, np.bytes_))
-    return isinstance(x, (str, bytes, np.str_, np.bytes_))
+# Text inputs are recognised once, for the Layer base and these layers alike.
+is_string_array = is_text
 
 
 def _decode(v, encoding="utf-8"):
