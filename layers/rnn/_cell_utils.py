@@ -7,7 +7,9 @@ the loop). :class:`DropoutRNNCell` caches one mask per call: the RNN layer draws
 fresh mask on each call.
 """
 
-from highlevel import ops, random
+from highlevel import activations, constraints, initializers, ops, random, regularizers
+
+_WEIGHTS = ("kernel", "recurrent", "bias")
 
 
 def check_units(units, cls_name):
@@ -37,6 +39,33 @@ class DropoutRNNCell:
 
     _dropout_mask = None
     _recurrent_dropout_mask = None
+
+    def _set_cell_arguments(self, units, activation, use_bias, dropout, recurrent_dropout, seed, **weights):
+        """Stores the arguments every built-in cell takes; ``weights`` holds the ``kernel_`` / ``recurrent_`` /
+        ``bias_`` ``initializer`` / ``regularizer`` / ``constraint`` arguments."""
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = bool(use_bias)
+        for part in _WEIGHTS:
+            setattr(self, f"{part}_initializer", initializers.get(weights[f"{part}_initializer"]))
+            setattr(self, f"{part}_regularizer", regularizers.get(weights[f"{part}_regularizer"]))
+            setattr(self, f"{part}_constraint", constraints.get(weights[f"{part}_constraint"]))
+        name = type(self).__name__
+        self.dropout = check_dropout_rate(dropout, "dropout", name)
+        self.recurrent_dropout = check_dropout_rate(recurrent_dropout, "recurrent_dropout", name)
+        self.seed = seed
+        # Not made without dropout: its state would be one more (needless) variable of the training step.
+        self.seed_generator = random.SeedGenerator(seed) if (self.dropout or self.recurrent_dropout) else None
+
+    def _cell_config(self):
+        """The config entries of :meth:`_set_cell_arguments`'s arguments."""
+        config = {"units": self.units, "activation": activations.serialize(self.activation), "use_bias": self.use_bias}
+        for part in _WEIGHTS:
+            config[f"{part}_initializer"] = initializers.serialize(getattr(self, f"{part}_initializer"))
+            config[f"{part}_regularizer"] = regularizers.serialize(getattr(self, f"{part}_regularizer"))
+            config[f"{part}_constraint"] = constraints.serialize(getattr(self, f"{part}_constraint"))
+        config.update(dropout=self.dropout, recurrent_dropout=self.recurrent_dropout, seed=self.seed)
+        return config
 
     def _draw_mask(self, shape, dtype, rate):
         return random.dropout(ops.ones(shape, dtype=dtype), rate=rate, seed=self.seed_generator)

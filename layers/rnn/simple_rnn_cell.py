@@ -1,9 +1,9 @@
 """SimpleRNNCell: one step of a fully connected recurrence ``h = activation(x W + h_prev U + b)``."""
 
-from highlevel import activations, constraints, initializers, ops, random, regularizers
+from highlevel import ops
 from highlevel.layer import Layer
 
-from ._cell_utils import DropoutRNNCell, check_dropout_rate, check_units, last_axis_size, zero_states
+from ._cell_utils import DropoutRNNCell, check_units, last_axis_size, zero_states
 
 
 class SimpleRNNCell(DropoutRNNCell, Layer):
@@ -45,23 +45,12 @@ class SimpleRNNCell(DropoutRNNCell, Layer):
         name = type(self).__name__
         units = check_units(units, name)
         super().__init__(**kwargs)
-        self.units = units
-        self.activation = activations.get(activation)
-        self.use_bias = bool(use_bias)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.recurrent_constraint = constraints.get(recurrent_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
-        self.dropout = check_dropout_rate(dropout, "dropout", name)
-        self.recurrent_dropout = check_dropout_rate(recurrent_dropout, "recurrent_dropout", name)
-        self.seed = seed
-        # Not made without dropout: its state would be one more (needless) variable of the training step.
-        self.seed_generator = random.SeedGenerator(seed) if (self.dropout or self.recurrent_dropout) else None
+        self._set_cell_arguments(
+            units, activation, use_bias, dropout, recurrent_dropout, seed, kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint)
         self.state_size = self.units
         self.output_size = self.units
 
@@ -102,21 +91,5 @@ class SimpleRNNCell(DropoutRNNCell, Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "units": self.units,
-            "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "recurrent_regularizer": regularizers.serialize(self.recurrent_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "recurrent_constraint": constraints.serialize(self.recurrent_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
-            "dropout": self.dropout,
-            "recurrent_dropout": self.recurrent_dropout,
-            "seed": self.seed,
-        })
+        config.update(self._cell_config())
         return config
