@@ -13,8 +13,34 @@ the conformance suite compares every engine's override with the generic version 
 """
 
 
+#: The activations the fused :meth:`FusedContract.dense` applies itself (each a contract op of one tensor).
+DENSE_ACTIVATIONS = (None, "linear", "relu", "sigmoid", "tanh")
+
+
 class FusedContract:
     """Kernels with a generic definition that engines may override with faster ones."""
+
+    def dense(self, inputs, kernel, bias=None, activation=None):
+        """A dense layer's forward pass, ``activation(inputs @ kernel + bias)`` over the last axis of ``inputs``.
+
+        Args:
+            inputs: a float tensor of shape ``(..., input_dim)``.
+            kernel: a ``(input_dim, units)`` matrix of the same dtype.
+            bias: None, or a ``(units,)`` vector of the same dtype.
+            activation: one of :data:`DENSE_ACTIVATIONS` (None and ``"linear"`` are the identity).
+
+        Returns:
+            A tensor of shape ``(..., units)``; differentiable with respect to all three inputs.
+        """
+        if activation not in DENSE_ACTIVATIONS:
+            raise ValueError(f"dense: activation must be one of {DENSE_ACTIVATIONS}; received {activation!r}. "
+                             "Apply other activations to dense's output.")
+        y = self.matmul(inputs, kernel)
+        if bias is not None:
+            y = self.add(y, bias)
+        if activation not in (None, "linear"):
+            y = getattr(self, activation)(y)
+        return y
 
     def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
                     velocity_hats=None):
@@ -46,6 +72,33 @@ class FusedContract:
                 v_hat.assign(v_new)
             step = self.divide(self.multiply(m_new, alpha), self.add(self.sqrt(v_new), float(epsilon)))
             w.assign(self.subtract(w.value, step))
+
+    def divide_no_nan(self, x1, x2):
+        """``x1 / x2`` with 0 where ``x2 == 0`` (``keras.ops.divide_no_nan``); the gradient is 0 there too.
+
+        Promotes like :meth:`divide` (integers divide in floatx).
+        """
+        zero = self.equal(x2, 0)
+        quotient = self.divide(x1, self.where(zero, 1.0, x2))
+        return self.where(zero, 0.0, quotient)
+
+    def adam_learning_rate(self, learning_rate, beta_1, beta_2, step):
+        """Adam's bias-corrected learning rate ``lr · sqrt(1 - beta_2^t) / (1 - beta_1^t)``.
+
+        Args:
+            learning_rate: a scalar float tensor; the result has its dtype, and every step of the formula is
+                computed in that dtype.
+            beta_1, beta_2: Python floats.
+            step: ``t``, a scalar float tensor of the same dtype (the 1-based step count).
+
+        Returns:
+            A scalar tensor of ``learning_rate``'s dtype.
+        """
+        dtype = self.dtype(learning_rate)
+        b1_power = self.power(self.convert_to_tensor(beta_1, dtype=dtype), step)
+        b2_power = self.power(self.convert_to_tensor(beta_2, dtype=dtype), step)
+        return self.divide(self.multiply(learning_rate, self.sqrt(self.subtract(1.0, b2_power))),
+                           self.subtract(1.0, b1_power))
 
     def sparse_softmax_cross_entropy(self, labels, logits, axis=-1):
         """Per-example ``-log softmax(logits)[label]`` along ``axis``; finite for logits of ±1e4.

@@ -33,9 +33,11 @@ class TrainingContract:
             var.assign(self.stop_gradient(new))
         return (value, aux), grads
 
-    def compile_step(self, fn, state_variables, jit_compile=True):
+    def compile_step(self, fn, state_variables, jit_compile="auto"):
         """Returns a callable that runs ``fn(*args)`` — which reads and assigns ``state_variables`` — as this
         engine runs training steps best. The default runs it eagerly; JAX makes it a pure jitted function of
-        the variables' values and TensorFlow a ``tf.function``. Every variable ``fn`` assigns must be in
-        ``state_variables``."""
+        the variables' values, TensorFlow a ``tf.function`` and native a recorded replay. Every variable
+        ``fn`` assigns must be in ``state_variables``. ``jit_compile`` is the value given to ``compile()``:
+        ``True`` (the engine's extra compiler: XLA, ``torch.compile``), ``"auto"`` (the engine's default) or
+        ``False``."""
         return fn

@@ -13,7 +13,7 @@ from highlevel.backends.contract import StatelessScope, TrainingContract
 
 
 class TrainingOps(TrainingContract):
-    def compile_step(self, fn, state_variables, jit_compile=True):
+    def compile_step(self, fn, state_variables, jit_compile="auto"):
         variables = list(state_variables)
         known = {id(v) for v in variables}
 

@@ -15,13 +15,14 @@ import contextlib
 import numpy as np
 
 from highlevel.backends.contract import Backend, Capabilities, Variable, dtypes, tree
+from highlevel.backends.contract.variable import _scopes
 from . import autograd, ops_fused, ops_linalg, ops_math, ops_nn, ops_reduce, ops_shape
 from . import random as _random
 from .control_flow import ControlFlowOps
 from .convert import std_dtype, to_array, to_tensor
 from .spatial import SpatialOpsMixin
 from .training import TrainingOps
-from .tensor import _BFLOAT16, FLOAT_DTYPES, Tensor, dtype_name, xp_dtype
+from .tensor import _BFLOAT16, DTYPE_NAMES as _NAMES, FLOAT_DTYPES, Tensor, dtype_name, xp_dtype
 from .xp import on_gpu, to_host, xp
 
 _DEVICE = "gpu:0" if on_gpu else "cpu:0"
@@ -62,7 +63,7 @@ class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, Backend):
         ops_math, "negative", "abs", "sign", "sqrt", "square", "exp", "expm1", "log", "log1p", "log2", "log10",
         "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
         "arctanh", "floor", "ceil", "reciprocal", "rsqrt", "erf", "isnan", "isinf", "isfinite", "logical_not",
-        "round", "clip", "nan_to_num", "add", "subtract", "multiply", "divide", "floor_divide", "mod", "power",
+        "round", "clip", "nan_to_num", "add", "subtract", "multiply", "divide", "divide_no_nan", "floor_divide", "mod", "power",
         "arctan2", "maximum", "minimum", "logaddexp", "equal", "not_equal", "less", "less_equal", "greater",
         "greater_equal", "logical_and", "logical_or", "logical_xor", "where", "cast"))
     locals().update(_static(
@@ -76,22 +77,53 @@ class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, Backend):
     locals().update(_static(
         ops_nn, "relu", "relu6", "sigmoid", "softplus", "softsign", "silu", "gelu", "elu", "selu", "leaky_relu",
         "hard_sigmoid", "softmax", "log_softmax", "moments"))
-    # fused primitives (one graph node each; see ops_fused.py): the contract's sparse cross-entropy kernel,
-    # and a dense layer that native-only code may call
-    locals().update(_static(ops_fused, "dense", "sparse_softmax_cross_entropy"))
+    # fused primitives (one graph node each; see ops_fused.py): the contract's sparse cross-entropy kernel
+    locals().update(_static(ops_fused, "sparse_softmax_cross_entropy"))
+
+    def dense(self, inputs, kernel, bias=None, activation=None):
+        # matmul, bias and ReLU as one node (ops_fused.dense); sigmoid and tanh follow as their own op
+        if activation in ("sigmoid", "tanh"):
+            return getattr(self, activation)(ops_fused.dense(inputs, kernel, bias))
+        if activation not in (None, "linear", "relu"):
+            return super().dense(inputs, kernel, bias, activation)  # its clear error
+        return ops_fused.dense(inputs, kernel, bias, activation)
 
     def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
                     velocity_hats=None):
-        # Three fresh buffers per variable, each written in place as it is computed (ops_fused.adam_step),
-        # instead of a dozen graph-free temporaries. AMSGrad keeps the generic definition.
-        if velocity_hats is not None:
+        # Three fresh buffers per variable, each written in place as it is computed (ops_fused.adam_arrays),
+        # instead of a dozen graph-free temporaries; they replace the variables' buffers directly (what
+        # assign_variable does, without its checks: shapes and dtypes match by construction). AMSGrad and
+        # stateless scopes (values substituted, assignments recorded) keep the generic definition.
+        if velocity_hats is not None or _scopes.stack:
             return super().adam_update(variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
                                        velocity_hats)
+        c1, c2, eps = 1.0 - float(beta_1), 1.0 - float(beta_2), float(epsilon)
+        alphas = {}
         for w, g, m, v in zip(variables, grads, momentums, velocities):
-            w_new, m_new, v_new = ops_fused.adam_step(w.value, m.value, v.value, g, alpha, beta_1, beta_2, epsilon)
-            m.assign(m_new)
-            v.assign(v_new)
-            w.assign(w_new)
+            hw, hm, hv = w.handle, m.handle, v.handle
+            dt = hw.data.dtype
+            a = alphas.get(dt)
+            if a is None:
+                a = alphas[dt] = to_tensor(alpha, _NAMES[dt]).data
+            gd = to_tensor(g).data
+            if gd.dtype != dt:
+                gd = gd.astype(dt)
+            p_new, m_new, v_new = ops_fused.adam_arrays(hw.data, hm.data, hv.data, gd, a, c1, c2, eps)
+            for h, new in ((hm, m_new), (hv, v_new), (hw, p_new)):
+                h.data = new
+                h._version += 1
+
+    def adam_learning_rate(self, learning_rate, beta_1, beta_2, step):
+        # The formula on 0-d arrays, in the rate's dtype (the generic definition's rounding): seven scalar
+        # numpy calls instead of seven engine ops.
+        lr = to_tensor(learning_rate).data
+        dt = lr.dtype
+        t = to_tensor(step).data.astype(dt, copy=False)
+        one = xp.asarray(1.0, dt)
+        b1_power = xp.power(xp.asarray(beta_1, dt), t)
+        b2_power = xp.power(xp.asarray(beta_2, dt), t)
+        return Tensor(xp.asarray(xp.divide(xp.multiply(lr, xp.sqrt(xp.subtract(one, b2_power))),
+                                           xp.subtract(one, b1_power)), dt))
 
     #: the tensor type and autodiff entry points, for code that works with this engine directly
     Tensor = Tensor

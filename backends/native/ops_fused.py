@@ -50,6 +50,8 @@ def dense(x, kernel, bias=None, activation=None):
     lead = ad.shape[:-1]
     a2 = ad.reshape(-1, ad.shape[-1]) if ad.ndim != 2 else ad
     yd = a2 @ wd
+    if yd.dtype != ad.dtype:  # ml_dtypes multiplies bfloat16 matrices into float32: round as matmul does
+        yd = yd.astype(ad.dtype)
     inputs = (a, w)
     if bias is not None:
         b = to_tensor(bias, a.dtype)
@@ -104,13 +106,17 @@ def sparse_softmax_cross_entropy(labels, logits, axis=-1):
     shifted = zd - zd.max(axis=-1, keepdims=True)
     e = xp.exp(shifted)
     s = e.sum(axis=-1, keepdims=True)
-    idx = lab[..., None].astype(xp.intp, copy=False)
-    loss = (xp.log(s) - xp.take_along_axis(shifted, idx, axis=-1))[..., 0]
-    loss = loss.astype(zd.dtype, copy=False)
+    # the labels' entries, picked by (row, label) indexing over the rows of the flattened batch
+    rows = xp.arange(lab.size)
+    flat_lab = lab.reshape(-1)
+    picked = shifted.reshape(-1, n)[rows, flat_lab].reshape(lab.shape)
+    loss = (xp.log(s[..., 0]) - picked).astype(zd.dtype, copy=False)
 
     def backward(g):
-        grad = e / s  # softmax, minus the one-hot labels (a comparison: works with numpy and CuPy alike)
-        grad -= xp.arange(n) == idx
+        grad = e / s  # softmax, minus the one-hot labels
+        if not grad.flags.c_contiguous:  # (a moved class axis): the reshape below must be a view
+            grad = xp.ascontiguousarray(grad)
+        grad.reshape(-1, n)[rows, flat_lab] -= 1  # written in place through the view
         grad *= g[..., None]
         if moved:
             grad = xp.moveaxis(grad, -1, axis)
@@ -133,17 +139,22 @@ def adam_step(value, m, v, grad, alpha, beta_1, beta_2, epsilon):
     dt = p.dtype
     md, vd, gd = (to_tensor(t, _NAMES[dt]).data for t in (m, v, grad))
     a = to_tensor(alpha, _NAMES[dt]).data
-    c1, c2 = 1.0 - float(beta_1), 1.0 - float(beta_2)
-    m_new = xp.subtract(gd, md)
-    m_new *= c1
-    m_new += md
-    v_new = xp.multiply(gd, gd)
-    v_new -= vd
-    v_new *= c2
-    v_new += vd
-    p_new = xp.sqrt(v_new)
-    p_new += float(epsilon)
-    xp.divide(m_new, p_new, out=p_new)
-    p_new *= a
-    xp.subtract(p, p_new, out=p_new)
+    p_new, m_new, v_new = adam_arrays(p, md, vd, gd, a, 1.0 - float(beta_1), 1.0 - float(beta_2), float(epsilon))
     return Tensor(p_new), Tensor(m_new), Tensor(v_new)
+
+
+def adam_arrays(p, m, v, g, alpha, c1, c2, epsilon):
+    """:func:`adam_step` on xp arrays of one dtype, with ``c1 = 1 - beta_1`` and ``c2 = 1 - beta_2``."""
+    m_new = xp.subtract(g, m)
+    m_new *= c1
+    m_new += m
+    v_new = xp.multiply(g, g)
+    v_new -= v
+    v_new *= c2
+    v_new += v
+    p_new = xp.sqrt(v_new)
+    p_new += epsilon
+    xp.divide(m_new, p_new, out=p_new)
+    p_new *= alpha
+    xp.subtract(p, p_new, out=p_new)
+    return p_new, m_new, v_new

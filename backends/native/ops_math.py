@@ -238,6 +238,24 @@ def divide(x1, x2):
     return record(yd, (a, b), backward, (b,), "divide")
 
 
+def divide_no_nan(x1, x2):
+    """x1 / x2 with 0 where x2 == 0 (and a 0 gradient there), as one op instead of the contract's four."""
+    a, b = float_binary(x1, x2)
+    ad, bd = a.data, b.data
+    zero = bd == 0
+    safe = xp.where(zero, xp.ones((), bd.dtype), bd)
+    yd = xp.where(zero, xp.zeros((), bd.dtype), ad / safe)
+    if not (_ag._grad_enabled and (a.requires_grad or b.requires_grad)):
+        return Tensor(yd)
+
+    def backward(g):
+        ga = xp.where(zero, xp.zeros((), g.dtype), g) / safe
+        return (unbroadcast(ga, ad.shape) if a.requires_grad else None,
+                unbroadcast(-ga * yd, bd.shape) if b.requires_grad else None)
+
+    return record(yd, (a, b), backward, (), "divide_no_nan")
+
+
 def _arith_binary(x1, x2):
     """:func:`binary`, with bool pairs as int32 (numpy would compute floor_divide/mod/power in int8)."""
     a, b = binary(x1, x2)

@@ -11,6 +11,7 @@ from highlevel.backends.contract import TrainingContract, tree
 from highlevel.backends.contract.variable import _scopes
 
 from . import autograd
+from .replay import compile_replay
 from .convert import to_tensor
 from .tensor import Tensor
 from .xp import xp
@@ -20,9 +21,14 @@ class TrainingOps(TrainingContract):
     def variables_value_and_grad(self, fn, variables):
         if _scopes.stack:  # values substituted by a stateless scope: use the generic path
             return super().variables_value_and_grad(fn, variables)
-        leaves = [v.handle for v in variables]
         with autograd.enable_grad():
             value, aux = fn()
+        return self._finish_value_and_grad(value, aux, variables)
+
+    def _finish_value_and_grad(self, value, aux, variables):
+        """The backward half of :meth:`variables_value_and_grad`, once ``fn`` has run with recording on (also
+        what a replayed step runs after the loss's ops)."""
+        leaves = [v.handle for v in variables]
         value = to_tensor(value)
         if value.data.size != 1:
             raise ValueError(f"The loss must be a scalar; it has shape {value.shape}. Reduce it with ops.mean.")
@@ -33,13 +39,30 @@ class TrainingOps(TrainingContract):
         for t in leaves:
             g = found.get(t)
             grads.append(Tensor(xp.zeros_like(t.data) if g is None else g))
-        detach = lambda x: Tensor(x.data) if isinstance(x, Tensor) and x.requires_grad else x  # noqa: E731
-        return (Tensor(value.data), tree.map_structure(detach, aux)), grads
+        return (Tensor(value.data), _detach(aux)), grads
 
-    def compile_step(self, fn, state_variables, jit_compile=True):
-        @functools.wraps(fn)
-        def step(*args, **kwargs):
-            with autograd.no_grad():
-                return fn(*args, **kwargs)
+    def compile_step(self, fn, state_variables, jit_compile="auto"):
+        # jit_compile=True and the default both record the step once and replay it (replay.py); False keeps
+        # the step eager, running the Python of the step on every call.
+        if jit_compile is False:
+            @functools.wraps(fn)
+            def step(*args, **kwargs):
+                with autograd.no_grad():
+                    return fn(*args, **kwargs)
 
-        return step
+            return step
+        return compile_replay(self, fn, state_variables, warn=jit_compile is True)
+
+
+def _detach(aux):
+    """``aux`` with every tensor that requires grad cut from the graph (lists, tuples and dicts walked)."""
+    c = aux.__class__
+    if c is Tensor:
+        return Tensor(aux.data) if aux.requires_grad else aux
+    if c is tuple or c is list:
+        return c(_detach(a) for a in aux)
+    if c is dict:
+        return {k: _detach(v) for k, v in aux.items()}
+    if isinstance(aux, (list, tuple, dict)):  # subclasses keep the generic walk
+        return tree.map_structure(_detach, aux)
+    return aux

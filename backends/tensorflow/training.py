@@ -20,11 +20,11 @@ class TrainingOps(TrainingContract):
         grads = [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g for g in grads]
         return (value, aux), grads
 
-    def compile_step(self, fn, state_variables, jit_compile=True):
+    def compile_step(self, fn, state_variables, jit_compile="auto"):
         # A graph function: variables are tf.Variables, so assignments inside it are real updates.
         # One trace per batch shape (in practice: full batches and the last, partial one); retracing with
         # generalized (None) dimensions would give up the static shapes several ops rely on.
         # autograph=False: the step is written for tracing already (no Python control flow on tensor values,
         # loops through `scan`), and AutoGraph's source rewriting of every function the step calls costs tens
         # of seconds on a model's first trace.
-        return tf.function(fn, jit_compile=True if jit_compile else None, reduce_retracing=False, autograph=False)
+        return tf.function(fn, jit_compile=True if jit_compile is True else None, reduce_retracing=False, autograph=False)

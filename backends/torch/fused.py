@@ -14,6 +14,9 @@ from highlevel.backends.contract.variable import _scopes
 from . import _convert as cv
 
 
+_ACTIVATIONS = {None: None, "linear": None, "relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh}
+
+
 class TorchFusedMixin(FusedContract):
     def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
                     velocity_hats=None):
@@ -34,6 +37,21 @@ class TorchFusedMixin(FusedContract):
             step = torch._foreach_mul(m, alpha)
             torch._foreach_div_(step, denom)
             torch._foreach_sub_(w, step)
+
+    def dense(self, inputs, kernel, bias=None, activation=None):
+        # One F.linear (a single addmm with the bias) and the activation: two autograd nodes instead of three,
+        # and one dispatch. Mixed dtypes keep the generic version, which promotes.
+        x, w = cv.convert(inputs), cv.convert(kernel)
+        b = None if bias is None else cv.convert(bias)
+        if (activation not in _ACTIVATIONS or not cv.is_float(x) or w.dtype != x.dtype or w.ndim != 2
+                or x.ndim < 1 or (b is not None and (b.dtype != x.dtype or b.ndim != 1))):
+            return super().dense(inputs, kernel, bias, activation)
+        if x.shape[-1] != w.shape[0]:
+            raise ValueError(f"dense: inputs of shape {tuple(x.shape)} do not match a kernel of shape "
+                             f"{tuple(w.shape)}; the kernel must be (input_dim, units).")
+        y = torch.nn.functional.linear(x, w.t(), b)
+        act = _ACTIVATIONS[activation]
+        return y if act is None else act(y)
 
     def sparse_softmax_cross_entropy(self, labels, logits, axis=-1):
         # F.cross_entropy is log_softmax + pick in one autograd node, with the class axis at position 1.

@@ -25,8 +25,8 @@ class TorchTrainingMixin(TrainingContract):
 
         return (value.detach(), tree.map_structure(detach, aux)), grads
 
-    def compile_step(self, fn, state_variables, jit_compile=True):
-        if not jit_compile:
+    def compile_step(self, fn, state_variables, jit_compile="auto"):
+        if jit_compile is not True:
             return fn
         # torch.compile traces the Python step into graphs; it falls back to eager for what it cannot capture.
         return torch.compile(fn, dynamic=False)

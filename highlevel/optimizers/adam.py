@@ -69,10 +69,9 @@ class Adam(Optimizer):
                 b1_power = np.power(np.asarray(self.beta_1, dtype), t)
                 b2_power = np.power(np.asarray(self.beta_2, dtype), t)
                 return lr * float(np.sqrt(one - b2_power)) / float(one - b1_power)
-            step = self._local_step(dtype)
-            b1_power = ops.power(ops.convert_to_tensor(self.beta_1, dtype=dtype), step)
-            b2_power = ops.power(ops.convert_to_tensor(self.beta_2, dtype=dtype), step)
-            return lr * ops.sqrt(1.0 - b2_power) / (1.0 - b1_power)
+            # One fused engine call (the same formula, in ``dtype``): engines that know the count then still
+            # compute the powers on scalars, not as a chain of tensor ops.
+            return current_backend().adam_learning_rate(lr, self.beta_1, self.beta_2, self._local_step(dtype))
 
         return self._step_constant(("adam_alpha", dtype), compute)
 

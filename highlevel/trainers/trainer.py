@@ -46,9 +46,13 @@ class Trainer:
             run_eagerly: run steps eagerly (no ``jax.jit``/``tf.function``), for debugging.
             auto_scale_loss: when the model's dtype policy is ``"mixed_float16"``, wrap the optimizer in a
                 :class:`~highlevel.optimizers.LossScaleOptimizer` (dynamic loss scaling).
-            jit_compile: ``True`` asks for the engine's extra compiler (XLA on TensorFlow, ``torch.compile``);
-                ``"auto"`` (default) compiles the way each engine normally does: ``jax.jit`` on JAX,
-                ``tf.function`` on TensorFlow, eager on PyTorch and native.
+            jit_compile: ``True`` asks for the engine's extra compiler (XLA on TensorFlow, ``torch.compile``,
+                the recorded replay on native); ``"auto"`` (default) compiles the way each engine normally does:
+                ``jax.jit`` on JAX, ``tf.function`` on TensorFlow, eager on PyTorch, and on native a step
+                recorded once and replayed (like ``jax.jit``, the step's Python runs once per input
+                signature; a step that reads tensor values on the host falls back to running eagerly);
+                ``False`` keeps the PyTorch and native steps eager. Keras has no native engine: the replay
+                is ours.
         """
         from highlevel import metrics as metrics_module
         from highlevel import optimizers
@@ -243,7 +247,7 @@ class Trainer:
 
             step = current_backend().compile_step(step_recording_keys,
                                                   self._state_variables(with_optimizer, with_metrics),
-                                                  jit_compile=self.jit_compile is True)
+                                                  jit_compile=self.jit_compile)
 
         def run(data):
             # A step cannot change the model's structure: its layer-tree walks are memoised.

@@ -47,6 +47,10 @@ def _sparse_xent(labels, logits, axis=-1):
     picked = np.take_along_axis(log_probs, np.expand_dims(np.asarray(labels, np.int64), axis), axis=axis)
     return -np.squeeze(picked, axis=axis)
 
+def _dense(x, kernel, bias=None, activation=None):
+    y = x @ kernel + (0.0 if bias is None else bias)
+    return {None: y, "linear": y, "relu": np.maximum(y, 0.0), "sigmoid": _sigmoid(y), "tanh": np.tanh(y)}[activation]
+
 
 ACTIVATIONS = {
     "relu": lambda x: np.maximum(x, 0.0),
@@ -96,6 +100,23 @@ CASES = [
       _sparse_xent, dtypes=F32_64, grad=(1,), out=FLOAT, tol_op="log_softmax", axis=1),
     C("sparse_softmax_cross_entropy", "large", (fixed(np.array([0, 2], np.int32)), const([[1e4, -1e4, 0.0], [-1e4, 1e4, 1e4]])), _sparse_xent, dtypes=F32_64, finite=True, grad=(1,),
       out=FLOAT, tol_op="log_softmax"),
+    # the fused dense layer op (backends/contract/fused.py): one case per activation it applies itself
+    C("dense", "relu", (normal(4, 3), normal(3, 5), normal(5)), _dense, dtypes=F32_64, grad=(0, 1, 2),
+      tol_op="matmul", activation="relu"),
+    C("dense", "no-bias-rank3", (normal(2, 4, 3), normal(3, 5)), _dense, dtypes=FLOATS, grad=(0, 1), out=FLOAT,
+      tol_op="matmul"),
+    C("dense", "sigmoid", (normal(4, 3), normal(3, 2), normal(2)), _dense, grad=(0, 1, 2), tol_op="matmul",
+      activation="sigmoid"),
+    C("dense", "tanh", (normal(4, 3), normal(3, 2), normal(2)), _dense, grad=(0, 1, 2), tol_op="matmul",
+      activation="tanh"),
+    C("dense", "linear", (normal(4, 3), normal(3, 2), normal(2)), _dense, grad=(0, 1, 2), tol_op="matmul",
+      activation="linear"),
+    C("divide_no_nan", "zeros", (normal(2, 3), fixed(np.array([[1.5, 0.0, -2.0], [0.0, 0.5, 3.0]], np.float32))),
+      lambda x, y: np.where(y == 0, 0.0, x / np.where(y == 0, 1.0, y)), dtypes=F32_64, grad=(0,),
+      tol_op="divide"),
+    C("divide_no_nan", "int", (ints(2, 3), fixed(np.array([[2, 0, 3], [0, 1, 4]], np.int32))),
+      lambda x, y: np.where(y == 0, 0.0, x / np.where(y == 0, 1.0, y)), dtypes=("int32",), out=FLOAT,
+      tol_op="divide"),
     C("moments", "axes", (normal(2, 3, 4),), R.moments, dtypes=F32_64, grad=(0,), out=FLOAT, axes=(0, 1)),
     C("moments", "keepdims", (normal(2, 3, 4),), R.moments, grad=(0,), out=FLOAT, axes=(-1,), keepdims=True),
     C("moments", "int", (ints(3, 4),), R.moments, dtypes=("int32",), out=FLOAT, axes=(0,)),

@@ -58,7 +58,7 @@ def test_dense_rejects_bad_arguments():
     with pytest.raises(ValueError, match="kernel"):
         B.dense(x, w)
     with pytest.raises(ValueError, match="activation"):
-        B.dense(x, np.ones((3, 5), np.float32), None, "tanh")
+        B.dense(x, np.ones((3, 5), np.float32), None, "gelu")
     with pytest.raises(ValueError, match="bias"):
         B.dense(x, np.ones((3, 5), np.float32), np.ones(4, np.float32))
 
