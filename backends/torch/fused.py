@@ -6,6 +6,7 @@ formula (the contract's generic ``adam_update``, whose numbers it must match) th
 variables' tensors, when it runs eagerly; under a stateless scope (a traced step) it keeps the generic version.
 """
 
+import numpy as np
 import torch
 
 from highlevel.backends.contract import FusedContract
@@ -14,6 +15,7 @@ from highlevel.backends.contract.variable import _scopes
 from . import _convert as cv
 
 
+_HOST_DTYPES = {torch.float32: np.float32, torch.float64: np.float64, torch.float16: np.float16}
 _ACTIVATIONS = {None: None, "linear": None, "relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh}
 
 
@@ -37,6 +39,20 @@ class TorchFusedMixin(FusedContract):
             step = torch._foreach_mul(m, alpha)
             torch._foreach_div_(step, denom)
             torch._foreach_sub_(w, step)
+
+    def adam_learning_rate(self, learning_rate, beta_1, beta_2, step):
+        # The powers on the host, in the rate's dtype (the generic formula's rounding), as the optimizer's eager
+        # path computes them: a replayed step then matches an eager one bit for bit. Traced (torch.compile,
+        # a stateless scope), the generic version.
+        lr, t = cv.convert(learning_rate), cv.convert(step)
+        if _scopes.stack or lr.dtype not in _HOST_DTYPES or torch.compiler.is_compiling():
+            return super().adam_learning_rate(learning_rate, beta_1, beta_2, step)
+        dtype = _HOST_DTYPES[lr.dtype]
+        n = np.asarray(t.item(), dtype)
+        one = np.asarray(1.0, dtype)
+        b1_power = np.power(np.asarray(beta_1, dtype), n)
+        b2_power = np.power(np.asarray(beta_2, dtype), n)
+        return lr * float(np.sqrt(one - b2_power)) / float(one - b1_power)
 
     def dense(self, inputs, kernel, bias=None, activation=None):
         # One F.linear (a single addmm with the bias) and the activation: two autograd nodes instead of three,

@@ -5,14 +5,21 @@ import torch
 from highlevel.backends.contract import TrainingContract
 from highlevel.backends.contract.variable import _scopes
 
+from .replay import compile_replay
+
 
 class TorchTrainingMixin(TrainingContract):
     def variables_value_and_grad(self, fn, variables):
         if _scopes.stack:  # values substituted by a stateless scope: use the generic path
             return super().variables_value_and_grad(fn, variables)
-        params = [v.handle for v in variables]
         with torch.enable_grad():
             value, aux = fn()
+        return self._finish_value_and_grad(value, aux, variables)
+
+    def _finish_value_and_grad(self, value, aux, variables):
+        """The backward half of :meth:`variables_value_and_grad`, once ``fn`` has run with grad on (also what a
+        replayed step runs after the loss's ops)."""
+        params = [v.handle for v in variables]
         wanted = [p for p in params if p.requires_grad]
         found = torch.autograd.grad(value, wanted, allow_unused=True) if wanted else ()
         by_param = {id(p): g for p, g in zip(wanted, found)}
@@ -26,7 +33,11 @@ class TorchTrainingMixin(TrainingContract):
         return (value.detach(), tree.map_structure(detach, aux)), grads
 
     def compile_step(self, fn, state_variables, jit_compile="auto"):
-        if jit_compile is not True:
+        if jit_compile is True:
+            # torch.compile traces the Python step into graphs; it falls back to eager for what it cannot capture.
+            return torch.compile(fn, dynamic=False)
+        if jit_compile is False:
             return fn
-        # torch.compile traces the Python step into graphs; it falls back to eager for what it cannot capture.
-        return torch.compile(fn, dynamic=False)
+        # The default: the step recorded once and replayed without the front end's Python (replay.py), eager
+        # PyTorch underneath.
+        return compile_replay(self, fn, state_variables, warn=False)

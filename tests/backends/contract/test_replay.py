@@ -1,5 +1,7 @@
-"""The native engine's compiled steps (backends/native/replay.py): a step recorded once and replayed gives the
-same numbers as running it eagerly, bit for bit, and a step that cannot be replayed faithfully runs eagerly."""
+"""Compiled steps of the eager engines (backends/contract/replay.py, with backends/native/replay.py and
+backends/torch/replay.py): a step recorded once and replayed gives the same numbers as running it eagerly, bit
+for bit, and a step that cannot be replayed faithfully runs eagerly. JAX and TensorFlow compile with their own
+compilers instead (jax.jit, tf.function): these tests concern the two engines that replay."""
 
 import inspect
 import warnings
@@ -10,14 +12,22 @@ import pytest
 import highlevel as hl
 from highlevel import ops
 from highlevel.backends.contract import Variable
-from highlevel.backends.native.backend import NativeBackend
-from highlevel.backends.native.replay import compile_replay
+
+ENGINES = ["native", "torch"]
 
 
-@pytest.fixture(autouse=True)
-def native():
-    with hl.config.backend_scope("native"):
-        yield
+@pytest.fixture(autouse=True, params=ENGINES)
+def engine(request):
+    """The engine under test, active as the current backend."""
+    with hl.config.backend_scope(request.param) as backend:
+        yield backend
+
+
+def _compile_replay(backend):
+    """The engine's own compile_replay (what its compile_step uses by default)."""
+    import importlib
+
+    return importlib.import_module(f"highlevel.backends.{backend.name}.replay").compile_replay
 
 
 def _data(n=40, d=6, classes=3, seed=0):
@@ -57,7 +67,7 @@ def _two_outputs():
                          ids=["plain", "class_weight", "validation"])
 def test_replay_matches_eager_bitwise(fit_kwargs):
     eager = _fit(_mlp, False, fit_kwargs=fit_kwargs)
-    replayed = _fit(_mlp, True, fit_kwargs=fit_kwargs)
+    replayed = _fit(_mlp, "auto", fit_kwargs=fit_kwargs)
     assert eager[1] == replayed[1]  # per-epoch losses and metrics, exactly
     assert eager[2] == replayed[2]
     np.testing.assert_array_equal(eager[3], replayed[3])
@@ -84,8 +94,8 @@ def test_multi_output_model_replays_like_eager():
         np.testing.assert_array_equal(a, b)
 
 
-def test_the_default_replays_and_records_once_per_input_signature():
-    b = NativeBackend()
+def test_the_default_replays_and_records_once_per_input_signature(engine):
+    b = engine
     w = Variable(np.zeros((3,), "float32"), backend=b)
     calls = []
 
@@ -94,12 +104,12 @@ def test_the_default_replays_and_records_once_per_input_signature():
         w.assign(b.add(w.value, b.sum(x, axis=0)))
         return {"total": b.sum(w.value)}
 
-    compiled = compile_replay(b, step, [w])
+    compiled = _compile_replay(b)(b, step, [w])
     for n in (4, 4, 4, 2, 2, 4):
         compiled(b.convert_to_tensor(np.ones((n, 3), "float32")))
     assert len(calls) == 2 and len(compiled.recordings) == 2
     np.testing.assert_array_equal(w.numpy(), np.full(3, 20.0, "float32"))
-    assert float(compiled(b.convert_to_tensor(np.ones((4, 3), "float32")))["total"]) == 72.0
+    assert float(b.to_numpy(compiled(b.convert_to_tensor(np.ones((4, 3), "float32")))["total"])) == 72.0
 
 
 class HostReadingModel(hl.Model):
@@ -114,28 +124,34 @@ class HostReadingModel(hl.Model):
         return self.dense(x * scale)
 
 
-@pytest.mark.parametrize("jit_compile", [True, "auto"])
-def test_a_host_read_falls_back_to_eager_without_losing_state(jit_compile):
-    def fit(jit):
-        hl.utils.set_random_seed(1)
-        x, y = _data()
-        model = HostReadingModel()
-        model.compile(optimizer="adam", loss="sparse_categorical_crossentropy", jit_compile=jit)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            history = model.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False)
-        return history.history, [v.numpy() for v in model.variables], caught
+def _fit_host_reading(jit):
+    hl.utils.set_random_seed(1)
+    x, y = _data()
+    model = HostReadingModel()
+    model.compile(optimizer="adam", loss="sparse_categorical_crossentropy", jit_compile=jit)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        history = model.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False)
+    messages = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
+    return model, history.history, [v.numpy() for v in model.variables], messages
 
-    want, want_w, _ = fit(False)
-    got, got_w, caught = fit(jit_compile)
+
+def test_a_host_read_falls_back_to_eager_without_losing_state():
+    _, want, want_w, _ = _fit_host_reading(False)
+    model, got, got_w, messages = _fit_host_reading("auto")
     assert got == want  # the aborted recording left no trace: the weights are the eager run's
     for a, b in zip(want_w, got_w):
         np.testing.assert_array_equal(a, b)
-    messages = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
-    if jit_compile is True:  # asked for explicitly: say why it did not happen
-        assert any("could not compile this step" in m and "host" in m for m in messages), messages
-    else:
-        assert not any("could not compile" in m for m in messages), messages
+    compiled = inspect.getclosurevars(model._train_function).nonlocals["step"]
+    assert compiled.fallback_reasons and "host" in compiled.fallback_reasons[0]
+    assert not any("could not compile" in m for m in messages), messages  # the default falls back quietly
+
+
+def test_asking_for_the_native_replay_warns_when_it_falls_back():
+    # jit_compile=True asks native for the replay (on PyTorch it means torch.compile): say why it did not happen.
+    with hl.config.backend_scope("native"):
+        *_, messages = _fit_host_reading(True)
+    assert any("could not compile this step" in m and "host" in m for m in messages), messages
 
 
 def test_a_python_function_given_to_an_op_keeps_the_step_eager():
@@ -147,42 +163,41 @@ def test_a_python_function_given_to_an_op_keeps_the_step_eager():
         model = hl.Sequential([hl.Input((5, 3)), hl.layers.SimpleRNN(4), hl.layers.Dense(2)])
         model.compile(optimizer="sgd", loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True),
                       jit_compile=jit)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            model.fit(x, y, batch_size=4, epochs=1, verbose=0, shuffle=False)
-        return [v.numpy() for v in model.variables], caught
+        model.fit(x, y, batch_size=4, epochs=1, verbose=0, shuffle=False)
+        return model, [v.numpy() for v in model.variables]
 
-    want, _ = fit(False)
-    got, caught = fit(True)
+    _, want = fit(False)
+    model, got = fit("auto")
     for a, b in zip(want, got):
         np.testing.assert_array_equal(a, b)
-    assert any("Python function" in str(w.message) for w in caught)
+    compiled = inspect.getclosurevars(model._train_function).nonlocals["step"]
+    assert any("Python function" in r for r in compiled.fallback_reasons), compiled.fallback_reasons
 
 
-def test_creating_a_variable_inside_a_step_keeps_it_eager():
-    b = NativeBackend()
+def test_creating_a_variable_inside_a_step_keeps_it_eager(engine):
+    b = engine
     made = []
 
     def step(x):
         made.append(Variable(np.zeros(2, "float32"), backend=b))
         return b.add(x, 1.0)
 
-    compiled = compile_replay(b, step, [], warn=False)
+    compiled = _compile_replay(b)(b, step, [], warn=False)
     out = [compiled(b.convert_to_tensor(np.ones(2, "float32"))) for _ in range(3)]
     assert len(made) == 3 and compiled.fallback_reasons
-    assert [o.numpy().tolist() for o in out] == [[2.0, 2.0]] * 3
+    assert [b.to_numpy(o).tolist() for o in out] == [[2.0, 2.0]] * 3
 
 
-def test_tensor_operators_in_a_step_are_replayed():
-    b = NativeBackend()
+def test_tensor_operators_in_a_step_are_replayed(engine):
+    b = engine
     w = Variable(np.float32(1.0), backend=b)
 
     def step(x):
-        y = (x * 2.0 + w.value) ** 2  # native Tensor operators, not backend methods
+        y = (x * 2.0 + w.value) ** 2  # the engine's tensor operators, not backend methods
         w.assign(y[0])
         return y.sum()
 
-    compiled = compile_replay(b, step, [w])
+    compiled = _compile_replay(b)(b, step, [w])
     eager_w, outs = 1.0, []
     for v in (1.0, 2.0, 3.0):
         x = np.array([v, v + 1], "float32")
