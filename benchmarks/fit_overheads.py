@@ -5,7 +5,7 @@ list, op dispatch, on native a fused dense layer, on PyTorch a no-grad step) by 
 benchmark process only: no library file changes. (Patches for fixes that have landed — memoised layer walks,
 Adam's bias correction on the host and its fused multi-variable kernel, the fused cross-entropy, per-batch
 logs only when a callback reads them — were removed with the fix.) Running a workload of
-``train_mlp.py`` (``--workload``, default B2: MLP 32-64-64-10, batch 32, Adam) with no patch, with each patch
+``_workloads.py`` (``--workload``, default B2: MLP 32-64-64-10, batch 32, Adam) with no patch, with each patch
 alone and with all of them shows how many ms/step each fix would save on each backend.
 Each backend runs in its own subprocess with pinned threads; inside it the configurations alternate epoch by
 epoch (patches applied and undone around each epoch), so machine noise hits them alike, and each saving is the
@@ -26,7 +26,7 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 from _harness import format_table, median, pin_framework_threads, pin_threads, run_worker  # noqa: E402
-from train_mlp import WORKLOADS  # noqa: E402
+from _workloads import MLP as WORKLOADS  # noqa: E402
 
 WIDTHS, BATCH = WORKLOADS["B2"][:2]
 FRAMEWORK = {"native": None, "torch": "torch", "jax": "jax", "tensorflow": "tensorflow"}

@@ -5,8 +5,21 @@
 """
 
 from highlevel.random.host import set_host_seed
-from highlevel.trainers.data_adapters.py_dataset import PyDataset
 from highlevel.random.seed_generator import reset_global_seed_generator
+
+
+def __getattr__(name):
+    # PyDataset lives with the trainer's data adapters: importing it loads the trainer, so it loads on first use.
+    if name == "PyDataset":
+        from highlevel.trainers.data_adapters.py_dataset import PyDataset
+
+        globals()["PyDataset"] = PyDataset
+        return PyDataset
+    raise AttributeError(f"module 'highlevel.utils' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | {"PyDataset"})
 
 
 def clear_session():

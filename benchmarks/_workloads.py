@@ -1,0 +1,208 @@
+"""The benchmark workloads: their models (built the same way in highlevel and Keras 3), data and contestants.
+
+* **B1**: MLP 784-512-512-10, batch 128, Adam (compute-bound: big matrix products);
+* **B2**: MLP 32-64-64-10, batch 32, Adam (overhead-bound: every microsecond of Python per step shows);
+* **B3**: the small CNN of ``tests/trainers/test_trajectory_layers.py`` on 28x28x1 images, batch 64, Adam:
+  ``Conv2D(8, 3, same, no bias)``, ``BatchNormalization``, ReLU, ``MaxPooling2D(2)``, ``Flatten``, ``Dense(10)``;
+* **B4-predict** / **B4-evaluate**: ``predict`` / ``evaluate`` (loss and accuracy) of the B1 model on 10,000
+  samples, batch 512 (20 batches, the last one partial).
+
+All train with sparse softmax cross-entropy from logits and Adam(1e-3), float32. A contestant is a function
+``run()`` doing one "epoch" (one pass over the data, or one ``predict`` / ``evaluate`` call) that returns a
+Python float computed from the last result, so that asynchronous engines finish inside the timed region.
+``make_contestant(kind, backend, name, steps)`` builds one: ``kind`` is ``ours`` (highlevel), ``hand`` (the
+hand-written loop in the backend's framework, numpy for native) or ``keras`` (Keras 3 on the same framework).
+
+>>> WORKLOADS["B1"].widths, WORKLOADS["B1"].batch
+([784, 512, 512, 10], 128)
+>>> WORKLOADS["B4-predict"].steps(steps=0)
+20
+"""
+
+import dataclasses
+import math
+import os
+
+#: The framework each backend's hand-written loop and Keras run on (native: numpy, and no Keras).
+FRAMEWORK = {"native": None, "torch": "torch", "jax": "jax", "tensorflow": "tensorflow"}
+BACKENDS = tuple(FRAMEWORK)
+KINDS = ("ours", "hand", "keras")
+CNN_SHAPE = (28, 28, 1)
+CLASSES = 10
+
+
+@dataclasses.dataclass(frozen=True)
+class Workload:
+    """One row family of the table.
+
+    Attributes:
+        model: ``"mlp"`` or ``"cnn"``.
+        task: ``"train"``, ``"predict"`` or ``"evaluate"``.
+        widths: the MLP's layer widths from input to logits (the CNN's input is :data:`CNN_SHAPE`).
+        batch: the batch size.
+        default_steps: training steps per timed epoch (training workloads).
+        quick_steps: the same for ``--quick``.
+        samples: the number of samples of an inference workload (its steps are its batches).
+    """
+
+    model: str
+    task: str
+    widths: list
+    batch: int
+    default_steps: int = 0
+    quick_steps: int = 0
+    samples: int = 0
+
+    def steps(self, steps=0, quick=False):
+        """Steps (batches) per timed run: ``steps`` if given, else the default (or quick) count.
+
+        An inference workload runs over all its samples (``--quick``: its first 5 batches only).
+        """
+        if self.task != "train":
+            return 5 if quick else math.ceil(self.samples / self.batch)
+        return steps or (self.quick_steps if quick else self.default_steps)
+
+    def n_samples(self, steps):
+        """The number of samples ``steps`` batches cover (inference: at most :attr:`samples`)."""
+        return min(self.samples, self.batch * steps) if self.task != "train" else self.batch * steps
+
+
+WORKLOADS = {
+    "B1": Workload("mlp", "train", [784, 512, 512, 10], 128, 20, 4),
+    "B2": Workload("mlp", "train", [32, 64, 64, 10], 32, 120, 20),
+    "B3": Workload("cnn", "train", [], 64, 12, 3),
+    "B4-predict": Workload("mlp", "predict", [784, 512, 512, 10], 512, samples=10_000),
+    "B4-evaluate": Workload("mlp", "evaluate", [784, 512, 512, 10], 512, samples=10_000),
+}
+#: The MLP workloads as ``name -> (widths, batch)`` (what ``fit_overheads.py`` uses).
+MLP = {name: (w.widths, w.batch) for name, w in WORKLOADS.items() if w.model == "mlp" and w.task == "train"}
+
+
+def expand(names):
+    """Workload names from a filter: ``B4`` stands for both B4 rows; case-insensitive.
+
+    >>> expand(["b2", "B4"])
+    ['B2', 'B4-predict', 'B4-evaluate']
+    """
+    out = []
+    for name in names:
+        key = name.strip()
+        matches = [w for w in WORKLOADS if w.upper() == key.upper() or w.upper().split("-")[0] == key.upper()]
+        if not matches:
+            raise ValueError(f"Unknown workload {name!r}; expected some of {', '.join(WORKLOADS)} "
+                             "(B4 for both B4 rows).")
+        out += [m for m in matches if m not in out]
+    return out
+
+
+def make_data(workload, steps):
+    """Standard-normal float32 features and uniform int64 labels, seed 0."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    n = workload.n_samples(steps)
+    shape = CNN_SHAPE if workload.model == "cnn" else (workload.widths[0],)
+    x = rng.standard_normal((n, *shape)).astype(np.float32)
+    y = rng.integers(0, CLASSES, n).astype(np.int64)
+    return x, y
+
+
+#: Models built in this process, by (library, architecture): B1, B4-predict and B4-evaluate share one model
+#: (recompiled for each), since building costs seconds on some engines (Keras on JAX compiles its initializers).
+_BUILT = {}
+
+
+def build_model(lib, workload, reuse=False):
+    """The workload's model in ``lib`` (``highlevel`` or ``keras``: they share the API), compiled.
+
+    With ``reuse``, a model of the same architecture built earlier in this process is recompiled and returned.
+    """
+    key = (lib.__name__, workload.model, tuple(workload.widths))
+    model = _BUILT.get(key) if reuse else None
+    if model is None:
+        model = _BUILT[key] = _build(lib, workload)
+    metrics = ["accuracy"] if workload.task == "evaluate" else None
+    model.compile(optimizer=lib.optimizers.Adam(1e-3),
+                  loss=lib.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=metrics)
+    return model
+
+
+def _build(lib, workload):
+    if workload.model == "cnn":
+        layers = [lib.Input(CNN_SHAPE),
+                  lib.layers.Conv2D(8, 3, padding="same", use_bias=False),
+                  lib.layers.BatchNormalization(),
+                  lib.layers.Activation("relu"),
+                  lib.layers.MaxPooling2D(2),
+                  lib.layers.Flatten(),
+                  lib.layers.Dense(CLASSES)]
+    else:
+        widths = workload.widths
+        layers = [lib.Input((widths[0],))]
+        layers += [lib.layers.Dense(w, activation="relu") for w in widths[1:-1]]
+        layers.append(lib.layers.Dense(widths[-1]))
+    return lib.Sequential(layers)
+
+
+def model_runner(model, workload, x, y):
+    """``run()`` for a compiled highlevel or Keras model: one ``fit`` epoch, ``predict`` or ``evaluate``."""
+    batch = workload.batch
+    if workload.task == "train":
+        def run():
+            history = model.fit(x, y, batch_size=batch, epochs=1, verbose=0, shuffle=False)
+            return float(history.history["loss"][-1])
+    elif workload.task == "predict":
+        def run():
+            return float(model.predict(x, batch_size=batch, verbose=0)[-1, 0])
+    else:
+        def run():
+            return float(model.evaluate(x, y, batch_size=batch, verbose=0)[0])
+    return run
+
+
+def import_framework(backend, threads):
+    """Imports the backend's framework (if any) and fixes its thread pools."""
+    from _harness import pin_framework_threads
+
+    framework = FRAMEWORK[backend]
+    if framework:
+        __import__(framework)
+        pin_framework_threads(framework, threads)
+
+
+def make_contestant(kind, backend, name, steps, threads=1, data=None):
+    """The ``run()`` function of one contestant on one workload (see the module docstring).
+
+    ``data`` is ``(x, y)`` from :func:`make_data`; made here when omitted.
+    """
+    workload = WORKLOADS[name]
+    x, y = data if data is not None else make_data(workload, steps)
+    if kind == "ours":
+        os.environ["HIGHLEVEL_BACKEND"] = backend
+        import_framework(backend, threads)
+        import highlevel as hl
+
+        hl.utils.set_random_seed(0)
+        return model_runner(build_model(hl, workload, reuse=True), workload, x, y)
+    if kind == "keras":
+        if FRAMEWORK[backend] is None:
+            raise ValueError("Keras 3 has no native backend")
+        os.environ["KERAS_BACKEND"] = backend
+        import_framework(backend, threads)
+        import keras  # (not keras.utils.set_random_seed: it imports TensorFlow whatever the backend)
+
+        return model_runner(build_model(keras, workload, reuse=True), workload, x, y)
+    if kind != "hand":
+        raise ValueError(f"Unknown contestant {kind!r}; expected one of {', '.join(KINDS)}.")
+    import_framework(backend, threads)
+    if workload.model == "cnn":
+        import _hand_cnn
+
+        return _hand_cnn.MAKERS[backend](x, y, workload.batch)
+    if workload.task == "train":
+        import _hand_loops
+
+        return _hand_loops.MAKERS[backend](x, y, workload.widths, workload.batch)
+    import _hand_infer
+
+    return _hand_infer.MAKERS[backend](x, y, workload.widths, workload.batch, workload.task)
