@@ -22,6 +22,7 @@ import warnings
 
 import numpy as np
 
+from highlevel import distribution
 from highlevel.config import current_backend
 from highlevel.random import host as host_random
 from highlevel.random import seed_generator as seed_generator_module
@@ -169,6 +170,8 @@ class BackupAndRestore(Callback):
     # ------------------------------------------------------------- writing
     def _save(self, epoch, step):
         """Writes backup ``epoch``/``step`` (the next batch to train) atomically, then prunes older ones."""
+        if not distribution.is_chief():
+            return  # every process restores from the backups; only process 0 writes them
         model = self.model
         rng_state = host_random.host_rng().bit_generator.state
         global_gen = seed_generator_module._global_generator
@@ -274,6 +277,8 @@ class BackupAndRestore(Callback):
                 _remove(os.path.join(self.backup_dir, name))
 
     def _delete_all(self):
+        if not distribution.is_chief():
+            return
         if not os.path.isdir(self.backup_dir):
             return
         for path in self._backup_paths():

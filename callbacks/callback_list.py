@@ -1,5 +1,7 @@
 """``CallbackList``: calls every callback's hook in order, adding History and the progress bar for ``fit``."""
 
+from highlevel import distribution
+
 from .callback import Callback
 from .history import History
 from .progbar_logger import ProgbarLogger
@@ -26,6 +28,8 @@ class CallbackList(Callback):
                 )
         if add_progbar and not any(isinstance(cb, ProgbarLogger) for cb in self.callbacks):
             self.callbacks.append(ProgbarLogger())
+        if not distribution.is_chief():  # a multi-process run: only process 0 writes files and prints
+            self.callbacks = [cb for cb in self.callbacks if not getattr(cb, "chief_only", False)]
         self.history = None
         if add_history:
             self.history = next((cb for cb in self.callbacks if isinstance(cb, History)), None)

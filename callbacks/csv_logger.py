@@ -41,6 +41,9 @@ class CSVLogger(Callback):
             continued training; False overwrites it.
     """
 
+    #: In a multi-process run only process 0 keeps this callback (it writes files or prints).
+    chief_only = True
+
     def __init__(self, filename, separator=",", append=False):
         super().__init__()
         self.sep = separator

@@ -81,6 +81,9 @@ class ModelCheckpoint(MonitorCallback):
             extension does not match ``save_weights_only``.
     """
 
+    #: In a multi-process run only process 0 keeps this callback (it writes files or prints).
+    chief_only = True
+
     def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False, save_weights_only=False,
                  mode="auto", save_freq="epoch", initial_value_threshold=None, max_to_keep=None):
         if mode not in ("auto", "min", "max"):

@@ -26,6 +26,9 @@ def _format_logs(logs, skip=("outputs",)):
 class ProgbarLogger(Callback):
     """Prints progress and metrics. Added by ``fit`` when ``verbose`` is 1 or 2."""
 
+    #: In a multi-process run only process 0 keeps this callback (it writes files or prints).
+    chief_only = True
+
     def __init__(self):
         super().__init__()
         self.verbose = 1

@@ -183,6 +183,9 @@ class TensorBoard(Callback):
         ValueError: for a bad ``histogram_freq`` or ``update_freq``, or a feature highlevel does not write.
     """
 
+    #: In a multi-process run only process 0 keeps this callback (it writes files or prints).
+    chief_only = True
+
     def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False,
                  write_steps_per_second=False, update_freq="epoch", profile_batch=0, embeddings_freq=0,
                  embeddings_metadata=None):

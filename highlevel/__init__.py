@@ -1,7 +1,13 @@
 """highlevel: a Keras-style deep-learning API whose models run unchanged on four engines.
 
+``import highlevel`` loads only the configuration, the backend registry and ``hl.ops``/``hl.random`` (no
+framework: a backend's engine loads when it is first used). Every other public name (``hl.layers``,
+``hl.Sequential``, ``hl.optimizers``, ...) loads on first access, so a script pays only for what it touches.
+
 >>> import highlevel as hl
 >>> hl.config.backend() in hl.backends.known()
+True
+>>> hl.layers.Dense is hl.layers.core.Dense
 True
 """
 
@@ -12,28 +18,40 @@ from highlevel.backends.contract import Variable, dtypes
 
 Variable._default_backend = staticmethod(config.current_backend)
 
-from highlevel import ops, random, utils  # noqa: E402
-from highlevel import activations, constraints, initializers, regularizers  # noqa: E402
-from highlevel import layers, models  # noqa: E402
-from highlevel.input_spec import InputSpec  # noqa: E402
-from highlevel.keras_tensor import KerasTensor  # noqa: E402
-from highlevel.models import Input, Model, Sequential  # noqa: E402
+from highlevel import ops, random  # noqa: E402
 
-_LAZY = ("callbacks", "datasets", "losses", "metrics", "mixed_precision", "optimizers", "saving")
+#: Public names loaded on first access: name -> (module, attribute of it, or None for the module itself).
+_LAZY = {name: (f"highlevel.{name}", None) for name in (
+    "activations", "callbacks", "constraints", "datasets", "distribution", "initializers", "layers", "losses",
+    "metrics", "mixed_precision", "models", "optimizers", "regularizers", "saving", "utils")}
+_LAZY.update({
+    "Input": ("highlevel.models", "Input"),
+    "Model": ("highlevel.models", "Model"),
+    "Sequential": ("highlevel.models", "Sequential"),
+    "InputSpec": ("highlevel.input_spec", "InputSpec"),
+    "KerasTensor": ("highlevel.keras_tensor", "KerasTensor"),
+})
 
 
 def __getattr__(name):
-    # Training-side packages load on first use, keeping `import highlevel` fast.
-    if name in _LAZY:
-        import importlib
+    # The layer library, the trainer and the training-side packages cost ~0.1-0.2 s to import: they load here,
+    # on first use, which keeps `import highlevel` fast for scripts that only configure or use hl.ops.
+    entry = _LAZY.get(name)
+    if entry is None:
+        raise AttributeError(f"module 'highlevel' has no attribute {name!r}")
+    import importlib
 
-        module = importlib.import_module(f"highlevel.{name}")
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module 'highlevel' has no attribute {name!r}")
+    module = importlib.import_module(entry[0])
+    value = module if entry[1] is None else getattr(module, entry[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 
 __all__ = ["Input", "InputSpec", "KerasTensor", "Model", "Sequential", "Variable", "activations", "backends",
-           "callbacks", "config", "constraints", "datasets", "dtypes", "initializers", "layers", "losses",
-           "metrics", "mixed_precision", "models", "ops", "optimizers", "random", "regularizers", "saving", "utils",
-           "__version__"]
+           "callbacks", "config", "constraints", "datasets", "distribution", "dtypes", "initializers", "layers",
+           "losses", "metrics", "mixed_precision", "models", "ops", "optimizers", "random", "regularizers", "saving",
+           "utils", "__version__"]

@@ -17,6 +17,7 @@ front over these methods. A third-party engine registers its subclass under the 
 from . import dtypes, tree
 from .control_flow import ControlFlowContract
 from .core import Capabilities, CoreContract
+from .distribution import DistributionContract
 from .fused import FusedContract
 from .nn_ops import NNContract
 from .numpy_ops import NumpyContract
@@ -24,7 +25,8 @@ from .training import TrainingContract
 from .variable import StatelessScope, Variable
 
 
-class Backend(CoreContract, NumpyContract, NNContract, ControlFlowContract, TrainingContract, FusedContract):
+class Backend(CoreContract, NumpyContract, NNContract, ControlFlowContract, TrainingContract, FusedContract,
+              DistributionContract):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
     def __repr__(self):
@@ -39,5 +41,5 @@ def op_names():
     return names
 
 
-__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "FusedContract", "NNContract", "NumpyContract", "StatelessScope", "TrainingContract", "Variable",
+__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "NNContract", "NumpyContract", "StatelessScope", "TrainingContract", "Variable",
            "dtypes", "tree", "op_names"]

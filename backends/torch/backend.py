@@ -12,6 +12,7 @@ from highlevel.backends.contract import Backend, Capabilities
 
 from .control_flow import TorchControlFlowMixin
 from .core import TorchCoreMixin
+from .distribution import TorchDistributionMixin
 from .fused import TorchFusedMixin
 from .math_ops import TorchMathMixin
 from .nn_ops import TorchNNMixin
@@ -22,7 +23,8 @@ from .training import TorchTrainingMixin
 
 
 class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchReductionMixin, TorchShapeMixin,
-                   TorchNNMixin, TorchControlFlowMixin, TorchTrainingMixin, TorchFusedMixin, Backend):
+                   TorchNNMixin, TorchControlFlowMixin, TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin,
+                   Backend):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
 
     Tensors are ``torch.Tensor``; variables hold a ``torch.nn.Parameter``. Promotion follows the

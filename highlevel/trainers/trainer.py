@@ -7,12 +7,15 @@ The loop, callbacks and data handling live here; the backend contract supplies h
 long as they use ``hl.ops`` and change state only through ``variable.assign``.
 """
 
+import contextlib
+
 import numpy as np
 
 from highlevel import ops
 from highlevel.backends.contract import Variable, tree
 from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.config import current_backend
+from highlevel.distribution import step_sync
 from highlevel.layer import layer_walk_cache
 
 from .compile_utils import CompileLoss, CompileMetrics
@@ -47,12 +50,13 @@ class Trainer:
             auto_scale_loss: when the model's dtype policy is ``"mixed_float16"``, wrap the optimizer in a
                 :class:`~highlevel.optimizers.LossScaleOptimizer` (dynamic loss scaling).
             jit_compile: ``True`` asks for the engine's extra compiler (XLA on TensorFlow, ``torch.compile``,
-                the recorded replay on native); ``"auto"`` (default) compiles the way each engine normally does:
-                ``jax.jit`` on JAX, ``tf.function`` on TensorFlow, eager on PyTorch, and on native a step
-                recorded once and replayed (like ``jax.jit``, the step's Python runs once per input
-                signature; a step that reads tensor values on the host falls back to running eagerly);
-                ``False`` keeps the PyTorch and native steps eager. Keras has no native engine: the replay
-                is ours.
+                the recorded replay on native); ``"auto"`` (default) compiles the way each engine does best:
+                ``jax.jit`` on JAX, ``tf.function`` on TensorFlow, and on PyTorch and native a step recorded
+                once and replayed without the front end's Python (backends/contract/replay.py: like
+                ``jax.jit``, the step's Python runs once per input signature; a step that reads tensor values
+                on the host falls back to running eagerly); ``False`` keeps the PyTorch and native steps eager.
+                Unlike Keras, whose PyTorch steps run eagerly by default: use ``False`` (or ``run_eagerly``)
+                for a step whose Python must run on every batch.
         """
         from highlevel import metrics as metrics_module
         from highlevel import optimizers
@@ -178,19 +182,24 @@ class Trainer:
 
         trainable = self._step_trainable_variables()
         (_, (loss, y_pred)), grads = backend.variables_value_and_grad(loss_fn, trainable)
+        grads = step_sync.sync_gradients(grads, x)  # averaged over replicas under a distribution
         # With a TerminateOnNaN callback, a batch whose loss is not finite leaves the weights as they were.
         only_if = ops.all(ops.isfinite(loss)) if getattr(self, "_guard_nonfinite", False) else None
         self.optimizer.apply(grads, trainable, only_if=only_if)
-        self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
-        return self.compute_metrics(x, y, y_pred, sample_weight)
+        with step_sync.metric_sync(self) as sync:  # under a distribution: adds up the replicas' updates
+            self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+            logs = self.compute_metrics(x, y, y_pred, sample_weight)
+        return sync.results(logs)
 
     def test_step(self, data):
         """Evaluates one batch; returns the metrics' results."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
-        self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
-        return self.compute_metrics(x, y, y_pred, sample_weight)
+        with step_sync.metric_sync(self) as sync:
+            self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+            logs = self.compute_metrics(x, y, y_pred, sample_weight)
+        return sync.results(logs)
 
     def predict_step(self, data):
         """The model's outputs for one batch."""
@@ -289,17 +298,23 @@ class Trainer:
 
     def _make_train_function(self):
         if self._train_function is None:
-            self._train_function = self._compile_function(self.train_step, True, True)
+            self._train_function = step_sync.distribute_function(
+                self._compile_function(step_sync.distribute_step(self.train_step), True, True),
+                self._state_variables(True, True))
         return self._train_function
 
     def _make_test_function(self):
         if self._test_function is None:
-            self._test_function = self._compile_function(self.test_step, False, True)
+            self._test_function = step_sync.distribute_function(
+                self._compile_function(step_sync.distribute_step(self.test_step), False, True),
+                self._state_variables(False, True))
         return self._test_function
 
     def _make_predict_function(self):
         if self._predict_function is None:
-            self._predict_function = self._compile_function(self.predict_step, False, False)
+            self._predict_function = step_sync.distribute_function(
+                self._compile_function(self.predict_step, False, False), self._state_variables(False, False),
+                split_batches=False)
         return self._predict_function
 
     # -------------------------------------------------------------------- fit
@@ -383,36 +398,43 @@ class Trainer:
         wants_begin = getattr(callbacks, "needs_train_batch_begin", True)
         wants_logs = getattr(callbacks, "needs_train_batch_logs", True)
         host = self._feeds_host_arrays()
-        for step, batch in enumerate(adapter.get_numpy_iterator()):
-            if step < skip and restore is None:
-                continue
-            batch = self._to_tensors(batch, host=host and train_function is not None)
-            if train_function is None:
-                if restore is not None:
-                    from highlevel.random.host import host_rng
+        memoised = False
+        with contextlib.ExitStack() as walks:
+            for step, batch in enumerate(adapter.get_numpy_iterator()):
+                if step < skip and restore is None:
+                    continue
+                batch = self._to_tensors(batch, host=host and train_function is not None)
+                if train_function is None:
+                    if restore is not None:
+                        from highlevel.random.host import host_rng
 
-                    # Building may draw initial weights from the host stream; restore() overwrites them, so
-                    # that draw must not move the stream either (later epochs' shuffles come from it).
-                    rng_state = host_rng().bit_generator.state
-                    self._prepare(batch)
-                    host_rng().bit_generator.state = rng_state
-                else:
-                    self._prepare(batch)
-                train_function = self._make_train_function()
-            if restore is not None:
-                restore()
-                restore = None
-                logs = _pythonify(self.get_metrics_result())  # the epoch's logs if every batch is skipped
-            if step < skip:
-                continue
-            if wants_begin:
-                callbacks.on_train_batch_begin(step)
-            logs = train_function(batch)
-            if wants_logs:
-                logs = _pythonify(logs)
-                callbacks.on_train_batch_end(step, logs)
-            if self.stop_training:
-                break
+                        # Building may draw initial weights from the host stream; restore() overwrites them, so
+                        # that draw must not move the stream either (later epochs' shuffles come from it).
+                        rng_state = host_rng().bit_generator.state
+                        self._prepare(batch)
+                        host_rng().bit_generator.state = rng_state
+                    else:
+                        self._prepare(batch)
+                    train_function = self._make_train_function()
+                if restore is not None:
+                    restore()
+                    restore = None
+                    logs = _pythonify(self.get_metrics_result())  # the epoch's logs if every batch is skipped
+                if step < skip:
+                    continue
+                if wants_begin:
+                    callbacks.on_train_batch_begin(step)
+                logs = train_function(batch)
+                if not memoised:
+                    # Once a step has run, everything is built and the layer tree holds still until the epoch ends:
+                    # its walks are memoised for the rest of the epoch, not only within each step.
+                    walks.enter_context(layer_walk_cache())
+                    memoised = True
+                if wants_logs:
+                    logs = _pythonify(logs)
+                    callbacks.on_train_batch_end(step, logs)
+                if self.stop_training:
+                    break
         return _pythonify(logs)
 
     # --------------------------------------------------------------- evaluate

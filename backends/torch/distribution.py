@@ -1,0 +1,149 @@
+"""Distribution on the PyTorch engine: one process per device with ``torch.distributed`` (gloo on CPU, nccl on GPU).
+
+Launch with ``torchrun --nproc-per-node=N script.py``: every process runs the same script, sees the same global
+batches (same seed, same shuffle) and trains on its contiguous share of each batch's rows (the split of
+``DistributedSampler`` applied per batch, which keeps the single-device batch order). Process 0's initial
+weights are broadcast to all. In the step, the gradients are all-reduced in one flat bucket per dtype and
+averaged with weights = each process's share of the batch, which is what ``DistributedDataParallel`` computes
+(its gradient hooks fire on ``.backward()``; highlevel's steps take gradients with ``torch.autograd.grad`` and
+keep no ``nn.Module``, so the same collective is called directly instead of wrapping a module). Metric updates
+are all-reduced (summed) the same way.
+
+A process that dies makes the collectives of the others fail (gloo notices the closed connection; a hung peer
+is caught by the process group's timeout, ``HIGHLEVEL_DIST_TIMEOUT`` seconds, default 300): they stop with a
+``RuntimeError`` that says so instead of hanging.
+"""
+
+import datetime
+import os
+
+import torch
+import torch.distributed as dist
+
+from highlevel.backends.contract import DistributionContract, tree
+
+
+class TorchDistributionMixin(DistributionContract):
+    """The distribution part of the contract on PyTorch (``torch.distributed`` process groups)."""
+
+    _dist_active = False
+
+    def distribution_list_devices(self, device_type=None):
+        _maybe_initialize()
+        world = self.distribution_num_processes()
+        if world == 1:
+            return super().distribution_list_devices(device_type)
+        kind = device_type.lower() if device_type else ("gpu" if torch.cuda.is_available() else "cpu")
+        return [f"{kind}:{rank}" for rank in range(world)]  # one device per process, named by rank
+
+    def distribution_initialize(self, job_addresses=None, num_processes=None, process_id=None):
+        _initialize(job_addresses, num_processes, process_id)
+
+    def distribution_num_processes(self):
+        return dist.get_world_size() if dist.is_available() and dist.is_initialized() else 1
+
+    def distribution_process_index(self):
+        return dist.get_rank() if dist.is_available() and dist.is_initialized() else 0
+
+    def distribution_activate(self, distribution):
+        self._dist_active = False
+        if distribution is None:
+            return
+        mesh = distribution.device_mesh
+        if len(mesh.shape) != 1 and any(n > 1 for a, n in zip(mesh.axis_names, mesh.shape)
+                                        if a != distribution.batch_dim_name):
+            raise ValueError(f"The torch backend distributes data-parallel only; received a mesh {mesh.shape} with "
+                             f"axes {mesh.axis_names} that splits the model. Use DataParallel, or the jax backend "
+                             "for ModelParallel.")
+        _maybe_initialize()
+        world = self.distribution_num_processes()
+        if len(mesh.devices) != world:
+            raise ValueError(
+                f"On the torch backend a DataParallel runs one process per device: the mesh has "
+                f"{len(mesh.devices)} devices but {world} process(es) run. Launch with "
+                f"`torchrun --nproc-per-node={len(mesh.devices)} script.py` (or use DataParallel() without devices)."
+            )
+        self._dist_active = world > 1
+
+    def distribute_variables(self, variables, layouts, distribution):
+        if not self._dist_active:
+            return
+        with torch.no_grad():
+            for v in variables:
+                _collective(dist.broadcast, v.handle.data, src=0)
+
+    def distribute_batch(self, batch, distribution):
+        if not self._dist_active:
+            return batch
+        rank, world = dist.get_rank(), dist.get_world_size()
+
+        def share(a):
+            if a is None or not hasattr(a, "shape") or len(a.shape) == 0:
+                return a
+            n = int(a.shape[0])
+            return a[rank * n // world:(rank + 1) * n // world]
+
+        return tree.map_structure(share, batch)
+
+    def distribution_step_replicas(self):
+        return dist.get_world_size() if self._dist_active else 1
+
+    def replica_sum(self, tensors):
+        tensors = [self.convert_to_tensor(t) for t in tensors]
+        if not self._dist_active:
+            return tensors
+        out = [None] * len(tensors)
+        by_dtype = {}
+        for i, t in enumerate(tensors):
+            by_dtype.setdefault(t.dtype, []).append(i)
+        for indices in by_dtype.values():
+            # One flat bucket per dtype: one collective instead of one per tensor (as DDP's buckets).
+            bucket = torch.cat([tensors[i].detach().reshape(-1) for i in indices])
+            _collective(dist.all_reduce, bucket, op=dist.ReduceOp.SUM)
+            offset = 0
+            for i in indices:
+                n = tensors[i].numel()
+                out[i] = bucket[offset:offset + n].view(tensors[i].shape)
+                offset += n
+        return out
+
+
+def _initialize(job_addresses=None, num_processes=None, process_id=None):
+    """Joins the process group (gloo on CPU, nccl on GPU), from the arguments or torchrun's environment."""
+    if dist.is_available() and dist.is_initialized():
+        return
+    if job_addresses is not None:
+        address = job_addresses[0] if isinstance(job_addresses, (list, tuple)) else job_addresses
+        host, _, port = address.rpartition(":")
+        os.environ["MASTER_ADDR"], os.environ["MASTER_PORT"] = host, port
+    if num_processes is not None:
+        os.environ["WORLD_SIZE"] = str(num_processes)
+    if process_id is not None:
+        os.environ["RANK"] = str(process_id)
+    if int(os.environ.get("WORLD_SIZE", "1")) <= 1:
+        return  # a single process: no group to join
+    missing = [k for k in ("MASTER_ADDR", "MASTER_PORT", "RANK") if k not in os.environ]
+    if missing:
+        raise ValueError(f"Joining a torch.distributed run needs {missing} (torchrun sets them; or pass "
+                         "job_addresses='host:port' and process_id to initialize()).")
+    use_nccl = torch.cuda.is_available()
+    if use_nccl:
+        torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
+    timeout = datetime.timedelta(seconds=float(os.environ.get("HIGHLEVEL_DIST_TIMEOUT", "300")))
+    dist.init_process_group(backend="nccl" if use_nccl else "gloo", timeout=timeout)
+
+
+def _maybe_initialize():
+    """Joins the process group when launched by torchrun (WORLD_SIZE > 1) and not joined yet."""
+    if int(os.environ.get("WORLD_SIZE", "1")) > 1:
+        _initialize()
+
+
+def _collective(fn, tensor, **kwargs):
+    try:
+        fn(tensor, **kwargs)
+    except (RuntimeError, dist.DistBackendError) as e:
+        raise RuntimeError(
+            f"A collective of the distributed run failed on process {dist.get_rank()} of {dist.get_world_size()}: "
+            f"another process has probably died or stopped responding. Stopping this one too. ({e})"
+        ) from e

@@ -1,0 +1,60 @@
+"""The TensorFlow distribution scenario, in a fresh interpreter with two logical CPU devices.
+
+Usage: ``tf_job.py OUT_DIR``. Logical devices must be configured before TensorFlow initialises, hence the
+subprocess. Writes ``single.json`` and ``data_parallel.json`` (runs of the test MLP) and ``checks.json``.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+os.environ["HIGHLEVEL_BACKEND"] = "tensorflow"
+
+import tensorflow as tf  # noqa: E402
+
+_cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(_cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+
+import jobs  # noqa: E402
+import numpy as np  # noqa: E402
+
+import highlevel as hl  # noqa: E402
+
+
+def run(out, name, distribution, callbacks=None):
+    hl.distribution.set_distribution(distribution)
+    model, history, logs = jobs.train(hl, callbacks=callbacks)
+    result = jobs.summary(model, history, logs)
+    x, _ = jobs.data()
+    result["predict"] = model.predict(x, batch_size=jobs.GLOBAL_BATCH, verbose=0).tolist()
+    jobs.write_json(os.path.join(out, f"{name}.json"), result)
+    return model
+
+
+def main(out):
+    dist = hl.distribution
+    checks = {"devices": dist.list_devices()}
+    run(out, "single", None)
+    ckpt = os.path.join(out, "dp.keras")
+    model = run(out, "data_parallel", dist.DataParallel(),
+                callbacks=[hl.callbacks.ModelCheckpoint(ckpt, monitor="loss")])
+    handles = [v.handle for v in model.variables + model.optimizer.variables]
+    checks["mirrored"] = [type(h).__name__ for h in handles]
+    checks["replicas"] = [len(h.values) for h in handles]
+    # The copies on the two devices agree after training.
+    checks["copies_equal"] = all(np.array_equal(h.values[0].numpy(), h.values[1].numpy()) for h in handles)
+    mesh = dist.DeviceMesh((1, 2), ("batch", "model"))
+    layout_map = dist.LayoutMap(mesh)
+    layout_map["dense/kernel"] = (None, "model")
+    try:
+        dist.set_distribution(dist.ModelParallel(layout_map=layout_map))
+        checks["model_parallel_error"] = None
+    except ValueError as e:
+        checks["model_parallel_error"] = str(e)
+    dist.set_distribution(None)
+    checks["restored"] = [np.asarray(w).tolist() for w in hl.saving.load_model(ckpt).get_weights()]
+    jobs.write_json(os.path.join(out, "checks.json"), checks)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

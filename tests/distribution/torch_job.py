@@ -1,0 +1,37 @@
+"""One process of a two-process PyTorch data-parallel run (the test starts two, as ``torchrun`` would).
+
+Usage: ``torch_job.py OUT_DIR MODE`` with RANK / WORLD_SIZE / MASTER_ADDR / MASTER_PORT set. MODE ``fit`` trains
+the test MLP with a checkpoint and a CSV log (only rank 0 may write them) and writes ``result<rank>.json``;
+MODE ``die`` makes rank 1 kill itself during the first epoch and MODE ``hang`` makes it stop (SIGSTOP), so that rank 0
+must stop with an error.
+"""
+
+import os
+import signal
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+os.environ["HIGHLEVEL_BACKEND"] = "torch"
+
+import jobs  # noqa: E402
+
+import highlevel as hl  # noqa: E402
+
+
+def main(out, mode):
+    hl.distribution.set_distribution(hl.distribution.DataParallel())  # joins the process group (gloo)
+    rank, world = hl.distribution.process_index(), hl.distribution.num_processes()
+    assert world == 2 and hl.distribution.list_devices() == ["cpu:0", "cpu:1"], (world, hl.distribution.list_devices())
+    callbacks = [hl.callbacks.ModelCheckpoint(os.path.join(out, f"ckpt{rank}.keras"), monitor="loss"),
+                 hl.callbacks.CSVLogger(os.path.join(out, f"log{rank}.csv"))]
+    if mode in ("die", "hang") and rank == 1:
+        # "die": killed outright (its sockets close); "hang": stopped, alive but silent (only a timeout tells).
+        sig = signal.SIGKILL if mode == "die" else signal.SIGSTOP
+        callbacks.append(hl.callbacks.LambdaCallback(
+            on_train_batch_end=lambda batch, logs: batch == 1 and os.kill(os.getpid(), sig)))
+    model, history, logs = jobs.train(hl, callbacks=callbacks)
+    jobs.write_json(os.path.join(out, f"result{rank}.json"), jobs.summary(model, history, logs))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
