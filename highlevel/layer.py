@@ -64,6 +64,24 @@ def layer_walk_cache():
         _walks.cache = None
 
 
+def _collect(obj, kind, found, seen):
+    """Appends to ``found`` every ``kind`` instance in ``obj`` and the lists, tuples and dicts below it (each
+    once when ``seen`` is a set of ids). Module-level recursion: a nested self-calling closure would leave a
+    reference cycle behind on every call."""
+    if isinstance(obj, kind):
+        if seen is None:
+            found.append(obj)
+        elif id(obj) not in seen:
+            seen.add(id(obj))
+            found.append(obj)
+    elif isinstance(obj, (list, tuple)):
+        for o in obj:
+            _collect(o, kind, found, seen)
+    elif isinstance(obj, dict):
+        for o in obj.values():
+            _collect(o, kind, found, seen)
+
+
 class _CallContext(threading.local):
     def __init__(self):
         self.depth = 0
@@ -193,41 +211,17 @@ class Layer:
     # ---------------------------------------------------------------- tracking
     def _sublayers(self):
         """The direct sub-layers, in the order they were assigned (attributes, lists, dicts)."""
-        found, seen = [], set()
-
-        def visit(obj):
-            if isinstance(obj, Layer):
-                if id(obj) not in seen and obj is not self:
-                    seen.add(id(obj))
-                    found.append(obj)
-            elif isinstance(obj, (list, tuple)):
-                for o in obj:
-                    visit(o)
-            elif isinstance(obj, dict):
-                for o in obj.values():
-                    visit(o)
-
+        found, seen = [], {id(self)}
         for key, value in self.__dict__.items():
             if key not in _NOT_TRACKED:
-                visit(value)
+                _collect(value, Layer, found, seen)
         return found
 
     def _attribute_variables(self):
         found = []
-
-        def visit(obj):
-            if isinstance(obj, Variable):
-                found.append(obj)
-            elif isinstance(obj, (list, tuple)):
-                for o in obj:
-                    visit(o)
-            elif isinstance(obj, dict):
-                for o in obj.values():
-                    visit(o)
-
         for key, value in self.__dict__.items():
             if key not in _NOT_TRACKED and key != "_own_weights":
-                visit(value)
+                _collect(value, Variable, found, None)
         return found
 
     def _flatten_layers(self, include_self=True):

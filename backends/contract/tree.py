@@ -11,33 +11,34 @@
 def flatten(tree):
     """Returns ``(leaves, treedef)``; dict keys are visited in sorted order."""
     leaves = []
+    return leaves, _walk(tree, leaves)
 
-    def walk(node):
-        if isinstance(node, (list, tuple)):
-            return (type(node), [walk(n) for n in node])
-        if isinstance(node, dict):
-            keys = sorted(node)
-            return (dict, keys, [walk(node[k]) for k in keys])
-        leaves.append(node)
-        return None
 
-    return leaves, walk(tree)
+# Module-level recursion, not nested closures: a nested function that calls itself sits in a reference cycle
+# with its closure, which would keep the leaves (whole batches) alive until the garbage collector runs.
+def _walk(node, leaves):
+    if isinstance(node, (list, tuple)):
+        return (type(node), [_walk(n, leaves) for n in node])
+    if isinstance(node, dict):
+        keys = sorted(node)
+        return (dict, keys, [_walk(node[k], leaves) for k in keys])
+    leaves.append(node)
+    return None
 
 
 def unflatten(treedef, leaves):
     """Rebuilds the structure described by ``treedef`` from ``leaves``."""
-    it = iter(leaves)
+    return _build(treedef, iter(leaves))
 
-    def build(d):
-        if d is None:
-            return next(it)
-        if d[0] is dict:
-            return {k: build(c) for k, c in zip(d[1], d[2])}
-        kind, children = d
-        out = [build(c) for c in children]
-        return tuple(out) if kind is tuple else out
 
-    return build(treedef)
+def _build(d, it):
+    if d is None:
+        return next(it)
+    if d[0] is dict:
+        return {k: _build(c, it) for k, c in zip(d[1], d[2])}
+    kind, children = d
+    out = [_build(c, it) for c in children]
+    return tuple(out) if kind is tuple else out
 
 
 def map_structure(fn, tree):
