@@ -4,9 +4,10 @@ A backend is a subclass of :class:`Backend` that implements every abstract metho
 :class:`CoreContract` (tensors, variables, devices, autodiff, random), :class:`NumpyContract` (the
 numpy-like ops), :class:`NNContract` (activations, convolution, pooling) and :class:`ControlFlowContract`
 (``scan``, the compiled loop) — and may override the generic
-training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step) and the generic
-fused kernels of :class:`FusedContract` (an Adam update, sparse softmax cross-entropy). ``highlevel.ops`` is a thin
-front over these methods. A third-party engine registers its subclass under the entry-point group
+training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step: eager engines can
+use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a dense layer,
+``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
+of :class:`DistributionContract`. ``highlevel.ops`` is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
 ``highlevel.backends``.
 
 >>> from highlevel.backends.contract import Backend
