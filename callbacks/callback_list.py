@@ -61,6 +61,11 @@ class CallbackList(Callback):
     def needs_train_batch_begin(self):
         return bool(self._overriding("on_train_batch_begin", "on_batch_begin"))
 
+    @property
+    def needs_test_batch_logs(self):
+        """Whether a callback reads per-batch evaluation logs (see :attr:`needs_train_batch_logs`)."""
+        return bool(self._overriding("on_test_batch_end"))
+
     def set_params(self, params):
         self.params = params
         for cb in self.callbacks:

@@ -460,14 +460,20 @@ class Trainer:
         logs = {}
         test_function = None
         host = self._feeds_host_arrays()
+        # As in fit: logs become Python floats per batch only when a callback reads them (a conversion waits
+        # for the step, which on an asynchronous engine stops the next one from being queued).
+        wants_logs = getattr(callbacks, "needs_test_batch_logs", True)
         for step, batch in enumerate(adapter.get_numpy_iterator()):
             batch = self._to_tensors(batch, host=host and test_function is not None)
             if test_function is None:
                 self._prepare(batch)
                 test_function = self._make_test_function()
             callbacks.on_test_batch_begin(step)
-            logs = _pythonify(test_function(batch))
-            callbacks.on_test_batch_end(step, logs)
+            logs = test_function(batch)
+            if wants_logs:
+                logs = _pythonify(logs)
+                callbacks.on_test_batch_end(step, logs)
+        logs = _pythonify(logs)
         callbacks.on_test_end(logs)
         return logs
 
