@@ -15,9 +15,9 @@ torch calls, with autograd, without the front end's Python.
 ...     w.assign(b.add(w.value, b.sum(x)))
 ...     return b.multiply(w.value, 10.0)
 >>> compiled = compile_replay(b, step, [w])
->>> float(compiled(b.convert_to_tensor([1.0, 2.0])))   # recorded: w = 2 + 3
+>>> float(b.to_numpy(compiled(b.convert_to_tensor([1.0, 2.0]))))   # recorded: w = 2 + 3
 50.0
->>> float(compiled(b.convert_to_tensor([0.5, 0.5])))   # replayed: w = 5 + 1
+>>> float(b.to_numpy(compiled(b.convert_to_tensor([0.5, 0.5]))))   # replayed: w = 5 + 1
 60.0
 """
 
