@@ -54,6 +54,13 @@ class TorchFusedMixin(FusedContract):
         b2_power = np.power(np.asarray(beta_2, dtype), n)
         return lr * float(np.sqrt(one - b2_power)) / float(one - b1_power)
 
+    def divide_no_nan(self, x1, x2):
+        # The contract's formula as three torch calls (promotion as divide: integers divide in floatx).
+        (a, b), _ = cv.promote_float(x1, x2)
+        zero = b == 0
+        quotient = torch.div(a, torch.where(zero, torch.ones((), dtype=b.dtype, device=b.device), b))
+        return torch.where(zero, torch.zeros((), dtype=quotient.dtype, device=quotient.device), quotient)
+
     def dense(self, inputs, kernel, bias=None, activation=None):
         # One F.linear (a single addmm with the bias) and the activation: two autograd nodes instead of three,
         # and one dispatch. Mixed dtypes keep the generic version, which promotes.
