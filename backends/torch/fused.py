@@ -62,7 +62,7 @@ class TorchFusedMixin(FusedContract):
         return torch.where(zero, torch.zeros((), dtype=quotient.dtype, device=quotient.device), quotient)
 
     def dense(self, inputs, kernel, bias=None, activation=None):
-        # One F.linear (a single addmm with the bias) and the activation: two autograd nodes instead of three,
+        # One addmm (the bias added inside the product) and the activation: two autograd nodes instead of three,
         # and one dispatch. Mixed dtypes keep the generic version, which promotes.
         x, w = cv.convert(inputs), cv.convert(kernel)
         b = None if bias is None else cv.convert(bias)
@@ -72,7 +72,14 @@ class TorchFusedMixin(FusedContract):
         if x.shape[-1] != w.shape[0]:
             raise ValueError(f"dense: inputs of shape {tuple(x.shape)} do not match a kernel of shape "
                              f"{tuple(w.shape)}; the kernel must be (input_dim, units).")
-        y = torch.nn.functional.linear(x, w.t(), b)
+        # addmm with the (input_dim, units) kernel as it is stored: its gradient comes back contiguous (through
+        # F.linear's transposed weight it would be a transposed view, which the optimizer then reads strided).
+        if x.ndim == 2:
+            y = torch.mm(x, w) if b is None else torch.addmm(b, x, w)
+        else:
+            y = torch.matmul(x, w)
+            if b is not None:
+                y = y + b
         act = _ACTIVATIONS[activation]
         return y if act is None else act(y)
 
