@@ -7,9 +7,18 @@ on a developer's machine but is an error under CI (``CI=true``): CI must run eve
 
 import os
 
-import pytest
+# One thread per numeric library in the test processes (and the children they start, which inherit the
+# environment), set before numpy, torch, TensorFlow or JAX load: CI runs 2 xdist workers on 2 cores, and each
+# library's default of one thread per core then oversubscribes the CPU; the suite's arrays are small, so the
+# extra threads only add contention. ``setdefault``: a value set by the caller wins.
+for _var, _value in {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+                     "TF_NUM_INTRAOP_THREADS": "1", "TF_NUM_INTEROP_THREADS": "1",
+                     "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"}.items():
+    os.environ.setdefault(_var, _value)
 
-import highlevel as hl
+import pytest  # noqa: E402
+
+import highlevel as hl  # noqa: E402
 
 ALL_BACKENDS = ("native", "jax", "torch", "tensorflow")
 
