@@ -36,7 +36,7 @@ class TrainingContract:
     def compile_step(self, fn, state_variables, jit_compile="auto"):
         """Returns a callable that runs ``fn(*args)`` — which reads and assigns ``state_variables`` — as this
         engine runs training steps best. The default runs it eagerly; JAX makes it a pure jitted function of
-        the variables' values, TensorFlow a ``tf.function`` and native a recorded replay. Every variable
+        the variables' values, TensorFlow a ``tf.function``, PyTorch and native a recorded replay (``replay.py``). Every variable
         ``fn`` assigns must be in ``state_variables``. ``jit_compile`` is the value given to ``compile()``:
         ``True`` (the engine's extra compiler: XLA, ``torch.compile``), ``"auto"`` (the engine's default) or
         ``False``."""
