@@ -30,8 +30,9 @@ from .keras_tensor import KerasTensor, any_symbolic
 from .node import Node
 
 # Attributes that hold bookkeeping, not sub-layers or weights of the layer itself.
+# caches and graph records are not tracked children
 _NOT_TRACKED = frozenset({"_inbound_nodes", "_losses", "input_spec", "_build_shapes", "_layers_cache",
-                          "_trainable_cache"})  # caches and graph records are not tracked children
+                          "_trainable_cache", "_train_function_trainable"})
 _FLOAT_DTYPES = frozenset(_dtypes.FLOAT_DTYPES)
 
 

@@ -353,6 +353,12 @@ class Trainer:
             steps=adapter.num_batches)
         self.stop_training = False
         self._trainable_cache = None  # freezing between fits takes effect
+        # A compiled step (jax.jit, tf.function, a replay) has its trainable variables and each layer's
+        # trainable-dependent behaviour built in: when they changed since it was made, it is made again.
+        trainable = tuple(id(v) for v in self._step_trainable_variables())
+        if getattr(self, "_train_function_trainable", trainable) != trainable:
+            self._train_function = None
+        self._train_function_trainable = trainable
         self._in_fit = True
         logs = {}
         try:

@@ -161,3 +161,23 @@ def test_dict_inputs_and_two_outputs(backend):
     assert {"loss", "reg_loss", "cls_loss"} <= set(h.history)
     pred = model.predict({"a": xa, "b": xb}, verbose=0)
     assert pred["reg"].shape == (20, 1) and pred["cls"].shape == (20, 3)
+
+
+def test_freezing_a_layer_between_fits_takes_effect(backend):
+    # The compiled step (jax.jit, tf.function, the eager engines' replay) is made again when the trainable
+    # variables changed since it was made, so a layer frozen between two fits stays as it was.
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(32, 6)).astype("float32"), rng.integers(0, 3, size=(32,))
+    first = hl.layers.Dense(5, activation="relu")
+    model = hl.Sequential([hl.Input((6,)), first, hl.layers.Dense(3)])
+    model.compile(optimizer="adam", loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+    first.trainable = False
+    frozen = first.kernel.numpy().copy()
+    head = model.layers[-1].kernel.numpy().copy()
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+    np.testing.assert_array_equal(first.kernel.numpy(), frozen)
+    assert not np.array_equal(model.layers[-1].kernel.numpy(), head)  # the rest still trains
+    first.trainable = True
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+    assert not np.array_equal(first.kernel.numpy(), frozen)
