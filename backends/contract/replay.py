@@ -310,6 +310,7 @@ class _Codegen:
         lines = [f"_o = {call}"]
         for path, k in stores:
             lines.append(f"s{k} = _o" + "".join(f"[{self.const(p)}]" for p in path))
+        lines.append("del _o")  # the pieces live in their locals, each freed after its last use
         return lines, {k for _, k in stores}
 
 
