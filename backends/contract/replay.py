@@ -351,19 +351,21 @@ def _generate(entries, input_slots, out_tmpl, engine):
     return "\n".join(src) + "\n", gen.namespace
 
 
-def _wrap_method(rec, name, fn):
-    counts = name in _MUTATING
+def wrap_call(rec, name, fn, mutates=False):
+    """``fn`` routed through ``rec``: logged when the step itself calls it (not from inside another engine
+    call, not from another thread); ``mutates`` counts every call as a write (see :meth:`Recorder.call`)."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         if threading.get_ident() != rec.thread:
             return fn(*args, **kwargs)
-        if counts:
+        if mutates:
             rec.mutations += 1
         if rec.depth:
             return fn(*args, **kwargs)
         return rec.call(fn, name, args, kwargs)
 
+    wrapper.__name__ = name
     return wrapper
 
 
@@ -415,7 +417,7 @@ def wrap_backend_methods(rec):
         attr = getattr(type(backend), name)
         if isinstance(attr, type) or not callable(attr):
             continue
-        backend.__dict__[name] = _wrap_method(rec, name, getattr(backend, name))
+        backend.__dict__[name] = wrap_call(rec, name, getattr(backend, name), name in _MUTATING)
         names.append(name)
     vvg = functools.partial(rec.grad_region, backend)
     backend.__dict__["variables_value_and_grad"] = lambda fn, variables: (

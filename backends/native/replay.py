@@ -24,7 +24,7 @@ import threading
 
 from highlevel.backends.contract import replay as _replay
 from highlevel.backends.contract.replay import (HostReadError, NotReplayable, unwrap_backend_methods,  # noqa: F401 - re-exported
-                                                wrap_backend_methods)
+                                                wrap_backend_methods, wrap_call)
 
 from . import autograd
 from .tensor import Tensor
@@ -40,22 +40,6 @@ _TENSOR_OPS = (
 _INPLACE = frozenset({"assign_", "add_", "sub_", "mul_", "div_", "zero_"})
 # Tensor methods that read values on the host.
 _TENSOR_HOST_READS = ("numpy", "__array__", "item", "tolist", "__bool__", "__float__", "__int__", "__index__")
-
-
-def _wrap_tensor_op(rec, name, fn):
-    counts = name in _INPLACE
-
-    def wrapper(*args, **kwargs):
-        if threading.get_ident() != rec.thread:
-            return fn(*args, **kwargs)
-        if counts:
-            rec.mutations += 1
-        if rec.depth:
-            return fn(*args, **kwargs)
-        return rec.call(fn, name, args, kwargs)
-
-    wrapper.__name__ = name
-    return wrapper
 
 
 def _wrap_host_read(rec, name, fn):
@@ -85,14 +69,14 @@ class _Patched:
         for name in _TENSOR_OPS:
             orig = Tensor.__dict__[name]
             self.saved_tensor[name] = orig
-            setattr(Tensor, name, _wrap_tensor_op(rec, name, orig))
+            setattr(Tensor, name, wrap_call(rec, name, orig, name in _INPLACE))
         for name in _TENSOR_HOST_READS:
             orig = Tensor.__dict__[name]
             self.saved_tensor[name] = orig
             setattr(Tensor, name, _wrap_host_read(rec, name, orig))
         t_prop = Tensor.__dict__["T"]
         self.saved_tensor["T"] = t_prop
-        t_op = _wrap_tensor_op(rec, "T", t_prop.fget)
+        t_op = wrap_call(rec, "T", t_prop.fget)
         Tensor.T = property(t_op)
         self.saved_tensor["__iter__"] = Tensor.__dict__["__iter__"]
 
