@@ -4,7 +4,8 @@
 *what* to distribute; an engine says *how*, through the methods below, with its own distributed runtime:
 JAX shards arrays over a device mesh (``jax.sharding``) and lets ``jax.jit`` insert the collectives; TensorFlow
 runs the step under ``tf.distribute.MirroredStrategy`` (``MultiWorkerMirroredStrategy`` across hosts); PyTorch
-runs one process per device (``torch.distributed``, launched by ``torchrun``) and all-reduces the gradients.
+runs one process per device (``torch.distributed``, launched by ``torchrun``) and takes the gradients through
+``DistributedDataParallel``.
 
 The defaults here are the single-device behaviour: one process, one replica, nothing to place or reduce. An
 engine that cannot distribute keeps them, and :meth:`distribution_activate` refuses a multi-device request.
@@ -99,6 +100,30 @@ class DistributionContract:
         JAX returns 1: its compiler computes on the global batch and inserts the collectives.
         """
         return 1
+
+    def replica_value_and_grad(self, fn, variables, rows):
+        """Inside a step with several replicas: :meth:`variables_value_and_grad` whose gradients are the global batch's.
+
+        Args:
+            fn: as for ``variables_value_and_grad``: no arguments, returns ``(loss, aux)``, where ``loss`` is a
+                mean over this replica's examples.
+            variables: the trainable variables.
+            rows: this replica's number of examples in the batch.
+
+        Returns:
+            ``((loss, aux), grads)``: this replica's loss and aux, and the gradients averaged over the replicas
+            with weights = their shares of the global batch, the same on every replica. That is the gradient of
+            the whole batch's mean loss, so that a distributed step equals one device's on the global batch even
+            when the shares differ (an uneven last batch).
+
+        The default takes this replica's gradients and combines them with one :meth:`replica_sum`. PyTorch
+        overrides it with ``DistributedDataParallel``, whose hooks all-reduce during the backward pass.
+        """
+        (value, aux), grads = self.variables_value_and_grad(fn, variables)
+        n = float(rows)
+        sums = self.replica_sum([self.multiply(g, n) for g in grads] + [self.convert_to_tensor(n, dtype="float32")])
+        total = sums[-1]
+        return (value, aux), [self.divide(s, self.cast(total, self.dtype(s))) for s in sums[:-1]]
 
     def replica_sum(self, tensors):
         """Inside a step: the element-wise sum of each tensor of the list ``tensors`` over all replicas.

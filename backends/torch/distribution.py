@@ -2,12 +2,16 @@
 
 Launch with ``torchrun --nproc-per-node=N script.py``: every process runs the same script, sees the same global
 batches (same seed, same shuffle) and trains on its contiguous share of each batch's rows (the split of
-``DistributedSampler`` applied per batch, which keeps the single-device batch order). Process 0's initial
-weights are broadcast to all. In the step, the gradients are all-reduced in one flat bucket per dtype and
-averaged with weights = each process's share of the batch, which is what ``DistributedDataParallel`` computes
-(its gradient hooks fire on ``.backward()``; highlevel's steps take gradients with ``torch.autograd.grad`` and
-keep no ``nn.Module``, so the same collective is called directly instead of wrapping a module). Metric updates
-are all-reduced (summed) the same way.
+``DistributedSampler`` applied per batch, which keeps the single-device batch order). The gradients come from
+``torch.nn.parallel.DistributedDataParallel``: the trainable variables' Parameters are registered on a small
+``nn.Module`` whose forward runs the step's loss, DDP wraps it (broadcasting process 0's initial weights), and
+its hooks all-reduce the gradients bucket by bucket during ``.backward()``. DDP averages over the processes;
+each process's loss is weighted by its share of the global batch times the process count, so the average is
+the whole batch's gradient even when the shares differ (an uneven last batch), and the weights stay equal to a
+single-device run's. Metric updates are all-reduced (summed) with ``all_reduce`` on one flat bucket per dtype.
+
+A distributed step runs eagerly: DDP does its work in autograd hooks and Python around the forward, which the
+replay of ``jit_compile="auto"`` would not repeat.
 
 A process that dies makes the collectives of the others fail (gloo notices the closed connection; a hung peer
 is caught by the process group's timeout, ``HIGHLEVEL_DIST_TIMEOUT`` seconds, default 300): they stop with a
@@ -21,12 +25,27 @@ import torch
 import torch.distributed as dist
 
 from highlevel.backends.contract import DistributionContract, tree
+from highlevel.backends.contract.variable import _scopes
+
+
+class _LossModule(torch.nn.Module):
+    """The ``nn.Module`` DDP wraps: the trainable variables' Parameters, and a forward that runs the step's loss."""
+
+    def __init__(self, params):
+        super().__init__()
+        for i, p in enumerate(params):
+            self.register_parameter(f"v{i}", p)
+
+    def forward(self, fn):
+        return fn()
 
 
 class TorchDistributionMixin(DistributionContract):
     """The distribution part of the contract on PyTorch (``torch.distributed`` process groups)."""
 
     _dist_active = False
+    _global_rows = None
+    _ddp = None  # (ids of the Parameters, the DistributedDataParallel wrapping them), made by the first step
 
     def distribution_list_devices(self, device_type=None):
         _maybe_initialize()
@@ -76,6 +95,14 @@ class TorchDistributionMixin(DistributionContract):
         if not self._dist_active:
             return batch
         rank, world = dist.get_rank(), dist.get_world_size()
+        leaves = [a for a in tree.flatten(batch)[0] if hasattr(a, "shape") and len(a.shape) > 0]
+        if leaves:
+            self._global_rows = int(leaves[0].shape[0])
+            if self._global_rows < world:
+                raise ValueError(
+                    f"A batch of {self._global_rows} example(s) cannot be split across {world} processes: each "
+                    f"process needs at least one. Use a batch_size of at least {world} (when this is the last, "
+                    "partial batch of an epoch, choose a batch_size that leaves at least that many in it).")
 
         def share(a):
             if a is None or not hasattr(a, "shape") or len(a.shape) == 0:
@@ -87,6 +114,46 @@ class TorchDistributionMixin(DistributionContract):
 
     def distribution_step_replicas(self):
         return dist.get_world_size() if self._dist_active else 1
+
+    def replica_value_and_grad(self, fn, variables, rows):
+        if not self._dist_active or _scopes.stack:  # values substituted by a stateless scope: the generic path
+            return super().replica_value_and_grad(fn, variables, rows)
+        params = list({id(v.handle): v.handle for v in variables}.values())
+        ddp = self._ddp_for([p for p in params if p.requires_grad])
+        with torch.enable_grad():
+            value, aux = ddp(fn)
+        # DDP's all-reduce averages over the processes: weighting this process's loss by its share of the global
+        # batch (times the process count) makes that average the whole batch's gradient.
+        weight = rows * dist.get_world_size() / self._global_rows
+        try:
+            (value * weight).backward()
+        except (RuntimeError, dist.DistBackendError) as e:
+            raise _peer_error(e) from e
+        grads = []
+        for v in variables:
+            p = v.handle
+            g, p.grad = p.grad, None  # read and cleared: the next step's backward must not accumulate onto it
+            grads.append(torch.zeros_like(p) if g is None else g)
+        detach = lambda x: x.detach() if isinstance(x, torch.Tensor) else x  # noqa: E731
+        return (value.detach(), tree.map_structure(detach, aux)), grads
+
+    def _ddp_for(self, params):
+        """The DistributedDataParallel over ``params``, made again when the trainable set changes."""
+        key = tuple(id(p) for p in params)
+        if self._ddp is None or self._ddp[0] != key:
+            from torch.nn.parallel import DistributedDataParallel
+
+            module = _LossModule(params)
+            device_ids = [params[0].device.index] if params and params[0].device.type == "cuda" else None
+            try:
+                # find_unused_parameters: a trainable variable the loss does not reach (a head without a loss)
+                # gets a zero gradient, as on one device, instead of DDP waiting for it forever.
+                ddp = DistributedDataParallel(module, device_ids=device_ids, find_unused_parameters=True,
+                                              broadcast_buffers=False)
+            except (RuntimeError, dist.DistBackendError) as e:
+                raise _peer_error(e) from e
+            self._ddp = (key, ddp)
+        return self._ddp[1]
 
     def replica_sum(self, tensors):
         tensors = [self.convert_to_tensor(t) for t in tensors]
@@ -143,7 +210,10 @@ def _collective(fn, tensor, **kwargs):
     try:
         fn(tensor, **kwargs)
     except (RuntimeError, dist.DistBackendError) as e:
-        raise RuntimeError(
-            f"A collective of the distributed run failed on process {dist.get_rank()} of {dist.get_world_size()}: "
-            f"another process has probably died or stopped responding. Stopping this one too. ({e})"
-        ) from e
+        raise _peer_error(e) from e
+
+
+def _peer_error(e):
+    return RuntimeError(
+        f"A collective of the distributed run failed on process {dist.get_rank()} of {dist.get_world_size()}: "
+        f"another process has probably died or stopped responding. Stopping this one too. ({e})")

@@ -36,7 +36,9 @@ class TorchTrainingMixin(TrainingContract):
         if jit_compile is True:
             # torch.compile traces the Python step into graphs; it falls back to eager for what it cannot capture.
             return torch.compile(fn, dynamic=False)
-        if jit_compile is False:
+        if jit_compile is False or self.distribution_step_replicas() > 1:
+            # Distributed steps run eagerly: DistributedDataParallel works in hooks around the forward and
+            # inside backward, which a replay would not repeat.
             return fn
         # The default: the step recorded once and replayed without the front end's Python (replay.py), eager
         # PyTorch underneath.

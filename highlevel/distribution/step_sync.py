@@ -4,8 +4,8 @@ The trainer calls these few functions; each is a no-op (one dictionary look-up) 
 
 * :func:`distribute_step` wraps the Python step before it is compiled (TensorFlow: ``strategy.run``).
 * :func:`distribute_function` places the step's variables once and splits each global batch before the call.
-* Inside the step, :func:`sync_gradients` averages the replicas' gradients, weighted by their shares of the
-  batch (so the update equals one device's on the whole batch, as DDP's all-reduce does), and
+* Inside the step, :func:`value_and_grad` averages the replicas' gradients, weighted by their shares of the
+  batch (so the update equals one device's on the whole batch), and
   :class:`MetricSync` adds up the replicas' metric updates (the metric variables aggregate by SUM).
 
 Engines whose compiler sees the global batch (JAX) report one replica to combine, and nothing of the last two
@@ -58,20 +58,19 @@ def _replicas():
     return current_backend().distribution_step_replicas()
 
 
-def sync_gradients(grads, x):
-    """Inside a step: the replicas' gradients averaged with weights = their batch shares (unchanged on one).
+def value_and_grad(fn, variables, x):
+    """``variables_value_and_grad`` of the step; under a distribution, the gradients are the global batch's.
 
-    ``x`` is this replica's input batch (its first dimension is the replica's number of examples). The result is
-    the whole batch's gradient for losses that are means over the examples (Keras's default
-    ``"sum_over_batch_size"`` reduction) plus terms every replica computes alike (weight regularization).
+    ``x`` is this replica's input batch (its first dimension is the replica's number of examples). The replicas'
+    gradients are averaged with weights = their batch shares (the engine's ``replica_value_and_grad``:
+    ``DistributedDataParallel`` on PyTorch), which is the whole batch's gradient for losses that are means over
+    the examples (Keras's default ``"sum_over_batch_size"`` reduction) plus terms every replica computes alike
+    (weight regularization).
     """
+    backend = current_backend()
     if _replicas() == 1:
-        return grads
-    n = float(_rows(x))
-    sums = current_backend().replica_sum([ops.multiply(g, n) for g in grads]
-                                         + [ops.convert_to_tensor(n, dtype="float32")])
-    total = sums[-1]
-    return [ops.divide(s, ops.cast(total, ops.dtype(s))) for s in sums[:-1]]
+        return backend.variables_value_and_grad(fn, variables)
+    return backend.replica_value_and_grad(fn, variables, _rows(x))
 
 
 class MetricSync:

@@ -172,7 +172,6 @@ class Trainer:
     def train_step(self, data):
         """One optimization step on a batch; returns the metrics' results."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
-        backend = current_backend()
 
         def loss_fn():
             y_pred = self(x, training=True)
@@ -181,8 +180,8 @@ class Trainer:
             return self.optimizer.scale_loss(loss), (loss, y_pred)
 
         trainable = self._step_trainable_variables()
-        (_, (loss, y_pred)), grads = backend.variables_value_and_grad(loss_fn, trainable)
-        grads = step_sync.sync_gradients(grads, x)  # averaged over replicas under a distribution
+        # Under a distribution the gradients come back averaged over the replicas (the global batch's).
+        (_, (loss, y_pred)), grads = step_sync.value_and_grad(loss_fn, trainable, x)
         # With a TerminateOnNaN callback, a batch whose loss is not finite leaves the weights as they were.
         only_if = ops.all(ops.isfinite(loss)) if getattr(self, "_guard_nonfinite", False) else None
         self.optimizer.apply(grads, trainable, only_if=only_if)
