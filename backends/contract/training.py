@@ -41,3 +41,11 @@ class TrainingContract:
         ``True`` (the engine's extra compiler: XLA, ``torch.compile``), ``"auto"`` (the engine's default) or
         ``False``."""
         return fn
+
+    def match_variable_layout(self, variable, reference):
+        """Stores ``variable`` in the same memory layout as ``reference`` (same shape); its values are unchanged.
+
+        An optimizer calls it for each slot it makes for a weight (momentum, velocity, ...), so that the
+        element-wise update reads every tensor in the same order. The default does nothing: only an engine that
+        keeps some variables in a layout of its own choosing (PyTorch keeps dense kernels column-major) needs it.
+        """

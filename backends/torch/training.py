@@ -32,6 +32,13 @@ class TorchTrainingMixin(TrainingContract):
 
         return (value.detach(), tree.map_structure(detach, aux)), grads
 
+    def match_variable_layout(self, variable, reference):
+        p, r = variable.handle, reference.handle
+        if isinstance(p, torch.Tensor) and isinstance(r, torch.Tensor) and p.shape == r.shape \
+                and p.stride() != r.stride():
+            with torch.no_grad(), torch.inference_mode(False):
+                p.data = torch.empty_strided(r.shape, r.stride(), dtype=p.dtype, device=p.device).copy_(p.data)
+
     def compile_step(self, fn, state_variables, jit_compile="auto"):
         if jit_compile is True:
             # torch.compile traces the Python step into graphs; it falls back to eager for what it cannot capture.

@@ -166,8 +166,11 @@ class Optimizer:
     def add_variable_from_reference(self, reference_variable, name=None, initializer="zeros"):
         """A slot variable shaped and typed like ``reference_variable``, named after it."""
         base = re.sub(r"[/:]", "_", reference_variable.path)
-        return self.add_variable(reference_variable.shape, initializer=initializer,
+        slot = self.add_variable(reference_variable.shape, initializer=initializer,
                                  dtype=reference_variable.dtype, name=f"{base}_{name or 'var'}")
+        if isinstance(reference_variable, Variable):
+            self._backend.match_variable_layout(slot, reference_variable)
+        return slot
 
     def build(self, variables):
         """Creates the slots for ``variables`` (subclasses add theirs after calling this)."""
