@@ -66,6 +66,14 @@ class DistributionContract:
                 "(set HIGHLEVEL_BACKEND)."
             )
 
+    def distribution_broadcast(self, values):
+        """Process 0's ``values`` (a 1-D int64 numpy array, the same length everywhere), returned in every process.
+
+        Called by every process at the same point, outside steps (``set_distribution`` shares process 0's host
+        random stream this way). The default, one process, returns ``values``.
+        """
+        return values
+
     def distribute_variables(self, variables, layouts, distribution):
         """Places ``variables`` for ``distribution`` before a step runs (replicated or sharded).
 

@@ -82,6 +82,11 @@ class JaxDistributionMixin(DistributionContract):
         self._mesh_cache = (distribution, mesh)
         return mesh
 
+    def distribution_broadcast(self, values):
+        if jax.process_count() == 1:
+            return values
+        return np.asarray(multihost_utils.broadcast_one_to_all(np.asarray(values, dtype=np.int64)), dtype=np.int64)
+
     def distribute_variables(self, variables, layouts, distribution):
         mesh = self._jax_mesh(distribution)
         shardings = [NamedSharding(mesh, PartitionSpec(*axes)) for axes in layouts]

@@ -77,6 +77,21 @@ class TensorFlowDistributionMixin(DistributionContract):
         elif len(mesh.devices) > 1:
             self._strategy = tf.distribute.MirroredStrategy(devices=[f"/{d.upper()}" for d in mesh.devices])
 
+    def distribution_broadcast(self, values):
+        strategy = self._strategy
+        if strategy is None or self.distribution_num_processes() == 1:
+            return values
+        local = tf.constant(values, dtype=tf.int64)
+
+        def first_replicas_value():
+            # An all-reduce in which only replica 0 (on worker 0) contributes: a broadcast, exact in int64.
+            ctx = tf.distribute.get_replica_context()
+            first = tf.equal(ctx.replica_id_in_sync_group, 0)
+            return ctx.all_reduce(tf.distribute.ReduceOp.SUM, tf.where(first, local, tf.zeros_like(local)))
+
+        out = strategy.run(first_replicas_value)
+        return strategy.experimental_local_results(out)[0].numpy()
+
     def make_variable_handle(self, tensor, trainable):
         strategy = self._strategy
         if strategy is None:

@@ -21,6 +21,7 @@ is caught by the process group's timeout, ``HIGHLEVEL_DIST_TIMEOUT`` seconds, de
 import datetime
 import os
 
+import numpy as np
 import torch
 import torch.distributed as dist
 
@@ -83,6 +84,15 @@ class TorchDistributionMixin(DistributionContract):
                 f"`torchrun --nproc-per-node={len(mesh.devices)} script.py` (or use DataParallel() without devices)."
             )
         self._dist_active = world > 1
+
+    def distribution_broadcast(self, values):
+        if self.distribution_num_processes() == 1:
+            return values
+        t = torch.from_numpy(np.array(values, dtype=np.int64))
+        if dist.get_backend() == "nccl":  # nccl moves only GPU tensors
+            t = t.to(f"cuda:{torch.cuda.current_device()}")
+        _collective(dist.broadcast, t, src=0)
+        return t.cpu().numpy()
 
     def distribute_variables(self, variables, layouts, distribution):
         if not self._dist_active:

@@ -10,6 +10,8 @@ True
 (0, 1)
 """
 
+import numpy as np
+
 from highlevel.config import current_backend
 
 _state = {"distribution": None}
@@ -44,8 +46,36 @@ def set_distribution(value):
 
     if value is not None and not isinstance(value, Distribution):
         raise ValueError(f"set_distribution takes a highlevel.distribution.Distribution or None; received {value!r}.")
-    current_backend().distribution_activate(value)
+    backend = current_backend()
+    backend.distribution_activate(value)
     _state["distribution"] = value
+    if value is not None and backend.distribution_num_processes() > 1:
+        _share_host_stream(backend)
+
+
+def _share_host_stream(backend):
+    """Every process continues process 0's host random stream.
+
+    Every process must draw the same global batches (each trains on its share of them) and the same unseeded
+    initial values, and both come from the host stream. Processes that were seeded alike are unchanged; unseeded
+    ones (fresh entropy each) would otherwise shuffle differently, and some examples would be trained twice per
+    epoch and others never. ``DistributedSampler`` avoids the same trap with a shared default seed.
+    """
+    from highlevel.random import host
+
+    state = host.host_rng().bit_generator.state
+    if state.get("bit_generator") != "Philox":
+        raise TypeError(f"The host random stream should be a Philox generator; found {state.get('bit_generator')}.")
+    inner = state["state"]
+    words = np.concatenate([inner["counter"], inner["key"], state["buffer"],
+                            np.array([state["buffer_pos"], state["has_uint32"], state["uinteger"]], np.uint64)])
+    got = np.asarray(backend.distribution_broadcast(words.astype(np.uint64).view(np.int64)), np.int64).view(np.uint64)
+    rng = np.random.Generator(np.random.Philox())
+    rng.bit_generator.state = {"bit_generator": "Philox",
+                               "state": {"counter": got[0:4].copy(), "key": got[4:6].copy()},
+                               "buffer": got[6:10].copy(), "buffer_pos": int(got[10]),
+                               "has_uint32": int(got[11]), "uinteger": int(got[12])}
+    host.set_host_generator(rng)
 
 
 def distribution():

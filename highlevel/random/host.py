@@ -32,6 +32,12 @@ def set_host_seed(seed):
     _rng = make_rng(seed)
 
 
+def set_host_generator(rng):
+    """Continues the global host stream from ``rng`` (a numpy Generator); the recorded seed is kept."""
+    global _rng
+    _rng = rng
+
+
 def host_seed():
     """The seed the global host stream was last started from (None if never set)."""
     return _seed

@@ -57,7 +57,9 @@ def unseeded_start(process_id):
 
 def main(out, process_id, port):
     hl.distribution.initialize(f"127.0.0.1:{port}", num_processes=2, process_id=process_id)
+    jobs.desync_host_stream(hl, process_id)
     hl.distribution.set_distribution(hl.distribution.DataParallel())
+    draw = jobs.host_draw(hl)  # the same in both processes: process 0's stream is shared
     index, count = hl.distribution.process_index(), hl.distribution.num_processes()
     devices = hl.distribution.list_devices()
     assert (index, count) == (process_id, 2) and devices == ["cpu:0", "cpu:1"], (index, count, devices)
@@ -69,6 +71,7 @@ def main(out, process_id, port):
     result["predict"] = model.predict(x, batch_size=jobs.GLOBAL_BATCH, verbose=0).tolist()
     result["checks"] = placement_checks(model, process_id)
     result["unseeded"] = unseeded_start(process_id)
+    result["host_draw"] = draw
     jobs.write_json(os.path.join(out, f"result{index}.json"), result)
 
 

@@ -67,6 +67,28 @@ def assert_same_run(expected, got, rtol=1e-5, atol=1e-6):
         np.testing.assert_allclose(got["evaluate"][key], value, rtol=rtol, atol=atol, err_msg=key)
 
 
+def desync_host_stream(hl, rank):
+    """Starts this process's host random stream from its own seed, as unseeded processes (fresh entropy) would."""
+    from highlevel.random import host
+
+    host.set_host_seed(100 + rank)
+
+
+def host_draw(hl):
+    """One draw from the host random stream (data order, unseeded initial weights come from it)."""
+    from highlevel.random import host
+
+    return int(host.host_rng().integers(1 << 62))
+
+
+def assert_shared_host_stream(results):
+    """After set_distribution every process continues process 0's host stream (see ``desync_host_stream``)."""
+    from highlevel.random import host
+
+    draws = [r["host_draw"] for r in results]
+    assert draws[0] == draws[1] == int(host.make_rng(100).integers(1 << 62)), draws
+
+
 def write_json(path, obj):
     with open(path, "w") as f:
         json.dump(obj, f)

@@ -86,6 +86,7 @@ def test_two_process_fit_matches_one_device_and_only_process0_writes(tmp_path):
         assert checks["uneven_shards"] == [[15, 8], [15]] and checks["uneven_replicated"] == [True, True]
         np.testing.assert_allclose(checks["kernel_numpy"], result["weights"][0])
     # Initial weights that differ between the processes (different seeds) start from process 0's everywhere.
+    jobs.assert_shared_host_stream(results)
     unseeded = [r["unseeded"] for r in results]
     assert not np.allclose(unseeded[0]["before"][0], unseeded[1]["before"][0])
     for u in unseeded:

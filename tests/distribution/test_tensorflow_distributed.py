@@ -80,6 +80,8 @@ def test_two_workers_with_multi_worker_mirrored_strategy(tmp_path):
     with hl.config.backend_scope("tensorflow"):
         model, history, logs = jobs.train(hl, validation=False)
     single = jobs.summary(model, history, logs)
-    for index in range(2):
-        jobs.assert_same_run(single, jobs.read_json(tmp_path / f"result{index}.json"))
+    results = [jobs.read_json(tmp_path / f"result{index}.json") for index in range(2)]
+    for result in results:
+        jobs.assert_same_run(single, result)
+    jobs.assert_shared_host_stream(results)
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("result")) == ["ckpt0.keras", "log0.csv"]

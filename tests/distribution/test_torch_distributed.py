@@ -43,8 +43,10 @@ def test_two_process_fit_matches_one_device_and_only_rank0_writes(tmp_path):
         model, history, logs = jobs.train(hl)
         single = jobs.summary(model, history, logs)
         # Both ranks end with the single-device weights; histories and evaluation agree (metrics all-reduced).
-        for rank in range(2):
-            jobs.assert_same_run(single, jobs.read_json(tmp_path / f"result{rank}.json"))
+        results = [jobs.read_json(tmp_path / f"result{rank}.json") for rank in range(2)]
+        for result in results:
+            jobs.assert_same_run(single, result)
+        jobs.assert_shared_host_stream(results)
         # Only rank 0 wrote the checkpoint and the CSV log.
         assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("result")) == \
             ["ckpt0.keras", "log0.csv"]

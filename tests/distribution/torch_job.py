@@ -20,7 +20,9 @@ import highlevel as hl  # noqa: E402
 
 
 def main(out, mode):
+    jobs.desync_host_stream(hl, int(os.environ["RANK"]))
     hl.distribution.set_distribution(hl.distribution.DataParallel())  # joins the process group (gloo)
+    draw = jobs.host_draw(hl)  # the same in both processes: process 0's stream is shared
     rank, world = hl.distribution.process_index(), hl.distribution.num_processes()
     assert world == 2 and hl.distribution.list_devices() == ["cpu:0", "cpu:1"], (world, hl.distribution.list_devices())
     callbacks = [hl.callbacks.ModelCheckpoint(os.path.join(out, f"ckpt{rank}.keras"), monitor="loss"),
@@ -37,7 +39,7 @@ def main(out, mode):
     ddp = hl.config.current_backend()._ddp[1]
     assert isinstance(ddp, torch.nn.parallel.DistributedDataParallel), type(ddp)
     assert ddp.find_unused_parameters and len(list(ddp.parameters())) == len(model.trainable_variables)
-    jobs.write_json(os.path.join(out, f"result{rank}.json"), jobs.summary(model, history, logs))
+    jobs.write_json(os.path.join(out, f"result{rank}.json"), dict(jobs.summary(model, history, logs), host_draw=draw))
     # A batch smaller than the process count cannot be split: a clear error on every process, not NaN weights.
     x, y = jobs.data()
     try:
