@@ -215,7 +215,7 @@ def _sparse_crossentropy_with_mask(y_true, y_pred, from_logits=False, ignore_cla
         valid = ops.not_equal(y_true, ops.cast(ignore_class, ops.dtype(y_true)))
         y_true = ops.where(valid, y_true, ops.zeros_like(y_true))
         y_pred = ops.where(ops.expand_dims(valid, class_axis), y_pred, ops.zeros_like(y_pred))
-    labels = y_true if ops.dtype(y_true) == "int32" else ops.cast(y_true, "int32")
+    labels = y_true if ops.dtype(y_true) in ("int32", "int64") else ops.cast(y_true, "int32")
     num_classes = pred_shape[class_axis]
     _check_label_range(labels, num_classes)
     logits = y_pred
@@ -350,6 +350,9 @@ class CategoricalFocalCrossentropy(LossFunctionWrapper):
     def get_config(self):
         return {**super().get_config(), "alpha": self.alpha, "gamma": self.gamma, "from_logits": self.from_logits,
                 "label_smoothing": self.label_smoothing, "axis": self.axis}
+
+
+sparse_categorical_crossentropy._integer_labels = True  # its y_true holds class indices (see Loss.__call__)
 
 
 class SparseCategoricalCrossentropy(LossFunctionWrapper):

@@ -35,6 +35,10 @@ class Loss:
         self.reduction = standardize_reduction(reduction)
         self._dtype = dtype
 
+    #: True for losses whose ``y_true`` holds class indices (sparse cross-entropy): integer labels are kept as
+    #: they are instead of being converted to the computation dtype first (as Keras does).
+    _integer_labels = False
+
     @property
     def dtype(self):
         """The computation dtype (floatx unless given)."""
@@ -43,7 +47,12 @@ class Loss:
     def __call__(self, y_true, y_pred, sample_weight=None):
         """The loss of a batch, weighted by ``sample_weight`` and reduced by ``self.reduction``."""
         y_pred = ops.convert_to_tensor(y_pred, dtype=self.dtype)
-        y_true = ops.convert_to_tensor(y_true, dtype=self.dtype)
+        if self._integer_labels and _is_integer(y_true):
+            # Class indices stay integers: a round trip through floats would cost two conversions per batch
+            # and change nothing for any realistic class count.
+            y_true = ops.convert_to_tensor(y_true)
+        else:
+            y_true = ops.convert_to_tensor(y_true, dtype=self.dtype)
         values, mask = self.call_with_mask(y_true, y_pred)
         return reduce_weighted_values(values, sample_weight=sample_weight, mask=mask, reduction=self.reduction,
                                       dtype=self.dtype)
@@ -97,6 +106,8 @@ class LossFunctionWrapper(Loss):
         super().__init__(name=name, reduction=reduction, dtype=dtype)
         self.fn = fn
         self._fn_kwargs = kwargs
+        if getattr(fn, "_integer_labels", False):  # a loss function of class indices (sparse cross-entropy)
+            self._integer_labels = True
 
     def _aligned(self, y_true, y_pred):
         if ops.is_tensor(y_true) and ops.is_tensor(y_pred):
@@ -136,3 +147,13 @@ class LossFunctionWrapper(Loss):
         if type(self) is LossFunctionWrapper:
             return f"<LossFunctionWrapper({getattr(self.fn, '__name__', self.fn)}, kwargs={self._fn_kwargs})>"
         return super().__repr__()
+
+
+def _is_integer(x):
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return False
+    try:
+        return ops.dtype(x).startswith(("int", "uint"))
+    except Exception:  # a foreign array type: convert as before
+        return False
