@@ -27,7 +27,8 @@ a process, rather than one process per contestant and round, is what lets the ta
 importing TensorFlow or Keras costs ~10 s and compiling the JAX and Keras steps tens of seconds per process.
 Exception: on JAX ours runs in a process of its own (``PROCESS_GROUPS``), because highlevel's JAX engine turns
 on ``jax_enable_x64`` process-wide, which made the hand-written loop trace float64 biases and run 1.5-2x slower
-beside it; there the ratios are ratios of medians.
+beside it; there the ratios are ratios of medians. Not for B4, whose hand-written JAX loop runs under
+``jax.enable_x64(False)`` whatever the process has set (``WORKLOAD_PROCESS_GROUPS``): it shares ours' process.
 ``--clock cpu`` times process CPU time instead of elapsed time (steadier on a loaded machine, and with one
 thread per library it is the work each contestant does). The first-step, import and memory cells each get
 fresh processes.
@@ -66,6 +67,12 @@ KERAS_TARGETS = {"B1": 1.0, "B2": 1 / 1.2}
 #: process (its contract keeps float64/int64), which would make the hand-written loop and Keras trace float64
 #: where their users get float32. Ratios between different processes are ratios of medians.
 PROCESS_GROUPS = {"jax": [["ours"], ["hand", "keras"]]}
+#: Per-workload exceptions to PROCESS_GROUPS, ``(backend, workload) -> groups``: the B4 hand-written JAX loop runs
+#: under ``jax.enable_x64(False)`` whatever the process has set (``_hand_infer.make_jax``), so it shares ours'
+#: process and its ratios are per cycle, like the other backends' (ratios of medians from separate processes
+#: swung by 10-30% on a loaded machine).
+WORKLOAD_PROCESS_GROUPS = {("jax", "B4-predict"): [["ours", "hand"], ["keras"]],
+                           ("jax", "B4-evaluate"): [["ours", "hand"], ["keras"]]}
 HEADER = ["workload", "backend", "unit", "ours", "hand", "keras", "ours/hand", "ours/keras", "target", "note"]
 
 
@@ -218,10 +225,11 @@ def _target(row_name, backend, r_hand, r_keras, ours=None):
 
 def _row(name, backend, unit, results, digits=3, note="", paired=True):
     """One table row from ``results`` = {kind: [value per run or None]}; ``paired``: runs of the same index were
-    taken side by side (ratios per pair), else ratios of medians."""
+    taken side by side (ratios per pair), else ratios of medians; a dict ``{kind: bool}`` says it per kind."""
     ours, hand, keras = (_median_of(results.get(k, [])) for k in KINDS)
-    r_hand = _median_ratio(results.get("ours", []), results.get("hand", []), paired)
-    r_keras = _median_ratio(results.get("ours", []), results.get("keras", []), paired)
+    pairs = paired if isinstance(paired, dict) else {"hand": paired, "keras": paired}
+    r_hand = _median_ratio(results.get("ours", []), results.get("hand", []), pairs.get("hand", False))
+    r_keras = _median_ratio(results.get("ours", []), results.get("keras", []), pairs.get("keras", False))
     return [name, backend, unit, _fmt(ours, digits), _fmt(hand, digits), _fmt(keras, digits),
             _fmt(r_hand, 2, "x"), _fmt(r_keras, 2, "x"), _target(name, backend, r_hand, r_keras, ours), note]
 
@@ -254,14 +262,22 @@ class Driver:
             # per workload and kind: ms per step of every timed run, in cycle order (None: a failed cycle), so
             # that runs of the same cycle pair up for the ratios
             results = {name: {k: [] for k in kinds} for name in names}
-            groups = [[k for k in g if k in kinds] for g in PROCESS_GROUPS.get(backend, [kinds])]
-            groups = [g for g in groups if g]
-            for r in range(repeats):
-                for group in groups:
-                    self._time_group(backend, group, names, results, r, repeats)
+            plans = {}  # the contestants' split into processes -> the workloads timed that way
             for name in names:
-                unit = "ms/batch" if WORKLOADS[name].task != "train" else "ms/step"
-                rows.append(_row(name, backend, unit, results[name], paired=len(groups) == 1))
+                spec = WORKLOAD_PROCESS_GROUPS.get((backend, name), PROCESS_GROUPS.get(backend, [kinds]))
+                groups = tuple(g for g in (tuple(k for k in g if k in kinds) for g in spec) if g)
+                plans.setdefault(groups, []).append(name)
+            for r in range(repeats):
+                for groups, group_names in plans.items():
+                    for group in groups:
+                        self._time_group(backend, list(group), group_names, results, r, repeats)
+            for groups, group_names in plans.items():
+                # a ratio is per cycle when ours and the other contestant ran in one process, else of medians
+                paired = {k: any("ours" in g and k in g for g in groups) for k in kinds}
+                for name in group_names:
+                    unit = "ms/batch" if WORKLOADS[name].task != "train" else "ms/step"
+                    rows.append(_row(name, backend, unit, results[name], paired=paired))
+        rows.sort(key=lambda row: (backends.index(row[1]), list(names).index(row[0])))
         return rows
 
     def _time_group(self, backend, kinds, names, results, r, repeats):

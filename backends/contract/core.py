@@ -52,6 +52,15 @@ class CoreContract(abc.ABC):
         numpy arrays keep their dtype, except float64 arrays which stay float64.
         """
 
+    def borrow_host_array(self, x):
+        """``x`` (a numpy array) as a tensor that may share its buffer, for data nothing changes while in use.
+
+        The trainer's ``evaluate`` and ``predict`` pass slices of the user's in-memory arrays this way. The
+        default is :meth:`convert_to_tensor`; the native engine, whose conversion copies, shares the buffer
+        read-only instead.
+        """
+        return self.convert_to_tensor(x)
+
     @abc.abstractmethod
     def to_numpy(self, x):
         """Returns a numpy array holding ``x`` (a host copy where the tensor lives on a device)."""

@@ -4,6 +4,8 @@ Both methods have generic implementations that work on every engine (through :cl
 an engine overrides them where it has a faster or compiled way.
 """
 
+import contextlib
+
 from .variable import StatelessScope
 
 
@@ -41,6 +43,16 @@ class TrainingContract:
         ``True`` (the engine's extra compiler: XLA, ``torch.compile``), ``"auto"`` (the engine's default) or
         ``False``."""
         return fn
+
+    def inference_scope(self):
+        """A context manager in which ops record nothing for autodiff: the trainer runs test and predict steps in it.
+
+        Engines that record a graph as ops run (native, PyTorch: ``torch.no_grad``, as Keras runs its PyTorch
+        test and predict steps) then keep no graph nodes and no activations for a backward pass that never
+        comes. A gradient a step takes itself (``variables_value_and_grad``) turns recording back on inside.
+        The default (JAX, TensorFlow: nothing is recorded outside a gradient) is a no-op.
+        """
+        return contextlib.nullcontext()
 
     def match_variable_layout(self, variable, reference):
         """Stores ``variable`` in the same memory layout as ``reference`` (same shape); its values are unchanged.

@@ -32,6 +32,9 @@ class TorchTrainingMixin(TrainingContract):
 
         return (value.detach(), tree.map_structure(detach, aux)), grads
 
+    def inference_scope(self):
+        return torch.no_grad()
+
     def match_variable_layout(self, variable, reference):
         p, r = variable.handle, reference.handle
         if isinstance(p, torch.Tensor) and isinstance(r, torch.Tensor) and p.shape == r.shape \

@@ -83,8 +83,9 @@ class MetricSync:
     so the result is the update on the whole global batch.
     """
 
-    def __init__(self, model):
+    def __init__(self, model, rows=None):
         self._model = model
+        self._rows = rows
         self._variables = [v for m in model.metrics for v in m.variables]
         self._scope = None
 
@@ -101,6 +102,10 @@ class MetricSync:
         if exc[0] is not None:
             return False
         deltas = [ops.subtract(scope.values[id(v)], b) for v, b in zip(self._variables, self._before)]
+        if isinstance(self._rows, int) and self._rows == 0:
+            # A replica without examples (a last batch smaller than the replica count) adds nothing; its mean
+            # loss is 0/0, and NaN times its weight of 0 would still be NaN in the loss tracker's total.
+            deltas = [ops.zeros_like(d) for d in deltas]
         sums = current_backend().replica_sum(deltas)
         for v, b, s in zip(self._variables, self._before, sums):
             v.assign(ops.add(b, s))
@@ -127,12 +132,12 @@ class _NoSync:
 _NO_SYNC = _NoSync()
 
 
-def metric_sync(model):
+def metric_sync(model, x=None):
     """A context manager around a step's metric updates that combines the replicas' updates (see
-    :class:`MetricSync`); nothing to do with one replica."""
+    :class:`MetricSync`); nothing to do with one replica. ``x`` is the replica's input batch."""
     if _replicas() == 1:
         return _NO_SYNC
-    return MetricSync(model)
+    return MetricSync(model, None if x is None else _rows(x))
 
 
 def _rows(x):

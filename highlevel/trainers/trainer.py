@@ -19,7 +19,7 @@ from highlevel.distribution import step_sync
 from highlevel.layer import layer_walk_cache
 
 from .compile_utils import CompileLoss, CompileMetrics
-from .data_adapters import get_data_adapter
+from .data_adapters import ArrayDataAdapter, get_data_adapter
 from .data_adapters.utils import train_validation_split, unpack_x_y_sample_weight
 
 
@@ -185,7 +185,7 @@ class Trainer:
         # With a TerminateOnNaN callback, a batch whose loss is not finite leaves the weights as they were.
         only_if = ops.all(ops.isfinite(loss)) if getattr(self, "_guard_nonfinite", False) else None
         self.optimizer.apply(grads, trainable, only_if=only_if)
-        with step_sync.metric_sync(self) as sync:  # under a distribution: adds up the replicas' updates
+        with step_sync.metric_sync(self, x) as sync:  # under a distribution: adds up the replicas' updates
             self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
             logs = self.compute_metrics(x, y, y_pred, sample_weight)
         return sync.results(logs)
@@ -195,7 +195,7 @@ class Trainer:
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
-        with step_sync.metric_sync(self) as sync:
+        with step_sync.metric_sync(self, x) as sync:
             self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
             logs = self.compute_metrics(x, y, y_pred, sample_weight)
         return sync.results(logs)
@@ -242,8 +242,11 @@ class Trainer:
                     out.append(v)
         return out
 
-    def _compile_function(self, step, with_optimizer, with_metrics):
+    def _compile_function(self, step, with_optimizer, with_metrics, inference=False):
         key_order = []
+        # An inference step (test, predict) runs in the engine's inference_scope: no autodiff graph on the engines
+        # that record one as they go (native; PyTorch's torch.no_grad, as Keras runs its test and predict steps).
+        inference_scope = current_backend().inference_scope if inference else contextlib.nullcontext
         if not self.run_eagerly and self._step_compiles():
             python_step = step
 
@@ -259,7 +262,7 @@ class Trainer:
 
         def run(data):
             # A step cannot change the model's structure: its layer-tree walks are memoised.
-            with layer_walk_cache():
+            with layer_walk_cache(), inference_scope():
                 out = step(data)
             # A compiled step may hand back its logs with the keys sorted (JAX flattens dicts by key): put them
             # back in the order the step made them (loss first), which evaluate()'s list follows.
@@ -279,9 +282,12 @@ class Trainer:
         return (current_backend().capabilities.compiled_step_takes_host_arrays and not self.run_eagerly
                 and self._step_compiles())
 
-    def _to_tensors(self, batch, host=False):
+    def _to_tensors(self, batch, host=False, borrow=False):
         backend = current_backend()
         floatx = _dtypes.floatx()
+        # borrow: the batch is a slice of the user's in-memory arrays, which nothing changes while evaluate or
+        # predict runs; an engine whose convert_to_tensor copies numpy arrays (native) may share it instead.
+        to_tensor = backend.borrow_host_array if borrow else backend.convert_to_tensor
 
         def convert(a):
             if a is None or isinstance(a, Variable) or backend.is_tensor(a):
@@ -291,7 +297,7 @@ class Trainer:
                 a = a.astype(floatx)  # float64 data trains in floatx, as in Keras
             if a.dtype.kind in "US" or host:
                 return a
-            return backend.convert_to_tensor(a)
+            return to_tensor(a)
 
         return tree.map_structure(convert, batch)
 
@@ -305,14 +311,15 @@ class Trainer:
     def _make_test_function(self):
         if self._test_function is None:
             self._test_function = step_sync.distribute_function(
-                self._compile_function(step_sync.distribute_step(self.test_step), False, True),
+                self._compile_function(step_sync.distribute_step(self.test_step), False, True, inference=True),
                 self._state_variables(False, True))
         return self._test_function
 
     def _make_predict_function(self):
         if self._predict_function is None:
             self._predict_function = step_sync.distribute_function(
-                self._compile_function(self.predict_step, False, False), self._state_variables(False, False),
+                self._compile_function(self.predict_step, False, False, inference=True),
+                self._state_variables(False, False),
                 split_batches=False)
         return self._predict_function
 
@@ -468,8 +475,9 @@ class Trainer:
         # As in fit: logs become Python floats per batch only when a callback reads them (a conversion waits
         # for the step, which on an asynchronous engine stops the next one from being queued).
         wants_logs = getattr(callbacks, "needs_test_batch_logs", True)
+        borrow = isinstance(adapter, ArrayDataAdapter)
         for step, batch in enumerate(adapter.get_numpy_iterator()):
-            batch = self._to_tensors(batch, host=host and test_function is not None)
+            batch = self._to_tensors(batch, host=host and test_function is not None, borrow=borrow)
             if test_function is None:
                 self._prepare(batch)
                 test_function = self._make_test_function()
@@ -495,8 +503,9 @@ class Trainer:
         outputs = []
         predict_function = None
         host = self._feeds_host_arrays()
+        borrow = isinstance(adapter, ArrayDataAdapter)
         for step, batch in enumerate(adapter.get_numpy_iterator()):
-            batch = self._to_tensors(batch, host=host and predict_function is not None)
+            batch = self._to_tensors(batch, host=host and predict_function is not None, borrow=borrow)
             if predict_function is None:
                 if not self.built:
                     self(unpack_x_y_sample_weight(batch)[0], training=False)

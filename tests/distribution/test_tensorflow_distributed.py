@@ -39,6 +39,13 @@ def test_model_parallel_is_refused_with_a_clear_error(results):
     assert message is not None and "data-parallel only" in message and "jax" in message
 
 
+def test_a_replica_without_examples_adds_nothing(results):
+    tiny = results["checks"]["tiny_last_batch"]
+    np.testing.assert_allclose(tiny["data_parallel"]["history"]["loss"], tiny["single"]["history"]["loss"], rtol=1e-6)
+    for a, b in zip(tiny["data_parallel"]["weights"], tiny["single"]["weights"]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
 def test_checkpoint_of_a_mirrored_run_loads_on_one_device(results):
     for a, b in zip(results["checks"]["restored"], results["data_parallel"]["weights"]):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)

@@ -43,6 +43,16 @@ def main(out):
     checks["replicas"] = [len(h.values) for h in handles]
     # The copies on the two devices agree after training.
     checks["copies_equal"] = all(np.array_equal(h.values[0].numpy(), h.values[1].numpy()) for h in handles)
+    # A last batch of one example on two replicas: one replica gets none, and adds nothing (not NaN) to the
+    # metrics; weights and logs as on one device.
+    x, y = jobs.data()
+    tiny = {}
+    for name, distribution in (("single", None), ("data_parallel", dist.DataParallel())):
+        dist.set_distribution(distribution)
+        small = jobs.build(hl)
+        history = small.fit(x[:17], y[:17], batch_size=16, epochs=1, verbose=0, shuffle=False)
+        tiny[name] = {"history": history.history, "weights": [w.tolist() for w in small.get_weights()]}
+    checks["tiny_last_batch"] = tiny
     mesh = dist.DeviceMesh((1, 2), ("batch", "model"))
     layout_map = dist.LayoutMap(mesh)
     layout_map["dense/kernel"] = (None, "model")

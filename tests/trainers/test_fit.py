@@ -181,3 +181,41 @@ def test_freezing_a_layer_between_fits_takes_effect(backend):
     first.trainable = True
     model.fit(x, y, batch_size=8, epochs=1, verbose=0)
     assert not np.array_equal(first.kernel.numpy(), frozen)
+
+
+@pytest.mark.parametrize("jit_compile", ["auto", False])
+def test_inference_steps_record_no_autodiff_graph(backend, jit_compile):
+    """predict and evaluate run their steps with graph recording off on the engines that record as they go
+    (native, PyTorch; as Keras runs its PyTorch inference steps under ``torch.no_grad``); fit still trains."""
+    x, y = regression_data(32)
+    model = mlp()
+    model.compile(optimizer=hl.optimizers.SGD(0.1), loss="mse", metrics=["mae"], jit_compile=jit_compile)
+    model.evaluate(x, y, batch_size=16, verbose=0)
+    model.predict(x, batch_size=16, verbose=0)
+    for _ in range(2):  # recorded, then replayed (on native and PyTorch)
+        out = model._make_predict_function()(model._to_tensors((x,)))
+        assert not getattr(out, "requires_grad", False)
+        logs = model._make_test_function()(model._to_tensors((x, y)))
+        assert not any(getattr(v, "requires_grad", False) for v in logs.values())
+    kernel = np.array(model.layers[0].kernel.numpy())
+    model.fit(x, y, batch_size=16, epochs=1, verbose=0)
+    assert not np.allclose(kernel, model.layers[0].kernel.numpy())
+
+
+def test_evaluate_and_predict_leave_the_data_untouched(backend):
+    """The batches are slices of the user's arrays (shared, not copied, where the engine allows): the data keeps
+    its values and flags, and the results are those of batches converted one by one."""
+    x, y = regression_data(40)
+    x0, y0 = x.copy(), y.copy()
+    model = mlp()
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    pred = model.predict(x, batch_size=16, verbose=0)
+    logs = model.evaluate(x, y, batch_size=16, verbose=0, return_dict=True)
+    np.testing.assert_array_equal(x, x0)
+    np.testing.assert_array_equal(y, y0)
+    assert x.flags.writeable and y.flags.writeable
+    by_batch = np.concatenate([model.predict_on_batch(x[i:i + 16]) for i in range(0, 40, 16)])
+    np.testing.assert_array_equal(pred, by_batch)
+    x[:] = 0.0  # the user changes the data afterwards: nothing of ours changes with it
+    np.testing.assert_array_equal(pred, by_batch)
+    assert model.evaluate(x0, y0, batch_size=16, verbose=0, return_dict=True) == logs

@@ -201,6 +201,17 @@ def test_conversions_accept_variables_lists_and_numpy():
     assert B.to_numpy(t).tolist() == [1.0, 2.0]
 
 
+def test_borrow_host_array_shares_the_buffer_read_only():
+    arr = np.arange(6, dtype="float32").reshape(2, 3)
+    t = B.borrow_host_array(arr[1:])
+    assert np.shares_memory(t.data, arr) and not t.data.flags.writeable
+    assert arr.flags.writeable  # the caller's array keeps its flags
+    assert B.to_numpy(B.add(t, 1.0)).tolist() == [[4.0, 5.0, 6.0]]
+    out = B.to_numpy(t)
+    out[0, 0] = -1.0  # to_numpy hands out a copy
+    assert arr[1, 0] == 3.0
+
+
 def test_importing_with_native_loads_no_framework():
     code = (
         "import sys, highlevel as hl\n"
