@@ -55,11 +55,11 @@ class TorchFusedMixin(FusedContract):
         return lr * float(np.sqrt(one - b2_power)) / float(one - b1_power)
 
     def divide_no_nan(self, x1, x2):
-        # The contract's formula as three torch calls (promotion as divide: integers divide in floatx).
+        # The contract's formula as four torch calls (promotion as divide: integers divide in floatx); the
+        # divisor is made safe first, so that the gradient stays finite where it is 0.
         (a, b), _ = cv.promote_float(x1, x2)
         zero = b == 0
-        quotient = torch.div(a, torch.where(zero, torch.ones((), dtype=b.dtype, device=b.device), b))
-        return torch.where(zero, torch.zeros((), dtype=quotient.dtype, device=quotient.device), quotient)
+        return torch.where(zero, 0.0, torch.div(a, torch.where(zero, 1.0, b)))
 
     def dense(self, inputs, kernel, bias=None, activation=None):
         # One addmm (the bias added inside the product) and the activation: two autograd nodes instead of three,
