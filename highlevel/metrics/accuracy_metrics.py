@@ -43,10 +43,17 @@ def categorical_accuracy(y_true, y_pred):
 def sparse_categorical_accuracy(y_true, y_pred):
     """1.0 where the integer label ``y_true`` equals the argmax of ``y_pred``."""
     y_pred = ops.convert_to_tensor(y_pred)
-    y_true = ops.convert_to_tensor(y_true, dtype=ops.dtype(y_pred))
+    y_true = ops.convert_to_tensor(y_true)
+    # Integer labels are compared with the int32 argmax as they are (equal promotes: no wrap-around, no copy);
+    # float labels compare as floats.
+    integer_labels = ops.dtype(y_true).startswith(("int", "uint"))
+    if not integer_labels:
+        y_true = ops.cast(y_true, ops.dtype(y_pred))
     if len(ops.shape(y_true)) == len(ops.shape(y_pred)) and ops.shape(y_true)[-1] == 1:
         y_true = ops.squeeze(y_true, -1)
-    predicted = ops.cast(ops.argmax(y_pred, axis=-1), ops.dtype(y_true))
+    predicted = ops.argmax(y_pred, axis=-1)
+    if not integer_labels:
+        predicted = ops.cast(predicted, ops.dtype(y_true))
     matches = ops.cast(ops.equal(y_true, predicted), floatx())
     if len(ops.shape(matches)) > 1 and ops.shape(matches)[-1] == 1:
         matches = ops.squeeze(matches, -1)
