@@ -25,10 +25,10 @@ keras, then hand, keras, ours, ...). A cell is the median of its timed runs, a r
 the ratio within the cycle, so that load spikes on a shared machine hit both sides of a ratio alike. Sharing
 a process, rather than one process per contestant and round, is what lets the table finish in minutes: here
 importing TensorFlow or Keras costs ~10 s and compiling the JAX and Keras steps tens of seconds per process.
-Exception: on JAX ours runs in a process of its own (``PROCESS_GROUPS``), because highlevel's JAX engine turns
-on ``jax_enable_x64`` process-wide, which made the hand-written loop trace float64 biases and run 1.5-2x slower
-beside it; there the ratios are ratios of medians. Not for B4, whose hand-written JAX loop runs under
-``jax.enable_x64(False)`` whatever the process has set (``WORKLOAD_PROCESS_GROUPS``): it shares ours' process.
+Exception: on JAX, Keras runs in a process of its own (``PROCESS_GROUPS``), because highlevel's JAX engine turns
+on ``jax_enable_x64`` process-wide, which would make Keras trace float64 where its users get float32; there the
+ours/keras ratios are ratios of medians. The hand-written JAX loops share ours' process: they are built and run
+under ``jax.enable_x64(False)`` (``_workloads.make_contestant``).
 ``--clock cpu`` times process CPU time instead of elapsed time (steadier on a loaded machine, and with one
 thread per library it is the work each contestant does). The first-step, import and memory cells each get
 fresh processes.
@@ -64,15 +64,12 @@ OURS_TARGETS = {("import", "native"): 0.3}
 #: max ours/keras: not slower on B1, at least 1.2x faster on B2.
 KERAS_TARGETS = {"B1": 1.0, "B2": 1 / 1.2}
 #: Contestants that must not share a process: highlevel's JAX engine turns on ``jax_enable_x64`` for the whole
-#: process (its contract keeps float64/int64), which would make the hand-written loop and Keras trace float64
-#: where their users get float32. Ratios between different processes are ratios of medians.
-PROCESS_GROUPS = {"jax": [["ours"], ["hand", "keras"]]}
-#: Per-workload exceptions to PROCESS_GROUPS, ``(backend, workload) -> groups``: the B4 hand-written JAX loop runs
-#: under ``jax.enable_x64(False)`` whatever the process has set (``_hand_infer.make_jax``), so it shares ours'
-#: process and its ratios are per cycle, like the other backends' (ratios of medians from separate processes
-#: swung by 10-30% on a loaded machine).
-WORKLOAD_PROCESS_GROUPS = {("jax", "B4-predict"): [["ours", "hand"], ["keras"]],
-                           ("jax", "B4-evaluate"): [["ours", "hand"], ["keras"]]}
+#: process (its contract keeps float64/int64), which would make Keras trace float64 where its users get float32.
+#: Ratios between different processes are ratios of medians (they swung by 10-30% on a loaded machine, which is
+#: why the hand-written loops, which can run under ``jax.enable_x64(False)``, share ours' process).
+PROCESS_GROUPS = {"jax": [["ours", "hand"], ["keras"]]}
+#: Per-workload exceptions to PROCESS_GROUPS, ``(backend, workload) -> groups`` (none at present).
+WORKLOAD_PROCESS_GROUPS = {}
 HEADER = ["workload", "backend", "unit", "ours", "hand", "keras", "ours/hand", "ours/keras", "target", "note"]
 
 
