@@ -191,6 +191,8 @@ def make_contestant(kind, backend, name, steps, threads=1, data=None):
         import_framework(backend, threads)
         import keras  # (not keras.utils.set_random_seed: it imports TensorFlow whatever the backend)
 
+        if backend == "jax":
+            return _jax_x32(lambda: model_runner(build_model(keras, workload, reuse=True), workload, x, y))
         return model_runner(build_model(keras, workload, reuse=True), workload, x, y)
     if kind != "hand":
         raise ValueError(f"Unknown contestant {kind!r}; expected one of {', '.join(KINDS)}.")
@@ -201,9 +203,9 @@ def make_contestant(kind, backend, name, steps, threads=1, data=None):
 
 
 def _jax_x32(make):
-    """A hand-written JAX loop built and run under ``jax.enable_x64(False)``, JAX's default, whatever the process
-    has set: highlevel's JAX engine turns ``jax_enable_x64`` on process-wide, and the loop shares ours' process
-    (``run.py``), where it would otherwise trace float64 biases and run 1.5-2x slower."""
+    """A hand-written JAX loop or a Keras model built and run under ``jax.enable_x64(False)``, JAX's default,
+    whatever the process has set: highlevel's JAX engine turns ``jax_enable_x64`` on process-wide, and they
+    share ours' process (``run.py``), where they would otherwise trace float64 and run 1.5-2x slower."""
     import jax
 
     with jax.enable_x64(False):

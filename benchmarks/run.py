@@ -25,10 +25,9 @@ keras, then hand, keras, ours, ...). A cell is the median of its timed runs, a r
 the ratio within the cycle, so that load spikes on a shared machine hit both sides of a ratio alike. Sharing
 a process, rather than one process per contestant and round, is what lets the table finish in minutes: here
 importing TensorFlow or Keras costs ~10 s and compiling the JAX and Keras steps tens of seconds per process.
-Exception: on JAX, Keras runs in a process of its own (``PROCESS_GROUPS``), because highlevel's JAX engine turns
-on ``jax_enable_x64`` process-wide, which would make Keras trace float64 where its users get float32; there the
-ours/keras ratios are ratios of medians. The hand-written JAX loops share ours' process: they are built and run
-under ``jax.enable_x64(False)`` (``_workloads.make_contestant``).
+On JAX, highlevel's engine turns on ``jax_enable_x64`` process-wide, which would make the hand-written loop and
+Keras beside it trace float64 where their users get float32 (1.5-2x slower): they are built and run under
+``jax.enable_x64(False)`` (``_workloads.make_contestant``), which lets them share ours' process.
 ``--clock cpu`` times process CPU time instead of elapsed time (steadier on a loaded machine, and with one
 thread per library it is the work each contestant does). The first-step, import and memory cells each get
 fresh processes.
@@ -63,11 +62,10 @@ HAND_TARGETS = {("B1", "jax"): 1.05, ("B1", "torch"): 1.10, ("B1", "tensorflow")
 OURS_TARGETS = {("import", "native"): 0.3}
 #: max ours/keras: not slower on B1, at least 1.2x faster on B2.
 KERAS_TARGETS = {"B1": 1.0, "B2": 1 / 1.2}
-#: Contestants that must not share a process: highlevel's JAX engine turns on ``jax_enable_x64`` for the whole
-#: process (its contract keeps float64/int64), which would make Keras trace float64 where its users get float32.
-#: Ratios between different processes are ratios of medians (they swung by 10-30% on a loaded machine, which is
-#: why the hand-written loops, which can run under ``jax.enable_x64(False)``, share ours' process).
-PROCESS_GROUPS = {"jax": [["ours", "hand"], ["keras"]]}
+#: Contestants that run in separate processes, per backend (default: all in one). Ratios between different
+#: processes are ratios of medians, which swung by 10-30% on a loaded machine; none are split at present (JAX's
+#: hand loop and Keras share ours' process under ``jax.enable_x64(False)``).
+PROCESS_GROUPS = {}
 #: Per-workload exceptions to PROCESS_GROUPS, ``(backend, workload) -> groups`` (none at present).
 WORKLOAD_PROCESS_GROUPS = {}
 HEADER = ["workload", "backend", "unit", "ours", "hand", "keras", "ours/hand", "ours/keras", "target", "note"]
