@@ -102,24 +102,12 @@ def make_torch(x, y, widths, batch, task):
 def make_jax(x, y, widths, batch, task):
     """A ``jax.jit`` forward (and loss/accuracy sums for evaluate), batches fed from numpy.
 
-    Traced and run under ``jax.enable_x64(False)``, JAX's default, whatever the process has set: highlevel's JAX
-    engine turns ``jax_enable_x64`` on process-wide, and this loop may share its process (``run.py``).
+    ``run.py`` builds and runs it under ``jax.enable_x64(False)`` (``_workloads.make_contestant``): it shares a
+    process with highlevel's JAX engine, which turns ``jax_enable_x64`` on process-wide.
     """
     import jax
     import jax.numpy as jnp
 
-    with jax.enable_x64(False):
-        run = _jax_loop(jax, jnp, x, y, widths, batch, task)
-
-    def run_x32():
-        with jax.enable_x64(False):
-            return run()
-
-    return run_x32
-
-
-def _jax_loop(jax, jnp, x, y, widths, batch, task):
-    """:func:`make_jax`'s loop, built (and to be run) inside ``jax.enable_x64(False)``."""
     params = [(jnp.asarray(w), jnp.asarray(b)) for w, b in _params(widths)]
     last = len(params) - 1
 

@@ -66,8 +66,6 @@ KERAS_TARGETS = {"B1": 1.0, "B2": 1 / 1.2}
 #: processes are ratios of medians, which swung by 10-30% on a loaded machine; none are split at present (JAX's
 #: hand loop and Keras share ours' process under ``jax.enable_x64(False)``).
 PROCESS_GROUPS = {}
-#: Per-workload exceptions to PROCESS_GROUPS, ``(backend, workload) -> groups`` (none at present).
-WORKLOAD_PROCESS_GROUPS = {}
 HEADER = ["workload", "backend", "unit", "ours", "hand", "keras", "ours/hand", "ours/keras", "target", "note"]
 
 
@@ -259,7 +257,7 @@ class Driver:
             results = {name: {k: [] for k in kinds} for name in names}
             plans = {}  # the contestants' split into processes -> the workloads timed that way
             for name in names:
-                spec = WORKLOAD_PROCESS_GROUPS.get((backend, name), PROCESS_GROUPS.get(backend, [kinds]))
+                spec = PROCESS_GROUPS.get(backend, [kinds])
                 groups = tuple(g for g in (tuple(k for k in g if k in kinds) for g in spec) if g)
                 plans.setdefault(groups, []).append(name)
             for r in range(repeats):
