@@ -17,7 +17,7 @@ True
 
 import numpy as np
 
-from _hand_loops import _B1, _B2, _EPS, _batches
+from _hand_loops import _B1, _B2, _EPS, _batches, _epoch
 
 FILTERS, CLASSES, BN_EPS, BN_MOMENTUM = 8, 10, 1e-3, 0.99
 FLAT = 14 * 14 * FILTERS
@@ -40,7 +40,6 @@ def make_numpy(x, y, batch):
     ms = [np.zeros_like(p) for p in params]
     vs = [np.zeros_like(p) for p in params]
     moving = [np.zeros(FILTERS, np.float32), np.ones(FILTERS, np.float32)]
-    spans = _batches(len(x), batch)
     state = {"t": 0}
 
     def step(xb, yb):
@@ -86,13 +85,7 @@ def make_numpy(x, y, batch):
             p -= lr * m / (np.sqrt(v) + _EPS)
         return loss
 
-    def epoch():
-        loss = 0.0
-        for a, b in spans:
-            loss = step(x[a:b], y[a:b])
-        return loss
-
-    return epoch
+    return _epoch(step, x, y, batch)
 
 
 def make_torch(x, y, batch):
@@ -199,15 +192,7 @@ def make_tensorflow(x, y, batch):
             var_.assign_sub(lr * m / (tf.sqrt(s) + _EPS))
         return loss
 
-    spans = _batches(len(x), batch)
-
-    def epoch():
-        loss = None
-        for a, b in spans:
-            loss = step(x[a:b], y[a:b])
-        return float(loss)
-
-    return epoch
+    return _epoch(step, x, y, batch)
 
 
 MAKERS = {"native": make_numpy, "torch": make_torch, "jax": make_jax, "tensorflow": make_tensorflow}

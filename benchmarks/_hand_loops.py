@@ -29,6 +29,19 @@ def _batches(n, batch):
     return [(i * batch, (i + 1) * batch) for i in range(n // batch)]
 
 
+def _epoch(step, x, y, batch):
+    """``epoch()``: ``step(xb, yb)`` over the full batches in order; returns the last loss as a float."""
+    spans = _batches(len(x), batch)
+
+    def epoch():
+        loss = 0.0
+        for a, b in spans:
+            loss = step(x[a:b], y[a:b])
+        return float(loss)
+
+    return epoch
+
+
 def make_numpy(x, y, widths, batch):
     """Numpy with the backward pass written by hand: the floor for any numpy-based engine."""
     rng = np.random.default_rng(0)
@@ -36,7 +49,6 @@ def make_numpy(x, y, widths, batch):
     flat = [p for pair in params for p in pair]
     ms = [np.zeros_like(p) for p in flat]
     vs = [np.zeros_like(p) for p in flat]
-    spans = _batches(len(x), batch)
     state = {"t": 0}
     last = len(params) - 1
 
@@ -76,13 +88,7 @@ def make_numpy(x, y, widths, batch):
             p -= lr * m / (np.sqrt(v) + _EPS)
         return loss
 
-    def epoch():
-        loss = 0.0
-        for a, b in spans:
-            loss = step(x[a:b], y[a:b])
-        return loss
-
-    return epoch
+    return _epoch(step, x, y, batch)
 
 
 def make_torch(x, y, widths, batch):
@@ -187,15 +193,7 @@ def make_tensorflow(x, y, widths, batch):
             var.assign_sub(lr * m / (tf.sqrt(s) + _EPS))
         return loss
 
-    spans = _batches(len(x), batch)
-
-    def epoch():
-        loss = None
-        for a, b in spans:
-            loss = step(x[a:b], y[a:b])
-        return float(loss)
-
-    return epoch
+    return _epoch(step, x, y, batch)
 
 
 MAKERS = {"native": make_numpy, "torch": make_torch, "jax": make_jax, "tensorflow": make_tensorflow}

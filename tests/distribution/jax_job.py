@@ -20,16 +20,6 @@ import numpy as np  # noqa: E402
 import highlevel as hl  # noqa: E402
 
 
-def run(out, name, distribution, callbacks=None):
-    hl.distribution.set_distribution(distribution)
-    model, history, logs = jobs.train(hl, callbacks=callbacks)
-    result = jobs.summary(model, history, logs)
-    x, _ = jobs.data()
-    result["predict"] = model.predict(x, batch_size=jobs.GLOBAL_BATCH, verbose=0).tolist()
-    jobs.write_json(os.path.join(out, f"{name}.json"), result)
-    return model
-
-
 def spec(variable):
     """The partition spec, one entry per dimension (JAX may drop trailing Nones)."""
     axes = [None if a is None else str(a) for a in variable.handle.value.sharding.spec]
@@ -39,12 +29,13 @@ def spec(variable):
 def main(out):
     dist = hl.distribution
     checks = {"devices": dist.list_devices()}
-    run(out, "single", None)
+    jobs.run_and_write(hl, out, "single", None)
 
     data_parallel = dist.DataParallel()
     checks["mesh"] = list(data_parallel.device_mesh.shape)
     ckpt = os.path.join(out, "dp.keras")
-    model = run(out, "data_parallel", data_parallel, callbacks=[hl.callbacks.ModelCheckpoint(ckpt, monitor="loss")])
+    model = jobs.run_and_write(hl, out, "data_parallel", data_parallel,
+                               callbacks=[hl.callbacks.ModelCheckpoint(ckpt, monitor="loss")])
     x, y = jobs.data()
     batch = hl.config.current_backend().distribute_batch((x[:16], y[:16]), data_parallel)
     checks["batch_shards"] = [[int(s.data.shape[0]) for s in a.addressable_shards] for a in batch]
@@ -55,7 +46,8 @@ def main(out):
     layout_map = dist.LayoutMap(mesh)
     layout_map["dense/kernel"] = (None, "model")
     layout_map["out.*kernel"] = ("model", None)
-    model = run(out, "model_parallel", dist.ModelParallel(layout_map=layout_map, batch_dim_name="batch"))
+    model = jobs.run_and_write(hl, out, "model_parallel",
+                               dist.ModelParallel(layout_map=layout_map, batch_dim_name="batch"))
     kernel = model.layers[0].kernel.handle.value
     checks["mp_specs"] = {v.path: spec(v) for v in model.trainable_variables}
     checks["mp_kernel_shards"] = [list(s.data.shape) for s in kernel.addressable_shards]

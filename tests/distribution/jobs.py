@@ -48,6 +48,17 @@ def train(hl, callbacks=None, validation=True):
     return model, history.history, logs
 
 
+def run_and_write(hl, out, name, distribution, callbacks=None):
+    """Sets ``distribution``, trains the MLP, and writes its summary plus predictions to ``out/<name>.json``."""
+    hl.distribution.set_distribution(distribution)
+    model, history, logs = train(hl, callbacks=callbacks)
+    result = summary(model, history, logs)
+    x, _ = data()
+    result["predict"] = model.predict(x, batch_size=GLOBAL_BATCH, verbose=0).tolist()
+    write_json(os.path.join(out, f"{name}.json"), result)
+    return model
+
+
 def summary(model, history, logs):
     """What a job reports back: weights (lists), fit history and evaluate logs."""
     return {"weights": [np.asarray(w).tolist() for w in model.get_weights()], "history": history,

@@ -21,22 +21,12 @@ import numpy as np  # noqa: E402
 import highlevel as hl  # noqa: E402
 
 
-def run(out, name, distribution, callbacks=None):
-    hl.distribution.set_distribution(distribution)
-    model, history, logs = jobs.train(hl, callbacks=callbacks)
-    result = jobs.summary(model, history, logs)
-    x, _ = jobs.data()
-    result["predict"] = model.predict(x, batch_size=jobs.GLOBAL_BATCH, verbose=0).tolist()
-    jobs.write_json(os.path.join(out, f"{name}.json"), result)
-    return model
-
-
 def main(out):
     dist = hl.distribution
     checks = {"devices": dist.list_devices()}
-    run(out, "single", None)
+    jobs.run_and_write(hl, out, "single", None)
     ckpt = os.path.join(out, "dp.keras")
-    model = run(out, "data_parallel", dist.DataParallel(),
+    model = jobs.run_and_write(hl, out, "data_parallel", dist.DataParallel(),
                 callbacks=[hl.callbacks.ModelCheckpoint(ckpt, monitor="loss")])
     handles = [v.handle for v in model.variables + model.optimizer.variables]
     checks["mirrored"] = [type(h).__name__ for h in handles]
