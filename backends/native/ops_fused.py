@@ -22,7 +22,13 @@ from .autograd import record
 from .convert import binary, to_float, to_tensor
 from .tensor import DTYPE_NAMES as _NAMES
 from .tensor import FLOAT_DTYPES, Tensor
-from .xp import xp
+from .xp import on_gpu, xp
+
+_FUSED = frozenset()  # dtypes with a fused CUDA kernel (gpu_kernels.py); none on numpy
+if on_gpu:
+    from . import gpu_kernels
+
+    _FUSED = gpu_kernels.FUSED_DTYPES
 
 _ACTIVATIONS = (None, "linear", "relu")
 
@@ -66,7 +72,7 @@ def dense(x, kernel, bias=None, activation=None):
     def backward(g):
         g2 = g.reshape(-1, g.shape[-1]) if g.ndim != 2 else g
         if relu:
-            g2 = g2 * (yd > 0)
+            g2 = gpu_kernels.relu_grad(g2, yd) if on_gpu and yd.dtype in _FUSED else g2 * (yd > 0)
         ga = (g2 @ wd.T).reshape(ad.shape) if a.requires_grad else None
         gw = a2.T @ g2 if w.requires_grad else None
         if len(inputs) == 3:
@@ -87,6 +93,11 @@ def sparse_softmax_cross_entropy(labels, logits, axis=-1):
 
     Returns:
         The losses, shaped like ``labels``, in ``logits``' float dtype.
+
+    Raises:
+        ValueError: on the CPU, for a label outside ``[0, classes)``. On a GPU (CuPy) the labels are not read
+            on the host (that would synchronise every training step): the loss of such an example is NaN and
+            so is its row of the gradient, as TensorFlow and JAX do on a GPU.
     """
     z = to_float(logits)
     zd = z.data
@@ -100,7 +111,13 @@ def sparse_softmax_cross_entropy(labels, logits, axis=-1):
         raise ValueError(f"sparse_softmax_cross_entropy: labels of shape {lab.shape} do not match logits of "
                          f"shape {z.data.shape} without the class axis {axis}.")
     n = zd.shape[-1]
-    if lab.size and (int(lab.min()) < 0 or int(lab.max()) >= n):
+    poison = None
+    if on_gpu:
+        # no host read: out-of-range labels pick column 0 and their loss and gradient rows become NaN
+        bad = (lab < 0) | (lab >= n)
+        lab = xp.where(bad, 0, lab)
+        poison = xp.where(bad, zd.dtype.type(xp.nan), zd.dtype.type(0))  # 0 or NaN per example
+    elif lab.size and (int(lab.min()) < 0 or int(lab.max()) >= n):
         raise ValueError(f"sparse_softmax_cross_entropy: labels must be in [0, {n}); received values from "
                          f"{int(lab.min())} to {int(lab.max())}.")
     shifted = zd - zd.max(axis=-1, keepdims=True)
@@ -111,13 +128,15 @@ def sparse_softmax_cross_entropy(labels, logits, axis=-1):
     flat_lab = lab.reshape(-1)
     picked = shifted.reshape(-1, n)[rows, flat_lab].reshape(lab.shape)
     loss = (xp.log(s[..., 0]) - picked).astype(zd.dtype, copy=False)
+    if poison is not None:
+        loss += poison
 
     def backward(g):
         grad = e / s  # softmax, minus the one-hot labels
         if not grad.flags.c_contiguous:  # (a moved class axis): the reshape below must be a view
             grad = xp.ascontiguousarray(grad)
         grad.reshape(-1, n)[rows, flat_lab] -= 1  # written in place through the view
-        grad *= g[..., None]
+        grad *= (g if poison is None else g + poison)[..., None]
         if moved:
             grad = xp.moveaxis(grad, -1, axis)
         return (grad.astype(z.data.dtype, copy=False),)
@@ -144,7 +163,10 @@ def adam_step(value, m, v, grad, alpha, beta_1, beta_2, epsilon):
 
 
 def adam_arrays(p, m, v, g, alpha, c1, c2, epsilon):
-    """:func:`adam_step` on xp arrays of one dtype, with ``c1 = 1 - beta_1`` and ``c2 = 1 - beta_2``."""
+    """:func:`adam_step` on xp arrays of one dtype, with ``c1 = 1 - beta_1`` and ``c2 = 1 - beta_2``; on a GPU
+    one fused kernel (gpu_kernels.adam), with the same operation order."""
+    if on_gpu and p.dtype in _FUSED:
+        return gpu_kernels.adam(p, m, v, g, alpha, c1, c2, epsilon)
     m_new = xp.subtract(g, m)
     m_new *= c1
     m_new += m

@@ -15,7 +15,10 @@ import math
 from .autograd import record
 from .convert import canonical_axis, like, to_float, to_tensor
 from .ops_reduce import mean, var
-from .xp import xp
+from .xp import on_gpu, xp
+
+if on_gpu:
+    from . import gpu_kernels
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _INV_SQRT_2 = 1.0 / math.sqrt(2.0)
@@ -36,7 +39,11 @@ def relu(x):
         x = to_tensor(x, "int32")
     xd = x.data
     # a Python 0 is weak for numpy: the result keeps xd's dtype without allocating a typed zero
-    return record(like(xp.maximum(xd, 0), xd.dtype), (x,), lambda g: (g * (xd > 0),), (x,), "relu")
+    if on_gpu and xd.dtype in gpu_kernels.FUSED_DTYPES:
+        backward = lambda g: (gpu_kernels.relu_grad(g, xd),)  # noqa: E731 - one fused kernel
+    else:
+        backward = lambda g: (g * (xd > 0),)  # noqa: E731
+    return record(like(xp.maximum(xd, 0), xd.dtype), (x,), backward, (x,), "relu")
 
 
 def relu6(x):

@@ -172,7 +172,11 @@ def _index_array(indices):
 
 
 def take(x, indices, axis=None):
-    """Entries at integer ``indices`` along ``axis`` (the flattened tensor when None)."""
+    """Entries at integer ``indices`` along ``axis`` (the flattened tensor when None).
+
+    An index outside ``[-n, n)`` raises IndexError on the CPU; on a GPU (CuPy) indices are not read on the host,
+    and such an entry is a fill value (NaN for floats) with no gradient, as in ``jax.numpy.take``.
+    """
     x = to_tensor(x)
     idx = _index_array(indices)
     if axis is None:
@@ -180,18 +184,41 @@ def take(x, indices, axis=None):
     axis = canonical_axis(axis, x.ndim)[0]
     xd = x.data
     n = xd.shape[axis]
-    if idx.size and (int(idx.min()) < -n or int(idx.max()) >= n):
+    outside = None
+    if on_gpu:
+        # No host read of the indices (it would synchronise the step): out-of-range ones gather a fill value
+        # and get no gradient, as jax.numpy.take's default mode does (NaN for floats).
+        outside = (idx < -n) | (idx >= n)
+        idx = xp.where(outside, 0, idx)
+        outside = outside.reshape((1,) * axis + outside.shape + (1,) * (xd.ndim - axis - 1))
+    elif idx.size and (int(idx.min()) < -n or int(idx.max()) >= n):
         raise IndexError(f"take: indices must be in [-{n}, {n}) for axis {axis} of shape {xd.shape}; "
                          f"received values in [{int(idx.min())}, {int(idx.max())}].")
     yd = xp.take(xd, idx, axis=axis)
+    if outside is not None:
+        yd = xp.where(outside, _fill_value(xd.dtype), yd)
     shape, dt = xd.shape, xd.dtype
 
     def backward(g):
         gx = xp.zeros(shape, dt)
+        if outside is not None:
+            g = xp.where(outside, dt.type(0), g)
         scatter_add(gx, (_py_slice(None),) * axis + (idx,), g)
         return (gx,)
 
     return record(yd, (x,), backward, (), "take")
+
+
+def _fill_value(dt):
+    """What an out-of-range gather gives on a GPU (jax.numpy.take's fill values): NaN, the integer
+    type's minimum (maximum if unsigned), True."""
+    if dt.kind == "f":
+        return dt.type(xp.nan)
+    if dt.kind == "i":
+        return dt.type(xp.iinfo(dt).min)
+    if dt.kind == "u":
+        return dt.type(xp.iinfo(dt).max)
+    return dt.type(True)
 
 
 def _along_axis_index(idx, shape, axis):

@@ -2,7 +2,11 @@
 
 ``HIGHLEVEL_DEVICE=gpu`` selects CuPy; anything else (or unset) selects numpy. This is the only module
 of highlevel that imports CuPy, and it does so only when asked to. Every other native module does
-``from .xp import xp`` and writes array code once for both.
+``from .xp import xp`` and writes array code once for both; the few places where CuPy needs other code
+test ``on_gpu`` (no host reads of values inside a step, the fused kernels of gpu_kernels.py). CuPy's
+default memory pool is the caching allocator: a step's buffers, freed as the engine drops them, are reused
+by the next step without cudaMalloc. tests/backends/native/test_gpu_path.py runs the CuPy path on a fake
+CuPy where no GPU is present.
 
 >>> from highlevel.backends.native.xp import xp, on_gpu
 >>> xp.__name__ if not on_gpu else "cupy"
