@@ -28,6 +28,9 @@ class CallbackList(Callback):
                 )
         if add_progbar and not any(isinstance(cb, ProgbarLogger) for cb in self.callbacks):
             self.callbacks.append(ProgbarLogger())
+        # What the steps compute may depend on which hooks are defined (see needs_train_batch_logs): every
+        # process of a multi-process run must run the same steps, so that depends on every callback given.
+        self._given = list(self.callbacks)
         if not distribution.is_chief():  # a multi-process run: only process 0 writes files and prints
             self.callbacks = [cb for cb in self.callbacks if not getattr(cb, "chief_only", False)]
         self.history = None
@@ -47,7 +50,7 @@ class CallbackList(Callback):
     def _overriding(self, *hooks):
         """The callbacks that define one of ``hooks`` themselves (not the base class's no-op)."""
         # A hook is defined by the callback's class or set on the instance (LambdaCallback does that).
-        return [cb for cb in self.callbacks
+        return [cb for cb in self._given + [cb for cb in self.callbacks if cb not in self._given]
                 if any(h in vars(cb) or getattr(type(cb), h) is not getattr(Callback, h) for h in hooks)]
 
     @property

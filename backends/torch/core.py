@@ -171,6 +171,16 @@ class TorchCoreMixin:
     def assign_variable(self, handle, value):
         if isinstance(value, Variable):
             value = value.value
+        if (type(value) is torch.Tensor and value.dtype == handle.dtype and value.shape == handle.shape
+                and value.device == handle.device):
+            # The common case (a step writing back a value it computed): no conversion, no check to make; and
+            # no no_grad context to enter when gradients are off already (a test step, an optimizer update).
+            if torch.is_grad_enabled():
+                with torch.no_grad():
+                    handle.copy_(value)
+            else:
+                handle.copy_(value)
+            return
         t = cv.convert(value, handle.dtype, handle.device)
         if tuple(t.shape) != tuple(handle.shape):
             raise ValueError(

@@ -39,6 +39,15 @@ def _binary(fn, x1, x2):
     return cv.run(fn, [a, b])
 
 
+def _compare(fn, x1, x2):
+    """A comparison: two signed-integer tensors compare exactly as they are, whatever their widths (torch
+    compares mixed widths by value, as the promoted comparison would; one op instead of a cast and the op)."""
+    if (isinstance(x1, torch.Tensor) and isinstance(x2, torch.Tensor) and x1.dtype in _SIGNED_INTS
+            and x2.dtype in _SIGNED_INTS):
+        return fn(x1, x2)
+    return _binary(fn, x1, x2)
+
+
 def _unary_float(fn, x):
     return fn(cv.to_float(x))
 
@@ -261,22 +270,22 @@ class TorchMathMixin:
         return torch.logaddexp(a, b)
 
     def equal(self, x1, x2):
-        return _binary(operator.eq, x1, x2)
+        return _compare(operator.eq, x1, x2)
 
     def not_equal(self, x1, x2):
-        return _binary(operator.ne, x1, x2)
+        return _compare(operator.ne, x1, x2)
 
     def less(self, x1, x2):
-        return _binary(operator.lt, x1, x2)
+        return _compare(operator.lt, x1, x2)
 
     def less_equal(self, x1, x2):
-        return _binary(operator.le, x1, x2)
+        return _compare(operator.le, x1, x2)
 
     def greater(self, x1, x2):
-        return _binary(operator.gt, x1, x2)
+        return _compare(operator.gt, x1, x2)
 
     def greater_equal(self, x1, x2):
-        return _binary(operator.ge, x1, x2)
+        return _compare(operator.ge, x1, x2)
 
     def logical_and(self, x1, x2):
         (a, b), _ = cv.promote(x1, x2)

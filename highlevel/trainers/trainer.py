@@ -33,6 +33,8 @@ class Trainer:
     _train_function = None
     _test_function = None
     _predict_function = None
+    _lean_train_function = None
+    _lean_test_function = None
 
     # ------------------------------------------------------------------ compile
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
@@ -95,6 +97,8 @@ class Trainer:
         self._train_function = None
         self._test_function = None
         self._predict_function = None
+        self._lean_train_function = None
+        self._lean_test_function = None
 
     def _output_names_for_compile(self):
         names = getattr(self, "output_names", None)
@@ -172,6 +176,14 @@ class Trainer:
     def train_step(self, data):
         """One optimization step on a batch; returns the metrics' results."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
+        loss, y_pred = self._train_update(x, y, sample_weight)
+        with step_sync.metric_sync(self, x) as sync:  # under a distribution: adds up the replicas' updates
+            self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+            logs = self.compute_metrics(x, y, y_pred, sample_weight)
+        return sync.results(logs)
+
+    def _train_update(self, x, y, sample_weight):
+        """The forward pass, the gradients and the optimizer's update; returns ``(loss, y_pred)``."""
 
         def loss_fn():
             y_pred = self(x, training=True)
@@ -185,20 +197,50 @@ class Trainer:
         # With a TerminateOnNaN callback, a batch whose loss is not finite leaves the weights as they were.
         only_if = ops.all(ops.isfinite(loss)) if getattr(self, "_guard_nonfinite", False) else None
         self.optimizer.apply(grads, trainable, only_if=only_if)
-        with step_sync.metric_sync(self, x) as sync:  # under a distribution: adds up the replicas' updates
-            self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
-            logs = self.compute_metrics(x, y, y_pred, sample_weight)
-        return sync.results(logs)
+        return loss, y_pred
 
     def test_step(self, data):
         """Evaluates one batch; returns the metrics' results."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
-        y_pred = self(x, training=False)
-        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
+        loss, y_pred = self._test_forward(x, y, sample_weight)
         with step_sync.metric_sync(self, x) as sync:
             self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
             logs = self.compute_metrics(x, y, y_pred, sample_weight)
         return sync.results(logs)
+
+    def _test_forward(self, x, y, sample_weight):
+        y_pred = self(x, training=False)
+        return self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False), y_pred
+
+    # Logs on demand: when no callback reads a batch's logs and the model keeps Trainer's own steps and metric
+    # methods, the compiled step only updates the metrics' state, and the results (a division per metric) are
+    # computed once, when the epoch or the evaluation ends. They equal what the last step would have returned.
+    def _lean_train_step(self, data):
+        """:meth:`train_step` without its logs: the update and the metric states only; returns ``{}``."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        loss, y_pred = self._train_update(x, y, sample_weight)
+        self._update_metric_states(x, y, y_pred, sample_weight, loss)
+        return {}
+
+    def _lean_test_step(self, data):
+        """:meth:`test_step` without its logs (see :meth:`_lean_train_step`)."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        loss, y_pred = self._test_forward(x, y, sample_weight)
+        self._update_metric_states(x, y, y_pred, sample_weight, loss)
+        return {}
+
+    def _update_metric_states(self, x, y, y_pred, sample_weight, loss):
+        # What compute_metrics does before it reads the results, under the same replica combination.
+        with step_sync.metric_sync(self, x):
+            self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+            if self._compile_metrics is not None and y is not None:
+                self._compile_metrics.update_state(y, y_pred, sample_weight)
+
+    def _logs_on_demand(self, step_name):
+        """Whether a lean step may stand for ``step_name``: the model overrides none of the methods it skips."""
+        cls = type(self)
+        return all(getattr(cls, name) is getattr(Trainer, name)
+                   for name in (step_name, "compute_metrics", "get_metrics_result"))
 
     def predict_step(self, data):
         """The model's outputs for one batch."""
@@ -301,14 +343,30 @@ class Trainer:
 
         return tree.map_structure(convert, batch)
 
-    def _make_train_function(self):
+    def _make_train_function(self, batch_logs=True):
+        """The compiled training step; without ``batch_logs``, a lean one where the model allows it (see
+        :meth:`_lean_train_step`). Check ``_lean_train_function`` after the call to know which."""
+        if not batch_logs and self._logs_on_demand("train_step"):
+            if self._lean_train_function is None:
+                self._lean_train_function = step_sync.distribute_function(
+                    self._compile_function(step_sync.distribute_step(self._lean_train_step), True, True),
+                    self._state_variables(True, True))
+            return self._lean_train_function
         if self._train_function is None:
             self._train_function = step_sync.distribute_function(
                 self._compile_function(step_sync.distribute_step(self.train_step), True, True),
                 self._state_variables(True, True))
         return self._train_function
 
-    def _make_test_function(self):
+    def _make_test_function(self, batch_logs=True):
+        """The compiled test step; without ``batch_logs``, a lean one where the model allows it."""
+        if not batch_logs and self._logs_on_demand("test_step"):
+            if self._lean_test_function is None:
+                self._lean_test_function = step_sync.distribute_function(
+                    self._compile_function(step_sync.distribute_step(self._lean_test_step), False, True,
+                                           inference=True),
+                    self._state_variables(False, True))
+            return self._lean_test_function
         if self._test_function is None:
             self._test_function = step_sync.distribute_function(
                 self._compile_function(step_sync.distribute_step(self.test_step), False, True, inference=True),
@@ -363,7 +421,7 @@ class Trainer:
         # trainable-dependent behaviour built in: when they changed since it was made, it is made again.
         trainable = tuple(id(v) for v in self._step_trainable_variables())
         if getattr(self, "_train_function_trainable", trainable) != trainable:
-            self._train_function = None
+            self._train_function = self._lean_train_function = None
         self._train_function_trainable = trainable
         self._in_fit = True
         logs = {}
@@ -404,7 +462,7 @@ class Trainer:
         # before the interruption and are passed over untrained (still drawn, so the data order is unchanged),
         # and `restore()` loads the saved state once the first batch has built the model and optimizer.
         logs = {}
-        train_function = None
+        train_function, lean = None, False
         # Hooks nobody defines are not called per step, and logs nobody reads per batch stay tensors until the
         # epoch ends (see CallbackList.needs_train_batch_logs).
         wants_begin = getattr(callbacks, "needs_train_batch_begin", True)
@@ -427,7 +485,8 @@ class Trainer:
                         host_rng().bit_generator.state = rng_state
                     else:
                         self._prepare(batch)
-                    train_function = self._make_train_function()
+                    train_function = self._make_train_function(batch_logs=wants_logs)
+                    lean = train_function is self._lean_train_function
                 if restore is not None:
                     restore()
                     restore = None
@@ -447,6 +506,8 @@ class Trainer:
                     callbacks.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
+        if train_function is not None and lean:
+            logs = self.get_metrics_result()
         return _pythonify(logs)
 
     # --------------------------------------------------------------- evaluate
@@ -480,12 +541,14 @@ class Trainer:
             batch = self._to_tensors(batch, host=host and test_function is not None, borrow=borrow)
             if test_function is None:
                 self._prepare(batch)
-                test_function = self._make_test_function()
+                test_function = self._make_test_function(batch_logs=wants_logs)
             callbacks.on_test_batch_begin(step)
             logs = test_function(batch)
             if wants_logs:
                 logs = _pythonify(logs)
                 callbacks.on_test_batch_end(step, logs)
+        if test_function is not None and test_function is self._lean_test_function:
+            logs = self.get_metrics_result()
         logs = _pythonify(logs)
         callbacks.on_test_end(logs)
         return logs

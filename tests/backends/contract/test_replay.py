@@ -23,6 +23,11 @@ def engine(request):
         yield backend
 
 
+def _fit_function(model):
+    """The compiled step ``fit`` used: the lean one (no batch logs) when no callback read them."""
+    return model._lean_train_function or model._train_function
+
+
 def _compile_replay(backend):
     """The engine's own compile_replay (what its compile_step uses by default)."""
     import importlib
@@ -74,7 +79,7 @@ def test_replay_matches_eager_bitwise(fit_kwargs):
     for a, b in zip(eager[4], replayed[4]):
         np.testing.assert_array_equal(a, b)
     # 40 samples in batches of 16: a full and a partial batch, each recorded once and then replayed.
-    compiled = inspect.getclosurevars(replayed[0]._train_function).nonlocals["step"]
+    compiled = inspect.getclosurevars(_fit_function(replayed[0])).nonlocals["step"]
     assert len(compiled.recordings) == 2 and not compiled.fallback_reasons
 
 
@@ -142,7 +147,7 @@ def test_a_host_read_falls_back_to_eager_without_losing_state():
     assert got == want  # the aborted recording left no trace: the weights are the eager run's
     for a, b in zip(want_w, got_w):
         np.testing.assert_array_equal(a, b)
-    compiled = inspect.getclosurevars(model._train_function).nonlocals["step"]
+    compiled = inspect.getclosurevars(_fit_function(model)).nonlocals["step"]
     assert compiled.fallback_reasons and "host" in compiled.fallback_reasons[0]
     assert not any("could not compile" in m for m in messages), messages  # the default falls back quietly
 
@@ -170,7 +175,7 @@ def test_a_python_function_given_to_an_op_keeps_the_step_eager():
     model, got = fit("auto")
     for a, b in zip(want, got):
         np.testing.assert_array_equal(a, b)
-    compiled = inspect.getclosurevars(model._train_function).nonlocals["step"]
+    compiled = inspect.getclosurevars(_fit_function(model)).nonlocals["step"]
     assert any("Python function" in r for r in compiled.fallback_reasons), compiled.fallback_reasons
 
 
