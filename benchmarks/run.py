@@ -18,11 +18,12 @@ Rows (see ``_workloads.py`` for the models):
   process's ``ru_maxrss`` growth over its resident size before training (a coarser, allocator-level view).
 
 Method: every library's thread pools are pinned (``--threads``, default 1) in every worker subprocess
-(``_harness.run_worker``). The timing rows of one backend come from a fresh subprocess (``--repeats`` of them,
-default 1) holding that backend's contestants side by side: per workload each is built and warmed up (builds,
-compiles, fills caches), then their timed runs alternate for ``--epochs`` cycles (default 5; ours, hand,
-keras, then hand, keras, ours, ...). A cell is the median of its timed runs, a ratio the median over cycles of
-the ratio within the cycle, so that load spikes on a shared machine hit both sides of a ratio alike. Sharing
+(``_harness.run_worker``). The timing rows of one backend come from fresh subprocesses (``--repeats`` of them,
+default 3) each holding that backend's contestants side by side: per workload each is built and warmed up
+(builds, compiles, fills caches), then their timed runs alternate for ``--epochs`` cycles (default 5; ours,
+hand, keras, then hand, keras, ours, ...). A cell is the median of its timed runs, a ratio the median over all
+cycles (of every process) of the ratio within the cycle, so that load spikes on a shared machine hit both
+sides of a ratio alike, and no one process's luck (where its arrays landed in memory) decides a ratio. Sharing
 a process, rather than one process per contestant and round, is what lets the table finish in minutes: here
 importing TensorFlow or Keras costs ~10 s and compiling the JAX and Keras steps tens of seconds per process.
 On JAX, highlevel's engine turns on ``jax_enable_x64`` process-wide, which would make the hand-written loop and
@@ -66,6 +67,12 @@ KERAS_TARGETS = {"B1": 1.0, "B2": 1 / 1.2}
 #: processes are ratios of medians, which swung by 10-30% on a loaded machine; none are split at present (JAX's
 #: hand loop and Keras share ours' process under ``jax.enable_x64(False)``).
 PROCESS_GROUPS = {}
+#: Fresh processes per backend for the timing rows, and timed runs per contestant and workload in each; a ratio
+#: is the median over all their cycles. One process's ratio depends on that process: three back-to-back
+#: processes of 11 cycles each gave B4-evaluate on PyTorch 1.09x, 0.97x and 0.92x (the same code; within a
+#: process the cycles agree), so the table pools several processes rather than running more cycles in one.
+DEFAULT_REPEATS = 3
+DEFAULT_CYCLES = 5
 HEADER = ["workload", "backend", "unit", "ours", "hand", "keras", "ours/hand", "ours/keras", "target", "note"]
 
 
@@ -100,7 +107,7 @@ def time_worker(backend, kinds, names, args):
         times = {kind: [] for kind in runs}
         losses = {}
         order = list(runs)
-        for _ in range(args.epochs or (1 if args.quick else 5)):
+        for _ in range(args.epochs or (1 if args.quick else DEFAULT_CYCLES)):
             for kind in order:
                 try:
                     t0 = clock()
@@ -249,7 +256,7 @@ class Driver:
     def timings(self, backends, names, kinds_of):
         """The workload rows: per backend, ``--repeats`` fresh processes, each cycling through the contestants."""
         rows = []
-        repeats = self.args.repeats or 1
+        repeats = self.args.repeats or (1 if self.args.quick else DEFAULT_REPEATS)
         for backend in backends:
             kinds = kinds_of(backend)
             # per workload and kind: ms per step of every timed run, in cycle order (None: a failed cycle), so
@@ -369,7 +376,7 @@ def drive(args):
             rows += driver.import_time()
             rows += driver.memory()
     print(format_table(HEADER, rows))
-    repeats, cycles = args.repeats or 1, args.epochs or (1 if args.quick else 5)
+    repeats, cycles = args.repeats or (1 if args.quick else DEFAULT_REPEATS), args.epochs or (1 if args.quick else DEFAULT_CYCLES)
     print(f"\n{repeats} process(es) x {cycles} alternating timed run(s) per backend, {args.threads} thread(s), "
           f"{args.clock} clock"
           f"{', quick' if args.quick else ''}; keras {'on' if keras else 'not installed or off'}; "
@@ -383,7 +390,7 @@ def main(argv=None):
                    help="comma-separated subset of B1, B2, B3, B4 (both B4 rows), B4-predict, B4-evaluate; "
                         "empty for only the extra rows")
     p.add_argument("--threads", type=int, default=1, help="threads for every library (default 1)")
-    p.add_argument("--repeats", type=int, default=0, help="fresh processes per backend for the timing rows (default 1)")
+    p.add_argument("--repeats", type=int, default=0, help="fresh processes per backend for the timing rows (default 3; 1 with --quick)")
     p.add_argument("--epochs", type=int, default=0,
                    help="alternating timed runs per contestant and workload in a process (default 5; 1 with --quick)")
     p.add_argument("--steps", type=int, default=0, help="training steps per timed epoch (default per workload)")
