@@ -23,6 +23,10 @@ class Capabilities:
         distributed: the engine has a distributed runtime highlevel can drive.
         compiled_step_takes_host_arrays: a compiled step (``compile_step``) accepts numpy arrays and moves
             them to the device itself, faster than converting each batch first (JAX's jitted call does).
+        host_reads_sync: reading a tensor's values on the host waits for the device (the native engine on
+            CuPy). The front end then skips the optional reads it makes in eager steps (the label range check
+            of the sparse cross-entropy, Adam's step count read to compute its powers on the host), so that an
+            eager step, like a compiled one, never waits for the device.
     """
 
     supports_float64: bool = True
@@ -32,6 +36,7 @@ class Capabilities:
     supports_gpu: bool = False
     distributed: bool = False
     compiled_step_takes_host_arrays: bool = False
+    host_reads_sync: bool = False
 
 
 class CoreContract(abc.ABC):

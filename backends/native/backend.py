@@ -56,6 +56,7 @@ class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, Backend):
         stateless_step=False,
         supports_gpu=True,
         distributed=False,
+        host_reads_sync=on_gpu,
     )
 
     # the op set: module functions as static methods (no extra call layer)

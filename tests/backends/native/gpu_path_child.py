@@ -93,6 +93,18 @@ def main(out):
     result["mlp_loss"] = hist.history["loss"][-1]
     save_weights(model, os.path.join(out, "mlp.npz"))
 
+    # the same model with eager steps (jit_compile=False): the front end's optional host reads (the label range
+    # check, Adam's step count) are skipped where reading waits for the device
+    hl.utils.set_random_seed(0)
+    eager = compile_model(mlp())
+    eager.compile(optimizer=hl.optimizers.Adam(1e-2),
+                  loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True), jit_compile=False)
+    eager.fit(x, y, batch_size=32, epochs=1, verbose=0, shuffle=False)
+    probe = StepReads()
+    eager.fit(x, y, batch_size=32, epochs=1, verbose=0, shuffle=False, callbacks=[probe])
+    result["eager_step_reads"] = per_step(probe.marks)
+    save_weights(eager, os.path.join(out, "mlp_eager.npz"))
+
     # evaluate and predict: reads per call (8 batches each)
     start = reads()
     result["mlp_evaluate"] = model.evaluate(x, y, batch_size=32, verbose=0)
