@@ -109,6 +109,10 @@ class Engine(abc.ABC):
         """Runs the step without recording (the compiled step's eager fallback)."""
         return fn(*args, **kwargs)
 
+    def finish(self, program):
+        """The generated program as the replay runs it: itself, or handed to the engine's own compiler."""
+        return program
+
 
 class Recorder:
     """Logs the engine calls of one run of a step (see the module docstring)."""
@@ -400,7 +404,7 @@ class _Recording:
     def __init__(self, rec, input_slots, out_tmpl, engine):
         self.source, namespace = _generate(rec.entries, input_slots, out_tmpl, engine)
         exec(compile(self.source, "<highlevel replay>", "exec"), namespace)  # noqa: S102 - our own code
-        self.run = namespace["program"]
+        self.run = engine.finish(namespace["program"])
         self.ops = [getattr(e[1], "__name__", "?") if e[0] == "call" else e[0] for e in rec.entries]
 
 

@@ -63,7 +63,10 @@ def is_float(t):
     return t.dtype in FLOATS
 
 
+@torch.compiler.assume_constant_result
 def default_device():
+    # Constant for torch.compile (a compiled replay of a step): dynamo cannot put the torch.device this returns
+    # into a graph and would break the graph at every conversion of a constant.
     return torch.get_default_device()
 
 

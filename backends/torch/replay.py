@@ -121,9 +121,25 @@ class TorchEngine(_replay.Engine):
         return ("t", tuple(tensor.shape), tensor.dtype, tensor.device, tensor.requires_grad)
 
 
+class TorchCompileEngine(TorchEngine):
+    """A recording whose program ``torch.compile`` compiles (``jit_compile=True``).
+
+    The generated program holds only engine calls and torch operations, so dynamo traces it into a few graphs
+    (the forward with its loss, then the optimizer's update, split where the program calls
+    ``torch.autograd.grad``). Compiling the front end's Python step instead broke it into a graph per op:
+    dynamo cannot follow the backend look-up (a ``ContextVar``) that every ``hl.ops`` call makes.
+    """
+
+    def finish(self, program):
+        return torch.compile(program, dynamic=False)
+
+
 ENGINE = TorchEngine()
+COMPILE_ENGINE = TorchCompileEngine()
 
 
-def compile_replay(backend, fn, state_variables, *, warn=True):
-    """The PyTorch engine's :func:`~highlevel.backends.contract.replay.compile_replay`."""
-    return _replay.compile_replay(backend, fn, state_variables, ENGINE, warn=warn)
+def compile_replay(backend, fn, state_variables, *, warn=True, torch_compile=False):
+    """The PyTorch engine's :func:`~highlevel.backends.contract.replay.compile_replay`; with ``torch_compile``,
+    each recorded program is compiled by ``torch.compile`` (see :class:`TorchCompileEngine`)."""
+    engine = COMPILE_ENGINE if torch_compile else ENGINE
+    return _replay.compile_replay(backend, fn, state_variables, engine, warn=warn)

@@ -43,13 +43,15 @@ class TorchTrainingMixin(TrainingContract):
                 p.data = torch.empty_strided(r.shape, r.stride(), dtype=p.dtype, device=p.device).copy_(p.data)
 
     def compile_step(self, fn, state_variables, jit_compile="auto"):
-        if jit_compile is True:
-            # torch.compile traces the Python step into graphs; it falls back to eager for what it cannot capture.
-            return torch.compile(fn, dynamic=False)
         if jit_compile is False or self.distribution_step_replicas() > 1:
             # Distributed steps run eagerly: DistributedDataParallel works in hooks around the forward and
             # inside backward, which a replay would not repeat.
             return fn
+        if jit_compile is True:
+            # The step recorded as for "auto", and the recorded program (engine calls and torch operations only,
+            # none of the front end's Python) compiled by torch.compile. A step that cannot be recorded runs
+            # eagerly, with a warning that says why.
+            return compile_replay(self, fn, state_variables, warn=True, torch_compile=True)
         # The default: the step recorded once and replayed without the front end's Python (replay.py), eager
         # PyTorch underneath.
         return compile_replay(self, fn, state_variables, warn=False)

@@ -51,8 +51,8 @@ class Trainer:
             run_eagerly: run steps eagerly (no ``jax.jit``/``tf.function``), for debugging.
             auto_scale_loss: when the model's dtype policy is ``"mixed_float16"``, wrap the optimizer in a
                 :class:`~highlevel.optimizers.LossScaleOptimizer` (dynamic loss scaling).
-            jit_compile: ``True`` asks for the engine's extra compiler (XLA on TensorFlow, ``torch.compile``,
-                the recorded replay on native); ``"auto"`` (default) compiles the way each engine does best:
+            jit_compile: ``True`` asks for the engine's extra compiler (XLA on TensorFlow; on PyTorch
+                ``torch.compile`` of the recorded step below; the recorded replay on native); ``"auto"`` (default) compiles the way each engine does best:
                 ``jax.jit`` on JAX, ``tf.function`` on TensorFlow, and on PyTorch and native a step recorded
                 once and replayed without the front end's Python (backends/contract/replay.py: like
                 ``jax.jit``, the step's Python runs once per input signature; a step that reads tensor values
