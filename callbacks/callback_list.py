@@ -28,10 +28,12 @@ class CallbackList(Callback):
                 )
         if add_progbar and not any(isinstance(cb, ProgbarLogger) for cb in self.callbacks):
             self.callbacks.append(ProgbarLogger())
-        # What the steps compute may depend on which hooks are defined (see needs_train_batch_logs): every
-        # process of a multi-process run must run the same steps, so that depends on every callback given.
-        self._given = list(self.callbacks)
-        if not distribution.is_chief():  # a multi-process run: only process 0 writes files and prints
+        # A multi-process run: only process 0 writes files and prints. The others keep the chief-only callbacks
+        # aside: which step runs depends on the hooks defined (needs_train_batch_logs), and every process must
+        # run the same step.
+        self._chief_elsewhere = []
+        if not distribution.is_chief():
+            self._chief_elsewhere = [cb for cb in self.callbacks if getattr(cb, "chief_only", False)]
             self.callbacks = [cb for cb in self.callbacks if not getattr(cb, "chief_only", False)]
         self.history = None
         if add_history:
@@ -50,7 +52,7 @@ class CallbackList(Callback):
     def _overriding(self, *hooks):
         """The callbacks that define one of ``hooks`` themselves (not the base class's no-op)."""
         # A hook is defined by the callback's class or set on the instance (LambdaCallback does that).
-        return [cb for cb in self._given + [cb for cb in self.callbacks if cb not in self._given]
+        return [cb for cb in self.callbacks + self._chief_elsewhere
                 if any(h in vars(cb) or getattr(type(cb), h) is not getattr(Callback, h) for h in hooks)]
 
     @property

@@ -52,7 +52,8 @@ class Trainer:
             auto_scale_loss: when the model's dtype policy is ``"mixed_float16"``, wrap the optimizer in a
                 :class:`~highlevel.optimizers.LossScaleOptimizer` (dynamic loss scaling).
             jit_compile: ``True`` asks for the engine's extra compiler (XLA on TensorFlow; on PyTorch
-                ``torch.compile`` of the recorded step below; the recorded replay on native); ``"auto"`` (default) compiles the way each engine does best:
+                ``torch.compile`` of the recorded step described next; the recorded replay on native);
+                ``"auto"`` (default) compiles the way each engine does best:
                 ``jax.jit`` on JAX, ``tf.function`` on TensorFlow, and on PyTorch and native a step recorded
                 once and replayed without the front end's Python (backends/contract/replay.py: like
                 ``jax.jit``, the step's Python runs once per input signature; a step that reads tensor values
@@ -347,31 +348,25 @@ class Trainer:
         """The compiled training step; without ``batch_logs``, a lean one where the model allows it (see
         :meth:`_lean_train_step`). Check ``_lean_train_function`` after the call to know which."""
         if not batch_logs and self._logs_on_demand("train_step"):
-            if self._lean_train_function is None:
-                self._lean_train_function = step_sync.distribute_function(
-                    self._compile_function(step_sync.distribute_step(self._lean_train_step), True, True),
-                    self._state_variables(True, True))
-            return self._lean_train_function
-        if self._train_function is None:
-            self._train_function = step_sync.distribute_function(
-                self._compile_function(step_sync.distribute_step(self.train_step), True, True),
-                self._state_variables(True, True))
-        return self._train_function
+            return self._step_function("_lean_train_function", self._lean_train_step, with_optimizer=True)
+        return self._step_function("_train_function", self.train_step, with_optimizer=True)
 
     def _make_test_function(self, batch_logs=True):
         """The compiled test step; without ``batch_logs``, a lean one where the model allows it."""
         if not batch_logs and self._logs_on_demand("test_step"):
-            if self._lean_test_function is None:
-                self._lean_test_function = step_sync.distribute_function(
-                    self._compile_function(step_sync.distribute_step(self._lean_test_step), False, True,
-                                           inference=True),
-                    self._state_variables(False, True))
-            return self._lean_test_function
-        if self._test_function is None:
-            self._test_function = step_sync.distribute_function(
-                self._compile_function(step_sync.distribute_step(self.test_step), False, True, inference=True),
-                self._state_variables(False, True))
-        return self._test_function
+            return self._step_function("_lean_test_function", self._lean_test_step, with_optimizer=False)
+        return self._step_function("_test_function", self.test_step, with_optimizer=False)
+
+    def _step_function(self, attr, step, with_optimizer):
+        """The training (``with_optimizer``) or test ``step`` compiled and placed for the distribution, made once
+        and kept in ``attr``."""
+        function = getattr(self, attr)
+        if function is None:
+            compiled = self._compile_function(step_sync.distribute_step(step), with_optimizer, True,
+                                              inference=not with_optimizer)
+            function = step_sync.distribute_function(compiled, self._state_variables(with_optimizer, True))
+            setattr(self, attr, function)
+        return function
 
     def _make_predict_function(self):
         if self._predict_function is None:
