@@ -18,9 +18,13 @@ from .tolerances import reason, tolerance
 FD_EPS = 1e-6
 
 
-def skip_unsupported(b, spec):
-    """Skips (with the reason) a run whose dtype the backend declares it does not support."""
+def skip_unsupported(b, spec, case=None):
+    """Skips (with the reason) a run whose dtype the backend declares it does not support: an input dtype of
+    ``spec``, or the ``dtype=`` the case asks the op for (``cast(x, "bfloat16")``)."""
     names = {spec} if isinstance(spec, str) else set(spec)
+    requested = case.kwargs.get("dtype") if case is not None else None
+    if isinstance(requested, str):
+        names.add(requested)
     if "bfloat16" in names and not b.capabilities.supports_bfloat16:
         pytest.skip(f"{b.name}: capabilities.supports_bfloat16 is False")
     if "bfloat16" in names and H.BFLOAT16 is None:
@@ -42,7 +46,7 @@ def call(b, case, cast_args):
 
 def check_forward(b, case, spec):
     """Checks values, dtype and shape of one case run on backend ``b`` in dtype ``spec``."""
-    skip_unsupported(b, spec)
+    skip_unsupported(b, spec, case)
     cast = H.cast_masters(H.draw(case), spec)
     where = f"{b.name} {case.op}[{case.label}] ({H.describe_args(cast, case.kwargs)})"
     want = case.ref(*H.reference_args(cast, widen_ints=case.out is H.FLOAT), **case.kwargs)
@@ -237,7 +241,7 @@ def check_fd(case):
 def check_grad(b, case):
     """Backend gradient in ``case.grad_dtype`` vs the native float64 gradient at the same point."""
     spec = case.grad_dtype
-    skip_unsupported(b, spec)
+    skip_unsupported(b, spec, case)
     cast = H.cast_masters(H.draw(case), spec)
     ref_args = H.reference_args(cast)
     cots = cotangents(case, case.ref(*ref_args, **case.kwargs))
