@@ -7,8 +7,8 @@ measurements interleaved (``A B C A B C ...``): slow phases of a shared machine 
 alike, and the median over rounds of each per-round ratio is robust to the rest.
 
 >>> env = thread_env(1)
->>> env["OMP_NUM_THREADS"], "intra_op_parallelism_threads=1" in env["XLA_FLAGS"]
-('1', True)
+>>> env["OMP_NUM_THREADS"], env["XLA_FLAGS"]
+('1', '--xla_cpu_multi_thread_eigen=false')
 >>> median([3.0, 1.0, 2.0])
 2.0
 """
@@ -27,8 +27,7 @@ THREAD_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "VE
 def thread_env(threads):
     """The environment variables that fix every library's thread count to ``threads``."""
     env = {var: str(threads) for var in THREAD_VARS}
-    xla = f"--xla_cpu_multi_thread_eigen={'true' if threads > 1 else 'false'} " \
-          f"intra_op_parallelism_threads={threads}"
+    xla = f"--xla_cpu_multi_thread_eigen={'true' if threads > 1 else 'false'}"
     env["XLA_FLAGS"] = xla
     env["TF_NUM_INTRAOP_THREADS"] = str(threads)
     env["TF_NUM_INTEROP_THREADS"] = "1"

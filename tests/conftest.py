@@ -13,8 +13,40 @@ import os
 # extra threads only add contention. ``setdefault``: a value set by the caller wins.
 for _var, _value in {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
                      "TF_NUM_INTRAOP_THREADS": "1", "TF_NUM_INTEROP_THREADS": "1",
-                     "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"}.items():
+                     "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false"}.items():
     os.environ.setdefault(_var, _value)
+
+
+def _jaxlib_version():
+    try:
+        from importlib.metadata import version
+
+        return tuple(int(p) for p in version("jaxlib").split(".")[:2])
+    except Exception:  # not installed, or an unusual version string
+        return None
+
+
+# JAX compiles every op it runs eagerly, and every jitted step, with XLA; on this suite's thousands of tiny
+# programs XLA's compile time is most of the JAX tests' time (about 50-70 ms per program on one core). Two
+# settings cut it, without changing what is computed:
+# - LLVM's optimisation level 0 and XLA:CPU's loop emitters instead of its fusion emitters: code generation
+#   about three times as fast, for code that runs slower, which the suite's small arrays do not notice. Flags only,
+#   no fast-math: floating-point semantics stay IEEE. Known to XLA from jaxlib 0.10 (an unknown flag aborts
+#   the process, so older versions keep XLA's defaults). The benchmarks run with XLA's defaults.
+# - JAX's persistent compilation cache, shared by the xdist workers and the child processes tests start: a
+#   program compiled once (by either worker, or in an earlier run on this machine) is loaded, not compiled
+#   again. Its key includes the program, the flags and the jax/jaxlib versions.
+# (XLA stops reading XLA_FLAGS at the first word that is not a flag: these go first.)
+if (_jaxlib_version() or (0, 0)) >= (0, 10) and "--xla_backend_optimization_level" not in os.environ["XLA_FLAGS"]:
+    os.environ["XLA_FLAGS"] = ("--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true "
+                               "--xla_cpu_use_fusion_emitters=false " + os.environ["XLA_FLAGS"])
+if "JAX_COMPILATION_CACHE_DIR" not in os.environ:
+    import tempfile
+
+    os.environ["JAX_COMPILATION_CACHE_DIR"] = os.path.join(
+        tempfile.gettempdir(), f"highlevel-tests-jax-cache-{os.getuid() if hasattr(os, 'getuid') else 0}")
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")
 
 import pytest  # noqa: E402
 

@@ -28,7 +28,8 @@ CELL_TIMEOUT_S = 300  # one cell; generous because CI shares 2 cores between 2 w
 # thread per core then oversubscribes the CPU (a torch training step measured 15x slower that way).
 SINGLE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
                  "TF_NUM_INTRAOP_THREADS": "1", "TF_NUM_INTEROP_THREADS": "1", "TF_CPP_MIN_LOG_LEVEL": "3",
-                 "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"}
+                 # conftest's XLA settings (one thread, the faster compiles of the test suite)
+                 "XLA_FLAGS": os.environ.get("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")}
 NAMES = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
 
