@@ -5,6 +5,7 @@ import pytest
 
 import highlevel as hl
 from highlevel import ops
+from highlevel.backends.contract import StatelessScope
 
 
 def test_create_read_assign(backend):
@@ -67,3 +68,34 @@ def test_an_engine_tensor_meeting_a_variable_keeps_the_gradient(backend):
     np.testing.assert_allclose(hl.ops.convert_to_numpy(grads[0]), [-1.0, 2.0], rtol=1e-6)
     engine.compile_step(step, [v], jit_compile=False)(None)
     np.testing.assert_allclose(v.numpy(), [1.5, 1.0], rtol=1e-6)
+
+
+def test_assign_add_is_assign_of_the_promoted_sum(backend):
+    # assign_add(d) == assign(value + d) in every case: the engines' in-place fast path (a delta of the
+    # variable's dtype) and the promoting path (the sum cast back to the variable's dtype) agree.
+    v = hl.Variable(np.array([1.0, 2.0, 3.0], np.float32))
+    assert v.assign_add(ops.convert_to_tensor(np.array([0.5, 0.25, 0.125], np.float32))) is v
+    v.assign_add(1.5)  # a Python float: computed in float32
+    v.assign_add(ops.convert_to_tensor(np.float32(2.0)))  # a scalar tensor broadcasts
+    v.assign_add(hl.Variable(np.array([1.0, 1.0, 1.0], np.float32)))  # a variable's value
+    np.testing.assert_array_equal(v.numpy(), np.float32([6.0, 6.75, 7.625]))
+    assert v.dtype == "float32"
+    i = hl.Variable(np.array([1, 2], np.int32))
+    i.assign_add(np.array([0.75, 1.5], np.float32))  # int + float promotes, then casts back (truncation)
+    np.testing.assert_array_equal(i.numpy(), [1, 3])
+    assert i.dtype == "int32"
+    i.assign_add(ops.convert_to_tensor(np.array([2, 2], np.int32)))
+    np.testing.assert_array_equal(i.numpy(), [3, 5])
+    with pytest.raises(ValueError, match="shape"):
+        v.assign_add(np.ones((2, 3), np.float32))  # the sum would not fit the variable
+    np.testing.assert_array_equal(v.numpy(), np.float32([6.0, 6.75, 7.625]))  # a refused add changes nothing
+
+
+def test_assign_add_in_a_stateless_scope_records_instead_of_writing(backend):
+    v = hl.Variable(np.float32(1.0))
+    with StatelessScope({v: ops.convert_to_tensor(np.float32(10.0))}) as scope:
+        v.assign_add(2.0)
+        assert float(ops.convert_to_numpy(v.value)) == 12.0
+    assert float(v.numpy()) == 1.0
+    ((var, value),) = scope.assigned.values()
+    assert var is v and float(ops.convert_to_numpy(value)) == 12.0

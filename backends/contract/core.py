@@ -153,6 +153,12 @@ class CoreContract(abc.ABC):
     def assign_variable(self, handle, value):
         """Writes ``value`` into the handle in place; raises ValueError on a shape mismatch."""
 
+    def assign_add_variable(self, handle, delta):
+        """Adds ``delta`` to the handle's value in place: ``assign_variable(handle, add(value, delta))``, the sum
+        promoted as ``add`` promotes, then cast to the variable's dtype. An engine with an in-place add
+        overrides it for the common case (a ``delta`` of the variable's dtype), one call instead of two."""
+        self.assign_variable(handle, self.add(self.read_variable(handle), delta))
+
     # ----------------------------------------------------------------- devices
     @abc.abstractmethod
     def devices(self):

@@ -129,7 +129,12 @@ class Variable:
         return self
 
     def assign_add(self, delta):
-        return self.assign(self._backend.add(self.value, delta))
+        """Adds ``delta`` (the sum cast to this variable's dtype) and returns ``self``; in place where the engine
+        has an in-place add (one engine call instead of an add and an assign)."""
+        if _scopes.stack:
+            return self.assign(self._backend.add(self.value, delta))
+        self._backend.assign_add_variable(self._handle, delta)
+        return self
 
     def assign_sub(self, delta):
         return self.assign(self._backend.subtract(self.value, delta))

@@ -179,6 +179,17 @@ class CoreOps:
         handle.assign(value)
         return handle
 
+    def assign_add_variable(self, handle, delta):
+        if isinstance(delta, Variable):
+            delta = delta.value
+        # In place (one op) when the sum needs no promotion or broadcast: a tensor of the variable's dtype and
+        # shape. Anything else goes through the contract's add and assign.
+        if isinstance(delta, tf.Tensor) and delta.dtype == handle.dtype and delta.shape.is_fully_defined() \
+                and handle.shape == delta.shape:
+            handle.assign_add(delta)
+            return handle
+        return super().assign_add_variable(handle, delta)
+
     # ----------------------------------------------------------------- devices
     def devices(self):
         out = []

@@ -63,20 +63,32 @@ def is_float(t):
     return t.dtype in FLOATS
 
 
+_CPU = torch.device("cpu")
+# torch.get_default_device() looks for a device mode on the torch-function stack and then for a global default
+# (torch.set_default_device): about 5 us of Python per call, made for every array a step is fed. When neither
+# can be there (an empty stack, no global default) the answer is the CPU. Private names, checked once: without
+# them every call asks torch.
+_STACK_LEN = getattr(torch._C, "_len_torch_function_stack", None)
+_DEVICE_GLOBALS = getattr(torch, "_GLOBAL_DEVICE_CONTEXT", None)
+
+
 @torch.compiler.assume_constant_result
 def default_device():
     # Constant for torch.compile (a compiled replay of a step): dynamo cannot put the torch.device this returns
     # into a graph and would break the graph at every conversion of a constant.
+    if (_STACK_LEN is not None and _DEVICE_GLOBALS is not None and not _STACK_LEN()
+            and getattr(_DEVICE_GLOBALS, "device_context", None) is None):
+        return _CPU
     return torch.get_default_device()
 
 
 def _from_numpy(a, dtype, device):
     """A tensor from a numpy array (or numpy scalar), keeping its dtype unless ``dtype`` is given."""
     a = np.asarray(a)
-    name = a.dtype.name
-    if name == "bfloat16":  # ml_dtypes' bfloat16: torch cannot read it directly
+    kind = a.dtype.kind
+    if kind == "V" and a.dtype.name == "bfloat16":  # ml_dtypes' bfloat16: torch cannot read it directly
         t = torch.as_tensor(a.astype(np.float32), device=device).to(torch.bfloat16)
-    elif a.dtype.kind in "biuf":
+    elif kind in "biuf":
         if not a.flags.writeable or not a.flags.c_contiguous:
             a = np.array(a, order="C", copy=True)  # (np.ascontiguousarray makes a 0-d array 1-d)
         t = torch.as_tensor(a, device=device)

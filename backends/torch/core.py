@@ -190,6 +190,25 @@ class TorchCoreMixin:
         with torch.no_grad():
             handle.copy_(t)
 
+    def assign_add_variable(self, handle, delta):
+        if isinstance(delta, Variable):
+            delta = delta.value
+        # In place when the sum needs no promotion: a tensor of the variable's dtype (and its shape, or a
+        # scalar), or a Python number added to a float variable (a weak scalar: computed in the variable's dtype,
+        # as add computes it). Anything else promotes first (the contract's add and assign).
+        if type(delta) is torch.Tensor:
+            fast = (delta.dtype == handle.dtype and delta.device == handle.device
+                    and (delta.shape == handle.shape or delta.ndim == 0))
+        else:
+            fast = type(delta) in (float, int) and handle.dtype in cv.FLOATS
+        if not fast:
+            return super().assign_add_variable(handle, delta)
+        if torch.is_grad_enabled():
+            with torch.no_grad():
+                handle.add_(delta)
+        else:
+            handle.add_(delta)
+
     # ----------------------------------------------------------------- devices
     def devices(self):
         return _device_names()

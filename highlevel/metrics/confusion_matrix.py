@@ -102,7 +102,7 @@ def _update_evenly(variables, y_true, y_pred, num_thresholds, multi_label, sampl
     total_false = ops.sum(false_labels, axis=0)
     new = {"tp": tp, "fp": fp, "tn": total_false - fp, "fn": total_true - tp}
     for key, variable in variables.items():
-        variable.assign(variable.value + new[key])
+        variable.assign_add(new[key])
 
 
 def _update_general(variables, y_true, y_pred, thresholds, multi_label, sample_weight, label_weights):
@@ -138,7 +138,7 @@ def _update_general(variables, y_true, y_pred, thresholds, multi_label, sample_w
             counted = ops.where(hit, ops.cast(weights, variable.dtype), ops.zeros((), dtype=variable.dtype))
         else:
             counted = ops.cast(hit, variable.dtype)
-        variable.assign(variable.value + ops.sum(counted, axis=1))
+        variable.assign_add(ops.sum(counted, axis=1))
 
 
 def update_confusion_matrix_variables(variables_to_update, y_true, y_pred, thresholds, top_k=None, class_id=None,

@@ -91,10 +91,10 @@ class FBetaScore(Metric):
                 val = val * ops.expand_dims(sample_weight, 1)
             return ops.sum(val, axis=self.axis)
 
-        self.true_positives.assign(self.true_positives.value + weighted_sum(y_pred * y_true))
-        self.false_positives.assign(self.false_positives.value + weighted_sum(y_pred * (1.0 - y_true)))
-        self.false_negatives.assign(self.false_negatives.value + weighted_sum((1.0 - y_pred) * y_true))
-        self.intermediate_weights.assign(self.intermediate_weights.value + weighted_sum(y_true))
+        self.true_positives.assign_add(weighted_sum(y_pred * y_true))
+        self.false_positives.assign_add(weighted_sum(y_pred * (1.0 - y_true)))
+        self.false_negatives.assign_add(weighted_sum((1.0 - y_pred) * y_true))
+        self.intermediate_weights.assign_add(weighted_sum(y_true))
 
     def result(self):
         if not self.built:

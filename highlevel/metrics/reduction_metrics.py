@@ -64,7 +64,7 @@ class Sum(Metric):
 
     def update_state(self, values, sample_weight=None):
         values, _ = reduce_to_samplewise_values(values, sample_weight, ops.sum, self.dtype)
-        self.total.assign(self.total.value + ops.sum(values))
+        self.total.assign_add(ops.sum(values))
 
     def result(self):
         return ops.cast(self.total.value, self.dtype)
@@ -96,18 +96,18 @@ class Mean(Metric):
                 and ops.ndim(values) == 0:
             # A scalar with a Python weight (the trainer's loss tracker: the batch loss, weighted by the batch
             # size): two ops instead of the general per-sample alignment.
-            self.total.assign(self.total.value + ops.cast(values, self.dtype) * float(sample_weight))
-            self.count.assign(self.count.value + float(sample_weight))
+            self.total.assign_add(ops.cast(values, self.dtype) * float(sample_weight))
+            self.count.assign_add(float(sample_weight))
             return
         values, sample_weight = reduce_to_samplewise_values(values, sample_weight, ops.mean, self.dtype, mask=mask)
-        self.total.assign(self.total.value + ops.sum(values))
+        self.total.assign_add(ops.sum(values))
         if sample_weight is not None:
             num_samples = ops.sum(sample_weight)
         elif len(ops.shape(values)) >= 1:
             num_samples = float(ops.shape(values)[0])
         else:
             num_samples = 1.0
-        self.count.assign(self.count.value + ops.cast(num_samples, self.dtype))
+        self.count.assign_add(ops.cast(num_samples, self.dtype))
 
     def result(self):
         return divide_no_nan(self.total.value, ops.cast(self.count.value, self.dtype))

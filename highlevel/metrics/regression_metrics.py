@@ -155,11 +155,11 @@ class R2Score(Metric):
             sample_weight = ops.expand_dims(sample_weight, axis=1)
         sample_weight = ops.broadcast_to(sample_weight, ops.shape(y_true))
         weighted_y_true = y_true * sample_weight
-        self.sum.assign(self.sum.value + ops.sum(weighted_y_true, axis=0))
-        self.squared_sum.assign(self.squared_sum.value + ops.sum(y_true * weighted_y_true, axis=0))
-        self.total_mse.assign(self.total_mse.value + ops.sum(ops.square(y_true - y_pred) * sample_weight, axis=0))
-        self.count.assign(self.count.value + ops.sum(sample_weight, axis=0))
-        self.num_samples.assign(self.num_samples.value + float(ops.size(y_true)))
+        self.sum.assign_add(ops.sum(weighted_y_true, axis=0))
+        self.squared_sum.assign_add(ops.sum(y_true * weighted_y_true, axis=0))
+        self.total_mse.assign_add(ops.sum(ops.square(y_true - y_pred) * sample_weight, axis=0))
+        self.count.assign_add(ops.sum(sample_weight, axis=0))
+        self.num_samples.assign_add(float(ops.size(y_true)))
 
     def result(self):
         if not self.built:

@@ -328,6 +328,7 @@ class Trainer:
     def _to_tensors(self, batch, host=False, borrow=False):
         backend = current_backend()
         floatx = _dtypes.floatx()
+        float_np = np.dtype(floatx) if floatx != "bfloat16" else None
         # borrow: the batch is a slice of the user's in-memory arrays, which nothing changes while evaluate or
         # predict runs; an engine whose convert_to_tensor copies numpy arrays (native) may share it instead.
         to_tensor = backend.borrow_host_array if borrow else backend.convert_to_tensor
@@ -336,7 +337,7 @@ class Trainer:
             if a is None or isinstance(a, Variable) or backend.is_tensor(a):
                 return a
             a = np.asarray(a)
-            if a.dtype.kind == "f" and a.dtype != np.dtype(floatx) and floatx != "bfloat16":
+            if a.dtype.kind == "f" and float_np is not None and a.dtype != float_np:
                 a = a.astype(floatx)  # float64 data trains in floatx, as in Keras
             if a.dtype.kind in "US" or host:
                 return a

@@ -210,3 +210,20 @@ def test_ops_trace_under_torch_compile(b):
     x, k = torch.randn(2, 8, 8, 3), torch.randn(3, 3, 3, 4)
     compiled = torch.compile(f, backend="aot_eager", fullgraph=True)
     np.testing.assert_allclose(float(compiled(x, k)), float(f(x, k)), rtol=1e-6)
+
+
+def test_arrays_go_to_torchs_default_device_whichever_way_it_is_set():
+    # The conversion's shortcut (the CPU when no device mode and no global default can be set) must give way
+    # to both of torch's ways of choosing a default device.
+    from highlevel.backends.torch import _convert as cv
+
+    assert cv.convert(np.ones(2, np.float32)).device.type == "cpu"
+    with torch.device("meta"):
+        assert cv.default_device().type == "meta"
+        assert cv.convert(np.ones(2, np.float32)).device.type == "meta"
+    torch.set_default_device("meta")
+    try:
+        assert cv.convert(np.ones(2, np.float32)).device.type == "meta"
+    finally:
+        torch.set_default_device(None)
+    assert cv.convert(np.ones(2, np.float32)).device.type == "cpu"
