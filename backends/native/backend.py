@@ -238,6 +238,29 @@ class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, Backend):
         handle._version += 1
         return handle
 
+    def assign_add_variable(self, handle, delta):
+        # One array add into a new buffer (buffers are never written in place: tensors handed out earlier and a
+        # replay's snapshot keep the old one) when the sum needs no promotion: a tensor of the variable's dtype
+        # (its shape, or a scalar), or a Python number added to a float variable. Otherwise the contract's add
+        # (which promotes) and assign.
+        if isinstance(delta, Variable):
+            delta = delta.value
+        old = handle.data
+        if isinstance(delta, Tensor):
+            d = delta.data
+            fast = d.dtype == old.dtype and (d.shape == old.shape or d.ndim == 0)
+        else:
+            d = delta
+            fast = type(delta) in (float, int) and old.dtype.kind == "f"
+        if not fast:
+            return super().assign_add_variable(handle, delta)
+        new = old + d
+        if not isinstance(new, xp.ndarray):  # numpy gives a scalar for 0-d operands
+            new = xp.asarray(new)
+        handle.data = new
+        handle._version += 1
+        return handle
+
     # ------------------------------------------------------------------ devices
     def devices(self):
         return [_DEVICE]
