@@ -8,8 +8,8 @@ the test MLP) and ``checks.json`` (shardings seen, checkpoint round trip).
 import os
 import sys
 
-# First: XLA stops reading its flags at a token without dashes (the thread setting the test processes inherit,
-# "intra_op_parallelism_threads=1"), so a flag appended after it would be ignored.
+# First: XLA stops reading its flags at a word without dashes, so a flag appended after one in an inherited
+# XLA_FLAGS would be ignored.
 os.environ["XLA_FLAGS"] = ("--xla_force_host_platform_device_count=2 " + os.environ.get("XLA_FLAGS", "")).strip()
 os.environ["HIGHLEVEL_BACKEND"] = "jax"
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
