@@ -104,7 +104,7 @@ def patch_no_grad_step(hl, model):
     had_own = "compile_step" in cls.__dict__
     original = cls.compile_step
 
-    def compile_step(self, fn, state_variables, jit_compile=True):
+    def compile_step(self, fn, state_variables, jit_compile=True, read_only=()):
         def step(*args, **kwargs):
             with torch.no_grad():
                 return fn(*args, **kwargs)

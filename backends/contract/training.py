@@ -35,13 +35,16 @@ class TrainingContract:
             var.assign(self.stop_gradient(new))
         return (value, aux), grads
 
-    def compile_step(self, fn, state_variables, jit_compile="auto"):
+    def compile_step(self, fn, state_variables, jit_compile="auto", read_only=()):
         """Returns a callable that runs ``fn(*args)`` — which reads and assigns ``state_variables`` — as this
         engine runs training steps best. The default runs it eagerly; JAX makes it a pure jitted function of
-        the variables' values, TensorFlow a ``tf.function``, PyTorch and native a recorded replay (``replay.py``). Every variable
-        ``fn`` assigns must be in ``state_variables``. ``jit_compile`` is the value given to ``compile()``:
-        ``True`` (the engine's extra compiler: XLA, ``torch.compile``), ``"auto"`` (the engine's default) or
-        ``False``."""
+        the variables' values, TensorFlow a ``tf.function``, PyTorch and native a recorded replay (``replay.py``).
+        Every variable ``fn`` assigns must be in ``state_variables``. ``jit_compile`` is the value given to
+        ``compile()``: ``True`` (the engine's extra compiler: XLA, ``torch.compile``), ``"auto"`` (the engine's
+        default) or ``False``. ``read_only`` names those of ``state_variables`` that the step is expected only
+        to read (the weights, in ``evaluate`` and ``predict``): a hint an engine that passes state in and out
+        of a compiled function (JAX) uses to pass them in only. It must never change a result: a step that
+        assigns one of them all the same still updates it."""
         return fn
 
     def inference_scope(self):

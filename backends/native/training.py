@@ -41,7 +41,7 @@ class TrainingOps(TrainingContract):
             grads.append(Tensor(xp.zeros_like(t.data) if g is None else g))
         return (Tensor(value.data), _detach(aux)), grads
 
-    def compile_step(self, fn, state_variables, jit_compile="auto"):
+    def compile_step(self, fn, state_variables, jit_compile="auto", read_only=()):
         # jit_compile=True and the default both record the step once and replay it (replay.py); False keeps
         # the step eager, running the Python of the step on every call.
         if jit_compile is False:

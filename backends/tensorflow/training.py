@@ -20,7 +20,7 @@ class TrainingOps(TrainingContract):
         grads = [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g for g in grads]
         return (value, aux), grads
 
-    def compile_step(self, fn, state_variables, jit_compile="auto"):
+    def compile_step(self, fn, state_variables, jit_compile="auto", read_only=()):
         # A graph function: variables are tf.Variables, so assignments inside it are real updates.
         # One trace per batch shape (in practice: full batches and the last, partial one); retracing with
         # generalized (None) dimensions would give up the static shapes several ops rely on.

@@ -42,7 +42,7 @@ class TorchTrainingMixin(TrainingContract):
             with torch.no_grad(), torch.inference_mode(False):
                 p.data = torch.empty_strided(r.shape, r.stride(), dtype=p.dtype, device=p.device).copy_(p.data)
 
-    def compile_step(self, fn, state_variables, jit_compile="auto"):
+    def compile_step(self, fn, state_variables, jit_compile="auto", read_only=()):
         if jit_compile is False or self.distribution_step_replicas() > 1:
             # Distributed steps run eagerly: DistributedDataParallel works in hooks around the forward and
             # inside backward, which a replay would not repeat.

@@ -299,9 +299,12 @@ class Trainer:
                     key_order[:] = list(out)
                 return out
 
+            # An inference step is expected only to read the model's weights (a layer that does update one in
+            # inference, a stateful layer, still works: the hint only spares JAX from handing them back).
             step = current_backend().compile_step(step_recording_keys,
                                                   self._state_variables(with_optimizer, with_metrics),
-                                                  jit_compile=self.jit_compile)
+                                                  jit_compile=self.jit_compile,
+                                                  read_only=self.variables if inference else ())
 
         def run(data):
             # A step cannot change the model's structure: its layer-tree walks are memoised.

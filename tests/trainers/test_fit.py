@@ -219,3 +219,45 @@ def test_evaluate_and_predict_leave_the_data_untouched(backend):
     x[:] = 0.0  # the user changes the data afterwards: nothing of ours changes with it
     np.testing.assert_array_equal(pred, by_batch)
     assert model.evaluate(x0, y0, batch_size=16, verbose=0, return_dict=True) == logs
+
+
+class _CountsInference(hl.layers.Layer):
+    """Adds up the samples it sees in inference: a layer that assigns a weight in predict and evaluate."""
+
+    def build(self, input_shape):
+        self.seen = self.add_weight(shape=(), initializer="zeros", trainable=False, name="seen")
+
+    def call(self, x, training=False):
+        if not training:
+            self.seen.assign_add(ops.sum(ops.ones_like(x[:, 0])))
+        return x
+
+
+class _CountingModel(hl.Model):
+    # Subclassed, so that it is built by an eager call (a symbolic call could not run the counter's update).
+    def __init__(self, counter):
+        super().__init__()
+        self.counter, self.head = counter, hl.layers.Dense(1)
+
+    def call(self, x, training=False):
+        return self.head(self.counter(x, training=training))
+
+
+@pytest.mark.parametrize("jit_compile", ["auto", False])
+def test_a_layer_that_updates_a_weight_in_inference_keeps_its_updates(backend, jit_compile):
+    """Inference steps are compiled expecting the weights to be only read (JAX passes them in and not back);
+    a layer that does assign one in predict or evaluate still has every update kept."""
+    x, y = regression_data(40)
+    counter = _CountsInference()
+    model = _CountingModel(counter)
+    model(x[:1])  # built by an eager call (one sample seen)
+    model.compile(optimizer="sgd", loss="mse", jit_compile=jit_compile)
+    pred = model.predict(x, batch_size=16, verbose=0)
+    assert float(counter.seen.numpy()) == 41.0
+    model.predict(x, batch_size=16, verbose=0)
+    assert float(counter.seen.numpy()) == 81.0
+    model.evaluate(x, y, batch_size=16, verbose=0)  # (its first call also runs a batch to build the loss)
+    seen = float(counter.seen.numpy())
+    model.evaluate(x, y, batch_size=16, verbose=0)
+    assert float(counter.seen.numpy()) == seen + 40.0
+    np.testing.assert_allclose(model.predict(x, batch_size=16, verbose=0), pred, rtol=1e-6)
