@@ -167,16 +167,19 @@ def adam_arrays(p, m, v, g, alpha, c1, c2, epsilon):
     one fused kernel (gpu_kernels.adam), with the same operation order."""
     if on_gpu and p.dtype in _FUSED:
         return gpu_kernels.adam(p, m, v, g, alpha, c1, c2, epsilon)
-    m_new = xp.subtract(g, m)
-    m_new *= c1
-    m_new += m
-    v_new = xp.multiply(g, g)
-    v_new -= v
-    v_new *= c2
-    v_new += v
-    p_new = xp.sqrt(v_new)
-    p_new += epsilon
+    # Every result written through out=: an operation on 0-d arrays returns a numpy scalar otherwise, which
+    # cannot be written in place (a scalar weight would fail).
+    m_new, v_new, p_new = xp.empty_like(p), xp.empty_like(p), xp.empty_like(p)
+    xp.subtract(g, m, out=m_new)
+    xp.multiply(m_new, c1, out=m_new)
+    xp.add(m_new, m, out=m_new)
+    xp.multiply(g, g, out=v_new)
+    xp.subtract(v_new, v, out=v_new)
+    xp.multiply(v_new, c2, out=v_new)
+    xp.add(v_new, v, out=v_new)
+    xp.sqrt(v_new, out=p_new)
+    xp.add(p_new, epsilon, out=p_new)
     xp.divide(m_new, p_new, out=p_new)
-    p_new *= alpha
+    xp.multiply(p_new, alpha, out=p_new)
     xp.subtract(p, p_new, out=p_new)
     return p_new, m_new, v_new
