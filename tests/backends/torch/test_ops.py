@@ -209,3 +209,30 @@ def test_slice_update_is_differentiable_in_both(b):
     gx, gu = b.grad(f, argnums=(0, 1))(np.ones(4, np.float32), np.full((2,), 3.0, np.float32))
     close(b, gx, [2.0, 0.0, 0.0, 2.0])
     close(b, gu, [6.0, 6.0])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_adam_one_pass_update_equals_the_three_pass_one_bit_for_bit(b, dtype, monkeypatch):
+    # On a CPU the weights' update w - (m·alpha)/denom is one addcdiv (value -alpha); elsewhere a product, a
+    # division and a subtraction. Both must give the same bits.
+    import highlevel as hl
+    from highlevel.backends.torch import fused
+
+    def run():
+        rng = np.random.default_rng(1)
+        shapes = [(33, 17), (17,), ()]
+        with hl.config.backend_scope("torch"):
+            w, m, v = ([hl.Variable(np.asarray(rng.standard_normal(s) * k, dtype)) for s in shapes]
+                       for k in (1.0, 0.1, 0.1))
+            for v_ in v:
+                v_.assign(np.abs(v_.numpy()))
+            grads = [b.convert_to_tensor(np.asarray(rng.standard_normal(s), dtype)) for s in shapes]
+            for _ in range(3):
+                b.adam_update(w, grads, m, v, b.convert_to_tensor(np.asarray(0.00123, dtype)), 0.9, 0.999, 1e-7)
+            return [x.numpy() for x in w + m + v]
+
+    one_pass = run()
+    monkeypatch.setattr(fused, "_ONE_PASS_DTYPES", ())
+    three_pass = run()
+    for got, want in zip(one_pass, three_pass):
+        np.testing.assert_array_equal(got, want)
