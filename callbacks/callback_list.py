@@ -71,6 +71,16 @@ class CallbackList(Callback):
         """Whether a callback reads per-batch evaluation logs (see :attr:`needs_train_batch_logs`)."""
         return bool(self._overriding("on_test_batch_end"))
 
+    @property
+    def needs_test_batch_begin(self):
+        return bool(self._overriding("on_test_batch_begin"))
+
+    @property
+    def needs_predict_batch_hooks(self):
+        """Whether a callback defines a per-batch ``predict`` hook; when none does, the trainer calls none (and
+        builds no per-batch logs for them)."""
+        return bool(self._overriding("on_predict_batch_begin", "on_predict_batch_end"))
+
     def set_params(self, params):
         self.params = params
         for cb in self.callbacks:

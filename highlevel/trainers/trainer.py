@@ -535,13 +535,15 @@ class Trainer:
         # As in fit: logs become Python floats per batch only when a callback reads them (a conversion waits
         # for the step, which on an asynchronous engine stops the next one from being queued).
         wants_logs = getattr(callbacks, "needs_test_batch_logs", True)
+        wants_begin = getattr(callbacks, "needs_test_batch_begin", True)
         borrow = isinstance(adapter, ArrayDataAdapter)
         for step, batch in enumerate(adapter.get_numpy_iterator()):
             batch = self._to_tensors(batch, host=host and test_function is not None, borrow=borrow)
             if test_function is None:
                 self._prepare(batch)
                 test_function = self._make_test_function(batch_logs=wants_logs)
-            callbacks.on_test_batch_begin(step)
+            if wants_begin:
+                callbacks.on_test_batch_begin(step)
             logs = test_function(batch)
             if wants_logs:
                 logs = _pythonify(logs)
@@ -566,16 +568,23 @@ class Trainer:
         predict_function = None
         host = self._feeds_host_arrays()
         borrow = isinstance(adapter, ArrayDataAdapter)
+        # The per-batch hooks only when a callback defines one (a loop's Python between two batches costs more
+        # than its own time: see the README's benchmark section).
+        hooks = getattr(callbacks, "needs_predict_batch_hooks", True)
+        to_numpy, is_tensor = backend.to_numpy, backend.is_tensor
         for step, batch in enumerate(adapter.get_numpy_iterator()):
             batch = self._to_tensors(batch, host=host and predict_function is not None, borrow=borrow)
             if predict_function is None:
                 if not self.built:
                     self(unpack_x_y_sample_weight(batch)[0], training=False)
                 predict_function = self._make_predict_function()
-            callbacks.on_predict_batch_begin(step)
-            out = tree.map_structure(backend.to_numpy, predict_function(batch))
+            if hooks:
+                callbacks.on_predict_batch_begin(step)
+            out = predict_function(batch)
+            out = to_numpy(out) if is_tensor(out) else tree.map_structure(to_numpy, out)
             outputs.append(out)
-            callbacks.on_predict_batch_end(step, {"outputs": out})
+            if hooks:
+                callbacks.on_predict_batch_end(step, {"outputs": out})
         callbacks.on_predict_end()
         if not outputs:
             raise ValueError("predict() received no data: the input yielded no batches.")
