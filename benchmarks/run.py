@@ -21,7 +21,7 @@ Method: every library's thread pools are pinned (``--threads``, default 1) in ev
 (``_harness.run_worker``). The timing rows of one backend come from fresh subprocesses (``--repeats`` of them,
 default 3) each holding that backend's contestants side by side: per workload each is built and warmed up
 (builds, compiles, fills caches), then their timed runs alternate for ``--epochs`` cycles (default 5; ours,
-hand, keras, then hand, keras, ours, ...). A cell is the median of its timed runs, a ratio the median over all
+hand, keras, then hand, keras, ours, ...), all reading one copy of the workload's data. A cell is the median of its timed runs, a ratio the median over all
 cycles (of every process) of the ratio within the cycle, so that load spikes on a shared machine hit both
 sides of a ratio alike, and no one process's luck (where its arrays landed in memory) decides a ratio. Sharing
 a process, rather than one process per contestant and round, is what lets the table finish in minutes: here
@@ -51,7 +51,8 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 from _harness import format_table, median, pin_threads, run_worker  # noqa: E402
-from _workloads import BACKENDS, FRAMEWORK, KINDS, WORKLOADS, expand, import_framework, make_contestant  # noqa: E402
+from _workloads import (BACKENDS, FRAMEWORK, KINDS, WORKLOADS, expand, import_framework, make_contestant,  # noqa: E402
+                        make_data)
 
 FRAMEWORKS = ("jax", "torch", "tensorflow")
 #: The issue's targets as (workload, backend) -> max ours/hand; "*" matches every backend.
@@ -95,10 +96,14 @@ def time_worker(backend, kinds, names, args):
         steps = workload.steps(args.steps, args.quick)
         out, runs = {}, {}
         setup = {}
+        # One copy of the data for every contestant: the same input memory on both sides of a ratio (where an
+        # array lands, and whether the kernel backs it with huge pages, moves a streaming loop's time by 10-20%
+        # from one array to another; two copies gave a per-process bias between contestants).
+        data = make_data(workload, steps)
         for kind in kinds:
             try:
                 t0 = time.perf_counter()
-                runs[kind] = make_contestant(kind, backend, name, steps, args.threads)
+                runs[kind] = make_contestant(kind, backend, name, steps, args.threads, data=data)
                 runs[kind]()  # warm-up
                 setup[kind] = time.perf_counter() - t0
             except Exception as e:  # noqa: BLE001 - one broken contestant must not lose the others' numbers
