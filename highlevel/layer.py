@@ -19,7 +19,7 @@ import inspect
 import threading
 import weakref
 
-from highlevel.backends.contract import StatelessScope, Variable, tree
+from highlevel.backends.contract import StatelessScope, SymbolicScope, Variable, tree
 from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.config import current_backend
 
@@ -578,7 +578,8 @@ class Layer:
         depth = ctx.depth
         ctx.depth = depth + 1
         try:
-            with self._autocast_scope():
+            # Assignments in a symbolic call are dropped (Keras does the same): shapes are all it computes.
+            with self._autocast_scope(), SymbolicScope():
                 return self.call(*args, **kwargs)
         finally:
             ctx.depth = depth

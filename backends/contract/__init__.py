@@ -23,7 +23,7 @@ from .fused import FusedContract
 from .nn_ops import NNContract
 from .numpy_ops import NumpyContract
 from .training import TrainingContract
-from .variable import StatelessScope, Variable
+from .variable import StatelessScope, SymbolicScope, Variable
 
 
 class Backend(CoreContract, NumpyContract, NNContract, ControlFlowContract, TrainingContract, FusedContract,
@@ -42,5 +42,5 @@ def op_names():
     return names
 
 
-__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "NNContract", "NumpyContract", "StatelessScope", "TrainingContract", "Variable",
+__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "NNContract", "NumpyContract", "StatelessScope", "SymbolicScope", "TrainingContract", "Variable",
            "dtypes", "tree", "op_names"]

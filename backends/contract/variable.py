@@ -35,6 +35,9 @@ class StatelessScope:
     variables themselves untouched.
     """
 
+    #: True in a :class:`SymbolicScope`: assignments are dropped (their values may be symbolic).
+    symbolic = False
+
     def __init__(self, mapping=None):
         self.values = {id(v): val for v, val in (mapping or {}).items()}
         self.assigned = {}
@@ -46,6 +49,14 @@ class StatelessScope:
     def __exit__(self, *exc):
         _scopes.stack.pop()
         return False
+
+
+class SymbolicScope(StatelessScope):
+    """A block that computes shapes and dtypes only (a layer called on symbolic inputs): reads see the variables'
+    current values and assignments are dropped, whatever they assign, as in Keras 3, so that a layer that updates
+    its state in ``call`` can be part of a model built from ``Input``."""
+
+    symbolic = True
 
 
 class Variable:
@@ -116,6 +127,8 @@ class Variable:
         """Writes ``value`` (same shape; cast to this variable's dtype) and returns ``self``."""
         if _scopes.stack:
             scope = _scopes.stack[-1]
+            if scope.symbolic:
+                return self
             value = self._backend.cast(self._backend.convert_to_tensor(value), self.dtype)
             if tuple(self._backend.shape(value)) != tuple(self.shape):
                 raise ValueError(
@@ -132,11 +145,15 @@ class Variable:
         """Adds ``delta`` (the sum cast to this variable's dtype) and returns ``self``; in place where the engine
         has an in-place add (one engine call instead of an add and an assign)."""
         if _scopes.stack:
+            if _scopes.stack[-1].symbolic:
+                return self
             return self.assign(self._backend.add(self.value, delta))
         self._backend.assign_add_variable(self._handle, delta)
         return self
 
     def assign_sub(self, delta):
+        if _scopes.stack and _scopes.stack[-1].symbolic:
+            return self
         return self.assign(self._backend.subtract(self.value, delta))
 
     def numpy(self):

@@ -165,3 +165,31 @@ def test_config_round_trip(backend):
     clone.set_weights(model.get_weights())
     data = _x(3, 3)
     _close(clone(data), model(data))
+
+
+class _CountsSamples(hl.layers.Layer):
+    """Adds up the samples it sees: a layer that assigns a weight in ``call``."""
+
+    def build(self, input_shape):
+        self.seen = self.add_weight(shape=(), initializer="zeros", trainable=False, name="seen")
+
+    def call(self, x):
+        self.seen.assign_add(hl.ops.sum(hl.ops.ones_like(x[:, 0])))
+        self.seen.assign(self.seen.value + 0.0)
+        self.seen.assign_sub(hl.ops.sum(hl.ops.zeros_like(x[:, 0])))
+        return x
+
+
+def test_a_layer_that_assigns_in_call_builds_symbolically_and_counts_real_calls(backend):
+    # As in Keras 3, a symbolic call (building a model from Input) drops assignments: they may hold symbolic
+    # values, and only shapes are computed. Real calls update the weight.
+    counter = _CountsSamples()
+    inputs = hl.Input((3,))
+    model = hl.Model(inputs, hl.layers.Dense(2)(counter(inputs)))
+    assert float(counter.seen.numpy()) == 0.0
+    x = np.ones((5, 3), "float32")
+    model(x)
+    assert float(counter.seen.numpy()) == 5.0
+    model.compile(loss="mse")
+    model.predict(x, batch_size=2, verbose=0)
+    assert float(counter.seen.numpy()) == 10.0
