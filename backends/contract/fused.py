@@ -42,6 +42,38 @@ class FusedContract:
             y = getattr(self, activation)(y)
         return y
 
+    def fused_batch_norm(self, x, scale=None, offset=None, axis=-1, epsilon=1e-3):
+        """Batch normalization in training mode: the statistics of the batch and the normalized tensor.
+
+        As ``tf.nn.fused_batch_norm``: the mean and the (biased) variance over every axis of ``x`` but ``axis``,
+        then ``(x - mean) / sqrt(variance + epsilon) * scale + offset``.
+
+        Args:
+            x: a float tensor.
+            scale, offset: None, or vectors of ``x.shape[axis]`` values of ``x``'s dtype.
+            axis: the channel axis (an int; negative counts from the end).
+            epsilon: added to the variance.
+
+        Returns:
+            ``(outputs, mean, variance)``: ``outputs`` like ``x``, differentiable with respect to ``x``,
+            ``scale`` and ``offset``; ``mean`` and ``variance`` of shape ``(x.shape[axis],)``, for the moving
+            statistics (an engine may return them without a gradient).
+        """
+        ndim = len(self.shape(x))
+        axis = axis % ndim
+        axes = tuple(d for d in range(ndim) if d != axis)
+        mean, variance = self.moments(x, axes)
+        inv = self.rsqrt(self.add(variance, epsilon))
+        if scale is not None:
+            inv = self.multiply(inv, scale)
+        shift = self.negative(self.multiply(mean, inv))
+        if offset is not None:
+            shift = self.add(shift, offset)
+        if axis != ndim - 1:
+            shape = tuple(-1 if d == axis else 1 for d in range(ndim))
+            inv, shift = self.reshape(inv, shape), self.reshape(shift, shape)
+        return self.add(self.multiply(x, inv), shift), mean, variance
+
     def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
                     velocity_hats=None):
         """One Adam (or AMSGrad) update of every variable in ``variables``, in Keras's formula.

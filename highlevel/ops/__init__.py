@@ -80,7 +80,7 @@ def _make(name, method_name=None):
 
 
 # Fused kernels of the contract that are also ops (backends/contract/fused.py).
-_FUSED_OPS = ("dense", "divide_no_nan", "sparse_softmax_cross_entropy")
+_FUSED_OPS = ("dense", "divide_no_nan", "fused_batch_norm", "sparse_softmax_cross_entropy")
 
 __all__ = []
 for _name in _CORE_OPS + tuple(op_names()) + _FUSED_OPS:

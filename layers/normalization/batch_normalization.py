@@ -204,6 +204,12 @@ class BatchNormalization(Layer):
         gamma = ops.cast(self.gamma, dtype) if self.gamma is not None else None
         beta = ops.cast(self.beta, dtype) if self.beta is not None else None
         # As in Keras 3, a frozen layer (trainable=False) always runs in inference mode.
+        if training and self.trainable and mask is None and not self.renorm:
+            # The statistics, the normalization and (on the engines that have one) the gradient in fused kernels.
+            outputs, mean, variance = ops.fused_batch_norm(x, gamma, beta, self._axis, self.epsilon)
+            self._update(self.moving_mean, ops.stop_gradient(mean), self.momentum)
+            self._update(self.moving_variance, ops.stop_gradient(variance), self.momentum)
+            return ops.cast(outputs, self.compute_dtype)
         if training and self.trainable:
             if mask is None:
                 mean, variance = ops.moments(x, axes=self._reduction_axes)

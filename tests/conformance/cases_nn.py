@@ -47,6 +47,18 @@ def _sparse_xent(labels, logits, axis=-1):
     picked = np.take_along_axis(log_probs, np.expand_dims(np.asarray(labels, np.int64), axis), axis=axis)
     return -np.squeeze(picked, axis=axis)
 
+def _fused_batch_norm(x, scale=None, offset=None, axis=-1, epsilon=1e-3):
+    axes = tuple(d for d in range(x.ndim) if d != axis % x.ndim)
+    shape = tuple(-1 if d == axis % x.ndim else 1 for d in range(x.ndim))
+    mean, variance = x.mean(axis=axes), x.var(axis=axes)
+    y = (x - mean.reshape(shape)) / np.sqrt(variance.reshape(shape) + epsilon)
+    if scale is not None:
+        y = y * scale.reshape(shape)
+    if offset is not None:
+        y = y + offset.reshape(shape)
+    return y, mean, variance
+
+
 def _dense(x, kernel, bias=None, activation=None):
     y = x @ kernel + (0.0 if bias is None else bias)
     return {None: y, "linear": y, "relu": np.maximum(y, 0.0), "sigmoid": _sigmoid(y), "tanh": np.tanh(y)}[activation]
@@ -100,6 +112,13 @@ CASES = [
       _sparse_xent, dtypes=F32_64, grad=(1,), out=FLOAT, tol_op="log_softmax", axis=1),
     C("sparse_softmax_cross_entropy", "large", (fixed(np.array([0, 2], np.int32)), const([[1e4, -1e4, 0.0], [-1e4, 1e4, 1e4]])), _sparse_xent, dtypes=F32_64, finite=True, grad=(1,),
       out=FLOAT, tol_op="log_softmax"),
+    # fused batch normalization (the batch statistics come back for the moving averages, without a gradient on
+    # some engines: the gradient of the normalized output is checked in tests/backends/contract/test_fused.py)
+    C("fused_batch_norm", "channels-last", (normal(4, 3, 3, 5), normal(5), normal(5)), _fused_batch_norm,
+      dtypes=F32_64, tol_op="moments"),
+    C("fused_batch_norm", "axis1-no-offset", (normal(6, 3, 4), normal(3)), _fused_batch_norm, dtypes=F32_64,
+      tol_op="moments", axis=1, epsilon=1e-5),
+    C("fused_batch_norm", "plain", (normal(8, 2, scale=3),), _fused_batch_norm, dtypes=F32_64, tol_op="moments"),
     # the fused dense layer op (backends/contract/fused.py): one case per activation it applies itself
     C("dense", "relu", (normal(4, 3), normal(3, 5), normal(5)), _dense, dtypes=F32_64, grad=(0, 1, 2),
       tol_op="matmul", activation="relu"),

@@ -43,3 +43,32 @@ def test_adam_update_matches_the_generic_formula(backend, dtype, amsgrad):
         assert got.dtype == want.dtype == np.dtype(dtype) and got.shape == want.shape
         rtol, atol = TOL[dtype]
         np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("axis", [-1, 1])
+def test_fused_batch_norm_gradient_matches_the_generic_formula(backend, axis):
+    # The normalized output's gradient with respect to x, scale and offset: an engine's fused kernel (PyTorch:
+    # aten's batch norm and its backward) against the contract's formula on the same engine.
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((6, 4, 5)).astype("float32") * 2.0 + 1.0
+    channels = x.shape[axis]
+    scale = rng.standard_normal(channels).astype("float32")
+    offset = rng.standard_normal(channels).astype("float32")
+    cot = hl.ops.convert_to_tensor(rng.standard_normal(x.shape).astype("float32"))
+
+    def grads(fn):
+        def loss(x, scale, offset):
+            y, _, _ = fn(backend, x, scale, offset, axis, 1e-3)
+            return hl.ops.sum(y * cot)
+
+        args = [hl.ops.convert_to_tensor(a) for a in (x, scale, offset)]
+        _, g = hl.ops.value_and_grad(loss, argnums=(0, 1, 2))(*args)
+        return [hl.ops.convert_to_numpy(v) for v in g]
+
+    for got, want in zip(grads(type(backend).fused_batch_norm), grads(FusedContract.fused_batch_norm)):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    # and the statistics the layer's moving averages take
+    y, mean, var = backend.fused_batch_norm(hl.ops.convert_to_tensor(x), None, None, axis, 1e-3)
+    axes = tuple(d for d in range(3) if d != axis % 3)
+    np.testing.assert_allclose(hl.ops.convert_to_numpy(mean), x.mean(axis=axes), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(hl.ops.convert_to_numpy(var), x.var(axis=axes), rtol=1e-5, atol=1e-6)
