@@ -21,11 +21,12 @@ Method: every library's thread pools are pinned (``--threads``, default 1) in ev
 (``_harness.run_worker``). The timing rows of one backend come from fresh subprocesses (``--repeats`` of them,
 default 3) each holding that backend's contestants side by side: per workload each is built and warmed up
 (builds, compiles, fills caches), then their timed runs alternate for ``--epochs`` cycles (default 5; ours,
-hand, keras, then hand, keras, ours, ...), all reading one copy of the workload's data. A cell is the median of its timed runs, a ratio the median over all
-cycles (of every process) of the ratio within the cycle, so that load spikes on a shared machine hit both
-sides of a ratio alike, and no one process's luck (where its arrays landed in memory) decides a ratio. Sharing
-a process, rather than one process per contestant and round, is what lets the table finish in minutes: here
-importing TensorFlow or Keras costs ~10 s and compiling the JAX and Keras steps tens of seconds per process.
+hand, keras, then hand, keras, ours, ...), all reading one copy of the workload's data. A cell is the median
+of its timed runs, a ratio the median over all cycles (of every process) of the ratio within the cycle, so that
+load spikes on a shared machine hit both sides of a ratio alike, and no one process's luck (where its arrays
+landed in memory) decides a ratio. Sharing a process, rather than one process per contestant and round, is
+what lets the table finish in minutes: here importing TensorFlow or Keras costs ~10 s and compiling the JAX and
+Keras steps tens of seconds per process.
 On JAX, highlevel's engine turns on ``jax_enable_x64`` process-wide, which would make the hand-written loop and
 Keras beside it trace float64 where their users get float32 (1.5-2x slower): they are built and run under
 ``jax.enable_x64(False)`` (``_workloads.make_contestant``), which lets them share ours' process.

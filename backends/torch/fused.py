@@ -16,7 +16,8 @@ from . import _convert as cv
 
 
 _HOST_DTYPES = {torch.float32: np.float32, torch.float64: np.float64, torch.float16: np.float16}
-_ONE_PASS_DTYPES = (torch.float32, torch.float64)
+_ONE_PASS_DTYPES = (torch.float32, torch.float64)  # Adam's one-pass weight update, bit for bit
+_BATCH_NORM_DTYPES = (torch.float32, torch.float64)  # aten's batch norm (half floats keep the generic formula)
 _ACTIVATIONS = {None: None, "linear": None, "relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh}
 
 
@@ -102,8 +103,8 @@ class TorchFusedMixin(FusedContract):
         t = cv.convert(x)
         w = None if scale is None else cv.convert(scale)
         b = None if offset is None else cv.convert(offset)
-        if (t.dtype not in _ONE_PASS_DTYPES or t.ndim < 2 or any(v is not None and v.dtype != t.dtype
-                                                                   for v in (w, b))):
+        if (t.dtype not in _BATCH_NORM_DTYPES or t.ndim < 2
+                or any(v is not None and v.dtype != t.dtype for v in (w, b))):
             return super().fused_batch_norm(x, scale, offset, axis, epsilon)
         axis = axis % t.ndim
         channels = t.shape[axis]
