@@ -128,6 +128,11 @@ class LossScaleOptimizer(Optimizer):
         self._trainable_variables = variables
         self.built = True
 
+    def _track_new_variables(self, variables):
+        """Extends the inner optimizer to newly trainable variables (see :meth:`Optimizer._track_new_variables`)."""
+        self.inner_optimizer._track_new_variables(variables)
+        self._trainable_variables = list(self.inner_optimizer._trainable_variables)
+
     def scale_loss(self, loss):
         """``loss`` times the current scale (the initial one before the first step)."""
         scale = self.dynamic_scale.value if self.built else self.initial_scale

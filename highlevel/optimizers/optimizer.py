@@ -23,6 +23,8 @@ from highlevel.config import current_backend
 
 from .. import naming
 
+_MISSING = object()
+
 
 class Optimizer:
     """Base class of optimizers (``keras.optimizers.Optimizer``).
@@ -184,6 +186,45 @@ class Optimizer:
             self._accumulated_gradients = [self.add_variable_from_reference(v, "gradient_accumulator")
                                            for v in variables]
         self.built = True
+
+    def _track_new_variables(self, variables):
+        """Extends a built optimizer to the variables of ``variables`` it was not built with, keeping the state
+        (slots, step count) of those it knows.
+
+        The trainer calls this before a training step, so that a layer unfrozen after the first ``fit`` trains
+        in the next one with the same optimizer (Keras refuses: "Unknown variable"). The new variables get fresh
+        slots made by the subclass's own ``build``; per-variable slot lists grow, and any other state ``build``
+        makes once (Nadam's momentum product, say) keeps its current value.
+        """
+        new = [v for v in variables if id(v) not in self._index]
+        if not new or not self.built:
+            return
+        known = list(self._trainable_variables)
+        before = dict(self.__dict__)
+        n_state = len(self._variables)
+        self.built = False
+        try:
+            self.build(new)
+        finally:
+            self.built = True
+        made_once = []
+        for name, value in list(self.__dict__.items()):
+            previous = before.get(name, _MISSING)
+            if value is previous or name in ("_variables", "_trainable_variables", "_index", "built"):
+                continue
+            if (isinstance(previous, list) and isinstance(value, list) and len(previous) == len(known)
+                    and len(value) == len(new)):
+                setattr(self, name, previous + value)  # one slot per variable: the new ones go at the end
+            elif previous is _MISSING:
+                continue  # an attribute the first build did not make (cannot happen for a deterministic build)
+            else:
+                if isinstance(value, Variable):
+                    made_once.append(value)
+                setattr(self, name, previous)  # made once per build: the current one stays
+        dropped = {id(v) for v in made_once}
+        self._variables = self._variables[:n_state] + [v for v in self._variables[n_state:] if id(v) not in dropped]
+        self._trainable_variables = known + new
+        self._index = {id(v): i for i, v in enumerate(self._trainable_variables)}
 
     def _slot_index(self, variable):
         try:

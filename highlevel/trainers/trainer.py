@@ -87,11 +87,39 @@ class Trainer:
         self.stop_training = False
 
     def _step_trainable_variables(self):
-        """The trainable variables, listed once per ``fit`` (walking the layer tree every step costs)."""
+        """The trainable variables a training step updates, listed once the model is built.
+
+        Walking the layer tree every step costs, so the list is kept; but only once the model is built: a list
+        taken before (an unbuilt model has no variables yet) would be empty, and a step that kept it would train
+        nothing. ``fit``, ``train_on_batch`` and ``compile`` forget the list, so that freezing or unfreezing
+        layers between calls takes effect.
+        """
         cached = getattr(self, "_trainable_cache", None)
         if cached is None:
-            cached = self._trainable_cache = self.trainable_variables
+            cached = self.trainable_variables
+            if self.built:
+                self._trainable_cache = cached
         return cached
+
+    def _sync_train_step_variables(self):
+        """Before the first step of ``fit``/``train_on_batch`` (the model is built): takes the trainable variables
+        afresh and drops a compiled training step that was made for another list.
+
+        A compiled step (``jax.jit``, ``tf.function``, a recorded replay) has its trainable variables and each
+        layer's trainable-dependent behaviour built in; when they changed since it was made (layers frozen or
+        unfrozen, a model built since), it is made again. An optimizer built before a layer was unfrozen is
+        extended with slots for the newly trainable variables (Keras refuses them; a demanding user expects the
+        unfrozen layer to train).
+        """
+        self._trainable_cache = None
+        variables = self._step_trainable_variables()
+        key = tuple(id(v) for v in variables)
+        if getattr(self, "_train_function_trainable", None) != key:
+            self._train_function = self._lean_train_function = None
+        self._train_function_trainable = key
+        if getattr(self.optimizer, "built", False):
+            self.optimizer._track_new_variables(variables)
+        _check_trainable_variables(self, variables)
 
     def _reset_step_functions(self):
         self._trainable_cache = None
@@ -415,13 +443,7 @@ class Trainer:
             callbacks, add_history=True, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=epochs,
             steps=adapter.num_batches)
         self.stop_training = False
-        self._trainable_cache = None  # freezing between fits takes effect
-        # A compiled step (jax.jit, tf.function, a replay) has its trainable variables and each layer's
-        # trainable-dependent behaviour built in: when they changed since it was made, it is made again.
-        trainable = tuple(id(v) for v in self._step_trainable_variables())
-        if getattr(self, "_train_function_trainable", trainable) != trainable:
-            self._train_function = self._lean_train_function = None
-        self._train_function_trainable = trainable
+        self._trainable_cache = None  # freezing between fits takes effect (see _sync_train_step_variables)
         self._in_fit = True
         logs = {}
         try:
@@ -484,6 +506,7 @@ class Trainer:
                         host_rng().bit_generator.state = rng_state
                     else:
                         self._prepare(batch)
+                    self._sync_train_step_variables()
                     train_function = self._make_train_function(batch_logs=wants_logs)
                     lean = train_function is self._lean_train_function
                 if restore is not None:
@@ -605,6 +628,7 @@ class Trainer:
             sample_weight = utils.class_weight_to_sample_weight(utils.to_numpy_structure(y), class_weight)
         batch = self._to_tensors(utils.pack_x_y_sample_weight(x, y, sample_weight))
         self._prepare(batch)
+        self._sync_train_step_variables()
         logs = _pythonify(self._make_train_function()(batch))
         return _format_result(logs, return_dict)
 
@@ -669,3 +693,24 @@ def _check_epochs(epochs, initial_epoch):
 def _is_arrays(x):
     leaves = tree.flatten(x)[0]
     return bool(leaves) and all(hasattr(a, "shape") or isinstance(a, (list, float, int)) for a in leaves)
+
+
+def _check_trainable_variables(model, variables):
+    """Refuses a training step that would update nothing while the model has weights to train.
+
+    ``variables`` is the list the step will differentiate and update. Empty while the model reports trainable
+    weights means it was taken at the wrong moment (before the model was built): that step would run, report a
+    loss and change nothing, so it is an error. A model with no trainable weights at all (every layer frozen)
+    trains nothing by the user's choice: a warning says so, as Keras does.
+    """
+    if variables:
+        return
+    if model.trainable_weights:
+        raise RuntimeError(
+            f"Model '{model.name}' was about to run a training step over 0 trainable variables, but it has "
+            f"{len(model.trainable_weights)} trainable weights: the step would train nothing. This is a bug in "
+            "highlevel (the variable list was taken before the model was built); please report it.")
+    import warnings
+
+    warnings.warn(f"Model '{model.name}' has no trainable weights: fit() and train_on_batch() will not change "
+                  "it. Set `trainable = True` on the layers to train, then call fit() again.", stacklevel=3)
