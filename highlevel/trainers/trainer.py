@@ -223,9 +223,15 @@ class Trainer:
         trainable = self._step_trainable_variables()
         # Under a distribution the gradients come back averaged over the replicas (the global batch's).
         (_, (loss, y_pred)), grads = step_sync.value_and_grad(loss_fn, trainable, x)
-        # With a TerminateOnNaN callback, a batch whose loss is not finite leaves the weights as they were.
-        only_if = ops.all(ops.isfinite(loss)) if getattr(self, "_guard_nonfinite", False) else None
+        # With a TerminateOnNaN callback, a batch whose loss or any gradient is not finite leaves the weights as
+        # they were. The gradients are checked too: a NaN input can give a finite loss and NaN gradients (an
+        # engine's ReLU that maps NaN to 0 on some CPUs cuts the NaN out of the forward pass, not the backward).
+        only_if = _all_finite(loss, grads) if getattr(self, "_guard_nonfinite", False) else None
         self.optimizer.apply(grads, trainable, only_if=only_if)
+        if only_if is not None:
+            # A step kept out of the weights reports a NaN loss, so that TerminateOnNaN (which reads the loss)
+            # stops on a batch whose loss was finite but whose gradients were not.
+            loss = ops.where(only_if, loss, float("nan"))
         return loss, y_pred
 
     def test_step(self, data):
@@ -653,6 +659,13 @@ class Trainer:
 
     def get_compile_config(self):
         return dict(getattr(self, "_compile_config", {}))
+
+
+def _all_finite(loss, grads):
+    """A boolean scalar tensor: whether ``loss`` and every gradient are free of NaN and inf."""
+    flags = [ops.all(ops.isfinite(loss))]
+    flags.extend(ops.all(ops.isfinite(g)) for g in grads if g is not None)
+    return ops.all(ops.stack(flags)) if len(flags) > 1 else flags[0]
 
 
 def _batch_size(x):

@@ -81,3 +81,35 @@ def test_the_guard_is_dropped_after_training(backend):
     # without the callback, Keras's behaviour: the NaN update is applied
     model.fit(x, y, batch_size=4, epochs=1, shuffle=False, verbose=0)
     assert np.isnan(model.get_weights()[0]).all()
+
+
+def test_a_finite_loss_with_nan_gradients_stops_without_an_update(backend, monkeypatch):
+    # The loss is finite but a gradient is NaN (what TensorFlow's fused matmul + ReLU gives on a NaN input on
+    # some CPUs): the guard keeps the step out of the weights, and the step reports a NaN loss so training stops.
+    from highlevel.trainers import trainer as trainer_module
+
+    x = np.ones((12, 2), "float32")
+    y = np.zeros((12, 1), "float32")
+    model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    model.build((None, 2))
+    calls = []
+    real = trainer_module.step_sync.value_and_grad
+
+    def poisoned(fn, variables, x):
+        out, grads = real(fn, variables, x)
+        calls.append(1)
+        if len(calls) == 2:  # the second batch: finite loss, NaN gradients
+            grads = [g * float("nan") for g in grads]
+        return out, grads
+
+    monkeypatch.setattr(trainer_module.step_sync, "value_and_grad", poisoned)
+    weights = []
+    record = hl.callbacks.LambdaCallback(on_train_batch_end=lambda b, logs: weights.append(model.get_weights()))
+    history = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0,
+                        callbacks=[hl.callbacks.TerminateOnNaN(), record])
+    assert len(weights) == 2 and history.epoch == [0]  # stopped at the second batch
+    for got, want in zip(weights[1], weights[0]):
+        np.testing.assert_array_equal(got, want)  # that batch changed nothing
+    assert int(model.optimizer.iterations.numpy()) == 1
+    assert np.isnan(history.history["loss"][0])
