@@ -64,7 +64,13 @@ def _function_info(fn, what):
     if not callable(fn):
         raise TypeError(f"Lambda `{what}` must be callable; received {fn!r} of type {type(fn).__name__}.")
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
-    return {"class_name": "function", "module": getattr(fn, "__module__", None), "config": name}
+    module = getattr(fn, "__module__", None)
+    if module and module.startswith("highlevel.ops."):
+        from highlevel import ops
+
+        if getattr(ops, name, None) is fn:
+            module = "highlevel.ops"  # the op's public path (it is defined in one of the namespace modules)
+    return {"class_name": "function", "module": module, "config": name}
 
 
 def _is_function_info(value):

@@ -1,0 +1,65 @@
+"""The front door of every op: one place where an ``hl.ops`` call meets an engine.
+
+Every public op of ``hl.ops`` (and of its namespaces ``numpy``, ``nn``, ``linalg``, ``image``) is a plain
+function that checks and normalizes its arguments (:mod:`highlevel.ops._args`: axes, dtypes, ``data_format``,
+padding, shapes; the user-facing error is raised there, once, for every engine) and then calls :func:`call`
+with canonical arguments:
+
+* on symbolic tensors (:class:`~highlevel.keras_tensor.KerasTensor`, while a functional model is being built),
+  :func:`call` infers the output's shape and dtype by running the op on placeholders on the native engine and
+  records a graph node that replays the public op on real tensors later;
+* otherwise it runs the current engine's method of the same name (a method of the backend contract).
+
+An op that can be written from other ops has its one generic definition in the contract (as the fused kernels
+of ``FusedContract`` do): an engine overrides it only where its own kernel is faster or more exact. So an engine
+implements only the contract's abstract methods, the primitives.
+
+>>> import highlevel as hl
+>>> from highlevel.ops import _door
+>>> hl.ops.convert_to_numpy(_door.call("add", 1.0, 2.0)).item()
+3.0
+"""
+
+from highlevel.config import current_backend
+from highlevel.keras_tensor import any_symbolic
+
+# Ops that call user code (``scan``'s step function): their shape inference runs with the native engine as
+# the current backend, so that the ``hl.ops`` calls inside that code dispatch to native too.
+_CALLS_USER_CODE = frozenset({"scan"})
+
+
+def call(name, *args, **kwargs):
+    """Runs the contract method ``name`` of the current engine on canonical arguments (see the module docstring).
+
+    Args:
+        name: the contract method, which is also the public op's name in ``hl.ops``.
+        *args, **kwargs: the op's arguments, already checked and normalized by the public function.
+
+    Returns:
+        The engine's result, or KerasTensors describing it when an argument is symbolic.
+    """
+    if any_symbolic(args, kwargs):
+        return symbolic_call(name, args, kwargs)
+    return getattr(current_backend(), name)(*args, **kwargs)
+
+
+def symbolic_call(name, args, kwargs, public=None):
+    """Infers the output of ``name(*args, **kwargs)`` on symbolic tensors and records it as a graph node.
+
+    Args:
+        name: the contract method that computes the op.
+        args, kwargs: the arguments, some of them KerasTensors.
+        public: the ``hl.ops`` function the node replays (default: ``hl.ops.<name>``).
+    """
+    from highlevel.config import backend_scope
+    from highlevel.node import Node, OpCall
+    from highlevel.symbolic_exec import compute_output_spec
+
+    current = current_backend()
+    if name in _CALLS_USER_CODE:
+        with backend_scope("native"):
+            outputs = compute_output_spec(name, args, kwargs, current=current)
+    else:
+        outputs = compute_output_spec(name, args, kwargs, current=current)
+    Node(OpCall(public or name), args, kwargs, outputs)
+    return outputs

@@ -1,0 +1,162 @@
+"""The core ops: tensors and dtypes, gradients, slicing, control flow (``keras.ops``'s core names), and the
+few ops highlevel adds (``value_and_grad``, ``grad``, ``dense``, ...).
+
+>>> import highlevel as hl
+>>> hl.ops.dtype(hl.ops.cast(hl.ops.convert_to_tensor([1, 2]), "float32"))
+'float32'
+"""
+
+from highlevel.keras_tensor import KerasTensor
+
+from . import _door
+
+
+def convert_to_tensor(x, dtype=None):
+    """Returns ``x`` (tensor, Variable, numpy array, Python scalar or nested list) as a tensor.
+
+    Without ``dtype``: floats become :func:`floatx`, Python ints ``int32``, bools ``bool``;
+    numpy arrays keep their dtype, except float64 arrays which stay float64."""
+    if isinstance(x, KerasTensor):
+        return x
+    return _door.call('convert_to_tensor', x, dtype=dtype)
+
+
+def is_tensor(x):
+    """True for this engine's tensor type (not for numpy arrays or Variables)."""
+    if isinstance(x, KerasTensor):
+        return False
+    return _door.call('is_tensor', x)
+
+
+def cast(x, dtype):
+    """Returns ``x`` converted to ``dtype`` (a dtype name); differentiable between float dtypes."""
+    return _door.call('cast', x, dtype)
+
+
+def shape(x):
+    """The static shape as a tuple of Python ints."""
+    if isinstance(x, KerasTensor):
+        return x.shape
+    return _door.call('shape', x)
+
+
+def dtype(x):
+    """The dtype as a canonical string (``"float32"``, ``"int64"``, ...)."""
+    if isinstance(x, KerasTensor):
+        return x.dtype
+    return _door.call('dtype', x)
+
+
+def stop_gradient(x):
+    """``x`` as a constant for differentiation."""
+    return _door.call('stop_gradient', x)
+
+
+def value_and_grad(fn, argnums=0, has_aux=False):
+    """Returns a function computing ``fn``'s value and its gradient.
+
+    ``fn`` takes tensors (or nested lists/tuples/dicts of tensors) and returns a scalar tensor (or
+    ``(scalar, aux)`` with ``has_aux``). The returned function gives ``(value, grads)`` or
+    ``((value, aux), grads)``; ``grads`` mirrors the structure of the argument(s) at ``argnums``
+    (an int or a tuple of ints). Integer inputs get no gradient (``None``)."""
+    return _door.call('value_and_grad', fn, argnums=argnums, has_aux=has_aux)
+
+
+def grad(fn, argnums=0, has_aux=False):
+    """Like :meth:`value_and_grad`, returning only the gradient (and aux)."""
+    return _door.call('grad', fn, argnums=argnums, has_aux=has_aux)
+
+
+def getitem(x, key):
+    """``x[key]`` with numpy basic indexing (ints, slices, None, Ellipsis) and integer-array indexing on one axis."""
+    return _door.call('getitem', x, key)
+
+
+def slice(inputs, start_indices, shape):
+    """The block of ``shape`` starting at ``start_indices``."""
+    return _door.call('slice', inputs, start_indices, shape)
+
+
+def slice_update(inputs, start_indices, updates):
+    """A copy of ``inputs`` with the block at ``start_indices`` replaced by ``updates`` (differentiable in both)."""
+    return _door.call('slice_update', inputs, start_indices, updates)
+
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
+    """Loops ``f`` over the leading axis of ``xs``, carrying state (``jax.lax.scan`` semantics).
+
+    Args:
+        f: ``f(carry, x) -> (new_carry, y)``; ``new_carry`` has the structure, shapes and dtypes of
+            ``carry``; ``y`` is any nest of tensors (or None).
+        init: the initial carry, a nest (lists, tuples, dicts) of tensors.
+        xs: a nest of tensors sharing the leading (time) axis, or None (then ``length`` is required and
+            ``f`` receives ``x=None``).
+        length: the number of steps; must match the leading axis of ``xs`` when both are given.
+        reverse: run from the last slice to the first; ``ys`` stay in the order of ``xs``.
+        unroll: how many steps one loop iteration holds (an int, or True for all); a performance
+            hint only, the result is the same.
+
+    Returns:
+        ``(final_carry, ys)`` where ``ys`` stacks every step's ``y`` along a new axis 0.
+        Gradients flow to ``init``, ``xs`` and anything ``f`` closes over."""
+    return _door.call('scan', f, init, xs=xs, length=length, reverse=reverse, unroll=unroll)
+
+
+def dense(inputs, kernel, bias=None, activation=None):
+    """A dense layer's forward pass, ``activation(inputs @ kernel + bias)`` over the last axis of ``inputs``.
+
+    Args:
+        inputs: a float tensor of shape ``(..., input_dim)``.
+        kernel: a ``(input_dim, units)`` matrix of the same dtype.
+        bias: None, or a ``(units,)`` vector of the same dtype.
+        activation: one of :data:`DENSE_ACTIVATIONS` (None and ``"linear"`` are the identity).
+
+    Returns:
+        A tensor of shape ``(..., units)``; differentiable with respect to all three inputs."""
+    return _door.call('dense', inputs, kernel, bias=bias, activation=activation)
+
+
+def fused_batch_norm(x, scale=None, offset=None, axis=-1, epsilon=0.001):
+    """Batch normalization in training mode: the statistics of the batch and the normalized tensor.
+
+    As ``tf.nn.fused_batch_norm``: the mean and the (biased) variance over every axis of ``x`` but ``axis``,
+    then ``(x - mean) / sqrt(variance + epsilon) * scale + offset``.
+
+    Args:
+        x: a float tensor.
+        scale, offset: None, or vectors of ``x.shape[axis]`` values of ``x``'s dtype.
+        axis: the channel axis (an int; negative counts from the end).
+        epsilon: added to the variance.
+
+    Returns:
+        ``(outputs, mean, variance)``: ``outputs`` like ``x``, differentiable with respect to ``x``,
+        ``scale`` and ``offset``; ``mean`` and ``variance`` of shape ``(x.shape[axis],)``, for the moving
+        statistics (an engine may return them without a gradient)."""
+    return _door.call('fused_batch_norm', x, scale=scale, offset=offset, axis=axis, epsilon=epsilon)
+
+
+def sparse_softmax_cross_entropy(labels, logits, axis=-1):
+    """Per-example ``-log softmax(logits)[label]`` along ``axis``; finite for logits of ±1e4.
+
+    Args:
+        labels: integer class indices, of the shape of ``logits`` without ``axis``.
+        logits: float scores.
+        axis: the class axis.
+
+    Returns:
+        The losses, of the labels' shape and the logits' dtype. Labels must lie in
+        ``[0, num_classes)``; the caller checks that (out-of-range labels give engine-dependent values)."""
+    return _door.call('sparse_softmax_cross_entropy', labels, logits, axis=axis)
+
+
+def convert_to_numpy(x):
+    """A numpy array holding the values of ``x`` (a host copy where the tensor lives on a device)."""
+    if isinstance(x, KerasTensor):
+        return _door.symbolic_call("to_numpy", (x,), {}, public="convert_to_numpy")
+    return _door.call("to_numpy", x)
+
+
+from .numpy import concatenate as concat  # noqa: E402
+
+
+__all__ = ['convert_to_tensor', 'is_tensor', 'cast', 'shape', 'dtype', 'stop_gradient', 'value_and_grad', 'grad', 'getitem', 'slice', 'slice_update', 'scan', 'dense', 'fused_batch_norm', 'sparse_softmax_cross_entropy', 'convert_to_numpy', 'concat']

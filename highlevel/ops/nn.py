@@ -1,0 +1,117 @@
+"""``hl.ops.nn``: activations, softmax, convolution, pooling and the other ``keras.ops.nn`` ops.
+
+Images are channels_last unless ``data_format="channels_first"``; convolution kernels are laid out as in
+Keras (see :class:`highlevel.backends.contract.NNContract`).
+
+>>> import highlevel as hl
+>>> hl.ops.convert_to_numpy(hl.ops.nn.relu(hl.ops.convert_to_tensor([-1.0, 2.0]))).tolist()
+[0.0, 2.0]
+"""
+
+from . import _door
+
+
+def one_hot(x, num_classes, axis=-1, dtype=None):
+    """One-hot encoding of integer ``x`` (floatx by default); out-of-range labels give all zeros."""
+    return _door.call('one_hot', x, num_classes, axis=axis, dtype=dtype)
+
+
+def relu(x):
+    """max(x, 0); gradient 0 at 0."""
+    return _door.call('relu', x)
+
+
+def relu6(x):
+    """min(max(x, 0), 6)."""
+    return _door.call('relu6', x)
+
+
+def sigmoid(x):
+    """1 / (1 + exp(-x)), stable for large |x|."""
+    return _door.call('sigmoid', x)
+
+
+def softplus(x):
+    """log(1 + exp(x)), stable for large |x|."""
+    return _door.call('softplus', x)
+
+
+def softsign(x):
+    """x / (1 + |x|)."""
+    return _door.call('softsign', x)
+
+
+def silu(x):
+    """x * sigmoid(x) (swish)."""
+    return _door.call('silu', x)
+
+
+def gelu(x, approximate=True):
+    """Gaussian error linear unit; the tanh approximation when ``approximate``."""
+    return _door.call('gelu', x, approximate=approximate)
+
+
+def elu(x, alpha=1.0):
+    """x if x > 0 else alpha * (exp(x) - 1)."""
+    return _door.call('elu', x, alpha=alpha)
+
+
+def selu(x):
+    """scale * elu(x, alpha) with the self-normalising constants."""
+    return _door.call('selu', x)
+
+
+def leaky_relu(x, negative_slope=0.2):
+    """x if x >= 0 else negative_slope * x."""
+    return _door.call('leaky_relu', x, negative_slope=negative_slope)
+
+
+def hard_sigmoid(x):
+    """clip(x / 6 + 0.5, 0, 1) (Keras 3's definition)."""
+    return _door.call('hard_sigmoid', x)
+
+
+def softmax(x, axis=-1):
+    """exp(x) / sum(exp(x)) along ``axis``, finite for inputs of +-1e4."""
+    return _door.call('softmax', x, axis=axis)
+
+
+def log_softmax(x, axis=-1):
+    """x - logsumexp(x) along ``axis``, finite for inputs of +-1e4."""
+    return _door.call('log_softmax', x, axis=axis)
+
+
+def conv(inputs, kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):
+    """N-D convolution (1, 2 or 3 spatial dims); groups = in_channels // kernel.shape[-2]."""
+    return _door.call('conv', inputs, kernel, strides=strides, padding=padding, data_format=data_format, dilation_rate=dilation_rate)
+
+
+def depthwise_conv(inputs, kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):
+    """Depthwise convolution: each input channel convolved with its own ``multiplier`` filters."""
+    return _door.call('depthwise_conv', inputs, kernel, strides=strides, padding=padding, data_format=data_format, dilation_rate=dilation_rate)
+
+
+def conv_transpose(inputs, kernel, strides, padding='valid', output_padding=None, data_format=None, dilation_rate=1):
+    """Transposed convolution (the gradient of ``conv`` with respect to its input), output sized as Keras does."""
+    return _door.call('conv_transpose', inputs, kernel, strides, padding=padding, output_padding=output_padding, data_format=data_format, dilation_rate=dilation_rate)
+
+
+def max_pool(inputs, pool_size, strides=None, padding='valid', data_format=None):
+    """Max pooling over 1, 2 or 3 spatial dims; ``strides`` defaults to ``pool_size``."""
+    return _door.call('max_pool', inputs, pool_size, strides=strides, padding=padding, data_format=data_format)
+
+
+def average_pool(inputs, pool_size, strides=None, padding='valid', data_format=None):
+    """Average pooling; ``"same"`` padding averages over real entries only."""
+    return _door.call('average_pool', inputs, pool_size, strides=strides, padding=padding, data_format=data_format)
+
+
+def moments(x, axes, keepdims=False):
+    """``(mean, variance)`` over ``axes``."""
+    return _door.call('moments', x, axes, keepdims=keepdims)
+
+
+swish = silu
+
+
+__all__ = ['one_hot', 'relu', 'relu6', 'sigmoid', 'softplus', 'softsign', 'silu', 'gelu', 'elu', 'selu', 'leaky_relu', 'hard_sigmoid', 'softmax', 'log_softmax', 'conv', 'depthwise_conv', 'conv_transpose', 'max_pool', 'average_pool', 'moments', 'swish']

@@ -1,0 +1,546 @@
+"""``hl.ops.numpy``: the numpy-like ops (``keras.ops.numpy``'s names, arguments and semantics).
+
+Every function goes through the front door (:mod:`highlevel.ops._door`): it runs on the current engine, or
+records a node when called on symbolic tensors. Binary ops broadcast like numpy and promote dtypes with
+:func:`highlevel.dtypes.result_type` (Python scalars are weak); float ops on integer inputs compute in floatx.
+
+>>> import highlevel as hl
+>>> x = hl.ops.numpy.arange(6, dtype="float32")
+>>> hl.ops.convert_to_numpy(hl.ops.numpy.reshape(x, (2, 3)).sum(axis=0) if False else hl.ops.numpy.sum(hl.ops.numpy.reshape(x, (2, 3)), axis=0)).tolist()
+[3.0, 5.0, 7.0]
+"""
+
+import builtins  # noqa: F401  (this module defines abs, max, min, sum, round, all, any)
+
+from highlevel.keras_tensor import KerasTensor  # noqa: F401
+
+from . import _door
+
+
+def ndim(x):
+    """The number of axes of ``x``."""
+    if isinstance(x, KerasTensor):
+        return x.ndim
+    return _door.call('ndim', x)
+
+
+def size(x):
+    """The number of elements of ``x``."""
+    return _door.call('size', x)
+
+
+def zeros(shape, dtype=None):
+    """A tensor of zeros; ``dtype`` defaults to floatx."""
+    return _door.call('zeros', shape, dtype=dtype)
+
+
+def ones(shape, dtype=None):
+    """A tensor of ones; ``dtype`` defaults to floatx."""
+    return _door.call('ones', shape, dtype=dtype)
+
+
+def full(shape, fill_value, dtype=None):
+    """A tensor filled with ``fill_value``; ``dtype`` defaults to the promotion of the fill value."""
+    return _door.call('full', shape, fill_value, dtype=dtype)
+
+
+def zeros_like(x, dtype=None):
+    """Zeros of the shape of ``x``, in ``dtype`` (default: the dtype of ``x``)."""
+    return _door.call('zeros_like', x, dtype=dtype)
+
+
+def ones_like(x, dtype=None):
+    """Ones of the shape of ``x``, in ``dtype`` (default: the dtype of ``x``)."""
+    return _door.call('ones_like', x, dtype=dtype)
+
+
+def full_like(x, fill_value, dtype=None):
+    """``fill_value`` everywhere, in the shape of ``x`` and ``dtype`` (default: the dtype of ``x``)."""
+    return _door.call('full_like', x, fill_value, dtype=dtype)
+
+
+def arange(start, stop=None, step=1, dtype=None):
+    """Like ``numpy.arange``; ``dtype`` defaults to int32 for integer arguments, floatx otherwise."""
+    return _door.call('arange', start, stop=stop, step=step, dtype=dtype)
+
+
+def eye(N, M=None, k=0, dtype=None):
+    """A 2-D tensor with ones on the ``k``-th diagonal."""
+    return _door.call('eye', N, M=M, k=k, dtype=dtype)
+
+
+def linspace(start, stop, num=50, endpoint=True, dtype=None):
+    """``num`` evenly spaced values from ``start`` to ``stop``."""
+    return _door.call('linspace', start, stop, num=num, endpoint=endpoint, dtype=dtype)
+
+
+def copy(x):
+    """A new tensor with the same values."""
+    return _door.call('copy', x)
+
+
+def negative(x):
+    """-x."""
+    return _door.call('negative', x)
+
+
+def abs(x):
+    """|x|."""
+    return _door.call('abs', x)
+
+
+def sign(x):
+    """-1, 0 or 1 (0 at 0; gradient 0)."""
+    return _door.call('sign', x)
+
+
+def sqrt(x):
+    """Square root."""
+    return _door.call('sqrt', x)
+
+
+def square(x):
+    """X * x."""
+    return _door.call('square', x)
+
+
+def exp(x):
+    """E**x."""
+    return _door.call('exp', x)
+
+
+def expm1(x):
+    """E**x - 1, accurate near 0."""
+    return _door.call('expm1', x)
+
+
+def log(x):
+    """Natural log."""
+    return _door.call('log', x)
+
+
+def log1p(x):
+    """Log(1 + x), accurate near 0."""
+    return _door.call('log1p', x)
+
+
+def log2(x):
+    """Base-2 log."""
+    return _door.call('log2', x)
+
+
+def log10(x):
+    """Base-10 log."""
+    return _door.call('log10', x)
+
+
+def sin(x):
+    """Sine."""
+    return _door.call('sin', x)
+
+
+def cos(x):
+    """Cosine."""
+    return _door.call('cos', x)
+
+
+def tan(x):
+    """Tangent."""
+    return _door.call('tan', x)
+
+
+def arcsin(x):
+    """Inverse sine."""
+    return _door.call('arcsin', x)
+
+
+def arccos(x):
+    """Inverse cosine."""
+    return _door.call('arccos', x)
+
+
+def arctan(x):
+    """Inverse tangent."""
+    return _door.call('arctan', x)
+
+
+def sinh(x):
+    """Hyperbolic sine."""
+    return _door.call('sinh', x)
+
+
+def cosh(x):
+    """Hyperbolic cosine."""
+    return _door.call('cosh', x)
+
+
+def tanh(x):
+    """Hyperbolic tangent."""
+    return _door.call('tanh', x)
+
+
+def arcsinh(x):
+    """Inverse hyperbolic sine."""
+    return _door.call('arcsinh', x)
+
+
+def arccosh(x):
+    """Inverse hyperbolic cosine."""
+    return _door.call('arccosh', x)
+
+
+def arctanh(x):
+    """Inverse hyperbolic tangent."""
+    return _door.call('arctanh', x)
+
+
+def floor(x):
+    """Round down (gradient 0)."""
+    return _door.call('floor', x)
+
+
+def ceil(x):
+    """Round up (gradient 0)."""
+    return _door.call('ceil', x)
+
+
+def reciprocal(x):
+    """1 / x."""
+    return _door.call('reciprocal', x)
+
+
+def isnan(x):
+    """Elementwise NaN test (bool)."""
+    return _door.call('isnan', x)
+
+
+def isinf(x):
+    """Elementwise +-inf test (bool)."""
+    return _door.call('isinf', x)
+
+
+def isfinite(x):
+    """Elementwise finiteness test (bool)."""
+    return _door.call('isfinite', x)
+
+
+def logical_not(x):
+    """Elementwise not (bool)."""
+    return _door.call('logical_not', x)
+
+
+def round(x, decimals=0):
+    """Round half to even, as numpy (gradient 0)."""
+    return _door.call('round', x, decimals=decimals)
+
+
+def clip(x, x_min, x_max):
+    """``x`` limited to ``[x_min, x_max]``; gradient 1 inside, 0 outside."""
+    return _door.call('clip', x, x_min, x_max)
+
+
+def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
+    """NaN and infinities replaced by finite numbers."""
+    return _door.call('nan_to_num', x, nan=nan, posinf=posinf, neginf=neginf)
+
+
+def add(x1, x2):
+    """x1 + x2."""
+    return _door.call('add', x1, x2)
+
+
+def subtract(x1, x2):
+    """x1 - x2."""
+    return _door.call('subtract', x1, x2)
+
+
+def multiply(x1, x2):
+    """x1 * x2."""
+    return _door.call('multiply', x1, x2)
+
+
+def divide(x1, x2):
+    """x1 / x2 (true division; ints give floatx)."""
+    return _door.call('divide', x1, x2)
+
+
+def floor_divide(x1, x2):
+    """Floor(x1 / x2) (Python semantics for negative numbers)."""
+    return _door.call('floor_divide', x1, x2)
+
+
+def mod(x1, x2):
+    """x1 - floor(x1 / x2) * x2 (sign of x2)."""
+    return _door.call('mod', x1, x2)
+
+
+def power(x1, x2):
+    """x1 ** x2."""
+    return _door.call('power', x1, x2)
+
+
+def arctan2(x1, x2):
+    """Quadrant-aware arctan(x1 / x2)."""
+    return _door.call('arctan2', x1, x2)
+
+
+def maximum(x1, x2):
+    """Elementwise max (NaN propagates)."""
+    return _door.call('maximum', x1, x2)
+
+
+def minimum(x1, x2):
+    """Elementwise min (NaN propagates)."""
+    return _door.call('minimum', x1, x2)
+
+
+def logaddexp(x1, x2):
+    """Log(exp(x1) + exp(x2)) without overflow."""
+    return _door.call('logaddexp', x1, x2)
+
+
+def equal(x1, x2):
+    """x1 == x2 (bool)."""
+    return _door.call('equal', x1, x2)
+
+
+def not_equal(x1, x2):
+    """x1 != x2 (bool)."""
+    return _door.call('not_equal', x1, x2)
+
+
+def less(x1, x2):
+    """x1 < x2 (bool)."""
+    return _door.call('less', x1, x2)
+
+
+def less_equal(x1, x2):
+    """x1 <= x2 (bool)."""
+    return _door.call('less_equal', x1, x2)
+
+
+def greater(x1, x2):
+    """x1 > x2 (bool)."""
+    return _door.call('greater', x1, x2)
+
+
+def greater_equal(x1, x2):
+    """x1 >= x2 (bool)."""
+    return _door.call('greater_equal', x1, x2)
+
+
+def logical_and(x1, x2):
+    """And (bool)."""
+    return _door.call('logical_and', x1, x2)
+
+
+def logical_or(x1, x2):
+    """Or (bool)."""
+    return _door.call('logical_or', x1, x2)
+
+
+def logical_xor(x1, x2):
+    """Xor (bool)."""
+    return _door.call('logical_xor', x1, x2)
+
+
+def sum(x, axis=None, keepdims=False):
+    """The sum over ``axis`` (int, tuple or None for all)."""
+    return _door.call('sum', x, axis=axis, keepdims=keepdims)
+
+
+def mean(x, axis=None, keepdims=False):
+    """The mean (ints give floatx) over ``axis`` (int, tuple or None for all)."""
+    return _door.call('mean', x, axis=axis, keepdims=keepdims)
+
+
+def max(x, axis=None, keepdims=False):
+    """The maximum over ``axis`` (int, tuple or None for all)."""
+    return _door.call('max', x, axis=axis, keepdims=keepdims)
+
+
+def min(x, axis=None, keepdims=False):
+    """The minimum over ``axis`` (int, tuple or None for all)."""
+    return _door.call('min', x, axis=axis, keepdims=keepdims)
+
+
+def prod(x, axis=None, keepdims=False):
+    """The product over ``axis`` (int, tuple or None for all)."""
+    return _door.call('prod', x, axis=axis, keepdims=keepdims)
+
+
+def var(x, axis=None, keepdims=False):
+    """The population variance (ddof 0) over ``axis`` (int, tuple or None for all)."""
+    return _door.call('var', x, axis=axis, keepdims=keepdims)
+
+
+def std(x, axis=None, keepdims=False):
+    """The population standard deviation over ``axis`` (int, tuple or None for all)."""
+    return _door.call('std', x, axis=axis, keepdims=keepdims)
+
+
+def any(x, axis=None, keepdims=False):
+    """The any true (bool) over ``axis`` (int, tuple or None for all)."""
+    return _door.call('any', x, axis=axis, keepdims=keepdims)
+
+
+def all(x, axis=None, keepdims=False):
+    """The all true (bool) over ``axis`` (int, tuple or None for all)."""
+    return _door.call('all', x, axis=axis, keepdims=keepdims)
+
+
+def argmax(x, axis=None, keepdims=False):
+    """Index of the first maximum (int32); ``axis=None`` flattens."""
+    return _door.call('argmax', x, axis=axis, keepdims=keepdims)
+
+
+def argmin(x, axis=None, keepdims=False):
+    """Index of the first minimum (int32); ``axis=None`` flattens."""
+    return _door.call('argmin', x, axis=axis, keepdims=keepdims)
+
+
+def cumsum(x, axis=None, dtype=None):
+    """Cumulative sum; ``axis=None`` flattens first."""
+    return _door.call('cumsum', x, axis=axis, dtype=dtype)
+
+
+def cumprod(x, axis=None, dtype=None):
+    """Cumulative product; ``axis=None`` flattens first."""
+    return _door.call('cumprod', x, axis=axis, dtype=dtype)
+
+
+def matmul(x1, x2):
+    """Matrix product with numpy's rules for 1-D and batched (broadcast) operands."""
+    return _door.call('matmul', x1, x2)
+
+
+def einsum(subscripts, *operands):
+    """Einstein summation, as ``numpy.einsum``."""
+    return _door.call('einsum', subscripts, *operands)
+
+
+def tensordot(x1, x2, axes=2):
+    """Tensor contraction over ``axes`` (int or pair of sequences)."""
+    return _door.call('tensordot', x1, x2, axes=axes)
+
+
+def outer(x1, x2):
+    """Outer product of the flattened inputs."""
+    return _door.call('outer', x1, x2)
+
+
+def reshape(x, newshape):
+    """``x`` with a new shape; one dimension may be -1."""
+    return _door.call('reshape', x, newshape)
+
+
+def transpose(x, axes=None):
+    """Permutes the axes (reverses them when ``axes`` is None)."""
+    return _door.call('transpose', x, axes=axes)
+
+
+def swapaxes(x, axis1, axis2):
+    """Interchanges two axes."""
+    return _door.call('swapaxes', x, axis1, axis2)
+
+
+def moveaxis(x, source, destination):
+    """Moves axes to new positions."""
+    return _door.call('moveaxis', x, source, destination)
+
+
+def concatenate(xs, axis=0):
+    """Joins a sequence of tensors along an existing axis."""
+    return _door.call('concatenate', xs, axis=axis)
+
+
+def stack(xs, axis=0):
+    """Joins a sequence of tensors along a new axis."""
+    return _door.call('stack', xs, axis=axis)
+
+
+def split(x, indices_or_sections, axis=0):
+    """A list of sub-tensors: equal sections (int) or cut at the given indices."""
+    return _door.call('split', x, indices_or_sections, axis=axis)
+
+
+def expand_dims(x, axis):
+    """Inserts a size-1 axis (int or tuple of ints)."""
+    return _door.call('expand_dims', x, axis)
+
+
+def squeeze(x, axis=None):
+    """Removes size-1 axes (all of them, or those given)."""
+    return _door.call('squeeze', x, axis=axis)
+
+
+def take(x, indices, axis=None):
+    """Gathers entries at integer ``indices`` along ``axis`` (flattened when None); negative indices count from the end."""
+    return _door.call('take', x, indices, axis=axis)
+
+
+def take_along_axis(x, indices, axis=None):
+    """Gathers with an index tensor that has the rank of ``x``, as numpy."""
+    return _door.call('take_along_axis', x, indices, axis=axis)
+
+
+def where(condition, x1=None, x2=None):
+    """``x1`` where ``condition`` else ``x2`` (broadcast, promoted)."""
+    return _door.call('where', condition, x1=x1, x2=x2)
+
+
+def pad(x, pad_width, mode='constant', constant_values=None):
+    """Pads with ``((before, after), ...)`` per axis; modes constant, reflect, symmetric, edge."""
+    return _door.call('pad', x, pad_width, mode=mode, constant_values=constant_values)
+
+
+def tile(x, repeats):
+    """Repeats the whole tensor ``repeats`` times per axis."""
+    return _door.call('tile', x, repeats)
+
+
+def repeat(x, repeats, axis=None):
+    """Repeats each element (``axis=None`` flattens first)."""
+    return _door.call('repeat', x, repeats, axis=axis)
+
+
+def broadcast_to(x, shape):
+    """``x`` broadcast to ``shape``."""
+    return _door.call('broadcast_to', x, shape)
+
+
+def flip(x, axis=None):
+    """Reverses the order of elements along ``axis`` (all axes when None)."""
+    return _door.call('flip', x, axis=axis)
+
+
+def sort(x, axis=-1):
+    """Sorted copy along ``axis`` (ascending)."""
+    return _door.call('sort', x, axis=axis)
+
+
+def argsort(x, axis=-1):
+    """Indices (int32) that sort ``x`` along ``axis``; stable."""
+    return _door.call('argsort', x, axis=axis)
+
+
+def divide_no_nan(x1, x2):
+    """``x1 / x2`` with 0 where ``x2 == 0`` (``keras.ops.divide_no_nan``); the gradient is 0 there too.
+
+    Promotes like :meth:`divide` (integers divide in floatx)."""
+    return _door.call('divide_no_nan', x1, x2)
+
+
+absolute = abs
+
+
+true_divide = divide
+
+
+amax = max
+
+
+amin = min
+
+
+__all__ = ['ndim', 'size', 'zeros', 'ones', 'full', 'zeros_like', 'ones_like', 'full_like', 'arange', 'eye', 'linspace', 'copy', 'negative', 'abs', 'sign', 'sqrt', 'square', 'exp', 'expm1', 'log', 'log1p', 'log2', 'log10', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'floor', 'ceil', 'reciprocal', 'isnan', 'isinf', 'isfinite', 'logical_not', 'round', 'clip', 'nan_to_num', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'mod', 'power', 'arctan2', 'maximum', 'minimum', 'logaddexp', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'sum', 'mean', 'max', 'min', 'prod', 'var', 'std', 'any', 'all', 'argmax', 'argmin', 'cumsum', 'cumprod', 'matmul', 'einsum', 'tensordot', 'outer', 'reshape', 'transpose', 'swapaxes', 'moveaxis', 'concatenate', 'stack', 'split', 'expand_dims', 'squeeze', 'take', 'take_along_axis', 'where', 'pad', 'tile', 'repeat', 'broadcast_to', 'flip', 'sort', 'argsort', 'divide_no_nan', 'absolute', 'true_divide', 'amax', 'amin']
