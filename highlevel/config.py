@@ -76,3 +76,37 @@ def set_floatx(dtype):
 def available_backends():
     """The backends whose framework is installed."""
     return registry.installed()
+
+
+_IMAGE_DATA_FORMATS = ("channels_last", "channels_first")
+_image_data_format = "channels_last"
+_epsilon = 1e-7
+
+
+def image_data_format():
+    """The default layout of image tensors: ``"channels_last"`` (``(batch, height, width, channels)``, the
+    default) or ``"channels_first"``; used wherever a ``data_format`` argument is None."""
+    return _image_data_format
+
+
+def set_image_data_format(data_format):
+    """Sets the default image layout (``"channels_last"`` or ``"channels_first"``) for the process."""
+    global _image_data_format
+    value = str(data_format).lower() if isinstance(data_format, str) else data_format
+    if value not in _IMAGE_DATA_FORMATS:
+        raise ValueError(f"set_image_data_format: expected one of {list(_IMAGE_DATA_FORMATS)}; received "
+                         f"data_format={data_format!r}.")
+    _image_data_format = value
+
+
+def epsilon():
+    """The fuzz factor added to denominators by losses, metrics and layers that ask for it (``1e-7``)."""
+    return _epsilon
+
+
+def set_epsilon(value):
+    """Sets the fuzz factor :func:`epsilon` returns."""
+    global _epsilon
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise ValueError(f"set_epsilon: expected a non-negative float; received {value!r}.")
+    _epsilon = float(value)

@@ -8,7 +8,7 @@ few ops highlevel adds (``value_and_grad``, ``grad``, ``dense``, ...).
 
 from highlevel.keras_tensor import KerasTensor
 
-from . import _door
+from . import _args, _door
 
 
 def convert_to_tensor(x, dtype=None):
@@ -30,7 +30,7 @@ def is_tensor(x):
 
 def cast(x, dtype):
     """Returns ``x`` converted to ``dtype`` (a dtype name); differentiable between float dtypes."""
-    return _door.call('cast', x, dtype)
+    return _door.call("cast", x, _args.dtype(dtype, "cast", allow_none=False))
 
 
 def shape(x):

@@ -5,7 +5,7 @@
 0.6931
 """
 
-from . import _door
+from . import _args, _door
 
 
 def rsqrt(x):
@@ -20,12 +20,12 @@ def erf(x):
 
 def logsumexp(x, axis=None, keepdims=False):
     """The log(sum(exp(x))) computed stably (finite for inputs of +-1e4) over ``axis`` (int, tuple or None for all)."""
-    return _door.call('logsumexp', x, axis=axis, keepdims=keepdims)
+    return _door.call("logsumexp", x, axis=_args.axes(axis, _args.ndim_of(x), "logsumexp"), keepdims=bool(keepdims))
 
 
 def top_k(x, k, sorted=True):
     """``(values, indices)`` of the ``k`` largest entries along the last axis; indices int32."""
-    return _door.call('top_k', x, k, sorted=sorted)
+    return _door.call("top_k", x, _args.positive_int(k, "k", "top_k", minimum=0), sorted=bool(sorted))
 
 
 __all__ = ['rsqrt', 'erf', 'logsumexp', 'top_k']

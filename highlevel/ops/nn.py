@@ -8,12 +8,15 @@ Keras (see :class:`highlevel.backends.contract.NNContract`).
 [0.0, 2.0]
 """
 
-from . import _door
+from . import _args, _door
 
 
 def one_hot(x, num_classes, axis=-1, dtype=None):
     """One-hot encoding of integer ``x`` (floatx by default); out-of-range labels give all zeros."""
-    return _door.call('one_hot', x, num_classes, axis=axis, dtype=dtype)
+    if axis != -1:
+        axis = _args.axis(axis, _args.ndim_of(x), "one_hot", extra=1)
+    return _door.call("one_hot", x, _args.positive_int(num_classes, "num_classes", "one_hot"), axis=axis,
+                      dtype=_args.dtype(dtype, "one_hot"))
 
 
 def relu(x):
@@ -73,42 +76,66 @@ def hard_sigmoid(x):
 
 def softmax(x, axis=-1):
     """exp(x) / sum(exp(x)) along ``axis``, finite for inputs of +-1e4."""
-    return _door.call('softmax', x, axis=axis)
+    return _door.call("softmax", x, axis=_args.axis(axis, _args.ndim_of(x), "softmax"))
 
 
 def log_softmax(x, axis=-1):
     """x - logsumexp(x) along ``axis``, finite for inputs of +-1e4."""
-    return _door.call('log_softmax', x, axis=axis)
+    return _door.call("log_softmax", x, axis=_args.axis(axis, _args.ndim_of(x), "log_softmax"))
 
 
 def conv(inputs, kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):
     """N-D convolution (1, 2 or 3 spatial dims); groups = in_channels // kernel.shape[-2]."""
-    return _door.call('conv', inputs, kernel, strides=strides, padding=padding, data_format=data_format, dilation_rate=dilation_rate)
+    n = _args.spatial_rank(inputs, "conv")
+    return _door.call("conv", inputs, kernel, strides=_args.int_tuple(strides, n, "strides", "conv"),
+                      padding=_args.padding(padding, "conv"), data_format=_args.data_format(data_format, "conv"),
+                      dilation_rate=_args.int_tuple(dilation_rate, n, "dilation_rate", "conv"))
 
 
 def depthwise_conv(inputs, kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):
     """Depthwise convolution: each input channel convolved with its own ``multiplier`` filters."""
-    return _door.call('depthwise_conv', inputs, kernel, strides=strides, padding=padding, data_format=data_format, dilation_rate=dilation_rate)
+    n = _args.spatial_rank(inputs, "depthwise_conv")
+    return _door.call("depthwise_conv", inputs, kernel,
+                      strides=_args.int_tuple(strides, n, "strides", "depthwise_conv"),
+                      padding=_args.padding(padding, "depthwise_conv"),
+                      data_format=_args.data_format(data_format, "depthwise_conv"),
+                      dilation_rate=_args.int_tuple(dilation_rate, n, "dilation_rate", "depthwise_conv"))
 
 
 def conv_transpose(inputs, kernel, strides, padding='valid', output_padding=None, data_format=None, dilation_rate=1):
     """Transposed convolution (the gradient of ``conv`` with respect to its input), output sized as Keras does."""
-    return _door.call('conv_transpose', inputs, kernel, strides, padding=padding, output_padding=output_padding, data_format=data_format, dilation_rate=dilation_rate)
+    n = _args.spatial_rank(inputs, "conv_transpose")
+    if output_padding is not None:
+        output_padding = _args.int_tuple(output_padding, n, "output_padding", "conv_transpose", minimum=0)
+    return _door.call("conv_transpose", inputs, kernel, _args.int_tuple(strides, n, "strides", "conv_transpose"),
+                      padding=_args.padding(padding, "conv_transpose"), output_padding=output_padding,
+                      data_format=_args.data_format(data_format, "conv_transpose"),
+                      dilation_rate=_args.int_tuple(dilation_rate, n, "dilation_rate", "conv_transpose"))
 
 
 def max_pool(inputs, pool_size, strides=None, padding='valid', data_format=None):
     """Max pooling over 1, 2 or 3 spatial dims; ``strides`` defaults to ``pool_size``."""
-    return _door.call('max_pool', inputs, pool_size, strides=strides, padding=padding, data_format=data_format)
+    n = _args.spatial_rank(inputs, "max_pool")
+    pool_size = _args.int_tuple(pool_size, n, "pool_size", "max_pool")
+    strides = pool_size if strides is None else _args.int_tuple(strides, n, "strides", "max_pool")
+    return _door.call("max_pool", inputs, pool_size, strides=strides, padding=_args.padding(padding, "max_pool"),
+                      data_format=_args.data_format(data_format, "max_pool"))
 
 
 def average_pool(inputs, pool_size, strides=None, padding='valid', data_format=None):
     """Average pooling; ``"same"`` padding averages over real entries only."""
-    return _door.call('average_pool', inputs, pool_size, strides=strides, padding=padding, data_format=data_format)
+    n = _args.spatial_rank(inputs, "average_pool")
+    pool_size = _args.int_tuple(pool_size, n, "pool_size", "average_pool")
+    strides = pool_size if strides is None else _args.int_tuple(strides, n, "strides", "average_pool")
+    return _door.call("average_pool", inputs, pool_size, strides=strides,
+                      padding=_args.padding(padding, "average_pool"),
+                      data_format=_args.data_format(data_format, "average_pool"))
 
 
 def moments(x, axes, keepdims=False):
     """``(mean, variance)`` over ``axes``."""
-    return _door.call('moments', x, axes, keepdims=keepdims)
+    return _door.call("moments", x, _args.axes(axes, _args.ndim_of(x), "moments", name="axes"),
+                      keepdims=bool(keepdims))
 
 
 swish = silu

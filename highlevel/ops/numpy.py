@@ -14,7 +14,10 @@ import builtins  # noqa: F401  (this module defines abs, max, min, sum, round, a
 
 from highlevel.keras_tensor import KerasTensor  # noqa: F401
 
-from . import _door
+from . import _args, _door
+
+#: The padding modes of :func:`pad`.
+PAD_MODES = ("constant", "reflect", "symmetric", "edge")
 
 
 def ndim(x):
@@ -31,47 +34,47 @@ def size(x):
 
 def zeros(shape, dtype=None):
     """A tensor of zeros; ``dtype`` defaults to floatx."""
-    return _door.call('zeros', shape, dtype=dtype)
+    return _door.call("zeros", _args.shape(shape, "zeros"), dtype=_args.dtype(dtype, "zeros"))
 
 
 def ones(shape, dtype=None):
     """A tensor of ones; ``dtype`` defaults to floatx."""
-    return _door.call('ones', shape, dtype=dtype)
+    return _door.call("ones", _args.shape(shape, "ones"), dtype=_args.dtype(dtype, "ones"))
 
 
 def full(shape, fill_value, dtype=None):
     """A tensor filled with ``fill_value``; ``dtype`` defaults to the promotion of the fill value."""
-    return _door.call('full', shape, fill_value, dtype=dtype)
+    return _door.call("full", _args.shape(shape, "full"), fill_value, dtype=_args.dtype(dtype, "full"))
 
 
 def zeros_like(x, dtype=None):
     """Zeros of the shape of ``x``, in ``dtype`` (default: the dtype of ``x``)."""
-    return _door.call('zeros_like', x, dtype=dtype)
+    return _door.call("zeros_like", x, dtype=_args.dtype(dtype, "zeros_like"))
 
 
 def ones_like(x, dtype=None):
     """Ones of the shape of ``x``, in ``dtype`` (default: the dtype of ``x``)."""
-    return _door.call('ones_like', x, dtype=dtype)
+    return _door.call("ones_like", x, dtype=_args.dtype(dtype, "ones_like"))
 
 
 def full_like(x, fill_value, dtype=None):
     """``fill_value`` everywhere, in the shape of ``x`` and ``dtype`` (default: the dtype of ``x``)."""
-    return _door.call('full_like', x, fill_value, dtype=dtype)
+    return _door.call("full_like", x, fill_value, dtype=_args.dtype(dtype, "full_like"))
 
 
 def arange(start, stop=None, step=1, dtype=None):
     """Like ``numpy.arange``; ``dtype`` defaults to int32 for integer arguments, floatx otherwise."""
-    return _door.call('arange', start, stop=stop, step=step, dtype=dtype)
+    return _door.call("arange", start, stop=stop, step=step, dtype=_args.dtype(dtype, "arange"))
 
 
 def eye(N, M=None, k=0, dtype=None):
     """A 2-D tensor with ones on the ``k``-th diagonal."""
-    return _door.call('eye', N, M=M, k=k, dtype=dtype)
+    return _door.call("eye", N, M=M, k=k, dtype=_args.dtype(dtype, "eye"))
 
 
 def linspace(start, stop, num=50, endpoint=True, dtype=None):
     """``num`` evenly spaced values from ``start`` to ``stop``."""
-    return _door.call('linspace', start, stop, num=num, endpoint=endpoint, dtype=dtype)
+    return _door.call("linspace", start, stop, num=num, endpoint=endpoint, dtype=_args.dtype(dtype, "linspace"))
 
 
 def copy(x):
@@ -231,7 +234,7 @@ def logical_not(x):
 
 def round(x, decimals=0):
     """Round half to even, as numpy (gradient 0)."""
-    return _door.call('round', x, decimals=decimals)
+    return _door.call("round", x, decimals=_args.integer(decimals, "decimals", "round"))
 
 
 def clip(x, x_min, x_max):
@@ -346,67 +349,71 @@ def logical_xor(x1, x2):
 
 def sum(x, axis=None, keepdims=False):
     """The sum over ``axis`` (int, tuple or None for all)."""
-    return _door.call('sum', x, axis=axis, keepdims=keepdims)
+    return _door.call("sum", x, axis=_args.axes(axis, _args.ndim_of(x), "sum"), keepdims=bool(keepdims))
 
 
 def mean(x, axis=None, keepdims=False):
     """The mean (ints give floatx) over ``axis`` (int, tuple or None for all)."""
-    return _door.call('mean', x, axis=axis, keepdims=keepdims)
+    return _door.call("mean", x, axis=_args.axes(axis, _args.ndim_of(x), "mean"), keepdims=bool(keepdims))
 
 
 def max(x, axis=None, keepdims=False):
     """The maximum over ``axis`` (int, tuple or None for all)."""
-    return _door.call('max', x, axis=axis, keepdims=keepdims)
+    return _door.call("max", x, axis=_args.axes(axis, _args.ndim_of(x), "max"), keepdims=bool(keepdims))
 
 
 def min(x, axis=None, keepdims=False):
     """The minimum over ``axis`` (int, tuple or None for all)."""
-    return _door.call('min', x, axis=axis, keepdims=keepdims)
+    return _door.call("min", x, axis=_args.axes(axis, _args.ndim_of(x), "min"), keepdims=bool(keepdims))
 
 
 def prod(x, axis=None, keepdims=False):
     """The product over ``axis`` (int, tuple or None for all)."""
-    return _door.call('prod', x, axis=axis, keepdims=keepdims)
+    return _door.call("prod", x, axis=_args.axes(axis, _args.ndim_of(x), "prod"), keepdims=bool(keepdims))
 
 
 def var(x, axis=None, keepdims=False):
     """The population variance (ddof 0) over ``axis`` (int, tuple or None for all)."""
-    return _door.call('var', x, axis=axis, keepdims=keepdims)
+    return _door.call("var", x, axis=_args.axes(axis, _args.ndim_of(x), "var"), keepdims=bool(keepdims))
 
 
 def std(x, axis=None, keepdims=False):
     """The population standard deviation over ``axis`` (int, tuple or None for all)."""
-    return _door.call('std', x, axis=axis, keepdims=keepdims)
+    return _door.call("std", x, axis=_args.axes(axis, _args.ndim_of(x), "std"), keepdims=bool(keepdims))
 
 
 def any(x, axis=None, keepdims=False):
     """The any true (bool) over ``axis`` (int, tuple or None for all)."""
-    return _door.call('any', x, axis=axis, keepdims=keepdims)
+    return _door.call("any", x, axis=_args.axes(axis, _args.ndim_of(x), "any"), keepdims=bool(keepdims))
 
 
 def all(x, axis=None, keepdims=False):
     """The all true (bool) over ``axis`` (int, tuple or None for all)."""
-    return _door.call('all', x, axis=axis, keepdims=keepdims)
+    return _door.call("all", x, axis=_args.axes(axis, _args.ndim_of(x), "all"), keepdims=bool(keepdims))
 
 
 def argmax(x, axis=None, keepdims=False):
     """Index of the first maximum (int32); ``axis=None`` flattens."""
-    return _door.call('argmax', x, axis=axis, keepdims=keepdims)
+    return _door.call("argmax", x, axis=_args.axis(axis, _args.ndim_of(x), "argmax", allow_none=True),
+                      keepdims=bool(keepdims))
 
 
 def argmin(x, axis=None, keepdims=False):
     """Index of the first minimum (int32); ``axis=None`` flattens."""
-    return _door.call('argmin', x, axis=axis, keepdims=keepdims)
+    return _door.call("argmin", x, axis=_args.axis(axis, _args.ndim_of(x), "argmin", allow_none=True),
+                      keepdims=bool(keepdims))
 
 
 def cumsum(x, axis=None, dtype=None):
     """Cumulative sum; ``axis=None`` flattens first."""
-    return _door.call('cumsum', x, axis=axis, dtype=dtype)
+    return _door.call("cumsum", x, axis=_args.axis(axis, _args.ndim_of(x), "cumsum", allow_none=True),
+                      dtype=_args.dtype(dtype, "cumsum"))
 
 
 def cumprod(x, axis=None, dtype=None):
     """Cumulative product; ``axis=None`` flattens first."""
-    return _door.call('cumprod', x, axis=axis, dtype=dtype)
+    return _door.call("cumprod", x, axis=_args.axis(axis, _args.ndim_of(x), "cumprod", allow_none=True),
+                      dtype=_args.dtype(dtype, "cumprod"))
 
 
 def matmul(x1, x2):
@@ -431,57 +438,90 @@ def outer(x1, x2):
 
 def reshape(x, newshape):
     """``x`` with a new shape; one dimension may be -1."""
-    return _door.call('reshape', x, newshape)
+    return _door.call("reshape", x, _args.new_shape(newshape, _args.shape_of(x), "reshape"))
 
 
 def transpose(x, axes=None):
     """Permutes the axes (reverses them when ``axes`` is None)."""
-    return _door.call('transpose', x, axes=axes)
+    if axes is not None:
+        n = _args.ndim_of(x)
+        axes = _args.axes(axes, n, "transpose", name="axes", keep_order=True)
+        if len(axes) != n:
+            raise ValueError(f"transpose: `axes` must list every axis of the tensor once (a permutation of "
+                             f"{list(range(n))}); received axes={axes!r} for a tensor of rank {n}.")
+    return _door.call("transpose", x, axes=axes)
 
 
 def swapaxes(x, axis1, axis2):
     """Interchanges two axes."""
-    return _door.call('swapaxes', x, axis1, axis2)
+    n = _args.ndim_of(x)
+    return _door.call("swapaxes", x, _args.axis(axis1, n, "swapaxes", "axis1"), _args.axis(axis2, n, "swapaxes", "axis2"))
 
 
 def moveaxis(x, source, destination):
     """Moves axes to new positions."""
-    return _door.call('moveaxis', x, source, destination)
+    n = _args.ndim_of(x)
+    source = _args.axes(source, n, "moveaxis", name="source", keep_order=True)
+    destination = _args.axes(destination, n, "moveaxis", name="destination", keep_order=True)
+    if len(source) != len(destination):
+        raise ValueError(f"moveaxis: `source` and `destination` must have the same number of axes; received "
+                         f"source={source!r} and destination={destination!r}.")
+    return _door.call("moveaxis", x, source, destination)
 
 
 def concatenate(xs, axis=0):
     """Joins a sequence of tensors along an existing axis."""
-    return _door.call('concatenate', xs, axis=axis)
+    xs = list(xs)
+    if not xs:
+        raise ValueError("concatenate: needs at least one tensor; received an empty sequence.")
+    ranks = {_args.ndim_of(t) for t in xs}
+    if len(ranks) > 1:
+        raise ValueError(f"concatenate: every tensor must have the same rank; received ranks "
+                         f"{[_args.ndim_of(t) for t in xs]}.")
+    return _door.call("concatenate", xs, axis=_args.axis(axis, ranks.pop(), "concatenate"))
 
 
 def stack(xs, axis=0):
     """Joins a sequence of tensors along a new axis."""
-    return _door.call('stack', xs, axis=axis)
+    xs = list(xs)
+    if not xs:
+        raise ValueError("stack: needs at least one tensor; received an empty sequence.")
+    return _door.call("stack", xs, axis=_args.axis(axis, _args.ndim_of(xs[0]), "stack", extra=1))
 
 
 def split(x, indices_or_sections, axis=0):
     """A list of sub-tensors: equal sections (int) or cut at the given indices."""
-    return _door.call('split', x, indices_or_sections, axis=axis)
+    return _door.call("split", x, indices_or_sections, axis=_args.axis(axis, _args.ndim_of(x), "split"))
 
 
 def expand_dims(x, axis):
     """Inserts a size-1 axis (int or tuple of ints)."""
-    return _door.call('expand_dims', x, axis)
+    n_new = len(axis) if isinstance(axis, (list, tuple)) else 1
+    axis = _args.axes(axis, _args.ndim_of(x), "expand_dims", extra=n_new)
+    return _door.call("expand_dims", x, axis if len(axis) > 1 else axis[0])
 
 
 def squeeze(x, axis=None):
     """Removes size-1 axes (all of them, or those given)."""
-    return _door.call('squeeze', x, axis=axis)
+    if axis is not None:
+        shape = _args.shape_of(x)
+        axis = _args.axes(axis, len(shape), "squeeze")
+        bad = [a for a in axis if shape[a] not in (1, None)]
+        if bad:
+            raise ValueError(f"squeeze: can only remove axes of size 1; axis {bad[0]} of shape {shape} has size "
+                             f"{shape[bad[0]]}.")
+    return _door.call("squeeze", x, axis=axis)
 
 
 def take(x, indices, axis=None):
     """Gathers entries at integer ``indices`` along ``axis`` (flattened when None); negative indices count from the end."""
-    return _door.call('take', x, indices, axis=axis)
+    return _door.call("take", x, indices, axis=_args.axis(axis, _args.ndim_of(x), "take", allow_none=True))
 
 
 def take_along_axis(x, indices, axis=None):
     """Gathers with an index tensor that has the rank of ``x``, as numpy."""
-    return _door.call('take_along_axis', x, indices, axis=axis)
+    return _door.call("take_along_axis", x, indices,
+                      axis=_args.axis(axis, _args.ndim_of(x), "take_along_axis", allow_none=True))
 
 
 def where(condition, x1=None, x2=None):
@@ -491,7 +531,12 @@ def where(condition, x1=None, x2=None):
 
 def pad(x, pad_width, mode='constant', constant_values=None):
     """Pads with ``((before, after), ...)`` per axis; modes constant, reflect, symmetric, edge."""
-    return _door.call('pad', x, pad_width, mode=mode, constant_values=constant_values)
+    _args.one_of(mode, PAD_MODES, "mode", "pad")
+    if constant_values is not None and mode != "constant":
+        raise ValueError(f"pad: `constant_values` is only used with mode='constant'; received mode={mode!r} and "
+                         f"constant_values={constant_values!r}.")
+    return _door.call("pad", x, _args.pad_width(pad_width, _args.ndim_of(x), "pad"), mode=mode,
+                      constant_values=constant_values)
 
 
 def tile(x, repeats):
@@ -501,27 +546,27 @@ def tile(x, repeats):
 
 def repeat(x, repeats, axis=None):
     """Repeats each element (``axis=None`` flattens first)."""
-    return _door.call('repeat', x, repeats, axis=axis)
+    return _door.call("repeat", x, repeats, axis=_args.axis(axis, _args.ndim_of(x), "repeat", allow_none=True))
 
 
 def broadcast_to(x, shape):
     """``x`` broadcast to ``shape``."""
-    return _door.call('broadcast_to', x, shape)
+    return _door.call("broadcast_to", x, _args.shape(shape, "broadcast_to"))
 
 
 def flip(x, axis=None):
     """Reverses the order of elements along ``axis`` (all axes when None)."""
-    return _door.call('flip', x, axis=axis)
+    return _door.call("flip", x, axis=_args.axes(axis, _args.ndim_of(x), "flip"))
 
 
 def sort(x, axis=-1):
     """Sorted copy along ``axis`` (ascending)."""
-    return _door.call('sort', x, axis=axis)
+    return _door.call("sort", x, axis=_args.axis(axis, _args.ndim_of(x), "sort"))
 
 
 def argsort(x, axis=-1):
     """Indices (int32) that sort ``x`` along ``axis``; stable."""
-    return _door.call('argsort', x, axis=axis)
+    return _door.call("argsort", x, axis=_args.axis(axis, _args.ndim_of(x), "argsort"))
 
 
 def divide_no_nan(x1, x2):

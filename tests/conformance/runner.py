@@ -39,9 +39,16 @@ def _rules(case, n):
     return rules
 
 
+def op_call(b, name, args, kwargs):
+    """``hl.ops.<name>(*args, **kwargs)`` with ``b`` as the current engine: the front door (argument checks and
+    normalization) and the engine together, as a user calls them."""
+    with hl.config.backend_scope(b.name):
+        return getattr(hl.ops, name)(*args, **kwargs)
+
+
 def call(b, case, cast_args):
     args = [H.to_backend(b, a) for a in cast_args]
-    return getattr(b, case.op)(*args, **case.kwargs)
+    return op_call(b, case.op, args, case.kwargs)
 
 
 def check_forward(b, case, spec):
@@ -166,7 +173,7 @@ def backend_value_and_grad(b, case, cast_args, cots):
         args = base
         for path, leaf in zip(paths, leaves):
             args = _put(args, path, leaf)
-        outs = H.as_list(getattr(b, case.op)(*args, **case.kwargs))
+        outs = H.as_list(getattr(hl.ops, case.op)(*args, **case.kwargs))
         total = None
         for o, c in zip(outs, cots):
             if c is None:
@@ -176,7 +183,8 @@ def backend_value_and_grad(b, case, cast_args, cots):
         return total
 
     leaves = [_get(base, p) for p in paths]
-    value, grads = b.value_and_grad(loss, argnums=tuple(range(len(leaves))))(*leaves)
+    with hl.config.backend_scope(b.name):  # the op runs through hl.ops (see op_call)
+        value, grads = b.value_and_grad(loss, argnums=tuple(range(len(leaves))))(*leaves)
     return value, list(grads), paths
 
 

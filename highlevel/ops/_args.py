@@ -1,0 +1,246 @@
+"""Argument checks and normalization for the front door: done once here, for every engine.
+
+Each function takes what a user may pass (a negative axis, a list, ``"SAME"``, ``np.float32``, ``None``) and
+returns the one canonical form the engines receive, or raises a ``ValueError``/``TypeError`` that names the op,
+the argument, what was received and what is expected. The engines never see a non-canonical argument, so they
+neither repeat these checks nor word their own errors.
+
+Canonical forms:
+
+* an axis list (reductions, ``flip``, ``squeeze``, ...): ``None`` or a tuple of distinct non-negative ints,
+  sorted (``axes``) or in the given order (``axes(..., keep_order=True)``);
+* one axis: a non-negative int (``axis``);
+* ``data_format``: ``"channels_last"`` or ``"channels_first"`` (``None`` means the configured default);
+* ``padding``: ``"valid"`` or ``"same"``; ``strides``, ``dilation_rate``, ``pool_size``: a tuple of one positive
+  int per spatial axis;
+* a dtype: its canonical name (``"float32"``), or ``None`` where the op has a default.
+
+>>> axes(-1, 3, "sum")
+(2,)
+>>> axis(-2, 3, "softmax")
+1
+>>> int_tuple(2, 2, "strides", "conv")
+(2, 2)
+"""
+
+import numbers
+import operator
+
+import numpy as np
+
+from highlevel.backends.contract import dtypes as _dtypes
+
+
+def ndim_of(x):
+    """The rank of ``x`` (a tensor of any engine, a Variable, a KerasTensor, a numpy array, a scalar or a list)."""
+    n = getattr(x, "ndim", None)
+    if isinstance(n, int):
+        return n
+    shape = getattr(x, "shape", None)
+    if shape is not None:
+        try:
+            return len(shape)
+        except TypeError:  # a TensorFlow shape of unknown rank
+            pass
+    return np.ndim(x)
+
+
+def shape_of(x):
+    """The static shape of ``x`` as a tuple (``None`` for unknown dimensions)."""
+    shape = getattr(x, "shape", None)
+    if shape is None:
+        return np.shape(x)
+    return tuple(None if d is None else int(d) for d in shape)
+
+
+def is_int(value):
+    """True for a Python or numpy integer (not a bool)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _index(value, what, op):
+    if not is_int(value):
+        try:
+            return operator.index(value)
+        except TypeError:
+            raise TypeError(f"{op}: `{what}` must be an integer; received {what}={value!r} "
+                            f"of type {type(value).__name__}.") from None
+    return int(value)
+
+
+def axis(value, ndim, op, name="axis", allow_none=False, extra=0):
+    """One axis as a non-negative int in ``[0, ndim + extra)``; negative values count from the end.
+
+    Args:
+        value: the axis the user passed.
+        ndim: the rank it indexes.
+        op: the op's name, for the error message.
+        name: the argument's name, for the error message.
+        allow_none: whether ``None`` is accepted (and returned as is).
+        extra: positions past the last axis that are valid (1 for an axis of a new dimension, as ``stack``'s).
+    """
+    if value is None:
+        if allow_none:
+            return None
+        raise ValueError(f"{op}: `{name}` must be an integer; received None.")
+    a = _index(value, name, op)
+    n = ndim + extra
+    if not -n <= a < n or n == 0:
+        raise ValueError(f"{op}: {name}={value} is out of bounds for a tensor of rank {ndim} "
+                         f"(valid: {-n} to {n - 1}).")
+    return a % n
+
+
+def axes(value, ndim, op, name="axis", keep_order=False, extra=0):
+    """``None`` or a tuple of distinct non-negative axes (sorted unless ``keep_order``)."""
+    if value is None:
+        return None
+    values = (value,) if not isinstance(value, (list, tuple)) else tuple(value)
+    out = tuple(axis(v, ndim, op, name, extra=extra) for v in values)
+    if len(set(out)) != len(out):
+        raise ValueError(f"{op}: `{name}` repeats an axis; received {name}={value!r} for a tensor of rank {ndim}.")
+    return out if keep_order else tuple(sorted(out))
+
+
+def int_tuple(value, n, name, op, minimum=1):
+    """``value`` (an int or a sequence of ``n`` ints) as a tuple of ``n`` ints, each at least ``minimum``."""
+    if is_int(value):
+        values = (int(value),) * n
+    else:
+        try:
+            values = tuple(value)
+        except TypeError:
+            raise TypeError(f"{op}: `{name}` must be an int or a tuple of {n} ints; received {name}={value!r}.") \
+                from None
+        if len(values) == 1 and n > 1:
+            values = values * n
+        if len(values) != n or not all(is_int(v) for v in values):
+            raise ValueError(f"{op}: `{name}` must be an int or a tuple of {n} ints (one per spatial axis); "
+                             f"received {name}={value!r}.")
+        values = tuple(int(v) for v in values)
+    if any(v < minimum for v in values):
+        raise ValueError(f"{op}: every value of `{name}` must be >= {minimum}; received {name}={value!r}.")
+    return values
+
+
+def data_format(value, op="op"):
+    """``"channels_last"`` or ``"channels_first"``; ``None`` gives the configured default."""
+    if value is None:
+        from highlevel.config import image_data_format
+
+        return image_data_format()
+    if isinstance(value, str):
+        v = value.lower()
+        if v in ("channels_last", "channels_first"):
+            return v
+    raise ValueError(f"{op}: `data_format` must be 'channels_last' or 'channels_first'; received "
+                     f"data_format={value!r}.")
+
+
+def padding(value, op="op", allowed=("valid", "same")):
+    """A padding mode in lower case, one of ``allowed``."""
+    if isinstance(value, str) and value.lower() in allowed:
+        return value.lower()
+    raise ValueError(f"{op}: `padding` must be one of {list(allowed)}; received padding={value!r}.")
+
+
+def dtype(value, op="op", allow_none=True):
+    """The canonical dtype name of ``value`` (``None`` stays ``None`` when allowed)."""
+    if value is None and allow_none:
+        return None
+    try:
+        name = _dtypes.standardize_dtype(value)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{op}: `dtype` is not a dtype highlevel knows; received dtype={value!r} ({e}).") \
+            from None
+    return name
+
+
+def shape(value, op, name="shape", allow_minus_one=False):
+    """A shape (an int or a sequence of ints) as a tuple of Python ints."""
+    if is_int(value):
+        value = (value,)
+    try:
+        out = tuple(_index(d, name, op) for d in value)
+    except TypeError:
+        raise TypeError(f"{op}: `{name}` must be an int or a sequence of ints; received {name}={value!r}.") from None
+    minimum = -1 if allow_minus_one else 0
+    if any(d < minimum for d in out):
+        raise ValueError(f"{op}: `{name}` has a negative dimension; received {name}={value!r}.")
+    if allow_minus_one and out.count(-1) > 1:
+        raise ValueError(f"{op}: `{name}` can have at most one -1 dimension; received {name}={value!r}.")
+    return out
+
+
+def one_of(value, allowed, name, op):
+    """``value`` checked to be one of ``allowed``."""
+    if value not in allowed:
+        raise ValueError(f"{op}: `{name}` must be one of {list(allowed)}; received {name}={value!r}.")
+    return value
+
+
+def integer(value, name, op):
+    """``value`` as a Python int (numpy integers accepted)."""
+    return _index(value, name, op)
+
+
+def positive_int(value, name, op, minimum=1):
+    """``value`` as a Python int of at least ``minimum``."""
+    v = _index(value, name, op)
+    if v < minimum:
+        raise ValueError(f"{op}: `{name}` must be an integer >= {minimum}; received {name}={value!r}.")
+    return v
+
+
+def new_shape(value, old_shape, op):
+    """A target shape for ``reshape``: ints, at most one -1, and the same number of elements as ``old_shape``
+    when both are fully known."""
+    out = shape(value, op, name="newshape", allow_minus_one=True)
+    if None in old_shape:
+        return out
+    size = 1
+    for d in old_shape:
+        size *= d
+    known = 1
+    for d in out:
+        if d != -1:
+            known *= d
+    if (-1 in out and (known == 0 or size % known)) or (-1 not in out and known != size):
+        raise ValueError(f"{op}: cannot reshape a tensor of shape {tuple(old_shape)} ({size} elements) into "
+                         f"shape {out}.")
+    return out
+
+
+def pad_width(value, ndim, op):
+    """``pad``'s widths as one ``(before, after)`` pair of non-negative ints per axis.
+
+    Accepts an int (every side), one pair (every axis) or one pair per axis, as numpy does."""
+    if is_int(value):
+        pairs = ((int(value), int(value)),) * ndim
+    else:
+        try:
+            items = [tuple(p) if isinstance(p, (list, tuple, np.ndarray)) else (p,) for p in value]
+        except TypeError:
+            raise TypeError(f"{op}: `pad_width` must be an int, a (before, after) pair or one pair per axis; "
+                            f"received pad_width={value!r}.") from None
+        if len(items) == 1 and ndim != 1:
+            items = items * ndim
+        if len(items) == 2 and all(len(p) == 1 for p in items):  # a flat (before, after) pair
+            items = [(items[0][0], items[1][0])] * ndim
+        if len(items) != ndim or not all(len(p) in (1, 2) for p in items):
+            raise ValueError(f"{op}: `pad_width` needs one (before, after) pair per axis ({ndim}); received "
+                             f"pad_width={value!r}.")
+        pairs = tuple((p[0], p[-1]) for p in items)
+        pairs = tuple((_index(b, "pad_width", op), _index(a, "pad_width", op)) for b, a in pairs)
+    if any(b < 0 or a < 0 for b, a in pairs):
+        raise ValueError(f"{op}: `pad_width` must be non-negative; received pad_width={value!r}.")
+    return pairs
+
+
+def spatial_rank(inputs, op):
+    """The number of spatial axes of a batch of images/sequences/volumes (rank 3, 4 or 5)."""
+    n = ndim_of(inputs) - 2
+    if n not in (1, 2, 3):
+        raise ValueError(f"{op}: `inputs` must have rank 3, 4 or 5 (batch, 1 to 3 spatial axes, channels); "
+                         f"received a tensor of shape {shape_of(inputs)}.")
+    return n
