@@ -15,32 +15,19 @@ checks its arguments once and calls the current engine through the front door (:
 True
 """
 
-from .core import (  # noqa: F401
-    convert_to_tensor, is_tensor, cast, shape, dtype, stop_gradient, value_and_grad, grad, getitem, slice,
-    slice_update, scan, dense, fused_batch_norm, sparse_softmax_cross_entropy, convert_to_numpy, concat,
-)
+# Every public function of each namespace module, by its ``__all__`` (an editor, ``help()`` and static analysis
+# read those lists; adding an op to a module's ``__all__`` is all it takes to export it here too).
+from .core import *  # noqa: F401,F403
+from .linalg import *  # noqa: F401,F403
+from .math import *  # noqa: F401,F403
+from .nn import *  # noqa: F401,F403
+from .numpy import *  # noqa: F401,F403
 
-from .numpy import (  # noqa: F401
-    ndim, size, zeros, ones, full, zeros_like, ones_like, full_like, arange, eye, linspace, copy, negative,
-    abs, sign, sqrt, square, exp, expm1, log, log1p, log2, log10, sin, cos, tan, arcsin, arccos, arctan, sinh,
-    cosh, tanh, arcsinh, arccosh, arctanh, floor, ceil, reciprocal, isnan, isinf, isfinite, logical_not,
-    round, clip, nan_to_num, add, subtract, multiply, divide, floor_divide, mod, power, arctan2, maximum,
-    minimum, logaddexp, equal, not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or,
-    logical_xor, sum, mean, max, min, prod, var, std, any, all, argmax, argmin, cumsum, cumprod, matmul,
-    einsum, tensordot, outer, reshape, transpose, swapaxes, moveaxis, concatenate, stack, split, expand_dims,
-    squeeze, take, take_along_axis, where, pad, tile, repeat, broadcast_to, flip, sort, argsort,
-    divide_no_nan, absolute, true_divide, amax, amin,
-)
+from . import core, image, linalg, math, nn, numpy  # noqa: E402,F401  (the namespaces, as in keras.ops)
 
-from .nn import (  # noqa: F401
-    one_hot, relu, relu6, sigmoid, softplus, softsign, silu, gelu, elu, selu, leaky_relu, hard_sigmoid,
-    softmax, log_softmax, conv, depthwise_conv, conv_transpose, max_pool, average_pool, moments, swish,
-)
-
-from .math import (  # noqa: F401
-    rsqrt, erf, logsumexp, top_k,
-)
-
-from . import image, linalg, nn, numpy  # noqa: E402,F401  (the namespaces, as in keras.ops)
-
-__all__ = [name for name in dir() if not name.startswith("_") and name not in ("core", "image", "linalg", "math", "nn", "numpy")]
+__all__ = []
+__all__ += core.__all__
+__all__ += linalg.__all__
+__all__ += math.__all__
+__all__ += nn.__all__
+__all__ += numpy.__all__

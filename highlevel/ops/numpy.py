@@ -588,4 +588,128 @@ amax = max
 amin = min
 
 
-__all__ = ['ndim', 'size', 'zeros', 'ones', 'full', 'zeros_like', 'ones_like', 'full_like', 'arange', 'eye', 'linspace', 'copy', 'negative', 'abs', 'sign', 'sqrt', 'square', 'exp', 'expm1', 'log', 'log1p', 'log2', 'log10', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'floor', 'ceil', 'reciprocal', 'isnan', 'isinf', 'isfinite', 'logical_not', 'round', 'clip', 'nan_to_num', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'mod', 'power', 'arctan2', 'maximum', 'minimum', 'logaddexp', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'sum', 'mean', 'max', 'min', 'prod', 'var', 'std', 'any', 'all', 'argmax', 'argmin', 'cumsum', 'cumprod', 'matmul', 'einsum', 'tensordot', 'outer', 'reshape', 'transpose', 'swapaxes', 'moveaxis', 'concatenate', 'stack', 'split', 'expand_dims', 'squeeze', 'take', 'take_along_axis', 'where', 'pad', 'tile', 'repeat', 'broadcast_to', 'flip', 'sort', 'argsort', 'divide_no_nan', 'absolute', 'true_divide', 'amax', 'amin']
+def exp2(x):
+    """Two to the power ``x``, elementwise.
+
+    Args:
+        x: a tensor; integer inputs compute in floatx.
+
+    Returns:
+        ``2 ** x``, a float tensor of the shape of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.exp2(hl.ops.convert_to_tensor([0.0, 3.0]))).tolist()
+    [1.0, 8.0]
+    """
+    return _door.call("exp2", x)
+
+
+def deg2rad(x):
+    """Converts angles from degrees to radians.
+
+    Args:
+        x: angles in degrees; integer inputs compute in floatx.
+
+    Returns:
+        ``x * pi / 180``.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.ops.convert_to_numpy(hl.ops.deg2rad(180.0))), 5)
+    3.14159
+    """
+    return _door.call("deg2rad", x)
+
+
+def rad2deg(x):
+    """Converts angles from radians to degrees.
+
+    Args:
+        x: angles in radians; integer inputs compute in floatx.
+
+    Returns:
+        ``x * 180 / pi``.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.ops.convert_to_numpy(hl.ops.rad2deg(1.0))), 3)
+    57.296
+    """
+    return _door.call("rad2deg", x)
+
+
+def ravel(x):
+    """Flattens ``x`` to one axis, in row-major order.
+
+    Args:
+        x: a tensor of any rank.
+
+    Returns:
+        A 1-D tensor of ``size(x)`` elements.
+
+    >>> import highlevel as hl
+    >>> hl.ops.ravel(hl.ops.ones((2, 3))).shape
+    (6,)
+    """
+    return _door.call("ravel", x)
+
+
+def ptp(x, axis=None, keepdims=False):
+    """The range (maximum minus minimum) of ``x`` along ``axis`` ("peak to peak").
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes; None (default) reduces over every axis.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        ``max(x, axis) - min(x, axis)``, in the dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.ptp(hl.ops.convert_to_tensor([[1, 5], [2, 3]]), axis=1)).tolist()
+    [4, 1]
+    """
+    return _door.call("ptp", x, axis=_args.axes(axis, _args.ndim_of(x), "ptp"), keepdims=bool(keepdims))
+
+
+def tril(x, k=0):
+    """The lower triangle of a matrix (or of each matrix of a batch): entries above the ``k``-th diagonal are 0.
+
+    Args:
+        x: a tensor of rank 2 or more; the last two axes are the matrix.
+        k: the diagonal above which to zero: 0 is the main diagonal, a positive ``k`` keeps ``k`` diagonals
+            above it, a negative one zeroes the main diagonal and ``-k - 1`` below it.
+
+    Returns:
+        A tensor of the shape and dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.tril(hl.ops.ones((3, 3), dtype="int32"))).tolist()
+    [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
+    """
+    return _door.call("tril", _matrices(x, "tril"), k=_args.integer(k, "k", "tril"))
+
+
+def triu(x, k=0):
+    """The upper triangle of a matrix (or of each matrix of a batch): entries below the ``k``-th diagonal are 0.
+
+    Args:
+        x: a tensor of rank 2 or more; the last two axes are the matrix.
+        k: the diagonal below which to zero (see :func:`tril`).
+
+    Returns:
+        A tensor of the shape and dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.triu(hl.ops.ones((2, 3), dtype="int32"), k=1)).tolist()
+    [[0, 1, 1], [0, 0, 1]]
+    """
+    return _door.call("triu", _matrices(x, "triu"), k=_args.integer(k, "k", "triu"))
+
+
+def _matrices(x, op):
+    if _args.ndim_of(x) < 2:
+        raise ValueError(f"{op}: `x` must have rank 2 or more (the last two axes are a matrix); received a tensor "
+                         f"of shape {_args.shape_of(x)}.")
+    return x
+
+
+__all__ = ['ndim', 'size', 'zeros', 'ones', 'full', 'zeros_like', 'ones_like', 'full_like', 'arange', 'eye', 'linspace', 'copy', 'negative', 'abs', 'sign', 'sqrt', 'square', 'exp', 'expm1', 'log', 'log1p', 'log2', 'log10', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'floor', 'ceil', 'reciprocal', 'isnan', 'isinf', 'isfinite', 'logical_not', 'round', 'clip', 'nan_to_num', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'mod', 'power', 'arctan2', 'maximum', 'minimum', 'logaddexp', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'sum', 'mean', 'max', 'min', 'prod', 'var', 'std', 'any', 'all', 'argmax', 'argmin', 'cumsum', 'cumprod', 'matmul', 'einsum', 'tensordot', 'outer', 'reshape', 'transpose', 'swapaxes', 'moveaxis', 'concatenate', 'stack', 'split', 'expand_dims', 'squeeze', 'take', 'take_along_axis', 'where', 'pad', 'tile', 'repeat', 'broadcast_to', 'flip', 'sort', 'argsort', 'divide_no_nan', 'absolute', 'true_divide', 'amax', 'amin', 'exp2', 'deg2rad', 'rad2deg', 'ravel', 'ptp', 'tril', 'triu']
