@@ -614,7 +614,7 @@ def deg2rad(x):
         ``x * pi / 180``.
 
     >>> import highlevel as hl
-    >>> round(float(hl.ops.convert_to_numpy(hl.ops.deg2rad(180.0))), 5)
+    >>> print(f"{float(hl.ops.convert_to_numpy(hl.ops.deg2rad(180.0))):.5f}")
     3.14159
     """
     return _door.call("deg2rad", x)
@@ -630,7 +630,7 @@ def rad2deg(x):
         ``x * 180 / pi``.
 
     >>> import highlevel as hl
-    >>> round(float(hl.ops.convert_to_numpy(hl.ops.rad2deg(1.0))), 3)
+    >>> print(f"{float(hl.ops.convert_to_numpy(hl.ops.rad2deg(1.0))):.3f}")
     57.296
     """
     return _door.call("rad2deg", x)
