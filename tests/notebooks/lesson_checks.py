@@ -6,9 +6,10 @@ comments make about them — an accuracy the text presents as a success, a loss 
 worked out by hand, an equality called "bitwise". When a lesson's code or prose changes, its checks change in
 the same commit.
 
-Bounds are set from what the prose implies, with room for the small differences between engines (dropout
-draws from each engine's own generator) and nothing more: a model that does not train, or a claim the
-output contradicts, fails. All failed claims of a lesson are reported together.
+Bounds come from what the prose implies and sit a little below the figures every engine produces, a margin
+for the differences between engines (dropout draws from each engine's own generator) and machines: a model
+that does not train, or trains much worse, fails, and so does a claim its output contradicts. All failed
+claims of a lesson are reported together.
 """
 
 import numpy as np
@@ -157,7 +158,8 @@ def lesson_03(ns, c):
     c.equal(sorted(h), ["accuracy", "grad_norm", "loss"], "the clipped model's logs")
     c.fell(h["loss"], 0.3, "the clipped model's training loss")
     c.that(h["grad_norm"][-1] < h["grad_norm"][0], "the gradient norm should fall as the model learns")
-    c.at_most(abs(h["grad_norm"][0] - ns["clipped"].max_norm), 0.3, "the first epoch's norm vs max_norm (starts near it)")
+    c.at_most(abs(h["grad_norm"][0] - ns["clipped"].max_norm), 0.3,
+              "the distance of the first epoch's norm from max_norm (it starts near it)")
     c.at_least(c.figure("clipped_accuracy", ns["clipped_accuracy"]), 0.93, "the clipped model's test accuracy")
 
     # Solution 1: no bias, 15 weights.
