@@ -107,7 +107,9 @@ def render_summary(model, line_length=None, print_fn=None, show_trainable=False,
     width = line_length or 100
     if print_fn is not None or return_string:
         buf = io.StringIO()
-        console = Console(file=buf, width=width, force_terminal=False, color_system=None)
+        # force_jupyter=False: in a notebook, rich would otherwise display the table itself and write nothing
+        # into buf (the string came back empty)
+        console = Console(file=buf, width=width, force_terminal=False, force_jupyter=False, color_system=None)
         console.print(table)
         console.print(footer, highlight=False)
         text = buf.getvalue()

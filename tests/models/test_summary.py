@@ -55,6 +55,18 @@ def test_summary_print_fn(backend, capsys):
     assert capsys.readouterr().out == ""
 
 
+def test_summary_as_string_inside_a_notebook(backend, monkeypatch, capsys):
+    # In a Jupyter kernel rich displays what it prints unless told not to: the string came back empty there.
+    rich_console = pytest.importorskip("rich.console")
+    monkeypatch.setattr(rich_console, "_is_jupyter", lambda: True)
+    text = _sequential().summary(return_string=True)
+    assert "hidden (Dense)" in text and "Total params: 42" in text
+    lines = []
+    _sequential().summary(print_fn=lines.append)
+    assert "out (Dense)" in "".join(lines)
+    assert capsys.readouterr().out == ""
+
+
 def test_functional_summary_connected_to(backend):
     a, b = hl.Input((3,), name="a"), hl.Input((2,), name="b")
     shared = L.Dense(2, name="shared")

@@ -1,0 +1,310 @@
+"""What each teaching notebook claims, checked on the values it computed.
+
+``test_notebooks.py`` runs a notebook, then, in the same kernel, ``check(name, globals())``: the checks below
+read the notebook's own variables (models, histories, accuracies, arrays) and test every claim its prose and
+comments make about them — an accuracy the text presents as a success, a loss that "falls", a parameter count
+worked out by hand, an equality called "bitwise". When a lesson's code or prose changes, its checks change in
+the same commit.
+
+Bounds come from what the prose implies and sit a little below the figures every engine produces, a margin
+for the differences between engines (dropout draws from each engine's own generator) and machines: a model
+that does not train, or trains much worse, fails, and so does a claim its output contradicts. All failed
+claims of a lesson are reported together.
+"""
+
+import numpy as np
+
+
+class Claims:
+    """Collects failed claims and the figures they were checked on."""
+
+    def __init__(self, lesson):
+        self.lesson = lesson
+        self.failures = []
+        self.figures = {}
+
+    def figure(self, key, value):
+        """Records ``value`` (shown with the test's result) and returns it."""
+        self.figures[key] = (float(f"{float(value):.4g}") if np.ndim(value) == 0
+                             else [float(f"{v:.4g}") for v in np.asarray(value, float).ravel()])
+        return value
+
+    def that(self, condition, claim):
+        if not bool(condition):
+            self.failures.append(claim)
+
+    def at_least(self, value, bound, what):
+        self.that(value >= bound, f"{what} is {value:.4g}, expected at least {bound}")
+
+    def at_most(self, value, bound, what):
+        self.that(value <= bound, f"{what} is {value:.4g}, expected at most {bound}")
+
+    def equal(self, value, expected, what):
+        self.that(value == expected, f"{what} is {value!r}, expected {expected!r}")
+
+    def fell(self, values, factor, what):
+        """``values`` (a per-epoch curve) ended at most ``factor`` times where it started."""
+        self.that(values[-1] <= factor * values[0],
+                  f"{what} went from {values[0]:.4g} to {values[-1]:.4g}: it should fall below "
+                  f"{factor} times its start")
+
+    def done(self):
+        if self.failures:
+            raise AssertionError(f"{self.lesson}: {len(self.failures)} claim(s) of the lesson do not hold:\n  - "
+                                 + "\n  - ".join(self.failures))
+        return self.figures
+
+
+def params(layer_or_model):
+    return int(layer_or_model.count_params())
+
+
+# ------------------------------------------------------------------------------------------------ lessons
+def lesson_01(ns, c):
+    x_train, x_test, y_train = ns["x_train"], ns["x_test"], ns["y_train"]
+    c.equal(x_train.shape, (1438, 8, 8), "x_train's shape")
+    c.equal(x_test.shape, (359, 8, 8), "x_test's shape")
+    c.equal(len(x_train) + len(x_test), 1797, "the number of digits (the prose says 1,797)")
+    c.that(x_train.min() == 0 and x_train.max() == 16, "pixels should range from 0 to 16")
+    c.equal(list(np.unique(y_train)), list(range(10)), "the labels")
+
+    model = ns["model"]
+    c.equal(params(model.layers[2]), 4160, "the hidden layer's parameters (the prose: 64 x 64 + 64 = 4,160)")
+    c.equal(list(model.metrics_names), ["loss", "accuracy"], "model.metrics_names")
+    h = ns["history"].history
+    c.equal(len(h["loss"]), 15, "the number of epochs trained")
+    c.fell(h["loss"], 0.3, "the training loss")
+    c.fell(h["val_loss"], 0.3, "the validation loss (the curves 'fall together')")
+    accuracy = c.figure("test_accuracy", ns["test_accuracy"])
+    c.at_least(accuracy, 0.93, "the test accuracy")
+
+    confusion, wrong = ns["confusion"], ns["wrong"]
+    c.equal(int(confusion.sum()), len(x_test), "the confusion matrix's total")
+    c.that(abs(np.trace(confusion) / len(x_test) - accuracy) < 1e-6,
+           "the confusion matrix's diagonal should match the test accuracy")
+    c.equal(len(wrong), len(x_test) - int(np.trace(confusion)), "the number of misclassified digits")
+
+    # Solution 1: "Fewer parameters, similar accuracy".
+    c.that(params(ns["deeper"]) < params(model), "two layers of 32 should have fewer parameters than one of 64")
+    deeper = c.figure("deeper_accuracy", ns["deeper_accuracy"])
+    c.at_most(abs(deeper - accuracy), 0.03, "the accuracy gap between the deeper and the wider model")
+    # Solution 2: the most confused pair is off the diagonal.
+    c.that(ns["true_digit"] != ns["predicted_digit"] and ns["off_diagonal"].max() > 0,
+           "the most confused pair should be a real mistake")
+    # Solution 3: the training loss falls towards zero, the validation loss levels off well above it, and the
+    # test accuracy stays several points below the full-data model's.
+    small = ns["small_history"].history
+    c.at_most(small["loss"][-1], 0.1, "the final training loss on 200 images")
+    c.at_least(small["accuracy"][-1], 0.99, "the final training accuracy on 200 images")
+    c.that(small["val_loss"][-1] > 2 * small["loss"][-1],
+           f"on 200 images the validation loss ({small['val_loss'][-1]:.3f}) should end well above the training "
+           f"loss ({small['loss'][-1]:.3f})")
+    c.at_least(accuracy - c.figure("small_accuracy", ns["small_accuracy"]), 0.02,
+               "the accuracy lost by training on 200 images")
+
+
+def lesson_02(ns, c):
+    model, half_encoder = ns["model"], ns["half_encoder"]
+    table = model.summary(return_string=True)
+    for text in ("half_encoder[1][0]", "flatten[1][0]", "scale (Rescaling)"):
+        c.that(text in table, f"summary() should show {text!r}, as the prose says")
+    c.equal(table.count("half_encoder (Dense)"), 2, "the rows of half_encoder in summary() (one per call)")
+    c.equal(params(half_encoder), 1056, "half_encoder's parameters (the prose: 32 x 32 + 32 = 1,056)")
+    unique = sum(int(np.prod(w.shape)) for w in model.weights)
+    c.equal(params(model), unique, "the model's parameter count (each shared weight counted once)")
+    c.equal(params(model), 5931, "the model's parameter count")
+    c.that(model.get_layer("half_encoder") is half_encoder, "get_layer should return the layer we created")
+
+    h = ns["history"].history
+    total = np.array(h["loss"])
+    weighted = np.array(h["digit_loss"]) + 0.5 * np.array(h["parity_loss"])
+    c.that(np.allclose(total, weighted, rtol=1e-4), "loss should equal digit_loss + 0.5 * parity_loss every epoch")
+    c.fell(h["loss"], 0.3, "the training loss")
+    results = ns["results"]
+    c.at_least(c.figure("digit_accuracy", results["digit_accuracy"]), 0.9, "the test digit accuracy")
+    c.at_least(c.figure("parity_accuracy", results["parity_accuracy"]), 0.85, "the test parity accuracy")
+    c.equal({k: tuple(v.shape) for k, v in ns["predictions"].items()}, {"digit": (359, 10), "parity": (359, 1)},
+            "the shapes of the predictions")
+    c.at_least(c.figure("heads_agree", ns["agreement"]), 0.8, "the agreement of the two heads")
+
+    # Solution 1: "One more Dense(32) adds 1,056 parameters. Accuracy is about the same."
+    c.equal(params(ns["unshared"]) - params(model), 1056, "the parameters an unshared encoder adds")
+    unshared = c.figure("unshared_accuracy", ns["unshared_accuracy"])
+    c.at_most(abs(unshared - results["digit_accuracy"]), 0.03, "the accuracy gap, unshared vs shared")
+    # Solution 2: with weight 0 the total is the digit loss, and parity stays near or below chance.
+    logs = ns["logs"]
+    c.that(np.allclose(logs["loss"], logs["digit_loss"], rtol=1e-5), "with weight 0, loss should equal digit_loss")
+    c.at_most(max(logs["parity_accuracy"]), 0.6, "the untrained parity head's accuracy")
+    # Solution 3: weighted, the ink head "beats the constant guess several times over".
+    ink_var = float(np.var(ns["ink"](ns["x_test"])))
+    c.at_most(c.figure("ink_mse", ns["three_results"]["ink_loss"]), 0.5 * ink_var,
+              f"the ink head's test MSE (the constant guess scores {ink_var:.5f})")
+
+
+def lesson_03(ns, c):
+    layer = ns["layer"]
+    c.that(not ns["built_before_call"] and layer.built, "Linear should be built by its first call, not before")
+    c.equal([(w.name, tuple(w.shape), bool(w.trainable)) for w in layer.weights],
+            [("kernel", (5, 3), True), ("bias", (3,), True), ("seen", (), False)], "Linear(3)'s weights on 5 inputs")
+
+    model, epochs, n = ns["model"], ns["EPOCHS"], len(ns["x_train"])
+    c.fell(ns["history"].history["loss"], 0.3, "the MLP's training loss")
+    c.at_least(c.figure("mlp_accuracy", ns["mlp_accuracy"]), 0.93, "the MLP's test accuracy")
+    seen = int(np.asarray(ns["ops"].convert_to_numpy(model.hidden.seen)))
+    c.equal(seen, epochs * n, f"the samples counted by the hidden layer (printed as {epochs} epochs x {n})")
+    c.equal(params(model), 4812, "the MLP's parameters (4,810 trainable + 2 counters)")
+
+    h = ns["clipped_history"].history
+    c.equal(sorted(h), ["accuracy", "grad_norm", "loss"], "the clipped model's logs")
+    c.fell(h["loss"], 0.3, "the clipped model's training loss")
+    c.that(h["grad_norm"][-1] < h["grad_norm"][0], "the gradient norm should fall as the model learns")
+    c.at_most(abs(h["grad_norm"][0] - ns["clipped"].max_norm), 0.3,
+              "the distance of the first epoch's norm from max_norm (it starts near it)")
+    c.at_least(c.figure("clipped_accuracy", ns["clipped_accuracy"]), 0.93, "the clipped model's test accuracy")
+
+    # Solution 1: no bias, 15 weights.
+    no_bias = ns["no_bias"]
+    c.equal([w.name for w in no_bias.trainable_weights], ["kernel"], "LinearNoBias's trainable weights")
+    c.equal(sum(int(np.prod(w.shape)) for w in no_bias.trainable_weights), 15, "LinearNoBias's weight count")
+    # Solution 2: the penalty raises the training loss.
+    c.that(ns["final_loss"][1.0] > ns["final_loss"][0.0], "the activity penalty should raise the training loss")
+    # Solution 3: clipping fires on some steps, less as training goes.
+    fraction = c.figure("clipped_fraction", ns["clipped_fraction"])
+    c.that(all(0 <= f <= 1 for f in fraction) and fraction[0] > 0, "clipping should fire in the first epoch")
+    c.that(fraction[-1] < fraction[0], "clipping should fire less often as the norm falls")
+
+
+def lesson_04(ns, c):
+    hl, Tensor = ns["hl"], ns["Tensor"]
+    c.equal(hl.config.backend(), "native", "the backend the lesson switched to")
+    x, y = ns["x"], ns["y"]
+    c.that(isinstance(y, Tensor), "y should be a native Tensor")
+    graph = [line.split() for line in ns["graph"]]  # the printed graph (backward has released it since)
+    c.equal([words[0] for words in graph], ["sum", "multiply", "tanh", "matmul", "leaf", "leaf",
+                                            "tanh", "matmul", "leaf", "leaf"], "the printed graph's ops, from y down")
+    c.equal([i for i, words in enumerate(graph) if words[-1] == "(h)"], [2, 6],
+            "where h appears in the graph (twice, once per operand of the product)")
+    c.that(x.is_leaf and not y.is_leaf, "x should be a leaf and y not")
+    c.at_most(c.figure("engine_vs_hand", max(np.abs(ns["x_bar"] - ns["x_bar_by_hand"]).max(),
+                                             np.abs(ns["W_bar"] - ns["W_bar_by_hand"]).max())),
+              1e-12, "the largest difference, engine vs by hand")
+    c.at_most(c.figure("engine_vs_fd", max(np.abs(ns["x_bar"] - ns["x_bar_fd"]).max(),
+                                           np.abs(ns["W_bar"] - ns["W_bar_fd"]).max())),
+              1e-8, "the largest difference, engine vs finite differences")
+    c.that(ns["second_backward_error"] is not None and "already" in ns["second_backward_error"],
+           f"a second backward should fail and say the graph was already run: {ns['second_backward_error']!r}")
+    c.that(not ns["y3"].requires_grad, "nothing should be recorded under no_grad")
+    c.that(ns["version_error"] is not None and "modified in place" in ns["version_error"],
+           f"the in-place change should be caught by the version counter: {ns['version_error']!r}")
+    c.equal(ns["version_when_saved"], 0, "W's version when saved")
+    # Solutions: a custom VJP agrees with finite differences; .grad accumulates; 4 nodes.
+    c.at_most(ns["sigmoid_error"], 1e-8, "my_sigmoid's gradient vs finite differences")
+    c.that(np.allclose(x.grad, 4 * x.numpy()), f"two backward passes should give 4x: {x.grad}")
+    c.equal(ns["n_nodes"], 4, "the node count of sum(exp(x) * exp(x))")
+
+
+def lesson_05(ns, c):
+    backends = ns["BACKENDS"]
+    c.equal(ns["child_backend"], "torch", "the backend of the process started with HIGHLEVEL_BACKEND=torch")
+    c.equal(ns["scoped_backend"], ns["other"], "the backend inside backend_scope")
+    c.that(all(ns["same_initial"].values()) and len(ns["same_initial"]) == 3,
+           f"initial weights should be bitwise equal on every engine: {ns['same_initial']}")
+    gaps = {k: c.figure(f"loss_gap_{k}", v) for k, v in ns["loss_gaps"].items()}
+    c.that(max(gaps.values()) < 1e-4, f"the loss curves should agree to float32 rounding: {gaps}")
+    accuracies = {k: c.figure(f"accuracy_{k}", v) for k, v in ns["accuracies"].items()}
+    c.that(min(accuracies.values()) >= 0.85, f"every engine should learn the digits: {accuracies}")
+    c.at_most(max(accuracies.values()) - min(accuracies.values()), 0.01, "the spread of the four accuracies")
+    for name in backends:
+        c.fell(ns["histories"][name]["loss"], 0.5, f"{name}'s training loss")
+    for name in ("jax", "tensorflow"):  # "compilation costs time once, at the first step"
+        t = ns["timings"][name]
+        c.that(t[0] > np.mean(t[1:]), f"{name}'s first epoch ({t[0]:.3f} s) should include compiling and take "
+                                      f"longer than the later ones ({np.mean(t[1:]):.3f} s)")
+    # Solutions.
+    c.at_most(c.figure("logit_gap", ns["logit_gap"]), 1e-3, "the largest logit difference, native vs JAX")
+    c.at_most(ns["classified_differently"], 1, "the test digits native and JAX classify differently")
+    ms = ns["ms_per_step"]
+    c.that(ms[False] < ms[True], f"a jitted JAX step should be faster than an eager one: {ms}")
+    c.that(ns["seed1_identical"] and ns["seed1_differs"], "seed 1: identical across engines, different from seed 0")
+
+
+def lesson_06(ns, c):
+    h = ns["history"].history
+    patience = ns["early_stopping"].patience
+    best_epoch, ran = ns["best_epoch"], len(ns["history"].epoch)
+    c.that(ran < 100, "early stopping should stop before 100 epochs")
+    c.equal(ran, best_epoch + patience, "the epochs run (the prose: patience epochs after the best one)")
+    c.that(h["loss"][-1] < h["loss"][best_epoch - 1] and h["loss"][-1] < 0.5 * h["val_loss"][-1],
+           "the training loss should keep falling, below the validation loss")
+    in_memory, loaded_back = ns["in_memory"], ns["loaded_back"]
+    c.that(np.isclose(in_memory["loss"], min(h["val_loss"]), rtol=1e-4),
+           f"the weights should be those of the best epoch: val loss {in_memory['loss']:.5f} vs best "
+           f"{min(h['val_loss']):.5f}")
+    c.equal(loaded_back, in_memory, "the checkpoint's scores ('exactly the same')")
+    c.at_least(c.figure("best_val_accuracy", in_memory["accuracy"]), 0.9, "the best model's validation accuracy")
+
+    rates, warmup = np.array(ns["rates"]), 3 * ns["steps_per_epoch"]
+    c.that(rates[0] == 0 and np.all(np.diff(rates[:warmup + 1]) > 0), "the warm-up should rise from 0")
+    c.that(np.isclose(rates[warmup], 3e-3), "the warm-up should end at warmup_target")
+    c.that(np.all(np.diff(rates[warmup:]) <= 0) and rates[-1] < 0.02 * 3e-3,
+           "the cosine should fall to about alpha x warmup_target")
+    for label, run in ns["results"].items():
+        c.at_most(c.figure(f"val_loss {label}", run["val_loss"][-1]), 0.3, f"the final val_loss ({label})")
+
+    c.that(ns["crash"] is not None and "after epoch 3" in ns["crash"], "the simulated crash should happen")
+    c.equal(ns["backup_files"], ["backup-000000001.hl.zip", "backup-000000002.hl.zip"],
+            "the backups left by the crash (the two newest)")
+    c.equal(ns["resumed_epochs"], [4, 5, 6, 7, 8], "the epochs run after the restart")
+    c.that(not ns["os"].path.exists(ns["backup_dir"]), "the backup folder should be gone after a normal end")
+    c.that(ns["exact_resume"], "the resumed run should end with bitwise identical weights")
+
+    # Solution 1: "too little patience stops at the first bump; more costs epochs but rarely finds much better".
+    runs = ns["patience_runs"]
+    c.that(runs[1][0] < runs[5][0] < runs[15][0], f"more patience should run more epochs: {runs}")
+    c.that(runs[1][1] > runs[5][1] >= runs[15][1] >= runs[5][1] - 0.02,
+           f"patience 1 should stop worse; 15 should find little better than 5: {runs}")
+    c.that(ns["rates_match"], "the recorded learning rates should match the plotted schedule")
+    c.at_most(ns["plateau_history"]["val_loss"][-1], 0.3, "ReduceLROnPlateau's final val_loss")
+
+
+def lesson_07(ns, c):
+    cnn, rnn = ns["cnn"], ns["rnn"]
+    c.equal([params(cnn.layers[i]) for i in (0, 2, 5)], [160, 4640, 1290], "the CNN's parameters per layer")
+    c.equal(params(rnn.layers[0]), 5248, "the LSTM's parameters (4 x (8 + 32 + 1) x 32)")
+    c.equal(ns["kernel"].shape, (3, 3, 1, 16), "the first kernel's shape")
+    c.equal(ns["maps"].shape, (8, 8, 16), "the feature maps' shape")
+    c.fell(ns["cnn_history"].history["loss"], 0.2, "the CNN's training loss")
+    cnn_accuracy = c.figure("cnn_accuracy", ns["cnn_results"]["accuracy"])
+    c.at_least(cnn_accuracy, 0.95, "the CNN's test accuracy")
+
+    after = c.figure("lstm_accuracy_after_rows", ns["accuracy_after"])
+    c.that(after[1] < 0.5, f"after two rows the LSTM should be right less than half the time: {after}")
+    c.that(after[5] > after[1] + 0.3, f"the LSTM's accuracy should climb with the rows: {after}")
+    c.at_most(abs(after[-1] - after[-3]), 0.03, "the change of the LSTM's accuracy over the last two rows (levels off)")
+    c.at_least(after[-1], 0.8, "the LSTM's accuracy after 8 rows")
+    c.that(cnn_accuracy > after[-1] + 0.05, "the CNN should do clearly better than the LSTM")
+    c.that(0.8 < params(cnn) / params(rnn) < 1.25, "the CNN and the LSTM should have about as many parameters")
+
+    # Solutions.
+    c.figure("last_step_accuracy", ns["last_accuracy"])
+    gru, last = ns["gru"], ns["last"]
+    recurrent = params(gru.layers[0]) / params(last.layers[0])
+    c.that(0.7 < recurrent < 0.8, f"the GRU should have about 3/4 of the LSTM's recurrent parameters: {recurrent:.2f}")
+    gru_accuracy = c.figure("gru_accuracy", ns["gru_accuracy"])
+    c.that(gru_accuracy > ns["last_accuracy"] + 0.02, "the GRU should end clearly more accurate after 12 epochs")
+    c.equal(params(ns["gap"].layers[-1]), 330, "the dense layer after global pooling")
+    c.that(c.figure("gap_accuracy", ns["gap_accuracy"]) < cnn_accuracy, "global pooling should cost accuracy")
+
+
+LESSONS = {"01": lesson_01, "02": lesson_02, "03": lesson_03, "04": lesson_04, "05": lesson_05, "06": lesson_06,
+           "07": lesson_07}
+
+
+def check(name, namespace):
+    """Checks the claims of notebook ``name`` (its file name) on ``namespace`` (its globals); returns the figures.
+
+    Raises AssertionError listing every claim that does not hold.
+    """
+    claims = Claims(name)
+    LESSONS[name[:2]](namespace, claims)
+    return claims.done()
