@@ -55,8 +55,8 @@ def set_backend(name):
 
 @contextlib.contextmanager
 def backend_scope(name):
-    """Runs the block on backend ``name`` and restores the previous one afterwards."""
-    token = _scoped.set(registry.get(name))
+    """Runs the block on backend ``name`` (or on a backend instance) and restores the previous one afterwards."""
+    token = _scoped.set(registry.get(name) if isinstance(name, str) else name)
     try:
         yield current_backend()
     finally:

@@ -95,13 +95,17 @@ class CoreContract(abc.ABC):
             n *= d
         return n
 
-    @abc.abstractmethod
     def zeros(self, shape, dtype=None):
         """A tensor of zeros; ``dtype`` defaults to floatx."""
+        from . import dtypes
 
-    @abc.abstractmethod
+        return self.full(shape, 0, dtype if dtype is not None else dtypes.floatx())
+
     def ones(self, shape, dtype=None):
         """A tensor of ones; ``dtype`` defaults to floatx."""
+        from . import dtypes
+
+        return self.full(shape, 1, dtype if dtype is not None else dtypes.floatx())
 
     @abc.abstractmethod
     def full(self, shape, fill_value, dtype=None):
@@ -120,13 +124,27 @@ class CoreContract(abc.ABC):
     def arange(self, start, stop=None, step=1, dtype=None):
         """Like ``numpy.arange``; ``dtype`` defaults to int32 for integer arguments, floatx otherwise."""
 
-    @abc.abstractmethod
     def eye(self, N, M=None, k=0, dtype=None):
         """A 2-D tensor with ones on the ``k``-th diagonal."""
+        from . import dtypes
 
-    @abc.abstractmethod
+        M = N if M is None else M
+        rows = self.expand_dims(self.arange(N, dtype="int32"), 1)
+        cols = self.expand_dims(self.arange(M, dtype="int32"), 0)
+        return self.cast(self.equal(self.subtract(cols, rows), k), dtype if dtype is not None else dtypes.floatx())
+
     def linspace(self, start, stop, num=50, endpoint=True, dtype=None):
         """``num`` evenly spaced values from ``start`` to ``stop``."""
+        from . import dtypes
+
+        work = "float64" if self.capabilities.supports_float64 else "float32"
+        div = (num - 1) if endpoint else num
+        start_t, stop_t = self.cast(start, work), self.cast(stop, work)
+        steps = self.cast(self.arange(num, dtype="int32"), work)
+        values = self.add(start_t, self.multiply(steps, self.divide(self.subtract(stop_t, start_t), max(div, 1))))
+        if endpoint and num > 1:  # the last value is ``stop`` exactly, as numpy's
+            values = self.where(self.equal(steps, num - 1), stop_t, values)
+        return self.cast(values, dtype if dtype is not None else dtypes.floatx())
 
     @abc.abstractmethod
     def stop_gradient(self, x):

@@ -9,6 +9,7 @@ over the real (unpadded) entries only.
 """
 
 import abc
+import math
 
 
 class NNContract(abc.ABC):
@@ -18,9 +19,11 @@ class NNContract(abc.ABC):
     def relu(self, x):
         """max(x, 0); gradient 0 at 0."""
 
-    @abc.abstractmethod
     def relu6(self, x):
         """min(max(x, 0), 6)."""
+        x = self.convert_to_tensor(x)
+        # where, not minimum: the gradient is 0 at 6 (and relu's is 0 at 0), the convention of every engine.
+        return self.where(self.less(x, 6), self.relu(x), self.full((), 6, self.dtype(x)))
 
     @abc.abstractmethod
     def sigmoid(self, x):
@@ -30,41 +33,55 @@ class NNContract(abc.ABC):
     def softplus(self, x):
         """log(1 + exp(x)), stable for large |x|."""
 
-    @abc.abstractmethod
     def softsign(self, x):
         """x / (1 + |x|)."""
+        return self.divide(x, self.add(self.abs(x), 1))
 
-    @abc.abstractmethod
     def silu(self, x):
         """x * sigmoid(x) (swish)."""
+        return self.multiply(x, self.sigmoid(x))
 
-    @abc.abstractmethod
     def gelu(self, x, approximate=True):
         """Gaussian error linear unit; the tanh approximation when ``approximate``."""
+        if approximate:
+            inner = self.multiply(self.add(x, self.multiply(self.multiply(x, self.multiply(x, x)), 0.044715)),
+                                  math.sqrt(2.0 / math.pi))
+            return self.multiply(self.multiply(x, 0.5), self.add(self.tanh(inner), 1))
+        return self.multiply(self.multiply(x, 0.5), self.add(self.erf(self.multiply(x, 1.0 / math.sqrt(2.0))), 1))
 
-    @abc.abstractmethod
     def elu(self, x, alpha=1.0):
         """x if x > 0 else alpha * (exp(x) - 1)."""
+        x = self.convert_to_tensor(x)
+        positive = self.greater(x, 0)
+        # expm1 of the non-positive part only: no overflow (and no inf gradient) from the branch not taken
+        safe = self.where(positive, self.zeros((), self.dtype(x)), x)
+        return self.where(positive, x, self.multiply(self.expm1(safe), alpha))
 
-    @abc.abstractmethod
     def selu(self, x):
         """scale * elu(x, alpha) with the self-normalising constants."""
+        return self.multiply(self.elu(x, alpha=1.6732632423543772), 1.0507009873554805)
 
-    @abc.abstractmethod
     def leaky_relu(self, x, negative_slope=0.2):
         """x if x >= 0 else negative_slope * x."""
+        return self.where(self.greater_equal(x, 0), x, self.multiply(x, negative_slope))
 
-    @abc.abstractmethod
     def hard_sigmoid(self, x):
         """clip(x / 6 + 0.5, 0, 1) (Keras 3's definition)."""
+        return self.divide(self.relu6(self.add(x, 3.0)), 6.0)
 
-    @abc.abstractmethod
     def softmax(self, x, axis=-1):
         """exp(x) / sum(exp(x)) along ``axis``, finite for inputs of +-1e4."""
+        axis = (axis % len(self.shape(x)),) if isinstance(axis, int) else axis
+        shifted = self.subtract(x, self.stop_gradient(self.max(x, axis=axis, keepdims=True)))
+        e = self.exp(shifted)
+        return self.divide(e, self.sum(e, axis=axis, keepdims=True))
 
-    @abc.abstractmethod
     def log_softmax(self, x, axis=-1):
         """x - logsumexp(x) along ``axis``, finite for inputs of +-1e4."""
+        # Shifted by the maximum first: subtracting logsumexp (~1e4 for inputs of 1e4) would lose the digits.
+        axis = (axis % len(self.shape(x)),) if isinstance(axis, int) else axis
+        shifted = self.subtract(x, self.stop_gradient(self.max(x, axis=axis, keepdims=True)))
+        return self.subtract(shifted, self.log(self.sum(self.exp(shifted), axis=axis, keepdims=True)))
 
     @abc.abstractmethod
     def conv(self, inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
@@ -86,6 +103,6 @@ class NNContract(abc.ABC):
     def average_pool(self, inputs, pool_size, strides=None, padding="valid", data_format=None):
         """Average pooling; ``"same"`` padding averages over real entries only."""
 
-    @abc.abstractmethod
     def moments(self, x, axes, keepdims=False):
         """``(mean, variance)`` over ``axes``."""
+        return self.mean(x, axis=axes, keepdims=keepdims), self.var(x, axis=axes, keepdims=keepdims)

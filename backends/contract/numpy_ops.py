@@ -7,6 +7,14 @@ Axes may be negative. Each method is abstract: every engine implements all of th
 """
 
 import abc
+import math
+
+
+def _axes(axis, ndim):
+    """``axis`` (an int or a tuple, possibly negative) as a tuple of non-negative axes: the generic definitions
+    take the front door's canonical axes, and this keeps them right for internal callers that pass ``-1``."""
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return tuple(a % ndim if ndim else 0 for a in axes)
 
 
 class NumpyContract(abc.ABC):
@@ -29,9 +37,9 @@ class NumpyContract(abc.ABC):
     def sqrt(self, x):
         """Square root."""
 
-    @abc.abstractmethod
     def square(self, x):
         """X * x."""
+        return self.multiply(x, x)
 
     @abc.abstractmethod
     def exp(self, x):
@@ -49,13 +57,13 @@ class NumpyContract(abc.ABC):
     def log1p(self, x):
         """Log(1 + x), accurate near 0."""
 
-    @abc.abstractmethod
     def log2(self, x):
         """Base-2 log."""
+        return self.multiply(self.log(x), 1.0 / math.log(2.0))
 
-    @abc.abstractmethod
     def log10(self, x):
         """Base-10 log."""
+        return self.multiply(self.log(x), 1.0 / math.log(10.0))
 
     @abc.abstractmethod
     def sin(self, x):
@@ -65,9 +73,9 @@ class NumpyContract(abc.ABC):
     def cos(self, x):
         """Cosine."""
 
-    @abc.abstractmethod
     def tan(self, x):
         """Tangent."""
+        return self.divide(self.sin(x), self.cos(x))
 
     @abc.abstractmethod
     def arcsin(self, x):
@@ -81,29 +89,41 @@ class NumpyContract(abc.ABC):
     def arctan(self, x):
         """Inverse tangent."""
 
-    @abc.abstractmethod
     def sinh(self, x):
         """Hyperbolic sine."""
+        # From expm1, not exp: no cancellation near 0.
+        return self.multiply(self.subtract(self.expm1(x), self.expm1(self.negative(x))), 0.5)
 
-    @abc.abstractmethod
     def cosh(self, x):
         """Hyperbolic cosine."""
+        return self.multiply(self.add(self.exp(x), self.exp(self.negative(x))), 0.5)
 
     @abc.abstractmethod
     def tanh(self, x):
         """Hyperbolic tangent."""
 
-    @abc.abstractmethod
     def arcsinh(self, x):
         """Inverse hyperbolic sine."""
+        # log1p form near 0 (no cancellation), log(2|x|) past 1e4 (x**2 would overflow); each branch is fed a
+        # clamped input so that the branch not taken stays finite and so does its (zero) gradient.
+        a = self.abs(x)
+        small = self.minimum(a, 1e4)
+        near = self.log1p(self.add(small, self.divide(self.square(small), self.add(1, self.sqrt(self.add(1, self.square(small)))))))
+        far = self.add(self.log(self.maximum(a, 1e4)), math.log(2.0))
+        return self.multiply(self.sign(x), self.where(self.less(a, 1e4), near, far))
 
-    @abc.abstractmethod
     def arccosh(self, x):
         """Inverse hyperbolic cosine."""
+        # log1p((x - 1) + sqrt((x - 1)(x + 1))): accurate near 1; log(2x) past 1e4 (see arcsinh).
+        small = self.minimum(x, 1e4)
+        d = self.subtract(small, 1)
+        near = self.log1p(self.add(d, self.sqrt(self.multiply(d, self.add(small, 1)))))
+        far = self.add(self.log(self.maximum(x, 1e4)), math.log(2.0))
+        return self.where(self.less(x, 1e4), near, far)
 
-    @abc.abstractmethod
     def arctanh(self, x):
         """Inverse hyperbolic tangent."""
+        return self.multiply(self.log1p(self.divide(self.multiply(x, 2), self.subtract(1, x))), 0.5)
 
     @abc.abstractmethod
     def floor(self, x):
@@ -113,13 +133,13 @@ class NumpyContract(abc.ABC):
     def ceil(self, x):
         """Round up (gradient 0)."""
 
-    @abc.abstractmethod
     def reciprocal(self, x):
         """1 / x."""
+        return self.divide(1, x)
 
-    @abc.abstractmethod
     def rsqrt(self, x):
         """1 / sqrt(x)."""
+        return self.reciprocal(self.sqrt(x))
 
     @abc.abstractmethod
     def erf(self, x):
@@ -129,13 +149,21 @@ class NumpyContract(abc.ABC):
     def isnan(self, x):
         """Elementwise NaN test (bool)."""
 
-    @abc.abstractmethod
     def isinf(self, x):
         """Elementwise +-inf test (bool)."""
+        from . import dtypes
 
-    @abc.abstractmethod
+        if self.dtype(x) not in dtypes.FLOAT_DTYPES:
+            return self.full(self.shape(x), False, "bool")
+        return self.equal(self.abs(x), float("inf"))
+
     def isfinite(self, x):
         """Elementwise finiteness test (bool)."""
+        from . import dtypes
+
+        if self.dtype(x) not in dtypes.FLOAT_DTYPES:
+            return self.full(self.shape(x), True, "bool")
+        return self.logical_not(self.logical_or(self.isnan(x), self.isinf(x)))
 
     @abc.abstractmethod
     def logical_not(self, x):
@@ -149,9 +177,25 @@ class NumpyContract(abc.ABC):
     def clip(self, x, x_min, x_max):
         """``x`` limited to ``[x_min, x_max]``; gradient 1 inside, 0 outside."""
 
-    @abc.abstractmethod
     def nan_to_num(self, x, nan=0.0, posinf=None, neginf=None):
         """NaN and infinities replaced by finite numbers."""
+        import numpy as np
+
+        from . import dtypes
+
+        x = self.convert_to_tensor(x)
+        dt = self.dtype(x)
+        if dt not in dtypes.FLOAT_DTYPES:
+            return x
+        info = np.finfo(np.float32 if dt == "bfloat16" else dt)
+        top = float(info.max) if posinf is None else posinf
+        bottom = float(info.min) if neginf is None else neginf
+        if dt == "bfloat16":
+            top, bottom = (3.3895313892515355e38 if posinf is None else posinf,
+                           -3.3895313892515355e38 if neginf is None else neginf)
+        out = self.where(self.isnan(x), self.full((), nan, dt), x)
+        out = self.where(self.equal(x, float("inf")), self.full((), top, dt), out)
+        return self.where(self.equal(x, float("-inf")), self.full((), bottom, dt), out)
 
     # ------------------------------------------------------ elementwise, binary
     @abc.abstractmethod
@@ -230,9 +274,9 @@ class NumpyContract(abc.ABC):
     def logical_or(self, x1, x2):
         """Or (bool)."""
 
-    @abc.abstractmethod
     def logical_xor(self, x1, x2):
         """Xor (bool)."""
+        return self.not_equal(self.cast(x1, "bool"), self.cast(x2, "bool"))
 
     # ---------------------------------------------------------------- reductions
     @abc.abstractmethod
@@ -255,13 +299,14 @@ class NumpyContract(abc.ABC):
     def prod(self, x, axis=None, keepdims=False):
         """The product over ``axis`` (int, tuple or None for all)."""
 
-    @abc.abstractmethod
     def var(self, x, axis=None, keepdims=False):
         """The population variance (ddof 0) over ``axis`` (int, tuple or None for all)."""
+        centred = self.subtract(x, self.mean(x, axis=axis, keepdims=True))
+        return self.mean(self.multiply(centred, centred), axis=axis, keepdims=keepdims)
 
-    @abc.abstractmethod
     def std(self, x, axis=None, keepdims=False):
         """The population standard deviation over ``axis`` (int, tuple or None for all)."""
+        return self.sqrt(self.var(x, axis=axis, keepdims=keepdims))
 
     @abc.abstractmethod
     def any(self, x, axis=None, keepdims=False):
@@ -271,9 +316,23 @@ class NumpyContract(abc.ABC):
     def all(self, x, axis=None, keepdims=False):
         """The all true (bool) over ``axis`` (int, tuple or None for all)."""
 
-    @abc.abstractmethod
     def logsumexp(self, x, axis=None, keepdims=False):
         """The log(sum(exp(x))) computed stably (finite for inputs of +-1e4) over ``axis`` (int, tuple or None for all)."""
+        from . import dtypes
+
+        x = self.convert_to_tensor(x)
+        if self.dtype(x) not in dtypes.FLOAT_DTYPES:
+            x = self.cast(x, dtypes.floatx())
+        # Shifted by the maximum (a constant for differentiation), itself replaced by 0 where it is infinite.
+        if axis is not None:
+            axis = _axes(axis, len(self.shape(x)))
+        top = self.stop_gradient(self.max(x, axis=axis, keepdims=True))
+        top = self.where(self.isfinite(top), top, self.zeros((), self.dtype(x)))
+        out = self.add(self.log(self.sum(self.exp(self.subtract(x, top)), axis=axis, keepdims=True)), top)
+        if keepdims:
+            return out
+        return self.reshape(out, tuple(d for i, d in enumerate(self.shape(out))
+                                       if axis is not None and i not in axis))
 
     @abc.abstractmethod
     def argmax(self, x, axis=None, keepdims=False):
@@ -300,13 +359,29 @@ class NumpyContract(abc.ABC):
     def einsum(self, subscripts, *operands):
         """Einstein summation, as ``numpy.einsum``."""
 
-    @abc.abstractmethod
     def tensordot(self, x1, x2, axes=2):
         """Tensor contraction over ``axes`` (int or pair of sequences)."""
+        s1, s2 = self.shape(x1), self.shape(x2)
+        if isinstance(axes, int):
+            a1, a2 = tuple(range(len(s1) - axes, len(s1))), tuple(range(axes))
+        else:
+            a1, a2 = axes
+            a1 = (a1,) if isinstance(a1, int) else tuple(a1)
+            a2 = (a2,) if isinstance(a2, int) else tuple(a2)
+            a1 = tuple(a % len(s1) for a in a1)
+            a2 = tuple(a % len(s2) for a in a2)
+        free1 = [i for i in range(len(s1)) if i not in a1]
+        free2 = [i for i in range(len(s2)) if i not in a2]
+        k = 1
+        for a in a1:
+            k *= s1[a]
+        m1 = self.reshape(self.transpose(x1, tuple(free1) + a1), (-1, k))
+        m2 = self.reshape(self.transpose(x2, a2 + tuple(free2)), (k, -1))
+        return self.reshape(self.matmul(m1, m2), tuple(s1[i] for i in free1) + tuple(s2[i] for i in free2))
 
-    @abc.abstractmethod
     def outer(self, x1, x2):
         """Outer product of the flattened inputs."""
+        return self.multiply(self.reshape(x1, (-1, 1)), self.reshape(x2, (1, -1)))
 
     # ------------------------------------------------------------------- shapes
     @abc.abstractmethod
@@ -317,33 +392,67 @@ class NumpyContract(abc.ABC):
     def transpose(self, x, axes=None):
         """Permutes the axes (reverses them when ``axes`` is None)."""
 
-    @abc.abstractmethod
     def swapaxes(self, x, axis1, axis2):
         """Interchanges two axes."""
+        n = len(self.shape(x))
+        (axis1,), (axis2,) = _axes(axis1, n), _axes(axis2, n)
+        perm = list(range(n))
+        perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
+        return self.transpose(x, tuple(perm))
 
-    @abc.abstractmethod
     def moveaxis(self, x, source, destination):
         """Moves axes to new positions."""
+        n = len(self.shape(x))
+        source, destination = _axes(source, n), _axes(destination, n)
+        rest = [a for a in range(n) if a not in source]
+        for dest, src in sorted(zip(destination, source)):
+            rest.insert(dest, src)
+        return self.transpose(x, tuple(rest))
 
     @abc.abstractmethod
     def concatenate(self, xs, axis=0):
         """Joins a sequence of tensors along an existing axis."""
 
-    @abc.abstractmethod
     def stack(self, xs, axis=0):
         """Joins a sequence of tensors along a new axis."""
+        (axis,) = _axes(axis, len(self.shape(xs[0])) + 1)
+        return self.concatenate([self.expand_dims(x, axis) for x in xs], axis=axis)
 
-    @abc.abstractmethod
     def split(self, x, indices_or_sections, axis=0):
         """A list of sub-tensors: equal sections (int) or cut at the given indices."""
+        shape = self.shape(x)
+        (axis,) = _axes(axis, len(shape))
+        size = shape[axis]
+        if isinstance(indices_or_sections, int):
+            step = size // indices_or_sections
+            cuts = [step * i for i in range(1, indices_or_sections)]
+        else:
+            cuts = [min(max(int(i), 0), size) for i in indices_or_sections]
+        bounds = [0] + cuts + [size]
+        out = []
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            start = [0] * len(shape)
+            start[axis] = lo
+            part = list(shape)
+            part[axis] = max(hi - lo, 0)
+            out.append(self.slice(x, tuple(start), tuple(part)))
+        return out
 
-    @abc.abstractmethod
     def expand_dims(self, x, axis):
         """Inserts a size-1 axis (int or tuple of ints)."""
+        shape = list(self.shape(x))
+        axes = _axes(axis, len(shape) + (1 if isinstance(axis, int) else len(axis)))
+        for a in sorted(axes):
+            shape.insert(a, 1)
+        return self.reshape(x, tuple(shape))
 
-    @abc.abstractmethod
     def squeeze(self, x, axis=None):
         """Removes size-1 axes (all of them, or those given)."""
+        shape = self.shape(x)
+        if axis is None:
+            return self.reshape(x, tuple(d for d in shape if d != 1))
+        axes = _axes(axis, len(shape))
+        return self.reshape(x, tuple(d for i, d in enumerate(shape) if i not in axes))
 
     @abc.abstractmethod
     def take(self, x, indices, axis=None):
@@ -361,9 +470,18 @@ class NumpyContract(abc.ABC):
     def pad(self, x, pad_width, mode="constant", constant_values=None):
         """Pads with ``((before, after), ...)`` per axis; modes constant, reflect, symmetric, edge."""
 
-    @abc.abstractmethod
     def tile(self, x, repeats):
         """Repeats the whole tensor ``repeats`` times per axis."""
+        repeats = (repeats,) if isinstance(repeats, int) else tuple(repeats)
+        x = self.convert_to_tensor(x)
+        n = max(len(repeats), len(self.shape(x)))
+        x = self.reshape(x, (1,) * (n - len(self.shape(x))) + tuple(self.shape(x)))
+        repeats = (1,) * (n - len(repeats)) + repeats
+        for axis, r in enumerate(repeats):
+            if r != 1:
+                x = self.concatenate([x] * r, axis=axis) if r > 0 else self.slice(
+                    x, (0,) * n, tuple(0 if i == axis else d for i, d in enumerate(self.shape(x))))
+        return x
 
     @abc.abstractmethod
     def repeat(self, x, repeats, axis=None):
@@ -401,6 +519,18 @@ class NumpyContract(abc.ABC):
     def top_k(self, x, k, sorted=True):
         """``(values, indices)`` of the ``k`` largest entries along the last axis; indices int32."""
 
-    @abc.abstractmethod
     def one_hot(self, x, num_classes, axis=-1, dtype=None):
         """One-hot encoding of integer ``x`` (floatx by default); out-of-range labels give all zeros."""
+        from . import dtypes
+
+        x = self.convert_to_tensor(x)
+        if self.dtype(x) not in dtypes.INT_DTYPES:
+            x = self.cast(x, "int32")  # float labels, as Keras accepts them
+        classes = self.arange(num_classes, dtype=self.dtype(x))
+        out = self.cast(self.equal(self.expand_dims(x, len(self.shape(x))), classes),
+                        dtype if dtype is not None else dtypes.floatx())
+        n = len(self.shape(x))
+        (axis,) = _axes(axis, n + 1)
+        if axis != n:
+            out = self.moveaxis(out, n, axis)
+        return out

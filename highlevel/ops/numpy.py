@@ -491,7 +491,15 @@ def stack(xs, axis=0):
 
 def split(x, indices_or_sections, axis=0):
     """A list of sub-tensors: equal sections (int) or cut at the given indices."""
-    return _door.call("split", x, indices_or_sections, axis=_args.axis(axis, _args.ndim_of(x), "split"))
+    axis = _args.axis(axis, _args.ndim_of(x), "split")
+    size = _args.shape_of(x)[axis]
+    if _args.is_int(indices_or_sections):
+        sections = int(indices_or_sections)
+        if sections < 1 or (size is not None and size % sections):
+            raise ValueError(f"split: cannot split axis {axis} of size {size} into {indices_or_sections} equal "
+                             "sections; pass a number of sections that divides it, or the indices to cut at.")
+        indices_or_sections = sections
+    return _door.call("split", x, indices_or_sections, axis=axis)
 
 
 def expand_dims(x, axis):

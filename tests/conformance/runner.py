@@ -42,7 +42,7 @@ def _rules(case, n):
 def op_call(b, name, args, kwargs):
     """``hl.ops.<name>(*args, **kwargs)`` with ``b`` as the current engine: the front door (argument checks and
     normalization) and the engine together, as a user calls them."""
-    with hl.config.backend_scope(b.name):
+    with hl.config.backend_scope(b):
         return getattr(hl.ops, name)(*args, **kwargs)
 
 
@@ -183,7 +183,7 @@ def backend_value_and_grad(b, case, cast_args, cots):
         return total
 
     leaves = [_get(base, p) for p in paths]
-    with hl.config.backend_scope(b.name):  # the op runs through hl.ops (see op_call)
+    with hl.config.backend_scope(b):  # the op runs through hl.ops (see op_call)
         value, grads = b.value_and_grad(loss, argnums=tuple(range(len(leaves))))(*leaves)
     return value, list(grads), paths
 

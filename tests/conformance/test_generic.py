@@ -1,0 +1,56 @@
+"""The contract's generic definitions, checked on their own: every case of every op that has one.
+
+An engine may override a generic op with its own kernel (the usual case: each framework has ``log2``,
+``softmax``, ``tensordot``...), and then ``test_forward``/``test_gradients`` check the override. This module checks
+the definition the override replaces: each engine runs a *generic view* of itself in which every generic op is the
+contract's definition (built on the engine's primitives), and the cases of those ops must meet the same float64
+references and tolerances, forward and gradient. So a new engine that implements only the primitives is covered
+too, and an override and its generic definition agree through the reference.
+"""
+
+import functools
+
+import pytest
+
+from highlevel.backends.contract import Backend
+
+from .cases import ALL
+from .runner import check_forward, check_grad, grad_cases
+
+
+def generic_ops():
+    """The op names whose contract method has a generic definition (a body, not abstract)."""
+    abstract = Backend.__abstractmethods__
+    return sorted(n for n in {c.op for c in ALL} if hasattr(Backend, n) and n not in abstract)
+
+
+GENERIC = generic_ops()
+
+
+@functools.lru_cache(maxsize=None)
+def generic_view(b):
+    """``b`` with every generic op of the contract restored to its generic definition."""
+    overrides = {n: getattr(Backend, n) for n in GENERIC}
+    cls = type(f"Generic{type(b).__name__}", (type(b),), overrides)
+    view = object.__new__(cls)
+    view.__dict__.update(b.__dict__)
+    return view
+
+
+CASES = [c for c in ALL if c.op in GENERIC]
+RUNS = [(rid, case, spec) for case in CASES for rid, spec in case.runs() if "32" in spec or spec == "-"]
+
+
+def test_the_contract_has_generic_ops():
+    assert len(GENERIC) >= 40, GENERIC
+    assert len(Backend.__abstractmethods__) <= 101, sorted(Backend.__abstractmethods__)
+
+
+@pytest.mark.parametrize("rid,case,spec", RUNS, ids=[r[0] for r in RUNS])
+def test_generic_forward(backend, rid, case, spec):
+    check_forward(generic_view(backend), case, spec)
+
+
+@pytest.mark.parametrize("case", grad_cases(CASES), ids=lambda c: c.id)
+def test_generic_grad(backend, case):
+    check_grad(generic_view(backend), case)
