@@ -311,7 +311,11 @@ class TorchCoreMixin:
                         leaf_grads.append(None)
                     else:
                         g = grad_of[id(m)]
-                        leaf_grads.append(torch.zeros_like(m).detach() if g is None else g)
+                        # a second derivative that autograd knows is zero (abs, sign) comes back as a lazy
+                        # ZeroTensor, which cannot be read into numpy: plain zeros instead
+                        if g is None or g._is_zerotensor():
+                            g = torch.zeros_like(m).detach()
+                        leaf_grads.append(g)
                 results.append(tree.unflatten(treedef, leaf_grads))
             grads_out = results[0] if single else tuple(results)
             if not nested:  # nested, the value stays in the enclosing graph (as under jax.grad)
