@@ -250,6 +250,16 @@ class Bilinear:
     ``kernel_grad(x, g)`` its VJP with respect to ``w``. From ``<forward(x, w), g> = <x, input_grad(g, w)> =
     <w, kernel_grad(x, g)>`` each map's VJPs are two of the three maps again, so recording them with
     :meth:`apply` makes the op differentiable to any order (a transposed convolution is ``input_grad``).
+
+    A matrix product is the smallest such family:
+
+    >>> import numpy as np
+    >>> mm = Bilinear("mm", lambda x, w: x @ w, lambda g, w: g @ w.T, lambda x, g: x.T @ g)
+    >>> x = Tensor(np.array([[1.0, 2.0]]), requires_grad=True)
+    >>> w = Tensor(np.array([[3.0], [4.0]]), requires_grad=True)
+    >>> gx, gw = grad(mm.apply("forward", x, w), [x, w], np.ones((1, 1)), create_graph=True)
+    >>> [t.tolist() for t in grad(gx, [w], np.ones((1, 2)))]   # d/dw sum(w.T): ones
+    [[[1.0], [1.0]]]
     """
 
     def __init__(self, name, forward, input_grad, kernel_grad):

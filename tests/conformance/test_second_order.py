@@ -191,3 +191,11 @@ def test_gradient_penalty_in_a_training_loss(backend):
     t = np.tanh(xd * wd)
     s = 1 - t ** 2  # d/dx tanh(x w) = w s;  p = sum(w^2 s^2);  ds/dw = -2 t s x
     _check(backend, gw, 2 * wd * s ** 2 - 4 * wd ** 2 * s ** 2 * t * xd, "d/dw of a gradient penalty")
+
+
+@pytest.mark.parametrize("op", ["relu", "relu6", "leaky_relu", "hard_sigmoid", "abs"])
+def test_piecewise_linear_second_derivative_is_zero_off_the_kinks(backend, op):
+    x = np.array([-4.0, -2.5, -0.5, 0.7, 2.0, 5.0, 7.0], np.float32)  # no entry on a kink (0, +-3, 6)
+    fn = getattr(ops, op)
+    d2 = ops.grad(lambda t: ops.sum(ops.grad(lambda u: ops.sum(fn(u)))(t)))(ops.convert_to_tensor(x))
+    assert ops.convert_to_numpy(d2).tolist() == [0.0] * len(x), f"{backend.name}: {op}''"
