@@ -34,8 +34,9 @@ def test_hvp(backend, case):
 
 def _check(backend, got, want, what, dtype="float32"):
     rtol, atol = tolerance("composition", dtype, backend.name, "hvp")
+    why = reason("composition", dtype, backend.name, "hvp")
     np.testing.assert_allclose(np.asarray(ops.convert_to_numpy(got), np.float64), want, rtol=rtol, atol=atol,
-                               err_msg=f"{backend.name}: {what} [tolerance: {reason('composition', dtype, backend.name, 'hvp')}]")
+                               err_msg=f"{backend.name}: {what} [tolerance: {why}]")
 
 
 def test_grad_of_grad_example(backend):
