@@ -212,7 +212,11 @@ class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, Backend):
 
     def copy(self, x):
         x = to_tensor(x)
-        return autograd.record(x.data.copy(), (x,), lambda g: (g,), (), "copy")
+
+        def backward(g, out=None):
+            return (g,)
+
+        return autograd.record(x.data.copy(), (x,), backward, (), "copy")
 
     # ---------------------------------------------------------------- variables
     def make_variable_handle(self, tensor, trainable):
@@ -295,13 +299,17 @@ class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, Backend):
             for i in nums:
                 if i >= len(args):
                     raise ValueError(f"argnums={argnums} but the function received {len(args)} arguments.")
+            # Inside an enclosing differentiation (a value_and_grad function running on this thread) the
+            # gradient is built as a graph, from leaves linked to the arguments, so that the enclosing one
+            # differentiates through it: grad of grad, Hessian-vector products, mixed partials.
+            nested = autograd.in_differentiation()
             targets = []
             for i in nums:
                 leaves, treedef = tree.flatten(args[i])
-                marked = [_grad_leaf(v) for v in leaves]
+                marked = [_grad_leaf(v, nested) for v in leaves]
                 args[i] = tree.unflatten(treedef, marked)
                 targets.append((treedef, marked))
-            with autograd.enable_grad():
+            with autograd.enable_grad(), autograd.differentiation():
                 out = fn(*args)
             loss, aux = (out[0], out[1]) if has_aux else (out, None)
             loss = to_tensor(loss)
@@ -309,7 +317,8 @@ class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, Backend):
                 raise ValueError(f"value_and_grad needs fn to return a scalar; it returned shape {loss.shape}. "
                                  "Reduce the output (e.g. with ops.sum or ops.mean) first.")
             wanted = [t for _, marked in targets for t in marked if isinstance(t, Tensor) and t.requires_grad]
-            found = autograd.grad(loss, wanted, xp.ones(loss.data.shape, loss.data.dtype)) if wanted else []
+            seed = xp.ones(loss.data.shape, loss.data.dtype)
+            found = autograd.grad(loss, wanted, seed, create_graph=nested) if wanted else []
             by_leaf = dict(zip(wanted, found))
             grads = []
             for treedef, marked in targets:
@@ -317,13 +326,23 @@ class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, Backend):
                 for t in marked:
                     if isinstance(t, Tensor) and t.requires_grad:
                         g = by_leaf[t]
-                        gl.append(Tensor(xp.zeros_like(t.data) if g is None else _owned(g)))
+                        if g is None:
+                            g = Tensor(xp.zeros_like(t.data))
+                        elif nested:
+                            g = g if _is_owned(g.data) else self.copy(g)
+                        else:
+                            g = Tensor(_owned(g))
+                        gl.append(g)
                     else:
                         gl.append(None)
                 grads.append(tree.unflatten(treedef, gl))
-            value = Tensor(loss.data)
+            if nested:  # the value and aux stay in the enclosing differentiation's graph (as under jax.grad)
+                value = loss
+            else:
+                value = Tensor(loss.data)
+                aux = tree.map_structure(_detach, aux) if has_aux else aux
             if has_aux:
-                value = (value, tree.map_structure(_detach, aux))
+                value = (value, aux)
             return value, (grads[0] if single else tuple(grads))
 
         return wrapped
@@ -352,21 +371,27 @@ def _py(v):
     return v
 
 
-def _grad_leaf(v):
-    """A fresh leaf for an argument of value_and_grad: float leaves require grad, others are constants."""
+def _grad_leaf(v, nested=False):
+    """The tensor value_and_grad differentiates with respect to, for one argument leaf: float leaves require
+    grad, others are constants. A fresh leaf, except inside an enclosing differentiation for an argument that
+    is in its graph: then a recorded identity of it, so the enclosing gradient flows through."""
     if v is None:
         return None
     t = to_tensor(v)
     if t.data.dtype in FLOAT_DTYPES:
+        if nested and t.requires_grad:
+            return autograd.identity(t, "value_and_grad_argument")
         return Tensor(t.data, requires_grad=True)
     return t
 
 
+def _is_owned(a):
+    return a.flags.c_contiguous and (on_gpu or a.flags.writeable)
+
+
 def _owned(a):
     """``a`` as a C-contiguous, writeable array of its own (gradients can be broadcast views)."""
-    if a.flags.c_contiguous and (on_gpu or a.flags.writeable):
-        return a
-    return a.copy()
+    return a if _is_owned(a) else a.copy()
 
 
 def _detach(v):

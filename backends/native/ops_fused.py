@@ -69,7 +69,9 @@ def dense(x, kernel, bias=None, activation=None):
     if relu:
         xp.maximum(yd, 0, out=yd)
 
-    def backward(g):
+    def backward(g, out=None):
+        if out is not None:
+            return _dense_grads(g, inputs, relu and yd > 0)
         g2 = g.reshape(-1, g.shape[-1]) if g.ndim != 2 else g
         if relu:
             g2 = gpu_kernels.relu_grad(g2, yd) if on_gpu and yd.dtype in _FUSED else g2 * (yd > 0)
@@ -81,6 +83,21 @@ def dense(x, kernel, bias=None, activation=None):
 
     out = yd.reshape(lead + (wd.shape[1],)) if ad.ndim != 2 else yd
     return record(out, inputs, backward, (), "dense")
+
+
+def _dense_grads(g, inputs, mask):
+    """The gradients of :func:`dense` with recorded ops (graph mode); ``mask``: where the ReLU passes, or False."""
+    from .ops_shape import reshape
+
+    a, w = inputs[0], inputs[1]
+    g2 = reshape(g, (-1, g.shape[-1]))
+    if mask is not False:  # the ReLU's derivative: a constant mask (its second derivative is 0 off the kink)
+        g2 = g2 * Tensor(mask.reshape(g2.shape))
+    ga = reshape(g2 @ w.T, a.shape) if a.requires_grad else None
+    gw = reshape(a, (-1, a.shape[-1])).T @ g2 if w.requires_grad else None
+    if len(inputs) == 3:
+        return ga, gw, (g2.sum(axis=0) if inputs[2].requires_grad else None)
+    return ga, gw
 
 
 def sparse_softmax_cross_entropy(labels, logits, axis=-1):
@@ -131,7 +148,9 @@ def sparse_softmax_cross_entropy(labels, logits, axis=-1):
     if poison is not None:
         loss += poison
 
-    def backward(g):
+    def backward(g, out=None):
+        if out is not None:
+            return (_xent_grad(z, g, lab, n, axis, poison),)
         grad = e / s  # softmax, minus the one-hot labels
         if not grad.flags.c_contiguous:  # (a moved class axis): the reshape below must be a view
             grad = xp.ascontiguousarray(grad)
@@ -143,6 +162,20 @@ def sparse_softmax_cross_entropy(labels, logits, axis=-1):
 
     return record(loss, (z,), backward, (), "sparse_softmax_cross_entropy")
 
+
+
+def _xent_grad(z, g, lab, n, axis, poison):
+    """The logits' gradient of :func:`sparse_softmax_cross_entropy`, ``(softmax(z) - one_hot(labels)) * g``,
+    with recorded ops (graph mode): the softmax is differentiable, the labels constant."""
+    from .ops_nn import softmax
+    from .ops_shape import expand_dims
+
+    zd = z.data
+    one_hot = (lab[..., None] == xp.arange(n)).astype(zd.dtype)
+    if axis not in (-1, zd.ndim - 1):
+        one_hot = xp.moveaxis(one_hot, -1, axis)
+    scale = g if poison is None else g + poison
+    return (softmax(z, axis) - one_hot) * expand_dims(scale, axis)
 
 
 def adam_step(value, m, v, grad, alpha, beta_1, beta_2, epsilon):

@@ -16,6 +16,7 @@ import string
 
 from .autograd import record, unbroadcast
 from .convert import binary, promote
+from .tensor import Tensor
 from .xp import xp
 
 
@@ -30,12 +31,15 @@ def matmul(x1, x2):
     if yd.dtype != ad.dtype:  # ml_dtypes multiplies bfloat16 matrices into float32
         yd = yd.astype(ad.dtype)
     if ad.ndim == 2 and bd.ndim == 2:
-        def backward(g):
-            return (g @ bd.T if a.requires_grad else None, ad.T @ g if b.requires_grad else None)
+        def backward(g, out=None):  # Tensor's @ and .T record: the same expression in both modes
+            va, vb = (ad, bd) if out is None else (a, b)
+            return (g @ vb.T if a.requires_grad else None, va.T @ g if b.requires_grad else None)
 
         return record(yd, (a, b), backward, (a, b), "matmul")
 
-    def backward(g):
+    def backward(g, out=None):
+        if out is not None:
+            return _matmul_grads(g, a, b)
         # work on operands lifted to >= 2-D, then drop the lifted axes again
         a2 = ad[None, :] if ad.ndim == 1 else ad
         b2 = bd[:, None] if bd.ndim == 1 else bd
@@ -59,6 +63,23 @@ def matmul(x1, x2):
         return ga, gb
 
     return record(yd, (a, b), backward, (a, b), "matmul")
+
+
+def _matmul_grads(g, a, b):
+    """The gradients of a matmul with operands of any rank, with recorded ops (graph mode)."""
+    from .ops_shape import reshape, swapaxes
+
+    ad, bd = a.data, b.data
+    a2 = reshape(a, (1,) + ad.shape) if ad.ndim == 1 else a
+    b2 = reshape(b, bd.shape + (1,)) if bd.ndim == 1 else b
+    g2 = reshape(g, g.shape[:-1] + (1,) + g.shape[-1:]) if ad.ndim == 1 else g
+    g2 = reshape(g2, g2.shape + (1,)) if bd.ndim == 1 else g2
+    ga = gb = None
+    if a.requires_grad:
+        ga = reshape(unbroadcast(matmul(g2, swapaxes(b2, -1, -2)), a2.shape), ad.shape)
+    if b.requires_grad:
+        gb = reshape(unbroadcast(matmul(swapaxes(a2, -1, -2), g2), b2.shape), bd.shape)
+    return ga, gb
 
 
 def _expand_subscripts(subscripts, shapes):
@@ -103,15 +124,25 @@ def einsum(subscripts, *operands):
         for c, n in zip(sub, d.shape):
             sizes[c] = max(sizes.get(c, 1), n)
 
-    def backward(g):
-        return tuple(_einsum_operand_grad(i, ins, out, datas, g, sizes) if t.requires_grad else None
+    def backward(g, out_=None):
+        # written once: on arrays with xp.einsum, or on Tensors with this op (graph mode)
+        values = datas if out_ is None else ts
+        contract = _xp_einsum if out_ is None else einsum
+        return tuple(_einsum_operand_grad(i, ins, out, values, g, sizes, contract) if t.requires_grad else None
                      for i, t in enumerate(ts))
 
     return record(yd, tuple(ts), backward, tuple(ts), "einsum")
 
 
-def _einsum_operand_grad(i, ins, out, datas, g, sizes):
+def _xp_einsum(expr, *operands):
+    return xp.einsum(expr, *operands, optimize=True)
+
+
+def _einsum_operand_grad(i, ins, out, datas, g, sizes, contract):
+    """The gradient of operand ``i``: one contraction of ``g`` with the other operands (``contract`` is
+    xp's einsum on arrays, or the recorded :func:`einsum` on Tensors)."""
     sub = ins[i]
+    dt = g.dtype if g.__class__ is not Tensor else g.data.dtype
     others = [(s, d) for j, (s, d) in enumerate(zip(ins, datas)) if j != i]
     avail = set(out).union(*[set(s) for s, _ in others])
     unique = "".join(dict.fromkeys(sub))
@@ -119,9 +150,9 @@ def _einsum_operand_grad(i, ins, out, datas, g, sizes):
     lhs = ",".join([out] + [s for s, _ in others])
     args = [g] + [d for _, d in others]
     if kept == sub:  # no repeated index, nothing only this operand has: one einsum
-        gi = xp.einsum(f"{lhs}->{sub}", *args, optimize=True)
+        gi = contract(f"{lhs}->{sub}", *args)
         return unbroadcast(gi, datas[i].shape)
-    gk = xp.einsum(f"{lhs}->{kept}", *args, optimize=True)
+    gk = contract(f"{lhs}->{kept}", *args)
     # rebuild the full operand: ones for indices only it has, identities for repeated indices
     spare = iter(c for c in string.ascii_letters if c not in "".join(ins) + out)
     target, extra_subs, extra_ops, seen = [], [], [], set()
@@ -129,16 +160,16 @@ def _einsum_operand_grad(i, ins, out, datas, g, sizes):
         if c in seen:
             n = next(spare)
             extra_subs.append(c + n)
-            extra_ops.append(xp.eye(sizes[c], dtype=g.dtype))
+            extra_ops.append(xp.eye(sizes[c], dtype=dt))
             target.append(n)
         else:
             seen.add(c)
             target.append(c)
             if c not in avail:
                 extra_subs.append(c)
-                extra_ops.append(xp.ones(sizes[c], dtype=g.dtype))
+                extra_ops.append(xp.ones(sizes[c], dtype=dt))
     expr = ",".join([kept] + extra_subs) + "->" + "".join(target)
-    gi = xp.einsum(expr, gk, *extra_ops, optimize=True)
+    gi = contract(expr, gk, *extra_ops)
     return unbroadcast(gi, datas[i].shape)
 
 

@@ -12,13 +12,14 @@ the rules are Python floats, which numpy treats as weak, so float32 stays float3
 """
 
 import math
+import types
 
 from highlevel.backends.contract import dtypes
 from . import autograd as _ag
 from . import special
 from .autograd import record, unbroadcast
 from .convert import binary, float_binary, like, promote, std_dtype, to_float, to_tensor
-from .tensor import FLOAT_DTYPES, XP_DTYPES, Tensor, xp_dtype
+from .tensor import DTYPE_NAMES, FLOAT_DTYPES, XP_DTYPES, Tensor, xp_dtype
 from .xp import on_gpu, xp
 
 _LN2 = math.log(2.0)
@@ -27,8 +28,10 @@ _LN10 = math.log(10.0)
 
 # -------------------------------------------------------------------------- unary
 def _unary(name, fwd, dfn=None, floats=True, doc=""):
-    """Makes an elementwise op. ``dfn(g, x, y)`` is its VJP (None: gradient zero, nothing recorded).
+    """Makes an elementwise op. ``dfn(F, g, x, y)`` is its VJP (None: gradient zero, nothing recorded).
 
+    The VJP is written once for both modes of the backward pass: with ``F`` the array module and xp arrays
+    (array mode), or with ``F`` this module's ops and Tensors (graph mode, where it records).
     ``floats``: integer inputs are computed in floatx (True) or keep their dtype (False).
     """
     if dfn is None:
@@ -42,19 +45,25 @@ def _unary(name, fwd, dfn=None, floats=True, doc=""):
             yd = fwd(xd)
             if yd.dtype != xd.dtype:  # constants such as 1.0 / x promote bfloat16 arrays
                 yd = yd.astype(xd.dtype)
-            if not (_ag._grad_enabled and x.requires_grad):
+            if not (_ag._state.grad_enabled and x.requires_grad):
                 return Tensor(yd)
-            return record(yd, (x,), lambda g: (dfn(g, xd, yd),), (x,), name)
+
+            def backward(g, out=None):
+                if out is None:
+                    return (dfn(xp, g, xd, yd),)
+                return (dfn(_T, g, x, out),)
+
+            return record(yd, (x,), backward, (x,), name)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc or f"Elementwise {name}."
     return op
 
 
-negative = _unary("negative", xp.negative, lambda g, x, y: -g, floats=False, doc="-x.")
-abs = _unary("abs", xp.abs, lambda g, x, y: g * xp.sign(x), floats=False,  # noqa: A001
+negative = _unary("negative", xp.negative, lambda F, g, x, y: -g, floats=False, doc="-x.")
+abs = _unary("abs", xp.abs, lambda F, g, x, y: g * F.sign(x), floats=False,  # noqa: A001
              doc="|x|; gradient sign(x) (0 at 0).")
 sign = _unary("sign", xp.sign, floats=False, doc="-1, 0 or 1; gradient 0.")
-_square = _unary("square", xp.square, lambda g, x, y: g * (x + x), floats=False)
+_square = _unary("square", xp.square, lambda F, g, x, y: g * (x + x), floats=False)
 
 
 def square(x):
@@ -63,31 +72,34 @@ def square(x):
     return _square(to_tensor(x, "int32") if x.dtype == "bool" else x)
 
 
-sqrt = _unary("sqrt", xp.sqrt, lambda g, x, y: g * 0.5 / y, doc="Square root (gradient inf at 0).")
-rsqrt = _unary("rsqrt", lambda x: 1.0 / xp.sqrt(x), lambda g, x, y: g * -0.5 * y / x, doc="1 / sqrt(x).")
-exp = _unary("exp", xp.exp, lambda g, x, y: g * y, doc="e**x.")
-expm1 = _unary("expm1", xp.expm1, lambda g, x, y: g * (y + 1.0), doc="e**x - 1.")
-log = _unary("log", xp.log, lambda g, x, y: g / x, doc="Natural logarithm.")
-log1p = _unary("log1p", xp.log1p, lambda g, x, y: g / (x + 1.0), doc="log(1 + x).")
-log2 = _unary("log2", xp.log2, lambda g, x, y: g / (x * _LN2), doc="Base-2 logarithm.")
-log10 = _unary("log10", xp.log10, lambda g, x, y: g / (x * _LN10), doc="Base-10 logarithm.")
-sin = _unary("sin", xp.sin, lambda g, x, y: g * xp.cos(x), doc="Sine.")
-cos = _unary("cos", xp.cos, lambda g, x, y: -g * xp.sin(x), doc="Cosine.")
-tan = _unary("tan", xp.tan, lambda g, x, y: g * (1.0 + y * y), doc="Tangent.")
-arcsin = _unary("arcsin", xp.arcsin, lambda g, x, y: g / xp.sqrt(1.0 - x * x), doc="Inverse sine.")
-arccos = _unary("arccos", xp.arccos, lambda g, x, y: -g / xp.sqrt(1.0 - x * x), doc="Inverse cosine.")
-arctan = _unary("arctan", xp.arctan, lambda g, x, y: g / (1.0 + x * x), doc="Inverse tangent.")
-sinh = _unary("sinh", xp.sinh, lambda g, x, y: g * xp.cosh(x), doc="Hyperbolic sine.")
-cosh = _unary("cosh", xp.cosh, lambda g, x, y: g * xp.sinh(x), doc="Hyperbolic cosine.")
-tanh = _unary("tanh", xp.tanh, lambda g, x, y: g * (1.0 - y * y), doc="Hyperbolic tangent.")
-arcsinh = _unary("arcsinh", xp.arcsinh, lambda g, x, y: g / xp.sqrt(x * x + 1.0), doc="Inverse sinh.")
-arccosh = _unary("arccosh", xp.arccosh, lambda g, x, y: g / xp.sqrt(x * x - 1.0), doc="Inverse cosh.")
-arctanh = _unary("arctanh", xp.arctanh, lambda g, x, y: g / (1.0 - x * x), doc="Inverse tanh.")
-reciprocal = _unary("reciprocal", lambda x: 1.0 / x, lambda g, x, y: -g * y * y, doc="1 / x.")
-erf = _unary("erf", special.erf, lambda g, x, y: g * (special.TWO_OVER_SQRT_PI * xp.exp(-x * x)),
+sqrt = _unary("sqrt", xp.sqrt, lambda F, g, x, y: g * 0.5 / y, doc="Square root (gradient inf at 0).")
+rsqrt = _unary("rsqrt", lambda x: 1.0 / xp.sqrt(x), lambda F, g, x, y: g * -0.5 * y / x, doc="1 / sqrt(x).")
+exp = _unary("exp", xp.exp, lambda F, g, x, y: g * y, doc="e**x.")
+expm1 = _unary("expm1", xp.expm1, lambda F, g, x, y: g * (y + 1.0), doc="e**x - 1.")
+log = _unary("log", xp.log, lambda F, g, x, y: g / x, doc="Natural logarithm.")
+log1p = _unary("log1p", xp.log1p, lambda F, g, x, y: g / (x + 1.0), doc="log(1 + x).")
+log2 = _unary("log2", xp.log2, lambda F, g, x, y: g / (x * _LN2), doc="Base-2 logarithm.")
+log10 = _unary("log10", xp.log10, lambda F, g, x, y: g / (x * _LN10), doc="Base-10 logarithm.")
+sin = _unary("sin", xp.sin, lambda F, g, x, y: g * F.cos(x), doc="Sine.")
+cos = _unary("cos", xp.cos, lambda F, g, x, y: -g * F.sin(x), doc="Cosine.")
+tan = _unary("tan", xp.tan, lambda F, g, x, y: g * (1.0 + y * y), doc="Tangent.")
+arcsin = _unary("arcsin", xp.arcsin, lambda F, g, x, y: g / F.sqrt(1.0 - x * x), doc="Inverse sine.")
+arccos = _unary("arccos", xp.arccos, lambda F, g, x, y: -g / F.sqrt(1.0 - x * x), doc="Inverse cosine.")
+arctan = _unary("arctan", xp.arctan, lambda F, g, x, y: g / (1.0 + x * x), doc="Inverse tangent.")
+sinh = _unary("sinh", xp.sinh, lambda F, g, x, y: g * F.cosh(x), doc="Hyperbolic sine.")
+cosh = _unary("cosh", xp.cosh, lambda F, g, x, y: g * F.sinh(x), doc="Hyperbolic cosine.")
+tanh = _unary("tanh", xp.tanh, lambda F, g, x, y: g * (1.0 - y * y), doc="Hyperbolic tangent.")
+arcsinh = _unary("arcsinh", xp.arcsinh, lambda F, g, x, y: g / F.sqrt(x * x + 1.0), doc="Inverse sinh.")
+arccosh = _unary("arccosh", xp.arccosh, lambda F, g, x, y: g / F.sqrt(x * x - 1.0), doc="Inverse cosh.")
+arctanh = _unary("arctanh", xp.arctanh, lambda F, g, x, y: g / (1.0 - x * x), doc="Inverse tanh.")
+reciprocal = _unary("reciprocal", lambda x: 1.0 / x, lambda F, g, x, y: -g * y * y, doc="1 / x.")
+erf = _unary("erf", special.erf, lambda F, g, x, y: g * (special.TWO_OVER_SQRT_PI * F.exp(-x * x)),
              doc="The error function.")
 floor = _unary("floor", xp.floor, doc="Round down; gradient 0.")
 ceil = _unary("ceil", xp.ceil, doc="Round up; gradient 0.")
+
+#: the functions the derivatives above call, as ops on Tensors (the ``F`` of graph mode)
+_T = types.SimpleNamespace(sign=sign, sqrt=sqrt, exp=exp, sin=sin, cos=cos, sinh=sinh, cosh=cosh)
 
 
 def _bool_unary(name, fwd, doc):
@@ -135,11 +147,12 @@ def clip(x, x_min, x_max):
     if yd.dtype != xd.dtype:
         yd = yd.astype(xd.dtype)
 
-    def backward(g):
+    def backward(g, out=None):
         inside = xp.ones(xd.shape, xp.bool_) if lo is None else xd >= lo
         if hi is not None:
             inside &= xd <= hi
-        return (g * inside,)
+        # the mask is piecewise constant in x: in graph mode a constant factor, exact almost everywhere
+        return (g * (inside if out is None else Tensor(inside)),)
 
     return record(yd, (x,), backward, (x,), "clip")
 
@@ -160,7 +173,12 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     if xd.dtype not in FLOAT_DTYPES:
         return x
     yd = xp.nan_to_num(xd, nan=nan, posinf=posinf, neginf=neginf)
-    return record(yd, (x,), lambda g: (g * xp.isfinite(xd),), (x,), "nan_to_num")
+
+    def backward(g, out=None):
+        finite = xp.isfinite(xd)
+        return (g * (finite if out is None else Tensor(finite)),)
+
+    return record(yd, (x,), backward, (x,), "nan_to_num")
 
 
 def cast(x, dtype):
@@ -176,18 +194,22 @@ def cast(x, dtype):
     if xd.dtype == dt:
         return x
     src = xd.dtype
-    return record(xd.astype(dt), (x,), lambda g: (g.astype(src),), (), "cast")
+
+    def backward(g, out=None):
+        return (g.astype(src) if out is None else cast(g, DTYPE_NAMES[src]),)
+
+    return record(xd.astype(dt), (x,), backward, (), "cast")
 
 
 # ------------------------------------------------------------------------- binary
 def add(x1, x2):
     """x1 + x2."""
     a, b = binary(x1, x2)
-    if not (_ag._grad_enabled and (a.requires_grad or b.requires_grad)):
+    if not (_ag._state.grad_enabled and (a.requires_grad or b.requires_grad)):
         return Tensor(a.data + b.data)  # nothing to record: skip the closure and the node
     sa, sb = a.data.shape, b.data.shape
 
-    def backward(g):
+    def backward(g, out=None):  # the same expressions on arrays and on Tensors
         return (unbroadcast(g, sa) if a.requires_grad else None,
                 unbroadcast(g, sb) if b.requires_grad else None)
 
@@ -197,11 +219,11 @@ def add(x1, x2):
 def subtract(x1, x2):
     """x1 - x2."""
     a, b = binary(x1, x2)
-    if not (_ag._grad_enabled and (a.requires_grad or b.requires_grad)):
+    if not (_ag._state.grad_enabled and (a.requires_grad or b.requires_grad)):
         return Tensor(a.data - b.data)
     sa, sb = a.data.shape, b.data.shape
 
-    def backward(g):
+    def backward(g, out=None):
         return (unbroadcast(g, sa) if a.requires_grad else None,
                 unbroadcast(-g, sb) if b.requires_grad else None)
 
@@ -212,12 +234,13 @@ def multiply(x1, x2):
     """x1 * x2."""
     a, b = binary(x1, x2)
     ad, bd = a.data, b.data
-    if not (_ag._grad_enabled and (a.requires_grad or b.requires_grad)):
+    if not (_ag._state.grad_enabled and (a.requires_grad or b.requires_grad)):
         return Tensor(ad * bd)
 
-    def backward(g):
-        return (unbroadcast(g * bd, ad.shape) if a.requires_grad else None,
-                unbroadcast(g * ad, bd.shape) if b.requires_grad else None)
+    def backward(g, out=None):
+        va, vb = (ad, bd) if out is None else (a, b)
+        return (unbroadcast(g * vb, ad.shape) if a.requires_grad else None,
+                unbroadcast(g * va, bd.shape) if b.requires_grad else None)
 
     return record(ad * bd, (a, b), backward, (a, b), "multiply")
 
@@ -227,13 +250,14 @@ def divide(x1, x2):
     a, b = float_binary(x1, x2)
     ad, bd = a.data, b.data
     yd = ad / bd
-    if not (_ag._grad_enabled and (a.requires_grad or b.requires_grad)):
+    if not (_ag._state.grad_enabled and (a.requires_grad or b.requires_grad)):
         return Tensor(yd)
 
-    def backward(g):
-        ga = g / bd
+    def backward(g, out=None):
+        vb, vy = (bd, yd) if out is None else (b, out)
+        ga = g / vb
         return (unbroadcast(ga, ad.shape) if a.requires_grad else None,
-                unbroadcast(-ga * yd, bd.shape) if b.requires_grad else None)
+                unbroadcast(-ga * vy, bd.shape) if b.requires_grad else None)
 
     return record(yd, (a, b), backward, (b,), "divide")
 
@@ -245,13 +269,18 @@ def divide_no_nan(x1, x2):
     zero = bd == 0
     safe = xp.where(zero, xp.ones((), bd.dtype), bd)
     yd = xp.where(zero, xp.zeros((), bd.dtype), ad / safe)
-    if not (_ag._grad_enabled and (a.requires_grad or b.requires_grad)):
+    if not (_ag._state.grad_enabled and (a.requires_grad or b.requires_grad)):
         return Tensor(yd)
 
-    def backward(g):
-        ga = xp.where(zero, xp.zeros((), g.dtype), g) / safe
+    def backward(g, out=None):
+        if out is None:
+            ga = xp.where(zero, xp.zeros((), g.dtype), g) / safe
+            vy = yd
+        else:
+            ga = where(zero, 0.0, g) / where(zero, 1.0, b)
+            vy = out
         return (unbroadcast(ga, ad.shape) if a.requires_grad else None,
-                unbroadcast(-ga * yd, bd.shape) if b.requires_grad else None)
+                unbroadcast(-ga * vy, bd.shape) if b.requires_grad else None)
 
     return record(yd, (a, b), backward, (), "divide_no_nan")
 
@@ -275,9 +304,10 @@ def mod(x1, x2):
     a, b = _arith_binary(x1, x2)
     ad, bd = a.data, b.data
 
-    def backward(g):
+    def backward(g, out=None):
+        q = xp.floor_divide(ad, bd)  # piecewise constant: a constant factor in graph mode too
         return (unbroadcast(g, ad.shape) if a.requires_grad else None,
-                unbroadcast(-g * xp.floor_divide(ad, bd), bd.shape) if b.requires_grad else None)
+                unbroadcast(-g * (q if out is None else Tensor(q)), bd.shape) if b.requires_grad else None)
 
     return record(xp.mod(ad, bd), (a, b), backward, (a, b), "mod")
 
@@ -290,15 +320,21 @@ def power(x1, x2):
         return Tensor(_int_power(ad, bd))
     yd = xp.power(ad, bd)
 
-    def backward(g):
+    def backward(g, out=None):
         ga = gb = None
+        if out is None:
+            if a.requires_grad:
+                # JAX's rule: x2 * x1**(x2 - 1), and 0 where x2 == 0 (so 0**0 has gradient 0)
+                ga = unbroadcast(g * xp.where(bd == 0, 0.0, bd * xp.power(ad, bd - 1.0)).astype(g.dtype),
+                                 ad.shape)
+            if b.requires_grad:
+                safe = xp.where(ad == 0, 1.0, ad).astype(ad.dtype)
+                gb = unbroadcast(g * yd * xp.log(safe), bd.shape)
+            return ga, gb
         if a.requires_grad:
-            # JAX's rule: x2 * x1**(x2 - 1), and 0 where x2 == 0 (so 0**0 has gradient 0)
-            ga = unbroadcast(g * xp.where(bd == 0, 0.0, bd * xp.power(ad, bd - 1.0)).astype(g.dtype),
-                             ad.shape)
+            ga = unbroadcast(g * where(bd == 0, 0.0, b * power(a, b - 1.0)), ad.shape)
         if b.requires_grad:
-            safe = xp.where(ad == 0, 1.0, ad).astype(ad.dtype)
-            gb = unbroadcast(g * yd * xp.log(safe), bd.shape)
+            gb = unbroadcast(g * out * log(where(ad == 0, 1.0, a)), bd.shape)
         return ga, gb
 
     return record(yd, (a, b), backward, (a, b), "power")
@@ -320,10 +356,11 @@ def arctan2(x1, x2):
     a, b = float_binary(x1, x2)
     ad, bd = a.data, b.data
 
-    def backward(g):
-        d = g / (ad * ad + bd * bd)
-        return (unbroadcast(d * bd, ad.shape) if a.requires_grad else None,
-                unbroadcast(-d * ad, bd.shape) if b.requires_grad else None)
+    def backward(g, out=None):
+        va, vb = (ad, bd) if out is None else (a, b)
+        d = g / (va * va + vb * vb)
+        return (unbroadcast(d * vb, ad.shape) if a.requires_grad else None,
+                unbroadcast(-d * va, bd.shape) if b.requires_grad else None)
 
     return record(xp.arctan2(ad, bd), (a, b), backward, (a, b), "arctan2")
 
@@ -334,10 +371,14 @@ def _extremum(name, fwd, first_wins):
         ad, bd = a.data, b.data
         yd = fwd(ad, bd)
 
-        def backward(g):
-            # ties split the gradient 0.5/0.5 (JAX); NaN goes to the operand that is NaN
-            wa = first_wins(ad, bd).astype(g.dtype) + (ad == bd) * 0.5
-            wa = xp.where(xp.isnan(ad), 1.0, wa).astype(g.dtype)
+        def backward(g, out=None):
+            # ties split the gradient 0.5/0.5 (JAX); NaN goes to the operand that is NaN. The weights are
+            # piecewise constant: constant factors in graph mode too
+            dt = g.dtype if out is None else g.data.dtype
+            wa = first_wins(ad, bd).astype(dt) + (ad == bd) * 0.5
+            wa = xp.where(xp.isnan(ad), 1.0, wa).astype(dt)
+            if out is not None:
+                wa = Tensor(wa)
             return (unbroadcast(g * wa, ad.shape) if a.requires_grad else None,
                     unbroadcast(g * (1.0 - wa), bd.shape) if b.requires_grad else None)
 
@@ -358,9 +399,10 @@ def logaddexp(x1, x2):
     ad, bd = a.data, b.data
     yd = xp.logaddexp(ad, bd)
 
-    def backward(g):
-        return (unbroadcast(g * xp.exp(ad - yd), ad.shape) if a.requires_grad else None,
-                unbroadcast(g * xp.exp(bd - yd), bd.shape) if b.requires_grad else None)
+    def backward(g, out=None):
+        F, va, vb, vy = (xp, ad, bd, yd) if out is None else (_T, a, b, out)
+        return (unbroadcast(g * F.exp(va - vy), ad.shape) if a.requires_grad else None,
+                unbroadcast(g * F.exp(vb - vy), bd.shape) if b.requires_grad else None)
 
     return record(yd, (a, b), backward, (a, b), "logaddexp")
 
@@ -414,9 +456,12 @@ def where(condition, x1=None, x2=None):
     ad, bd = a.data, b.data
     yd = xp.where(c, ad, bd)
 
-    def backward(g):
-        zero = xp.zeros((), g.dtype)
-        return (unbroadcast(xp.where(c, g, zero), ad.shape) if a.requires_grad else None,
-                unbroadcast(xp.where(c, zero, g), bd.shape) if b.requires_grad else None)
+    def backward(g, out=None):
+        if out is None:
+            zero = xp.zeros((), g.dtype)
+            return (unbroadcast(xp.where(c, g, zero), ad.shape) if a.requires_grad else None,
+                    unbroadcast(xp.where(c, zero, g), bd.shape) if b.requires_grad else None)
+        return (unbroadcast(where(c, g, 0.0), ad.shape) if a.requires_grad else None,
+                unbroadcast(where(c, 0.0, g), bd.shape) if b.requires_grad else None)
 
     return record(yd, (a, b), backward, (), "where")

@@ -12,9 +12,11 @@ softmax and log_softmax shifted by the maximum.
 
 import math
 
+from . import ops_math as _math
 from .autograd import record
 from .convert import canonical_axis, like, to_float, to_tensor
 from .ops_reduce import mean, var
+from .tensor import Tensor
 from .xp import on_gpu, xp
 
 if on_gpu:
@@ -32,17 +34,25 @@ def _sigmoid(xd):
     return xp.where(xd >= 0, 1.0 / (1.0 + e), e / (1.0 + e)).astype(xd.dtype, copy=False)
 
 
+def _mask(m):
+    """A bool mask as a constant Tensor: the derivative of a piecewise-linear activation in graph mode."""
+    return Tensor(m)
+
+
 def relu(x):
     """max(x, 0) (NaN propagates); gradient 0 at 0. Integers keep their dtype (bool gives int32)."""
     x = to_tensor(x)
     if x.dtype == "bool":
         x = to_tensor(x, "int32")
     xd = x.data
+    fused = on_gpu and xd.dtype in gpu_kernels.FUSED_DTYPES
+
+    def backward(g, out=None):
+        if out is not None:
+            return (g * _mask(xd > 0),)  # piecewise linear: the second derivative is 0 off the kink
+        return (gpu_kernels.relu_grad(g, xd) if fused else g * (xd > 0),)
+
     # a Python 0 is weak for numpy: the result keeps xd's dtype without allocating a typed zero
-    if on_gpu and xd.dtype in gpu_kernels.FUSED_DTYPES:
-        backward = lambda g: (gpu_kernels.relu_grad(g, xd),)  # noqa: E731 - one fused kernel
-    else:
-        backward = lambda g: (g * (xd > 0),)  # noqa: E731
     return record(like(xp.maximum(xd, 0), xd.dtype), (x,), backward, (x,), "relu")
 
 
@@ -50,15 +60,24 @@ def relu6(x):
     """min(max(x, 0), 6); gradient 1 strictly between 0 and 6."""
     x = to_float(x)
     xd = x.data
-    return record(like(xp.minimum(xp.maximum(xd, 0.0), 6.0), xd.dtype), (x,), lambda g: (g * ((xd > 0) & (xd < 6)),),
-                  (x,), "relu6")
+
+    def backward(g, out=None):
+        inside = (xd > 0) & (xd < 6)
+        return (g * (inside if out is None else _mask(inside)),)
+
+    return record(like(xp.minimum(xp.maximum(xd, 0.0), 6.0), xd.dtype), (x,), backward, (x,), "relu6")
 
 
 def sigmoid(x):
     """1 / (1 + exp(-x)), stable for large |x|."""
     x = to_float(x)
     yd = _sigmoid(x.data)
-    return record(yd, (x,), lambda g: (g * yd * (1.0 - yd),), (x,), "sigmoid")
+
+    def backward(g, out=None):
+        y = yd if out is None else out
+        return (g * y * (1.0 - y),)
+
+    return record(yd, (x,), backward, (x,), "sigmoid")
 
 
 def softplus(x):
@@ -66,7 +85,11 @@ def softplus(x):
     x = to_float(x)
     xd = x.data
     yd = xp.maximum(xd, 0.0) + xp.log1p(xp.exp(-xp.abs(xd)))
-    return record(like(yd, xd.dtype), (x,), lambda g: (g * _sigmoid(xd),), (x,), "softplus")
+
+    def backward(g, out=None):
+        return (g * (_sigmoid(xd) if out is None else sigmoid(x)),)
+
+    return record(like(yd, xd.dtype), (x,), backward, (x,), "softplus")
 
 
 def softsign(x):
@@ -74,7 +97,12 @@ def softsign(x):
     x = to_float(x)
     xd = x.data
     d = 1.0 + xp.abs(xd)
-    return record(like(xd / d, xd.dtype), (x,), lambda g: (g / (d * d),), (x,), "softsign")
+
+    def backward(g, out=None):
+        dd = d if out is None else 1.0 + _math.abs(x)
+        return (g / (dd * dd),)
+
+    return record(like(xd / d, xd.dtype), (x,), backward, (x,), "softsign")
 
 
 def silu(x):
@@ -82,7 +110,12 @@ def silu(x):
     x = to_float(x)
     xd = x.data
     s = _sigmoid(xd)
-    return record(like(xd * s, xd.dtype), (x,), lambda g: (g * (s * (1.0 + xd * (1.0 - s))),), (x,), "silu")
+
+    def backward(g, out=None):
+        vx, vs = (xd, s) if out is None else (x, sigmoid(x))
+        return (g * (vs * (1.0 + vx * (1.0 - vs))),)
+
+    return record(like(xd * s, xd.dtype), (x,), backward, (x,), "silu")
 
 
 def gelu(x, approximate=True):
@@ -94,17 +127,22 @@ def gelu(x, approximate=True):
         t = xp.tanh(inner)
         yd = 0.5 * xd * (1.0 + t)
 
-        def backward(g):
-            dinner = _SQRT_2_OVER_PI * (1.0 + 3.0 * 0.044715 * xd * xd)
-            return (g * (0.5 * (1.0 + t) + 0.5 * xd * (1.0 - t * t) * dinner),)
+        def backward(g, out=None):
+            vx = xd if out is None else x
+            vt = t if out is None else _math.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x * x * x))
+            dinner = _SQRT_2_OVER_PI * (1.0 + 3.0 * 0.044715 * vx * vx)
+            return (g * (0.5 * (1.0 + vt) + 0.5 * vx * (1.0 - vt * vt) * dinner),)
     else:
         from .special import erf
 
         cdf = 0.5 * (1.0 + erf(xd * _INV_SQRT_2))
         yd = xd * cdf
 
-        def backward(g):
-            return (g * (cdf + xd * _INV_SQRT_2PI * xp.exp(-0.5 * xd * xd)),)
+        def backward(g, out=None):
+            if out is None:
+                return (g * (cdf + xd * _INV_SQRT_2PI * xp.exp(-0.5 * xd * xd)),)
+            vcdf = 0.5 * (1.0 + _math.erf(x * _INV_SQRT_2))
+            return (g * (vcdf + x * _INV_SQRT_2PI * _math.exp(-0.5 * x * x)),)
 
     return record(like(yd, xd.dtype), (x,), backward, (x,), "gelu")
 
@@ -117,8 +155,10 @@ def elu(x, alpha=1.0):
     pos = xd > 0
     yd = xp.where(pos, xd, alpha * xp.expm1(xp.minimum(xd, 0.0)))
 
-    def backward(g):
-        return (xp.where(pos, g, g * (alpha * xp.exp(xp.minimum(xd, 0.0)))),)
+    def backward(g, out=None):
+        if out is None:
+            return (xp.where(pos, g, g * (alpha * xp.exp(xp.minimum(xd, 0.0)))),)
+        return (_math.where(pos, g, g * (alpha * _math.exp(_math.minimum(x, 0.0)))),)
 
     return record(like(yd, xd.dtype), (x,), backward, (x,), "elu")
 
@@ -136,8 +176,11 @@ def leaky_relu(x, negative_slope=0.2):
     xd = x.data
     slope = float(negative_slope)
     pos = xd >= 0
-    return record(like(xp.where(pos, xd, xd * slope), xd.dtype), (x,), lambda g: (xp.where(pos, g, g * slope),), (x,),
-                  "leaky_relu")
+
+    def backward(g, out=None):
+        return ((xp.where if out is None else _math.where)(pos, g, g * slope),)
+
+    return record(like(xp.where(pos, xd, xd * slope), xd.dtype), (x,), backward, (x,), "leaky_relu")
 
 
 def hard_sigmoid(x):
@@ -145,8 +188,12 @@ def hard_sigmoid(x):
     x = to_float(x)
     xd = x.data
     yd = xp.clip(xd * (1.0 / 6.0) + 0.5, 0.0, 1.0)
-    return record(like(yd, xd.dtype), (x,), lambda g: (g * (1.0 / 6.0) * ((xd > -3.0) & (xd < 3.0)),), (x,),
-                  "hard_sigmoid")
+
+    def backward(g, out=None):
+        inside = (xd > -3.0) & (xd < 3.0)
+        return (g * (1.0 / 6.0) * (inside if out is None else _mask(inside)),)
+
+    return record(like(yd, xd.dtype), (x,), backward, (x,), "hard_sigmoid")
 
 
 def _axes(axis, ndim):
@@ -162,9 +209,10 @@ def softmax(x, axis=-1):
     e = xp.exp(xd - xp.where(xp.isfinite(m), m, 0.0).astype(xd.dtype, copy=False))
     yd = e / e.sum(axis=axes, keepdims=True)
 
-    def backward(g):
-        gy = g * yd
-        return (gy - yd * gy.sum(axis=axes, keepdims=True),)
+    def backward(g, out=None):  # the same expression on arrays and on Tensors
+        y = yd if out is None else out
+        gy = g * y
+        return (gy - y * gy.sum(axis=axes, keepdims=True),)
 
     return record(like(yd, xd.dtype), (x,), backward, (x,), "softmax")
 
@@ -178,8 +226,9 @@ def log_softmax(x, axis=-1):
     shifted = xd - xp.where(xp.isfinite(m), m, 0.0).astype(xd.dtype, copy=False)
     yd = shifted - xp.log(xp.exp(shifted).sum(axis=axes, keepdims=True))
 
-    def backward(g):
-        return (g - xp.exp(yd) * g.sum(axis=axes, keepdims=True),)
+    def backward(g, out=None):
+        e = xp.exp(yd) if out is None else _math.exp(out)
+        return (g - e * g.sum(axis=axes, keepdims=True),)
 
     return record(like(yd, xd.dtype), (x,), backward, (x,), "log_softmax")
 

@@ -14,6 +14,8 @@ equal to the extremum, divided by the number of ties (JAX's rule).
 import builtins
 
 from highlevel.backends.contract import dtypes
+from . import ops_math as _math
+from . import ops_shape as _shape
 from .autograd import record
 from .convert import canonical_axis, like, to_float, to_tensor
 from .tensor import FLOAT_DTYPES, Tensor
@@ -36,7 +38,10 @@ def _count(shape, axes):
 
 
 def _expand(g, shape, axes):
-    """The output gradient broadcast back to the input ``shape`` (a read-only view)."""
+    """The output gradient broadcast back to the input ``shape``: a read-only view of an array, or a recorded
+    broadcast of a Tensor (graph mode)."""
+    if g.__class__ is Tensor:
+        return _shape.broadcast_to(_shape.reshape(g, _kept_shape(shape, axes)), shape)
     return xp.broadcast_to(g.reshape(_kept_shape(shape, axes)), shape)
 
 
@@ -54,7 +59,11 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001 - the contract's name
     axes = canonical_axis(axis, xd.ndim)
     yd = xd.sum(axis=axes, keepdims=keepdims, dtype=_int_accumulator(x))
     shape = xd.shape
-    return record(yd, (x,), lambda g: (_expand(g, shape, axes),), (), "sum")
+
+    def backward(g, out=None):
+        return (_expand(g, shape, axes),)
+
+    return record(yd, (x,), backward, (), "sum")
 
 
 def mean(x, axis=None, keepdims=False):
@@ -66,7 +75,11 @@ def mean(x, axis=None, keepdims=False):
     yd = xd.sum(axis=axes, keepdims=keepdims) * (1.0 / n) if n else xd.mean(axis=axes, keepdims=keepdims)
     shape = xd.shape
     scale = 1.0 / n if n else 0.0
-    return record(like(yd, xd.dtype), (x,), lambda g: (_expand(g * scale, shape, axes),), (), "mean")
+
+    def backward(g, out=None):
+        return (_expand(g * scale, shape, axes),)
+
+    return record(like(yd, xd.dtype), (x,), backward, (), "mean")
 
 
 def _check_nonempty(name, shape, axes):
@@ -86,11 +99,14 @@ def _extremum(name, fwd):
         yd = fwd(xd, axis=axes, keepdims=keepdims)
         shape = xd.shape
 
-        def backward(g):
+        def backward(g, out=None):
+            # which entries hold the extremum is piecewise constant in x: constants in graph mode too
             kept = _kept_shape(shape, axes)
             hit = xd == yd.reshape(kept)
-            count = hit.sum(axis=axes, keepdims=True)
-            share = (g.reshape(kept) / xp.maximum(count, 1).astype(g.dtype))
+            count = xp.maximum(hit.sum(axis=axes, keepdims=True), 1)
+            if out is not None:
+                return (_math.where(hit, _shape.reshape(g, kept) / count.astype(xd.dtype), 0.0),)
+            share = (g.reshape(kept) / count.astype(g.dtype))
             return (xp.where(hit, share, xp.zeros((), g.dtype)),)
 
         return record(yd, (x,), backward, (x,), name)
@@ -117,6 +133,17 @@ def _exclusive_products(xd, axis):
     return left * xp.flip(right, axis=axis)
 
 
+def _exclusive_products_tensor(x):
+    """:func:`_exclusive_products` along the last axis with recorded ops (differentiable, exact with zeros)."""
+    n = x.shape[-1]
+    one = Tensor(xp.ones(x.shape[:-1] + (1,), x.data.dtype))
+    head = (Ellipsis, builtins.slice(0, n - 1))
+    left = cumprod(_shape.concatenate([one, _shape.getitem(x, head)], axis=-1), axis=-1)
+    rev = _shape.flip(x, axis=-1)
+    right = cumprod(_shape.concatenate([one, _shape.getitem(rev, head)], axis=-1), axis=-1)
+    return left * _shape.flip(right, axis=-1)
+
+
 def prod(x, axis=None, keepdims=False):
     """The product over ``axis``; bool gives int32, other integers keep their dtype."""
     x = to_tensor(x)
@@ -125,16 +152,21 @@ def prod(x, axis=None, keepdims=False):
     yd = xd.prod(axis=axes, keepdims=keepdims, dtype=_int_accumulator(x))
     shape = xd.shape
 
-    def backward(g):
+    def backward(g, out=None):
         # the reduced axes flattened into one trailing axis, so one exclusive product does them all
         red = tuple(range(xd.ndim)) if axes is None else axes
         rest = tuple(i for i in range(xd.ndim) if i not in red)
-        moved = xp.transpose(xd, rest + red)
-        flat = moved.reshape(moved.shape[:len(rest)] + (-1,))
-        others = _exclusive_products(flat, -1).reshape(moved.shape)
         inverse = [0] * xd.ndim
         for pos, ax in enumerate(rest + red):
             inverse[ax] = pos
+        if out is not None:  # the same steps with recorded ops: the products depend on x
+            moved = _shape.transpose(x, rest + red)
+            flat = _shape.reshape(moved, moved.shape[:len(rest)] + (-1,))
+            others = _shape.reshape(_exclusive_products_tensor(flat), moved.shape)
+            return (_expand(g, shape, axes) * _shape.transpose(others, inverse),)
+        moved = xp.transpose(xd, rest + red)
+        flat = moved.reshape(moved.shape[:len(rest)] + (-1,))
+        others = _exclusive_products(flat, -1).reshape(moved.shape)
         others = xp.transpose(others, inverse)
         return (_expand(g, shape, axes) * others,)
 
@@ -151,7 +183,12 @@ def var(x, axis=None, keepdims=False):
     yd = (centered * centered).mean(axis=axes, keepdims=keepdims)
     shape = xd.shape
     scale = 2.0 / n if n else 0.0
-    return record(like(yd, xd.dtype), (x,), lambda g: (_expand(g, shape, axes) * (centered * scale),), (x,), "var")
+
+    def backward(g, out=None):
+        c = centered if out is None else x - mean(x, axes, keepdims=True)
+        return (_expand(g, shape, axes) * (c * scale),)
+
+    return record(like(yd, xd.dtype), (x,), backward, (x,), "var")
 
 
 def std(x, axis=None, keepdims=False):
@@ -186,8 +223,10 @@ def logsumexp(x, axis=None, keepdims=False):
     yd = lse if keepdims else lse.reshape([d for i, d in enumerate(lse.shape)
                                            if not (axes is None or i in axes)])
 
-    def backward(g):
-        return (_expand(g, shape, axes) * xp.exp(xd - lse),)
+    def backward(g, out=None):
+        if out is None:
+            return (_expand(g, shape, axes) * xp.exp(xd - lse),)
+        return (_expand(g, shape, axes) * _math.exp(x - _shape.reshape(out, lse.shape)),)
 
     return record(like(yd, xd.dtype), (x,), backward, (x,), "logsumexp")
 
@@ -240,7 +279,13 @@ def cumsum(x, axis=None, dtype=None):
     x, axis = _scan_input(x, axis, dtype)
     xd = x.data
     yd = xp.cumsum(xd, axis=axis, dtype=xd.dtype)
-    return record(yd, (x,), lambda g: (xp.flip(xp.cumsum(xp.flip(g, axis), axis=axis), axis),), (), "cumsum")
+
+    def backward(g, out=None):  # a reversed cumulative sum
+        if out is None:
+            return (xp.flip(xp.cumsum(xp.flip(g, axis), axis=axis), axis),)
+        return (_shape.flip(cumsum(_shape.flip(g, axis), axis=axis), axis),)
+
+    return record(yd, (x,), backward, (), "cumsum")
 
 
 def cumprod(x, axis=None, dtype=None):
@@ -249,8 +294,13 @@ def cumprod(x, axis=None, dtype=None):
     xd = x.data
     yd = xp.cumprod(xd, axis=axis, dtype=xd.dtype)
 
-    def backward(g):
-        if bool((xd != 0).all()):
+    def backward(g, out=None):
+        nonzero = bool((xd != 0).all())
+        if out is not None:
+            if nonzero:
+                return (_shape.flip(cumsum(_shape.flip(g * out, axis), axis=axis), axis) / x,)
+            return (_cumprod_grad_with_zeros_tensor(x, g, axis),)
+        if nonzero:
             # d y_j / d x_i = y_j / x_i for j >= i: a reversed cumulative sum, then one division
             rev = xp.flip(xp.cumsum(xp.flip(g * yd, axis), axis=axis), axis)
             return (rev / xd,)
@@ -272,3 +322,16 @@ def _cumprod_grad_with_zeros(xd, g, axis):
     upper = xp.triu(xp.ones((n, n), dtype=x.dtype))  # only j >= i depends on x_i
     out = (partial * upper * gm[..., None, :]).sum(axis=-1)
     return xp.moveaxis(out, -1, axis)
+
+
+def _cumprod_grad_with_zeros_tensor(x, g, axis):
+    """:func:`_cumprod_grad_with_zeros` with recorded ops (graph mode)."""
+    xm = _shape.moveaxis(x, axis, -1)
+    gm = _shape.moveaxis(g, axis, -1)
+    n = xm.shape[-1]
+    dt = x.data.dtype
+    tiled = _math.where(xp.eye(n, dtype=xp.bool_), 1.0, _shape.expand_dims(xm, -2))
+    partial = cumprod(tiled, axis=-1)
+    upper = xp.triu(xp.ones((n, n), dtype=dt))
+    out = sum(partial * upper * _shape.expand_dims(gm, -2), axis=-1)
+    return _shape.moveaxis(out, -1, axis)

@@ -16,7 +16,7 @@ import builtins
 import numpy as np
 
 from highlevel.backends.contract import Variable, dtypes
-from .autograd import record, unbroadcast
+from .autograd import linear, record, unbroadcast
 from .convert import canonical_axis, promote, to_tensor
 from .tensor import Tensor, xp_dtype
 from .xp import ndarray, on_gpu, scatter_add, xp
@@ -46,7 +46,11 @@ def reshape(x, newshape):
         yd = xd.reshape(newshape)
     except ValueError:
         raise ValueError(f"Cannot reshape a tensor of shape {shape} ({xd.size} entries) to {newshape}.") from None
-    return record(yd, (x,), lambda g: (g.reshape(shape),), (), "reshape")
+
+    def backward(g, out=None):  # Tensor.reshape records: the same expression in both modes
+        return (g.reshape(shape),)
+
+    return record(yd, (x,), backward, (), "reshape")
 
 
 def transpose(x, axes=None):
@@ -62,7 +66,11 @@ def transpose(x, axes=None):
     if axes == tuple(range(xd.ndim)):  # the identity (e.g. moveaxis(x, -1, -1)): nothing to record
         return x
     inverse = tuple(np.argsort(axes).tolist())
-    return record(xd.transpose(axes), (x,), lambda g: (g.transpose(inverse),), (), "transpose")
+
+    def backward(g, out=None):
+        return (g.transpose(inverse) if out is None else transpose(g, inverse),)
+
+    return record(xd.transpose(axes), (x,), backward, (), "transpose")
 
 
 def swapaxes(x, axis1, axis2):
@@ -95,8 +103,11 @@ def concatenate(xs, axis=0):
     yd = xp.concatenate(datas, axis=axis)
     bounds = np.cumsum([d.shape[axis] for d in datas])[:-1].tolist()
 
-    def backward(g):
-        return tuple(xp.split(g, bounds, axis=axis))
+    def backward(g, out=None):
+        if out is None:
+            return tuple(xp.split(g, bounds, axis=axis))
+        edges = [0] + bounds + [g.shape[axis]]
+        return tuple(_slice_axis(g, lo, hi, axis) for lo, hi in zip(edges[:-1], edges[1:]))
 
     return record(yd, tuple(ts), backward, (), "concatenate")
 
@@ -108,8 +119,10 @@ def stack(xs, axis=0):
     axis = canonical_axis(axis, datas[0].ndim + 1)[0]
     yd = xp.stack(datas, axis=axis)
 
-    def backward(g):
-        return tuple(xp.take(g, i, axis=axis) for i in range(len(datas)))
+    def backward(g, out=None):
+        if out is None:
+            return tuple(xp.take(g, i, axis=axis) for i in range(len(datas)))
+        return tuple(getitem(g, (_py_slice(None),) * axis + (i,)) for i in range(len(datas)))
 
     return record(yd, tuple(ts), backward, (), "stack")
 
@@ -199,7 +212,13 @@ def take(x, indices, axis=None):
         yd = xp.where(outside, _fill_value(xd.dtype), yd)
     shape, dt = xd.shape, xd.dtype
 
-    def backward(g):
+    def gather(a):
+        a = xp.take(a, idx, axis=axis)
+        return a if outside is None else xp.where(outside, dt.type(0), a)
+
+    def backward(g, out=None):
+        if out is not None:  # the scatter below as a linear op, whose own gradient is the gather
+            return (linear(g, lambda a: backward(a)[0], gather, "take_transpose", "take"),)
         gx = xp.zeros(shape, dt)
         if outside is not None:
             g = xp.where(outside, dt.type(0), g)
@@ -256,7 +275,10 @@ def take_along_axis(x, indices, axis=None):
     yd = xp.take_along_axis(xd, idx, axis=axis)
     shape, dt = xd.shape, xd.dtype
 
-    def backward(g):
+    def backward(g, out=None):
+        if out is not None:
+            return (linear(g, lambda a: backward(a)[0], lambda a: xp.take_along_axis(a, idx, axis=axis),
+                           "take_along_axis_transpose", "take_along_axis"),)
         gx = xp.zeros(shape, dt)
         if idx.shape[axis] == 1 and not on_gpu:
             # one pick per line (e.g. the label's log-probability): no index repeats, so a plain
@@ -281,13 +303,19 @@ def pad(x, pad_width, mode="constant", constant_values=None):
         cv = 0 if constant_values is None else constant_values
         yd = xp.pad(xd, pw, mode="constant", constant_values=xp.asarray(cv).astype(xd.dtype))
         key = tuple(_py_slice(b, b + n) for (b, _), n in zip(pw, xd.shape))
-        return record(yd, (x,), lambda g: (g[key],), (), "pad")
+
+        def crop(g, out=None):  # getitem records on a Tensor: the same expression in both modes
+            return (g[key],)
+
+        return record(yd, (x,), crop, (), "pad")
     if constant_values is not None:
         raise ValueError(f"constant_values only applies to mode='constant'; received mode={mode!r}.")
     yd = xp.pad(xd, pw, mode=mode)
     shape, size = xd.shape, xd.size
 
-    def backward(g):
+    def backward(g, out=None):
+        if out is not None:
+            return (linear(g, lambda a: backward(a)[0], lambda a: xp.pad(a, pw, mode=mode), "pad_transpose", "pad"),)
         # which input entry each output entry copies: pad the entry numbers the same way, then sum
         src = xp.pad(xp.arange(size).reshape(shape), pw, mode=mode)
         gx = xp.bincount(src.ravel(), weights=g.ravel().astype(xp.float64), minlength=size)
@@ -307,7 +335,7 @@ def tile(x, repeats):
     yd = xp.tile(xd, reps)
     orig = xd.shape
 
-    def backward(g):
+    def backward(g, out=None):  # reshape and sum record on a Tensor: the same expression in both modes
         inter = [v for pair in zip(reps, xshape) for v in pair]
         return (g.reshape(inter).sum(axis=tuple(range(0, 2 * d, 2))).reshape(orig),)
 
@@ -325,7 +353,10 @@ def repeat(x, repeats, axis=None):
     yd = xp.repeat(xd, reps, axis=axis)
     shape, dt = xd.shape, xd.dtype
 
-    def backward(g):
+    def backward(g, out=None):
+        if out is not None:
+            return (linear(g, lambda a: backward(a)[0], lambda a: xp.repeat(a, reps, axis=axis), "repeat_transpose",
+                           "repeat"),)
         src = xp.repeat(xp.arange(shape[axis]), reps)
         gx = xp.zeros(shape, dt)
         scatter_add(gx, (_py_slice(None),) * axis + (src,), g)
@@ -341,14 +372,22 @@ def broadcast_to(x, shape):
     shape = _ints(shape)
     yd = xp.broadcast_to(xd, shape)
     s = xd.shape
-    return record(yd, (x,), lambda g: (unbroadcast(g, s),), (), "broadcast_to")
+
+    def backward(g, out=None):  # unbroadcast works on Tensors too
+        return (unbroadcast(g, s),)
+
+    return record(yd, (x,), backward, (), "broadcast_to")
 
 
 def flip(x, axis=None):
     """Reverses the order of entries along ``axis`` (all axes when None)."""
     x = to_tensor(x)
     axes = canonical_axis(axis if axis is None else _ints(axis), x.ndim)
-    return record(xp.flip(x.data, axis=axes), (x,), lambda g: (xp.flip(g, axis=axes),), (), "flip")
+
+    def backward(g, out=None):
+        return (xp.flip(g, axis=axes) if out is None else flip(g, axes),)
+
+    return record(xp.flip(x.data, axis=axes), (x,), backward, (), "flip")
 
 
 # ------------------------------------------------------------------------- indexing
@@ -386,7 +425,9 @@ def getitem(x, key):
         raise IndexError(f"Index {key} is invalid for a tensor of shape {xd.shape}: {e}") from None
     shape, dt = xd.shape, xd.dtype
 
-    def backward(g):
+    def backward(g, out=None):
+        if out is not None:
+            return (linear(g, lambda a: backward(a)[0], lambda a: a[key], "getitem_transpose", "getitem"),)
         gx = xp.zeros(shape, dt)
         if advanced:
             scatter_add(gx, key, g)
@@ -415,11 +456,14 @@ def slice_update(inputs, start_indices, updates):
     yd = x.data.copy()
     yd[key] = u.data
 
-    def backward(g):
+    def backward(g, out=None):
         gx = None
         if x.requires_grad:
-            gx = g.copy()
-            gx[key] = 0
+            if out is None:
+                gx = g.copy()
+                gx[key] = 0
+            else:
+                gx = slice_update(g, starts, Tensor(xp.zeros(u.data.shape, g.data.dtype)))
         return gx, (g[key] if u.requires_grad else None)
 
     return record(yd, (x, u), backward, (), "slice_update")
@@ -432,7 +476,10 @@ def _permutation_gather(x, idx, axis, name):
     yd = xp.take_along_axis(xd, idx, axis=axis)
     shape, dt = xd.shape, xd.dtype
 
-    def backward(g):
+    def backward(g, out=None):
+        if out is not None:
+            return (linear(g, lambda a: backward(a)[0], lambda a: xp.take_along_axis(a, idx, axis=axis),
+                           name + "_transpose", name),)
         gx = xp.zeros(shape, dt)
         gx[_along_axis_index(idx, shape, axis)] = g
         return (gx,)

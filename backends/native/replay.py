@@ -124,10 +124,10 @@ class NativeEngine(_replay.Engine):
         return autograd.enable_grad() if flag else autograd.no_grad()
 
     def set_grad_enabled(self, flag):
-        autograd._grad_enabled = flag
+        autograd.set_grad_enabled(flag)
 
     def is_grad_enabled(self):
-        return autograd._grad_enabled
+        return autograd.is_grad_enabled()
 
     def snapshot(self, variables):
         # Variable buffers are replaced, never written in place: keeping the old buffers is a snapshot.

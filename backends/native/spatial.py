@@ -30,7 +30,7 @@ import math
 from highlevel.backends.contract import dtypes as _dtypes
 
 from . import im2col as _im
-from .autograd import record
+from .autograd import Bilinear, linear, record
 from .tensor import xp_dtype
 from .xp import xp
 
@@ -191,6 +191,82 @@ def _tapwise_kernel_grad(xs, g4, win):
     return dw
 
 
+class _ConvMaps:
+    """One convolution geometry's three bilinear maps on xp arrays in the caller's layout and kernel layout.
+
+    ``forward(x, w)`` is the convolution, ``input_grad(g, w)`` and ``kernel_grad(x, g)`` its VJPs (results in
+    the compute dtype). The array-mode VJPs of ``conv``, ``depthwise_conv`` and ``conv_transpose`` run these
+    (the first reusing the forward pass's im2col buffer); in graph mode :class:`~.autograd.Bilinear` records
+    them, which makes each of the three ops differentiable to any order (``conv_transpose`` is ``input_grad``).
+
+    Args:
+        win: the :class:`~.im2col.Window` of the convolution.
+        groups: the number of groups.
+        first: whether tensors are channels_first.
+        dtype: the compute xp dtype.
+        wshape: the kernel's shape as the caller passes it.
+        kshape: the kernel's shape as ``(*kernel_size, in_channels // groups, out_channels)`` (a depthwise
+            kernel ``(*k, C, mult)`` is ``(*k, 1, C * mult)``).
+    """
+
+    def __init__(self, win, groups, first, dtype, wshape, kshape):
+        self.win, self.groups, self.first, self.dtype = win, groups, first, dtype
+        self.wshape, self.kshape = wshape, kshape
+        # one input channel per group: a GEMM degenerates into tiny products, so multiply-add tap by tap
+        self.tapwise = groups > 1 and kshape[-2] == 1
+        self.mult = kshape[-1] // groups
+
+    def kernel(self, w):
+        """The kernel in the internal layout: (*k, Cg, F), or (taps, C, mult) tap by tap."""
+        w = _as(w, self.dtype).reshape(self.kshape)
+        return w.reshape(self.win.taps, self.groups, self.mult) if self.tapwise else w
+
+    def padded(self, x):
+        """``x`` channels_last in the compute dtype, re-framed to the windows' span."""
+        return _im.pad_to_span(xp, _to_last(_as(x, self.dtype), self.first), self.win)
+
+    def _grad_last(self, g):
+        gl = _to_last(_as(g, self.dtype), self.first)
+        return gl.reshape(gl.shape[:-1] + (self.groups, self.mult)) if self.tapwise else gl
+
+    def forward(self, x, w):
+        return self.from_cols(self.padded(x), self.kernel(w))[1]
+
+    def from_cols(self, xs, wk):
+        """``(cols, output)``: the im2col buffer (None tap by tap) and the convolution of the span frame."""
+        if self.tapwise:
+            out = _tapwise_forward(xs, wk, self.win)
+            out = out.reshape(out.shape[:-2] + (self.groups * self.mult,))
+            a = None
+        else:
+            a, out = _conv_forward(xs, wk, self.win, self.groups)
+        return a, _as(_from_last(out, self.first), self.dtype)  # ml_dtypes' bfloat16 matmul returns float32
+
+    def input_grad(self, g, w):
+        gl = self._grad_last(g)
+        wk = self.kernel(w)
+        n, win = gl.shape[0], self.win
+        if self.tapwise:
+            span = _tapwise_input_grad(gl, wk, win, n)
+        else:
+            span = _im.col2im_matmul(xp, _grad_groups(gl, self.groups), _kernel_taps(wk, win.taps, self.groups), win, n)
+        return _as(_contiguous(_from_last(_im.crop_from_span(xp, span, win), self.first), self.first), self.dtype)
+
+    def kernel_grad(self, x, g, cols=None):
+        """The kernel gradient; ``cols``: the im2col buffer of ``x`` when the forward pass kept it."""
+        gl = self._grad_last(g)
+        if self.tapwise:
+            dw = _tapwise_kernel_grad(self.padded(x), gl, self.win)
+        else:
+            if cols is None:
+                cols = _im.im2col(xp, self.padded(x), self.win, self.groups)
+            dw = _conv_kernel_grad(cols, _grad_groups(gl, self.groups), self.kshape)
+        return _as(dw.reshape(self.wshape), self.dtype)
+
+    def family(self, name):
+        return Bilinear(name, self.forward, self.input_grad, self.kernel_grad)
+
+
 class SpatialOpsMixin:
     """Convolutions and pools of the native engine (mixed into ``NativeBackend``).
 
@@ -269,60 +345,35 @@ class SpatialOpsMixin:
         dilation = _tuple_arg(dilation_rate, nd, "dilation_rate")
         padding = _padding_arg(padding)
         dtype = _compute_dtype(x.dtype, w.dtype)
-        xd = _to_last(_as(x.data, dtype), first)
         wshape = w.data.shape
         kernel_size = wshape[:nd]
-        wd = _as(w.data, dtype)
-        if op == "depthwise_conv":
-            wd = wd.reshape(kernel_size + (1, wshape[-2] * wshape[-1]))
-        n = xd.shape[0]
+        kshape = kernel_size + (1, wshape[-2] * wshape[-1]) if op == "depthwise_conv" else wshape
+        xd = _to_last(x.data, first)
         win = _im.conv_window(xd.shape[1:-1], kernel_size, strides, dilation, padding)
-        xs = _im.pad_to_span(xp, xd, win)
-        if groups > 1 and wd.shape[-2] == 1:
-            return self._depthwise_nd(x, w, xd, xs, wd, win, first, op)
-        a, out = _conv_forward(xs, wd, win, groups)
-        del xs
+        maps = _ConvMaps(win, groups, first, dtype, wshape, kshape)
+        xs = maps.padded(x.data)
+        wk = maps.kernel(w.data)
+        a, out = maps.from_cols(xs, wk)
         if not w.requires_grad:
-            a = None  # the im2col buffer only serves the kernel gradient
-        out = _as(_from_last(out, first), dtype)  # ml_dtypes' bfloat16 matmul returns float32
+            a = xs = None  # the im2col buffer (the padded input, tap by tap) only serves the kernel gradient
+        elif not maps.tapwise:
+            xs = None
 
-        def backward(g):
-            gg = _grad_groups(_to_last(g, first), groups)
+        def backward(g, out=None):
+            if out is not None:
+                fam = maps.family(op)
+                return (fam.apply("input_grad", g, w) if x.requires_grad else None,
+                        fam.apply("kernel_grad", x, g) if w.requires_grad else None)
             dx = dw = None
             if x.requires_grad:
-                wt = _kernel_taps(wd, win.taps, groups)
-                dx = _im.crop_from_span(xp, _im.col2im_matmul(xp, gg, wt, win, n), win)
-                dx = _as(_contiguous(_from_last(dx, first), first), x.data.dtype)
+                dx = _as(maps.input_grad(g, w.data), x.data.dtype)
             if w.requires_grad:
-                dw = _as(_conv_kernel_grad(a, gg, wd.shape).reshape(wshape), w.data.dtype)
+                dw = _as(_tapwise_kernel_grad(xs, maps._grad_last(g), win).reshape(wshape) if maps.tapwise
+                         else maps.kernel_grad(None, g, cols=a), w.data.dtype)
             return dx, dw
 
         backward.__qualname__ = f"{op}.<locals>.backward"
-        return record(out, (x, w), backward, saved=(w,))
-
-    def _depthwise_nd(self, x, w, xd, xs, wd, win, first, op):
-        """Convolution with one input channel per group (depthwise), tap by tap instead of by GEMM."""
-        n, c = xd.shape[0], xd.shape[-1]
-        mult = wd.shape[-1] // c
-        w3 = wd.reshape(win.taps, c, mult)
-        out = _tapwise_forward(xs, w3, win)
-        out = _as(_from_last(out.reshape(out.shape[:-2] + (c * mult,)), first), wd.dtype)
-        if not w.requires_grad:
-            xs = None  # the padded input only serves the kernel gradient
-
-        def backward(g):
-            gl = _to_last(g, first)
-            g4 = gl.reshape(gl.shape[:-1] + (c, mult))
-            dx = dw = None
-            if x.requires_grad:
-                dx = _im.crop_from_span(xp, _tapwise_input_grad(g4, w3, win, n), win)
-                dx = _as(_contiguous(_from_last(dx, first), first), x.data.dtype)
-            if w.requires_grad:
-                dw = _as(_tapwise_kernel_grad(xs, g4, win).reshape(w.data.shape), w.data.dtype)
-            return dx, dw
-
-        backward.__qualname__ = f"{op}.<locals>.backward"
-        return record(out, (x, w), backward, saved=(x, w))
+        return record(out, (x, w), backward, saved=(x, w) if maps.tapwise else (w,))
 
     # ------------------------------------------------------------------------------------ conv_transpose
     def conv_transpose(self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None,
@@ -373,28 +424,25 @@ class SpatialOpsMixin:
                         f"{strides!r} or the dilation rate {dilation!r}."
                     )
         dtype = _compute_dtype(x.dtype, w.dtype)
-        xd = _to_last(_as(x.data, dtype), first)
-        wd = _as(w.data, dtype)
-        kernel_size = wd.shape[:nd]
-        n = xd.shape[0]
+        kernel_size = w.data.shape[:nd]
         # `win` is the window of the convolution whose input gradient this op is: its input is our output
-        win = _im.transpose_window(xd.shape[1:-1], kernel_size, strides, dilation, padding, out_pad)
-        wk = wd.reshape(win.taps * cout, cin)
-        xm = xd.reshape(1, -1, cin)
-        out = _im.crop_from_span(xp, _im.col2im_matmul(xp, xm, _kernel_taps(wd, win.taps, 1), win, n), win)
-        out = _as(_contiguous(_from_last(out, first), first), dtype)
-        xm = xm[0]
+        win = _im.transpose_window(_to_last(x.data, first).shape[1:-1], kernel_size, strides, dilation, padding,
+                                   out_pad)
+        maps = _ConvMaps(win, 1, first, dtype, w.data.shape, w.data.shape)
+        out = maps.input_grad(x.data, w.data)
 
-        def backward(g):
-            gs = _im.pad_to_span(xp, _to_last(g, first), win)
-            a = _im.im2col(xp, gs, win, 1)[0]
-            del gs
-            dx = dw = None
+        def backward(g, out=None):
+            if out is not None:
+                fam = maps.family("conv_transpose")
+                return (fam.apply("forward", g, w) if x.requires_grad else None,
+                        fam.apply("kernel_grad", g, x) if w.requires_grad else None)
+            # one im2col of g serves both gradients
+            a, dx = maps.from_cols(maps.padded(g), maps.kernel(w.data))
             if x.requires_grad:
-                dx = (a @ wk).reshape(xd.shape)
-                dx = _as(_contiguous(_from_last(dx, first), first), x.data.dtype)
-            if w.requires_grad:
-                dw = _as((a.T @ xm).reshape(w.data.shape), w.data.dtype)
+                dx = _as(_contiguous(dx, first), x.data.dtype)
+            else:
+                dx = None
+            dw = _as(maps.kernel_grad(None, x.data, cols=a), w.data.dtype) if w.requires_grad else None
             return dx, dw
 
         backward.__qualname__ = "conv_transpose.<locals>.backward"
@@ -435,26 +483,37 @@ class SpatialOpsMixin:
         res = _from_last(out, first)
         shape = xd.shape
 
-        def backward(g):
+        def first_hits():
+            # per tap, the windows whose first maximum (in C order) sits at that tap
+            free = None
+            for t, part in enumerate(_im.window_slices(xs, win)):
+                hit = part == out
+                if free is None:
+                    free = ~hit
+                else:
+                    hit &= free
+                    if t < win.taps - 1:
+                        free &= ~hit
+                yield hit
+
+        def select(u):
+            # the adjoint of the scatter below: each window's entry of u at its first maximum
+            us = _im.pad_to_span(xp, _to_last(u, first), win)
+            zero = xp.zeros((), dtype=us.dtype)
+            picked = None
+            for hit, part in zip(first_hits(), _im.window_slices(us, win)):
+                term = xp.where(hit, part, zero)
+                picked = term if picked is None else picked + term
+            return _from_last(picked, first)
+
+        def backward(g, out_=None):
+            if out_ is not None:  # linear in g, with a mask that is piecewise constant in x
+                return (linear(g, lambda a: backward(a)[0], select, "max_pool_transpose", "max_pool_select"),)
             # the mask of each window's first maximum is rebuilt here, tap by tap, from the saved input:
             # inference pays for the max only, and no index tensor is kept alive between the passes
             gl = _to_last(g, first)
             zero = xp.zeros((), dtype=gl.dtype)
-            free = None
-
-            def parts():
-                nonlocal free
-                for t, part in enumerate(_im.window_slices(xs, win)):
-                    hit = part == out
-                    if free is None:
-                        free = ~hit
-                    else:
-                        hit &= free
-                        if t < win.taps - 1:
-                            free &= ~hit
-                    yield xp.where(hit, gl, zero)
-
-            buf = _im.scatter_windows(xp, parts(), win, shape, gl.dtype)
+            buf = _im.scatter_windows(xp, (xp.where(hit, gl, zero) for hit in first_hits()), win, shape, gl.dtype)
             dx = _im.crop_from_span(xp, buf, win)
             return (_contiguous(_from_last(dx, first), first),)
 
@@ -465,10 +524,6 @@ class SpatialOpsMixin:
         """Average pooling; ``"same"`` padding averages over the real (unpadded) entries only."""
         x, xd, win, first = self._pool_setup(inputs, pool_size, strides, padding, data_format, "average_pool")
         dtype = _compute_dtype(x.dtype)
-        xd = _as(xd, dtype)
-        xs = _im.pad_to_span(xp, xd, win)
-        total = _im.windows_view(xp, xs, win).sum(axis=_im.kernel_axes(win))
-        del xs
         if all(lo == 0 for lo in win.pad_lo) and all(s <= i for s, i in zip(win.span, win.in_size)):
             scale = xp.asarray(1.0 / win.taps, dtype=dtype)
         else:
@@ -476,11 +531,19 @@ class SpatialOpsMixin:
             ones = _im.pad_to_span(xp, xp.ones((1,) + win.in_size + (1,), dtype=dtype), win)
             counts = _im.windows_view(xp, ones, win).sum(axis=_im.kernel_axes(win))
             scale = (1.0 / counts).astype(dtype)
-        total *= scale
-        out = _from_last(total, first)
+
+        def pool(a):
+            total = _im.windows_view(xp, _im.pad_to_span(xp, _to_last(_as(a, dtype), first), win), win).sum(
+                axis=_im.kernel_axes(win))
+            total *= scale
+            return _from_last(total, first)
+
+        out = pool(x.data)
         shape = xd.shape
 
-        def backward(g):
+        def backward(g, out=None):
+            if out is not None:  # a linear op: its gradient's gradient is the pooling again
+                return (linear(g, lambda a: backward(a)[0], pool, "average_pool_transpose", "average_pool"),)
             gl = _to_last(g, first) * scale
             buf = _im.scatter_windows(xp, (gl for _ in range(win.taps)), win, shape, gl.dtype)
             dx = _im.crop_from_span(xp, buf, win)

@@ -21,7 +21,8 @@ class TrainingOps(TrainingContract):
     def variables_value_and_grad(self, fn, variables):
         if _scopes.stack:  # values substituted by a stateless scope: use the generic path
             return super().variables_value_and_grad(fn, variables)
-        with autograd.enable_grad():
+        # a differentiation is being recorded: a gradient the loss takes itself (a gradient penalty) is a graph
+        with autograd.enable_grad(), autograd.differentiation():
             value, aux = fn()
         return self._finish_value_and_grad(value, aux, variables)
 

@@ -43,7 +43,9 @@ class ActivationOps:
         return tf.nn.softplus(to_float(x))
 
     def softsign(self, x):
-        return tf.nn.softsign(to_float(x))
+        # the formula rather than tf.nn.softsign, whose gradient (SoftsignGrad) has no gradient of its own
+        x = to_float(x)
+        return x / (1.0 + tf.abs(x))
 
     def silu(self, x):
         return tf.nn.silu(to_float(x))

@@ -151,8 +151,9 @@ class ReduceOps:
         axes = _axes(x, axes)
         xa = _accumulate(x)
         mean = tf.reduce_mean(xa, axis=axes, keepdims=True)
-        # Two-pass variance: stable where E[x^2] - E[x]^2 would cancel.
-        variance = tf.reduce_mean(tf.square(xa - tf.stop_gradient(mean)), axis=axes, keepdims=True)
+        # Two-pass variance: stable where E[x^2] - E[x]^2 would cancel. The mean is not cut from the graph (its
+        # first-order contribution is zero, but the variance's second derivative needs it).
+        variance = tf.reduce_mean(tf.square(xa - mean), axis=axes, keepdims=True)
         if not keepdims:
             mean = tf.squeeze(mean, axes)
             variance = tf.squeeze(variance, axes)

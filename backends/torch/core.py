@@ -1,5 +1,7 @@
 """Tensors, variables, devices and autodiff of the torch engine (contract part 1, less random)."""
 
+import threading
+
 import numpy as np
 import torch
 
@@ -7,6 +9,29 @@ from highlevel.backends.contract import Variable, tree
 from highlevel.backends.contract import dtypes as cdt
 
 from . import _convert as cv
+
+
+class _Differentiations(threading.local):
+    """How many value_and_grad functions (and training losses) are running on this thread."""
+
+    depth = 0
+
+
+_DIFFERENTIATIONS = _Differentiations()
+
+
+class differentiation:  # noqa: N801 - a context manager, used like torch.enable_grad
+    """Marks a block whose ops are recorded to be differentiated: a gradient taken inside it (a nested
+    ``value_and_grad``, a gradient penalty in a loss) keeps its graph (``create_graph=True``) so that the
+    enclosing differentiation sees through it."""
+
+    def __enter__(self):
+        _DIFFERENTIATIONS.depth += 1
+        return self
+
+    def __exit__(self, *exc):
+        _DIFFERENTIATIONS.depth -= 1
+        return False
 
 
 def _shape_tuple(shape):
@@ -229,6 +254,10 @@ class TorchCoreMixin:
 
         def wrapped(*args):
             args = list(args)
+            # Inside an enclosing differentiation, the gradient is built with create_graph=True from tensors
+            # still linked to the arguments (a clone, not a detached copy), so the enclosing one differentiates
+            # through it: grad of grad, Hessian-vector products, mixed partials.
+            nested = _DIFFERENTIATIONS.depth > 0 and torch.is_grad_enabled()
             for i in nums:
                 if not -len(args) <= i < len(args):
                     raise ValueError(
@@ -243,7 +272,7 @@ class TorchCoreMixin:
                 for leaf in leaves:
                     t = cv.convert(leaf)
                     if cv.is_float(t):
-                        t = t.detach().clone().requires_grad_(True)
+                        t = t.clone() if nested and t.requires_grad else t.detach().clone().requires_grad_(True)
                         diff_leaves.append(t)
                         marks.append(t)
                     else:
@@ -252,7 +281,8 @@ class TorchCoreMixin:
                 args[i] = tree.unflatten(treedef, new_leaves)
                 specs.append((treedef, marks))
             with torch.enable_grad():
-                out = fn(*args)
+                with differentiation():
+                    out = fn(*args)
                 if has_aux:
                     if not isinstance(out, (tuple, list)) or len(out) != 2:
                         raise ValueError(
@@ -269,7 +299,7 @@ class TorchCoreMixin:
                         f"{tuple(value.shape)}. Reduce it (e.g. with ops.sum or ops.mean) first."
                     )
                 if diff_leaves and value.requires_grad:
-                    grads = torch.autograd.grad(value, diff_leaves, allow_unused=True)
+                    grads = torch.autograd.grad(value, diff_leaves, allow_unused=True, create_graph=nested)
                 else:
                     grads = (None,) * len(diff_leaves)
             grad_of = {id(leaf): g for leaf, g in zip(diff_leaves, grads)}
@@ -281,10 +311,15 @@ class TorchCoreMixin:
                         leaf_grads.append(None)
                     else:
                         g = grad_of[id(m)]
-                        leaf_grads.append(torch.zeros_like(m).detach() if g is None else g)
+                        # a second derivative that autograd knows is zero (abs, sign) comes back as a lazy
+                        # ZeroTensor, which cannot be read into numpy: plain zeros instead
+                        if g is None or g._is_zerotensor():
+                            g = torch.zeros_like(m).detach()
+                        leaf_grads.append(g)
                 results.append(tree.unflatten(treedef, leaf_grads))
             grads_out = results[0] if single else tuple(results)
-            value = value.detach()
+            if not nested:  # nested, the value stays in the enclosing graph (as under jax.grad)
+                value = value.detach()
             return ((value, aux), grads_out) if has_aux else (value, grads_out)
 
         return wrapped

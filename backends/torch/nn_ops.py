@@ -126,7 +126,9 @@ class TorchNNMixin:
         return torch.where(t >= 0, t, t * negative_slope)
 
     def hard_sigmoid(self, x):
-        return F.hardsigmoid(cv.to_float(x))
+        # F.hardsigmoid's own formula, relu6(x + 3) / 6, from ops whose gradients are differentiable: its backward
+        # (hardsigmoid_backward) has no derivative in torch, which stops a second derivative
+        return F.relu6(cv.to_float(x) + 3.0) / 6.0
 
     def softmax(self, x, axis=-1):
         t = cv.to_float(x)

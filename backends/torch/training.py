@@ -5,6 +5,7 @@ import torch
 from highlevel.backends.contract import TrainingContract
 from highlevel.backends.contract.variable import _scopes
 
+from .core import differentiation
 from .replay import compile_replay
 
 
@@ -12,7 +13,8 @@ class TorchTrainingMixin(TrainingContract):
     def variables_value_and_grad(self, fn, variables):
         if _scopes.stack:  # values substituted by a stateless scope: use the generic path
             return super().variables_value_and_grad(fn, variables)
-        with torch.enable_grad():
+        # a differentiation is being recorded: a gradient the loss takes itself (a gradient penalty) keeps its graph
+        with torch.enable_grad(), differentiation():
             value, aux = fn()
         return self._finish_value_and_grad(value, aux, variables)
 

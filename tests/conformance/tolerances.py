@@ -12,7 +12,11 @@ Kinds of check:
 
 * ``"forward"``: an op's value on a backend against the numpy float64 reference;
 * ``"grad"``: a backend's gradient (in the run dtype) against the native float64 gradient;
-* ``"fd"``: the native float64 gradient against central finite differences (eps 1e-6) of the reference.
+* ``"fd"``: the native float64 gradient against central finite differences (eps 1e-6) of the reference;
+* ``"hvp"``: a backend's Hessian-vector product (a gradient of a gradient, in the run dtype) against the
+  native float64 one (``second_order.py``);
+* ``"hvp-fd"``: the native float64 Hessian-vector product against central finite differences of its
+  first-order gradient.
 
 >>> tolerance("add", "float32", "torch")
 (1e-05, 1e-06)
@@ -30,6 +34,10 @@ DEFAULTS = {
 
 #: Finite differences in float64 with eps=1e-6: truncation error ~eps**2, rounding error ~1e-16/eps.
 FD_TOLERANCE = (1e-6, 1e-7)
+
+#: A float64 Hessian-vector product against central differences (eps 1e-6) of the float64 gradient: the same
+#: truncation and rounding errors, on a gradient instead of a loss.
+HVP_FD_TOLERANCE = (1e-6, 1e-7)
 
 _TRANSCENDENTAL = ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "arcsin",
                    "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "erf",
@@ -49,6 +57,12 @@ OVERRIDES = [
         "ops": ("cast-float16",), "backend": None, "dtype": None, "kind": None, "tol": (2e-3, 2e-3),
         "reason": "the loss of a float32->float16 cast is summed in float16 and its gradient is the float16 "
                   "cotangent: both carry float16 rounding (~5e-4 relative)",
+    },
+    {
+        "ops": None, "backend": None, "dtype": "float32", "kind": "hvp", "tol": (1e-4, 1e-5),
+        "reason": "a float32 Hessian-vector product is a gradient of a float32 gradient: it chains the roundings "
+                  "of both passes, and is compared with an exact float64 one (the op-specific forward "
+                  "tolerances below are tighter than that chain)",
     },
     {
         "ops": _TRANSCENDENTAL, "backend": None, "dtype": "float32", "kind": None, "tol": (1e-5, 3e-6),
@@ -77,6 +91,10 @@ OVERRIDES = [
 ]
 
 
+#: the kinds checked against finite differences, and their tolerance (overridden only by dtype-free entries)
+_FD_KINDS = {"fd": FD_TOLERANCE, "hvp-fd": HVP_FD_TOLERANCE}
+
+
 def _matches(entry, op, dtype, backend, kind):
     return ((entry["ops"] is None or op in entry["ops"])
             and entry["backend"] in (None, backend)
@@ -102,15 +120,15 @@ def tolerance(op, dtype, backend=None, kind="forward"):
     if dtype not in DEFAULTS:
         return (0.0, 0.0)
     for entry in OVERRIDES:
-        if _matches(entry, op, dtype, backend, kind) and (kind != "fd" or entry["dtype"] is None):
+        if _matches(entry, op, dtype, backend, kind) and (kind not in _FD_KINDS or entry["dtype"] is None):
             return entry["tol"]
-    return FD_TOLERANCE if kind == "fd" else DEFAULTS[dtype]
+    return _FD_KINDS.get(kind) or DEFAULTS[dtype]
 
 
 def reason(op, dtype, backend=None, kind="forward"):
     """The written reason of the override that applies, or ``"default"`` (shown in failure messages)."""
     for entry in OVERRIDES:
         if (dtype in DEFAULTS and _matches(entry, op, dtype, backend, kind)
-                and (kind != "fd" or entry["dtype"] is None)):
+                and (kind not in _FD_KINDS or entry["dtype"] is None)):
             return entry["reason"]
-    return "finite differences" if kind == "fd" else "default"
+    return "finite differences" if kind in _FD_KINDS else "default"
