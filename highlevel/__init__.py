@@ -23,7 +23,7 @@ from highlevel import ops, random  # noqa: E402
 #: Public names loaded on first access: name -> (module, attribute of it, or None for the module itself).
 _LAZY = {name: (f"highlevel.{name}", None) for name in (
     "activations", "callbacks", "constraints", "datasets", "distribution", "initializers", "layers", "losses",
-    "metrics", "mixed_precision", "models", "optimizers", "regularizers", "saving", "utils")}
+    "metrics", "mixed_precision", "models", "optimizers", "regularizers", "saving", "utils", "tree", "backend")}
 _LAZY.update({
     "Input": ("highlevel.models", "Input"),
     "Model": ("highlevel.models", "Model"),
@@ -54,4 +54,4 @@ def __dir__():
 __all__ = ["Input", "InputSpec", "KerasTensor", "Model", "Sequential", "Variable", "activations", "backends",
            "callbacks", "config", "constraints", "datasets", "distribution", "dtypes", "initializers", "layers",
            "losses", "metrics", "mixed_precision", "models", "ops", "optimizers", "random", "regularizers", "saving",
-           "utils", "__version__"]
+           "backend", "tree", "utils", "__version__"]

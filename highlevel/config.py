@@ -110,3 +110,118 @@ def set_epsilon(value):
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
         raise ValueError(f"set_epsilon: expected a non-negative float; received {value!r}.")
     _epsilon = float(value)
+
+
+def dtype_policy():
+    """The global dtype policy (see :mod:`highlevel.mixed_precision`): what layers created without a ``dtype`` use."""
+    from highlevel.mixed_precision import policy
+
+    return policy.dtype_policy()
+
+
+def set_dtype_policy(policy):
+    """Sets the global dtype policy: a name (``"mixed_float16"``, ``"mixed_bfloat16"``, ``"float32"``, ...), a
+    ``DTypePolicy``, or None for the default."""
+    from highlevel.mixed_precision import policy as _policy
+
+    _policy.set_dtype_policy(policy)
+
+
+def enable_unsafe_deserialization():
+    """Lets ``Lambda`` layers be rebuilt from configs that name functions outside highlevel, for the whole process.
+
+    Only for files you trust: a config can then make highlevel import and run any module's function."""
+    from highlevel.layers.core import lambda_layer
+
+    lambda_layer.enable_unsafe_deserialization()
+
+
+class _Flags:
+    flash_attention = None  # None: use it where the engine has it and the inputs allow it
+    interactive_logging = True
+    traceback_filtering = True
+    max_epochs = None
+    max_steps_per_epoch = None
+
+
+_flags = _Flags()
+
+
+def enable_flash_attention():
+    """Lets ``dot_product_attention`` use a fused (flash) attention kernel where the engine has one."""
+    _flags.flash_attention = True
+
+
+def disable_flash_attention():
+    """Makes ``dot_product_attention`` use its plain formula everywhere."""
+    _flags.flash_attention = False
+
+
+def is_flash_attention_enabled():
+    """True or False when set with :func:`enable_flash_attention` / :func:`disable_flash_attention`; None (the
+    default) when each call decides from the engine and its inputs."""
+    return _flags.flash_attention
+
+
+def enable_interactive_logging():
+    """Progress is shown as a live bar (the default; plain lines where the output is not a terminal)."""
+    _flags.interactive_logging = True
+
+
+def disable_interactive_logging():
+    """Progress is written as plain lines (no live bar), e.g. for logs read by other programs."""
+    _flags.interactive_logging = False
+
+
+def is_interactive_logging_enabled():
+    """Whether progress may be shown as a live bar."""
+    return _flags.interactive_logging
+
+
+def enable_traceback_filtering():
+    """Accepted for compatibility with Keras. highlevel's errors are raised in the front end, before an engine runs,
+    so there are no framework frames to filter out of them."""
+    _flags.traceback_filtering = True
+
+
+def disable_traceback_filtering():
+    """Accepted for compatibility with Keras (see :func:`enable_traceback_filtering`)."""
+    _flags.traceback_filtering = False
+
+
+def is_traceback_filtering_enabled():
+    """The flag set by :func:`enable_traceback_filtering` / :func:`disable_traceback_filtering`."""
+    return _flags.traceback_filtering
+
+
+def is_nnx_enabled():
+    """False: highlevel does not use Flax NNX (a JAX library Keras can integrate with)."""
+    return False
+
+
+def _cap(value, name):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive integer or None; received {value!r}.")
+    return int(value)
+
+
+def max_epochs():
+    """The most epochs any ``fit`` runs, whatever its ``epochs`` argument (None: no cap)."""
+    return _flags.max_epochs
+
+
+def set_max_epochs(max_epochs):
+    """Caps the epochs of every ``fit`` (handy to smoke-test a training script quickly); None removes the cap."""
+    _flags.max_epochs = _cap(max_epochs, "max_epochs")
+
+
+def max_steps_per_epoch():
+    """The most training steps any ``fit`` epoch runs (None: no cap)."""
+    return _flags.max_steps_per_epoch
+
+
+def set_max_steps_per_epoch(max_steps_per_epoch):
+    """Caps the steps of every ``fit`` epoch; None removes the cap."""
+    _flags.max_steps_per_epoch = _cap(max_steps_per_epoch, "max_steps_per_epoch")

@@ -1,0 +1,79 @@
+"""``hl.backend``: Keras 3's ``keras.backend`` names (the active engine, dtype helpers, global settings).
+
+Not to be confused with :mod:`highlevel.backends` (the registry and the engines themselves).
+
+>>> import highlevel as hl
+>>> hl.backend.backend() == hl.config.backend()
+True
+>>> hl.backend.standardize_dtype("float"), hl.backend.is_float_dtype("bfloat16"), hl.backend.is_int_dtype("uint8")
+('float32', True, True)
+"""
+
+import collections
+import threading
+
+from highlevel.backends.contract import dtypes as _dtypes
+from highlevel.config import (backend, epsilon, floatx, image_data_format, set_epsilon, set_floatx,
+                              set_image_data_format)
+
+__all__ = ["backend", "clear_session", "epsilon", "floatx", "get_uid", "image_data_format", "is_float_dtype",
+           "is_int_dtype", "is_keras_tensor", "result_type", "set_epsilon", "set_floatx", "set_image_data_format",
+           "standardize_dtype"]
+
+_uids = collections.defaultdict(int)
+_uid_lock = threading.Lock()
+
+
+def get_uid(prefix=""):
+    """A counter per ``prefix``: 1 on the first call, then 2, 3, ... (until :func:`clear_session`).
+
+    >>> import highlevel as hl
+    >>> hl.backend.clear_session()
+    >>> hl.backend.get_uid("dense"), hl.backend.get_uid("dense"), hl.backend.get_uid("conv")
+    (1, 2, 1)
+    """
+    with _uid_lock:
+        _uids[prefix] += 1
+        return _uids[prefix]
+
+
+def clear_session(free_memory=True):
+    """Resets the naming counters (layer names start again at ``dense``, ``dense_1``, ...) and, with
+    ``free_memory``, runs Python's garbage collector so that tensors of dropped models are released."""
+    from highlevel import naming
+
+    with _uid_lock:
+        _uids.clear()
+    naming.reset_names()
+    if free_memory:
+        import gc
+
+        gc.collect()
+
+
+def standardize_dtype(dtype):
+    """The canonical name of ``dtype`` (a string, a Python or numpy type, a framework dtype)."""
+    return _dtypes.standardize_dtype(dtype)
+
+
+def is_float_dtype(dtype):
+    """Whether ``dtype`` is a floating-point dtype."""
+    return _dtypes.standardize_dtype(dtype) in _dtypes.FLOAT_DTYPES
+
+
+def is_int_dtype(dtype):
+    """Whether ``dtype`` is a signed or unsigned integer dtype."""
+    return _dtypes.standardize_dtype(dtype) in _dtypes.INT_DTYPES
+
+
+def result_type(*dtypes):
+    """The dtype that mixing ``dtypes`` gives, by the one promotion table of every engine (Python scalar types are
+    weak)."""
+    return _dtypes.result_type(*dtypes)
+
+
+def is_keras_tensor(x):
+    """Whether ``x`` is a symbolic tensor (a :class:`~highlevel.KerasTensor`, as ``hl.Input`` makes)."""
+    from highlevel.keras_tensor import KerasTensor
+
+    return isinstance(x, KerasTensor)
