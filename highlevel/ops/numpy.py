@@ -1214,7 +1214,7 @@ def hanning(x):
 def kaiser(x, beta):
     """The Kaiser window: ``I0(beta * sqrt(1 - (2n / (M - 1) - 1) ** 2)) / I0(beta)``.
 
-    ``I0`` is the modified Bessel function of the first kind and order 0; the window is finite for any
+    ``I0`` is the modified Bessel function of the first kind and order 0; the window is finite for any finite
     ``beta`` (a negative ``beta`` gives the window of ``-beta``, as ``I0`` is even).
 
     Args:
@@ -1224,11 +1224,17 @@ def kaiser(x, beta):
     Returns:
         A 1-D tensor of ``M`` values in floatx.
 
+    Raises:
+        ValueError: if ``beta`` is infinite or NaN.
+
     >>> import highlevel as hl
     >>> [float(f"{v:.4f}") for v in hl.ops.convert_to_numpy(hl.ops.kaiser(5, beta=5.0))]
     [0.0367, 0.5529, 1.0, 0.5529, 0.0367]
     """
-    return _window("kaiser", x, _args.static_float(beta, "beta", "kaiser"))
+    beta = _args.static_float(beta, "beta", "kaiser")
+    if beta != beta or beta in (float("inf"), float("-inf")):
+        raise ValueError(f"kaiser: `beta` must be a finite number; received beta={beta!r}.")
+    return _window("kaiser", x, beta)
 
 
 __all__ = ['ndim', 'size', 'zeros', 'ones', 'full', 'zeros_like', 'ones_like', 'full_like', 'arange', 'eye', 'linspace', 'copy', 'negative', 'abs', 'sign', 'sqrt', 'square', 'exp', 'expm1', 'log', 'log1p', 'log2', 'log10', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'floor', 'ceil', 'reciprocal', 'isnan', 'isinf', 'isfinite', 'logical_not', 'round', 'clip', 'nan_to_num', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'mod', 'power', 'arctan2', 'maximum', 'minimum', 'logaddexp', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'sum', 'mean', 'max', 'min', 'prod', 'var', 'std', 'any', 'all', 'argmax', 'argmin', 'cumsum', 'cumprod', 'matmul', 'einsum', 'tensordot', 'outer', 'reshape', 'transpose', 'swapaxes', 'moveaxis', 'concatenate', 'stack', 'split', 'expand_dims', 'squeeze', 'take', 'take_along_axis', 'where', 'pad', 'tile', 'repeat', 'broadcast_to', 'flip', 'sort', 'argsort', 'divide_no_nan', 'absolute', 'true_divide', 'amax', 'amin', 'exp2', 'deg2rad', 'rad2deg', 'ravel', 'ptp', 'tril', 'triu']

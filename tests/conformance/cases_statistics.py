@@ -106,6 +106,7 @@ def _axes_family(op, gen, grad=(0,), out=None, ref=None, dtypes=F32_64):
         C(op, "axis-tuple-neg", (gen,), ref, grad=grad, axis=(0, -1), **kw),
         C(op, "keepdims", (gen,), ref, grad=grad, axis=1, keepdims=True, **kw),
         C(op, "keepdims-all", (gen,), ref, grad=grad, keepdims=True, **kw),
+        C(op, "axis-empty", (gen,), ref, axis=(), **kw),  # reduces nothing: entry by entry
     ]
 
 

@@ -32,6 +32,22 @@ def test_signatures_are_keras_signatures():
         assert getattr(ops.numpy, name) is getattr(ops, name)
 
 
+DTYPES = ("bool", "uint8", "uint16", "uint32", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+          "float64")
+
+
+@pytest.mark.parametrize("name", [n for n in STATISTICS if n not in ("bartlett", "blackman", "hamming", "hanning",
+                                                                      "kaiser")])
+def test_result_dtypes_are_keras_result_dtypes(name):
+    import keras
+
+    extra = {"quantile": (0.5,), "nanquantile": (0.5,), "percentile": (50,), "nanpercentile": (50,)}.get(name, ())
+    for dtype in DTYPES:
+        want = getattr(keras.ops, name)(keras.KerasTensor((3, 4), dtype=dtype), *extra, axis=-1).dtype
+        got = getattr(ops, name)(hl.Input((4,), dtype=dtype), *extra, axis=-1).dtype
+        assert got == want, f"{name} of {dtype}: {got}, Keras says {want}"
+
+
 def _statistics_model():
     inputs = hl.Input((6,))
     q = ops.quantile(inputs, [0.25, 0.75], axis=-1)  # (2, batch): the quantile axis comes first
@@ -92,6 +108,8 @@ def test_kaiser_takes_beta_as_a_number_or_a_concrete_tensor(backend):
     np.testing.assert_allclose(_np(ops.kaiser(ops.convert_to_tensor(8), ops.convert_to_tensor(6.5))), want, rtol=1e-6)
     with pytest.raises(TypeError, match="beta"):
         ops.kaiser(8, [1.0, 2.0])
+    with pytest.raises(ValueError, match="finite"):
+        ops.kaiser(8, float("inf"))
 
 
 def test_the_kaiser_window_is_accurate_for_any_beta():
