@@ -13,7 +13,11 @@ Canonical forms:
 * ``data_format``: ``"channels_last"`` or ``"channels_first"`` (``None`` means the configured default);
 * ``padding``: ``"valid"`` or ``"same"``; ``strides``, ``dilation_rate``, ``pool_size``: a tuple of one positive
   int per spatial axis;
-* a dtype: its canonical name (``"float32"``), or ``None`` where the op has a default.
+* a dtype: its canonical name (``"float32"``), or ``None`` where the op has a default;
+* a value the op needs on the host (a window's length or shape parameter): a Python int or float
+  (``static_int``, ``static_float``); a concrete tensor is read, a symbolic one is refused;
+* quantile levels ``q`` (``quantiles``): a float or a tuple of floats checked to lie in range, or a tensor of rank
+  0 or 1, passed as it is.
 
 >>> axes(-1, 3, "sum")
 (2,)
@@ -244,3 +248,68 @@ def spatial_rank(inputs, op):
         raise ValueError(f"{op}: `inputs` must have rank 3, 4 or 5 (batch, 1 to 3 spatial axes, channels); "
                          f"received a tensor of shape {shape_of(inputs)}.")
     return n
+
+
+def _host_value(value, name, op):
+    """``value`` as a numpy value: tensors of the current engine are read to the host; symbolic ones refused."""
+    from highlevel.keras_tensor import KerasTensor
+
+    if isinstance(value, KerasTensor):
+        raise TypeError(f"{op}: `{name}` must be a concrete value (a Python number or a tensor with a value); "
+                        f"received the symbolic tensor {value!r}, whose value is known only when the model runs.")
+    if isinstance(value, (numbers.Number, np.ndarray, np.generic)):
+        return np.asarray(value)
+    from highlevel.config import current_backend
+
+    b = current_backend()
+    try:
+        if b.is_tensor(value):
+            return np.asarray(b.to_numpy(value))
+        return np.asarray(value)
+    except Exception as e:  # each engine has its own error for a traced value
+        raise TypeError(f"{op}: `{name}` must be a concrete value, known when the op is called (inside a compiled "
+                        f"function, pass a Python number); reading {name}={value!r} failed: {e}") from e
+
+
+def static_int(value, name, op):
+    """``value`` (an int, an integral float, or a concrete tensor holding one) as a Python int."""
+    v = _host_value(value, name, op)
+    if v.ndim != 0 or v.dtype.kind not in "iuf" or (v.dtype.kind == "f" and not float(v).is_integer()):
+        raise TypeError(f"{op}: `{name}` must be one integer; received {name}={value!r}.")
+    return int(v)
+
+
+def static_float(value, name, op):
+    """``value`` (a real number or a concrete tensor holding one) as a Python float."""
+    v = _host_value(value, name, op)
+    if v.ndim != 0 or v.dtype.kind not in "iuf":
+        raise TypeError(f"{op}: `{name}` must be one real number; received {name}={value!r}.")
+    return float(v)
+
+
+def quantiles(q, op, top=1.0):
+    """Quantile levels: a float or a tuple of floats in ``[0, top]``, or a tensor of rank 0 or 1 (unchecked).
+
+    Args:
+        q: the levels the user passed (a number, a sequence, a numpy array or a tensor).
+        op: the op's name, for the error message.
+        top: 1 for quantiles, 100 for percentiles.
+    """
+    from highlevel.config import current_backend
+    from highlevel.keras_tensor import KerasTensor
+
+    if isinstance(q, KerasTensor) or current_backend().is_tensor(q):
+        if ndim_of(q) > 1:
+            raise ValueError(f"{op}: `q` must be a number or a 1-D sequence; received a tensor of shape "
+                             f"{shape_of(q)}.")
+        return q
+    try:
+        v = np.asarray(q, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{op}: `q` must be a number or a 1-D sequence of numbers; received q={q!r}.") from None
+    if v.ndim > 1:
+        raise ValueError(f"{op}: `q` must be a number or a 1-D sequence; received q of shape {v.shape}.")
+    if not np.all((v >= 0) & (v <= top)):
+        what = "percentiles" if top == 100 else "quantiles"
+        raise ValueError(f"{op}: {what} must be in the range [0, {top:g}]; received q={q!r}.")
+    return float(v) if v.ndim == 0 else tuple(float(e) for e in v)

@@ -720,4 +720,524 @@ def _matrices(x, op):
     return x
 
 
+
+# ----------------------------------------------------------------- NaN-ignoring reductions, order statistics, windows
+def _reduction(name, x, axis, keepdims):
+    return _door.call(name, x, axis=_args.axes(axis, _args.ndim_of(x), name), keepdims=bool(keepdims))
+
+
+def nansum(x, axis=None, keepdims=False):
+    """The sum of ``x`` along ``axis``, counting NaN entries as 0.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes; None (default) sums every entry.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The sum: 0 where every entry is NaN. Bool, int8 and int16 inputs sum in int32, uint8 and uint16 in uint32;
+        other dtypes are kept.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, float("nan"), 3.0], [float("nan"), 2.0, 1.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.nansum(x, axis=1)).tolist()
+    [4.0, 3.0]
+    """
+    return _reduction("nansum", x, axis, keepdims)
+
+
+def nanmean(x, axis=None, keepdims=False):
+    """The mean of the non-NaN entries of ``x`` along ``axis``.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes; None (default) averages every entry.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The mean (NaN where every entry is NaN), in the float dtype of ``x``; integer inputs give floatx.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, float("nan"), 3.0], [float("nan"), 2.0, 1.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.nanmean(x, axis=1)).tolist()
+    [2.0, 1.5]
+    """
+    return _reduction("nanmean", x, axis, keepdims)
+
+
+def nanmax(x, axis=None, keepdims=False):
+    """The maximum of the non-NaN entries of ``x`` along ``axis``.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes; None (default) reduces every entry.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The maximum (NaN where every entry is NaN), in the dtype of ``x``. The gradient goes to the maximal
+        entries (shared between ties) and is 0 at NaN entries.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, float("nan"), 3.0], [float("nan"), 2.0, 1.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.nanmax(x, axis=1)).tolist()
+    [3.0, 2.0]
+    """
+    return _reduction("nanmax", x, axis, keepdims)
+
+
+def nanmin(x, axis=None, keepdims=False):
+    """The minimum of the non-NaN entries of ``x`` along ``axis``.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes; None (default) reduces every entry.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The minimum (NaN where every entry is NaN), in the dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, float("nan"), 3.0], [float("nan"), 2.0, 1.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.nanmin(x, axis=1)).tolist()
+    [1.0, 1.0]
+    """
+    return _reduction("nanmin", x, axis, keepdims)
+
+
+def nanprod(x, axis=None, keepdims=False):
+    """The product of ``x`` along ``axis``, counting NaN entries as 1.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes; None (default) multiplies every entry.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The product: 1 where every entry is NaN. Bool, int8 and int16 inputs multiply in int32, uint8 and uint16
+        in uint32; other dtypes are kept.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, float("nan"), 3.0], [float("nan"), 2.0, 1.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.nanprod(x, axis=1)).tolist()
+    [3.0, 2.0]
+    """
+    return _reduction("nanprod", x, axis, keepdims)
+
+
+def nanstd(x, axis=None, keepdims=False):
+    """The population standard deviation (ddof 0) of the non-NaN entries of ``x`` along ``axis``.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes; None (default) uses every entry.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The standard deviation (NaN where every entry is NaN), in the float dtype of ``x``; integer inputs give
+        floatx.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, float("nan"), 3.0], [float("nan"), 2.0, 1.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.nanstd(x, axis=1)).tolist()
+    [1.0, 0.5]
+    """
+    return _reduction("nanstd", x, axis, keepdims)
+
+
+def nanvar(x, axis=None, keepdims=False):
+    """The population variance (ddof 0) of the non-NaN entries of ``x`` along ``axis``.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes; None (default) uses every entry.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The variance (NaN where every entry is NaN), in the float dtype of ``x``; integer inputs give floatx.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, float("nan"), 3.0], [float("nan"), 2.0, 1.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.nanvar(x, axis=1)).tolist()
+    [1.0, 0.25]
+    """
+    return _reduction("nanvar", x, axis, keepdims)
+
+
+def nanargmax(x, axis=None, keepdims=False):
+    """The index of the first maximum of the non-NaN entries of ``x`` along ``axis``.
+
+    Args:
+        x: a tensor.
+        axis: one axis; None (default) indexes the flattened tensor.
+        keepdims: keep the reduced axis (all axes when ``axis`` is None) with size 1.
+
+    Returns:
+        int32 indices; -1 where every entry is NaN (numpy raises an error there, which a compiled step cannot).
+        The index is always that of a real entry: ``nanargmax([nan, -inf])`` is 1 (numpy, and Keras on every
+        backend, answer 0, the index of the NaN that was to be ignored).
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, float("nan"), 3.0], [float("nan"), 2.0, 0.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.nanargmax(x, axis=1)).tolist()
+    [2, 1]
+    """
+    return _door.call("nanargmax", x, axis=_args.axis(axis, _args.ndim_of(x), "nanargmax", allow_none=True),
+                      keepdims=bool(keepdims))
+
+
+def nanargmin(x, axis=None, keepdims=False):
+    """The index of the first minimum of the non-NaN entries of ``x`` along ``axis``.
+
+    Args:
+        x: a tensor.
+        axis: one axis; None (default) indexes the flattened tensor.
+        keepdims: keep the reduced axis (all axes when ``axis`` is None) with size 1.
+
+    Returns:
+        int32 indices; -1 where every entry is NaN (see :func:`nanargmax`).
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, float("nan"), 3.0], [float("nan"), 2.0, 0.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.nanargmin(x, axis=1)).tolist()
+    [0, 2]
+    """
+    return _door.call("nanargmin", x, axis=_args.axis(axis, _args.ndim_of(x), "nanargmin", allow_none=True),
+                      keepdims=bool(keepdims))
+
+
+def nancumsum(x, axis=None, dtype=None):
+    """The cumulative sum of ``x`` along ``axis``, counting NaN entries as 0.
+
+    Args:
+        x: a tensor.
+        axis: one axis; None (default) flattens ``x`` first.
+        dtype: the dtype to sum in and return; default: the dtype of ``x`` (int32 for bool).
+
+    Returns:
+        A tensor of the shape of ``x`` (1-D when ``axis`` is None).
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, float("nan"), 3.0], [float("nan"), 2.0, 1.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.nancumsum(x, axis=1)).tolist()
+    [[1.0, 1.0, 4.0], [0.0, 2.0, 3.0]]
+    """
+    return _door.call("nancumsum", x, axis=_args.axis(axis, _args.ndim_of(x), "nancumsum", allow_none=True),
+                      dtype=_args.dtype(dtype, "nancumsum"))
+
+
+def nancumprod(x, axis=None, dtype=None):
+    """The cumulative product of ``x`` along ``axis``, counting NaN entries as 1.
+
+    Args:
+        x: a tensor.
+        axis: one axis; None (default) flattens ``x`` first.
+        dtype: the dtype to multiply in and return; default: the dtype of ``x`` (int32 for bool).
+
+    Returns:
+        A tensor of the shape of ``x`` (1-D when ``axis`` is None).
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, float("nan"), 3.0], [float("nan"), 2.0, 1.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.nancumprod(x, axis=1)).tolist()
+    [[1.0, 1.0, 3.0], [1.0, 2.0, 2.0]]
+    """
+    return _door.call("nancumprod", x, axis=_args.axis(axis, _args.ndim_of(x), "nancumprod", allow_none=True),
+                      dtype=_args.dtype(dtype, "nancumprod"))
+
+
+def _quantile_call(name, x, q, axis, method, keepdims, top):
+    from highlevel.backends.contract.statistics import QUANTILE_METHODS
+
+    return _door.call(name, x, _args.quantiles(q, name, top=top), axis=_args.axes(axis, _args.ndim_of(x), name),
+                      method=_args.one_of(method, QUANTILE_METHODS, "method", name), keepdims=bool(keepdims))
+
+
+def quantile(x, q, axis=None, method="linear", keepdims=False):
+    """The ``q``-th quantiles of ``x`` along ``axis``.
+
+    Args:
+        x: a tensor.
+        q: a level in [0, 1], a 1-D sequence of levels, or a tensor of rank 0 or 1 (whose entries outside
+            [0, 1] give NaN).
+        axis: an axis or a tuple of axes; None (default) uses every entry.
+        method: where a quantile falls between two sorted entries ``a <= b``: ``"linear"`` (default)
+            interpolates, ``"lower"`` takes ``a``, ``"higher"`` ``b``, ``"midpoint"`` ``(a + b) / 2`` and
+            ``"nearest"`` the closer of the two (the even position on a tie).
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The quantiles, one per level along a new first axis when ``q`` is a sequence; NaN where a slice holds a
+        NaN or is empty. In the float dtype of ``x`` (integer inputs give floatx). The gradient goes to the
+        entries a quantile selects or interpolates.
+
+    Raises:
+        ValueError: if a level of a number or sequence ``q`` is outside [0, 1], or ``method`` is unknown.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0])
+    >>> hl.ops.convert_to_numpy(hl.ops.quantile(x, [0.25, 0.5])).tolist()
+    [1.75, 2.5]
+    >>> hl.ops.convert_to_numpy(hl.ops.quantile(x, 0.5, method="lower")).tolist()
+    2.0
+    """
+    return _quantile_call("quantile", x, q, axis, method, keepdims, 1.0)
+
+
+def percentile(x, q, axis=None, method="linear", keepdims=False):
+    """The ``q``-th percentiles of ``x`` along ``axis``: :func:`quantile` with levels in percent.
+
+    Args:
+        x: a tensor.
+        q: a level in [0, 100], a 1-D sequence of levels, or a tensor of rank 0 or 1.
+        axis: an axis or a tuple of axes; None (default) uses every entry.
+        method: ``"linear"`` (default), ``"lower"``, ``"higher"``, ``"midpoint"`` or ``"nearest"`` (see
+            :func:`quantile`).
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The percentiles, one per level along a new first axis when ``q`` is a sequence.
+
+    Raises:
+        ValueError: if a level of a number or sequence ``q`` is outside [0, 100], or ``method`` is unknown.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, 2.0, 3.0], [4.0, 8.0, 6.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.percentile(x, 50, axis=1)).tolist()
+    [2.0, 6.0]
+    """
+    return _quantile_call("percentile", x, q, axis, method, keepdims, 100.0)
+
+
+def median(x, axis=None, keepdims=False):
+    """The median of ``x`` along ``axis``.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes; None (default) uses every entry.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The middle entry, or the mean of the two middle entries of an even count; NaN where a slice holds a NaN
+        or is empty. In the float dtype of ``x`` (integer inputs give floatx).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.median(hl.ops.convert_to_tensor([[3, 1, 2], [4, 6, 9]]), axis=1)).tolist()
+    [2.0, 6.0]
+    """
+    return _reduction("median", x, axis, keepdims)
+
+
+def nanquantile(x, q, axis=None, method="linear", keepdims=False):
+    """The ``q``-th quantiles of the non-NaN entries of ``x`` along ``axis``.
+
+    Args:
+        x: a tensor.
+        q: a level in [0, 1], a 1-D sequence of levels, or a tensor of rank 0 or 1.
+        axis: an axis or a tuple of axes; None (default) uses every entry.
+        method: ``"linear"`` (default), ``"lower"``, ``"higher"``, ``"midpoint"`` or ``"nearest"`` (see
+            :func:`quantile`).
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The quantiles of each slice's non-NaN entries (NaN where there are none); the gradient is 0 at NaN
+        entries.
+
+    Raises:
+        ValueError: if a level of a number or sequence ``q`` is outside [0, 1], or ``method`` is unknown.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, 2.0, float("nan")], [4.0, 5.0, 6.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.nanquantile(x, 0.5, axis=1)).tolist()
+    [1.5, 5.0]
+    """
+    return _quantile_call("nanquantile", x, q, axis, method, keepdims, 1.0)
+
+
+def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
+    """The ``q``-th percentiles of the non-NaN entries of ``x`` along ``axis``.
+
+    Args:
+        x: a tensor.
+        q: a level in [0, 100], a 1-D sequence of levels, or a tensor of rank 0 or 1.
+        axis: an axis or a tuple of axes; None (default) uses every entry.
+        method: ``"linear"`` (default), ``"lower"``, ``"higher"``, ``"midpoint"`` or ``"nearest"`` (see
+            :func:`quantile`).
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The percentiles of each slice's non-NaN entries (NaN where there are none).
+
+    Raises:
+        ValueError: if a level of a number or sequence ``q`` is outside [0, 100], or ``method`` is unknown.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([1.0, 2.0, float("nan"), 4.0])
+    >>> hl.ops.convert_to_numpy(hl.ops.nanpercentile(x, [50, 100])).tolist()
+    [2.0, 4.0]
+    """
+    return _quantile_call("nanpercentile", x, q, axis, method, keepdims, 100.0)
+
+
+def nanmedian(x, axis=None, keepdims=False):
+    """The median of the non-NaN entries of ``x`` along ``axis``.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes; None (default) uses every entry.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The median of each slice's non-NaN entries (NaN where there are none), in the float dtype of ``x``
+        (integer inputs give floatx).
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, float("nan"), 3.0], [float("nan"), float("nan"), 2.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.nanmedian(x, axis=1)).tolist()
+    [2.0, 2.0]
+    """
+    return _reduction("nanmedian", x, axis, keepdims)
+
+
+def _same_shape(a, b):
+    return len(a) == len(b) and builtins.all(d is None or e is None or d == e for d, e in zip(a, b))
+
+
+def average(x, axis=None, weights=None):
+    """The mean of ``x`` along ``axis``, weighted by ``weights``.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes; None (default) averages every entry.
+        weights: None (every entry weighs 1), a tensor of the shape of ``x``, or a 1-D tensor of one weight per
+            position along ``axis`` (which must then be a single axis).
+
+    Returns:
+        ``sum(x * weights) / sum(weights)`` over ``axis``, in ``result_type(x, weights, float)`` (integer inputs
+        give floatx). Differentiable with respect to ``x`` and ``weights``.
+
+    Raises:
+        ValueError: if the shape of ``weights`` fits neither rule.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[0.0, 1.0], [2.0, 3.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.average(x, axis=1, weights=hl.ops.convert_to_tensor([0.25, 0.75]))).tolist()
+    [0.75, 2.75]
+    """
+    x_shape = _args.shape_of(x)
+    axes = _args.axes(axis, len(x_shape), "average")
+    if weights is not None:
+        w_shape = _args.shape_of(weights)
+        if not _same_shape(w_shape, x_shape):
+            if axes is None:
+                raise ValueError(f"average: `weights` must have the shape of `x` when `axis` is None (or be 1-D "
+                                 f"with a single axis given); received weights of shape {w_shape} for x of shape "
+                                 f"{x_shape}.")
+            if len(w_shape) != 1 or len(axes) != 1:
+                raise ValueError(f"average: `weights` must have the shape of `x` {x_shape}, or be 1-D along a single "
+                                 f"axis; received weights of shape {w_shape} with axis={axis!r}.")
+            if None not in (w_shape[0], x_shape[axes[0]]) and w_shape[0] != x_shape[axes[0]]:
+                raise ValueError(f"average: 1-D `weights` need one weight per position along axis {axis!r} "
+                                 f"({x_shape[axes[0]]}); received {w_shape[0]} weights.")
+    return _door.call("average", x, axis=axes, weights=weights)
+
+
+def _window(name, x, *extra):
+    return _door.call(name, _args.static_int(x, "x", name), *extra)
+
+
+def bartlett(x):
+    """The Bartlett (triangular) window: rises linearly from 0 to 1 and falls back to 0.
+
+    Args:
+        x: the number of points ``M`` (an int, or a tensor holding one; not a symbolic tensor). ``M < 1`` gives
+            an empty window.
+
+    Returns:
+        A 1-D tensor of ``M`` values in floatx: ``1 - |2n - (M - 1)| / (M - 1)`` for ``n = 0 .. M - 1``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.bartlett(5)).tolist()
+    [0.0, 0.5, 1.0, 0.5, 0.0]
+    """
+    return _window("bartlett", x)
+
+
+def blackman(x):
+    """The Blackman window, a taper of three cosine terms.
+
+    Args:
+        x: the number of points ``M`` (an int, or a tensor holding one; not a symbolic tensor).
+
+    Returns:
+        A 1-D tensor of ``M`` values in floatx:
+        ``0.42 - 0.5 cos(2 pi n / (M - 1)) + 0.08 cos(4 pi n / (M - 1))``.
+
+    >>> import highlevel as hl
+    >>> [float(f"{v:.4f}") + 0.0 for v in hl.ops.convert_to_numpy(hl.ops.blackman(5))]
+    [0.0, 0.34, 1.0, 0.34, 0.0]
+    """
+    return _window("blackman", x)
+
+
+def hamming(x):
+    """The Hamming window: ``0.54 - 0.46 cos(2 pi n / (M - 1))``.
+
+    Args:
+        x: the number of points ``M`` (an int, or a tensor holding one; not a symbolic tensor).
+
+    Returns:
+        A 1-D tensor of ``M`` values in floatx.
+
+    >>> import highlevel as hl
+    >>> [float(f"{v:.4f}") for v in hl.ops.convert_to_numpy(hl.ops.hamming(5))]
+    [0.08, 0.54, 1.0, 0.54, 0.08]
+    """
+    return _window("hamming", x)
+
+
+def hanning(x):
+    """The Hann window: ``0.5 - 0.5 cos(2 pi n / (M - 1))``.
+
+    Args:
+        x: the number of points ``M`` (an int, or a tensor holding one; not a symbolic tensor).
+
+    Returns:
+        A 1-D tensor of ``M`` values in floatx.
+
+    >>> import highlevel as hl
+    >>> [float(f"{v:.4f}") for v in hl.ops.convert_to_numpy(hl.ops.hanning(5))]
+    [0.0, 0.5, 1.0, 0.5, 0.0]
+    """
+    return _window("hanning", x)
+
+
+def kaiser(x, beta):
+    """The Kaiser window: ``I0(beta * sqrt(1 - (2n / (M - 1) - 1) ** 2)) / I0(beta)``.
+
+    ``I0`` is the modified Bessel function of the first kind and order 0; the window is finite for any finite
+    ``beta`` (a negative ``beta`` gives the window of ``-beta``, as ``I0`` is even).
+
+    Args:
+        x: the number of points ``M`` (an int, or a tensor holding one; not a symbolic tensor).
+        beta: the shape parameter (a real number): 0 gives a rectangular window, larger values narrower ones.
+
+    Returns:
+        A 1-D tensor of ``M`` values in floatx.
+
+    Raises:
+        ValueError: if ``beta`` is infinite or NaN.
+
+    >>> import highlevel as hl
+    >>> [float(f"{v:.4f}") for v in hl.ops.convert_to_numpy(hl.ops.kaiser(5, beta=5.0))]
+    [0.0367, 0.5529, 1.0, 0.5529, 0.0367]
+    """
+    beta = _args.static_float(beta, "beta", "kaiser")
+    if beta != beta or beta in (float("inf"), float("-inf")):
+        raise ValueError(f"kaiser: `beta` must be a finite number; received beta={beta!r}.")
+    return _window("kaiser", x, beta)
+
+
 __all__ = ['ndim', 'size', 'zeros', 'ones', 'full', 'zeros_like', 'ones_like', 'full_like', 'arange', 'eye', 'linspace', 'copy', 'negative', 'abs', 'sign', 'sqrt', 'square', 'exp', 'expm1', 'log', 'log1p', 'log2', 'log10', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'floor', 'ceil', 'reciprocal', 'isnan', 'isinf', 'isfinite', 'logical_not', 'round', 'clip', 'nan_to_num', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'mod', 'power', 'arctan2', 'maximum', 'minimum', 'logaddexp', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'sum', 'mean', 'max', 'min', 'prod', 'var', 'std', 'any', 'all', 'argmax', 'argmin', 'cumsum', 'cumprod', 'matmul', 'einsum', 'tensordot', 'outer', 'reshape', 'transpose', 'swapaxes', 'moveaxis', 'concatenate', 'stack', 'split', 'expand_dims', 'squeeze', 'take', 'take_along_axis', 'where', 'pad', 'tile', 'repeat', 'broadcast_to', 'flip', 'sort', 'argsort', 'divide_no_nan', 'absolute', 'true_divide', 'amax', 'amin', 'exp2', 'deg2rad', 'rad2deg', 'ravel', 'ptp', 'tril', 'triu']
+__all__ += ["nansum", "nanmean", "nanmax", "nanmin", "nanprod", "nanstd", "nanvar", "nanargmax", "nanargmin",
+            "nancumsum", "nancumprod", "quantile", "percentile", "median", "nanquantile", "nanpercentile",
+            "nanmedian", "average", "bartlett", "blackman", "hamming", "hanning", "kaiser"]

@@ -55,7 +55,9 @@ def directions(case, cast_args):
     out = []
     for path in _leaves(cast_args, case.grad):
         x = np.asarray(_get(cast_args, path).value, np.float64)
-        v = rng.standard_normal(x.shape) * np.maximum(1.0, np.sqrt(np.abs(x)))
+        # finite at NaN inputs too (the NaN-ignoring reductions take them): there the gradient is 0, and a NaN
+        # direction would make <grad L, v> NaN
+        v = rng.standard_normal(x.shape) * np.maximum(1.0, np.sqrt(np.abs(np.nan_to_num(x))))
         out.append(v.astype(np.float32).astype(np.float64))
     return out
 
