@@ -336,6 +336,11 @@ def test_extract_patches_vit_model(backend):
     kernel, bias = (_np(w) for w in dense.weights)
     want = _keras("extract_patches", x, (8, 8)).reshape(3, 16, 192) @ kernel + bias
     np.testing.assert_allclose(out, want, atol=1e-4)
+    # and it trains in each engine's compiled step: a patch-mean target is learned
+    model.compile(optimizer=hl.optimizers.Adam(0.01), loss="mse")
+    target = x.reshape(3, 4, 8, 4, 8, 3).mean(axis=(2, 4, 5)).reshape(3, 16, 1).repeat(8, axis=-1)
+    history = model.fit(x, target, epochs=8, batch_size=3, verbose=0).history["loss"]
+    assert history[-1] < 0.5 * history[0], history
 
 
 def test_extract_patches_gradient_is_a_scatter(backend):
