@@ -20,8 +20,9 @@ import itertools
 
 import numpy as np
 
-from .harness import F32_64, INTS, SAME, C, const, fixed, ints, uniform
+from .harness import F32_64, FLOATS, INTS, SAME, C, const, fixed, ints, uniform
 
+#: the float dtypes of most lines; the exact ops (copies of pixels) and a few filters run in all of FLOATS
 FLOAT_IMAGES = F32_64
 
 
@@ -340,7 +341,7 @@ INTEGERS = list(range(-6, 12))
 I = "image."
 CASES = [
     # crop_images / pad_images: exact copies of the window, any dtype
-    C(I + "crop_images", "target", (pixels(2, 5, 6, 3),), ref_crop_images, dtypes=FLOAT_IMAGES + INTS, out=SAME,
+    C(I + "crop_images", "target", (pixels(2, 5, 6, 3),), ref_crop_images, dtypes=FLOATS + INTS, out=SAME,
       grad=(0,), top_cropping=1, left_cropping=2, target_height=3, target_width=3),
     C(I + "crop_images", "bottom-right", (pixels(5, 6, 2),), ref_crop_images, out=SAME, grad=(0,),
       top_cropping=0, bottom_cropping=2, left_cropping=1, right_cropping=1),
@@ -348,7 +349,7 @@ CASES = [
       bottom_cropping=1, target_height=3, right_cropping=2, target_width=4, data_format="channels_first"),
     C(I + "crop_images", "empty", (pixels(2, 5, 6, 3),), ref_crop_images, out=SAME,
       top_cropping=2, left_cropping=0, target_height=0, target_width=6),
-    C(I + "pad_images", "target", (pixels(2, 4, 5, 3),), ref_pad_images, dtypes=FLOAT_IMAGES + INTS, out=SAME,
+    C(I + "pad_images", "target", (pixels(2, 4, 5, 3),), ref_pad_images, dtypes=FLOATS + INTS, out=SAME,
       grad=(0,), top_padding=1, left_padding=2, target_height=7, target_width=8),
     C(I + "pad_images", "sides", (pixels(4, 5, 2),), ref_pad_images, out=SAME, grad=(0,),
       top_padding=0, bottom_padding=2, left_padding=3, right_padding=1),
@@ -356,7 +357,7 @@ CASES = [
       bottom_padding=1, target_height=6, right_padding=0, target_width=5, data_format="channels_first"),
 
     # color spaces
-    C(I + "rgb_to_grayscale", "basic", (pixels(2, 4, 5, 3),), ref_rgb_to_grayscale, dtypes=FLOAT_IMAGES,
+    C(I + "rgb_to_grayscale", "basic", (pixels(2, 4, 5, 3),), ref_rgb_to_grayscale, dtypes=FLOATS,
       out=SAME, grad=(0,)),
     C(I + "rgb_to_grayscale", "uint8", (ints(2, 4, 5, 3, low=0, high=256),), ref_rgb_to_grayscale,
       dtypes=("uint8", "int32"), out=SAME),
@@ -376,7 +377,7 @@ CASES = [
       grad=(0,), data_format="channels_first"),
 
     # extract_patches: gathered windows (exact for every dtype)
-    C(I + "extract_patches", "vit", (pixels(2, 6, 8, 3),), ref_extract_patches, dtypes=FLOAT_IMAGES + INTS,
+    C(I + "extract_patches", "vit", (pixels(2, 6, 8, 3),), ref_extract_patches, dtypes=FLOATS + INTS,
       out=SAME, grad=(0,), size=2),
     C(I + "extract_patches", "overlap", (pixels(1, 5, 6, 2),), ref_extract_patches, out=SAME, grad=(0,),
       size=(3, 2), strides=(1, 2)),
@@ -394,7 +395,7 @@ CASES = [
     C(I + "extract_patches", "volume", (pixels(1, 4, 5, 4, 2),), ref_extract_patches, out=SAME, grad=(0,),
       size=(2, 3, 2)),
     C(I + "extract_patches_3d", "basic", (pixels(2, 4, 4, 6, 2),), ref_extract_patches_3d,
-      dtypes=FLOAT_IMAGES + INTS, out=SAME, grad=(0,), size=2),
+      dtypes=FLOATS + INTS, out=SAME, grad=(0,), size=2),
     C(I + "extract_patches_3d", "same", (pixels(1, 3, 4, 5, 1),), ref_extract_patches_3d, out=SAME, grad=(0,),
       size=(2, 3, 2), strides=(1, 2, 2), padding="same"),
     C(I + "extract_patches_3d", "unbatched-cf", (pixels(2, 4, 5, 4),), ref_extract_patches_3d, out=SAME,
@@ -428,7 +429,7 @@ CASES = [
       ref_perspective_transform, out=SAME, tol_op="image.projective-grid", data_format="channels_first"),
 
     # gaussian_blur
-    C(I + "gaussian_blur", "basic", (pixels(2, 5, 6, 3),), ref_gaussian_blur, dtypes=FLOAT_IMAGES, out=SAME,
+    C(I + "gaussian_blur", "basic", (pixels(2, 5, 6, 3),), ref_gaussian_blur, dtypes=FLOATS, out=SAME,
       grad=(0,)),
     C(I + "gaussian_blur", "anisotropic", (pixels(1, 6, 7, 2),), ref_gaussian_blur, out=SAME, grad=(0,),
       kernel_size=(5, 5), sigma=(0.7, 2.0)),
@@ -457,7 +458,7 @@ CASES = [
       ref_scale_and_translate, out=SAME, grad=(0,), spatial_dims=(-2,), method="bilinear"),
 
     # sobel_edges
-    C(I + "sobel_edges", "basic", (pixels(2, 4, 5, 3),), ref_sobel_edges, dtypes=FLOAT_IMAGES, out=SAME,
+    C(I + "sobel_edges", "basic", (pixels(2, 4, 5, 3),), ref_sobel_edges, dtypes=FLOATS, out=SAME,
       grad=(0,)),
     C(I + "sobel_edges", "channels-first", (pixels(1, 2, 3, 4),), ref_sobel_edges, out=SAME, grad=(0,),
       data_format="channels_first"),
