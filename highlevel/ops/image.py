@@ -1070,7 +1070,7 @@ def perspective_transform(images, start_points, end_points, interpolation="bilin
 def _gaussian_1d(size, sigma, dtype):
     """A normalized Gaussian window of ``size`` taps centered on ``(size - 1) / 2`` (``sigma`` may be a tensor)."""
     offsets = np.arange(size, dtype=np.float64) - (size - 1) / 2.0
-    if isinstance(sigma, (int, float, np.number)) or (isinstance(sigma, np.ndarray) and sigma.ndim == 0):
+    if _is_number(sigma):
         window = np.exp(-0.5 * (offsets / float(sigma)) ** 2)
         return _constant(window / window.sum(), dtype)
     x = ops.divide(_constant(offsets, dtype), ops.cast(sigma, dtype))
@@ -1078,14 +1078,23 @@ def _gaussian_1d(size, sigma, dtype):
     return ops.divide(window, ops.sum(window))
 
 
-def _pair(value, name, op):
+def _is_number(value):
+    return isinstance(value, (int, float, np.number)) or (isinstance(value, np.ndarray) and value.ndim == 0)
+
+
+def _positive_sigmas(value, name, op):
+    """``value`` (one standard deviation or a pair) as a pair; numbers must be > 0, tensors pass as they are."""
     if isinstance(value, (list, tuple)):
         if len(value) != 2:
             raise ValueError(f"{op}: `{name}` must be a number or a pair of numbers; received {name}={value!r}.")
-        return tuple(value)
-    if hasattr(value, "shape") and len(tuple(value.shape)) == 1:
-        return (ops.take(value, 0), ops.take(value, 1))
-    return (value, value)
+        pair = tuple(value)
+    elif hasattr(value, "shape") and len(tuple(value.shape)) == 1:
+        pair = (ops.take(value, 0), ops.take(value, 1))
+    else:
+        pair = (value, value)
+    if any(_is_number(v) and not float(v) > 0 for v in pair):
+        raise ValueError(f"{op}: `{name}` must be > 0; received {name}={value!r}.")
+    return pair
 
 
 def _blur(x, kernel_size, sigma, data_format, channels):
@@ -1127,7 +1136,7 @@ def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None
     """
     op = "image.gaussian_blur"
     kernel_size = _args.int_tuple(kernel_size, 2, "kernel_size", op)
-    sigma = _pair(sigma, "sigma", op)
+    sigma = _positive_sigmas(sigma, "sigma", op)
     data_format = _args.data_format(data_format, op)
     images = _as_image_tensor(images)
     shape = _check_images(images)
@@ -1433,6 +1442,7 @@ def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01,
     op = "image.ssim"
     data_format = _args.data_format(data_format, op)
     filter_size = _args.positive_int(filter_size, "filter_size", op)
+    _positive_sigmas(filter_sigma, "filter_sigma", op)
     image1, image2 = _as_image_tensor(image1), _as_image_tensor(image2)
     shape1, shape2 = _args.shape_of(image1), _args.shape_of(image2)
     for name, shape in (("image1", shape1), ("image2", shape2)):

@@ -514,6 +514,10 @@ def test_gaussian_blur_dtypes(backend):
     u8 = hl.ops.image.gaussian_blur(UINT8)  # TensorFlow refuses uint8 images; we blur in float32 and round back
     want = np.clip(np.round(_keras("gaussian_blur", UINT8.astype("float32"))), 0, 255)
     assert hl.ops.dtype(u8) == "uint8" and np.abs(_np(u8).astype(int) - want).max() <= 1
+    with pytest.raises(ValueError, match="sigma"):
+        hl.ops.image.gaussian_blur(x, sigma=(1.0, 0.0))
+    with pytest.raises(ValueError, match="kernel_size"):
+        hl.ops.image.gaussian_blur(x, kernel_size=(3, 0))
 
 
 # --------------------------------------------------------------------------------------- elastic_transform
@@ -697,6 +701,8 @@ def test_ssim_errors():
         hl.ops.image.ssim(IMAGES, IMAGES)  # 5x7 images, 11x11 window
     with pytest.raises(ValueError, match="image1 rank"):
         hl.ops.image.ssim(IMAGES[0, 0], IMAGES[0, 0])
+    with pytest.raises(ValueError, match="filter_sigma"):
+        hl.ops.image.ssim(IMAGES, IMAGES, filter_size=3, filter_sigma=-1.0)
 
 
 # ------------------------------------------------------------------------------------------ symbolic models
