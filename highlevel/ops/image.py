@@ -2,8 +2,12 @@
 
 Written once on top of ``hl.ops`` (no backend method of their own), so they run, and differentiate, on
 every engine and on symbolic tensors. The numerics follow Keras 3 with its default TensorFlow backend:
-``resize`` uses half-pixel centers like ``tf.image.resize``, ``affine_transform`` reproduces
-``ImageProjectiveTransformV3`` including its fill modes.
+``resize`` uses half-pixel centers like ``tf.image.resize``, ``affine_transform`` (and ``perspective_transform``,
+built on it) reproduces ``ImageProjectiveTransformV3`` including its fill modes, ``sobel_edges`` reflects the
+border as ``tf.image.sobel_edges``. Where TensorFlow's result is wrong or refused, the op follows the
+definition instead and its docstring says so: ``map_coordinates``' mirror and reflect modes, ``gaussian_blur``
+with a non-square window, integer images, and the two independent fields of ``elastic_transform``.
+``extract_patches`` gathers its patches (exact for every dtype) rather than convolving with an identity kernel.
 
 >>> import highlevel as hl
 >>> x = hl.ops.reshape(hl.ops.arange(4, dtype="float32"), (1, 2, 2, 1))
@@ -912,6 +916,8 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
     ``scipy.ndimage.map_coordinates`` (pixel ``i`` sits at coordinate ``i``), except at the borders: each of the
     interpolation's neighbours is filled on its own (as JAX and Keras do, which fixes scipy issue 2640).
     Nearest rounds halves to even. Gradients flow to ``inputs`` and, for ``order=1``, to ``coordinates``.
+    The fill modes fold indices as documented below, as JAX and scipy do (Keras's TensorFlow backend fails on
+    ``"mirror"`` and mirrors negative indices about the wrong point with ``"reflect"``).
 
     Args:
         inputs: the array to sample, any rank ``n``.
@@ -1114,9 +1120,10 @@ def _blur(x, kernel_size, sigma, data_format, channels):
 def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None):
     """Blurs images with a Gaussian kernel (zero padding, output of the input's size).
 
-    The kernel is the outer product of two normalized 1D Gaussian windows. As every Keras backend does, the
-    first entry of ``kernel_size`` and of ``sigma`` is the window along the width (x) and the second the window
-    along the height (y); with square sizes and one sigma the order does not matter.
+    The kernel is the outer product of two normalized 1D Gaussian windows. The first entry of ``kernel_size``
+    and of ``sigma`` is the window along the width (x), the second the window along the height (y): every Keras
+    backend reads ``sigma`` so, and Keras's JAX backend ``kernel_size`` too (its TensorFlow and PyTorch backends
+    scramble a non-square window). With square sizes and one sigma the order does not matter.
 
     Args:
         images: a 3D image or a 4D batch, channels last (or first with ``data_format``).
