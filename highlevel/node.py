@@ -10,7 +10,11 @@ from .keras_tensor import KerasTensor
 
 
 class OpCall:
-    """The operation of a node made by an ``hl.ops`` function called on symbolic tensors."""
+    """The operation of a node made by an ``hl.ops`` function called on symbolic tensors.
+
+    ``name`` is the function's name in ``hl.ops``, or a dotted name for one that lives only in a namespace
+    (``"image.elastic_transform"``).
+    """
 
     def __init__(self, name):
         self.name = name
@@ -18,7 +22,10 @@ class OpCall:
     def __call__(self, *args, **kwargs):
         from highlevel import ops
 
-        return getattr(ops, self.name)(*args, **kwargs)
+        fn = ops
+        for part in self.name.split("."):
+            fn = getattr(fn, part)
+        return fn(*args, **kwargs)
 
     def __repr__(self):
         return f"<op {self.name}>"

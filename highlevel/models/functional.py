@@ -282,9 +282,13 @@ class Functional(Model):
                 out = layers[node["layer"]](*args, **kwargs)
             else:
                 name = node["op"]
-                if name not in ops.__all__:
+                space, _, short = name.rpartition(".")
+                if space == "image" and short in ops.image.__all__:
+                    out = getattr(ops.image, short)(*args, **kwargs)
+                elif not space and name in ops.__all__:
+                    out = getattr(ops, name)(*args, **kwargs)
+                else:
                     raise ValueError(f"The model config calls {name!r}, which is not an hl.ops function.")
-                out = getattr(ops, name)(*args, **kwargs)
             outputs_of.append([t for t in tree.flatten(out)[0] if isinstance(t, KerasTensor)])
         return cls(_decode(config["inputs"], outputs_of), _decode(config["outputs"], outputs_of),
                    name=config.get("name"), trainable=config.get("trainable", True))

@@ -227,7 +227,7 @@ def C(op, label, args, ref=None, *, dtypes=F32, grad=(), out=PROMOTE, finite=Fal
     """Builds a :class:`Case`.
 
     Args:
-        op: the backend method to call.
+        op: the ``hl.ops`` function to call; a dotted name reaches into a namespace (``"image.resize"``).
         label: a short readable name of the case (unique per op).
         args: positional arguments: generators (:func:`normal`, ...), :func:`fixed` values, Python
             scalars, tuples, or lists of generators (``concatenate``).

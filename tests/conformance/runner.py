@@ -39,11 +39,19 @@ def _rules(case, n):
     return rules
 
 
+def resolve_op(name):
+    """The public function ``hl.ops.<name>``; a dotted name reaches into a namespace (``"image.resize"``)."""
+    fn = hl.ops
+    for part in name.split("."):
+        fn = getattr(fn, part)
+    return fn
+
+
 def op_call(b, name, args, kwargs):
     """``hl.ops.<name>(*args, **kwargs)`` with ``b`` as the current engine: the front door (argument checks and
-    normalization) and the engine together, as a user calls them."""
+    normalization) and the engine together, as a user calls them. ``name`` may be dotted (``"image.resize"``)."""
     with hl.config.backend_scope(b):
-        return getattr(hl.ops, name)(*args, **kwargs)
+        return resolve_op(name)(*args, **kwargs)
 
 
 def call(b, case, cast_args):
@@ -173,7 +181,7 @@ def backend_value_and_grad(b, case, cast_args, cots):
         args = base
         for path, leaf in zip(paths, leaves):
             args = _put(args, path, leaf)
-        outs = H.as_list(getattr(hl.ops, case.op)(*args, **case.kwargs))
+        outs = H.as_list(resolve_op(case.op)(*args, **case.kwargs))
         total = None
         for o, c in zip(outs, cots):
             if c is None:

@@ -19,3 +19,12 @@ def test_a_dtype_the_case_asks_for_is_checked_like_an_input_dtype():
         runner.skip_unsupported(_engine(False), "float32", to_bfloat16)
     runner.skip_unsupported(_engine(True), "float32", to_bfloat16)  # runs where bfloat16 exists
     runner.skip_unsupported(_engine(False), "float32", types.SimpleNamespace(kwargs={"dtype": "float32"}))
+
+
+def test_a_case_can_name_an_op_of_a_namespace():
+    import highlevel as hl
+
+    assert runner.resolve_op("add") is hl.ops.add
+    assert runner.resolve_op("image.resize") is hl.ops.image.resize
+    with pytest.raises(AttributeError):
+        runner.resolve_op("image.no_such_op")
