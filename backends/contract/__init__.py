@@ -21,13 +21,14 @@ from .core import Capabilities, CoreContract
 from .distribution import DistributionContract
 from .fused import FusedContract
 from .nn_ops import NNContract
+from .numpy_array import NumpyArrayContract
 from .numpy_generic import NumpyGenericContract
 from .numpy_ops import NumpyContract
 from .training import TrainingContract
 from .variable import StatelessScope, SymbolicScope, Variable
 
 
-class Backend(CoreContract, NumpyContract, NumpyGenericContract, NNContract, ControlFlowContract, TrainingContract,
+class Backend(CoreContract, NumpyContract, NumpyGenericContract, NumpyArrayContract, NNContract, ControlFlowContract, TrainingContract,
               FusedContract, DistributionContract):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
@@ -43,5 +44,5 @@ def op_names():
     return names
 
 
-__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "NNContract", "NumpyContract", "NumpyGenericContract", "StatelessScope", "SymbolicScope", "TrainingContract", "Variable",
+__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "NNContract", "NumpyContract", "NumpyGenericContract", "NumpyArrayContract", "StatelessScope", "SymbolicScope", "TrainingContract", "Variable",
            "dtypes", "tree", "op_names"]
