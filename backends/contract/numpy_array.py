@@ -36,13 +36,19 @@ class NumpyArrayContract:
         from .replay import NotReplayable
 
         try:
-            return np.asarray(self.to_numpy(x))
+            return self._known_values(x)
         except NotReplayable:
             raise
         except Exception as e:  # noqa: BLE001 - tracers and graph tensors refuse conversion, each in its own way
             raise ValueError(f"{op}: the shape of the result depends on the values of the input, which are not "
                              f"known inside a compiled step (jax.jit, tf.function, a compiled train step). "
                              f"{hint} ({type(e).__name__})") from None
+
+    def _known_values(self, x):
+        """The values of ``x`` as a numpy array; raises when they are not known yet (a traced tensor). An engine
+        whose differentiation traces eagerly known values (JAX's ``grad`` outside ``jit``) overrides it to read
+        them there too."""
+        return np.asarray(self.to_numpy(x))
 
     def _axis_range(self, x, axis, start, stop, step=None):
         """``x[..., start:stop:step, ...]`` on ``axis`` (a non-negative int)."""
@@ -462,7 +468,11 @@ class NumpyArrayContract:
         else:
             index, inverse, counts, valid = self._unique_traced(rows, sorted, size)
             n_out = size
-        if axis is None:
+        if self.size(x) == 0 and n_out:  # nothing to gather: every entry is padding
+            values_shape = list(shape) if axis is not None else [0]
+            values_shape[0 if axis is None else axis] = n_out
+            values = self.zeros(tuple(values_shape), self.dtype(x))
+        elif axis is None:
             values = self.take(self.reshape(x, (-1,)), index, axis=0)
         else:
             values = self.take(x, index, axis=axis)
@@ -545,16 +555,21 @@ class NumpyArrayContract:
         return index, inverse, counts, valid
 
     # ---------------------------------------------------------------- counting
+    def _bincount_length(self, x, minlength):
+        """``max(max(x) + 1, minlength)``, read on the host; raises for negative entries."""
+        values = self._host_values(x, "bincount", "bincount's output length is max(x) + 1 (at least minlength).")
+        if values.size and values.min() < 0:
+            raise ValueError(f"bincount: `x` must be non-negative; received a minimum of {values.min()}.")
+        return max(int(minlength), int(values.max()) + 1 if values.size else 0)
+
     def bincount(self, x, weights=None, minlength=0, sparse=False):
         """For each ``i`` in ``[0, max(max(x) + 1, minlength))``, how many times it occurs in the non-negative
         integer ``x`` (int32), or the sum of ``weights`` where it occurs; a 2-D ``x`` counts each row.
 
-        The length depends on ``max(x)``, so it needs concrete values (not inside a compiled step)."""
+        The length depends on ``max(x)``, so it needs concrete values (not inside a compiled step). This
+        definition compares every entry with every bin; engines override it with a scatter-add."""
         x = self.convert_to_tensor(x)
-        values = self._host_values(x, "bincount", "bincount's output length is max(x) + 1 (at least minlength).")
-        if values.size and values.min() < 0:
-            raise ValueError(f"bincount: `x` must be non-negative; received a minimum of {values.min()}.")
-        length = max(int(minlength), int(values.max()) + 1 if values.size else 0)
+        length = self._bincount_length(x, minlength)
         hit = self.equal(self.expand_dims(x, -1), self.arange(length, dtype=self.dtype(x)))
         if weights is None:
             return self.sum(self.cast(hit, "int32"), axis=(len(self.shape(x)) - 1,))
