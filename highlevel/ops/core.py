@@ -6,6 +6,8 @@ few ops highlevel adds (``value_and_grad``, ``grad``, ``dense``, ...).
 'float32'
 """
 
+import builtins
+
 from highlevel.keras_tensor import KerasTensor
 
 from . import _args, _door
@@ -164,8 +166,8 @@ def unstack(x, num=None, axis=0):
 
     Args:
         x: a tensor of rank 1 or more.
-        num: the number of slices, if given: it must equal the size of ``axis`` (which must be known, also on a
-            symbolic tensor).
+        num: the number of slices, if given: it must equal the size of ``axis``; a symbolic tensor whose size
+            there is unknown needs it.
         axis: the axis to unstack along.
 
     Returns:
@@ -185,9 +187,11 @@ def unstack(x, num=None, axis=0):
         if size is not None and num != size:
             raise ValueError(f"unstack: num={num} does not match the size {size} of axis {axis} of a tensor of shape "
                              f"{_args.shape_of(x)}.")
-    if size is None:
-        raise ValueError(f"unstack: the size of axis {axis} is unknown (shape {_args.shape_of(x)}), so the number "
-                         "of results is too; unstack along an axis of known size.")
+    if size is None:  # a symbolic tensor: num slices, each its own node
+        if num is None:
+            raise ValueError(f"unstack: the size of axis {axis} is unknown (shape {_args.shape_of(x)}), so the "
+                             "number of results is too; pass num=.")
+        return [getitem(x, (builtins.slice(None),) * axis + (i,)) for i in range(num)]
     return _door.call("unstack", x, num=num, axis=axis)
 
 
@@ -230,7 +234,7 @@ def rearrange(tensor, pattern, **axes_lengths):
         tensor = transpose(tensor, permutation)
     if composed is not None:
         tensor = reshape(tensor, composed)
-    return tensor
+    return convert_to_tensor(tensor)
 
 
 __all__ = ['convert_to_tensor', 'is_tensor', 'cast', 'shape', 'dtype', 'stop_gradient', 'value_and_grad', 'grad', 'getitem', 'slice', 'slice_update', 'scan', 'dense', 'fused_batch_norm', 'sparse_softmax_cross_entropy', 'convert_to_numpy', 'concat']

@@ -60,6 +60,15 @@ def test_data_dependent_shapes_are_unknown_on_symbolic_tensors():
     assert ops.unique(hl.Input((4, 3)), axis=1).shape == (None, None, 3)
 
 
+def test_unstack_of_an_unknown_axis_with_num(backend):
+    inputs = hl.Input((3,))
+    parts = ops.unstack(inputs, num=2, axis=0)
+    assert [p.shape for p in parts] == [(3,), (3,)]
+    model = hl.Model(inputs, parts)
+    x = np.arange(6, dtype="float32").reshape(2, 3)
+    assert [_np(p).tolist() for p in model(x)] == x.tolist()
+
+
 def test_unique_in_a_functional_model(backend):
     inputs = hl.Input((6,), dtype="int32", batch_size=1)
     values, counts = ops.unique(ops.reshape(inputs, (-1,)), return_counts=True, size=4, fill_value=-1)
@@ -207,7 +216,7 @@ def test_rearrange_errors(pattern, lengths, match):
     (lambda: ops.select([ops.ones(2) > 0], []), ValueError, "same length"),
     (lambda: ops.correlate(ops.ones((2, 2)), ops.ones(2)), ValueError, "rank 1"),
     (lambda: ops.unstack(ops.ones((2, 3)), num=2, axis=1), ValueError, "num=2"),
-    (lambda: ops.unstack(hl.Input((3,)), axis=0), ValueError, "unknown"),
+    (lambda: ops.unstack(hl.Input((3,)), axis=0), ValueError, "pass num="),
     (lambda: ops.dot(ops.ones((2, 3)), ops.ones((2, 3))), ValueError, "same size"),
     (lambda: ops.meshgrid(ops.ones(2), indexing="ji"), ValueError, "indexing"),
 ])
