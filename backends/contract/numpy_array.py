@@ -448,8 +448,8 @@ class NumpyArrayContract:
 
         With ``size`` the result has exactly ``size`` entries along its first axis (``axis``): cut, or padded
         with ``fill_value`` (0 when None), padded indices 0 and counts 0; that needs no host read, so it works
-        inside a compiled step. Without ``size`` the number of distinct entries is read on the host. NaNs are
-        each distinct (no NaN equals another).
+        inside a compiled step. Without ``size`` the values are read on the host (the number of distinct entries
+        depends on them). NaNs are each distinct (no NaN equals another).
         """
         x = self.convert_to_tensor(x)
         shape = self.shape(x)

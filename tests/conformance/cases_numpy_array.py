@@ -192,7 +192,8 @@ CASES = [
     C("hstack", "2d", ([normal(2, 3), normal(2, 1)],), _stack(np.hstack), dtypes=F32_64 + INTS, grad=(0,)),
     C("hstack", "1d", ([normal(2), normal(3)],), _stack(np.hstack), grad=(0,)),
     C("hstack", "promote", ([ints(2), normal(2)],), _stack(np.hstack), dtypes=(("int32", "float32"),)),
-    C("vstack", "1d-rows", ([normal(3), normal(2, 3)],), _stack(np.vstack), dtypes=F32_64 + INTS, grad=(0,)),
+    C("vstack", "1d-rows",  # 1-D tensors are rows (Keras's TensorFlow backend concatenates them flat)
+      ([normal(3), normal(2, 3)],), _stack(np.vstack), dtypes=F32_64 + INTS, grad=(0,)),
     C("dstack", "2d", ([normal(2, 3), normal(2, 3)],), _stack(np.dstack), dtypes=F32_64 + INTS, grad=(0,)),
     C("dstack", "1d-and-3d", ([normal(3), normal(1, 3, 2)],), _stack(np.dstack), grad=(0,)),
     C("unstack", "axis1", (normal(2, 3, 4),), _unstack, dtypes=F32_64 + INTS, grad=(0,), out=SAME, axis=1),
@@ -250,7 +251,7 @@ CASES = [
     C("cross", "3d-broadcast", (normal(4, 3), normal(3)), _cross, dtypes=F32_64 + INTS, grad=(0, 1)),
     C("cross", "axes", (normal(3, 2), normal(2, 3)), _cross, grad=(0, 1), axisa=0, axisb=-1, axisc=0),
     C("cross", "axis", (normal(3, 2), normal(3, 2)), _cross, grad=(0, 1), axis=0),
-    C("cross", "2d", (normal(4, 2), normal(4, 2)), _cross, grad=(0, 1)),
+    C("cross", "2d", (normal(4, 2), normal(4, 2)), _cross, grad=(0, 1)),  # Keras's torch backend raises for 2-vectors
     C("cross", "2d-3d", (normal(2), normal(3)), _cross, grad=(0, 1)),
     C("cross", "3d-2d", (normal(2, 3), normal(2, 2)), _cross, grad=(0, 1)),
     C("dot", "matrix", (normal(3, 4), normal(4, 2)), dtypes=F32_64 + INTS, grad=(0, 1)),
@@ -263,15 +264,17 @@ CASES = [
     C("inner", "nd", (normal(2, 3), normal(4, 3)), dtypes=F32_64 + INTS, grad=(0, 1)),
     C("inner", "vectors", (normal(3), normal(3)), grad=(0, 1)),
     C("inner", "scalar", (normal(2, 3), 0.5), grad=(0,)),
-    C("vdot", "matrices", (normal(2, 3), normal(3, 2)), dtypes=F32_64 + INTS, grad=(0, 1)),
+    C("vdot", "matrices", (normal(2, 3), normal(3, 2)), dtypes=F32_64 + INTS, grad=(0, 1)),  # torch: 1-D only
     # ----------------------------------------------------------------------------- indexing
     C("unravel_index", "int32", (FLAT, (3, 4)), dtypes=N, out=(INT32, INT32)),
+    # the dtype of the indices, as Keras's output spec says (three of its backends give int32)
     C("unravel_index", "int64-3d", (fixed(np.array([[0, 23], [17, 6]], np.int64)), (2, 3, 4)), dtypes=N,
       out=(INT64,) * 3),
     C("select", "basic", ([mask(3, 4), mask(3, 4)], [normal(3, 4), normal(3, 4)]), _select,
       dtypes=F32_64 + INTS, grad=(1,)),
     C("select", "default-broadcast", ([mask(3, 1), mask(1, 4)], [normal(3, 4), normal(4)]), _select, grad=(1,),
       default=-1),
+    # the promotion table: float32 choices and an int default give float32 (numpy and TensorFlow: float64)
     C("select", "promote", ([mask(3,), mask(3,)], [ints(3), normal(3)]), _select,
       dtypes=(("int32", "float32"),), default=-1),
     C("isin", "ints", (ints(3, 4, low=0, high=6), ints(5, low=0, high=9)), dtypes=INTS + ("float32",), out=BOOL),
@@ -280,6 +283,7 @@ CASES = [
     C("isin", "empty", (ints(4), normal(0)), out=BOOL, dtypes=F32),
     C("isin", "mixed", (ints(5), ints(3)), out=BOOL, dtypes=(("int32", "float32"), ("int8", "int64"))),
     # ------------------------------------------------------------------------------ search
+    # Keras's backends partition differently (torch and TensorFlow cast floats to int32): a stable sort, everywhere
     C("argpartition", "last", (distinct(3, 5), 2), _argpartition, dtypes=F32_64 + INTS, out=INT32),
     C("argpartition", "axis0-ties", (ints(4, 3, low=0, high=3), -1), _argpartition, dtypes=("float32", "int32"),
       out=INT32, axis=0),
@@ -291,6 +295,7 @@ CASES = [
     C("searchsorted", "mixed", (SORTED_INTS, normal(4, scale=3)), _searchsorted,
       dtypes=(("int32", "float32"),), out=INT32),
     C("digitize", "increasing", (normal(3, 4), BINS), np.digitize, dtypes=F32_64, out=INT32),
+    # decreasing bins as numpy (Keras's torch backend gets them wrong, its TensorFlow backend raises)
     C("digitize", "decreasing", (normal(3, 4), const([1.0, 0.5, -0.25, -1.0])), np.digitize, out=INT32),
     C("digitize", "ties", (ints(10, low=-4, high=7), SORTED_INTS), np.digitize, dtypes=INTS, out=INT32),
     C("digitize", "decreasing-ties", (ints(10, low=-4, high=7), const([5, 2, 0, 0, -1, -3])), np.digitize,
@@ -302,12 +307,14 @@ CASES = [
     C("unique", "values-grad", (distinct(5),), _unique, grad=(0,)),
     C("unique", "axis", (ints(4, 3, low=0, high=2),), _unique, dtypes=("float32", "int32"),
       out=(SAME, INT32, INT32, INT32), axis=-1, return_index=True, return_inverse=True, return_counts=True),
+    # sorted=False: first-occurrence order (Keras's TensorFlow backend; its others ignore the flag and sort)
     C("unique", "unsorted", (ints(9, low=0, high=4),), _unique, dtypes=("float32", "int32"),
       out=(SAME, INT32, INT32, INT32), sorted=False, return_index=True, return_inverse=True, return_counts=True),
     C("unique", "nan-each-distinct", (const([1.0, np.nan, 2.0, np.nan, 1.0]),), _unique, out=(SAME, INT32),
       return_counts=True),
     C("unique", "empty", (normal(0, 2),), _unique, out=(SAME, INT32, INT32), return_inverse=True,
       return_counts=True),
+    # padding: fill_value (0 by default, as Keras documents; its JAX backend pads with the minimum), index 0
     C("unique", "size-pad", (ints(3, 4, low=0, high=4),), _unique, dtypes=F32_64 + INTS,
       out=(SAME, INT32, INT32, INT32), size=7, fill_value=-1, return_index=True, return_inverse=True,
       return_counts=True),
@@ -339,6 +346,7 @@ CASES = [
     C("bincount", "empty", (fixed(np.zeros((0,), np.int32)),), _bincount, dtypes=N, out=INT32, minlength=2),
     C("histogram", "basic", (normal(20),), _histogram, dtypes=F32_64, out=(SAME, SAME), bins=5),
     C("histogram", "range", (normal(20),), _histogram, out=(SAME, SAME), bins=3, range=(-1.0, 1.5)),
+    # float counts and edges (Keras's TensorFlow backend gives int32 edges, wrong when the bins do not divide)
     C("histogram", "int", (ints(12, low=0, high=9),), _histogram, dtypes=INTS, out=(FLOAT, FLOAT), bins=4),
     C("histogram", "constant", (const([2.0, 2.0, 2.0]),), _histogram, out=(SAME, SAME), bins=2),
     C("count_nonzero", "all", (ints(3, 4, low=-1, high=2),), _count_nonzero, dtypes=F32 + INTS + ("bool",),
@@ -356,12 +364,13 @@ CASES = [
     C("trapezoid", "x-nd-axis0", (normal(4, 3), normal(4, 3)), grad=(0, 1), axis=0),
     C("trapezoid", "int", (ints(2, 4),), dtypes=INTS, out=FLOAT),
     # --------------------------------------------------------------------------- statistics
+    # (2, 4): x2 longer than x1, where Keras's torch ("same") and TensorFlow ("valid") backends go wrong
     *[C("correlate", f"{mode}-{a}-{b}", (normal(a), normal(b)), dtypes=F32_64, grad=(0, 1), out=CORRELATE,
         mode=mode) for mode in ("valid", "same", "full") for a, b in ((5, 3), (2, 4))],
     C("correlate", "int", (ints(5), ints(2)), dtypes=INTS, out=CORRELATE),
     C("correlate", "half", (normal(5), normal(3)), dtypes=("float16",), out=CORRELATE, mode="full"),
     C("corrcoef", "rows", (normal(3, 6),), dtypes=F32_64, grad=(0,), out=CORRCOEF),
-    C("corrcoef", "one-variable", (normal(5),), out=CORRCOEF),
+    C("corrcoef", "one-variable", (normal(5),), out=CORRCOEF),  # a scalar 1, as numpy (Keras's TensorFlow raises)
     C("corrcoef", "int", (ints(3, 5),), dtypes=INTS, out=CORRCOEF),
     # ------------------------------------------------------------------------------ einops
     C("rearrange", "split-merge", (normal(2, 6, 4), "a (b1 b) c -> b (c a) b1"), _rearrange,
