@@ -344,7 +344,7 @@ CASES = [
     C("bincount", "2d-weights", (fixed(np.array([[1, 2, 1], [0, 0, 4]], np.int64)), normal(2, 3)), _bincount,
       grad=(1,)),
     C("bincount", "empty", (fixed(np.zeros((0,), np.int32)),), _bincount, dtypes=N, out=INT32, minlength=2),
-    C("histogram", "basic", (normal(20),), _histogram, dtypes=F32_64, out=(SAME, SAME), bins=5),
+    C("histogram", "basic", (normal(20),), _histogram, dtypes=F32_64, grad=(0,), out=(SAME, SAME), bins=5),
     C("histogram", "range", (normal(20),), _histogram, out=(SAME, SAME), bins=3, range=(-1.0, 1.5)),
     # float counts and edges (Keras's TensorFlow backend gives int32 edges, wrong when the bins do not divide)
     C("histogram", "int", (ints(12, low=0, high=9),), _histogram, dtypes=INTS, out=(FLOAT, FLOAT), bins=4),
