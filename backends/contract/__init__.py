@@ -21,6 +21,7 @@ from .core import Capabilities, CoreContract
 from .distribution import DistributionContract
 from .fused import FusedContract
 from .nn_ops import NNContract
+from .numpy_array import NumpyArrayContract
 from .numpy_generic import NumpyGenericContract
 from .numpy_ops import NumpyContract
 from .statistics import StatisticsContract
@@ -28,8 +29,8 @@ from .training import TrainingContract
 from .variable import StatelessScope, SymbolicScope, Variable
 
 
-class Backend(CoreContract, NumpyContract, NumpyGenericContract, StatisticsContract, NNContract, ControlFlowContract,
-              TrainingContract, FusedContract, DistributionContract):
+class Backend(CoreContract, NumpyContract, NumpyGenericContract, StatisticsContract, NumpyArrayContract, NNContract,
+              ControlFlowContract, TrainingContract, FusedContract, DistributionContract):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
     def __repr__(self):
@@ -44,5 +45,6 @@ def op_names():
     return names
 
 
-__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "NNContract", "NumpyContract", "NumpyGenericContract", "StatisticsContract", "StatelessScope", "SymbolicScope", "TrainingContract", "Variable",
-           "dtypes", "tree", "op_names"]
+__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract",
+           "NNContract", "NumpyArrayContract", "NumpyContract", "NumpyGenericContract", "StatelessScope",
+           "StatisticsContract", "SymbolicScope", "TrainingContract", "Variable", "dtypes", "tree", "op_names"]

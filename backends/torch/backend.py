@@ -16,6 +16,7 @@ from .distribution import TorchDistributionMixin
 from .fused import TorchFusedMixin
 from .math_ops import TorchMathMixin
 from .nn_ops import TorchNNMixin
+from .numpy_array import TorchNumpyArrayMixin
 from .random import TorchRandomMixin
 from .reduction_ops import TorchReductionMixin
 from .shape_ops import TorchShapeMixin
@@ -23,7 +24,7 @@ from .training import TorchTrainingMixin
 
 
 class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchReductionMixin, TorchShapeMixin,
-                   TorchNNMixin, TorchControlFlowMixin, TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin,
+                   TorchNumpyArrayMixin, TorchNNMixin, TorchControlFlowMixin, TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin,
                    Backend):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
 

@@ -313,3 +313,39 @@ def quantiles(q, op, top=1.0):
         what = "percentiles" if top == 100 else "quantiles"
         raise ValueError(f"{op}: {what} must be in the range [0, {top:g}]; received q={q!r}.")
     return float(v) if v.ndim == 0 else tuple(float(e) for e in v)
+def min_rank(x, n, op, name="x"):
+    """``x`` checked to have rank ``n`` or more."""
+    if ndim_of(x) < n:
+        raise ValueError(f"{op}: `{name}` must have rank {n} or more; received a tensor of shape {shape_of(x)}.")
+    return x
+
+
+def rank_in(x, ranks, op, name="x"):
+    """``x`` checked to have one of the ``ranks``."""
+    if ndim_of(x) not in ranks:
+        wanted = " or ".join(str(r) for r in ranks)
+        raise ValueError(f"{op}: `{name}` must have rank {wanted}; received a tensor of shape {shape_of(x)}.")
+    return x
+
+
+def sequence(value, op, name):
+    """A non-empty list from a list or tuple (of tensors, usually)."""
+    if not isinstance(value, (list, tuple)) or not value:
+        raise ValueError(f"{op}: `{name}` must be a non-empty list or tuple; received {name}={value!r}.")
+    return list(value)
+
+
+def sections(value, size, op, axis, equal=True):
+    """``indices_or_sections`` of a split: a number of sections (an int >= 1, dividing ``size`` when ``equal``
+    and the size is known) or a tuple of int indices to cut at."""
+    if is_int(value):
+        n = positive_int(value, "indices_or_sections", op)
+        if equal and size is not None and size % n:
+            raise ValueError(f"{op}: cannot split axis {axis} of size {size} into {n} equal sections; pass a number "
+                             "of sections that divides it, or the indices to cut at.")
+        return n
+    try:
+        return tuple(_index(i, "indices_or_sections", op) for i in value)
+    except TypeError:
+        raise TypeError(f"{op}: `indices_or_sections` must be an int or a sequence of ints; received "
+                        f"{value!r}.") from None

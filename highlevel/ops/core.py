@@ -6,6 +6,8 @@ few ops highlevel adds (``value_and_grad``, ``grad``, ``dense``, ...).
 'float32'
 """
 
+import builtins
+
 from highlevel.keras_tensor import KerasTensor
 
 from . import _args, _door
@@ -159,4 +161,81 @@ def convert_to_numpy(x):
 from .numpy import concatenate as concat  # noqa: E402
 
 
+def unstack(x, num=None, axis=0):
+    """Splits ``x`` into the slices along ``axis``, each without that axis.
+
+    Args:
+        x: a tensor of rank 1 or more.
+        num: the number of slices, if given: it must equal the size of ``axis``; a symbolic tensor whose size
+            there is unknown needs it.
+        axis: the axis to unstack along.
+
+    Returns:
+        A list of ``x.shape[axis]`` tensors.
+
+    >>> import highlevel as hl
+    >>> [hl.ops.convert_to_numpy(t).tolist() for t in hl.ops.unstack(hl.ops.convert_to_tensor([[1, 2], [3, 4]]), axis=1)]
+    [[1, 3], [2, 4]]
+    """
+    n = _args.ndim_of(x)
+    if n == 0:
+        raise ValueError("unstack: `x` must have rank 1 or more; received a scalar.")
+    axis = _args.axis(axis, n, "unstack")
+    size = _args.shape_of(x)[axis]
+    if num is not None:
+        num = _args.positive_int(num, "num", "unstack", minimum=0)
+        if size is not None and num != size:
+            raise ValueError(f"unstack: num={num} does not match the size {size} of axis {axis} of a tensor of shape "
+                             f"{_args.shape_of(x)}.")
+    if size is None:  # a symbolic tensor: num slices, each its own node
+        if num is None:
+            raise ValueError(f"unstack: the size of axis {axis} is unknown (shape {_args.shape_of(x)}), so the "
+                             "number of results is too; pass num=.")
+        return [getitem(x, (builtins.slice(None),) * axis + (i,)) for i in range(num)]
+    return _door.call("unstack", x, num=num, axis=axis)
+
+
+def rearrange(tensor, pattern, **axes_lengths):
+    """Reorders, merges and splits the axes of ``tensor`` as an einops pattern says.
+
+    The pattern names the input's axes, then ``->``, then the output's: ``"b h w c -> b c h w"`` transposes,
+    ``"b h w c -> b (h w c)"`` merges axes (parentheses group them, left to right in row-major order),
+    ``"b (h1 h) w c -> (b h1) h w c"`` splits an axis, given the sizes of all but one part of it as keyword
+    arguments (``h1=2``). ``...`` stands for the axes not named, on both sides. Every axis of the input must
+    appear in the output.
+
+    Args:
+        tensor: a tensor.
+        pattern: the rearrangement, ``"input axes -> output axes"``.
+        **axes_lengths: the sizes of axes that a split introduces.
+
+    Returns:
+        A tensor of the dtype of ``tensor``, with the same entries.
+
+    Raises:
+        ValueError: for a malformed pattern, one that does not match the rank of ``tensor``, or sizes that do
+            not divide.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.ones((2, 6, 4, 3))
+    >>> hl.ops.rearrange(x, "b h w c -> b c h w").shape
+    (2, 3, 6, 4)
+    >>> hl.ops.rearrange(x, "b (h1 h) w c -> (b h1) h (w c)", h1=2).shape
+    (4, 3, 12)
+    """
+    from ._einops import plan
+
+    decomposed, permutation, composed = plan(_args.shape_of(tensor), pattern, axes_lengths)
+    from .numpy import reshape, transpose
+
+    if decomposed is not None:
+        tensor = reshape(tensor, decomposed)
+    if permutation != tuple(range(len(permutation))):
+        tensor = transpose(tensor, permutation)
+    if composed is not None:
+        tensor = reshape(tensor, composed)
+    return convert_to_tensor(tensor)
+
+
 __all__ = ['convert_to_tensor', 'is_tensor', 'cast', 'shape', 'dtype', 'stop_gradient', 'value_and_grad', 'grad', 'getitem', 'slice', 'slice_update', 'scan', 'dense', 'fused_batch_norm', 'sparse_softmax_cross_entropy', 'convert_to_numpy', 'concat']
+__all__ += ["unstack", "rearrange"]

@@ -19,6 +19,20 @@ from . import _args, _door
 #: The padding modes of :func:`pad`.
 PAD_MODES = ("constant", "reflect", "symmetric", "edge")
 
+# The namespace's public names; each family of ops below adds its own with ``__all__ += [...]``.
+__all__ = ["ndim", "size", "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "arange", "eye", "linspace",
+           "copy", "negative", "abs", "sign", "sqrt", "square", "exp", "expm1", "log", "log1p", "log2", "log10",
+           "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
+           "arctanh", "floor", "ceil", "reciprocal", "isnan", "isinf", "isfinite", "logical_not", "round",
+           "clip", "nan_to_num", "add", "subtract", "multiply", "divide", "floor_divide", "mod", "power",
+           "arctan2", "maximum", "minimum", "logaddexp", "equal", "not_equal", "less", "less_equal", "greater",
+           "greater_equal", "logical_and", "logical_or", "logical_xor", "sum", "mean", "max", "min", "prod",
+           "var", "std", "any", "all", "argmax", "argmin", "cumsum", "cumprod", "matmul", "einsum", "tensordot",
+           "outer", "reshape", "transpose", "swapaxes", "moveaxis", "concatenate", "stack", "split",
+           "expand_dims", "squeeze", "take", "take_along_axis", "where", "pad", "tile", "repeat",
+           "broadcast_to", "flip", "sort", "argsort", "divide_no_nan", "absolute", "true_divide", "amax",
+           "amin", "exp2", "deg2rad", "rad2deg", "ravel", "ptp", "tril", "triu"]
+
 
 def ndim(x):
     """The number of axes of ``x``."""
@@ -1237,7 +1251,1005 @@ def kaiser(x, beta):
     return _window("kaiser", x, beta)
 
 
-__all__ = ['ndim', 'size', 'zeros', 'ones', 'full', 'zeros_like', 'ones_like', 'full_like', 'arange', 'eye', 'linspace', 'copy', 'negative', 'abs', 'sign', 'sqrt', 'square', 'exp', 'expm1', 'log', 'log1p', 'log2', 'log10', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'floor', 'ceil', 'reciprocal', 'isnan', 'isinf', 'isfinite', 'logical_not', 'round', 'clip', 'nan_to_num', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'mod', 'power', 'arctan2', 'maximum', 'minimum', 'logaddexp', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'sum', 'mean', 'max', 'min', 'prod', 'var', 'std', 'any', 'all', 'argmax', 'argmin', 'cumsum', 'cumprod', 'matmul', 'einsum', 'tensordot', 'outer', 'reshape', 'transpose', 'swapaxes', 'moveaxis', 'concatenate', 'stack', 'split', 'expand_dims', 'squeeze', 'take', 'take_along_axis', 'where', 'pad', 'tile', 'repeat', 'broadcast_to', 'flip', 'sort', 'argsort', 'divide_no_nan', 'absolute', 'true_divide', 'amax', 'amin', 'exp2', 'deg2rad', 'rad2deg', 'ravel', 'ptp', 'tril', 'triu']
 __all__ += ["nansum", "nanmean", "nanmax", "nanmin", "nanprod", "nanstd", "nanvar", "nanargmax", "nanargmin",
             "nancumsum", "nancumprod", "quantile", "percentile", "median", "nanquantile", "nanpercentile",
             "nanmedian", "average", "bartlett", "blackman", "hamming", "hanning", "kaiser"]
+
+
+# ----------------------------------------------------------- array building, indexing and search
+def _value_dependent(out, dims):
+    """On symbolic tensors: the axes whose size depends on the input's values (``dims[i]`` for output ``i``)
+    become unknown (None); shape inference ran on placeholder values."""
+    outs = out if isinstance(out, (list, tuple)) else (out,)
+    for t, unknown in zip(outs, dims):
+        if isinstance(t, KerasTensor):
+            t.shape = tuple(None if i in unknown else d for i, d in enumerate(t.shape))
+    return out
+
+
+def _int_list(value, name, op):
+    """An int or a sequence of ints as a tuple of ints."""
+    if _args.is_int(value):
+        return (int(value),)
+    try:
+        return tuple(_args.integer(v, name, op) for v in value)
+    except TypeError:
+        raise TypeError(f"{op}: `{name}` must be an int or a sequence of ints; received {name}={value!r}.") from None
+
+
+def append(x1, x2, axis=None):
+    """Appends ``x2`` to the end of ``x1``.
+
+    Args:
+        x1: a tensor.
+        x2: the values to append; with ``axis``, of the shape of ``x1`` except along ``axis``.
+        axis: the axis to append along; None (default) flattens both first.
+
+    Returns:
+        A tensor of the promoted dtype of ``x1`` and ``x2``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.append(hl.ops.convert_to_tensor([1, 2]), [[3, 4]])).tolist()
+    [1, 2, 3, 4]
+    """
+    if axis is not None:
+        n = _args.ndim_of(x1)
+        axis = _args.axis(axis, n, "append")
+        if _args.ndim_of(x2) != n:
+            raise ValueError(f"append: with an axis, `x1` and `x2` must have the same rank; received shapes "
+                             f"{_args.shape_of(x1)} and {_args.shape_of(x2)}.")
+    return _door.call("append", x1, x2, axis=axis)
+
+
+def array_split(x, indices_or_sections, axis=0):
+    """Splits ``x`` into parts along ``axis``, which need not be of equal size.
+
+    Args:
+        x: a tensor.
+        indices_or_sections: a number of parts (the first ``size % n`` get one element more than the others),
+            or the indices to cut at.
+        axis: the axis to split.
+
+    Returns:
+        A list of tensors.
+
+    >>> import highlevel as hl
+    >>> [p.shape for p in hl.ops.array_split(hl.ops.ones((7,)), 3)]
+    [(3,), (2,), (2,)]
+    """
+    axis = _args.axis(axis, _args.ndim_of(x), "array_split")
+    size = _args.shape_of(x)[axis]
+    return _door.call("array_split", x, _args.sections(indices_or_sections, size, "array_split", axis, equal=False),
+                      axis=axis)
+
+
+def _split_along(x, indices_or_sections, axis, op, rank):
+    _args.min_rank(x, rank, op)
+    return _args.sections(indices_or_sections, _args.shape_of(x)[axis], op, axis)
+
+
+def hsplit(x, indices_or_sections):
+    """Splits ``x`` horizontally: along axis 1 (axis 0 of a 1-D tensor).
+
+    Args:
+        x: a tensor of rank 1 or more.
+        indices_or_sections: a number of equal parts, or the indices to cut at.
+
+    Returns:
+        A list of tensors.
+
+    >>> import highlevel as hl
+    >>> [p.shape for p in hl.ops.hsplit(hl.ops.ones((2, 4)), 2)]
+    [(2, 2), (2, 2)]
+    """
+    axis = 1 if _args.ndim_of(x) > 1 else 0
+    return _door.call("hsplit", x, _split_along(x, indices_or_sections, axis, "hsplit", 1))
+
+
+def vsplit(x, indices_or_sections):
+    """Splits ``x`` vertically: along axis 0.
+
+    Args:
+        x: a tensor of rank 2 or more.
+        indices_or_sections: a number of equal parts, or the indices to cut at.
+
+    Returns:
+        A list of tensors.
+
+    >>> import highlevel as hl
+    >>> [p.shape for p in hl.ops.vsplit(hl.ops.ones((4, 3)), [1])]
+    [(1, 3), (3, 3)]
+    """
+    return _door.call("vsplit", x, _split_along(x, indices_or_sections, 0, "vsplit", 2))
+
+
+def dsplit(x, indices_or_sections):
+    """Splits ``x`` along its depth: axis 2.
+
+    Args:
+        x: a tensor of rank 3 or more.
+        indices_or_sections: a number of equal parts, or the indices to cut at.
+
+    Returns:
+        A list of tensors.
+
+    >>> import highlevel as hl
+    >>> [p.shape for p in hl.ops.dsplit(hl.ops.ones((1, 2, 4)), 2)]
+    [(1, 2, 2), (1, 2, 2)]
+    """
+    return _door.call("dsplit", x, _split_along(x, indices_or_sections, 2, "dsplit", 3))
+
+
+def hstack(xs):
+    """Joins tensors horizontally: along axis 1 (along axis 0 when they are 1-D).
+
+    Args:
+        xs: a list of tensors of the same shape except along the joined axis.
+
+    Returns:
+        A tensor of their promoted dtype.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.hstack([hl.ops.convert_to_tensor([1, 2]), [3]])).tolist()
+    [1, 2, 3]
+    """
+    return _door.call("hstack", _args.sequence(xs, "hstack", "xs"))
+
+
+def vstack(xs):
+    """Joins tensors vertically: along axis 0, a 1-D tensor of length ``n`` taken as a ``(1, n)`` row.
+
+    Args:
+        xs: a list of tensors of the same shape except along axis 0.
+
+    Returns:
+        A tensor of their promoted dtype.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.vstack([hl.ops.convert_to_tensor([1, 2]), [3, 4]])).tolist()
+    [[1, 2], [3, 4]]
+    """
+    return _door.call("vstack", _args.sequence(xs, "vstack", "xs"))
+
+
+def dstack(xs):
+    """Joins tensors along their depth, axis 2 (``(n,)`` is taken as ``(1, n, 1)``, ``(m, n)`` as
+    ``(m, n, 1)``).
+
+    Args:
+        xs: a list of tensors of the same shape except along axis 2.
+
+    Returns:
+        A tensor of rank 3 or more, of their promoted dtype.
+
+    >>> import highlevel as hl
+    >>> hl.ops.dstack([hl.ops.ones((2, 3)), hl.ops.zeros((2, 3))]).shape
+    (2, 3, 2)
+    """
+    return _door.call("dstack", _args.sequence(xs, "dstack", "xs"))
+
+
+def fliplr(x):
+    """Reverses ``x`` left to right: along axis 1.
+
+    Args:
+        x: a tensor of rank 2 or more.
+
+    Returns:
+        A tensor of the shape and dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.fliplr(hl.ops.convert_to_tensor([[1, 2, 3]]))).tolist()
+    [[3, 2, 1]]
+    """
+    return _door.call("fliplr", _args.min_rank(x, 2, "fliplr"))
+
+
+def flipud(x):
+    """Reverses ``x`` upside down: along axis 0.
+
+    Args:
+        x: a tensor of rank 1 or more.
+
+    Returns:
+        A tensor of the shape and dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.flipud(hl.ops.convert_to_tensor([[1], [2]]))).tolist()
+    [[2], [1]]
+    """
+    return _door.call("flipud", _args.min_rank(x, 1, "flipud"))
+
+
+def rot90(array, k=1, axes=(0, 1)):
+    """Rotates ``array`` by ``k`` quarter turns in the plane of ``axes``, from the first axis towards the second.
+
+    Args:
+        array: a tensor of rank 2 or more.
+        k: the number of quarter turns; negative turns the other way.
+        axes: the two (different) axes of the plane.
+
+    Returns:
+        A tensor of the dtype of ``array``, its two axes swapped when ``k`` is odd.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.rot90(hl.ops.convert_to_tensor([[1, 2], [3, 4]]))).tolist()
+    [[2, 4], [1, 3]]
+    """
+    n = _args.ndim_of(_args.min_rank(array, 2, "rot90", "array"))
+    if not isinstance(axes, (list, tuple)) or len(axes) != 2:
+        raise ValueError(f"rot90: `axes` must be two axes; received axes={axes!r}.")
+    axes = _args.axes(axes, n, "rot90", name="axes", keep_order=True)
+    return _door.call("rot90", array, k=_args.integer(k, "k", "rot90"), axes=axes)
+
+
+def roll(x, shift, axis=None):
+    """Shifts the entries of ``x`` cyclically: those pushed past the end come back at the start.
+
+    Args:
+        x: a tensor.
+        shift: the number of places (an int, or one per axis of ``axis``; negative shifts the other way).
+        axis: an axis or a tuple of axes; None (default) shifts the flattened tensor and restores the shape.
+
+    Returns:
+        A tensor of the shape and dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.roll(hl.ops.convert_to_tensor([1, 2, 3, 4]), 1)).tolist()
+    [4, 1, 2, 3]
+    """
+    shifts = _int_list(shift, "shift", "roll")
+    if axis is None:
+        return _door.call("roll", x, shifts, axis=None)
+    n = _args.ndim_of(x)
+    axes = _args.axes(axis, n, "roll", keep_order=True) if not isinstance(axis, (list, tuple)) else \
+        tuple(_args.axis(a, n, "roll") for a in axis)
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    if len(axes) == 1:
+        axes = axes * len(shifts)
+    if len(shifts) != len(axes):
+        raise ValueError(f"roll: `shift` and `axis` must have the same length (or one of them one entry); "
+                         f"received shift={shift!r} and axis={axis!r}.")
+    total = {}
+    for s, a in zip(shifts, axes):
+        total[a] = total.get(a, 0) + s
+    order = tuple(sorted(total))
+    return _door.call("roll", x, tuple(total[a] for a in order), axis=order)
+
+
+def diag(x, k=0):
+    """Builds a diagonal matrix from a 1-D tensor, or takes the diagonal of a 2-D one.
+
+    Args:
+        x: a 1-D tensor (placed on the diagonal of a square matrix of size ``len(x) + |k|``) or a 2-D tensor.
+        k: the diagonal: 0 is the main one, positive above it, negative below.
+
+    Returns:
+        A 2-D or 1-D tensor of the dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.diag(hl.ops.convert_to_tensor([1, 2]))).tolist()
+    [[1, 0], [0, 2]]
+    """
+    _args.rank_in(x, (1, 2), "diag")
+    return _door.call("diag", x, k=_args.integer(k, "k", "diag"))
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    """The diagonal of the matrices in the plane of ``axis1`` and ``axis2``.
+
+    Args:
+        x: a tensor of rank 2 or more.
+        offset: the diagonal: 0 is the main one, positive above it, negative below.
+        axis1: the axis of the rows.
+        axis2: the axis of the columns (different from ``axis1``).
+
+    Returns:
+        A tensor of the dtype of ``x``: its other axes in order, then the diagonal.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.diagonal(hl.ops.convert_to_tensor([[1, 2], [3, 4]]))).tolist()
+    [1, 4]
+    """
+    axis1, axis2 = _two_axes(x, axis1, axis2, "diagonal")
+    return _door.call("diagonal", x, offset=_args.integer(offset, "offset", "diagonal"), axis1=axis1, axis2=axis2)
+
+
+def _two_axes(x, axis1, axis2, op):
+    n = _args.ndim_of(_args.min_rank(x, 2, op))
+    axis1, axis2 = _args.axis(axis1, n, op, "axis1"), _args.axis(axis2, n, op, "axis2")
+    if axis1 == axis2:
+        raise ValueError(f"{op}: `axis1` and `axis2` must be different axes; both are axis {axis1}.")
+    return axis1, axis2
+
+
+def diagflat(x, k=0):
+    """A square matrix with the flattened ``x`` on its ``k``-th diagonal and zeros elsewhere.
+
+    Args:
+        x: a tensor of any rank (flattened).
+        k: the diagonal: 0 is the main one, positive above it, negative below.
+
+    Returns:
+        A 2-D tensor of size ``x.size + |k|`` and the dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.diagflat(hl.ops.convert_to_tensor([[1, 2]]), k=1)).tolist()
+    [[0, 1, 0], [0, 0, 2], [0, 0, 0]]
+    """
+    return _door.call("diagflat", x, k=_args.integer(k, "k", "diagflat"))
+
+
+def trace(x, offset=0, axis1=0, axis2=1):
+    """The sum of a diagonal of the matrices in the plane of ``axis1`` and ``axis2``.
+
+    Args:
+        x: a tensor of rank 2 or more.
+        offset: the diagonal: 0 is the main one, positive above it, negative below.
+        axis1: the axis of the rows.
+        axis2: the axis of the columns (different from ``axis1``).
+
+    Returns:
+        A tensor of the other axes of ``x``; bool, int8 and int16 inputs sum in int32, uint8 and uint16 in
+        uint32, other dtypes are kept.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.trace(hl.ops.convert_to_tensor([[1, 2], [3, 4]]))).item()
+    5
+    """
+    axis1, axis2 = _two_axes(x, axis1, axis2, "trace")
+    return _door.call("trace", x, offset=_args.integer(offset, "offset", "trace"), axis1=axis1, axis2=axis2)
+
+
+def tri(N, M=None, k=0, dtype=None):
+    """A matrix with ones at and below a diagonal, zeros above it.
+
+    Args:
+        N: the number of rows.
+        M: the number of columns (default ``N``).
+        k: the diagonal: 0 is the main one, positive above it, negative below.
+        dtype: the result's dtype (default floatx).
+
+    Returns:
+        An ``(N, M)`` tensor.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.tri(2, 3, dtype="int32")).tolist()
+    [[1, 0, 0], [1, 1, 0]]
+    """
+    N = _args.positive_int(N, "N", "tri", minimum=0)
+    M = None if M is None else _args.positive_int(M, "M", "tri", minimum=0)
+    return _door.call("tri", N, M=M, k=_args.integer(k, "k", "tri"), dtype=_args.dtype(dtype, "tri"))
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of ``x``: its columns are powers of ``x``.
+
+    Args:
+        x: a 1-D tensor.
+        N: the number of columns (default ``len(x)``).
+        increasing: powers from ``x ** 0`` up (default: from ``x ** (N - 1)`` down).
+
+    Returns:
+        A ``(len(x), N)`` tensor of the dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.vander(hl.ops.convert_to_tensor([2, 3]), 3)).tolist()
+    [[4, 2, 1], [9, 3, 1]]
+    """
+    _args.rank_in(x, (1,), "vander")
+    N = None if N is None else _args.positive_int(N, "N", "vander", minimum=0)
+    return _door.call("vander", x, N=N, increasing=bool(increasing))
+
+
+def meshgrid(*x, indexing="xy"):
+    """Coordinate tensors of the grid spanned by 1-D tensors.
+
+    Args:
+        *x: 1-D tensors (others are flattened), the coordinates along each axis of the grid.
+        indexing: ``"xy"`` (default, Cartesian: the first two axes of the grid are swapped) or ``"ij"``
+            (matrix indexing: axis ``i`` of the grid runs along ``x[i]``).
+
+    Returns:
+        A list of ``len(x)`` tensors, each of the grid's shape and the dtype of its input.
+
+    >>> import highlevel as hl
+    >>> a, b = hl.ops.meshgrid(hl.ops.convert_to_tensor([1, 2, 3]), hl.ops.convert_to_tensor([4, 5]))
+    >>> hl.ops.convert_to_numpy(a).tolist()
+    [[1, 2, 3], [1, 2, 3]]
+    """
+    _args.one_of(indexing, ("xy", "ij"), "indexing", "meshgrid")
+    return _door.call("meshgrid", *x, indexing=indexing)
+
+
+def _space_axis(start, stop, axis, op):
+    rank = builtins.max(_args.ndim_of(start), _args.ndim_of(stop))
+    return _args.axis(axis, rank, op, extra=1)
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=0):
+    """``num`` values spaced evenly on a log scale: ``base ** t`` for ``t`` evenly spaced from ``start`` to
+    ``stop``.
+
+    Args:
+        start: the first exponent (a scalar, or a tensor that broadcasts with ``stop``).
+        stop: the last exponent (excluded when ``endpoint`` is False).
+        num: the number of values.
+        endpoint: whether ``base ** stop`` is the last value.
+        base: the base of the powers.
+        dtype: the result's dtype (default: the float dtype of ``start`` and ``stop``, floatx for Python
+            numbers and integers).
+        axis: where the new axis of the values goes, for tensor ``start`` and ``stop``.
+
+    Returns:
+        A tensor of ``num`` values along ``axis``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.logspace(0, 2, 3)).tolist()
+    [1.0, 10.0, 100.0]
+    """
+    return _door.call("logspace", start, stop, num=_args.positive_int(num, "num", "logspace", minimum=0),
+                      endpoint=bool(endpoint), base=base, dtype=_args.dtype(dtype, "logspace"),
+                      axis=_space_axis(start, stop, axis, "logspace"))
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """``num`` values from ``start`` to ``stop`` in a geometric progression (a constant ratio between
+    neighbours).
+
+    Args:
+        start: the first value (a scalar, or a tensor that broadcasts with ``stop``); not 0.
+        stop: the last value (excluded when ``endpoint`` is False), of the sign of ``start``.
+        num: the number of values.
+        endpoint: whether ``stop`` is the last value.
+        dtype: the result's dtype (default: the float dtype of ``start`` and ``stop``, floatx for Python
+            numbers and integers).
+        axis: where the new axis of the values goes, for tensor ``start`` and ``stop``.
+
+    Returns:
+        A tensor of ``num`` values along ``axis``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.geomspace(1, 1000, 4)).tolist()
+    [1.0, 10.0, 100.0, 1000.0]
+    """
+    return _door.call("geomspace", start, stop, num=_args.positive_int(num, "num", "geomspace", minimum=0),
+                      endpoint=bool(endpoint), dtype=_args.dtype(dtype, "geomspace"),
+                      axis=_space_axis(start, stop, axis, "geomspace"))
+
+
+def kron(x1, x2):
+    """The Kronecker product: a tensor of blocks, each an entry of ``x1`` times the whole of ``x2``.
+
+    Args:
+        x1: a tensor.
+        x2: a tensor (the lower rank is padded with leading axes of size 1).
+
+    Returns:
+        A tensor of shape ``x1.shape * x2.shape`` (axis by axis), of their promoted dtype.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.kron(hl.ops.convert_to_tensor([1, 10]), hl.ops.convert_to_tensor([1, 2]))).tolist()
+    [1, 2, 10, 20]
+    """
+    return _door.call("kron", x1, x2)
+
+
+def cross(x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """The cross product of 3-vectors (or 2-vectors, taken with a zero third component).
+
+    Args:
+        x1: a tensor whose axis ``axisa`` has size 2 or 3.
+        x2: a tensor whose axis ``axisb`` has size 2 or 3; the other axes broadcast with those of ``x1``.
+        axisa: the vector axis of ``x1``.
+        axisb: the vector axis of ``x2``.
+        axisc: the vector axis of the result (unused when both vectors have two components).
+        axis: if given, the vector axis of all three.
+
+    Returns:
+        The products, of the promoted dtype; two 2-vectors give the scalar z component.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.cross(hl.ops.convert_to_tensor([1, 0, 0]), [0, 1, 0])).tolist()
+    [0, 0, 1]
+    """
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    n1, n2 = _args.ndim_of(_args.min_rank(x1, 1, "cross", "x1")), _args.ndim_of(_args.min_rank(x2, 1, "cross", "x2"))
+    axisa, axisb = _args.axis(axisa, n1, "cross", "axisa"), _args.axis(axisb, n2, "cross", "axisb")
+    da, db = _args.shape_of(x1)[axisa], _args.shape_of(x2)[axisb]
+    for name, d in (("x1", da), ("x2", db)):
+        if d not in (2, 3, None):
+            raise ValueError(f"cross: the vectors of `{name}` must have 2 or 3 components; its vector axis has "
+                             f"size {d}.")
+    rank = builtins.max(n1, n2) - 1
+    axisc = axisc if da == db == 2 else _args.axis(axisc, rank + 1, "cross", "axisc")
+    return _door.call("cross", x1, x2, axisa=axisa, axisb=axisb, axisc=axisc, axis=None)
+
+
+def dot(x1, x2):
+    """The dot product, as numpy's: a product with a scalar, the inner product of vectors, a matrix product,
+    or in general a sum over the last axis of ``x1`` and the second-to-last axis of ``x2`` (the only one of a
+    1-D ``x2``).
+
+    Args:
+        x1: a tensor.
+        x2: a tensor.
+
+    Returns:
+        A tensor of the promoted dtype.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.dot(hl.ops.convert_to_tensor([1, 2]), [3, 4])).item()
+    11
+    """
+    s1, s2 = _args.shape_of(x1), _args.shape_of(x2)
+    if s1 and s2:
+        b = s2[0] if len(s2) == 1 else s2[-2]
+        if None not in (s1[-1], b) and s1[-1] != b:
+            raise ValueError(f"dot: the last axis of `x1` and the {'only' if len(s2) == 1 else 'second-to-last'} "
+                             f"axis of `x2` must have the same size; received shapes {s1} and {s2}.")
+    return _door.call("dot", x1, x2)
+
+
+def inner(x1, x2):
+    """The inner product: a sum over the last axes of ``x1`` and ``x2`` (a product with a scalar).
+
+    Args:
+        x1: a tensor.
+        x2: a tensor whose last axis has the size of the last axis of ``x1``.
+
+    Returns:
+        A tensor of shape ``x1.shape[:-1] + x2.shape[:-1]``, of the promoted dtype.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.inner(hl.ops.convert_to_tensor([[1, 2], [3, 4]]), [1, 1])).tolist()
+    [3, 7]
+    """
+    s1, s2 = _args.shape_of(x1), _args.shape_of(x2)
+    if s1 and s2 and None not in (s1[-1], s2[-1]) and s1[-1] != s2[-1]:
+        raise ValueError(f"inner: the last axes of `x1` and `x2` must have the same size; received shapes {s1} "
+                         f"and {s2}.")
+    return _door.call("inner", x1, x2)
+
+
+def vdot(x1, x2):
+    """The dot product of the flattened ``x1`` and ``x2``.
+
+    Args:
+        x1: a tensor.
+        x2: a tensor of as many elements.
+
+    Returns:
+        A scalar tensor of the promoted dtype.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.vdot(hl.ops.convert_to_tensor([[1, 2], [3, 4]]), [[1, 1], [1, 1]])).item()
+    10
+    """
+    return _door.call("vdot", x1, x2)
+
+
+def unravel_index(indices, shape):
+    """Converts flat indices into coordinates in a (row-major) tensor of ``shape``.
+
+    Args:
+        indices: an integer tensor of flat indices.
+        shape: the shape the indices point into.
+
+    Returns:
+        A tuple of ``len(shape)`` tensors of the shape and dtype of ``indices``, one per axis.
+
+    >>> import highlevel as hl
+    >>> [hl.ops.convert_to_numpy(c).tolist() for c in hl.ops.unravel_index(hl.ops.convert_to_tensor([5, 7]), (3, 4))]
+    [[1, 1], [1, 3]]
+    """
+    shape = _args.shape(shape, "unravel_index")
+    return _door.call("unravel_index", indices, shape)
+
+
+def select(condlist, choicelist, default=0):
+    """Picks each entry from the first choice whose condition holds there.
+
+    Args:
+        condlist: a list of bool tensors.
+        choicelist: a list of as many tensors; all broadcast together with the conditions.
+        default: the value where no condition holds.
+
+    Returns:
+        A tensor of the promoted dtype of the choices and ``default``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([-2, 0, 3])
+    >>> hl.ops.convert_to_numpy(hl.ops.select([x < 0, x > 0], [-x, x * 10], default=7)).tolist()
+    [2, 7, 30]
+    """
+    if not isinstance(condlist, (list, tuple)) or not isinstance(choicelist, (list, tuple)):
+        raise TypeError("select: `condlist` and `choicelist` must be lists (or tuples) of tensors; received "
+                        f"{type(condlist).__name__} and {type(choicelist).__name__}.")
+    if len(condlist) != len(choicelist):
+        raise ValueError(f"select: `condlist` and `choicelist` must have the same length; received "
+                         f"{len(condlist)} conditions and {len(choicelist)} choices.")
+    return _door.call("select", list(condlist), list(choicelist), default=default)
+
+
+def isin(x1, x2, assume_unique=False, invert=False):
+    """Tests whether each entry of ``x1`` occurs in ``x2``.
+
+    Args:
+        x1: a tensor.
+        x2: the values to look for (any shape; flattened).
+        assume_unique: accepted for numpy's signature; the result is the same either way.
+        invert: return where the entries do *not* occur.
+
+    Returns:
+        A bool tensor of the shape of ``x1``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.isin(hl.ops.convert_to_tensor([1, 2, 3]), [2, 5])).tolist()
+    [False, True, False]
+    """
+    return _door.call("isin", x1, x2, assume_unique=bool(assume_unique), invert=bool(invert))
+
+
+def argpartition(x, kth, axis=-1):
+    """Indices that partition ``x`` along ``axis`` around its ``kth`` smallest entry: that entry's index at
+    position ``kth``, the indices of entries no larger before it, of entries no smaller after it.
+
+    highlevel returns the indices of a stable sort, one valid partition for every ``kth``, so the result is
+    the same on every engine.
+
+    Args:
+        x: a tensor.
+        kth: the position of the partition (an int, or a sequence of ints; negative counts from the end).
+        axis: the axis to partition; None flattens first.
+
+    Returns:
+        An int32 tensor of the shape of ``x`` (flattened for ``axis=None``).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.argpartition(hl.ops.convert_to_tensor([3.0, 1.0, 2.0]), 1)).tolist()
+    [1, 2, 0]
+    """
+    axis = _args.axis(axis, _args.ndim_of(x), "argpartition", allow_none=True)
+    shape = _args.shape_of(x)
+    if axis is not None:
+        n = shape[axis]
+    else:
+        n = None if None in shape else 1
+        for d in shape if n is not None else ():
+            n *= d
+    kths = _int_list(kth, "kth", "argpartition")
+    for k in kths:
+        if n is not None and not -n <= k < n:
+            raise ValueError(f"argpartition: kth={k} is out of bounds for an axis of size {n}.")
+    return _door.call("argpartition", x, kths[0] if _args.is_int(kth) else kths, axis=axis)
+
+
+def unique(x, sorted=True, return_index=False, return_inverse=False, return_counts=False, axis=None, size=None,
+           fill_value=None):
+    """The distinct entries of ``x`` (or its distinct slices along ``axis``).
+
+    Args:
+        x: a tensor.
+        sorted: sort the distinct entries ascending (slices lexicographically); False keeps the order in which
+            they first occur.
+        return_index: also return the index of each one's first occurrence in ``x``.
+        return_inverse: also return, for each element of ``x`` (each slice along ``axis``), the index of its
+            entry in the result.
+        return_counts: also return how many times each occurs.
+        axis: None (default) flattens ``x``; an int compares the slices along that axis.
+        size: a fixed number of results: the distinct entries are cut to ``size`` or padded with
+            ``fill_value`` (their index and count padded with 0). Without it the number of results depends on
+            the values, which are not known inside a compiled step (``jax.jit``, ``tf.function``); with it
+            ``unique`` works there too.
+        fill_value: the padding value for ``size`` (default 0).
+
+    Returns:
+        The distinct values (of the dtype of ``x``), or a tuple of them and the index, inverse and counts asked
+        for (int32). The inverse has the shape of ``x`` when ``axis`` is None.
+
+    Raises:
+        ValueError: without ``size``, inside a compiled step.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([3, 1, 2, 1, 3])
+    >>> hl.ops.convert_to_numpy(hl.ops.unique(x)).tolist()
+    [1, 2, 3]
+    >>> values, counts = hl.ops.unique(x, return_counts=True, size=4, fill_value=-1)
+    >>> hl.ops.convert_to_numpy(values).tolist(), hl.ops.convert_to_numpy(counts).tolist()
+    ([1, 2, 3, -1], [2, 1, 2, 0])
+    """
+    n = _args.ndim_of(x)
+    axis = _args.axis(axis, n, "unique", allow_none=True)
+    if size is not None:
+        size = _args.positive_int(size, "size", "unique", minimum=0)
+    flags = (bool(return_index), bool(return_inverse), bool(return_counts))
+    out = _door.call("unique", x, sorted=bool(sorted), return_index=flags[0], return_inverse=flags[1],
+                     return_counts=flags[2], axis=axis, size=size, fill_value=fill_value)
+    if size is None:
+        unknown = [{0 if axis is None else axis}]
+        unknown += [{0}] * flags[0] + [set()] * flags[1] + [{0}] * flags[2]
+        out = _value_dependent(out, unknown)
+    return out
+
+
+def nonzero(x):
+    """The indices of the non-zero entries of ``x``.
+
+    Their number depends on the values, so ``nonzero`` needs concrete values: inside a compiled step
+    (``jax.jit``, ``tf.function``) it raises; ``where`` keeps a static shape there.
+
+    Args:
+        x: a tensor.
+
+    Returns:
+        A tuple of int32 tensors, one per axis of ``x``: the coordinates of the non-zero entries, in row-major
+        order.
+
+    Raises:
+        ValueError: inside a compiled step.
+
+    >>> import highlevel as hl
+    >>> rows, cols = hl.ops.nonzero(hl.ops.convert_to_tensor([[0, 5], [7, 0]]))
+    >>> hl.ops.convert_to_numpy(rows).tolist(), hl.ops.convert_to_numpy(cols).tolist()
+    ([0, 1], [1, 0])
+    """
+    return _value_dependent(_door.call("nonzero", x), [{0}] * _args.ndim_of(x))
+
+
+def searchsorted(sorted_sequence, values, side="left"):
+    """Where each of ``values`` would be inserted into ``sorted_sequence`` to keep it sorted.
+
+    Args:
+        sorted_sequence: a 1-D tensor sorted in ascending order.
+        values: a tensor of values to place.
+        side: ``"left"`` (default): before entries equal to the value; ``"right"``: after them.
+
+    Returns:
+        An int32 tensor of the shape of ``values``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.searchsorted(hl.ops.convert_to_tensor([1, 2, 3]), [2, 5], side="right")).tolist()
+    [2, 3]
+    """
+    _args.rank_in(sorted_sequence, (1,), "searchsorted", "sorted_sequence")
+    return _door.call("searchsorted", sorted_sequence, values,
+                      side=_args.one_of(side, ("left", "right"), "side", "searchsorted"))
+
+
+def digitize(x, bins):
+    """The index of the bin each entry of ``x`` falls in.
+
+    Args:
+        x: a tensor.
+        bins: a 1-D tensor of bin edges, increasing or decreasing. Increasing edges put ``x`` in bin ``i`` when
+            ``bins[i - 1] <= x < bins[i]``; decreasing ones when ``bins[i - 1] > x >= bins[i]``; 0 and
+            ``len(bins)`` are the bins below and above all edges.
+
+    Returns:
+        An int32 tensor of the shape of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.digitize(hl.ops.convert_to_tensor([0.5, 1.0, 3.5]), [1.0, 2.0, 3.0])).tolist()
+    [0, 1, 3]
+    """
+    _args.rank_in(bins, (1,), "digitize", "bins")
+    return _door.call("digitize", x, bins)
+
+
+def bincount(x, weights=None, minlength=0, sparse=False):
+    """Counts the occurrences of each non-negative integer in ``x``.
+
+    The result's length is ``max(x) + 1`` (at least ``minlength``), so ``bincount`` needs concrete values:
+    inside a compiled step (``jax.jit``, ``tf.function``) it raises.
+
+    Args:
+        x: a 1-D tensor of non-negative integers, or a 2-D one (each row counted on its own).
+        weights: None, or a tensor of the shape of ``x``: then each occurrence adds its weight instead of 1.
+        minlength: the least length of the result.
+        sparse: a sparse result; highlevel has no sparse tensors, so only False is accepted.
+
+    Returns:
+        The counts (int32), or the sums of the weights (the promoted dtype of ``x`` and ``weights``): a tensor of
+        shape ``(length,)``, or ``(rows, length)`` for a 2-D ``x``.
+
+    Raises:
+        ValueError: inside a compiled step; for negative values.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.bincount(hl.ops.convert_to_tensor([1, 3, 1]))).tolist()
+    [0, 2, 0, 1]
+    """
+    if sparse:
+        raise ValueError("bincount: sparse=True asks for a sparse tensor, which highlevel does not have; pass "
+                         "sparse=False (the default) for a dense result.")
+    _args.rank_in(x, (1, 2), "bincount")
+    from highlevel.backends.contract import dtypes as _dt
+
+    dt = getattr(x, "dtype", None)
+    if dt is not None and _dt.standardize_dtype(dt) not in _dt.INT_DTYPES:
+        raise TypeError(f"bincount: `x` must hold integers; received a tensor of dtype "
+                        f"{_dt.standardize_dtype(dt)}.")
+    if weights is not None and _args.shape_of(weights) != _args.shape_of(x):
+        raise ValueError(f"bincount: `weights` must have the shape of `x`; received shapes "
+                         f"{_args.shape_of(weights)} and {_args.shape_of(x)}.")
+    minlength = _args.positive_int(minlength, "minlength", "bincount", minimum=0)
+    out = _door.call("bincount", x, weights=weights, minlength=minlength, sparse=False)
+    return _value_dependent(out, [{_args.ndim_of(x) - 1}])
+
+
+def histogram(x, bins=10, range=None):
+    """The histogram of the values of ``x`` in equal bins.
+
+    Args:
+        x: a 1-D tensor.
+        bins: the number of bins.
+        range: ``(low, high)``, the span of the bins (default: the minimum to the maximum of ``x``); values
+            outside it are not counted.
+
+    Returns:
+        ``(counts, edges)``: ``bins`` counts and ``bins + 1`` edges, in the float dtype of ``x`` (floatx for
+        integers). Bin ``i`` holds ``edges[i] <= x < edges[i + 1]``; the last bin holds its right edge too.
+
+    >>> import highlevel as hl
+    >>> counts, edges = hl.ops.histogram(hl.ops.convert_to_tensor([1.0, 2.0, 2.0, 4.0]), bins=3)
+    >>> hl.ops.convert_to_numpy(counts).tolist(), hl.ops.convert_to_numpy(edges).tolist()
+    ([1.0, 2.0, 1.0], [1.0, 2.0, 3.0, 4.0])
+    """
+    _args.rank_in(x, (1,), "histogram")
+    bins = _args.positive_int(bins, "bins", "histogram")
+    if range is not None:
+        try:
+            low, high = (float(v) for v in range)
+        except (TypeError, ValueError):
+            raise ValueError(f"histogram: `range` must be a (low, high) pair of numbers; received range={range!r}.") \
+                from None
+        if not low <= high:
+            raise ValueError(f"histogram: `range` must have low <= high; received range={range!r}.")
+        range = (low, high)
+    return _door.call("histogram", x, bins=bins, range=range)
+
+
+def count_nonzero(x, axis=None):
+    """The number of non-zero entries of ``x`` over ``axis``.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes; None (default) counts over all of them.
+
+    Returns:
+        An int32 tensor of the shape of ``x`` without ``axis``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.count_nonzero(hl.ops.convert_to_tensor([[0, 1], [2, 3]]), axis=1)).tolist()
+    [1, 2]
+    """
+    return _door.call("count_nonzero", x, axis=_args.axes(axis, _args.ndim_of(x), "count_nonzero"))
+
+
+def diff(a, n=1, axis=-1):
+    """The ``n``-th discrete difference along ``axis``: ``a[1:] - a[:-1]``, taken ``n`` times.
+
+    Args:
+        a: a tensor of rank 1 or more.
+        n: how many times to take the difference (0 returns ``a``).
+        axis: the axis.
+
+    Returns:
+        A tensor of the dtype of ``a``, ``n`` shorter along ``axis`` (bool inputs give ``a[1:] != a[:-1]``).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.diff(hl.ops.convert_to_tensor([1, 4, 9, 16]))).tolist()
+    [3, 5, 7]
+    """
+    axis = _args.axis(axis, _args.ndim_of(_args.min_rank(a, 1, "diff", "a")), "diff")
+    return _door.call("diff", a, n=_args.positive_int(n, "n", "diff", minimum=0), axis=axis)
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    """Integrates ``y`` along ``axis`` with the trapezoidal rule.
+
+    Args:
+        y: the sampled values, a tensor of rank 1 or more.
+        x: the sample points: a 1-D tensor as long as ``y`` along ``axis``, or a tensor of the shape of ``y``;
+            None (default) spaces them ``dx`` apart.
+        dx: the spacing of the samples when ``x`` is None.
+        axis: the axis to integrate along.
+
+    Returns:
+        A tensor of the shape of ``y`` without ``axis``, in the float dtype of ``y`` (floatx for integers).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.trapezoid(hl.ops.convert_to_tensor([1.0, 2.0, 3.0]))).item()
+    4.0
+    """
+    nd = _args.ndim_of(_args.min_rank(y, 1, "trapezoid", "y"))
+    axis = _args.axis(axis, nd, "trapezoid")
+    if x is not None:
+        sx, sy = _args.shape_of(x), _args.shape_of(y)
+        if not ((len(sx) == 1 and sx[0] in (sy[axis], None)) or sx == sy):
+            raise ValueError(f"trapezoid: `x` must be 1-D with one point per sample along the axis "
+                             f"({sy[axis]}), or have the shape of `y` {sy}; received shape {sx}.")
+    return _door.call("trapezoid", y, x=x, dx=dx, axis=axis)
+
+
+def correlate(x1, x2, mode="valid"):
+    """The cross-correlation of two 1-D tensors: ``c[k] = sum_n x1[n + k] * x2[n]``.
+
+    Args:
+        x1: a non-empty 1-D tensor.
+        x2: a non-empty 1-D tensor.
+        mode: the shifts ``k`` returned: ``"valid"`` (default) where one input covers the other,
+            ``max(len) - min(len) + 1`` values; ``"same"``: ``max(len)`` values, centred; ``"full"``: every
+            overlap, ``len(x1) + len(x2) - 1`` values.
+
+    Returns:
+        A 1-D float tensor: float64 for int64 inputs, float32 for other integers, else the promoted float dtype.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.correlate(hl.ops.convert_to_tensor([1.0, 2.0, 3.0]), [0.0, 1.0])).tolist()
+    [2.0, 3.0]
+    """
+    for name, v in (("x1", x1), ("x2", x2)):
+        _args.rank_in(v, (1,), "correlate", name)
+        if _args.shape_of(v)[0] == 0:
+            raise ValueError(f"correlate: `{name}` must not be empty.")
+    return _door.call("correlate", x1, x2, mode=_args.one_of(mode, ("valid", "same", "full"), "mode", "correlate"))
+
+
+def corrcoef(x):
+    """The Pearson correlation coefficients of the rows of ``x``.
+
+    Args:
+        x: a 2-D tensor: each row a variable, each column an observation (a 1-D tensor is one variable).
+
+    Returns:
+        A ``(rows, rows)`` tensor of coefficients in ``[-1, 1]`` (a scalar for a 1-D ``x``), in the float dtype
+        of ``x`` (float64 for int64, floatx for other integers).
+
+    >>> import highlevel as hl
+    >>> c = hl.ops.corrcoef(hl.ops.convert_to_tensor([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]]))
+    >>> hl.ops.convert_to_numpy(c).round(6).tolist()
+    [[1.0, -1.0], [-1.0, 1.0]]
+    """
+    _args.rank_in(x, (1, 2), "corrcoef")
+    return _door.call("corrcoef", x)
+
+
+def vectorize(pyfunc, *, excluded=None, signature=None):
+    """Turns a function of tensors into one that maps over extra leading axes of its arguments.
+
+    The returned function broadcasts its (non-excluded) arguments' leading axes together and calls ``pyfunc``
+    once per position of them, on the core of each argument (its scalar entry, or the trailing axes named by
+    ``signature``), then stacks the results. It is written on ``hl.ops``, so it runs on every engine and is
+    differentiable; ``pyfunc`` runs once per position, so it suits small batches.
+
+    Args:
+        pyfunc: a function of tensors returning a tensor (or a tuple of tensors with a ``signature`` that has
+            several outputs).
+        excluded: positions (ints) or names (strings) of arguments passed to ``pyfunc`` unchanged.
+        signature: a generalized ufunc signature such as ``"(m,n),(n)->(m)"``: the core axes of each input and
+            output; default: every input and the output are scalars.
+
+    Returns:
+        The vectorized function.
+
+    >>> import highlevel as hl
+    >>> norms = hl.ops.vectorize(lambda v: hl.ops.sqrt(hl.ops.sum(v * v)), signature="(n)->()")
+    >>> hl.ops.convert_to_numpy(norms(hl.ops.convert_to_tensor([[3.0, 4.0], [6.0, 8.0]]))).tolist()
+    [5.0, 10.0]
+    """
+    from ._vectorize import vectorized
+
+    if not callable(pyfunc):
+        raise TypeError(f"vectorize: `pyfunc` must be callable; received {pyfunc!r}.")
+    return vectorized(pyfunc, excluded=excluded, signature=signature)
+
+
+__all__ += ["append", "array_split", "hsplit", "vsplit", "dsplit", "hstack", "vstack", "dstack", "fliplr",
+            "flipud", "rot90", "roll", "diag", "diagonal", "diagflat", "trace", "tri", "vander", "meshgrid",
+            "logspace", "geomspace", "kron", "cross", "dot", "inner", "vdot", "unravel_index", "select", "isin",
+            "argpartition", "unique", "nonzero", "searchsorted", "digitize", "bincount", "histogram",
+            "count_nonzero", "diff", "trapezoid", "correlate", "corrcoef", "vectorize"]
