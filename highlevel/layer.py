@@ -115,7 +115,8 @@ class Layer:
     Subclasses create weights in ``build(input_shape)`` (called once, on the first call, with the input's
     shape) or in ``__init__`` when the shapes are known, and compute in ``call(inputs, ...)``. A ``call``
     that takes a ``training`` argument receives the value given to the outermost call (``model(x,
-    training=True)``) unless it is passed explicitly.
+    training=True)``) unless it is passed explicitly; the value passes through layers whose ``call`` does not
+    take the argument (a subclassed model's ``call(self, x)``).
 
     Args:
         trainable: whether the layer's weights are updated by training.
@@ -489,13 +490,16 @@ class Layer:
         args = (first,) + args[1:]
         self._maybe_build(first)
         self._check_input_spec(first)
+        # An explicit `training` reaches the nested layers through the call context, also when this layer's call()
+        # does not take the argument itself (a subclassed model's `call(self, x)`, called by fit with training=True).
+        explicit_training = kwargs.get("training")
         kwargs = self._resolve_training(kwargs)
         ctx = _context
         outer_training, outer_depth = ctx.training, ctx.depth
         if outer_depth == 0:
             self._clear_losses()
-        if self._call_has_training and kwargs.get("training") is not None:
-            ctx.training = kwargs["training"]
+        if explicit_training is not None:
+            ctx.training = explicit_training
         ctx.depth = outer_depth + 1
         try:
             with self._autocast_scope():
