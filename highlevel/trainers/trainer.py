@@ -618,7 +618,8 @@ class Trainer:
 
     # ------------------------------------------------------- single batches
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
-        """One training step on one batch; returns the metrics (as ``evaluate`` does)."""
+        """One training step on one batch; returns the metrics of that batch (as ``evaluate`` does): they are reset
+        first, as in Keras, not averaged with earlier batches."""
         self._assert_compiled("train_on_batch")
         from .data_adapters import utils
 
@@ -629,6 +630,7 @@ class Trainer:
         batch = self._to_tensors(utils.pack_x_y_sample_weight(x, y, sample_weight))
         self._prepare(batch)
         self._sync_train_step_variables()
+        self.reset_metrics()
         logs = _pythonify(self._make_train_function()(batch))
         return _format_result(logs, return_dict)
 
