@@ -19,7 +19,7 @@ from highlevel.distribution import step_sync
 from highlevel.layer import layer_walk_cache
 
 from .compile_utils import CompileLoss, CompileMetrics
-from .data_adapters import ArrayDataAdapter, get_data_adapter
+from .data_adapters import ArrayDataAdapter, EpochIterator, get_data_adapter
 from .data_adapters.utils import train_validation_split, unpack_x_y_sample_weight
 
 
@@ -432,8 +432,9 @@ class Trainer:
 
             arrays = to_numpy_structure((x, y, sample_weight), backend)
             (x, y, sample_weight), validation_data = train_validation_split(arrays, validation_split)
-        adapter = get_data_adapter(x, y, sample_weight, batch_size=batch_size, steps=steps_per_epoch,
-                                   shuffle=shuffle, class_weight=class_weight, backend=backend)
+        # With steps_per_epoch, epochs take the next batches of the data, not its first ones again (EpochIterator).
+        epochs_data = EpochIterator(get_data_adapter(x, y, sample_weight, batch_size=batch_size, shuffle=shuffle,
+                                                     class_weight=class_weight, backend=backend), steps_per_epoch)
         val_adapter = None
         if validation_data is not None:
             vx, vy, vsw = unpack_x_y_sample_weight(validation_data)
@@ -441,7 +442,7 @@ class Trainer:
                                            steps=validation_steps, backend=backend)
         callbacks = callbacks if isinstance(callbacks, CallbackList) else CallbackList(
             callbacks, add_history=True, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=epochs,
-            steps=adapter.num_batches)
+            steps=epochs_data.num_batches)
         self.stop_training = False
         self._trainable_cache = None  # freezing between fits takes effect (see _sync_train_step_variables)
         self._in_fit = True
@@ -460,7 +461,7 @@ class Trainer:
             for epoch in range(initial_epoch, epochs):
                 self.reset_metrics()
                 callbacks.on_epoch_begin(epoch)
-                logs = self._run_epoch(adapter, callbacks, skip=resume_step, restore=resume_restore)
+                logs = self._run_epoch(epochs_data.epoch(), callbacks, skip=resume_step, restore=resume_restore)
                 resume_step, resume_restore = 0, None  # only the first (resumed) epoch skips
                 epoch_logs = dict(logs)
                 if val_adapter is not None and _should_validate(epoch, validation_freq):
@@ -476,9 +477,10 @@ class Trainer:
             callbacks.on_train_end(logs)
         finally:
             self._in_fit = False
+            epochs_data.close()
         return callbacks.history
 
-    def _run_epoch(self, adapter, callbacks, skip=0, restore=None):
+    def _run_epoch(self, batches, callbacks, skip=0, restore=None):
         # `skip` and `restore` resume an interrupted epoch (see fit): the first `skip` batches were trained
         # before the interruption and are passed over untrained (still drawn, so the data order is unchanged),
         # and `restore()` loads the saved state once the first batch has built the model and optimizer.
@@ -491,7 +493,7 @@ class Trainer:
         host = self._feeds_host_arrays()
         memoised = False
         with contextlib.ExitStack() as walks:
-            for step, batch in enumerate(adapter.get_numpy_iterator()):
+            for step, batch in enumerate(batches):
                 if step < skip and restore is None:
                     continue
                 batch = self._to_tensors(batch, host=host and train_function is not None)
