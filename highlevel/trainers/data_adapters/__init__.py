@@ -70,4 +70,5 @@ def _no_y(y, sample_weight, what):
         )
 
 
-__all__ = ["ArrayDataAdapter", "EpochIterator", "GeneratorDataAdapter", "PyDataset", "PyDatasetAdapter", "get_data_adapter", "utils"]
+__all__ = ["ArrayDataAdapter", "EpochIterator", "GeneratorDataAdapter", "PyDataset", "PyDatasetAdapter",
+           "get_data_adapter", "utils"]
