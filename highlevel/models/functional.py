@@ -14,6 +14,7 @@ from highlevel.config import current_backend
 
 from ..keras_tensor import KerasTensor
 from ..layer import Layer
+from ..masking import set_keras_mask
 from .input_layer import InputLayer
 from .model import Model
 
@@ -227,7 +228,10 @@ class Functional(Model):
                 if m is not None:
                     for kt in node.output_tensors:
                         masks[id(kt)] = m
-        return tree.unflatten(tree.flatten(self._outputs_struct)[1], [values[id(t)] for t in self._flat_outputs])
+        outputs = [values[id(t)] for t in self._flat_outputs]
+        for kt, value in zip(self._flat_outputs, outputs):
+            set_keras_mask(value, masks.get(id(kt)))  # the compiled loss and metrics count only what it keeps
+        return tree.unflatten(tree.flatten(self._outputs_struct)[1], outputs)
 
     def compute_output_spec(self, *args, **kwargs):
         return Layer.compute_output_spec(self, *args, **kwargs)

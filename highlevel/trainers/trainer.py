@@ -17,6 +17,7 @@ from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.config import current_backend
 from highlevel.distribution import step_sync
 from highlevel.layer import layer_walk_cache
+from highlevel.masking import get_keras_mask, set_keras_mask
 
 from .compile_utils import CompileLoss, CompileMetrics
 from .data_adapters import ArrayDataAdapter, EpochIterator, get_data_adapter
@@ -217,12 +218,16 @@ class Trainer:
         def loss_fn():
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
-            # Differentiate the scaled loss (loss scaling, as Keras); the metrics see the unscaled one.
-            return self.optimizer.scale_loss(loss), (loss, y_pred)
+            # Differentiate the scaled loss (loss scaling, as Keras); the metrics see the unscaled one. The outputs'
+            # masks go along: an engine may hand back other tensor objects than those the model returned.
+            masks = [get_keras_mask(p) for p in tree.flatten(y_pred)[0]]
+            return self.optimizer.scale_loss(loss), (loss, y_pred, masks)
 
         trainable = self._step_trainable_variables()
         # Under a distribution the gradients come back averaged over the replicas (the global batch's).
-        (_, (loss, y_pred)), grads = step_sync.value_and_grad(loss_fn, trainable, x)
+        (_, (loss, y_pred, masks)), grads = step_sync.value_and_grad(loss_fn, trainable, x)
+        for p, mask in zip(tree.flatten(y_pred)[0], masks):
+            set_keras_mask(p, mask)  # for the metrics
         # With a TerminateOnNaN callback, a batch whose loss is not finite leaves the weights as they were.
         only_if = ops.all(ops.isfinite(loss)) if getattr(self, "_guard_nonfinite", False) else None
         self.optimizer.apply(grads, trainable, only_if=only_if)
