@@ -1,8 +1,11 @@
-"""The mask a model's output carries to its losses and metrics (Keras's ``_keras_mask``).
+"""The mask a tensor carries (Keras's ``_keras_mask``): from layer to layer, and from a model's output to its
+losses and metrics.
 
-A model built from layers that make a mask (``Embedding(mask_zero=True)``, ``Masking``) and pass it on
-(``LSTM(return_sequences=True)``, ``Dense``, ...) gives its outputs that mask; the compiled loss and the metrics
-then count only the entries it keeps, as in Keras (for a padded sequence: the timesteps that are not padding).
+A layer that makes a mask (``Embedding(mask_zero=True)``, ``Masking``) or passes one on (``LSTM(return_sequences=
+True)``, ``Dense``, ...) attaches it to its output; a layer called on that output receives it as its ``mask``
+argument, also when the layers are called one after the other in a subclassed model's ``call``. A model's output
+mask makes the compiled loss and the metrics count only the entries it keeps, as in Keras (for a padded sequence:
+the timesteps that are not padding).
 
 Engine tensors do not all take new attributes (a JAX tracer or a native tensor does not), so the masks are kept
 here, keyed by the tensor's identity, for as long as the tensor lives.

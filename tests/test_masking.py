@@ -46,7 +46,8 @@ def run(lib, **compile_kwargs):
 
 @functools.lru_cache(maxsize=None)
 def keras_results():
-    os.environ.setdefault("KERAS_BACKEND", "jax")  # only decides which engine Keras loads, if it is not loaded yet
+    # The engine Keras loads unless it is loaded already: TensorFlow, its default (tests/layers/core's oracle needs it).
+    os.environ.setdefault("KERAS_BACKEND", "tensorflow")
     keras = pytest.importorskip("keras")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -87,3 +88,45 @@ def test_the_mask_lives_as_long_as_its_tensor(backend):
     assert key not in masking._masks
     set_keras_mask(3.0, mask)  # a Python number carries no mask
     assert get_keras_mask(3.0) is None
+
+
+class Tagger(hl.Model):
+    """A subclassed sequence model: its layers are called one after the other, not through a graph."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = hl.layers.Embedding(5, 3, mask_zero=True)
+        self.rnn = hl.layers.SimpleRNN(2, return_sequences=True)
+        self.head = hl.layers.Dense(1)
+
+    def call(self, x):
+        return self.head(self.rnn(self.embed(x)))
+
+
+def test_masks_travel_between_layers_called_directly(backend):
+    # As in Keras, the Embedding's mask goes with its output to the RNN (which then skips the padding) and on to
+    # the model's output (so the loss leaves the padding out), in a subclassed model as in a Sequential one.
+    hl.utils.set_random_seed(0)
+    tagger = Tagger()
+    tagger(TOKENS)
+    graph = hl.Sequential([hl.Input((5,), dtype="int32"), hl.layers.Embedding(5, 3, mask_zero=True),
+                           hl.layers.SimpleRNN(2, return_sequences=True), hl.layers.Dense(1)])
+    graph.set_weights(tagger.get_weights())
+    np.testing.assert_allclose(hl.ops.convert_to_numpy(tagger(TOKENS)), graph.predict(TOKENS, verbose=0),
+                               rtol=1e-5, atol=1e-6)
+    unmasked = hl.Sequential([hl.Input((5,), dtype="int32"), hl.layers.Embedding(5, 3),
+                              hl.layers.SimpleRNN(2, return_sequences=True), hl.layers.Dense(1)])
+    unmasked.set_weights(tagger.get_weights())
+    assert not np.allclose(unmasked.predict(TOKENS, verbose=0), graph.predict(TOKENS, verbose=0), atol=1e-3)
+    for model in (tagger, graph):
+        model.compile(optimizer=hl.optimizers.SGD(0.0), loss="mse")
+    np.testing.assert_allclose(tagger.evaluate(TOKENS, Y, verbose=0), graph.evaluate(TOKENS, Y, verbose=0),
+                               rtol=1e-5)
+    # a mask given to a Functional model's call reaches its layers
+    inputs = hl.Input((5, 3))
+    inner = hl.Model(inputs, hl.layers.SimpleRNN(2)(inputs))
+    inner.set_weights(tagger.rnn.get_weights())
+    x = hl.ops.convert_to_numpy(tagger.embed(TOKENS))
+    keep = hl.ops.convert_to_tensor(TOKENS != 0)
+    np.testing.assert_allclose(hl.ops.convert_to_numpy(inner(x, mask=keep)),
+                               hl.ops.convert_to_numpy(tagger.rnn(x, mask=keep))[:, -1], rtol=1e-5, atol=1e-6)

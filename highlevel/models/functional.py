@@ -192,6 +192,14 @@ class Functional(Model):
         flat = self._standardize_inputs(inputs)
         backend = current_backend()
         values, masks = {}, {}
+        # The masks of the inputs (given, or carried by a nested model's inputs) start the graph's masks.
+        if isinstance(mask, (list, tuple)) and len(mask) == len(self._flat_inputs):
+            input_masks = list(mask)
+        else:
+            input_masks = [mask] + [None] * (len(self._flat_inputs) - 1)
+        for kt, m in zip(self._flat_inputs, input_masks):
+            if m is not None:
+                masks[id(kt)] = m
         for i, (kt, value) in enumerate(zip(self._flat_inputs, flat)):
             if not isinstance(value, KerasTensor) and not isinstance(value, Variable):
                 if not backend.is_tensor(value):
