@@ -52,7 +52,8 @@ def log_names(lib):
 
 
 def test_metric_names_match_keras():
-    os.environ.setdefault("KERAS_BACKEND", "jax")  # only decides which engine Keras loads, if it is not loaded yet
+    # The engine Keras loads unless it is loaded already: TensorFlow, its default (tests/layers/core's oracle needs it).
+    os.environ.setdefault("KERAS_BACKEND", "tensorflow")
     keras = pytest.importorskip("keras")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
