@@ -24,10 +24,10 @@ class TerminateOnNaN(Callback):
     """Terminates training when a NaN or infinite loss appears (``keras.callbacks.TerminateOnNaN``).
 
     Unlike Keras, which notices the bad loss only after the optimizer has applied the batch's (NaN) update,
-    this callback asks the trainer to guard the step: with the default ``train_step``, an update whose loss is
-    not finite is computed but not kept (a ``where`` on every variable the optimizer assigns, so it works inside
-    compiled JAX and TensorFlow steps too). Training stops with the weights and the optimizer state of the last
-    good batch. A custom ``train_step`` can do the same through ``optimizer.apply(..., only_if=...)``.
+    this callback asks the trainer to guard the step: with the default ``train_step``, an update whose loss or
+    gradients are not finite is computed but not kept (a ``where`` on every variable the optimizer assigns, so it
+    works inside compiled JAX and TensorFlow steps too), and the batch's loss is reported as NaN. Training stops
+    with the weights and the optimizer state of the last good batch. A custom ``train_step`` can do the same through ``optimizer.apply(..., only_if=...)``.
 
     Args:
         raise_error: False (default) stops gracefully with ``model.stop_training = True``, so the other

@@ -228,8 +228,17 @@ class Trainer:
         (_, (loss, y_pred, masks)), grads = step_sync.value_and_grad(loss_fn, trainable, x)
         for p, mask in zip(tree.flatten(y_pred)[0], masks):
             set_keras_mask(p, mask)  # for the metrics
-        # With a TerminateOnNaN callback, a batch whose loss is not finite leaves the weights as they were.
-        only_if = ops.all(ops.isfinite(loss)) if getattr(self, "_guard_nonfinite", False) else None
+        # With a TerminateOnNaN callback, a batch whose loss or gradients are not finite leaves the weights as they
+        # were, and reports a NaN loss so that the callback stops training. The gradients are checked too because a
+        # NaN can miss the loss and still reach them: inside a tf.function, TensorFlow fuses MatMul/Conv2D + BiasAdd +
+        # Relu into one kernel that turns NaN into 0 (a NaN input gave a finite loss, and its update NaN weights).
+        only_if = None
+        if getattr(self, "_guard_nonfinite", False):
+            only_if = ops.all(ops.isfinite(loss))
+            for g in grads:
+                if g is not None:
+                    only_if = ops.logical_and(only_if, ops.all(ops.isfinite(g)))
+            loss = ops.where(only_if, loss, ops.full_like(loss, float("nan")))
         self.optimizer.apply(grads, trainable, only_if=only_if)
         return loss, y_pred
 

@@ -136,3 +136,22 @@ def test_swap_ema_weights_evaluates_with_the_average_and_trains_the_weights(back
         np.testing.assert_array_equal(got, trained)
     for got, want in zip(steps[2], sgd_update(steps[1], 0.2, X[:4], Y[:4])):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_terminate_on_nan_keeps_a_nan_batch_out_of_the_weights(backend, step_mode):
+    # Batch 1 holds a NaN behind a relu: inside a tf.function TensorFlow fuses MatMul + BiasAdd + Relu into a kernel
+    # that turns NaN into 0, so the loss came out finite while the gradients were NaN, and the update filled the
+    # weights with NaN unnoticed. The guard checks the gradients too: training stops, the weights are batch 0's.
+    x = np.ones((8, 2), "float32")
+    x[5, 0] = np.nan
+    y = np.linspace(0.0, 1.0, 8, dtype="float32")[:, None]
+    hl.utils.set_random_seed(3)
+    model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(3, activation="relu"), hl.layers.Dense(1)])
+    model.compile(optimizer=hl.optimizers.SGD(0.1), loss="mse", **step_mode)
+    after = []
+    history = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0,
+                        callbacks=[hl.callbacks.TerminateOnNaN(), weights_at("on_train_batch_end", model, after)])
+    assert len(after) == 2 and history.epoch == [0] and np.isnan(history.history["loss"][0])
+    for got, first in zip(model.get_weights(), after[0]):
+        np.testing.assert_array_equal(got, first)
+    assert int(model.optimizer.iterations.numpy()) == 1
