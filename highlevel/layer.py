@@ -27,6 +27,7 @@ from . import naming
 from .host_text import is_text
 from .input_spec import InputSpec, assert_input_compatibility
 from .keras_tensor import KerasTensor, any_symbolic
+from .masking import get_keras_mask, set_keras_mask
 from .node import Node
 
 # Attributes that hold bookkeeping, not sub-layers or weights of the layer itself.
@@ -109,13 +110,33 @@ def _dtype_of(x):
         return None
 
 
+
+def _masks_of(inputs):
+    """The masks attached to a call's inputs: one, a list (None where an input has none), or None for none."""
+    if isinstance(inputs, (list, tuple)):
+        masks = [get_keras_mask(x) for x in inputs]
+        return masks if any(m is not None for m in masks) else None
+    return None if isinstance(inputs, dict) else get_keras_mask(inputs)
+
+
+def _attach_masks(outputs, masks):
+    """Attaches ``compute_mask``'s result to the outputs: a list of masks to the outputs in order, one mask to the
+    first output (as Keras does)."""
+    if masks is None:
+        return
+    masks = list(masks) if isinstance(masks, (list, tuple)) else [masks]
+    for output, mask in zip(tree.flatten(outputs)[0], masks):
+        if mask is not None:
+            set_keras_mask(output, mask)
+
 class Layer:
     """The base of every layer (``keras.layers.Layer``).
 
     Subclasses create weights in ``build(input_shape)`` (called once, on the first call, with the input's
     shape) or in ``__init__`` when the shapes are known, and compute in ``call(inputs, ...)``. A ``call``
     that takes a ``training`` argument receives the value given to the outermost call (``model(x,
-    training=True)``) unless it is passed explicitly.
+    training=True)``) unless it is passed explicitly; the value passes through layers whose ``call`` does not
+    take the argument (a subclassed model's ``call(self, x)``).
 
     Args:
         trainable: whether the layer's weights are updated by training.
@@ -485,23 +506,34 @@ class Layer:
             raise ValueError(f"Layer '{self.name}' was called without inputs.")
         if any_symbolic(args, kwargs):
             return self._symbolic_call(args, kwargs)
+        # Masks travel with the tensors (highlevel.masking), as in Keras: an input's mask reaches a call() that takes
+        # `mask`, and the output carries the mask compute_mask() gives (Embedding(mask_zero=True) -> LSTM in a
+        # subclassed model). Sequential and Functional models also pass their layers' masks explicitly.
+        in_mask = kwargs["mask"] if kwargs.get("mask") is not None else _masks_of(args[0])
+        if in_mask is not None and self._call_has_mask and kwargs.get("mask") is None:
+            kwargs = dict(kwargs, mask=in_mask)
         first = self._convert_inputs(args[0])
         args = (first,) + args[1:]
         self._maybe_build(first)
         self._check_input_spec(first)
+        # An explicit `training` reaches the nested layers through the call context, also when this layer's call()
+        # does not take the argument itself (a subclassed model's `call(self, x)`, called by fit with training=True).
+        explicit_training = kwargs.get("training")
         kwargs = self._resolve_training(kwargs)
         ctx = _context
         outer_training, outer_depth = ctx.training, ctx.depth
         if outer_depth == 0:
             self._clear_losses()
-        if self._call_has_training and kwargs.get("training") is not None:
-            ctx.training = kwargs["training"]
+        if explicit_training is not None:
+            ctx.training = explicit_training
         ctx.depth = outer_depth + 1
         try:
             with self._autocast_scope():
                 outputs = self.call(*args, **kwargs)
         finally:
             ctx.training, ctx.depth = outer_training, outer_depth
+        if in_mask is not None or type(self).compute_mask is not Layer.compute_mask:
+            _attach_masks(outputs, self.compute_mask(first, in_mask))
         if self.activity_regularizer is not None:
             # Keras 3 divides the penalty by the batch size, so it does not grow with the batch.
             from highlevel import ops

@@ -83,3 +83,15 @@ def backend(request):
         pytest.skip(f"backend {name!r} is not installed")
     with hl.config.backend_scope(name) as b:
         yield b
+
+
+#: The ways ``compile`` lets a training step run: compiled the engine's way (``jit_compile="auto"``: ``jax.jit``,
+#: ``tf.function``, the recorded replay on PyTorch and native), without the extra compilation
+#: (``jit_compile=False``), and eagerly (``run_eagerly=True``). A training effect must hold under each.
+STEP_MODES = {"compiled": {}, "jit_off": {"jit_compile": False}, "eager": {"run_eagerly": True}}
+
+
+@pytest.fixture(params=list(STEP_MODES))
+def step_mode(request):
+    """The ``compile()`` keyword arguments of one step mode (see ``STEP_MODES``)."""
+    return dict(STEP_MODES[request.param])

@@ -99,3 +99,14 @@ def test_assign_add_in_a_stateless_scope_records_instead_of_writing(backend):
     assert float(v.numpy()) == 1.0
     ((var, value),) = scope.assigned.values()
     assert var is v and float(ops.convert_to_numpy(value)) == 12.0
+
+
+def test_numpy_conversion_of_scalars_and_arrays(backend):
+    # np.asarray(variable) and to_numpy give numpy arrays, 0-d ones for scalars (TensorFlow's .numpy() of a 0-d
+    # tensor is a numpy scalar, which __array__ may not return: np.asarray(optimizer.iterations) failed).
+    for value, dtype in ((3, "int64"), (1.5, "float32"), ([1.0, 2.0], "float32")):
+        v = hl.Variable(value, dtype=dtype)
+        for got in (np.asarray(v), v.numpy(), hl.ops.convert_to_numpy(v.value)):
+            assert isinstance(got, np.ndarray) and got.dtype == dtype
+            np.testing.assert_array_equal(got, value)
+    assert int(np.asarray(hl.optimizers.SGD().iterations)) == 0

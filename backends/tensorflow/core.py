@@ -71,7 +71,7 @@ class CoreOps:
         if isinstance(x, Variable):
             x = x.value
         if isinstance(x, (tf.Tensor, tf.Variable)):
-            return x.numpy()
+            return np.asarray(x.numpy())  # a 0-d tensor's .numpy() is a numpy scalar, not an array
         return np.asarray(x)
 
     def is_tensor(self, x):

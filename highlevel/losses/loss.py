@@ -13,6 +13,7 @@
 
 from highlevel import ops
 from highlevel.config import floatx
+from highlevel.masking import get_keras_mask
 from highlevel.naming import to_snake_case, unique_name
 
 from .reduction import reduce_weighted_values, squeeze_or_expand_to_same_rank, standardize_reduction
@@ -45,7 +46,11 @@ class Loss:
         return self._dtype or floatx()
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        """The loss of a batch, weighted by ``sample_weight`` and reduced by ``self.reduction``."""
+        """The loss of a batch, weighted by ``sample_weight`` and reduced by ``self.reduction``.
+
+        Entries that the mask attached to ``y_pred`` leaves out (a model's output mask, see
+        :mod:`highlevel.masking`) do not count, as in Keras."""
+        output_mask = get_keras_mask(y_pred)
         y_pred = ops.convert_to_tensor(y_pred, dtype=self.dtype)
         if self._integer_labels and _is_integer(y_true):
             # Class indices stay integers: a round trip through floats would cost two conversions per batch
@@ -54,6 +59,9 @@ class Loss:
         else:
             y_true = ops.convert_to_tensor(y_true, dtype=self.dtype)
         values, mask = self.call_with_mask(y_true, y_pred)
+        if output_mask is not None:
+            mask = output_mask if mask is None else \
+                ops.logical_and(ops.cast(mask, "bool"), ops.cast(output_mask, "bool"))
         return reduce_weighted_values(values, sample_weight=sample_weight, mask=mask, reduction=self.reduction,
                                       dtype=self.dtype)
 

@@ -16,6 +16,7 @@ without weights).
 
 from highlevel import ops
 from highlevel.losses.reduction import apply_mask, divide_no_nan, squeeze_or_expand_to_same_rank
+from highlevel.masking import get_keras_mask
 
 from .metric import Metric
 
@@ -139,11 +140,15 @@ class MeanMetricWrapper(Mean):
         self._fn_kwargs = kwargs
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        # Entries the mask attached to y_pred leaves out (a model's output mask) count with weight 0, as in Keras.
+        output_mask = get_keras_mask(y_pred)
         with_mask = getattr(self._fn, "with_mask", None)
         if with_mask is not None:
             values, mask = with_mask(y_true, y_pred, **self._fn_kwargs)
         else:
             values, mask = self._fn(y_true, y_pred, **self._fn_kwargs), None
+        if output_mask is not None:
+            sample_weight = apply_mask(sample_weight, output_mask, dtype=self.dtype, reduction="sum")
         self._update(values, sample_weight, mask)
 
     def get_config(self):

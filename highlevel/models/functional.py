@@ -14,6 +14,7 @@ from highlevel.config import current_backend
 
 from ..keras_tensor import KerasTensor
 from ..layer import Layer
+from ..masking import set_keras_mask
 from .input_layer import InputLayer
 from .model import Model
 
@@ -191,6 +192,14 @@ class Functional(Model):
         flat = self._standardize_inputs(inputs)
         backend = current_backend()
         values, masks = {}, {}
+        # The masks of the inputs (given, or carried by a nested model's inputs) start the graph's masks.
+        if isinstance(mask, (list, tuple)) and len(mask) == len(self._flat_inputs):
+            input_masks = list(mask)
+        else:
+            input_masks = [mask] + [None] * (len(self._flat_inputs) - 1)
+        for kt, m in zip(self._flat_inputs, input_masks):
+            if m is not None:
+                masks[id(kt)] = m
         for i, (kt, value) in enumerate(zip(self._flat_inputs, flat)):
             if not isinstance(value, KerasTensor) and not isinstance(value, Variable):
                 if not backend.is_tensor(value):
@@ -227,7 +236,10 @@ class Functional(Model):
                 if m is not None:
                     for kt in node.output_tensors:
                         masks[id(kt)] = m
-        return tree.unflatten(tree.flatten(self._outputs_struct)[1], [values[id(t)] for t in self._flat_outputs])
+        outputs = [values[id(t)] for t in self._flat_outputs]
+        for kt, value in zip(self._flat_outputs, outputs):
+            set_keras_mask(value, masks.get(id(kt)))  # the compiled loss and metrics count only what it keeps
+        return tree.unflatten(tree.flatten(self._outputs_struct)[1], outputs)
 
     def compute_output_spec(self, *args, **kwargs):
         return Layer.compute_output_spec(self, *args, **kwargs)

@@ -10,6 +10,7 @@
 
 from ..keras_tensor import KerasTensor
 from ..layer import Layer
+from ..masking import set_keras_mask
 from .functional import Functional
 from .input_layer import Input, InputLayer
 from .model import Model
@@ -140,6 +141,7 @@ class Sequential(Model):
             if mask is not None or type(layer).compute_mask is not Layer.compute_mask:
                 mask = layer.compute_mask(x, mask)
             x = y
+        set_keras_mask(x, mask)  # the compiled loss and metrics count only what the mask keeps
         return x
 
     def get_config(self):

@@ -119,7 +119,8 @@ class CompileMetrics:
             self.per_output.append([_resolve(m, loss_specs[i], y_list[i], preds[i], name if multi else None)
                                     for m in plain])
             self.per_output_weighted.append([_resolve(m, loss_specs[i], y_list[i], preds[i],
-                                                      name if multi else None, weighted=True) for m in weighted])
+                                                      name if multi else None) for m in weighted])
+        _name_uniquely(self.per_output, self.per_output_weighted, names if multi else None)
         self.built = True
 
     @property
@@ -145,6 +146,35 @@ class CompileMetrics:
                 m.update_state(t, p)
             for m in weighted:
                 m.update_state(t, p, sample_weight=sw)
+
+
+def _name_uniquely(per_output, per_output_weighted, output_names):
+    """Gives every metric the name it is logged under, one name per metric, as Keras names its results.
+
+    The plain metrics of every output come first: a name already taken gets a counter (``mae``, ``mae_1``). A weighted
+    metric keeps its own name (``mae``) unless a metric before it took it; then it is ``weighted_mae``
+    (``<output>_weighted_mae`` for a model with several outputs), then ``weighted_mae_1``... Without this, two
+    metrics of one name would write one entry of the logs, and the second would silently hide the first.
+    """
+    counters = {}
+
+    def claim(name):
+        if name not in counters:
+            counters[name] = 1
+            return name
+        index = counters[name]
+        counters[name] += 1
+        return f"{name}_{index}"
+
+    for metrics in per_output:
+        for m in metrics:
+            m.name = claim(m.name)
+    for i, metrics in enumerate(per_output_weighted):
+        for m in metrics:
+            if m.name in counters:
+                own = m.name[len(output_names[i]) + 1:] if output_names else m.name
+                m.name = f"{output_names[i]}_weighted_{own}" if output_names else f"weighted_{own}"
+            m.name = claim(m.name)
 
 
 def _targets_list(y, names):
@@ -182,7 +212,7 @@ def _loss_name(loss):
     return str(name).lower()
 
 
-def _resolve(identifier, loss, y_true, y_pred, prefix, weighted=False):
+def _resolve(identifier, loss, y_true, y_pred, prefix):
     """A metric object for ``identifier``; "accuracy"/"crossentropy" pick the variant the loss implies."""
     from highlevel import metrics
 
@@ -199,14 +229,10 @@ def _resolve(identifier, loss, y_true, y_pred, prefix, weighted=False):
             variant = "categorical"
         metric = metrics.get(f"{variant}_{kind}")
         metric.name = identifier if prefix is None else f"{prefix}_{identifier}"
-        if weighted:
-            metric.name = f"weighted_{metric.name}"
         return metric
     metric = metrics.get(identifier)
     if isinstance(identifier, str):
         metric.name = identifier  # Keras reports a metric given by name under that name ("mae")
     if prefix is not None:
         metric.name = f"{prefix}_{metric.name}"
-    if weighted:
-        metric.name = f"weighted_{metric.name}"
     return metric

@@ -17,9 +17,10 @@ from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.config import current_backend
 from highlevel.distribution import step_sync
 from highlevel.layer import layer_walk_cache
+from highlevel.masking import get_keras_mask, set_keras_mask
 
 from .compile_utils import CompileLoss, CompileMetrics
-from .data_adapters import ArrayDataAdapter, get_data_adapter
+from .data_adapters import ArrayDataAdapter, EpochIterator, get_data_adapter
 from .data_adapters.utils import train_validation_split, unpack_x_y_sample_weight
 
 
@@ -217,15 +218,19 @@ class Trainer:
         def loss_fn():
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
-            # Differentiate the scaled loss (loss scaling, as Keras); the metrics see the unscaled one.
-            return self.optimizer.scale_loss(loss), (loss, y_pred)
+            # Differentiate the scaled loss (loss scaling, as Keras); the metrics see the unscaled one. The outputs'
+            # masks go along: an engine may hand back other tensor objects than those the model returned.
+            masks = [get_keras_mask(p) for p in tree.flatten(y_pred)[0]]
+            return self.optimizer.scale_loss(loss), (loss, y_pred, masks)
 
         trainable = self._step_trainable_variables()
         # Under a distribution the gradients come back averaged over the replicas (the global batch's).
-        (_, (loss, y_pred)), grads = step_sync.value_and_grad(loss_fn, trainable, x)
+        (_, (loss, y_pred, masks)), grads = step_sync.value_and_grad(loss_fn, trainable, x)
+        for p, mask in zip(tree.flatten(y_pred)[0], masks):
+            set_keras_mask(p, mask)  # for the metrics
         # With a TerminateOnNaN callback, a batch whose loss or any gradient is not finite leaves the weights as
-        # they were. The gradients are checked too: a NaN input can give a finite loss and NaN gradients (an
-        # engine's ReLU that maps NaN to 0 on some CPUs cuts the NaN out of the forward pass, not the backward).
+        # they were. The gradients are checked too: a NaN can miss the loss and still reach them (inside a
+        # tf.function, TensorFlow fuses MatMul/Conv2D + BiasAdd + Relu into one kernel that turns NaN into 0).
         only_if = _all_finite(loss, grads) if getattr(self, "_guard_nonfinite", False) else None
         self.optimizer.apply(grads, trainable, only_if=only_if)
         if only_if is not None:
@@ -438,8 +443,9 @@ class Trainer:
 
             arrays = to_numpy_structure((x, y, sample_weight), backend)
             (x, y, sample_weight), validation_data = train_validation_split(arrays, validation_split)
-        adapter = get_data_adapter(x, y, sample_weight, batch_size=batch_size, steps=steps_per_epoch,
-                                   shuffle=shuffle, class_weight=class_weight, backend=backend)
+        # With steps_per_epoch, epochs take the next batches of the data, not its first ones again (EpochIterator).
+        epochs_data = EpochIterator(get_data_adapter(x, y, sample_weight, batch_size=batch_size, shuffle=shuffle,
+                                                     class_weight=class_weight, backend=backend), steps_per_epoch)
         val_adapter = None
         if validation_data is not None:
             vx, vy, vsw = unpack_x_y_sample_weight(validation_data)
@@ -447,7 +453,7 @@ class Trainer:
                                            steps=validation_steps, backend=backend)
         callbacks = callbacks if isinstance(callbacks, CallbackList) else CallbackList(
             callbacks, add_history=True, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=epochs,
-            steps=adapter.num_batches)
+            steps=epochs_data.num_batches)
         self.stop_training = False
         self._trainable_cache = None  # freezing between fits takes effect (see _sync_train_step_variables)
         self._in_fit = True
@@ -466,7 +472,7 @@ class Trainer:
             for epoch in range(initial_epoch, epochs):
                 self.reset_metrics()
                 callbacks.on_epoch_begin(epoch)
-                logs = self._run_epoch(adapter, callbacks, skip=resume_step, restore=resume_restore)
+                logs = self._run_epoch(epochs_data.epoch(), callbacks, skip=resume_step, restore=resume_restore)
                 resume_step, resume_restore = 0, None  # only the first (resumed) epoch skips
                 epoch_logs = dict(logs)
                 if val_adapter is not None and _should_validate(epoch, validation_freq):
@@ -482,9 +488,10 @@ class Trainer:
             callbacks.on_train_end(logs)
         finally:
             self._in_fit = False
+            epochs_data.close()
         return callbacks.history
 
-    def _run_epoch(self, adapter, callbacks, skip=0, restore=None):
+    def _run_epoch(self, batches, callbacks, skip=0, restore=None):
         # `skip` and `restore` resume an interrupted epoch (see fit): the first `skip` batches were trained
         # before the interruption and are passed over untrained (still drawn, so the data order is unchanged),
         # and `restore()` loads the saved state once the first batch has built the model and optimizer.
@@ -497,7 +504,7 @@ class Trainer:
         host = self._feeds_host_arrays()
         memoised = False
         with contextlib.ExitStack() as walks:
-            for step, batch in enumerate(adapter.get_numpy_iterator()):
+            for step, batch in enumerate(batches):
                 if step < skip and restore is None:
                     continue
                 batch = self._to_tensors(batch, host=host and train_function is not None)
@@ -624,7 +631,8 @@ class Trainer:
 
     # ------------------------------------------------------- single batches
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
-        """One training step on one batch; returns the metrics (as ``evaluate`` does)."""
+        """One training step on one batch; returns the metrics of that batch (as ``evaluate`` does): they are reset
+        first, as in Keras, not averaged with earlier batches."""
         self._assert_compiled("train_on_batch")
         from .data_adapters import utils
 
@@ -635,6 +643,7 @@ class Trainer:
         batch = self._to_tensors(utils.pack_x_y_sample_weight(x, y, sample_weight))
         self._prepare(batch)
         self._sync_train_step_variables()
+        self.reset_metrics()
         logs = _pythonify(self._make_train_function()(batch))
         return _format_result(logs, return_dict)
 

@@ -110,6 +110,31 @@ def test_training_flag_propagates(backend):
     assert rec.seen == [False]
 
 
+def test_training_flag_passes_through_a_call_without_the_argument(backend):
+    # Block.call(self, inputs) takes no `training`: the value given to the call still reaches the Recorder inside
+    # it, when Block is called directly and when it is the model (fit calls the model with training=True).
+    block = Block()
+    x = _x(4, 3)
+    block(x, training=True)
+    block(x)
+    block(x, training=False)
+    assert block.recorder.seen == [True, None, False]
+
+    class Bare(hl.Model):
+        def __init__(self):
+            super().__init__()
+            self.block = Block()
+
+        def call(self, x):
+            return self.block(x)
+
+    model = Bare()
+    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    model.fit(x, np.zeros((4, 3), "float32"), verbose=0)
+    model.predict(x, verbose=0)
+    assert model.block.recorder.seen[-2:] == [True, False]
+
+
 def test_training_changes_dropout_output(backend):
     model = Tower(depth=1, use_head=False)
     x = np.abs(_x(64, 5)) + 0.1

@@ -11,6 +11,7 @@ from highlevel.backends.contract import Variable
 
 from . import utils
 from .array_adapter import ArrayDataAdapter
+from .epoch_iterator import EpochIterator
 from .generator_adapter import GeneratorDataAdapter
 from .py_dataset import PyDataset, PyDatasetAdapter
 
@@ -41,7 +42,7 @@ def get_data_adapter(x, y=None, sample_weight=None, batch_size=None, steps=None,
         )
     if isinstance(x, PyDataset):
         _no_y(y, sample_weight, "a PyDataset")
-        return PyDatasetAdapter(x, steps=steps)
+        return PyDatasetAdapter(x, steps=steps, shuffle=shuffle)
     if _is_array_structure(x, backend):
         x = utils.to_numpy_structure(x, backend)
         y = utils.to_numpy_structure(y, backend) if y is not None else None
@@ -69,4 +70,5 @@ def _no_y(y, sample_weight, what):
         )
 
 
-__all__ = ["ArrayDataAdapter", "GeneratorDataAdapter", "PyDataset", "PyDatasetAdapter", "get_data_adapter", "utils"]
+__all__ = ["ArrayDataAdapter", "EpochIterator", "GeneratorDataAdapter", "PyDataset", "PyDatasetAdapter",
+           "get_data_adapter", "utils"]

@@ -14,6 +14,8 @@
 
 import concurrent.futures
 
+from highlevel.random.host import host_rng
+
 from . import utils
 
 
@@ -21,7 +23,9 @@ class PyDataset:
     """Base class for datasets that return one batch per index (``keras.utils.PyDataset``).
 
     Subclasses implement ``__len__`` (batches per epoch) and ``__getitem__(index)`` (a batch ``x``,
-    ``(x, y)`` or ``(x, y, sample_weight)``); ``on_epoch_end`` runs after every epoch.
+    ``(x, y)`` or ``(x, y, sample_weight)``); ``on_epoch_end`` runs after every pass over the batches (every
+    epoch; with ``fit(steps_per_epoch=...)``, when the epochs have gone through all the batches). ``fit`` visits
+    the batches in a new random order every pass unless ``shuffle=False``, as in Keras.
 
     Args:
         workers: threads loading batches ahead of the training loop (1: load in the loop's thread).
@@ -49,15 +53,23 @@ class PyDataset:
         raise TypeError(f"{type(self).__name__} must define __getitem__(index) returning one batch.")
 
     def on_epoch_end(self):
-        """Called after each epoch (e.g. to reshuffle)."""
+        """Called after each pass over the batches (e.g. to reshuffle the samples)."""
 
 
 class PyDatasetAdapter:
-    """Iterates a :class:`PyDataset` in index order, prefetching with its worker threads."""
+    """Iterates a :class:`PyDataset`, prefetching with its worker threads.
 
-    def __init__(self, dataset, steps=None):
+    Args:
+        dataset: the :class:`PyDataset`.
+        steps: at most this many batches per pass.
+        shuffle: ``True`` (or ``"batch"``) visits the batches in a new random order, drawn from the host random
+            stream, on every pass (``fit``'s default, as in Keras); ``False`` in index order.
+    """
+
+    def __init__(self, dataset, steps=None, shuffle=False):
         self.dataset = dataset
         self._steps = steps
+        self.shuffle = shuffle
 
     @property
     def num_batches(self):
@@ -68,22 +80,23 @@ class PyDatasetAdapter:
         n = self.num_batches
         if n == 0:
             raise ValueError(f"{type(self.dataset).__name__} has length 0: it yields no batches.")
+        order = host_rng().permutation(len(self.dataset))[:n].tolist() if self.shuffle else list(range(n))
         workers = getattr(self.dataset, "workers", 1)
         try:
             if workers <= 1:
-                for i in range(n):
+                for i in order:
                     yield _as_tuple(self.dataset[i])
             else:
                 ahead = getattr(self.dataset, "max_queue_size", 10)
                 with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
                     pending = {}
-                    for i in range(min(n, ahead)):
-                        pending[i] = pool.submit(self.dataset.__getitem__, i)
-                    for i in range(n):
-                        batch = pending.pop(i).result()
-                        nxt = i + ahead
+                    for k in range(min(n, ahead)):
+                        pending[k] = pool.submit(self.dataset.__getitem__, order[k])
+                    for k in range(n):
+                        batch = pending.pop(k).result()
+                        nxt = k + ahead
                         if nxt < n:
-                            pending[nxt] = pool.submit(self.dataset.__getitem__, nxt)
+                            pending[nxt] = pool.submit(self.dataset.__getitem__, order[nxt])
                         yield _as_tuple(batch)
         finally:
             self.dataset.on_epoch_end()
