@@ -22,13 +22,14 @@ from .distribution import DistributionContract
 from .fused import FusedContract
 from .nn_ops import NNContract
 from .numpy_generic import NumpyGenericContract
+from .numpy_math import NumpyMathContract
 from .numpy_ops import NumpyContract
 from .training import TrainingContract
 from .variable import StatelessScope, SymbolicScope, Variable
 
 
-class Backend(CoreContract, NumpyContract, NumpyGenericContract, NNContract, ControlFlowContract, TrainingContract,
-              FusedContract, DistributionContract):
+class Backend(CoreContract, NumpyContract, NumpyGenericContract, NumpyMathContract, NNContract, ControlFlowContract,
+              TrainingContract, FusedContract, DistributionContract):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
     def __repr__(self):
@@ -43,5 +44,5 @@ def op_names():
     return names
 
 
-__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "NNContract", "NumpyContract", "NumpyGenericContract", "StatelessScope", "SymbolicScope", "TrainingContract", "Variable",
+__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "NNContract", "NumpyContract", "NumpyGenericContract", "NumpyMathContract", "StatelessScope", "SymbolicScope", "TrainingContract", "Variable",
            "dtypes", "tree", "op_names"]

@@ -55,7 +55,7 @@ def directions(case, cast_args):
     out = []
     for path in _leaves(cast_args, case.grad):
         x = np.asarray(_get(cast_args, path).value, np.float64)
-        v = rng.standard_normal(x.shape) * np.maximum(1.0, np.sqrt(np.abs(x)))
+        v = rng.standard_normal(x.shape) * np.fmax(1.0, np.sqrt(np.abs(x)))  # (1 at a NaN input, as the steps)
         out.append(v.astype(np.float32).astype(np.float64))
     return out
 
