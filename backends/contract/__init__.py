@@ -2,8 +2,10 @@
 
 A backend is a subclass of :class:`Backend` that implements every abstract method of its parts —
 :class:`CoreContract` (tensors, variables, devices, autodiff, random), :class:`NumpyContract` (the
-numpy-like ops), :class:`NNContract` (activations, convolution, pooling) and :class:`ControlFlowContract`
-(``scan``, the compiled loop) — and may override the generic
+numpy-like ops), :class:`NNContract` (activations, convolution, pooling), :class:`ControlFlowContract`
+(``scan``, the compiled loop) and the primitives of :class:`NumpyMathContract` (bitwise ops, shifts, ``view``,
+``erfc``, ``erfinv``) — and may override the generic definitions of :class:`NumpyGenericContract` and
+:class:`NumpyMathContract` (ops written on the others: ``ptp``, ``hypot``, ``gcd``, ``nextafter``, ...), the generic
 training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step: eager engines can
 use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a dense layer,
 ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
