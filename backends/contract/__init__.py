@@ -2,8 +2,10 @@
 
 A backend is a subclass of :class:`Backend` that implements every abstract method of its parts —
 :class:`CoreContract` (tensors, variables, devices, autodiff, random), :class:`NumpyContract` (the
-numpy-like ops), :class:`NNContract` (activations, convolution, pooling) and :class:`ControlFlowContract`
-(``scan``, the compiled loop) — and may override the generic
+numpy-like ops), :class:`NNContract` (activations, convolution, pooling), :class:`ControlFlowContract`
+(``scan``, the compiled loop) and the primitives of :class:`NumpyMathContract` (bitwise ops, shifts, ``view``,
+``erfc``, ``erfinv``) — and may override the generic definitions of :class:`NumpyGenericContract` and
+:class:`NumpyMathContract` (ops written on the others: ``ptp``, ``hypot``, ``gcd``, ``nextafter``, ...), the generic
 training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step: eager engines can
 use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a dense layer,
 ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
@@ -23,14 +25,16 @@ from .fused import FusedContract
 from .nn_ops import NNContract
 from .numpy_array import NumpyArrayContract
 from .numpy_generic import NumpyGenericContract
+from .numpy_math import NumpyMathContract
 from .numpy_ops import NumpyContract
 from .statistics import StatisticsContract
 from .training import TrainingContract
 from .variable import StatelessScope, SymbolicScope, Variable
 
 
-class Backend(CoreContract, NumpyContract, NumpyGenericContract, StatisticsContract, NumpyArrayContract, NNContract,
-              ControlFlowContract, TrainingContract, FusedContract, DistributionContract):
+class Backend(CoreContract, NumpyContract, NumpyGenericContract, StatisticsContract, NumpyArrayContract,
+              NumpyMathContract, NNContract, ControlFlowContract, TrainingContract, FusedContract,
+              DistributionContract):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
     def __repr__(self):
@@ -46,5 +50,6 @@ def op_names():
 
 
 __all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract",
-           "NNContract", "NumpyArrayContract", "NumpyContract", "NumpyGenericContract", "StatelessScope",
-           "StatisticsContract", "SymbolicScope", "TrainingContract", "Variable", "dtypes", "tree", "op_names"]
+           "NNContract", "NumpyArrayContract", "NumpyContract", "NumpyGenericContract", "NumpyMathContract",
+           "StatelessScope", "StatisticsContract", "SymbolicScope", "TrainingContract", "Variable",
+           "dtypes", "op_names", "tree"]

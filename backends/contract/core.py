@@ -133,18 +133,47 @@ class CoreContract(abc.ABC):
         cols = self.expand_dims(self.arange(M, dtype="int32"), 0)
         return self.cast(self.equal(self.subtract(cols, rows), k), dtype if dtype is not None else dtypes.floatx())
 
-    def linspace(self, start, stop, num=50, endpoint=True, dtype=None):
-        """``num`` evenly spaced values from ``start`` to ``stop``."""
+    def linspace(self, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+        """``num`` evenly spaced values from ``start`` to ``stop``, as ``numpy.linspace``.
+
+        ``start`` and ``stop`` are numbers or tensors (broadcast together); the samples lie along a new axis
+        ``axis`` (a non-negative int) of the result. Computed in float64 (where supported) as ``start + i * step``,
+        the last sample ``stop`` exactly when ``endpoint``; integer dtypes round down. ``dtype`` defaults to the
+        promotion of ``start``, ``stop`` and a Python float. With ``retstep``, returns ``(samples, step)``, the step
+        in the float dtype of the samples (NaN when there is no interval: ``num`` of 1 with the endpoint, or 0).
+        """
+        import numpy as np
+
         from . import dtypes
 
+        def node(v):
+            if isinstance(v, (bool, int, float)) and not isinstance(v, np.generic):
+                return type(v)
+            return dtypes.standardize_dtype(np.asarray(v).dtype if isinstance(v, (list, tuple, np.ndarray, np.generic))
+                                            else self.dtype(v))
+
+        if dtype is None:
+            dtype = dtypes.result_type(node(start), node(stop), float)
         work = "float64" if self.capabilities.supports_float64 else "float32"
+        ends = [self.convert_to_tensor(v, work) if isinstance(v, (bool, int, float)) and not isinstance(v, np.generic)
+                else self.cast(self.convert_to_tensor(v), work) for v in (start, stop)]
+        shape = tuple(np.broadcast_shapes(self.shape(ends[0]), self.shape(ends[1])))
+        start_t, stop_t = (self.broadcast_to(v, shape) for v in ends)
         div = (num - 1) if endpoint else num
-        start_t, stop_t = self.cast(start, work), self.cast(stop, work)
-        steps = self.cast(self.arange(num, dtype="int32"), work)
-        values = self.add(start_t, self.multiply(steps, self.divide(self.subtract(stop_t, start_t), max(div, 1))))
+        steps = self.reshape(self.cast(self.arange(num, dtype="int32"), work), (num,) + (1,) * len(shape))
+        delta = self.subtract(stop_t, start_t)
+        step = self.divide(delta, div) if div > 0 else self.full(shape, float("nan"), work)
+        values = self.add(start_t, self.multiply(steps, step if div > 0 else delta))
         if endpoint and num > 1:  # the last value is ``stop`` exactly, as numpy's
             values = self.where(self.equal(steps, num - 1), stop_t, values)
-        return self.cast(values, dtype if dtype is not None else dtypes.floatx())
+        if dtype not in dtypes.FLOAT_DTYPES:
+            values = self.floor(values)
+        values = self.cast(values, dtype)
+        if axis != 0:
+            values = self.moveaxis(values, 0, axis)
+        if retstep:
+            return values, self.cast(step, dtype if dtype in dtypes.FLOAT_DTYPES else dtypes.floatx())
+        return values
 
     @abc.abstractmethod
     def stop_gradient(self, x):

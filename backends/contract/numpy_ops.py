@@ -288,16 +288,20 @@ class NumpyContract(abc.ABC):
         """The mean (ints give floatx) over ``axis`` (int, tuple or None for all)."""
 
     @abc.abstractmethod
-    def max(self, x, axis=None, keepdims=False):
-        """The maximum over ``axis`` (int, tuple or None for all)."""
+    def max(self, x, axis=None, keepdims=False, initial=None):
+        """The maximum over ``axis`` (int, tuple or None for all).
+
+        ``initial`` (a Python number or None) joins the reduction, as numpy's: an engine hands a call that has one
+        to ``self._reduce_with_initial("max", ...)`` (``contract/numpy_math.py``)."""
 
     @abc.abstractmethod
-    def min(self, x, axis=None, keepdims=False):
-        """The minimum over ``axis`` (int, tuple or None for all)."""
+    def min(self, x, axis=None, keepdims=False, initial=None):
+        """The minimum over ``axis`` (int, tuple or None for all); ``initial`` as for :meth:`max`."""
 
     @abc.abstractmethod
-    def prod(self, x, axis=None, keepdims=False):
-        """The product over ``axis`` (int, tuple or None for all)."""
+    def prod(self, x, axis=None, keepdims=False, dtype=None):
+        """The product over ``axis`` (int, tuple or None for all); with ``dtype``, of ``x`` cast to it (the
+        product is accumulated and returned in ``dtype``)."""
 
     def var(self, x, axis=None, keepdims=False):
         """The population variance (ddof 0) over ``axis`` (int, tuple or None for all)."""

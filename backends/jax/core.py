@@ -172,13 +172,6 @@ class CoreOps:
     def eye(self, N, M=None, k=0, dtype=None):
         return jnp.eye(N, M, k, dtype=cv.jdtype(dtype or cdt.floatx()))
 
-    def linspace(self, start, stop, num=50, endpoint=True, dtype=None):
-        if dtype is None:
-            dtype = cdt.result_type(cv.node(start), cv.node(stop), float)
-        calc = cdt.result_type(dtype, float)
-        start, stop = cv.convert(start, calc), cv.convert(stop, calc)
-        return jnp.linspace(start, stop, int(num), endpoint=endpoint, dtype=cv.jdtype(dtype))
-
     def stop_gradient(self, x):
         return lax.stop_gradient(cv.convert(x))
 

@@ -204,8 +204,8 @@ class MathOps:
         dt = self._count_dtype(x)
         return jnp.sum(x.astype(dt), axis=axes, keepdims=keepdims, dtype=dt, promote_integers=False)
 
-    def prod(self, x, axis=None, keepdims=False):
-        x = cv.convert(x)
+    def prod(self, x, axis=None, keepdims=False, dtype=None):
+        x = cv.convert(x, dtype)
         axes = cv.canonical_axis(axis, x.ndim)
         dt = self._count_dtype(x)
         return jnp.prod(x.astype(dt), axis=axes, keepdims=keepdims, dtype=dt, promote_integers=False)
@@ -232,10 +232,14 @@ class MathOps:
             )
         return fn(x, axis=axes, keepdims=keepdims)
 
-    def max(self, x, axis=None, keepdims=False):
+    def max(self, x, axis=None, keepdims=False, initial=None):
+        if initial is not None:
+            return self._reduce_with_initial("max", x, axis, keepdims, initial)
         return self._extremum(jnp.max, "max", x, axis, keepdims)
 
-    def min(self, x, axis=None, keepdims=False):
+    def min(self, x, axis=None, keepdims=False, initial=None):
+        if initial is not None:
+            return self._reduce_with_initial("min", x, axis, keepdims, initial)
         return self._extremum(jnp.min, "min", x, axis, keepdims)
 
     def any(self, x, axis=None, keepdims=False):

@@ -20,6 +20,7 @@ from . import autograd, ops_fused, ops_linalg, ops_math, ops_nn, ops_reduce, ops
 from . import random as _random
 from .control_flow import ControlFlowOps
 from .numpy_array import NumpyArrayOps
+from .numpy_math import NumpyMathOps
 from .convert import std_dtype, to_array, to_tensor
 from .spatial import SpatialOpsMixin
 from .training import TrainingOps
@@ -39,7 +40,7 @@ def _shape_arg(shape):
     return tuple(int(d) for d in shape)
 
 
-class NativeBackend(SpatialOpsMixin, NumpyArrayOps, ControlFlowOps, TrainingOps, Backend):
+class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps, TrainingOps, Backend):
     """The native engine: define-by-run reverse-mode autodiff on numpy (CuPy with ``HIGHLEVEL_DEVICE=gpu``).
 
     >>> b = NativeBackend()
@@ -69,8 +70,20 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, ControlFlowOps, TrainingOps,
         "arctan2", "maximum", "minimum", "logaddexp", "equal", "not_equal", "less", "less_equal", "greater",
         "greater_equal", "logical_and", "logical_or", "logical_xor", "where", "cast"))
     locals().update(_static(
-        ops_reduce, "sum", "mean", "max", "min", "prod", "var", "std", "any", "all", "logsumexp", "argmax",
-        "argmin", "cumsum", "cumprod"))
+        ops_reduce, "sum", "mean", "var", "std", "any", "all", "logsumexp", "argmax", "argmin", "cumsum", "cumprod"))
+
+    def max(self, x, axis=None, keepdims=False, initial=None):
+        if initial is not None:
+            return self._reduce_with_initial("max", x, axis, keepdims, initial)
+        return ops_reduce.max(x, axis, keepdims)
+
+    def min(self, x, axis=None, keepdims=False, initial=None):
+        if initial is not None:
+            return self._reduce_with_initial("min", x, axis, keepdims, initial)
+        return ops_reduce.min(x, axis, keepdims)
+
+    def prod(self, x, axis=None, keepdims=False, dtype=None):
+        return ops_reduce.prod(x if dtype is None else ops_math.cast(x, dtype), axis, keepdims)
     locals().update(_static(ops_linalg, "matmul", "einsum", "tensordot", "outer"))
     locals().update(_static(
         ops_shape, "reshape", "transpose", "swapaxes", "moveaxis", "concatenate", "stack", "split",
@@ -201,12 +214,6 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, ControlFlowOps, TrainingOps,
     def eye(self, N, M=None, k=0, dtype=None):  # noqa: N803 - the contract's names
         return Tensor(xp.eye(int(N), None if M is None else int(M), int(k),
                              dtype=xp_dtype(std_dtype(dtype))))
-
-    def linspace(self, start, stop, num=50, endpoint=True, dtype=None):
-        dt = xp_dtype(std_dtype(dtype))
-        lo = to_array(start).astype(xp.float64)
-        hi = to_array(stop).astype(xp.float64)
-        return Tensor(xp.linspace(lo, hi, int(num), endpoint=endpoint).astype(dt))
 
     def stop_gradient(self, x):
         return Tensor(to_tensor(x).data)

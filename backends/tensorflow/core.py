@@ -143,21 +143,6 @@ class CoreOps:
         return tf.constant(np.eye(int(N), None if M is None else int(M), int(k),
                                   dtype=np_dtype(dtype or dtypes.floatx())))
 
-    def linspace(self, start, stop, num=50, endpoint=True, dtype=None):
-        dtype = dtype or dtypes.floatx()
-        if all(is_py_scalar(a) or isinstance(a, (np.generic, np.ndarray)) for a in (start, stop)):
-            return tf.constant(np.linspace(start, stop, int(num), endpoint=endpoint).astype(np_dtype(dtype)))
-        start, stop = convert(start, "float64"), convert(stop, "float64")
-        num = int(num)
-        div = (num - 1) if endpoint else num
-        step = (stop - start) / max(div, 1)
-        idx = tf.cast(tf.range(num), tf.float64)
-        idx = tf.reshape(idx, [num] + [1] * start.shape.rank)
-        out = start + idx * step
-        if endpoint and num > 1:
-            out = tf.concat([out[:-1], stop[None]], axis=0)
-        return tf.cast(out, tf_dtype(dtype))
-
     def stop_gradient(self, x):
         return tf.stop_gradient(convert(x))
 

@@ -45,8 +45,8 @@ class ReduceOps:
             x = tf.cast(x, _WIDEN[x.dtype])
         return tf.reduce_sum(x, axis=_axes(x, axis), keepdims=keepdims)
 
-    def prod(self, x, axis=None, keepdims=False):
-        x = convert(x)
+    def prod(self, x, axis=None, keepdims=False, dtype=None):
+        x = convert(x, dtype)
         if x.dtype in _WIDEN:
             x = tf.cast(x, _WIDEN[x.dtype])
         return tf.reduce_prod(x, axis=_axes(x, axis), keepdims=keepdims)
@@ -66,7 +66,9 @@ class ReduceOps:
         out = tf.math.reduce_std(_accumulate(x), axis=_axes(x, axis), keepdims=keepdims)
         return tf.cast(out, x.dtype)
 
-    def max(self, x, axis=None, keepdims=False):
+    def max(self, x, axis=None, keepdims=False, initial=None):
+        if initial is not None:
+            return self._reduce_with_initial("max", x, axis, keepdims, initial)
         x = convert(x)
         axes = _axes(x, axis)
         _check_nonempty(x, axes, "max")
@@ -75,7 +77,9 @@ class ReduceOps:
         # reduce_max propagates NaN; its gradient splits equally among tied maxima (JAX's rule).
         return tf.reduce_max(x, axis=axes, keepdims=keepdims)
 
-    def min(self, x, axis=None, keepdims=False):
+    def min(self, x, axis=None, keepdims=False, initial=None):
+        if initial is not None:
+            return self._reduce_with_initial("min", x, axis, keepdims, initial)
         x = convert(x)
         axes = _axes(x, axis)
         _check_nonempty(x, axes, "min")

@@ -17,15 +17,16 @@ from .fused import TorchFusedMixin
 from .math_ops import TorchMathMixin
 from .nn_ops import TorchNNMixin
 from .numpy_array import TorchNumpyArrayMixin
+from .numpy_math import TorchNumpyMathMixin
 from .random import TorchRandomMixin
 from .reduction_ops import TorchReductionMixin
 from .shape_ops import TorchShapeMixin
 from .training import TorchTrainingMixin
 
 
-class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchReductionMixin, TorchShapeMixin,
-                   TorchNumpyArrayMixin, TorchNNMixin, TorchControlFlowMixin, TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin,
-                   Backend):
+class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchNumpyMathMixin, TorchReductionMixin,
+                   TorchShapeMixin, TorchNumpyArrayMixin, TorchNNMixin, TorchControlFlowMixin, TorchTrainingMixin,
+                   TorchFusedMixin, TorchDistributionMixin, Backend):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
 
     Tensors are ``torch.Tensor``; variables hold a ``torch.nn.Parameter``. Promotion follows the

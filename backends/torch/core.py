@@ -158,27 +158,6 @@ class TorchCoreMixin:
         cols = torch.arange(M).unsqueeze(0)
         return (cols - rows == int(k)).to(cv.to_torch_dtype(dtype))
 
-    def linspace(self, start, stop, num=50, endpoint=True, dtype=None):
-        # numpy's formula in float64 (start + i * step, the last point exactly ``stop``), then cast:
-        # torch.linspace rounds differently in the last bits.
-        num = cv.to_int(num)
-        if num < 0:
-            raise ValueError(f"linspace needs num >= 0; received num={num}.")
-        start_t = cv.convert(start).to(torch.float64)
-        stop_t = cv.convert(stop).to(torch.float64)
-        div = (num - 1) if endpoint else num
-        steps = torch.arange(num, dtype=torch.float64).reshape((-1,) + (1,) * start_t.ndim)
-        if div > 0:
-            out = start_t + steps * ((stop_t - start_t) / div)
-            if endpoint and num > 1:
-                out[-1] = stop_t
-        else:
-            out = start_t + steps * (stop_t - start_t)
-        tdtype = cv.floatx_torch() if dtype is None else cv.to_torch_dtype(dtype)
-        if tdtype not in cv.FLOATS and tdtype != torch.bool:
-            out = torch.floor(out)
-        return out.to(tdtype)
-
     def stop_gradient(self, x):
         return cv.convert(x).detach()
 

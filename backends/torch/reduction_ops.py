@@ -99,14 +99,18 @@ class TorchReductionMixin:
         # amax/amin propagate NaN and share the gradient equally among tied extremes, as jnp.max
         return cv.run(lambda v: fn(v, dim=axes, keepdim=keepdims), [t])
 
-    def max(self, x, axis=None, keepdims=False):
+    def max(self, x, axis=None, keepdims=False, initial=None):
+        if initial is not None:
+            return self._reduce_with_initial("max", x, axis, keepdims, initial)
         return self._extreme(torch.amax, x, axis, keepdims, "max")
 
-    def min(self, x, axis=None, keepdims=False):
+    def min(self, x, axis=None, keepdims=False, initial=None):
+        if initial is not None:
+            return self._reduce_with_initial("min", x, axis, keepdims, initial)
         return self._extreme(torch.amin, x, axis, keepdims, "min")
 
-    def prod(self, x, axis=None, keepdims=False):
-        t = cv.convert(x)
+    def prod(self, x, axis=None, keepdims=False, dtype=None):
+        t = cv.convert(x, None if dtype is None else cv.to_torch_dtype(dtype))
         axes = cv.canonical_axes(axis, t.ndim)
         out_dtype = _accumulate_dtype(t)
         work = cv.compute_dtype(out_dtype)

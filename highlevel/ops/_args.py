@@ -349,3 +349,53 @@ def sections(value, size, op, axis, equal=True):
     except TypeError:
         raise TypeError(f"{op}: `indices_or_sections` must be an int or a sequence of ints; received "
                         f"{value!r}.") from None
+def dtype_of(x):
+    """The dtype of ``x`` as promotion sees it: a canonical name, the Python type of a weak scalar (``bool``,
+    ``int``, ``float``), or None where it cannot be told without computing (a list holding symbolic values)."""
+    if isinstance(x, (bool, int, float)) and not isinstance(x, np.generic):
+        return type(x)
+    dt = getattr(x, "dtype", None)
+    if dt is not None:
+        return _dtypes.standardize_dtype(dt)
+    try:
+        kind = np.asarray(x).dtype.kind
+    except Exception:  # noqa: BLE001 - tensors that cannot reach numpy here (inside a traced function)
+        return None
+    return {"b": bool, "i": int, "u": int, "f": float}.get(kind)
+
+
+def _describe_dtype(dt):
+    return f"a Python {dt.__name__}" if isinstance(dt, type) else f"a tensor of dtype {dt}"
+
+
+def integer_input(x, op, name="x", allow_bool=False):
+    """Refuses ``x`` unless its dtype is an integer (or bool, when ``allow_bool``); returns ``x`` unchanged.
+
+    Bitwise and integer ops (shifts, ``gcd``, ``ldexp``'s exponent) are defined on the bits or the divisors of
+    integers, so a float is an error on every engine, worded here once.
+    """
+    dt = dtype_of(x)
+    if dt is None or dt is int or dt in _dtypes.INT_DTYPES or (allow_bool and dt in (bool, "bool")):
+        return x
+    expected = "an integer or bool tensor" if allow_bool else "an integer tensor"
+    fix = ("cast it first, e.g. hl.ops.cast(x, 'int32')" if dt in (float,) + _dtypes.FLOAT_DTYPES
+           else "cast the bools to an integer dtype first, e.g. hl.ops.cast(x, 'int32')")
+    raise TypeError(f"{op}: `{name}` must be {expected}; received {_describe_dtype(dt)}. To use {op} on it, {fix}.")
+
+
+def number(value, name, op, allow_none=True):
+    """``value`` (a Python or numpy number, or a 0-d array) as a Python number; tensors pass unchanged."""
+    if value is None:
+        if allow_none:
+            return None
+        raise ValueError(f"{op}: `{name}` must be a number; received None.")
+    if isinstance(value, (bool, int, float)) and not isinstance(value, np.generic):
+        return value
+    if isinstance(value, (np.generic, np.ndarray)):
+        if np.ndim(value) != 0:
+            raise ValueError(f"{op}: `{name}` must be a single number; received an array of shape "
+                             f"{np.shape(value)}.")
+        return np.asarray(value).item()
+    if isinstance(value, (str, bytes, list, tuple, dict)):
+        raise TypeError(f"{op}: `{name}` must be a number; received {name}={value!r}.")
+    return value

@@ -13,14 +13,46 @@ from highlevel.keras_tensor import KerasTensor
 from . import _args, _door
 
 
-def convert_to_tensor(x, dtype=None):
-    """Returns ``x`` (tensor, Variable, numpy array, Python scalar or nested list) as a tensor.
+def _dense_only(value, name, op):
+    """``sparse``/``ragged`` arguments: None and False are accepted (highlevel's tensors are dense), True is an
+    error that says so."""
+    if value is None or value is False:
+        return
+    if value is True:
+        kind = "sparse" if name == "sparse" else "ragged"
+        raise ValueError(f"{op}: {name}=True asks for a {kind} tensor, but highlevel's tensors are dense on every "
+                         f"backend ({kind} tensors are not supported). Pass {name}=False (or leave it out) and work "
+                         "with the dense tensor.")
+    raise TypeError(f"{op}: `{name}` must be None, False or True; received {name}={value!r}.")
 
-    Without ``dtype``: floats become :func:`floatx`, Python ints ``int32``, bools ``bool``;
-    numpy arrays keep their dtype, except float64 arrays which stay float64."""
+
+def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
+    """Returns ``x`` (a tensor, Variable, numpy array, Python scalar or nested list) as a tensor.
+
+    Without ``dtype``: Python floats become :func:`floatx`, Python ints ``int32``, bools ``bool``; numpy arrays
+    keep their dtype (float64 stays float64).
+
+    Args:
+        x: the values.
+        dtype: the dtype to convert to (default: as above).
+        sparse: None or False: highlevel's tensors are dense (True is an error).
+        ragged: None or False: highlevel's tensors are dense (True is an error).
+
+    Returns:
+        A tensor of the current backend.
+
+    Raises:
+        ValueError: for ``sparse=True`` or ``ragged=True``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.dtype(hl.ops.convert_to_tensor([1.0, 2.0]))
+    'float32'
+    """
+    _dense_only(sparse, "sparse", "convert_to_tensor")
+    _dense_only(ragged, "ragged", "convert_to_tensor")
     if isinstance(x, KerasTensor):
-        return x
-    return _door.call('convert_to_tensor', x, dtype=dtype)
+        return x if dtype is None else cast(x, dtype)
+    return _door.call('convert_to_tensor', x, dtype=_args.dtype(dtype, "convert_to_tensor"))
 
 
 def is_tensor(x):
@@ -49,9 +81,21 @@ def dtype(x):
     return _door.call('dtype', x)
 
 
-def stop_gradient(x):
-    """``x`` as a constant for differentiation."""
-    return _door.call('stop_gradient', x)
+def stop_gradient(variable):
+    """Returns ``variable`` as a constant for differentiation: the same values, through which no gradient flows.
+
+    Args:
+        variable: a tensor (or Variable).
+
+    Returns:
+        A tensor of the same values, shape and dtype.
+
+    >>> import highlevel as hl
+    >>> f = lambda x: hl.ops.sum(x * hl.ops.stop_gradient(x))
+    >>> hl.ops.convert_to_numpy(hl.ops.grad(f)(hl.ops.convert_to_tensor([3.0]))).tolist()
+    [3.0]
+    """
+    return _door.call('stop_gradient', variable)
 
 
 def value_and_grad(fn, argnums=0, has_aux=False):
@@ -239,3 +283,28 @@ def rearrange(tensor, pattern, **axes_lengths):
 
 __all__ = ['convert_to_tensor', 'is_tensor', 'cast', 'shape', 'dtype', 'stop_gradient', 'value_and_grad', 'grad', 'getitem', 'slice', 'slice_update', 'scan', 'dense', 'fused_batch_norm', 'sparse_softmax_cross_entropy', 'convert_to_numpy', 'concat']
 __all__ += ["unstack", "rearrange"]
+
+
+def saturate_cast(x, dtype):
+    """Casts ``x`` to ``dtype``, clamping values beyond the range of ``dtype`` to its extremes.
+
+    A plain :func:`cast` of an out-of-range value wraps around or is undefined (``cast(-1.0, "uint8")`` may give
+    255); this gives the nearest representable value instead: ``-1.0 -> 0``, ``300.0 -> 255``, ``3e9 -> 2147483647``
+    for int32. Infinities clamp too (to the largest finite values of a float ``dtype``), and NaN gives 0 in an
+    integer or bool ``dtype``.
+
+    Args:
+        x: a tensor.
+        dtype: the dtype to cast to.
+
+    Returns:
+        A tensor of ``dtype``; differentiable between float dtypes (gradient 1 inside the range, 0 outside).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.saturate_cast([-1.0, 256.0, 3.7], "uint8")).tolist()
+    [0, 255, 3]
+    """
+    return _door.call("saturate_cast", x, _args.dtype(dtype, "saturate_cast", allow_none=False))
+
+
+__all__ += ["saturate_cast"]

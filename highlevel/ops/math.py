@@ -29,3 +29,41 @@ def top_k(x, k, sorted=True):
 
 
 __all__ = ['rsqrt', 'erf', 'logsumexp', 'top_k']
+
+
+def erfc(x):
+    """Returns the complementary error function ``1 - erf(x)``, elementwise.
+
+    Accurate where it is tiny: for large ``x`` it keeps the digits that ``1 - erf(x)`` would lose.
+
+    Args:
+        x: a tensor; integer and bool inputs compute in floatx.
+
+    Returns:
+        A float tensor of the shape of ``x``; differentiable (``-2/sqrt(pi) exp(-x**2)``).
+
+    >>> import highlevel as hl
+    >>> print(f"{float(hl.ops.convert_to_numpy(hl.ops.erfc(hl.ops.convert_to_tensor(5.0, dtype='float64')))):.6e}")
+    1.537460e-12
+    """
+    return _door.call("erfc", x)
+
+
+def erfinv(x):
+    """Returns the inverse error function, elementwise: ``y`` such that ``erf(y) == x``.
+
+    Args:
+        x: a tensor of values in ``[-1, 1]`` (``+-1`` give ``+-inf``, values outside give NaN); integer and bool
+            inputs compute in floatx.
+
+    Returns:
+        A float tensor of the shape of ``x``; differentiable (``sqrt(pi)/2 exp(erfinv(x)**2)``).
+
+    >>> import highlevel as hl
+    >>> print(f"{float(hl.ops.convert_to_numpy(hl.ops.erfinv(0.5))):.5f}")
+    0.47694
+    """
+    return _door.call("erfinv", x)
+
+
+__all__ += ["erfc", "erfinv"]

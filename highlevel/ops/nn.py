@@ -11,8 +11,30 @@ Keras (see :class:`highlevel.backends.contract.NNContract`).
 from . import _args, _door
 
 
-def one_hot(x, num_classes, axis=-1, dtype=None):
-    """One-hot encoding of integer ``x`` (floatx by default); out-of-range labels give all zeros."""
+def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
+    """Returns the one-hot encoding of the integer labels ``x``: a new axis of ``num_classes`` entries, 1 at the
+    label and 0 elsewhere (a label outside ``[0, num_classes)`` gives all zeros).
+
+    Args:
+        x: integer labels, a tensor of any shape.
+        num_classes: the length of the new axis, a positive int.
+        axis: where the new axis goes (-1, the default: last).
+        dtype: the dtype of the result (default: floatx).
+        sparse: False: the result is dense (sparse tensors are not supported; True is an error).
+
+    Returns:
+        A tensor of the shape of ``x`` with the new axis.
+
+    Raises:
+        ValueError: for ``sparse=True``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.one_hot(hl.ops.convert_to_tensor([1, 0]), 3)).tolist()
+    [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
+    """
+    from .core import _dense_only
+
+    _dense_only(sparse, "sparse", "one_hot")
     if axis != -1:
         axis = _args.axis(axis, _args.ndim_of(x), "one_hot", extra=1)
     return _door.call("one_hot", x, _args.positive_int(num_classes, "num_classes", "one_hot"), axis=axis,
@@ -132,8 +154,29 @@ def average_pool(inputs, pool_size, strides=None, padding='valid', data_format=N
                       data_format=_args.data_format(data_format, "average_pool"))
 
 
-def moments(x, axes, keepdims=False):
-    """``(mean, variance)`` over ``axes``."""
+def moments(x, axes, keepdims=False, synchronized=False):
+    """Returns the mean and the (population) variance of ``x`` over ``axes``.
+
+    Args:
+        x: a tensor; integer inputs compute in floatx.
+        axes: an int or a sequence of ints, the axes to reduce.
+        keepdims: keep the reduced axes with size 1.
+        synchronized: accepted for Keras compatibility; it changes nothing. highlevel computes the statistics of
+            the tensor the op receives. Without a distribution that is the batch. Under a data-parallel distribution
+            it depends on what a replica's step sees: the JAX engine runs the step on the global (sharded) batch,
+            so the statistics are the whole batch's; on TensorFlow and PyTorch each replica (or process) runs the
+            step on its own share of the batch, so they are that replica's local statistics, and no cross-replica
+            reduction is added for them.
+
+    Returns:
+        ``(mean, variance)``, two tensors of the reduced shape.
+
+    >>> import highlevel as hl
+    >>> mean, variance = hl.ops.moments(hl.ops.convert_to_tensor([0.0, 1.0, 2.0, 3.0]), axes=[0])
+    >>> hl.ops.convert_to_numpy(mean).tolist(), hl.ops.convert_to_numpy(variance).tolist()
+    (1.5, 1.25)
+    """
+    del synchronized  # see the docstring: the statistics are always the local batch's
     return _door.call("moments", x, _args.axes(axes, _args.ndim_of(x), "moments", name="axes"),
                       keepdims=bool(keepdims))
 

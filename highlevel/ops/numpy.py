@@ -12,6 +12,9 @@ records a node when called on symbolic tensors. Binary ops broadcast like numpy 
 
 import builtins  # noqa: F401  (this module defines abs, max, min, sum, round, all, any)
 
+import numpy as np
+
+from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.keras_tensor import KerasTensor  # noqa: F401
 
 from . import _args, _door
@@ -86,9 +89,40 @@ def eye(N, M=None, k=0, dtype=None):
     return _door.call("eye", N, M=M, k=k, dtype=_args.dtype(dtype, "eye"))
 
 
-def linspace(start, stop, num=50, endpoint=True, dtype=None):
-    """``num`` evenly spaced values from ``start`` to ``stop``."""
-    return _door.call("linspace", start, stop, num=num, endpoint=endpoint, dtype=_args.dtype(dtype, "linspace"))
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    """Returns ``num`` evenly spaced samples from ``start`` to ``stop``, as ``numpy.linspace``.
+
+    Args:
+        start: the first sample, a number or a tensor.
+        stop: the last sample (or the end of the interval when ``endpoint`` is False), a number or a tensor
+            broadcastable with ``start``.
+        num: the number of samples, a non-negative int.
+        endpoint: whether ``stop`` is the last sample.
+        retstep: whether to return the spacing too.
+        dtype: the dtype (default: the promotion of ``start``, ``stop`` and a Python float, so floatx for Python
+            numbers); integer dtypes round the samples down.
+        axis: where the samples' axis goes in the result, when ``start`` or ``stop`` is a tensor.
+
+    Returns:
+        The samples, a tensor of shape ``broadcast(start, stop)`` with a new axis of ``num`` at ``axis``; with
+        ``retstep``, the pair ``(samples, step)``, the step in the samples' float dtype (NaN without an interval).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.linspace(0.0, 1.0, 5)).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> samples, step = hl.ops.linspace([0.0, 10.0], [1.0, 20.0], 3, retstep=True, axis=1)
+    >>> hl.ops.convert_to_numpy(samples).tolist(), hl.ops.convert_to_numpy(step).tolist()
+    ([[0.0, 0.5, 1.0], [10.0, 15.0, 20.0]], [0.5, 5.0])
+    """
+    num = _args.positive_int(num, "num", "linspace", minimum=0)
+    if dtype is None:
+        found = [_args.dtype_of(v) for v in (start, stop)]
+        dtype = _dtypes.result_type(*[d for d in found if d is not None], float)
+    else:
+        dtype = _args.dtype(dtype, "linspace")
+    axis = _args.axis(axis, builtins.max(_args.ndim_of(start), _args.ndim_of(stop)), "linspace", extra=1)
+    return _door.call("linspace", start, stop, num=num, endpoint=bool(endpoint), retstep=bool(retstep), dtype=dtype,
+                      axis=axis)
 
 
 def copy(x):
@@ -371,19 +405,68 @@ def mean(x, axis=None, keepdims=False):
     return _door.call("mean", x, axis=_args.axes(axis, _args.ndim_of(x), "mean"), keepdims=bool(keepdims))
 
 
-def max(x, axis=None, keepdims=False):
-    """The maximum over ``axis`` (int, tuple or None for all)."""
-    return _door.call("max", x, axis=_args.axes(axis, _args.ndim_of(x), "max"), keepdims=bool(keepdims))
+def max(x, axis=None, keepdims=False, initial=None):
+    """Returns the maximum of ``x`` over ``axis`` (NaN propagates; ties share the gradient).
+
+    Args:
+        x: a tensor.
+        axis: an int, a tuple of ints, or None (default) for every axis.
+        keepdims: keep the reduced axes with size 1.
+        initial: a number that joins the reduction (numpy's ``initial``): the result is at least ``initial``,
+            and over an empty axis it is ``initial`` (without one, an empty axis is an error).
+
+    Returns:
+        A tensor of the dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.max([[1.0, 2.0], [3.0, 0.0]], axis=1, initial=2.5)).tolist()
+    [2.5, 3.0]
+    """
+    kwargs = {} if initial is None else {"initial": _args.number(initial, "initial", "max")}
+    return _door.call("max", x, axis=_args.axes(axis, _args.ndim_of(x), "max"), keepdims=bool(keepdims), **kwargs)
 
 
-def min(x, axis=None, keepdims=False):
-    """The minimum over ``axis`` (int, tuple or None for all)."""
-    return _door.call("min", x, axis=_args.axes(axis, _args.ndim_of(x), "min"), keepdims=bool(keepdims))
+def min(x, axis=None, keepdims=False, initial=None):
+    """Returns the minimum of ``x`` over ``axis`` (NaN propagates; ties share the gradient).
+
+    Args:
+        x: a tensor.
+        axis: an int, a tuple of ints, or None (default) for every axis.
+        keepdims: keep the reduced axes with size 1.
+        initial: a number that joins the reduction (numpy's ``initial``): the result is at most ``initial``,
+            and over an empty axis it is ``initial`` (without one, an empty axis is an error).
+
+    Returns:
+        A tensor of the dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.min([[1.0, 2.0], [3.0, 4.0]], axis=1, initial=2.5)).tolist()
+    [1.0, 2.5]
+    """
+    kwargs = {} if initial is None else {"initial": _args.number(initial, "initial", "min")}
+    return _door.call("min", x, axis=_args.axes(axis, _args.ndim_of(x), "min"), keepdims=bool(keepdims), **kwargs)
 
 
-def prod(x, axis=None, keepdims=False):
-    """The product over ``axis`` (int, tuple or None for all)."""
-    return _door.call("prod", x, axis=_args.axes(axis, _args.ndim_of(x), "prod"), keepdims=bool(keepdims))
+def prod(x, axis=None, keepdims=False, dtype=None):
+    """Returns the product of ``x`` over ``axis``.
+
+    Args:
+        x: a tensor.
+        axis: an int, a tuple of ints, or None (default) for every axis.
+        keepdims: keep the reduced axes with size 1.
+        dtype: the dtype to multiply in and return (``x`` is cast to it first). By default bool gives int32 and
+            every other dtype is kept.
+
+    Returns:
+        A tensor of ``dtype`` (or of the default above).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.prod(hl.ops.convert_to_tensor([100, 100, 1000]), dtype="int64")).tolist()
+    10000000
+    """
+    dtype = _args.dtype(dtype, "prod")
+    kwargs = {} if dtype is None else {"dtype": dtype}
+    return _door.call("prod", x, axis=_args.axes(axis, _args.ndim_of(x), "prod"), keepdims=bool(keepdims), **kwargs)
 
 
 def var(x, axis=None, keepdims=False):
@@ -495,12 +578,24 @@ def concatenate(xs, axis=0):
     return _door.call("concatenate", xs, axis=_args.axis(axis, ranks.pop(), "concatenate"))
 
 
-def stack(xs, axis=0):
-    """Joins a sequence of tensors along a new axis."""
-    xs = list(xs)
-    if not xs:
+def stack(x, axis=0):
+    """Joins a sequence of tensors of one shape along a new axis.
+
+    Args:
+        x: a sequence of tensors (promoted to their common dtype).
+        axis: where the new axis goes in the result.
+
+    Returns:
+        A tensor with one more axis than the inputs, of length ``len(x)``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.shape(hl.ops.stack([hl.ops.ones((2, 3)), hl.ops.zeros((2, 3))], axis=1))
+    (2, 2, 3)
+    """
+    x = list(x)
+    if not x:
         raise ValueError("stack: needs at least one tensor; received an empty sequence.")
-    return _door.call("stack", xs, axis=_args.axis(axis, _args.ndim_of(xs[0]), "stack", extra=1))
+    return _door.call("stack", x, axis=_args.axis(axis, _args.ndim_of(x[0]), "stack", extra=1))
 
 
 def split(x, indices_or_sections, axis=0):
@@ -2253,3 +2348,732 @@ __all__ += ["append", "array_split", "hsplit", "vsplit", "dsplit", "hstack", "vs
             "logspace", "geomspace", "kron", "cross", "dot", "inner", "vdot", "unravel_index", "select", "isin",
             "argpartition", "unique", "nonzero", "searchsorted", "digitize", "bincount", "histogram",
             "count_nonzero", "diff", "trapezoid", "correlate", "corrcoef", "vectorize"]
+
+# ------------------------------------------------------------------------------ elementwise and bitwise math
+def _itemsize(dtype):
+    return 2 if dtype == "bfloat16" else np.dtype(dtype).itemsize
+
+
+def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Returns whether two tensors are equal within a tolerance, elementwise.
+
+    ``x1`` and ``x2`` are close where ``|x1 - x2| <= atol + rtol * |x2|`` (so the test is not symmetric, as in
+    numpy). An infinity is close only to the same infinity; NaN is close to NaN only with ``equal_nan``. Integer
+    and bool tensors are compared with the same formula, in float64.
+
+    Args:
+        x1: a tensor.
+        x2: a tensor broadcastable with ``x1``.
+        rtol: the relative tolerance, a non-negative number.
+        atol: the absolute tolerance, a non-negative number.
+        equal_nan: whether NaNs compare equal to each other.
+
+    Returns:
+        A bool tensor of the broadcast shape.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.isclose([1.0, 1.0, float("nan")], [1.0 + 1e-7, 1.1, float("nan")])).tolist()
+    [True, False, False]
+    """
+    return _door.call("isclose", x1, x2, rtol=_args.number(rtol, "rtol", "isclose", allow_none=False),
+                      atol=_args.number(atol, "atol", "isclose", allow_none=False), equal_nan=bool(equal_nan))
+
+
+def allclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Returns whether every pair of entries of two tensors is close (see :func:`isclose`).
+
+    Args:
+        x1: a tensor.
+        x2: a tensor broadcastable with ``x1``.
+        rtol: the relative tolerance, a non-negative number.
+        atol: the absolute tolerance, a non-negative number.
+        equal_nan: whether NaNs compare equal to each other.
+
+    Returns:
+        A 0-d bool tensor.
+
+    >>> import highlevel as hl
+    >>> bool(hl.ops.convert_to_numpy(hl.ops.allclose([1.0, 2.0], [1.0, 2.00001])))
+    True
+    """
+    return _door.call("allclose", x1, x2, rtol=_args.number(rtol, "rtol", "allclose", allow_none=False),
+                      atol=_args.number(atol, "atol", "allclose", allow_none=False), equal_nan=bool(equal_nan))
+
+
+def cbrt(x):
+    """Returns the real cube root of ``x``, elementwise (negative for negative entries).
+
+    Args:
+        x: a tensor; integer and bool inputs compute in floatx.
+
+    Returns:
+        A float tensor of the shape of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.cbrt([-8.0, 27.0])).tolist()
+    [-2.0, 3.0]
+    """
+    return _door.call("cbrt", x)
+
+
+def fabs(x):
+    """Returns the absolute value of ``x`` as a float tensor, elementwise.
+
+    Args:
+        x: a tensor; integer and bool inputs compute in floatx.
+
+    Returns:
+        A float tensor of the shape of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.fabs(hl.ops.convert_to_tensor([-1, 2]))).tolist()
+    [1.0, 2.0]
+    """
+    return _door.call("fabs", x)
+
+
+def fmax(x1, x2):
+    """Returns the elementwise maximum of two tensors, ignoring NaNs.
+
+    Where one entry is NaN the other one is returned; the result is NaN only where both are.
+
+    Args:
+        x1: a tensor.
+        x2: a tensor broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape and the promoted dtype.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.fmax([2.0, float("nan")], [1.0, 4.0])).tolist()
+    [2.0, 4.0]
+    """
+    return _door.call("fmax", x1, x2)
+
+
+def fmin(x1, x2):
+    """Returns the elementwise minimum of two tensors, ignoring NaNs.
+
+    Where one entry is NaN the other one is returned; the result is NaN only where both are.
+
+    Args:
+        x1: a tensor.
+        x2: a tensor broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape and the promoted dtype.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.fmin([2.0, float("nan")], [1.0, 4.0])).tolist()
+    [1.0, 4.0]
+    """
+    return _door.call("fmin", x1, x2)
+
+
+def fmod(x1, x2):
+    """Returns the remainder of the division truncated toward zero, elementwise (C's ``fmod``).
+
+    The result has the sign of the dividend ``x1``, unlike :func:`mod` (the sign of the divisor). A float divisor
+    of 0 gives NaN, an integer one 0; bool pairs compute in int32.
+
+    Args:
+        x1: the dividend, a tensor.
+        x2: the divisor, a tensor broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape and the promoted dtype.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.fmod([-7.5, 7.5], [2.0, -2.0])).tolist()
+    [-1.5, 1.5]
+    """
+    return _door.call("fmod", x1, x2)
+
+
+def gcd(x1, x2):
+    """Returns the greatest common divisor of two integer tensors, elementwise.
+
+    The result is non-negative whatever the signs; ``gcd(0, 0)`` is 0.
+
+    Args:
+        x1: an integer tensor.
+        x2: an integer tensor broadcastable with ``x1``.
+
+    Returns:
+        An integer tensor of the broadcast shape and the promoted dtype.
+
+    Raises:
+        TypeError: for a float or bool input.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.gcd([-12, 7, 0], [18, 0, 0])).tolist()
+    [6, 7, 0]
+    """
+    return _door.call("gcd", _args.integer_input(x1, "gcd", "x1"), _args.integer_input(x2, "gcd", "x2"))
+
+
+def lcm(x1, x2):
+    """Returns the least common multiple of two integer tensors, elementwise.
+
+    The result is non-negative whatever the signs, and 0 where either entry is 0.
+
+    Args:
+        x1: an integer tensor.
+        x2: an integer tensor broadcastable with ``x1``.
+
+    Returns:
+        An integer tensor of the broadcast shape and the promoted dtype.
+
+    Raises:
+        TypeError: for a float or bool input.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.lcm([2, 3, -4], [5, 6, 6])).tolist()
+    [10, 6, 12]
+    """
+    return _door.call("lcm", _args.integer_input(x1, "lcm", "x1"), _args.integer_input(x2, "lcm", "x2"))
+
+
+def heaviside(x1, x2):
+    """Returns the Heaviside step function of ``x1``: 0 where it is negative, 1 where positive, ``x2`` where 0.
+
+    Args:
+        x1: a tensor; NaN entries stay NaN.
+        x2: the value at 0, a tensor broadcastable with ``x1`` (or a number).
+
+    Returns:
+        A float tensor of the broadcast shape (integer inputs compute in floatx).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.heaviside([-2.0, 0.0, 3.0], 0.5)).tolist()
+    [0.0, 0.5, 1.0]
+    """
+    return _door.call("heaviside", x1, x2)
+
+
+def hypot(x1, x2):
+    """Returns ``sqrt(x1**2 + x2**2)`` elementwise, the hypotenuse of right triangles with legs ``x1`` and ``x2``.
+
+    Computed without squaring the legs, so it neither overflows for large legs nor underflows for tiny ones. An
+    infinite leg gives inf even when the other one is NaN.
+
+    Args:
+        x1: a tensor.
+        x2: a tensor broadcastable with ``x1``.
+
+    Returns:
+        A float tensor of the broadcast shape (integer inputs compute in floatx).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.hypot([3.0, 5.0], [4.0, 12.0])).tolist()
+    [5.0, 13.0]
+    >>> print(f"{float(hl.ops.convert_to_numpy(hl.ops.hypot(3e30, 4e30))):.4e}")   # the squares would overflow
+    5.0000e+30
+    """
+    return _door.call("hypot", x1, x2)
+
+
+def i0(x):
+    """Returns the modified Bessel function of the first kind of order 0, elementwise.
+
+    Args:
+        x: a tensor; integer and bool inputs compute in floatx.
+
+    Returns:
+        A float tensor of the shape of ``x``; differentiable (its derivative is the Bessel function ``I1``).
+
+    >>> import highlevel as hl
+    >>> print(f"{float(hl.ops.convert_to_numpy(hl.ops.i0(1.0))):.6f}")
+    1.266066
+    """
+    return _door.call("i0", x)
+
+
+def isneginf(x):
+    """Returns whether each entry of ``x`` is negative infinity.
+
+    Args:
+        x: a tensor (integer tensors give False everywhere).
+
+    Returns:
+        A bool tensor of the shape of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.isneginf([-float("inf"), float("inf"), 0.0])).tolist()
+    [True, False, False]
+    """
+    return _door.call("isneginf", x)
+
+
+def isposinf(x):
+    """Returns whether each entry of ``x`` is positive infinity.
+
+    Args:
+        x: a tensor (integer tensors give False everywhere).
+
+    Returns:
+        A bool tensor of the shape of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.isposinf([-float("inf"), float("inf"), 0.0])).tolist()
+    [False, True, False]
+    """
+    return _door.call("isposinf", x)
+
+
+def isreal(x):
+    """Returns whether each entry of ``x`` has no imaginary part.
+
+    highlevel has no complex dtypes, so every entry is real: the result is True everywhere.
+
+    Args:
+        x: a tensor.
+
+    Returns:
+        A bool tensor of the shape of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.isreal([1.0, 2.5])).tolist()
+    [True, True]
+    """
+    return _door.call("isreal", x)
+
+
+def ldexp(x1, x2):
+    """Returns ``x1 * 2**x2`` elementwise, exactly: no rounding but that of the result itself.
+
+    Args:
+        x1: the mantissas, a tensor.
+        x2: the exponents, an integer tensor (or a Python int) broadcastable with ``x1``.
+
+    Returns:
+        A float tensor of the broadcast shape, of the promotion of ``x1``, ``x2`` and a Python float (integer
+        mantissas give floatx); differentiable in ``x1``.
+
+    Raises:
+        TypeError: when ``x2`` is not an integer.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.ldexp([0.75, 1.5], [1, 2])).tolist()
+    [1.5, 6.0]
+    """
+    return _door.call("ldexp", x1, _args.integer_input(x2, "ldexp", "x2"))
+
+
+def bitwise_and(x, y):
+    """Returns the bitwise AND of two integer or bool tensors, elementwise (``x & y``).
+
+    Args:
+        x: an integer or bool tensor.
+        y: an integer or bool tensor broadcastable with ``x`` (or a Python int).
+
+    Returns:
+        A tensor of the broadcast shape and the promoted dtype (bools give the logical and).
+
+    Raises:
+        TypeError: for a float input.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.bitwise_and([12, 10], [10, 6])).tolist()
+    [8, 2]
+    """
+    return _door.call("bitwise_and", _args.integer_input(x, "bitwise_and", "x", allow_bool=True),
+                      _args.integer_input(y, "bitwise_and", "y", allow_bool=True))
+
+
+def bitwise_or(x, y):
+    """Returns the bitwise OR of two integer or bool tensors, elementwise (``x | y``).
+
+    Args:
+        x: an integer or bool tensor.
+        y: an integer or bool tensor broadcastable with ``x`` (or a Python int).
+
+    Returns:
+        A tensor of the broadcast shape and the promoted dtype (bools give the logical or).
+
+    Raises:
+        TypeError: for a float input.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.bitwise_or([12, 10], [10, 6])).tolist()
+    [14, 14]
+    """
+    return _door.call("bitwise_or", _args.integer_input(x, "bitwise_or", "x", allow_bool=True),
+                      _args.integer_input(y, "bitwise_or", "y", allow_bool=True))
+
+
+def bitwise_xor(x, y):
+    """Returns the bitwise exclusive OR of two integer or bool tensors, elementwise (``x ^ y``).
+
+    Args:
+        x: an integer or bool tensor.
+        y: an integer or bool tensor broadcastable with ``x`` (or a Python int).
+
+    Returns:
+        A tensor of the broadcast shape and the promoted dtype (bools give the logical xor).
+
+    Raises:
+        TypeError: for a float input.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.bitwise_xor([12, 10], [10, 6])).tolist()
+    [6, 12]
+    """
+    return _door.call("bitwise_xor", _args.integer_input(x, "bitwise_xor", "x", allow_bool=True),
+                      _args.integer_input(y, "bitwise_xor", "y", allow_bool=True))
+
+
+def bitwise_invert(x):
+    """Returns the bitwise NOT of an integer or bool tensor, elementwise (``~x``).
+
+    Every bit is flipped, so a signed integer ``v`` gives ``-v - 1``; a bool tensor gives its logical not.
+
+    Args:
+        x: an integer or bool tensor.
+
+    Returns:
+        A tensor of the shape and dtype of ``x``.
+
+    Raises:
+        TypeError: for a float input.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.bitwise_invert(hl.ops.convert_to_tensor([0, 5], dtype="uint8"))).tolist()
+    [255, 250]
+    """
+    return _door.call("bitwise_invert", _args.integer_input(x, "bitwise_invert", "x", allow_bool=True))
+
+
+def bitwise_not(x):
+    """Returns the bitwise NOT of an integer or bool tensor, elementwise: the same op as :func:`bitwise_invert`.
+
+    Args:
+        x: an integer or bool tensor.
+
+    Returns:
+        A tensor of the shape and dtype of ``x``.
+
+    Raises:
+        TypeError: for a float input.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.bitwise_not(hl.ops.convert_to_tensor([0, -3]))).tolist()
+    [-1, 2]
+    """
+    return _door.call("bitwise_invert", _args.integer_input(x, "bitwise_not", "x", allow_bool=True))
+
+
+def _shift(name, op, x, y):
+    return _door.call(name, _args.integer_input(x, op, "x"), _args.integer_input(y, op, "y"))
+
+
+def bitwise_left_shift(x, y):
+    """Shifts the bits of integers to the left, elementwise (``x << y``): ``x * 2**y`` modulo the dtype's range.
+
+    A shift count outside ``[0, bits of the dtype)`` gives 0 (numpy's definition, on every engine).
+
+    Args:
+        x: an integer tensor.
+        y: the shift counts, an integer tensor broadcastable with ``x`` (or a Python int, which keeps the dtype
+            of ``x``).
+
+    Returns:
+        An integer tensor of the broadcast shape and the promoted dtype.
+
+    Raises:
+        TypeError: for a float or bool input.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.bitwise_left_shift([1, 3], [3, 1])).tolist()
+    [8, 6]
+    """
+    return _shift("bitwise_left_shift", "bitwise_left_shift", x, y)
+
+
+def bitwise_right_shift(x, y):
+    """Shifts the bits of integers to the right, elementwise (``x >> y``): ``floor(x / 2**y)``.
+
+    Signed integers shift arithmetically (the sign bit repeats), unsigned ones logically. A shift count outside
+    ``[0, bits of the dtype)`` gives 0 for a non-negative entry and -1 for a negative one.
+
+    Args:
+        x: an integer tensor.
+        y: the shift counts, an integer tensor broadcastable with ``x`` (or a Python int, which keeps the dtype
+            of ``x``).
+
+    Returns:
+        An integer tensor of the broadcast shape and the promoted dtype.
+
+    Raises:
+        TypeError: for a float or bool input.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.bitwise_right_shift([-16, 16], 2)).tolist()
+    [-4, 4]
+    """
+    return _shift("bitwise_right_shift", "bitwise_right_shift", x, y)
+
+
+def left_shift(x, y):
+    """Shifts the bits of integers to the left, elementwise: the same op as :func:`bitwise_left_shift`.
+
+    Args:
+        x: an integer tensor.
+        y: the shift counts, an integer tensor broadcastable with ``x`` (or a Python int).
+
+    Returns:
+        An integer tensor of the broadcast shape and the promoted dtype.
+
+    Raises:
+        TypeError: for a float or bool input.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.left_shift([1, 2], 4)).tolist()
+    [16, 32]
+    """
+    return _shift("bitwise_left_shift", "left_shift", x, y)
+
+
+def right_shift(x, y):
+    """Shifts the bits of integers to the right, elementwise: the same op as :func:`bitwise_right_shift`.
+
+    Args:
+        x: an integer tensor.
+        y: the shift counts, an integer tensor broadcastable with ``x`` (or a Python int).
+
+    Returns:
+        An integer tensor of the broadcast shape and the promoted dtype.
+
+    Raises:
+        TypeError: for a float or bool input.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.right_shift([16, 40], 3)).tolist()
+    [2, 5]
+    """
+    return _shift("bitwise_right_shift", "right_shift", x, y)
+
+
+def logaddexp2(x1, x2):
+    """Returns ``log2(2**x1 + 2**x2)`` elementwise, without overflow for large inputs.
+
+    Args:
+        x1: a tensor.
+        x2: a tensor broadcastable with ``x1``.
+
+    Returns:
+        A float tensor of the broadcast shape (integer inputs compute in floatx).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.logaddexp2([1.0, 1000.0], [1.0, 1000.0])).tolist()
+    [2.0, 1001.0]
+    """
+    return _door.call("logaddexp2", x1, x2)
+
+
+def nextafter(x1, x2):
+    """Returns the next representable float after ``x1`` in the direction of ``x2``, elementwise.
+
+    Computed in the result's own dtype (a float32 step is a float32 ulp): ``x2`` where the two are equal, the
+    smallest subnormal of the right sign after 0, NaN where either is NaN.
+
+    Args:
+        x1: the starting values, a tensor.
+        x2: the directions, a tensor broadcastable with ``x1``.
+
+    Returns:
+        A float tensor of the broadcast shape, of the promotion of ``x1``, ``x2`` and a Python float (integer
+        inputs give floatx). Not differentiable (its gradient is 0).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.nextafter([1.0, 1.0], [2.0, 0.0])).tolist()
+    [1.0000001192092896, 0.9999999403953552]
+    """
+    return _door.call("nextafter", x1, x2)
+
+
+def signbit(x):
+    """Returns whether the sign bit of each entry of ``x`` is set.
+
+    True for negative numbers, and also for -0.0 and NaNs with the sign bit set; False for unsigned and bool
+    tensors.
+
+    Args:
+        x: a tensor.
+
+    Returns:
+        A bool tensor of the shape of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.signbit([-1.0, -0.0, 0.0, 2.0])).tolist()
+    [True, True, False, False]
+    """
+    return _door.call("signbit", x)
+
+
+def sinc(x):
+    """Returns the normalized sinc function ``sin(pi x) / (pi x)``, elementwise (1 at 0).
+
+    Args:
+        x: a tensor; integer and bool inputs compute in floatx.
+
+    Returns:
+        A float tensor of the shape of ``x``; differentiable everywhere (its derivative at 0 is 0).
+
+    >>> import highlevel as hl
+    >>> print(f"{float(hl.ops.convert_to_numpy(hl.ops.sinc(0.5))):.6f}")
+    0.636620
+    """
+    return _door.call("sinc", x)
+
+
+def trunc(x):
+    """Rounds each entry of ``x`` toward zero (drops the fractional part).
+
+    Args:
+        x: a tensor; integer and bool tensors are returned unchanged.
+
+    Returns:
+        A tensor of the shape and dtype of ``x`` (gradient 0).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.trunc([-1.7, 1.7, 2.0])).tolist()
+    [-1.0, 1.0, 2.0]
+    """
+    return _door.call("trunc", x)
+
+
+def empty(shape, dtype=None):
+    """Returns a tensor of ``shape`` whose values are not specified (highlevel fills it with zeros).
+
+    Args:
+        shape: an int or a sequence of ints.
+        dtype: the dtype (default: floatx).
+
+    Returns:
+        A tensor of ``shape`` and ``dtype``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.shape(hl.ops.empty((2, 3)))
+    (2, 3)
+    """
+    return _door.call("empty", _args.shape(shape, "empty"), dtype=_args.dtype(dtype, "empty"))
+
+
+def empty_like(x, dtype=None):
+    """Returns a tensor of the shape of ``x`` whose values are not specified (highlevel fills it with zeros).
+
+    Args:
+        x: a tensor.
+        dtype: the dtype (default: the dtype of ``x``).
+
+    Returns:
+        A tensor of the shape of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.dtype(hl.ops.empty_like(hl.ops.ones((2,), dtype="int32")))
+    'int32'
+    """
+    return _door.call("empty_like", x, dtype=_args.dtype(dtype, "empty_like"))
+
+
+def identity(n, dtype=None):
+    """Returns the ``n x n`` identity matrix: ones on the main diagonal, zeros elsewhere.
+
+    Args:
+        n: the number of rows and columns, a non-negative int.
+        dtype: the dtype (default: floatx).
+
+    Returns:
+        A 2-D tensor of shape ``(n, n)``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.identity(2)).tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    return _door.call("identity", _args.positive_int(n, "n", "identity", minimum=0),
+                      dtype=_args.dtype(dtype, "identity"))
+
+
+def array(x, dtype=None):
+    """Creates a tensor from ``x`` (a nested list, a numpy array, a scalar or a tensor).
+
+    Args:
+        x: the values.
+        dtype: the dtype (default: Python floats give floatx, Python ints int32, numpy arrays keep theirs).
+
+    Returns:
+        A tensor holding ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.dtype(hl.ops.array([1, 2, 3]))
+    'int32'
+    """
+    return _door.call("array", x, dtype=_args.dtype(dtype, "array"))
+
+
+def view(x, dtype=None):
+    """Returns the bits of ``x`` reinterpreted as ``dtype``, as numpy's ``ndarray.view``.
+
+    When the item sizes differ, the last axis changes length so that it holds the same bytes (float32 viewed as
+    int16 doubles it); its byte count must divide by the new item size. A bool tensor reads as bytes of 0 or 1,
+    and a byte viewed as bool is True when it is not 0.
+
+    Args:
+        x: a tensor.
+        dtype: the dtype to read the bits as (default: the dtype of ``x``).
+
+    Returns:
+        A tensor of ``dtype`` (not differentiable).
+
+    Raises:
+        ValueError: when the last axis does not hold a whole number of items of ``dtype``, or ``x`` is 0-d and
+            the item sizes differ.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.view(hl.ops.convert_to_tensor([1.0, -0.0]), "int32")).tolist()
+    [1065353216, -2147483648]
+    """
+    old = _args.dtype_of(x)
+    if old is None:  # a nested list holding symbolic values: its dtype is known once it is a tensor
+        x = _door.call("convert_to_tensor", x)
+        old = _args.dtype_of(x)
+    if isinstance(old, type):  # a Python scalar
+        old = _dtypes.result_type(old)
+    new = _args.dtype(dtype, "view") or old
+    shape = _args.shape_of(x)
+    size_old, size_new = _itemsize(old), _itemsize(new)
+    if size_old != size_new:
+        if not shape:
+            raise ValueError(f"view: cannot view a 0-d tensor of {old} ({size_old} bytes) as {new} ({size_new} "
+                             "bytes): the item sizes differ, so the last axis would change length. Reshape it to "
+                             "(1,) first.")
+        last = shape[-1]
+        if last is not None and (last * size_old) % size_new:
+            raise ValueError(f"view: the last axis of a tensor of shape {shape} and dtype {old} holds "
+                             f"{last * size_old} bytes, not a whole number of {new} items ({size_new} bytes each). "
+                             "Pad or slice the last axis to a multiple first.")
+    return _door.call("view", x, new)
+
+
+def get_item(x, key):
+    """Returns ``x[key]`` (Keras's name for indexing; :func:`highlevel.ops.getitem` is the same op).
+
+    Args:
+        x: a tensor.
+        key: an int, a slice, None, Ellipsis, an integer array for one axis, or a tuple of those.
+
+    Returns:
+        The selected entries, as numpy's basic indexing selects them.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.get_item(hl.ops.convert_to_tensor([[1, 2], [3, 4]]), (1, 0))).tolist()
+    3
+    """
+    return _door.call("getitem", x, key)
+
+
+__all__ += ["isclose", "allclose", "cbrt", "fabs", "fmax", "fmin", "fmod", "gcd", "lcm", "heaviside", "hypot", "i0",
+            "isneginf", "isposinf", "isreal", "ldexp", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
+            "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "left_shift", "right_shift", "logaddexp2",
+            "nextafter", "signbit", "sinc", "trunc", "empty", "empty_like", "identity", "array", "view", "get_item"]

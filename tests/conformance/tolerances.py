@@ -60,6 +60,12 @@ OVERRIDES = [
                   "(~1e-6 pixel), and the interpolated values move with them",
     },
     {
+        "ops": ("nextafter", "ldexp"), "backend": None, "dtype": None, "kind": "forward", "tol": (0.0, 0.0),
+        "reason": "exact: nextafter returns a neighbour of x1 (one ulp away, which any tolerance would let pass as "
+                  "x1 itself), and ldexp's only rounding is the result's own, which the reference rounded to the "
+                  "result dtype makes too",
+    },
+    {
         "ops": ("cast-float16",), "backend": None, "dtype": None, "kind": None, "tol": (2e-3, 2e-3),
         "reason": "the loss of a float32->float16 cast is summed in float16 and its gradient is the float16 "
                   "cotangent: both carry float16 rounding (~5e-4 relative)",
