@@ -3,7 +3,8 @@
 A backend is a subclass of :class:`Backend` that implements every abstract method of its parts —
 :class:`CoreContract` (tensors, variables, devices, autodiff, random), :class:`NumpyContract` (the
 numpy-like ops), :class:`NNContract` (activations, convolution, pooling) and :class:`ControlFlowContract`
-(``scan``, the compiled loop) — and may override the generic
+(``scan``, the compiled loop) — and may override the generic definitions of the rest of ``keras.ops.nn``
+(:class:`NNMoreContract`), the generic
 training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step: eager engines can
 use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a dense layer,
 ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
@@ -20,6 +21,7 @@ from .control_flow import ControlFlowContract
 from .core import Capabilities, CoreContract
 from .distribution import DistributionContract
 from .fused import FusedContract
+from .nn_more import NNMoreContract
 from .nn_ops import NNContract
 from .numpy_generic import NumpyGenericContract
 from .numpy_ops import NumpyContract
@@ -27,8 +29,8 @@ from .training import TrainingContract
 from .variable import StatelessScope, SymbolicScope, Variable
 
 
-class Backend(CoreContract, NumpyContract, NumpyGenericContract, NNContract, ControlFlowContract, TrainingContract,
-              FusedContract, DistributionContract):
+class Backend(CoreContract, NumpyContract, NumpyGenericContract, NNContract, NNMoreContract, ControlFlowContract,
+              TrainingContract, FusedContract, DistributionContract):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
     def __repr__(self):
@@ -38,10 +40,10 @@ class Backend(CoreContract, NumpyContract, NumpyGenericContract, NNContract, Con
 def op_names():
     """The names of every op of the contract, in a stable order (what ``highlevel.ops`` exposes)."""
     names = []
-    for part in (NumpyContract, NNContract, ControlFlowContract):
+    for part in (NumpyContract, NNContract, NNMoreContract, ControlFlowContract):
         names.extend(n for n in part.__dict__ if not n.startswith("_") and callable(part.__dict__[n]))
     return names
 
 
-__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "NNContract", "NumpyContract", "NumpyGenericContract", "StatelessScope", "SymbolicScope", "TrainingContract", "Variable",
+__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "NNContract", "NNMoreContract", "NumpyContract", "NumpyGenericContract", "StatelessScope", "SymbolicScope", "TrainingContract", "Variable",
            "dtypes", "tree", "op_names"]
