@@ -255,12 +255,13 @@ class NNMoreContract:
     def binary_crossentropy(self, target, output, from_logits=False, epsilon=1e-7):
         """Elementwise binary cross-entropy of probabilities (clipped to ``[epsilon, 1 - epsilon]``) or logits.
 
-        From logits: ``max(x, 0) - x * z + log1p(exp(-|x|))``, finite for logits of +-1e4.
+        From logits: ``max(x, 0) - x * z + log1p(exp(-|x|))``, finite for logits of +-1e4; its gradient is
+        ``sigmoid(x) - z`` at ``x = 0`` too (``maximum``'s tie gives 1/2 there, ``abs``'s slope 0).
         """
         output = self._nn_float(output)
         target = self._as(target, self.dtype(output))
         if from_logits:
-            return self.add(self.subtract(self.relu(output), self.multiply(output, target)),
+            return self.add(self.subtract(self.maximum(output, self._zero_like(output)), self.multiply(output, target)),
                             self.log1p(self.exp(self.negative(self.abs(output)))))
         output = self.clip(output, epsilon, 1.0 - epsilon)
         return self.negative(self.add(self.multiply(target, self.log(output)),
@@ -654,8 +655,8 @@ class NNMoreContract:
             merged = self.greater(self.einsum("bji,bjc->bic", self.cast(pair, dt), last_hot), 0.5)
             ext = self.where(merged, neg, ext)
             # the best `width` of the stays and the extensions
-            candidates = self.concatenate([self.logaddexp(stay_b, stay_nb), self.reshape(ext, (batch, width * classes))],
-                                          axis=1)
+            candidates = self.concatenate(
+                [self.logaddexp(stay_b, stay_nb), self.reshape(ext, (batch, width * classes))], axis=1)
             _, pick = self.top_k(candidates, width)
             pick = self.cast(pick, "int32")
             extended = self.greater_equal(pick, width)

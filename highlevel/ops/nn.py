@@ -275,7 +275,8 @@ def log_sigmoid(x):
         ``log(1 / (1 + exp(-x)))``, a tensor like ``x``.
 
     >>> import highlevel as hl
-    >>> [round(v, 4) for v in hl.ops.convert_to_numpy(hl.ops.log_sigmoid(hl.ops.convert_to_tensor([0.0, -1e4]))).tolist()]
+    >>> y = hl.ops.log_sigmoid(hl.ops.convert_to_tensor([0.0, -1e4]))
+    >>> [round(v, 4) for v in hl.ops.convert_to_numpy(y).tolist()]
     [-0.6931, -10000.0]
     """
     return _door.call("log_sigmoid", x)
@@ -605,7 +606,8 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
         ValueError: if the shapes do not match.
 
     >>> import highlevel as hl
-    >>> y = hl.ops.sparse_categorical_crossentropy(hl.ops.convert_to_tensor([1]), hl.ops.convert_to_tensor([[0.2, 0.8]]))
+    >>> y = hl.ops.sparse_categorical_crossentropy(hl.ops.convert_to_tensor([1]),
+    ...                                            hl.ops.convert_to_tensor([[0.2, 0.8]]))
     >>> [round(v, 4) for v in hl.ops.convert_to_numpy(y).tolist()]
     [0.2231]
     """
