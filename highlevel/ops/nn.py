@@ -8,6 +8,8 @@ Keras (see :class:`highlevel.backends.contract.NNContract`).
 [0.0, 2.0]
 """
 
+from highlevel.keras_tensor import any_symbolic
+
 from . import _args, _door
 
 
@@ -164,8 +166,12 @@ def _epsilon(value, op):
     return value
 
 
-def _shape_known(shape):
-    return shape is not None and None not in shape
+def _call_with_epsilon(op, args, kwargs):
+    """``_door.call`` for the cross-entropies, whose clipping epsilon (``hl.config.epsilon()``) is not an argument
+    of the public op: a symbolic call records the public arguments only, so a replay reads the epsilon then."""
+    if any_symbolic(args, kwargs):
+        return _door.symbolic_call(op, args, kwargs)
+    return _door.call(op, *args, epsilon=_epsilon(None, op), **kwargs)
 
 
 def celu(x, alpha=1.0):
@@ -555,7 +561,7 @@ def binary_crossentropy(target, output, from_logits=False):
     """
     op = "binary_crossentropy"
     _check_same_shape(target, output, op)
-    return _door.call(op, target, output, from_logits=bool(from_logits), epsilon=_epsilon(None, op))
+    return _call_with_epsilon(op, (target, output), {"from_logits": bool(from_logits)})
 
 
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):
@@ -584,8 +590,8 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
     _check_same_shape(target, output, op)
     if _args.ndim_of(output) < 1:
         raise ValueError(f"{op}: `target` and `output` must have a class axis (rank >= 1); received scalars.")
-    return _door.call(op, target, output, from_logits=bool(from_logits),
-                      axis=_args.axis(axis, _args.ndim_of(output), op), epsilon=_epsilon(None, op))
+    return _call_with_epsilon(op, (target, output), {"from_logits": bool(from_logits),
+                                                     "axis": _args.axis(axis, _args.ndim_of(output), op)})
 
 
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
@@ -627,7 +633,7 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
                          f"{tuple(want)}; received target.shape={tuple(_args.shape_of(target))}, "
                          f"output.shape={tuple(so)}. Integer labels go in `target`; for one-hot labels use "
                          "categorical_crossentropy.")
-    return _door.call(op, target, output, from_logits=bool(from_logits), axis=axis, epsilon=_epsilon(None, op))
+    return _call_with_epsilon(op, (target, output), {"from_logits": bool(from_logits), "axis": axis})
 
 
 def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False, **kwargs):
