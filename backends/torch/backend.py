@@ -15,6 +15,7 @@ from .core import TorchCoreMixin
 from .distribution import TorchDistributionMixin
 from .fused import TorchFusedMixin
 from .math_ops import TorchMathMixin
+from .nn_more import TorchNNMoreMixin
 from .nn_ops import TorchNNMixin
 from .random import TorchRandomMixin
 from .reduction_ops import TorchReductionMixin
@@ -23,8 +24,8 @@ from .training import TorchTrainingMixin
 
 
 class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchReductionMixin, TorchShapeMixin,
-                   TorchNNMixin, TorchControlFlowMixin, TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin,
-                   Backend):
+                   TorchNNMixin, TorchNNMoreMixin, TorchControlFlowMixin, TorchTrainingMixin, TorchFusedMixin,
+                   TorchDistributionMixin, Backend):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
 
     Tensors are ``torch.Tensor``; variables hold a ``torch.nn.Parameter``. Promotion follows the
