@@ -139,6 +139,14 @@ def test_gradient_at_kinks(backend, name):
     np.testing.assert_allclose(_np(g), want, rtol=1e-6, err_msg=f"{backend.name} {name}")
 
 
+@pytest.mark.parametrize("op", ["hard_tanh", "hard_shrink", "soft_shrink", "sparse_sigmoid", "threshold"])
+def test_piecewise_linear_second_derivative_is_zero_off_the_kinks(backend, op):
+    x = np.array([-4.0, -2.5, -0.7, 0.3, 2.0, 5.0], np.float32)  # no entry on a kink (+-0.5, +-1)
+    fn = (lambda t: ops.threshold(t, 0.5, -1.0)) if op == "threshold" else getattr(ops, op)
+    d2 = ops.grad(lambda t: ops.sum(ops.grad(lambda u: ops.sum(fn(u)))(t)))(ops.convert_to_tensor(x))
+    assert _np(d2).tolist() == [0.0] * len(x), f"{backend.name}: {op}''"
+
+
 # ----------------------------------------------------------------------------------------------- errors
 X4 = np.zeros((1, 4, 4, 4), np.float32)
 
