@@ -14,7 +14,11 @@ Conventions shared by the methods here:
 * at a kink, the gradient is the one of the ``where`` form Keras's backends write: 0 at the thresholds of
   ``hard_shrink``, ``soft_shrink``, ``threshold`` and at the saturation points of ``sparse_sigmoid`` (JAX's
   ``clip`` form splits it to 0.25 there), 1 at the bounds of ``hard_tanh`` (as JAX and TensorFlow);
-* normalizations compute half-precision inputs in float32 and return the input's dtype, as Keras does.
+* normalizations compute half-precision inputs in float32 and return the input's dtype, as Keras does (integer
+  inputs return floatx: Keras casts the normalized values back to the integers);
+* where Keras's backends disagree, the mathematically right answer: ``ctc_loss`` is ``inf`` for an impossible
+  alignment (as PyTorch's; JAX's backend gives ~1e5, TensorFlow's ~709), ``sparsemax`` sums to 1 (Keras 3.15's
+  backends all take a threshold from the sum of the support's cumulative sums).
 
 >>> import highlevel as hl
 >>> b = hl.config.current_backend()
@@ -607,6 +611,16 @@ class NNMoreContract:
         return self.expand_dims(paths, 0), self.negative(self.sum(scores, axis=(1,), keepdims=True))
 
     def _ctc_beam_search(self, inputs, lengths, beam_width, top_paths, blank):
+        """CTC prefix beam search, vectorized over the batch and run by :meth:`scan` over the steps.
+
+        Each of the ``W = beam_width`` beams holds a distinct label prefix (``-1``-padded to ``T``), its length,
+        its last label and two log-probabilities: of the steps so far spelling the prefix and ending in a blank
+        (``pb``) or in its last label (``pnb``). A step scores every beam staying (a blank, or a repeat of its
+        last label) and every extension by a label; an extension that spells another beam's prefix (found by
+        comparing each beam's parent prefix with every beam, ``O(B W^2 T)`` per step) is merged into that beam's
+        score, so the candidates stay distinct; the ``W`` best candidates become the beams. An empty slot has a
+        log-probability of :data:`LOG_ZERO` and never merges.
+        """
         batch, steps, classes = self.shape(inputs)
         dt = self.dtype(inputs)
         width = beam_width
