@@ -515,7 +515,9 @@ def normalize(x, axis=-1, order=2, epsilon=None):
     Args:
         x: a tensor; integer inputs compute in floatx. A scalar is treated as a vector of one value.
         axis: an axis, a tuple of axes, or None for all (default -1).
-        order: the norm's exponent, an int >= 1 (default 2).
+        order: the norm's exponent, an int >= 1 (default 2). Over several axes the norm is the entrywise
+            ``sum(|x|**order) ** (1 / order)`` of the block (Keras's backends take a matrix norm there: the same
+            for order 2, the largest column sum for order 1, an error for higher orders).
         epsilon: the smallest norm divided by; None (default) gives ``hl.config.epsilon()``.
 
     Returns:

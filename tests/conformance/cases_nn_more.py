@@ -61,6 +61,7 @@ _ACTIVATION_CASES = [
     C("glu", "last", (normal(3, 6, scale=2),), R.glu, dtypes=F32_64, grad=(0,), out=FLOAT),
     C("glu", "axis0", (normal(4, 3, scale=2),), R.glu, grad=(0,), axis=0),
     C("glu", "half", (normal(2, 4),), R.glu, dtypes=HALF),
+    # the projection onto the simplex (sums to 1); every Keras 3.15 backend sums cumulative sums into its threshold
     C("sparsemax", "last", (distinct(3, 5, spacing=0.3),), R.sparsemax, dtypes=F32_64, grad=(0,), out=FLOAT),
     C("sparsemax", "axis0", (distinct(4, 3, spacing=0.3),), R.sparsemax, grad=(0,), axis=0),
     C("sparsemax", "spread", (distinct(2, 6, spacing=2.0),), R.sparsemax, grad=(0,)),  # one winner per row
@@ -84,7 +85,7 @@ _NORM_CASES = [
     C("layer_normalization", "plain", (normal(4, 5),), R.layer_normalization, grad=(0,), tol_op="moments"),
     C("layer_normalization", "half", (normal(3, 8),), R.layer_normalization, dtypes=HALF, tol_op="moments"),
     C("layer_normalization", "int", (ints(3, 4),), R.layer_normalization, dtypes=("int32",), out=FLOAT,
-      tol_op="moments"),
+      tol_op="moments"),  # floatx: Keras casts the normalized values back to int32 (-1.22 -> -1)
     C("rms_normalization", "last", (normal(3, 6), normal(6)), R.rms_normalization, dtypes=F32_64, grad=(0, 1),
       tol_op="moments"),
     C("rms_normalization", "axes", (normal(2, 3, 4),), R.rms_normalization, grad=(0,), tol_op="moments",
@@ -93,6 +94,8 @@ _NORM_CASES = [
     C("normalize", "l2", (normal(3, 5),), R.normalize, dtypes=F32_64, grad=(0,), out=FLOAT, tol_op="moments"),
     C("normalize", "l1-axis0", (normal(4, 3, away=[0.0]),), R.normalize, grad=(0,), tol_op="moments", axis=0,
       order=1),
+    # several axes: the entrywise norm of the block (Keras's backends take a matrix norm there: the same for
+    # order 2, the largest column sum for order 1, an error for order 3)
     C("normalize", "l3-axes", (normal(2, 3, 4),), R.normalize, grad=(0,), tol_op="moments", axis=(1, 2), order=3),
     C("normalize", "all", (normal(2, 3),), R.normalize, grad=(0,), tol_op="moments", axis=None),
     C("normalize", "zero-row", (const([[0.0, 0.0, 0.0], [1e-9, 0.0, 0.0], [3.0, 0.0, -4.0]]),), R.normalize,
@@ -179,6 +182,8 @@ _POOL_CASES = [
       padding=(1, 2), stride=(2, 3)),
     C("fold", "stride-gap", (normal(1, 4, 4), 5, 2), R.fold, grad=(0,), tol_op="sum", stride=3),
     C("depth_to_space", "last", (normal(2, 2, 3, 8), 2), R.depth_to_space, dtypes=F32_64 + INTS, grad=(0,)),
+    # channels_first orders the channels as PyTorch's pixel_shuffle, with Keras's JAX, PyTorch and NumPy backends
+    # (its TensorFlow backend transposes to channels_last and uses that order)
     C("depth_to_space", "first", (normal(1, 18, 2, 2), 3), R.depth_to_space, grad=(0,), data_format=CF),
     C("space_to_depth", "last", (normal(2, 4, 6, 3), 2), R.space_to_depth, dtypes=F32_64 + INTS, grad=(0,)),
     C("space_to_depth", "first", (normal(1, 2, 6, 3), 3), R.space_to_depth, grad=(0,), data_format=CF),
@@ -219,7 +224,9 @@ _CTC_CASES = [
     C("ctc_loss", "tight", (labels([1, 1, 2]), normal(1, 4, 3), labels(3), labels(4)), R.ctc_loss, grad=(1,),
       tol_op="logsumexp"),  # "1 - 1 2": exactly enough steps for the repeat's blank
     C("ctc_loss", "impossible", (labels([1, 1, 2], [1, 2, 0]), normal(2, 4, 3), labels(3, 2), labels(3, 4)),
-      R.ctc_loss, dtypes=F32_64, tol_op="logsumexp"),  # the first row needs 4 steps: inf
+      R.ctc_loss, dtypes=F32_64, tol_op="logsumexp"),
+    # ^ the first row needs 4 steps: probability 0, loss inf (PyTorch's too; Keras's JAX backend gives ~1e5, its
+    #   TensorFlow backend ~709: finite stand-ins for log 0)
     C("ctc_loss", "half", (_TARGET, normal(3, 8, 5), labels(4, 2, 0), labels(8, 6, 5)), R.ctc_loss,
       dtypes=HALF, out="float32", tol_op="logsumexp"),
     C("ctc_decode", "greedy", (normal(3, 7, 4, scale=2), labels(7, 4, 0)), R.ctc_decode, dtypes=F32_64,
