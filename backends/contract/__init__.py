@@ -6,6 +6,9 @@ numpy-like ops), :class:`NNContract` (activations, convolution, pooling), :class
 (``scan``, the compiled loop) and the primitives of :class:`NumpyMathContract` (bitwise ops, shifts, ``view``,
 ``erfc``, ``erfinv``) — and may override the generic definitions of :class:`NumpyGenericContract` and
 :class:`NumpyMathContract` (ops written on the others: ``ptp``, ``hypot``, ``gcd``, ``nextafter``, ...), the generic
+numpy-like ops), :class:`NNContract` (activations, convolution, pooling) and :class:`ControlFlowContract`
+(``scan``, the compiled loop) — and may override the generic definitions of the rest of ``keras.ops.nn``
+(:class:`NNMoreContract`), the generic
 training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step: eager engines can
 use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a dense layer,
 ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
@@ -22,6 +25,7 @@ from .control_flow import ControlFlowContract
 from .core import Capabilities, CoreContract
 from .distribution import DistributionContract
 from .fused import FusedContract
+from .nn_more import NNMoreContract
 from .nn_ops import NNContract
 from .numpy_array import NumpyArrayContract
 from .numpy_generic import NumpyGenericContract
@@ -33,7 +37,7 @@ from .variable import StatelessScope, SymbolicScope, Variable
 
 
 class Backend(CoreContract, NumpyContract, NumpyGenericContract, StatisticsContract, NumpyArrayContract,
-              NumpyMathContract, NNContract, ControlFlowContract, TrainingContract, FusedContract,
+              NumpyMathContract, NNContract, NNMoreContract, ControlFlowContract, TrainingContract, FusedContract,
               DistributionContract):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
@@ -44,12 +48,12 @@ class Backend(CoreContract, NumpyContract, NumpyGenericContract, StatisticsContr
 def op_names():
     """The names of every op of the contract, in a stable order (what ``highlevel.ops`` exposes)."""
     names = []
-    for part in (NumpyContract, NNContract, ControlFlowContract):
+    for part in (NumpyContract, NNContract, NNMoreContract, ControlFlowContract):
         names.extend(n for n in part.__dict__ if not n.startswith("_") and callable(part.__dict__[n]))
     return names
 
 
 __all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract",
-           "NNContract", "NumpyArrayContract", "NumpyContract", "NumpyGenericContract", "NumpyMathContract",
-           "StatelessScope", "StatisticsContract", "SymbolicScope", "TrainingContract", "Variable",
-           "dtypes", "op_names", "tree"]
+           "NNContract", "NNMoreContract", "NumpyArrayContract", "NumpyContract", "NumpyGenericContract",
+           "NumpyMathContract", "StatelessScope", "StatisticsContract", "SymbolicScope", "TrainingContract",
+           "Variable", "dtypes", "op_names", "tree"]

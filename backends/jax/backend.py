@@ -22,6 +22,7 @@ from .control_flow import ControlFlowOps
 from .core import CoreOps, JaxVariableHandle
 from .distribution import JaxDistributionMixin
 from .math_ops import MathOps
+from .nn_more import JaxNNMoreOps
 from .nn_ops import NNOps
 from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
@@ -29,8 +30,8 @@ from .shape_ops import ShapeOps
 from .training import TrainingOps
 
 
-class JaxBackend(CoreOps, MathOps, NumpyMathOps, ShapeOps, NumpyArrayOps, NNOps, ControlFlowOps, TrainingOps,
-                 JaxDistributionMixin, Backend):
+class JaxBackend(CoreOps, MathOps, NumpyMathOps, ShapeOps, NumpyArrayOps, NNOps, JaxNNMoreOps, ControlFlowOps,
+                 TrainingOps, JaxDistributionMixin, Backend):
     """The ``"jax"`` backend: pure functions over immutable ``jax.Array`` values.
 
     Training steps run as pure functions under ``jax.jit`` (``capabilities.stateless_step``); variables

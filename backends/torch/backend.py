@@ -15,6 +15,7 @@ from .core import TorchCoreMixin
 from .distribution import TorchDistributionMixin
 from .fused import TorchFusedMixin
 from .math_ops import TorchMathMixin
+from .nn_more import TorchNNMoreMixin
 from .nn_ops import TorchNNMixin
 from .numpy_array import TorchNumpyArrayMixin
 from .numpy_math import TorchNumpyMathMixin
@@ -25,8 +26,8 @@ from .training import TorchTrainingMixin
 
 
 class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchNumpyMathMixin, TorchReductionMixin,
-                   TorchShapeMixin, TorchNumpyArrayMixin, TorchNNMixin, TorchControlFlowMixin, TorchTrainingMixin,
-                   TorchFusedMixin, TorchDistributionMixin, Backend):
+                   TorchShapeMixin, TorchNumpyArrayMixin, TorchNNMixin, TorchNNMoreMixin, TorchControlFlowMixin,
+                   TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin, Backend):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
 
     Tensors are ``torch.Tensor``; variables hold a ``torch.nn.Parameter``. Promotion follows the

@@ -26,8 +26,7 @@ def gelu(x, approximate=False):
 
 def hard_silu(x):
     """Hard SiLU (hard swish): ``x * hard_sigmoid(x)``, with ``hard_sigmoid(x) = clip(x / 6 + 0.5, 0, 1)``."""
-    x = ops.convert_to_tensor(x)
-    return ops.multiply(x, ops.hard_sigmoid(x))
+    return ops.hard_silu(x)
 
 
 hard_swish = hard_silu
@@ -41,11 +40,4 @@ def mish(x):
 
 def glu(x, axis=-1):
     """Gated linear unit: ``a * sigmoid(b)``, where ``a`` and ``b`` are the two halves of ``x`` along ``axis``."""
-    x = ops.convert_to_tensor(x)
-    size = ops.shape(x)[axis]
-    if size % 2 != 0:
-        raise ValueError(
-            f"glu splits axis {axis} in two halves, so its size must be even; received shape {ops.shape(x)}."
-        )
-    a, b = ops.split(x, 2, axis=axis)
-    return ops.multiply(a, ops.sigmoid(b))
+    return ops.glu(x, axis=axis)

@@ -26,17 +26,7 @@ def sparsemax(x, axis=-1):
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(sparsemax(hl.ops.convert_to_tensor([0.0, 3.0]))).tolist()
     [0.0, 1.0]
+    >>> hl.ops.convert_to_numpy(sparsemax(hl.ops.convert_to_tensor([1.0, 1.5]))).tolist()
+    [0.25, 0.75]
     """
-    x = ops.convert_to_tensor(x)
-    ndim = len(ops.shape(x))
-    axis = axis % ndim
-    n = ops.shape(x)[axis]
-    x_sorted = ops.flip(ops.sort(x, axis=axis), axis=axis)  # descending
-    cumsum = ops.cumsum(x_sorted, axis=axis)
-    r_shape = [1] * ndim
-    r_shape[axis] = n
-    r = ops.reshape(ops.arange(1, n + 1, dtype=ops.dtype(x)), r_shape)
-    support = ops.greater(x_sorted, ops.divide(ops.subtract(cumsum, 1.0), r))
-    k = ops.sum(ops.cast(support, ops.dtype(x)), axis=axis, keepdims=True)
-    tau = ops.divide(ops.subtract(ops.sum(ops.where(support, cumsum, 0.0), axis=axis, keepdims=True), 1.0), k)
-    return ops.maximum(ops.subtract(x, tau), 0.0)
+    return ops.sparsemax(x, axis=axis)

@@ -67,5 +67,4 @@ def selu(x):
 
 def celu(x, alpha=1.0):
     """Continuously differentiable ELU: ``max(x, 0) + alpha * expm1(min(x, 0) / alpha)``."""
-    x = ops.convert_to_tensor(x)
-    return ops.add(ops.maximum(x, 0.0), ops.multiply(alpha, ops.expm1(ops.divide(ops.minimum(x, 0.0), alpha))))
+    return ops.celu(x, alpha=alpha)

@@ -21,7 +21,7 @@ def hard_sigmoid(x):
 
 def log_sigmoid(x):
     """``log(sigmoid(x)) = -softplus(-x)``, stable for large ``|x|``."""
-    return ops.negative(ops.softplus(ops.negative(ops.convert_to_tensor(x))))
+    return ops.log_sigmoid(x)
 
 
 def tanh(x):
@@ -31,7 +31,7 @@ def tanh(x):
 
 def hard_tanh(x):
     """``clip(x, -1, 1)``."""
-    return ops.clip(ops.convert_to_tensor(x), -1.0, 1.0)
+    return ops.hard_tanh(x)
 
 
 def softplus(x):

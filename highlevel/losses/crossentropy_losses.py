@@ -42,12 +42,8 @@ def _check_axis(axis):
 
 
 def _elementwise_bce(target, output, from_logits):
-    """Per-element binary cross-entropy (``keras.ops.binary_crossentropy``)."""
-    if from_logits:
-        # log(1 + exp(-|x|)) never overflows; max(x, 0) - x * z is exact for 0/1 labels.
-        return ops.maximum(output, 0.0) - output * target + ops.log1p(ops.exp(-ops.abs(output)))
-    output = ops.clip(output, EPSILON, 1.0 - EPSILON)
-    return -(target * ops.log(output) + (1.0 - target) * ops.log(1.0 - output))
+    """Per-element binary cross-entropy: the op ``hl.ops.binary_crossentropy`` (one definition for both)."""
+    return ops.binary_crossentropy(target, output, from_logits=from_logits)
 
 
 def _same_shape(target, output, what):
@@ -143,11 +139,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     _warn_one_class(y_pred, "categorical_crossentropy")
     _same_shape(y_true, y_pred, "categorical_crossentropy")
     y_true = _smooth_categorical(y_true, label_smoothing)
-    if from_logits:
-        return -ops.sum(y_true * ops.log_softmax(y_pred, axis=axis), axis=axis)
-    output = y_pred / ops.sum(y_pred, axis=axis, keepdims=True)
-    output = ops.clip(output, EPSILON, 1.0 - EPSILON)
-    return -ops.sum(y_true * ops.log(output), axis=axis)
+    return ops.categorical_crossentropy(y_true, y_pred, from_logits=from_logits, axis=axis)
 
 
 def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False,
@@ -218,11 +210,8 @@ def _sparse_crossentropy_with_mask(y_true, y_pred, from_logits=False, ignore_cla
     labels = y_true if ops.dtype(y_true) in ("int32", "int64") else ops.cast(y_true, "int32")
     num_classes = pred_shape[class_axis]
     _check_label_range(labels, num_classes)
-    logits = y_pred
-    if not from_logits:
-        logits = ops.log(ops.clip(logits, EPSILON, 1.0 - EPSILON))
-    # One fused kernel (log_softmax, pick, negate); on probabilities, log_softmax(log p) = log(p / sum p).
-    res = ops.sparse_softmax_cross_entropy(labels, logits, axis=class_axis)
+    # The op: one fused kernel (log_softmax, pick, negate); on probabilities, log_softmax(log p) = log(p / sum p).
+    res = ops.sparse_categorical_crossentropy(labels, y_pred, from_logits=from_logits, axis=class_axis)
     if valid is not None:
         res = ops.where(valid, res, ops.zeros_like(res))
     return res, valid

@@ -3,12 +3,13 @@
 One import and one ``collect`` line per family table, so that adding a family adds two lines.
 """
 
-from . import (cases_conv, cases_creation, cases_elementwise, cases_linalg, cases_nn, cases_numpy_generic,
-               cases_reductions, cases_shape)
+from . import (cases_conv, cases_creation, cases_elementwise, cases_linalg, cases_nn, cases_nn_more,
+               cases_numpy_generic, cases_reductions, cases_shape)
 from .harness import collect
 
 ALL = collect(cases_creation.CASES, cases_elementwise.CASES, cases_reductions.CASES, cases_shape.CASES,
-              cases_linalg.CASES, cases_nn.CASES, cases_conv.CASES, cases_numpy_generic.CASES)
+              cases_linalg.CASES, cases_nn.CASES, cases_conv.CASES, cases_numpy_generic.CASES,
+              cases_nn_more.CASES)
 
 from . import cases_statistics  # noqa: E402
 ALL = collect(ALL, cases_statistics.CASES)
