@@ -2,9 +2,10 @@
 
 A backend is a subclass of :class:`Backend` that implements every abstract method of its parts —
 :class:`CoreContract` (tensors, variables, devices, autodiff, random), :class:`NumpyContract` (the
-numpy-like ops), :class:`NNContract` (activations, convolution, pooling) and :class:`ControlFlowContract`
-(``scan``, the compiled loop) — and may override the generic
-training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step: eager engines can
+numpy-like ops), :class:`NNContract` (activations, convolution, pooling), :class:`ControlFlowContract`
+(``scan`` and ``custom_gradient``; the other loops and conditionals are generic) and
+:class:`ScatterSegmentContract` (``segment_reduce``; scatters and segment reductions are generic) — and may
+override the generic training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step: eager engines can
 use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a dense layer,
 ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
 of :class:`DistributionContract`. ``highlevel.ops`` is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
@@ -23,12 +24,13 @@ from .fused import FusedContract
 from .nn_ops import NNContract
 from .numpy_generic import NumpyGenericContract
 from .numpy_ops import NumpyContract
+from .scatter_segment import ScatterSegmentContract
 from .training import TrainingContract
 from .variable import StatelessScope, SymbolicScope, Variable
 
 
 class Backend(CoreContract, NumpyContract, NumpyGenericContract, NNContract, ControlFlowContract, TrainingContract,
-              FusedContract, DistributionContract):
+              FusedContract, DistributionContract, ScatterSegmentContract):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
     def __repr__(self):
@@ -38,10 +40,10 @@ class Backend(CoreContract, NumpyContract, NumpyGenericContract, NNContract, Con
 def op_names():
     """The names of every op of the contract, in a stable order (what ``highlevel.ops`` exposes)."""
     names = []
-    for part in (NumpyContract, NNContract, ControlFlowContract):
+    for part in (NumpyContract, NNContract, ControlFlowContract, ScatterSegmentContract):
         names.extend(n for n in part.__dict__ if not n.startswith("_") and callable(part.__dict__[n]))
     return names
 
 
-__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "NNContract", "NumpyContract", "NumpyGenericContract", "StatelessScope", "SymbolicScope", "TrainingContract", "Variable",
+__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "NNContract", "NumpyContract", "NumpyGenericContract", "ScatterSegmentContract", "StatelessScope", "SymbolicScope", "TrainingContract", "Variable",
            "dtypes", "tree", "op_names"]

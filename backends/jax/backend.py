@@ -23,11 +23,13 @@ from .core import CoreOps, JaxVariableHandle
 from .distribution import JaxDistributionMixin
 from .math_ops import MathOps
 from .nn_ops import NNOps
+from .scatter_segment import ScatterSegmentOps
 from .shape_ops import ShapeOps
 from .training import TrainingOps
 
 
-class JaxBackend(CoreOps, MathOps, ShapeOps, NNOps, ControlFlowOps, TrainingOps, JaxDistributionMixin, Backend):
+class JaxBackend(CoreOps, MathOps, ShapeOps, NNOps, ControlFlowOps, ScatterSegmentOps, TrainingOps, JaxDistributionMixin,
+                 Backend):
     """The ``"jax"`` backend: pure functions over immutable ``jax.Array`` values.
 
     Training steps run as pure functions under ``jax.jit`` (``capabilities.stateless_step``); variables

@@ -19,6 +19,7 @@ from highlevel.backends.contract.variable import _scopes
 from . import autograd, ops_fused, ops_linalg, ops_math, ops_nn, ops_reduce, ops_shape
 from . import random as _random
 from .control_flow import ControlFlowOps
+from .scatter_segment import ScatterSegmentOps
 from .convert import std_dtype, to_array, to_tensor
 from .spatial import SpatialOpsMixin
 from .training import TrainingOps
@@ -38,7 +39,7 @@ def _shape_arg(shape):
     return tuple(int(d) for d in shape)
 
 
-class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, Backend):
+class NativeBackend(SpatialOpsMixin, ControlFlowOps, ScatterSegmentOps, TrainingOps, Backend):
     """The native engine: define-by-run reverse-mode autodiff on numpy (CuPy with ``HIGHLEVEL_DEVICE=gpu``).
 
     >>> b = NativeBackend()

@@ -20,6 +20,7 @@ from .core import CoreOps
 from .distribution import TensorFlowDistributionMixin
 from .math_ops import MathOps
 from .reduce_ops import ReduceOps
+from .scatter_segment import ScatterSegmentOps
 from .shape_ops import ShapeOps
 from .training import TrainingOps
 
@@ -36,7 +37,8 @@ def _variable_to_tensor(value, dtype=None, name=None, as_ref=False):
 tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 
-class TensorFlowBackend(TensorFlowDistributionMixin, CoreOps, MathOps, ReduceOps, ShapeOps, ActivationOps, ConvOps, ControlFlowOps, TrainingOps, Backend):
+class TensorFlowBackend(TensorFlowDistributionMixin, CoreOps, MathOps, ReduceOps, ShapeOps, ActivationOps, ConvOps, ControlFlowOps,
+                        ScatterSegmentOps, TrainingOps, Backend):
     """The TensorFlow engine: ``tf.Variable`` state, ``tf.GradientTape`` gradients, stateless random."""
 
     name = "tensorflow"

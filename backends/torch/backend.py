@@ -18,12 +18,13 @@ from .math_ops import TorchMathMixin
 from .nn_ops import TorchNNMixin
 from .random import TorchRandomMixin
 from .reduction_ops import TorchReductionMixin
+from .scatter_segment import TorchScatterSegmentMixin
 from .shape_ops import TorchShapeMixin
 from .training import TorchTrainingMixin
 
 
 class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchReductionMixin, TorchShapeMixin,
-                   TorchNNMixin, TorchControlFlowMixin, TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin,
+                   TorchNNMixin, TorchControlFlowMixin, TorchScatterSegmentMixin, TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin,
                    Backend):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
 

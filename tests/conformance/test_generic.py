@@ -43,7 +43,8 @@ RUNS = [(rid, case, spec) for case in CASES for rid, spec in case.runs() if "32"
 
 def test_the_contract_has_generic_ops():
     assert len(GENERIC) >= 40, GENERIC
-    assert len(Backend.__abstractmethods__) <= 101, sorted(Backend.__abstractmethods__)
+    # 101, plus custom_gradient and segment_reduce: the primitives of the control-flow and scatter families
+    assert len(Backend.__abstractmethods__) <= 103, sorted(Backend.__abstractmethods__)
 
 
 @pytest.mark.parametrize("rid,case,spec", RUNS, ids=[r[0] for r in RUNS])
