@@ -12,10 +12,13 @@ from .keras_tensor import KerasTensor
 class OpCall:
     """The operation of a node made by an ``hl.ops`` function called on symbolic tensors."""
 
-    def __init__(self, name):
+    def __init__(self, name, fn=None):
         self.name = name
+        self.fn = fn  # the function to call instead of hl.ops.<name> (one made by hl.ops.custom_gradient)
 
     def __call__(self, *args, **kwargs):
+        if self.fn is not None:
+            return self.fn(*args, **kwargs)
         from highlevel import ops
 
         return getattr(ops, self.name)(*args, **kwargs)

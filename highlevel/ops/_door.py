@@ -25,7 +25,8 @@ from highlevel.keras_tensor import any_symbolic
 
 # Ops that call user code (``scan``'s step function): their shape inference runs with the native engine as
 # the current backend, so that the ``hl.ops`` calls inside that code dispatch to native too.
-_CALLS_USER_CODE = frozenset({"scan"})
+_CALLS_USER_CODE = frozenset({"scan", "cond", "switch", "map", "vectorized_map", "associative_scan",
+                              "custom_gradient"})
 
 
 def call(name, *args, **kwargs):
@@ -62,4 +63,20 @@ def symbolic_call(name, args, kwargs, public=None):
     else:
         outputs = compute_output_spec(name, args, kwargs, current=current)
     Node(OpCall(public or name), args, kwargs, outputs)
+    return outputs
+
+
+def symbolic_node(public, args, kwargs, outputs, replay=None):
+    """Records a graph node whose outputs the caller already knows (a loop's outputs are shaped like its loop
+    variables: running it on placeholders could loop forever), and returns ``outputs``.
+
+    Args:
+        public: the ``hl.ops`` function the node replays (its name).
+        args, kwargs: the arguments, some of them KerasTensors.
+        outputs: the KerasTensors the op returns.
+        replay: a function to replay instead of ``hl.ops.<public>`` (a function made by ``custom_gradient``).
+    """
+    from highlevel.node import Node, OpCall
+
+    Node(OpCall(public, replay), args, kwargs, outputs)
     return outputs
