@@ -3,7 +3,8 @@ one graph op (``If``, ``Case``, ``While``) with a gradient of its own, and eager
 
 ``cond`` is ``tf.cond``, ``switch`` ``tf.switch_case`` (the index clamped first: TensorFlow runs the last branch
 for an index out of range), ``while_loop`` ``tf.while_loop`` (and ``fori_loop``, the contract's definition on it,
-too), ``vectorized_map`` ``tf.vectorized_map``, ``custom_gradient`` ``tf.custom_gradient``. ``map`` is the
+too), ``vectorized_map`` ``tf.vectorized_map`` (a loop when the function uses a custom gradient, which
+``tf.vectorized_map`` would drop), ``custom_gradient`` ``tf.custom_gradient``. ``map`` is the
 contract's definition on ``scan`` below, which builds the ``tf.while_loop`` over ``TensorArray``s that
 ``tf.map_fn`` builds.
 
@@ -13,6 +14,8 @@ and ``GradientTape`` records it; inside ``tf.function`` it is one ``While`` op w
 ``unroll=True`` (or an ``unroll`` covering every step) runs the plain Python loop, which TensorFlow then
 traces step by step, as Keras' ``unroll=True`` does.
 """
+
+import threading
 
 import tensorflow as tf
 
@@ -25,6 +28,17 @@ from .convert import convert
 
 def _as_tensor(v):
     return None if v is None else convert(v)
+
+
+class _Vectorizing(threading.local):
+    depth = 0
+
+
+_VECTORIZING = _Vectorizing()
+
+
+class _CustomGradientInside(Exception):
+    """A custom gradient met inside ``tf.vectorized_map``, which would drop it."""
 
 
 def _pred(p):
@@ -105,9 +119,21 @@ class ControlFlowOps:
         return tuple(out)
 
     def vectorized_map(self, function, elements):
-        return tf.vectorized_map(function, tree.map_structure(_as_tensor, elements))
+        elements = tree.map_structure(_as_tensor, elements)
+        _VECTORIZING.depth += 1
+        try:
+            return tf.vectorized_map(function, elements)
+        except _CustomGradientInside:
+            pass
+        finally:
+            _VECTORIZING.depth -= 1
+        # tf.vectorized_map rewrites the function's ops into batched ones and loses a custom gradient on the way
+        # (its gradient would silently be the forward ops' own): run it as a loop instead
+        return self.map(function, elements)
 
     def custom_gradient(self, f, *args):
+        if _VECTORIZING.depth:
+            raise _CustomGradientInside()
         args = tree.map_structure(_as_tensor, args)
         leaves, treedef = tree.flatten(args)
         structure = {}
@@ -119,7 +145,9 @@ class ControlFlowOps:
             out_leaves = [convert(o) for o in out_leaves]
 
             def grad(*upstream, variables=None):
-                ct = tree.unflatten(structure["out"], list(upstream))
+                # an output that does not reach the loss has no cotangent: zeros, as the other engines give
+                upstream = [tf.zeros_like(o) if u is None else u for u, o in zip(upstream, out_leaves)]
+                ct = tree.unflatten(structure["out"], upstream)
                 grads = call_grad_fn(grad_fn, tree.unflatten(treedef, list(flat)), ct, len(flat))
                 grads = [None if g is None or not x.dtype.is_floating else _like(g, x) for g, x in zip(grads, flat)]
                 if variables is not None:  # what f read from variables gets no gradient through it

@@ -16,12 +16,20 @@ from . import _convert as cv
 
 
 class _ReplaceGradient(torch.autograd.Function):
-    """Passes ``outputs`` through unchanged; their gradient w.r.t. ``inputs`` is ``rule(cotangents)``."""
+    """Passes ``outputs`` through unchanged; their gradient w.r.t. ``inputs`` is ``rule(cotangents)``.
+
+    Written in the form ``torch.func`` transforms accept (``setup_context``; ``torch.vmap`` batches it as it
+    batches the rule's own ops), so a custom gradient works inside ``vectorized_map``."""
+
+    generate_vmap_rule = True
 
     @staticmethod
-    def forward(ctx, rule, n_inputs, *tensors):
-        ctx.rule, ctx.n_inputs = rule, n_inputs
+    def forward(rule, n_inputs, *tensors):
         return tuple(t.view_as(t) for t in tensors[n_inputs:])
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.rule = inputs[0]
 
     @staticmethod
     def backward(ctx, *cotangents):

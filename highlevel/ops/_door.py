@@ -25,8 +25,7 @@ from highlevel.keras_tensor import any_symbolic
 
 # Ops that call user code (``scan``'s step function): their shape inference runs with the native engine as
 # the current backend, so that the ``hl.ops`` calls inside that code dispatch to native too.
-_CALLS_USER_CODE = frozenset({"scan", "cond", "switch", "map", "vectorized_map", "associative_scan",
-                              "custom_gradient"})
+_CALLS_USER_CODE = frozenset({"scan"})
 
 
 def call(name, *args, **kwargs):
@@ -67,8 +66,11 @@ def symbolic_call(name, args, kwargs, public=None):
 
 
 def symbolic_node(public, args, kwargs, outputs, replay=None):
-    """Records a graph node whose outputs the caller already knows (a loop's outputs are shaped like its loop
-    variables: running it on placeholders could loop forever), and returns ``outputs``.
+    """Records a graph node whose outputs the caller already knows, and returns ``outputs``.
+
+    The control-flow ops infer their outputs by calling their functions on KerasTensors (which may also close
+    over KerasTensors, as in a layer's ``call``), not by running the op on placeholders (a loop could run
+    forever on them), and record their node with this.
 
     Args:
         public: the ``hl.ops`` function the node replays (its name).

@@ -113,6 +113,17 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         raise ValueError(f"scan: `unroll` must be a positive int or a bool; received unroll={unroll!r}.")
     if length is not None:
         length = _args.positive_int(length, "length", "scan", minimum=0)
+    if _symbolic(init, xs):
+        if xs is None:
+            if length is None:
+                raise ValueError("scan: pass `xs` with a leading axis or an explicit `length`; received neither.")
+            n, x = length, None
+        else:
+            sizes = _leading_sizes(xs, "scan", "xs")
+            n, x = (length if length is not None else (sizes.pop() if sizes else None)), _slices(xs)
+        _, y = f(_like(init), x)
+        return _door.symbolic_node("scan", (f, init), {"xs": xs, "length": length, "reverse": bool(reverse),
+                                                       "unroll": unroll}, (_like(init), _stacked(y, n)))
     return _door.call('scan', f, init, xs=xs, length=length, reverse=bool(reverse),
                       unroll=unroll if isinstance(unroll, bool) else int(unroll))
 
@@ -175,25 +186,79 @@ from .numpy import concatenate as concat  # noqa: E402
 
 
 # ------------------------------------------------------------------------------------ control flow
+# On symbolic tensors, and inside a layer's symbolic call (where the functions close over KerasTensors), the
+# control-flow ops infer their outputs as Keras does: by calling their functions on KerasTensors (each hl.ops call
+# inside infers its own output), never by running a loop on placeholders. The node they record replays the op
+# on real tensors.
 def _symbolic(*structures):
-    """Whether a KerasTensor is anywhere in the nests ``structures``."""
+    """Whether the op runs symbolically: a KerasTensor in ``structures``, or a layer's symbolic call in progress."""
     from highlevel.backends.contract import tree
+    from highlevel.backends.contract.variable import _scopes
 
-    return any(isinstance(v, KerasTensor) for v in tree.flatten(list(structures))[0])
+    if any(isinstance(v, KerasTensor) for v in tree.flatten(list(structures))[0]):
+        return True
+    return any(getattr(scope, "symbolic", False) for scope in _scopes.stack)
+
+
+def _spec(v, shape=None):
+    """A KerasTensor with the dtype of ``v`` and its shape (or ``shape``); None stays None."""
+    if v is None:
+        return None
+    if isinstance(v, KerasTensor):
+        return KerasTensor(v.shape if shape is None else shape, v.dtype)
+    return KerasTensor(_args.shape_of(v) if shape is None else shape, _args.dtype_of(v) or "float32")
 
 
 def _like(structure):
     """KerasTensors shaped like the leaves of ``structure`` (a loop's outputs are shaped like its variables)."""
     from highlevel.backends.contract import tree
 
-    def spec(v):
+    return tree.map_structure(_spec, structure)
+
+
+def _merged(results, op, what):
+    """The specs of several branches' results: one structure and dtype, sizes unknown (None) where they differ."""
+    from highlevel.backends.contract import control_flow, tree
+
+    first_leaves, first_def = tree.flatten(results[0])
+    merged = [_spec(v) for v in first_leaves]
+    for k, other in enumerate(results[1:], 1):
+        leaves, treedef = tree.flatten(other)
+        if control_flow._shape_of_tree(treedef) != control_flow._shape_of_tree(first_def):
+            raise ValueError(f"{op}: every {what} must return the same structure; {what} 0 returned "
+                             f"{results[0]!r} and {what} {k} returned {other!r}.")
+        for i, v in enumerate(leaves):
+            a, b = merged[i], _spec(v)
+            if (a is None) != (b is None) or (a is not None and (a.dtype != b.dtype or len(a.shape) != len(b.shape))):
+                raise ValueError(f"{op}: every {what} must return tensors of the same dtypes and ranks; {what} 0 "
+                                 f"returned {a!r} and {what} {k} returned {b!r} at the same place.")
+            if a is not None:
+                merged[i] = KerasTensor(tuple(d if d == e else None for d, e in zip(a.shape, b.shape)), a.dtype)
+    return tree.unflatten(first_def, merged)
+
+
+def _slices(structure, axis=0, keep=False):
+    """Specs of one slice along ``axis`` of each tensor of ``structure`` (size 1 there with ``keep``)."""
+    from highlevel.backends.contract import tree
+
+    def one(v):
         if v is None:
             return None
-        if isinstance(v, KerasTensor):
-            return KerasTensor(v.shape, v.dtype)
-        return KerasTensor(_args.shape_of(v), _args.dtype_of(v))
+        shape = list(_args.shape_of(v))
+        if keep:
+            shape[axis] = 1
+        else:
+            del shape[axis]
+        return _spec(v, tuple(shape))
 
-    return tree.map_structure(spec, structure)
+    return tree.map_structure(one, structure)
+
+
+def _stacked(structure, n):
+    """Specs of ``structure``'s tensors with a new leading axis of size ``n`` (None: unknown)."""
+    from highlevel.backends.contract import tree
+
+    return tree.map_structure(lambda v: None if v is None else _spec(v, (n,) + _spec(v).shape), structure)
 
 
 def _leading_sizes(structure, op, name, axis=0):
@@ -249,7 +314,11 @@ def cond(pred, true_fn, false_fn):
     """
     _args.function(true_fn, "true_fn", "cond")
     _args.function(false_fn, "false_fn", "cond")
-    return _door.call("cond", _predicate(pred, "cond"), true_fn, false_fn)
+    pred = _predicate(pred, "cond")
+    if _symbolic(pred):
+        out = _merged([true_fn(), false_fn()], "cond", "branch")
+        return _door.symbolic_node("cond", (pred, true_fn, false_fn), {}, out)
+    return _door.call("cond", pred, true_fn, false_fn)
 
 
 def switch(index, branches, *operands):
@@ -277,6 +346,9 @@ def switch(index, branches, *operands):
     if not branches:
         raise ValueError("switch: `branches` is empty; pass at least one function.")
     index = _args.int_scalar(index, "index", "switch")
+    if _symbolic(index, operands):
+        out = _merged([b(*operands) for b in branches], "switch", "branch")
+        return _door.symbolic_node("switch", (index, branches) + operands, {}, out)
     return _door.call("switch", index, branches, *operands)
 
 
@@ -371,7 +443,10 @@ def map(f, xs):  # noqa: A001 - Keras's name
     [0, 1, 4, 9]
     """
     _args.function(f, "f", "map")
-    _leading_sizes(xs, "map", "xs")
+    sizes = _leading_sizes(xs, "map", "xs")
+    if _symbolic(xs):
+        out = _stacked(f(_slices(xs)), sizes.pop() if sizes else None)
+        return _door.symbolic_node("map", (f, xs), {}, out)
     return _door.call("map", f, xs)
 
 
@@ -395,7 +470,10 @@ def vectorized_map(function, elements):
     [5.0, 25.0]
     """
     _args.function(function, "function", "vectorized_map")
-    _leading_sizes(elements, "vectorized_map", "elements")
+    sizes = _leading_sizes(elements, "vectorized_map", "elements")
+    if _symbolic(elements):
+        out = _stacked(function(_slices(elements)), sizes.pop() if sizes else None)
+        return _door.symbolic_node("vectorized_map", (function, elements), {}, out)
     return _door.call("vectorized_map", function, elements)
 
 
@@ -430,6 +508,16 @@ def associative_scan(f, elems, reverse=False, axis=0):
             raise ValueError(f"associative_scan: axis={axis} counts from the end of tensors of different ranks "
                              f"{sorted(ranks)}; pass a non-negative axis.")
         axis += ranks.pop()
+    if _symbolic(elems):  # shaped like elems, of the dtypes f gives
+        part = _slices(elems, axis, keep=True)
+        leaves, treedef = tree.flatten(elems)
+        results = tree.flatten(f(part, part))[0]
+        if len(results) != len(leaves):
+            raise ValueError(f"associative_scan: `f` must return a nest like `elems` ({len(leaves)} tensors); it "
+                             f"returned {len(results)}.")
+        out = tree.unflatten(treedef, [None if e is None else _spec(r, _args.shape_of(e))
+                                       for e, r in zip(leaves, results)])
+        return _door.symbolic_node("associative_scan", (f, elems), {"reverse": bool(reverse), "axis": axis}, out)
     return _door.call("associative_scan", f, elems, reverse=bool(reverse), axis=axis)
 
 
@@ -466,12 +554,7 @@ def custom_gradient(f):
     def with_custom_gradient(*args, **kwargs):
         fn = functools.partial(f, **kwargs) if kwargs else f
         if _symbolic(args):
-            from highlevel.config import backend_scope, current_backend
-            from highlevel.symbolic_exec import compute_output_spec
-
-            current = current_backend()
-            with backend_scope("native"):
-                outputs = compute_output_spec("custom_gradient", (fn,) + args, {}, current=current)
+            outputs = _like(fn(*args)[0])
             return _door.symbolic_node("custom_gradient", args, {}, outputs, replay=with_custom_gradient)
         return _door.call("custom_gradient", fn, *args)
 
@@ -492,7 +575,8 @@ def _index_rows(indices, target_shape, op):
     k = shape[-1]
     values = concrete_value(indices)
     if values is not None and values.size:
-        dims = _np.asarray(target_shape[:k])
+        # unknown sizes (a symbolic batch axis) accept any index
+        dims = _np.asarray([_np.iinfo(_np.int64).max if d is None else d for d in target_shape[:k]], _np.int64)
         bad = (values < -dims) | (values >= dims)
         if bad.any():
             row = values.reshape(-1, k)[bad.reshape(-1, k).any(axis=1)][0]
