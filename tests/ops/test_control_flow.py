@@ -99,3 +99,31 @@ def test_a_recorded_step_with_control_flow_runs_eagerly(backend):
     reasons = getattr(compiled, "fallback_reasons", None)
     if reasons is not None:  # a recorded replay: it gave up and says why (warning only when jit_compile=True)
         assert reasons and "Python function" in reasons[0], reasons
+
+
+def test_matches_keras(backend):
+    """The same functions through Keras 3 (its default, TensorFlow, backend) and highlevel."""
+    keras = pytest.importorskip("keras")
+    k = keras.ops
+    x = X[:5, 0]
+
+    def both(run):
+        return _np(run(ops)), np.asarray(k.convert_to_numpy(run(k)))
+
+    runs = {
+        "cond": lambda m: m.cond(m.sum(x) > 0, lambda: m.sin(x), lambda: m.cos(x)),
+        "switch": lambda m: m.switch(2, [lambda t: t, lambda t: -t, lambda t: t * t], x),
+        "while_loop": lambda m: m.while_loop(lambda a, b: a < 4, lambda a, b: (a + 1, b * 1.5), (0, x))[1],
+        "fori_loop": lambda m: m.fori_loop(0, 5, lambda i, v: v * 0.5 + m.cast(i, "float32"), x),
+        "map": lambda m: m.map(lambda r: m.sum(r * r), m.reshape(x, (5, 1))),
+        "vectorized_map": lambda m: m.vectorized_map(lambda r: m.sum(m.exp(r)), m.reshape(x, (5, 1))),
+        "associative_scan": lambda m: m.associative_scan(lambda a, b: a * b, x, reverse=True),
+        "scan": lambda m: m.scan(lambda c, v: (c + v, c * v), np.float32(1.0), x)[1],
+    }
+    for name, run in runs.items():
+        got, want = both(run)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+def _np(t):
+    return np.asarray(ops.convert_to_numpy(t))

@@ -101,3 +101,29 @@ def test_argument_errors(backend):
         ops.segment_max(ops.convert_to_tensor([True, False]), [0, 0], num_segments=1)
     with pytest.raises(ValueError, match="class axis"):
         ops.in_top_k([0, 1], ops.zeros((3, 4)), 1)
+
+
+def test_matches_keras_where_its_backends_agree(backend):
+    """Against Keras 3 (its default, TensorFlow, backend) on inputs where Keras's backends agree (no empty segment,
+    no repeated replace index, targets in range); the cases where they disagree are in cases_scatter_segment.py."""
+    keras = pytest.importorskip("keras")
+    k = keras.ops
+    data = RNG.standard_normal((6, 3)).astype("float32")
+    ids = np.array([1, 0, 1, 2, 0, 2], np.int32)
+    inputs = RNG.standard_normal((4, 3)).astype("float32")
+    idx = np.array([[2], [0], [2]], np.int32)
+    upd = RNG.standard_normal((3, 3)).astype("float32")
+    pred = RNG.standard_normal((5, 4)).astype("float32")
+    targets = np.array([0, 3, 1, 2, 2], np.int32)
+    pairs = [(ops.segment_sum(data, ids, 3), k.segment_sum(data, ids, 3)),
+             (ops.segment_max(data, ids, 3), k.segment_max(data, ids, 3)),
+             (ops.segment_min(data, ids, 3), k.segment_min(data, ids, 3)),
+             (ops.segment_prod(data, ids, 3), k.segment_prod(data, ids, 3)),
+             (ops.scatter(idx, upd, (4, 3)), k.scatter(idx, upd, (4, 3))),
+             (ops.scatter_update(inputs, idx[:2], upd[:2]), k.scatter_update(inputs, idx[:2], upd[:2])),
+             (ops.in_top_k(targets, pred, 2), k.in_top_k(targets, pred, 2))]
+    pairs += [(ops.scatter_update(inputs, idx, upd, reduction=r), k.scatter_update(inputs, idx, upd, reduction=r))
+              for r in ("add", "max", "min", "mul")]
+    for i, (got, want) in enumerate(pairs):
+        np.testing.assert_allclose(_np(got), np.asarray(k.convert_to_numpy(want)), rtol=1e-5, atol=1e-6,
+                                   err_msg=f"pair {i}")
