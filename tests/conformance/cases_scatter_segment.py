@@ -18,7 +18,7 @@ Where Keras's backends disagree, the references say what highlevel computes, and
 
 import numpy as np
 
-from .harness import BOOL, F32_64, INTS, C, const, fixed, ints, normal, uniform
+from .harness import BOOL, F32_64, FLOATS, INTS, C, const, fixed, ints, normal, uniform
 
 
 # ------------------------------------------------------------------------------------------ references
@@ -123,7 +123,7 @@ CASES = [
     C("scatter_update", "add-upper-case", (normal(4), fixed(np.array([[1], [1]], I32)), normal(2)),
       _ref_scatter_update, reduction="ADD"),
     C("scatter_update", "max", (normal(5, 2), fixed(np.array([[1], [3], [1], [0]], I32)), normal(4, 2)),
-      _ref_scatter_update, dtypes=F32_64 + INTS, grad=(0, 2), reduction="max"),
+      _ref_scatter_update, dtypes=FLOATS + INTS, grad=(0, 2), reduction="max"),
     C("scatter_update", "min", (normal(5, 2), fixed(np.array([[1], [3], [1], [0]], I32)), normal(4, 2)),
       _ref_scatter_update, dtypes=F32_64 + INTS, grad=(0, 2), reduction="min"),
     C("scatter_update", "max-nan", (const([1.0, np.nan, 3.0]), fixed(np.array([[0], [2]], I32)),
@@ -136,14 +136,14 @@ CASES = [
     C("scatter_update", "bool", (ints(4, low=0, high=2), fixed(np.array([[1], [3]], I32)), ints(2, low=0, high=2)),
       _ref_scatter_update, dtypes=("bool",)),
     # segment reductions; ids outside [0, num_segments) are dropped
-    C("segment_sum", "basic", (normal(7, 2), IDS), _sum, dtypes=F32_64 + INTS, grad=(0,), num_segments=4),
+    C("segment_sum", "basic", (normal(7, 2), IDS), _sum, dtypes=FLOATS + INTS, grad=(0,), num_segments=4),
     C("segment_sum", "dropped", (normal(6), fixed(np.array([0, -1, 2, 5, 2, 1], I32))), _sum, grad=(0,),
       num_segments=4),
     C("segment_sum", "inferred", (normal(4, 3), fixed(np.array([1, 0, 1, 3], I32))), _sum, grad=(0,)),
     C("segment_sum", "sorted", (normal(5), fixed(np.array([0, 0, 1, 3, 3], np.int64))), _sum, grad=(0,),
       num_segments=4, sorted=True),
     C("segment_sum", "no-rows", (normal(0, 3), fixed(np.zeros(0, I32))), _sum, grad=(0,), num_segments=2),
-    C("segment_max", "basic", (normal(7, 2), IDS), _max, dtypes=F32_64 + INTS, grad=(0,), num_segments=4),
+    C("segment_max", "basic", (normal(7, 2), IDS), _max, dtypes=FLOATS + INTS, grad=(0,), num_segments=4),
     C("segment_max", "empty-segment", (normal(4), fixed(np.array([0, 0, 2, -3], I32))), _max,
       dtypes=F32_64 + INTS, num_segments=4),
     C("segment_max", "nan", (const([1.0, np.nan, 2.0, 3.0]), fixed(np.array([0, 0, 1, 1], I32))), _max),
@@ -152,7 +152,7 @@ CASES = [
     C("segment_min", "empty-segment", (normal(4), fixed(np.array([0, 0, 2, 7], I32))), _min,
       dtypes=F32_64 + INTS, num_segments=4),
     C("segment_min", "inf", (const([np.inf, 2.0, -np.inf, np.inf]), fixed(np.array([0, 0, 1, 2], I32))), _min),
-    C("segment_prod", "basic", (uniform(7, 2, low=0.5, high=1.5), IDS), _prod, dtypes=F32_64, grad=(0,),
+    C("segment_prod", "basic", (uniform(7, 2, low=0.5, high=1.5), IDS), _prod, dtypes=FLOATS, grad=(0,),
       num_segments=4),
     C("segment_prod", "signs", (normal(6), fixed(np.array([1, 1, 0, 1, 0, 0], I32))), _prod, grad=(0,)),
     C("segment_prod", "zeros", (const([0.0, 2.0, -1.5, 0.0, 0.0, 3.0, 0.5, 0.0, -2.0]),
