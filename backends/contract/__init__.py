@@ -5,11 +5,11 @@ A backend is a subclass of :class:`Backend` that implements every abstract metho
 numpy-like ops), :class:`NNContract` (activations, convolution, pooling), :class:`ControlFlowContract`
 (``scan`` and ``custom_gradient``; the other loops and conditionals are generic) and
 :class:`ScatterSegmentContract` (``segment_reduce``; scatters and segment reductions are generic) — and may
-override the generic training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step: eager engines can
-use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a dense layer,
-``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
-of :class:`DistributionContract`. ``highlevel.ops`` is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
-``highlevel.backends``.
+override the generic training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step:
+eager engines can use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a
+dense layer, ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the
+single-device defaults of :class:`DistributionContract`. ``highlevel.ops`` is a thin front over these methods. A
+third-party engine registers its subclass under the entry-point group ``highlevel.backends``.
 
 >>> from highlevel.backends.contract import Backend
 >>> sorted(Backend.__abstractmethods__)[:3]

@@ -56,7 +56,7 @@ class ScatterSegmentContract(abc.ABC):
 
     @abc.abstractmethod
     def segment_reduce(self, data, segment_ids, num_segments, reduction):
-        """Reduces the rows of ``data`` into ``num_segments`` segments: ``out[s] = reduce(data[i] for segment_ids[i] == s)``.
+        """Reduces the rows of ``data`` into segments: ``out[s] = reduce(data[i] for segment_ids[i] == s)``.
 
         Args:
             data: a numeric (float or integer) tensor of shape ``(n, ...)``.

@@ -28,8 +28,8 @@ from .shape_ops import ShapeOps
 from .training import TrainingOps
 
 
-class JaxBackend(CoreOps, MathOps, ShapeOps, NNOps, ControlFlowOps, ScatterSegmentOps, TrainingOps, JaxDistributionMixin,
-                 Backend):
+class JaxBackend(CoreOps, MathOps, ShapeOps, NNOps, ControlFlowOps, ScatterSegmentOps, TrainingOps,
+                 JaxDistributionMixin, Backend):
     """The ``"jax"`` backend: pure functions over immutable ``jax.Array`` values.
 
     Training steps run as pure functions under ``jax.jit`` (``capabilities.stateless_step``); variables

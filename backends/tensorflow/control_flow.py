@@ -8,8 +8,9 @@ too), ``vectorized_map`` ``tf.vectorized_map`` (a loop when the function uses a 
 contract's definition on ``scan`` below, which builds the ``tf.while_loop`` over ``TensorArray``s that
 ``tf.map_fn`` builds.
 
-``scan`` is ``tf.while_loop`` writing each step's outputs into ``TensorArray``s. The first step runs before the loop: its outputs give the dtypes and shapes of the arrays (TensorFlow must
-know them up front), and the loop runs the remaining steps. Eagerly ``tf.while_loop`` iterates in Python
+``scan`` is ``tf.while_loop`` writing each step's outputs into ``TensorArray``s. The first step runs before the
+loop: its outputs give the dtypes and shapes of the arrays (TensorFlow must know them up front), and the loop runs
+the remaining steps. Eagerly ``tf.while_loop`` iterates in Python
 and ``GradientTape`` records it; inside ``tf.function`` it is one ``While`` op with a gradient of its own.
 ``unroll=True`` (or an ``unroll`` covering every step) runs the plain Python loop, which TensorFlow then
 traces step by step, as Keras' ``unroll=True`` does.

@@ -24,8 +24,8 @@ from .training import TorchTrainingMixin
 
 
 class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchReductionMixin, TorchShapeMixin,
-                   TorchNNMixin, TorchControlFlowMixin, TorchScatterSegmentMixin, TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin,
-                   Backend):
+                   TorchNNMixin, TorchControlFlowMixin, TorchScatterSegmentMixin, TorchTrainingMixin, TorchFusedMixin,
+                   TorchDistributionMixin, Backend):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
 
     Tensors are ``torch.Tensor``; variables hold a ``torch.nn.Parameter``. Promotion follows the

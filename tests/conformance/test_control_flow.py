@@ -10,7 +10,6 @@ leave what the function closes over without a gradient through it.
 import numpy as np
 import pytest
 
-import highlevel as hl
 from highlevel import ops
 
 from .tolerances import reason, tolerance
@@ -18,8 +17,9 @@ from .tolerances import reason, tolerance
 
 def _check(backend, got, want, what, kind="grad"):
     rtol, atol = tolerance("composition", "float32", backend.name, kind)
+    why = reason("composition", "float32", backend.name, kind)
     np.testing.assert_allclose(np.asarray(ops.convert_to_numpy(got), np.float64), want, rtol=rtol, atol=atol,
-                               err_msg=f"{backend.name}: {what} [tolerance: {reason('composition', 'float32', backend.name, kind)}]")
+                               err_msg=f"{backend.name}: {what} [tolerance: {why}]")
 
 
 X = np.array([0.3, -1.2, 0.8], np.float32)
