@@ -58,7 +58,9 @@ class _Refine(hl.layers.Layer):
         return ops.switch(0, [lambda v: v, lambda v: -v], h)
 
 
-MODES = {"default": {}, "no_jit": {"jit_compile": False}, "eager": {"run_eagerly": True}}
+# jit_compile=True: XLA on JAX and TensorFlow (TensorFlow's loop gradients then need the bound that the loops
+# have); the eager engines' replay gives up, with a warning, and the steps run eagerly
+MODES = {"default": {}, "no_jit": {"jit_compile": False}, "eager": {"run_eagerly": True}, "xla": {"jit_compile": True}}
 
 
 @pytest.mark.parametrize("mode", list(MODES))
