@@ -1,11 +1,14 @@
 """PyTorch's control flow: eager PyTorch has no loop or conditional primitive, so the loops and conditionals are the
-contract's Python definitions (``scan`` its reference loop), recorded by autograd as they run; ``vectorized_map`` is
-``torch.vmap`` (the function runs once, on batched tensors: it must not read values on the host).
+contract's Python definitions (``scan`` its reference loop), recorded by autograd as they run. ``vectorized_map`` is
+``torch.vmap`` (the function runs once, on batched tensors), or the loop of ``map`` when the function branches or
+loops on the values (a conditional inside ``torch.vmap`` cannot read its predicate).
 
 ``custom_gradient`` runs the function with autograd on, so the values its gradient function closes over keep
 their own graph (a gradient taken inside another differentiation differentiates through them), and hands the
 outputs through a ``torch.autograd.Function`` whose backward calls the gradient function.
 """
+
+import threading
 
 import torch
 
@@ -13,6 +16,17 @@ from highlevel.backends.contract import tree
 from highlevel.backends.contract.control_flow import call_grad_fn, python_scan
 
 from . import _convert as cv
+
+
+class _Vectorizing(threading.local):
+    depth = 0
+
+
+_VECTORIZING = _Vectorizing()
+
+
+class _DataDependent(Exception):
+    """A conditional or loop met a batched predicate inside ``torch.vmap``."""
 
 
 class _ReplaceGradient(torch.autograd.Function):
@@ -47,7 +61,24 @@ class TorchControlFlowMixin:
         return python_scan(self, f, init, xs, length, reverse)
 
     def vectorized_map(self, function, elements):
-        return torch.vmap(function)(tree.map_structure(cv.convert, elements))
+        elements = tree.map_structure(cv.convert, elements)
+        _VECTORIZING.depth += 1
+        try:
+            return torch.vmap(function)(elements)
+        except _DataDependent:
+            pass
+        finally:
+            _VECTORIZING.depth -= 1
+        # a conditional or loop on batched values: torch.vmap cannot branch on them, the loop can
+        return self.map(function, elements)
+
+    def _truth(self, pred):
+        if not _VECTORIZING.depth:
+            return super()._truth(pred)
+        try:
+            return super()._truth(pred)
+        except RuntimeError:  # a batched predicate (a loop counter or a Python bool reads fine)
+            raise _DataDependent() from None
 
     def custom_gradient(self, f, *args):
         args = tree.map_structure(lambda v: None if v is None else cv.convert(v), args)

@@ -204,3 +204,27 @@ def test_loop_argument_errors(backend):
         ops.map(lambda x: x, (ops.ones((2, 3)), ops.ones((3, 3))))
     with pytest.raises(ValueError, match="unroll"):
         ops.scan(lambda c, x: (c, x), 0.0, ops.ones((3,)), unroll=0)
+
+
+def test_vectorized_map_of_conditionals_and_loops(backend):
+    """Branching on the mapped values inside vectorized_map: JAX batches lax.cond / lax.while_loop, TensorFlow's
+    pfor its If / While; torch.vmap cannot read a batched predicate, so PyTorch runs such a function as a loop."""
+    rows = np.array([[0.5, 1.0], [-2.0, 0.25], [3.0, -1.0]], np.float32)
+
+    def per_row(r):
+        r = ops.cond(ops.sum(r) > 0, lambda: r * 2.0, lambda: -r)
+        return ops.while_loop(lambda v: ops.sum(v * v) < 16.0, lambda v: v * 1.5, r, maximum_iterations=10)
+
+    def reference(r):
+        r = r * 2.0 if r.sum() > 0 else -r
+        n = 0
+        while np.sum(r * r) < 16.0 and n < 10:
+            r, n = r * 1.5, n + 1
+        return r, n
+
+    x = ops.convert_to_tensor(rows)
+    want = [reference(r.astype(np.float64)) for r in rows]
+    _check(backend, ops.vectorized_map(per_row, x), np.stack([w[0] for w in want]), "values", "forward")
+    grad = ops.grad(lambda t: ops.sum(ops.vectorized_map(per_row, t)))(x)
+    slopes = [(2.0 if r.sum() > 0 else -1.0) * 1.5 ** n for r, (_, n) in zip(rows, want)]
+    _check(backend, grad, np.repeat(np.array(slopes)[:, None], 2, axis=1), "gradient")
