@@ -14,6 +14,13 @@ use the step recorder of ``replay.py``), the generic fused kernels of :class:`Fu
 ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
 of :class:`DistributionContract`. ``highlevel.ops`` is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
 ``highlevel.backends``.
+(``scan`` and ``custom_gradient``; the other loops and conditionals are generic) and
+:class:`ScatterSegmentContract` (``segment_reduce``; scatters and segment reductions are generic) — and may
+override the generic training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step:
+eager engines can use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a
+dense layer, ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the
+single-device defaults of :class:`DistributionContract`. ``highlevel.ops`` is a thin front over these methods. A
+third-party engine registers its subclass under the entry-point group ``highlevel.backends``.
 
 >>> from highlevel.backends.contract import Backend
 >>> sorted(Backend.__abstractmethods__)[:3]
@@ -32,28 +39,21 @@ from .numpy_generic import NumpyGenericContract
 from .numpy_math import NumpyMathContract
 from .numpy_ops import NumpyContract
 from .statistics import StatisticsContract
+from .scatter_segment import ScatterSegmentContract
 from .training import TrainingContract
 from .variable import StatelessScope, SymbolicScope, Variable
 
 
 class Backend(CoreContract, NumpyContract, NumpyGenericContract, StatisticsContract, NumpyArrayContract,
               NumpyMathContract, NNContract, NNMoreContract, ControlFlowContract, TrainingContract, FusedContract,
-              DistributionContract):
+              ScatterSegmentContract, DistributionContract):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
     def __repr__(self):
         return f"<highlevel backend {self.name!r}>"
 
 
-def op_names():
-    """The names of every op of the contract, in a stable order (what ``highlevel.ops`` exposes)."""
-    names = []
-    for part in (NumpyContract, NNContract, NNMoreContract, ControlFlowContract):
-        names.extend(n for n in part.__dict__ if not n.startswith("_") and callable(part.__dict__[n]))
-    return names
-
-
 __all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract",
            "NNContract", "NNMoreContract", "NumpyArrayContract", "NumpyContract", "NumpyGenericContract",
-           "NumpyMathContract", "StatelessScope", "StatisticsContract", "SymbolicScope", "TrainingContract",
-           "Variable", "dtypes", "op_names", "tree"]
+           "NumpyMathContract", "ScatterSegmentContract", "StatelessScope", "StatisticsContract",
+           "SymbolicScope", "TrainingContract", "Variable", "dtypes", "tree"]

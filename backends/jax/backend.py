@@ -26,12 +26,13 @@ from .nn_more import JaxNNMoreOps
 from .nn_ops import NNOps
 from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
+from .scatter_segment import ScatterSegmentOps
 from .shape_ops import ShapeOps
 from .training import TrainingOps
 
 
 class JaxBackend(CoreOps, MathOps, NumpyMathOps, ShapeOps, NumpyArrayOps, NNOps, JaxNNMoreOps, ControlFlowOps,
-                 TrainingOps, JaxDistributionMixin, Backend):
+                 ScatterSegmentOps, TrainingOps, JaxDistributionMixin, Backend):
     """The ``"jax"`` backend: pure functions over immutable ``jax.Array`` values.
 
     Training steps run as pure functions under ``jax.jit`` (``capabilities.stateless_step``); variables

@@ -18,6 +18,7 @@ from highlevel.backends.contract import dtypes as cdt
 from highlevel.backends.contract import tree
 
 from . import conversion as cv
+from .control_flow import differentiation
 
 
 class JaxVariableHandle:
@@ -242,7 +243,8 @@ class CoreOps:
                     for i, v in zip(diff, values):
                         leaves[i] = v
                     new_args[n] = tree.unflatten(treedef, leaves)
-                return fn(*new_args)
+                with differentiation():  # the loops pick their reverse-differentiable forms (control_flow.py)
+                    return fn(*new_args)
 
             primals = [[leaves[i] for i in diff] for leaves, _, diff in flat]
             value, diff_grads = jax.value_and_grad(inner, has_aux=has_aux)(primals)

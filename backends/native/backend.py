@@ -21,6 +21,7 @@ from . import random as _random
 from .control_flow import ControlFlowOps
 from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
+from .scatter_segment import ScatterSegmentOps
 from .convert import std_dtype, to_array, to_tensor
 from .spatial import SpatialOpsMixin
 from .training import TrainingOps
@@ -40,7 +41,8 @@ def _shape_arg(shape):
     return tuple(int(d) for d in shape)
 
 
-class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps, TrainingOps, Backend):
+class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps, ScatterSegmentOps, TrainingOps,
+                    Backend):
     """The native engine: define-by-run reverse-mode autodiff on numpy (CuPy with ``HIGHLEVEL_DEVICE=gpu``).
 
     >>> b = NativeBackend()

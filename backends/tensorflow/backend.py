@@ -22,6 +22,7 @@ from .math_ops import MathOps
 from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
 from .reduce_ops import ReduceOps
+from .scatter_segment import ScatterSegmentOps
 from .shape_ops import ShapeOps
 from .training import TrainingOps
 
@@ -39,7 +40,8 @@ tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 
 class TensorFlowBackend(TensorFlowDistributionMixin, CoreOps, MathOps, NumpyMathOps, ReduceOps, ShapeOps,
-                        NumpyArrayOps, ActivationOps, ConvOps, ControlFlowOps, TrainingOps, Backend):
+                        NumpyArrayOps, ActivationOps, ConvOps, ControlFlowOps, ScatterSegmentOps, TrainingOps,
+                        Backend):
     """The TensorFlow engine: ``tf.Variable`` state, ``tf.GradientTape`` gradients, stateless random."""
 
     name = "tensorflow"

@@ -21,13 +21,14 @@ from .numpy_array import TorchNumpyArrayMixin
 from .numpy_math import TorchNumpyMathMixin
 from .random import TorchRandomMixin
 from .reduction_ops import TorchReductionMixin
+from .scatter_segment import TorchScatterSegmentMixin
 from .shape_ops import TorchShapeMixin
 from .training import TorchTrainingMixin
 
 
 class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchNumpyMathMixin, TorchReductionMixin,
                    TorchShapeMixin, TorchNumpyArrayMixin, TorchNNMixin, TorchNNMoreMixin, TorchControlFlowMixin,
-                   TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin, Backend):
+                   TorchScatterSegmentMixin, TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin, Backend):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
 
     Tensors are ``torch.Tensor``; variables hold a ``torch.nn.Parameter``. Promotion follows the

@@ -399,3 +399,53 @@ def number(value, name, op, allow_none=True):
     if isinstance(value, (str, bytes, list, tuple, dict)):
         raise TypeError(f"{op}: `{name}` must be a number; received {name}={value!r}.")
     return value
+
+
+def function(value, name, op):
+    """``value`` checked to be callable (the functions of the control-flow ops)."""
+    if not callable(value):
+        raise TypeError(f"{op}: `{name}` must be a function; received {name}={value!r} of type "
+                        f"{type(value).__name__}.")
+    return value
+
+
+def dtype_of(x):
+    """The dtype name of ``x`` (a tensor of any engine, Variable, KerasTensor, numpy value, Python scalar or nested
+    list of them, the latter by the contract's conversion rules), or None when it cannot be told."""
+    d = getattr(x, "dtype", None)
+    if d is not None:
+        try:
+            return _dtypes.standardize_dtype(d)
+        except ValueError:
+            return None
+    if isinstance(x, bool):
+        return "bool"
+    if is_int(x):
+        return "int32"
+    if isinstance(x, float):
+        return _dtypes.floatx()
+    try:
+        kind = np.asarray(x).dtype.kind
+    except Exception:  # a list of tensors of some engine, ...
+        return None
+    return {"b": "bool", "i": "int32", "u": "int32", "f": _dtypes.floatx()}.get(kind)
+
+
+def integers(value, name, op):
+    """``value`` checked to hold integers (index tensors, segment ids)."""
+    dt = dtype_of(value)
+    if dt is not None and dt not in _dtypes.INT_DTYPES:
+        raise TypeError(f"{op}: `{name}` must be an integer tensor; received a {dt} value. Cast it with "
+                        f"hl.ops.cast({name}, 'int32').")
+    return value
+
+
+def int_scalar(value, name, op):
+    """A Python int, or a 0-d integer tensor (returned as it is, for traced values)."""
+    if is_int(value):
+        return int(value)
+    integers(value, name, op)
+    if ndim_of(value) != 0:
+        raise ValueError(f"{op}: `{name}` must be a scalar (an int or a 0-d integer tensor); received a value of "
+                         f"shape {shape_of(value)}.")
+    return value

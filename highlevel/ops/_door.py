@@ -63,3 +63,22 @@ def symbolic_call(name, args, kwargs, public=None):
         outputs = compute_output_spec(name, args, kwargs, current=current)
     Node(OpCall(public or name), args, kwargs, outputs)
     return outputs
+
+
+def symbolic_node(public, args, kwargs, outputs, replay=None):
+    """Records a graph node whose outputs the caller already knows, and returns ``outputs``.
+
+    The control-flow ops infer their outputs by calling their functions on KerasTensors (which may also close
+    over KerasTensors, as in a layer's ``call``), not by running the op on placeholders (a loop could run
+    forever on them), and record their node with this.
+
+    Args:
+        public: the ``hl.ops`` function the node replays (its name).
+        args, kwargs: the arguments, some of them KerasTensors.
+        outputs: the KerasTensors the op returns.
+        replay: a function to replay instead of ``hl.ops.<public>`` (a function made by ``custom_gradient``).
+    """
+    from highlevel.node import Node, OpCall
+
+    Node(OpCall(public, replay), args, kwargs, outputs)
+    return outputs

@@ -43,9 +43,9 @@ RUNS = [(rid, case, spec) for case in CASES for rid, spec in case.runs() if "32"
 
 def test_the_contract_has_generic_ops():
     assert len(GENERIC) >= 40, GENERIC
-    # 101 primitives, and 9 of the elementwise/bitwise family (contract/numpy_math.py): the bitwise operations and
-    # shifts, view, erfc and erfinv
-    assert len(Backend.__abstractmethods__) <= 110, sorted(Backend.__abstractmethods__)
+    # 101 primitives, 9 of the elementwise/bitwise family (contract/numpy_math.py: the bitwise operations and
+    # shifts, view, erfc and erfinv), and custom_gradient and segment_reduce (control flow, scatter/segment)
+    assert len(Backend.__abstractmethods__) <= 112, sorted(Backend.__abstractmethods__)
 
 
 @pytest.mark.parametrize("rid,case,spec", RUNS, ids=[r[0] for r in RUNS])
