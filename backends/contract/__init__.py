@@ -7,7 +7,8 @@ numpy-like ops), :class:`NNContract` (activations, convolution, pooling) and :cl
 training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step: eager engines can
 use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a dense layer,
 ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
-of :class:`DistributionContract`. ``highlevel.ops`` is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
+of :class:`DistributionContract`; :class:`LinalgContract` (decompositions, ``jvp``) and :class:`SpectralContract`
+(complex numbers, Fourier transforms) add their primitives and the generic ops built on them. ``highlevel.ops`` is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
 ``highlevel.backends``.
 
 >>> from highlevel.backends.contract import Backend
@@ -20,15 +21,17 @@ from .control_flow import ControlFlowContract
 from .core import Capabilities, CoreContract
 from .distribution import DistributionContract
 from .fused import FusedContract
+from .linalg import LinalgContract
 from .nn_ops import NNContract
 from .numpy_generic import NumpyGenericContract
 from .numpy_ops import NumpyContract
+from .spectral import SpectralContract
 from .training import TrainingContract
 from .variable import StatelessScope, SymbolicScope, Variable
 
 
 class Backend(CoreContract, NumpyContract, NumpyGenericContract, NNContract, ControlFlowContract, TrainingContract,
-              FusedContract, DistributionContract):
+              FusedContract, DistributionContract, LinalgContract, SpectralContract):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
     def __repr__(self):
@@ -43,5 +46,5 @@ def op_names():
     return names
 
 
-__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "NNContract", "NumpyContract", "NumpyGenericContract", "StatelessScope", "SymbolicScope", "TrainingContract", "Variable",
+__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract", "LinalgContract", "NNContract", "NumpyContract", "NumpyGenericContract", "SpectralContract", "StatelessScope", "SymbolicScope", "TrainingContract", "Variable",
            "dtypes", "tree", "op_names"]

@@ -20,6 +20,8 @@ from . import autograd, ops_fused, ops_linalg, ops_math, ops_nn, ops_reduce, ops
 from . import random as _random
 from .control_flow import ControlFlowOps
 from .convert import std_dtype, to_array, to_tensor
+from .linalg import NativeLinalgMixin
+from .spectral import NativeSpectralMixin
 from .spatial import SpatialOpsMixin
 from .training import TrainingOps
 from .tensor import _BFLOAT16, DTYPE_NAMES as _NAMES, FLOAT_DTYPES, Tensor, dtype_name, xp_dtype
@@ -38,7 +40,7 @@ def _shape_arg(shape):
     return tuple(int(d) for d in shape)
 
 
-class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, Backend):
+class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, NativeLinalgMixin, NativeSpectralMixin, Backend):
     """The native engine: define-by-run reverse-mode autodiff on numpy (CuPy with ``HIGHLEVEL_DEVICE=gpu``).
 
     >>> b = NativeBackend()
