@@ -214,39 +214,44 @@ class LinalgContract(abc.ABC):
 
     def svd(self, x, full_matrices=True, compute_uv=True):
         """``(u, s, vh)`` with ``x = u @ diag(s) @ vh``, ``s`` descending and each of the first ``min(M, N)`` columns
-        of ``u`` with its largest entry positive; ``s`` alone when ``compute_uv`` is False."""
+        of ``u`` with its largest entry positive; ``s`` alone when ``compute_uv`` is False.
+
+        With ``full_matrices`` and a non-square matrix, the columns of ``u`` (rows of ``vh``) past ``min(M, N)`` are
+        an orthonormal basis of a complement, which the matrix does not determine: they carry no gradient."""
         x, dt = self._linalg_float(x)
         m, n = self.shape(x)[-2:]
         if not compute_uv:
             return self.cast(self.linalg_svd(x, False, False), dt)
-        full = bool(full_matrices) and m != n  # for a square matrix both modes are one decomposition
-        u, s, vh = self.linalg_svd(x, full, True)
         k = min(m, n)
-        sign = self._positive_largest(self.getitem(u, (Ellipsis, slice(0, k))), -2)  # (..., 1, k)
-        if full and m > k:
-            sign_u = self.concatenate([sign, self.ones(self.shape(sign)[:-1] + (m - k,), self.dtype(sign))], -1)
-        else:
-            sign_u = sign
-        sign_v = self._mT(sign)  # (..., k, 1)
-        if full and n > k:
-            sign_v = self.concatenate([sign_v, self.ones(self.shape(sign_v)[:-2] + (n - k, 1), self.dtype(sign))], -2)
-        u, vh = self.multiply(u, sign_u), self.multiply(vh, sign_v)
+        u, s, vh = self.linalg_svd(x, False, True)
+        sign = self._positive_largest(u, -2)  # (..., 1, k)
+        u, vh = self.multiply(u, sign), self.multiply(vh, self._mT(sign))
+        if full_matrices and m != n:
+            u_full, _, vh_full = self.linalg_svd(self.stop_gradient(x), True, True)
+            if m > k:
+                u = self.concatenate([u, self.getitem(u_full, (Ellipsis, slice(k, None)))], -1)
+            if n > k:
+                vh = self.concatenate([vh, self.getitem(vh_full, (Ellipsis, slice(k, None), slice(None)))], -2)
         return self.cast(u, dt), self.cast(s, dt), self.cast(vh, dt)
 
     def qr(self, x, mode="reduced"):
         """``(q, r)`` with ``x = q @ r``, orthonormal columns in ``q``, ``r`` upper triangular with a non-negative
-        diagonal; ``mode`` ``"reduced"`` (``K = min(M, N)``) or ``"complete"`` (``q`` square)."""
+        diagonal; ``mode`` ``"reduced"`` (``K = min(M, N)``) or ``"complete"`` (``q`` square).
+
+        In complete mode with ``M > N`` the last ``M - N`` columns of ``q`` are an orthonormal basis of a
+        complement, which the matrix does not determine: they carry no gradient."""
         x, dt = self._linalg_float(x)
         m, n = self.shape(x)[-2:]
-        q, r = self.linalg_qr(x, mode)
-        k = min(m, n)
-        diag = self.getitem(r, (Ellipsis, slice(0, k), slice(0, k)))
-        sign = self.stop_gradient(self.where(self.less(self._diagonal(diag), 0), -1.0, 1.0))  # (..., k)
-        rows = self.shape(r)[-2]
-        if rows > k:
-            sign = self.concatenate([sign, self.ones(self.shape(sign)[:-1] + (rows - k,), self.dtype(sign))], -1)
+        q, r = self.linalg_qr(x, "reduced")
+        sign = self.stop_gradient(self.where(self.less(self._diagonal(self.getitem(r, (Ellipsis, slice(None),
+                                                                                       slice(0, min(m, n))))), 0),
+                                             -1.0, 1.0))  # (..., k)
         q = self.multiply(q, self.expand_dims(sign, -2))
         r = self.multiply(r, self.expand_dims(sign, -1))
+        if mode == "complete" and m > n:
+            q_full, _ = self.linalg_qr(self.stop_gradient(x), "complete")
+            q = self.concatenate([q, self.getitem(q_full, (Ellipsis, slice(n, None)))], -1)
+            r = self.concatenate([r, self.zeros(self.shape(r)[:-2] + (m - n, n), self.dtype(r))], -2)
         return self.cast(q, dt), self.cast(r, dt)
 
     def _diagonal(self, x):

@@ -171,7 +171,7 @@ class SpectralContract(abc.ABC):
         index = (np.arange(count)[:, None] * sequence_stride + np.arange(sequence_length)[None, :]).astype(np.int32)
         return self.take(x, self.convert_to_tensor(index), axis=self.ndim(x) - 1)
 
-    def _window(self, window, sequence_length, fft_length, dtype):
+    def _stft_window(self, window, sequence_length, fft_length, dtype):
         """The analysis window, zero-padded (centred) to ``fft_length``; ``None`` is a window of ones of
         ``fft_length``."""
         if window is None:
@@ -191,7 +191,7 @@ class SpectralContract(abc.ABC):
             half = fft_length // 2
             x = self.pad(x, ((0, 0),) * (self.ndim(x) - 1) + ((half, half),), mode="reflect")
         frames = self.extract_sequences(x, fft_length, sequence_stride)
-        frames = self.multiply(frames, self._window(window, sequence_length, fft_length, self.dtype(x)))
+        frames = self.multiply(frames, self._stft_window(window, sequence_length, fft_length, self.dtype(x)))
         return self._parts(self.complex_rfft(frames, fft_length), dt)
 
     def _overlap_add(self, frames, stride):
@@ -217,7 +217,7 @@ class SpectralContract(abc.ABC):
         work = self.dtype(self.real(z))
         frames = self.complex_irfft(z, fft_length)
         count = self.shape(frames)[-2]
-        win = self._window(window, sequence_length, fft_length, work)
+        win = self._stft_window(window, sequence_length, fft_length, work)
         signal = self._overlap_add(self.multiply(frames, win), sequence_stride)
         norm = self._overlap_add(self.broadcast_to(self.square(win), (count, fft_length)), sequence_stride)
         # where the squared windows add up to (nearly) nothing the signal cannot be recovered: left as summed

@@ -21,13 +21,16 @@ from highlevel.backends.contract import Backend, Capabilities
 from .control_flow import ControlFlowOps
 from .core import CoreOps, JaxVariableHandle
 from .distribution import JaxDistributionMixin
+from .linalg import JaxLinalgMixin
 from .math_ops import MathOps
 from .nn_ops import NNOps
 from .shape_ops import ShapeOps
+from .spectral import JaxSpectralMixin
 from .training import TrainingOps
 
 
-class JaxBackend(CoreOps, MathOps, ShapeOps, NNOps, ControlFlowOps, TrainingOps, JaxDistributionMixin, Backend):
+class JaxBackend(CoreOps, MathOps, ShapeOps, NNOps, ControlFlowOps, TrainingOps, JaxDistributionMixin, JaxLinalgMixin,
+                 JaxSpectralMixin, Backend):
     """The ``"jax"`` backend: pure functions over immutable ``jax.Array`` values.
 
     Training steps run as pure functions under ``jax.jit`` (``capabilities.stateless_step``); variables

@@ -18,9 +18,11 @@ from .control_flow import ControlFlowOps
 from .conv import ConvOps
 from .core import CoreOps
 from .distribution import TensorFlowDistributionMixin
+from .linalg import TensorFlowLinalgMixin
 from .math_ops import MathOps
 from .reduce_ops import ReduceOps
 from .shape_ops import ShapeOps
+from .spectral import TensorFlowSpectralMixin
 from .training import TrainingOps
 
 
@@ -36,7 +38,8 @@ def _variable_to_tensor(value, dtype=None, name=None, as_ref=False):
 tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 
-class TensorFlowBackend(TensorFlowDistributionMixin, CoreOps, MathOps, ReduceOps, ShapeOps, ActivationOps, ConvOps, ControlFlowOps, TrainingOps, Backend):
+class TensorFlowBackend(TensorFlowDistributionMixin, CoreOps, MathOps, ReduceOps, ShapeOps, ActivationOps, ConvOps, ControlFlowOps, TrainingOps,
+                        TensorFlowLinalgMixin, TensorFlowSpectralMixin, Backend):
     """The TensorFlow engine: ``tf.Variable`` state, ``tf.GradientTape`` gradients, stateless random."""
 
     name = "tensorflow"

@@ -14,17 +14,19 @@ from .control_flow import TorchControlFlowMixin
 from .core import TorchCoreMixin
 from .distribution import TorchDistributionMixin
 from .fused import TorchFusedMixin
+from .linalg import TorchLinalgMixin
 from .math_ops import TorchMathMixin
 from .nn_ops import TorchNNMixin
 from .random import TorchRandomMixin
 from .reduction_ops import TorchReductionMixin
 from .shape_ops import TorchShapeMixin
+from .spectral import TorchSpectralMixin
 from .training import TorchTrainingMixin
 
 
 class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchReductionMixin, TorchShapeMixin,
                    TorchNNMixin, TorchControlFlowMixin, TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin,
-                   Backend):
+                   TorchLinalgMixin, TorchSpectralMixin, Backend):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
 
     Tensors are ``torch.Tensor``; variables hold a ``torch.nn.Parameter``. Promotion follows the
