@@ -128,7 +128,7 @@ class LinalgContract(abc.ABC):
 
     def _solve_with(self, primitive, a, b, *extra):
         a, b, dt = self._linalg_float_pair(a, b)
-        vector = self.ndim(b) == self.ndim(a) - 1
+        vector = self.ndim(b) in (self.ndim(a) - 1, 1)
         if vector:
             b = self.expand_dims(b, -1)
         a, b = self._batch_broadcast(a, b)

@@ -32,7 +32,7 @@ def window_values(window, length):
     The windows are periodic (DFT-even: the window of ``length + 1`` samples without its last one), as spectral
     analysis uses them and as ``scipy.signal.get_window`` returns them.
 
-    >>> window_values("hann", 4).tolist()
+    >>> window_values("hann", 4).round(12).tolist()
     [0.0, 0.5, 1.0, 0.5]
     """
     k = np.arange(length, dtype=np.float64)

@@ -141,4 +141,23 @@ def moments(x, axes, keepdims=False):
 swish = silu
 
 
+def polar(abs_, angle):
+    """Complex numbers from their modulus and argument: ``abs_ * (cos(angle) + 1j * sin(angle))``.
+
+    Args:
+        abs_: the moduli, a real tensor.
+        angle: the arguments in radians, a real tensor broadcasting against ``abs_``.
+
+    Returns:
+        A complex tensor: complex128 when the inputs promote to float64, complex64 otherwise.
+
+    >>> import highlevel as hl
+    >>> z = hl.ops.polar(hl.ops.convert_to_tensor([2.0]), hl.ops.convert_to_tensor([0.0]))
+    >>> hl.ops.convert_to_numpy(z).tolist()
+    [(2+0j)]
+    """
+    return _door.call("polar", abs_, angle)
+
+
 __all__ = ['one_hot', 'relu', 'relu6', 'sigmoid', 'softplus', 'softsign', 'silu', 'gelu', 'elu', 'selu', 'leaky_relu', 'hard_sigmoid', 'softmax', 'log_softmax', 'conv', 'depthwise_conv', 'conv_transpose', 'max_pool', 'average_pool', 'moments', 'swish']
+__all__ += ["polar"]
