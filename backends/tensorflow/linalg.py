@@ -1,7 +1,8 @@
 """The linear-algebra primitives of the TensorFlow engine (``tf.linalg``) and ``jvp``.
 
 TensorFlow registers no gradient for its LU op, so :meth:`TensorFlowLinalgMixin.linalg_lu_factor` carries its own
-(``tf.custom_gradient``, the rule of the native engine: ``P L^-T (tril(L^T G_L, -1) + triu(G_U U^T)) U^-T``), and
+(``tf.custom_gradient``, the rule of the native engine: ``P L^-T (tril(L^T G_L, -1) + triu(G_U U^T)) U^-T``, written
+on factors recomputed through the same function so that it can be differentiated again), and
 turns ``tf.linalg.lu``'s permutation into LAPACK's row swaps. ``tf.linalg.inv`` and ``tf.linalg.solve`` raise
 ``InvalidArgumentError`` for a singular matrix (the other engines give non-finite values). ``jvp`` runs
 ``fun`` under a ``tf.autodiff.ForwardAccumulator``.
@@ -54,6 +55,8 @@ def _lu(x):
     lu, perm = tf.linalg.lu(x)
 
     def grad(g):
+        # the factors again through this function, so that the rule is itself differentiable (second order)
+        lu, perm = _lu(x)
         n = static_shape(lu)[-1]
         low = _tril(lu, -1) + tf.eye(n, dtype=lu.dtype)
         up = _triu(lu)
