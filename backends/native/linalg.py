@@ -31,7 +31,7 @@ import types
 
 import numpy as np
 
-from .autograd import record, unbroadcast  # noqa: F401  (unbroadcast: used by rules on broadcast operands)
+from .autograd import record
 from .convert import to_tensor
 from .tensor import Tensor
 from .xp import on_gpu, to_host, xp
@@ -74,7 +74,7 @@ def _solve_triangular(a, b, lower):
     """``inv(tril(a) or triu(a)) @ b``: forward or back substitution, vectorized over the batch and columns."""
     n = a.shape[-1]
     t = xp.tril(a) if lower else xp.triu(a)
-    x = xp.zeros(xp.broadcast_shapes(t.shape[:-2], b.shape[:-2]) + b.shape[-2:], xp.result_type(t, b))
+    x = xp.zeros(np.broadcast_shapes(t.shape[:-2], b.shape[:-2]) + b.shape[-2:], xp.result_type(t, b))
     order = range(n) if lower else range(n - 1, -1, -1)
     with np.errstate(divide="ignore", invalid="ignore"):
         for i in order:
@@ -288,13 +288,6 @@ def linalg_eigh(x):
     return tuple(outs)
 
 
-def _not_differentiable(name, why):
-    def backward(g, out=None):
-        raise NotImplementedError(f"The gradient of {name} is not available on the native engine: {why}")
-
-    return backward
-
-
 def linalg_eig(x):
     """Complex eigenvalues and eigenvectors of each square matrix of ``x`` (not differentiable here)."""
     x = to_tensor(x)
@@ -305,9 +298,13 @@ def linalg_eig(x):
     else:
         w, v = np.linalg.eig(xd)
     cdt = np.complex128 if xd.dtype == np.float64 else np.complex64
-    back = _not_differentiable("eig", "eigenvectors of a non-symmetric matrix have no VJP rule here; use eigh "
-                                      "for symmetric matrices")
-    return (record(w.astype(cdt), (x,), back, (), "eig_values"), record(v.astype(cdt), (x,), back, (), "eig_vectors"))
+
+    def backward(g, out=None):  # recorded so that differentiating through eig fails loudly, not with a zero
+        raise NotImplementedError("The gradient of eig is not available on the native engine (the eigenvectors of a "
+                                  "non-symmetric matrix have no VJP rule here); use eigh for symmetric matrices.")
+
+    return (record(w.astype(cdt), (x,), backward, (), "eig_values"),
+            record(v.astype(cdt), (x,), backward, (), "eig_vectors"))
 
 
 def linalg_svd(x, full_matrices, compute_uv):

@@ -15,6 +15,8 @@ order.
 [3.0, -1.0]
 """
 
+import numpy as np
+
 from .autograd import linear, record
 from .convert import to_tensor
 from .tensor import COMPLEX_DTYPES, DTYPE_NAMES, Tensor, xp_dtype
@@ -28,7 +30,7 @@ def complex_(re, im):
     """``re + 1j * im`` for two real tensors of one dtype (float32 -> complex64, float64 -> complex128)."""
     re, im = to_tensor(re), to_tensor(im)
     cdt = xp_dtype(_COMPLEX_OF[re.dtype])
-    zd = xp.empty(xp.broadcast_shapes(re.shape, im.shape), cdt)
+    zd = xp.empty(np.broadcast_shapes(re.shape, im.shape), cdt)
     zd.real, zd.imag = re.data, im.data
     from .autograd import unbroadcast
 
