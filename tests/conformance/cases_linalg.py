@@ -215,6 +215,8 @@ CASES += [
     C("inv", "batched", (shifted(2, 3),), np.linalg.inv, grad=(0,)),
     C("solve", "vector", (shifted(3), normal(3)), ref_solve, dtypes=F32_64, grad=(0, 1)),
     C("solve", "matrix", (shifted(3), normal(3, 2)), ref_solve, grad=(0, 1)),
+    # b of rank a.ndim - 1 is a batch of vectors, as Keras documents (torch and tensorflow agree; numpy 2 and jax
+    # read a (2, 3) b as a matrix and refuse it)
     C("solve", "batched-vectors", (shifted(3, 2), normal(2, 3)), ref_solve, grad=(0, 1)),
     C("solve", "broadcast", (shifted(3, 2), normal(1, 3, 2)), ref_solve, grad=(0, 1)),
     C("solve", "mixed", (shifted(3), normal(3)), ref_solve, dtypes=(("float32", "float64"),)),
@@ -224,6 +226,9 @@ CASES += [
       lower=True),
     C("eigh", "basic", (spd(4),), ref_eigh, dtypes=F32_64, grad=(0,)),
     C("eigh", "batched", (spd(3, 2),), ref_eigh, grad=(0,)),
+    # always complex (Keras's numpy backend returns real arrays when every eigenvalue is real, its others complex);
+    # sorted and normalized so that every engine gives the same numbers (tensorflow's Eigen solver orders them
+    # differently from LAPACK)
     C("eig", "basic", (normal(4, 4),), ref_eig, dtypes=F32_64, out=(COMPLEX, COMPLEX)),
     C("eig", "batched", (normal(2, 3, 3),), ref_eig, out=(COMPLEX, COMPLEX)),
     C("svd", "square", (normal(3, 3),), ref_svd, dtypes=F32_64, grad=(0,)),
@@ -234,6 +239,8 @@ CASES += [
     C("qr", "square-batched", (normal(2, 3, 3),), ref_qr, grad=(0,)),
     C("qr", "wide", (normal(2, 4),), ref_qr, grad=(0,)),
     C("qr", "complete-square", (normal(3, 3),), ref_qr, grad=(0,), mode="complete"),
+    # pivots as LAPACK's row swaps (scipy's lu_factor, and Keras's numpy, jax and torch backends); Keras's tensorflow
+    # backend returns a permutation instead
     C("lu_factor", "basic", (normal(4, 4),), ref_lu_factor, dtypes=F32_64, grad=(0,), out=(PROMOTE, INT32)),
     C("lu_factor", "batched", (normal(2, 3, 3),), ref_lu_factor, grad=(0,), out=(PROMOTE, INT32)),
     C("slogdet", "basic", (normal(3, 3),), ref_slogdet, dtypes=F32_64, grad=(0,)),
@@ -257,6 +264,8 @@ CASES += [
     C("matrix_rank", "deficient", (low_rank(5, 4, 2),), ref_matrix_rank, dtypes=("float64",), out=INT32),
     C("matrix_rank", "deficient-tol", (low_rank(5, 4, 2),), ref_matrix_rank, out=INT32, tol=1e-3),
     C("matrix_rank", "tol", (normal(4, 4),), ref_matrix_rank, dtypes=("float64",), out=INT32, tol=0.5),
+    # (the gradient of the 2-norm at 0 is 0 here, as torch's; Keras's jax and tensorflow backends give NaN; see
+    # tests/ops/test_linalg.py)
     C("norm", "all", (normal(2, 3, 4),), ref_norm, dtypes=F32_64, grad=(0,), out=FLOAT),
     C("norm", "all-keepdims", (normal(2, 3),), ref_norm, grad=(0,), keepdims=True),
     C("norm", "vector", (normal(3, 4),), ref_norm, dtypes=F32_64, grad=(0,), axis=-1),

@@ -137,6 +137,8 @@ CASES = [
     C("angle", "real-input", (const([-2.0, -0.5, 0.25, 1.5, 3.0]),), ref_angle, dtypes=F32_64, grad=(0,), out=FLOAT),
     C("angle", "signed-zeros", (const([0.0, -0.0, np.nan]),), ref_angle, dtypes=F32_64, out=FLOAT),
     C("angle", "int-input", (ints(6),), ref_angle, dtypes=INTS, out=FLOAT),
+    # float64 parts give complex128 (torch.view_as_complex's rule; Keras casts every input to complex64 on all its
+    # backends, dropping half the digits of a float64 input)
     C("view_as_complex", "basic", (normal(2, 3, 2),), ref_view_as_complex, dtypes=F32_64, out=COMPLEX),
     C("view_as_complex", "int", (ints(3, 2),), ref_view_as_complex, dtypes=("int32",), out="complex64"),
     C("view_as_real", "complex64", (fixed(Z64),), ref_view_as_real, dtypes=(NONE,), out="float32"),
@@ -161,6 +163,7 @@ CASES = [
     C("rfft", "odd", (normal(7),), ref_rfft, grad=(0,)),
     C("rfft", "crop", (normal(2, 9),), ref_rfft, grad=(0,), fft_length=6),
     C("rfft", "pad", (normal(5),), ref_rfft, grad=(0,), fft_length=9),
+    # integers transform in floatx (Keras's numpy backend casts the result back to int32, truncating it)
     C("rfft", "int", (ints(6),), ref_rfft, dtypes=("int32",), out=(FLOAT, FLOAT)),
     C("irfft", "basic", (pair(2, 5),), ref_irfft, dtypes=F32_64, grad=(0,)),
     C("irfft", "odd", (pair(4),), ref_irfft, grad=(0,), fft_length=7),
