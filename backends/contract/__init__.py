@@ -8,7 +8,8 @@ training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compili
 use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a dense layer,
 ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
 of :class:`DistributionContract`; :class:`LinalgContract` (decompositions, ``jvp``) and :class:`SpectralContract`
-(complex numbers, Fourier transforms) add their primitives and the generic ops built on them. ``highlevel.ops`` is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
+(complex numbers, Fourier transforms) add their primitives and the generic ops built on them. ``highlevel.ops``
+is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
 ``highlevel.backends``.
 
 >>> from highlevel.backends.contract import Backend

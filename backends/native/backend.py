@@ -21,8 +21,8 @@ from . import random as _random
 from .control_flow import ControlFlowOps
 from .convert import std_dtype, to_array, to_tensor
 from .linalg import NativeLinalgMixin
-from .spectral import NativeSpectralMixin
 from .spatial import SpatialOpsMixin
+from .spectral import NativeSpectralMixin
 from .training import TrainingOps
 from .tensor import _BFLOAT16, DTYPE_NAMES as _NAMES, FLOAT_DTYPES, Tensor, dtype_name, xp_dtype
 from .xp import on_gpu, to_host, xp
@@ -40,7 +40,8 @@ def _shape_arg(shape):
     return tuple(int(d) for d in shape)
 
 
-class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, NativeLinalgMixin, NativeSpectralMixin, Backend):
+class NativeBackend(SpatialOpsMixin, ControlFlowOps, TrainingOps, NativeLinalgMixin, NativeSpectralMixin,
+                    Backend):
     """The native engine: define-by-run reverse-mode autodiff on numpy (CuPy with ``HIGHLEVEL_DEVICE=gpu``).
 
     >>> b = NativeBackend()

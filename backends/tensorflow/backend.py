@@ -38,8 +38,8 @@ def _variable_to_tensor(value, dtype=None, name=None, as_ref=False):
 tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 
-class TensorFlowBackend(TensorFlowDistributionMixin, CoreOps, MathOps, ReduceOps, ShapeOps, ActivationOps, ConvOps, ControlFlowOps, TrainingOps,
-                        TensorFlowLinalgMixin, TensorFlowSpectralMixin, Backend):
+class TensorFlowBackend(TensorFlowDistributionMixin, CoreOps, MathOps, ReduceOps, ShapeOps, ActivationOps, ConvOps,
+                        ControlFlowOps, TrainingOps, TensorFlowLinalgMixin, TensorFlowSpectralMixin, Backend):
     """The TensorFlow engine: ``tf.Variable`` state, ``tf.GradientTape`` gradients, stateless random."""
 
     name = "tensorflow"

@@ -60,9 +60,10 @@ def _lu(x):
         n = static_shape(lu)[-1]
         low = _tril(lu, -1) + tf.eye(n, dtype=lu.dtype)
         up = _triu(lu)
-        inner = _tril(tf.linalg.matrix_transpose(low) @ _tril(g, -1), -1) + _triu(_triu(g) @ tf.linalg.matrix_transpose(up))
-        right = tf.linalg.matrix_transpose(tf.linalg.triangular_solve(up, tf.linalg.matrix_transpose(inner), lower=False))
-        ga = tf.linalg.triangular_solve(tf.linalg.matrix_transpose(low), right, lower=False)  # L^-T inner U^-T
+        mT = tf.linalg.matrix_transpose  # noqa: N806
+        inner = _tril(mT(low) @ _tril(g, -1), -1) + _triu(_triu(g) @ mT(up))
+        right = mT(tf.linalg.triangular_solve(up, mT(inner), lower=False))
+        ga = tf.linalg.triangular_solve(mT(low), right, lower=False)  # L^-T inner U^-T
         inverse = tf.argsort(perm, axis=-1, stable=True)
         return tf.gather(ga, inverse, batch_dims=len(perm.shape) - 1)
 
@@ -125,7 +126,8 @@ class TensorFlowLinalgMixin:
             raise ValueError(f"jvp: `tangents` must have the structure of `primals`; received {len(t_leaves)} "
                              f"tangent leaves for {len(p_leaves)} primal leaves.")
         xs = [convert(p) for p in p_leaves]
-        pairs = [(x, convert(t, x.dtype.name)) for x, t in zip(xs, t_leaves) if x.dtype.is_floating or x.dtype.is_complex]
+        pairs = [(x, convert(t, x.dtype.name)) for x, t in zip(xs, t_leaves)
+                 if x.dtype.is_floating or x.dtype.is_complex]
         with tf.autodiff.ForwardAccumulator([x for x, _ in pairs], [t for _, t in pairs]) as acc:
             out = fun(*tree.unflatten(p_def, xs))
         value, aux = (out[0], out[1]) if has_aux else (out, None)

@@ -282,7 +282,8 @@ def svd(x, full_matrices=True, compute_uv=True):
     >>> hl.ops.convert_to_numpy(s).tolist()
     [4.0, 3.0]
     """
-    return _door.call("svd", _args.matrices(x, "svd"), full_matrices=_args.boolean(full_matrices, "full_matrices", "svd"),
+    return _door.call("svd", _args.matrices(x, "svd"),
+                      full_matrices=_args.boolean(full_matrices, "full_matrices", "svd"),
                       compute_uv=_args.boolean(compute_uv, "compute_uv", "svd"))
 
 

@@ -57,7 +57,8 @@ def cdist(x, y):
 
     >>> import highlevel as hl
     >>> x = hl.ops.convert_to_tensor([[0.0, 0.0], [1.0, 1.0]])
-    >>> hl.ops.convert_to_numpy(hl.ops.cdist(x, hl.ops.convert_to_tensor([[3.0, 4.0]]))).astype("float64").round(4).tolist()
+    >>> d = hl.ops.cdist(x, hl.ops.convert_to_tensor([[3.0, 4.0]]))
+    >>> hl.ops.convert_to_numpy(d).astype("float64").round(4).tolist()
     [[5.0], [3.6056]]
     """
     sx, sy = _args.shape_of(x), _args.shape_of(y)
