@@ -12,7 +12,9 @@ numpy-like ops), :class:`NNContract` (activations, convolution, pooling) and :cl
 training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step: eager engines can
 use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a dense layer,
 ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
-of :class:`DistributionContract`. ``highlevel.ops`` is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
+of :class:`DistributionContract`; :class:`LinalgContract` (decompositions, ``jvp``) and :class:`SpectralContract`
+(complex numbers, Fourier transforms) add their primitives and the generic ops built on them. ``highlevel.ops``
+is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
 ``highlevel.backends``.
 (``scan`` and ``custom_gradient``; the other loops and conditionals are generic) and
 :class:`ScatterSegmentContract` (``segment_reduce``; scatters and segment reductions are generic) — and may
@@ -33,6 +35,7 @@ from .core import Capabilities, CoreContract
 from .distribution import DistributionContract
 from .fused import FusedContract
 from .nn_more import NNMoreContract
+from .linalg import LinalgContract
 from .nn_ops import NNContract
 from .numpy_array import NumpyArrayContract
 from .numpy_generic import NumpyGenericContract
@@ -40,13 +43,14 @@ from .numpy_math import NumpyMathContract
 from .numpy_ops import NumpyContract
 from .statistics import StatisticsContract
 from .scatter_segment import ScatterSegmentContract
+from .spectral import SpectralContract
 from .training import TrainingContract
 from .variable import StatelessScope, SymbolicScope, Variable
 
 
 class Backend(CoreContract, NumpyContract, NumpyGenericContract, StatisticsContract, NumpyArrayContract,
               NumpyMathContract, NNContract, NNMoreContract, ControlFlowContract, TrainingContract, FusedContract,
-              ScatterSegmentContract, DistributionContract):
+              ScatterSegmentContract, DistributionContract, LinalgContract, SpectralContract):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
     def __repr__(self):
@@ -54,6 +58,6 @@ class Backend(CoreContract, NumpyContract, NumpyGenericContract, StatisticsContr
 
 
 __all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract",
-           "NNContract", "NNMoreContract", "NumpyArrayContract", "NumpyContract", "NumpyGenericContract",
-           "NumpyMathContract", "ScatterSegmentContract", "StatelessScope", "StatisticsContract",
-           "SymbolicScope", "TrainingContract", "Variable", "dtypes", "tree"]
+           "LinalgContract", "NNContract", "NNMoreContract", "NumpyArrayContract", "NumpyContract",
+           "NumpyGenericContract", "NumpyMathContract", "ScatterSegmentContract", "SpectralContract", "StatelessScope",
+           "StatisticsContract", "SymbolicScope", "TrainingContract", "Variable", "dtypes", "tree"]

@@ -12,13 +12,17 @@ float64; backends must follow this table, not their framework's defaults.
 'float32'
 >>> result_type("int8", "uint8")
 'int16'
+>>> result_type("float64", "complex64"), result_type("float32", 1j)
+('complex128', 'complex64')
 """
 
 import numpy as np
 
 FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
 INT_DTYPES = ("uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64")
-ALLOWED_DTYPES = ("bool",) + INT_DTYPES + FLOAT_DTYPES
+#: complex numbers: a float32 (float64) real and imaginary part each
+COMPLEX_DTYPES = ("complex64", "complex128")
+ALLOWED_DTYPES = ("bool",) + INT_DTYPES + FLOAT_DTYPES + COMPLEX_DTYPES
 
 _floatx = "float32"
 
@@ -40,6 +44,7 @@ def set_floatx(dtype):
 _ALIASES = {
     "float": "float32", "double": "float64", "half": "float16", "int": "int64", "bool_": "bool",
     "float32": "float32", "float64": "float64", "float16": "float16", "bfloat16": "bfloat16",
+    "complex": "complex128", "cfloat": "complex64", "cdouble": "complex128",
 }
 
 
@@ -62,6 +67,8 @@ def standardize_dtype(dtype):
         return "int64"
     if dtype is bool:
         return "bool"
+    if dtype is complex:
+        return complex_of(_floatx)
     if isinstance(dtype, str):
         name = dtype
     elif hasattr(dtype, "name") and isinstance(dtype.name, str):
@@ -90,8 +97,37 @@ def is_int_dtype(dtype):
     return standardize_dtype(dtype) in INT_DTYPES
 
 
-# The lattice: each dtype lists the types directly above it. "i*" and "f*" are the weak types of
-# Python ints and floats.
+def is_complex_dtype(dtype):
+    return standardize_dtype(dtype) in COMPLEX_DTYPES
+
+
+def complex_of(dtype):
+    """The complex dtype whose parts are ``dtype``: complex128 for float64, complex64 for the other floats
+    (float16 and bfloat16 have no complex counterpart; their values fit in complex64), integers and bool.
+
+    >>> complex_of("float64"), complex_of("float32"), complex_of("int32")
+    ('complex128', 'complex64', 'complex64')
+    """
+    dtype = standardize_dtype(dtype)
+    if dtype in COMPLEX_DTYPES:
+        return dtype
+    return "complex128" if dtype == "float64" else "complex64"
+
+
+def real_of(dtype):
+    """The float dtype of the parts of a complex ``dtype`` (a real dtype is returned as it is).
+
+    >>> real_of("complex64"), real_of("complex128"), real_of("int32")
+    ('float32', 'float64', 'int32')
+    """
+    dtype = standardize_dtype(dtype)
+    return {"complex64": "float32", "complex128": "float64"}.get(dtype, dtype)
+
+
+# The lattice: each dtype lists the types directly above it. "i*", "f*" and "c*" are the weak types of
+# Python ints, floats and complex numbers. As in JAX and Keras, complex64 sits above float32 and complex128 above
+# float64 and complex64: float32 + complex64 -> complex64, float64 + complex64 -> complex128, int32 + complex64 ->
+# complex64.
 _EDGES = {
     "bool": ("i*",),
     "i*": ("uint8", "int8"),
@@ -103,11 +139,14 @@ _EDGES = {
     "int16": ("int32",),
     "int32": ("int64",),
     "int64": ("f*",),
-    "f*": ("float16", "bfloat16"),
+    "f*": ("float16", "bfloat16", "c*"),
     "float16": ("float32",),
     "bfloat16": ("float32",),
-    "float32": ("float64",),
-    "float64": (),
+    "float32": ("float64", "complex64"),
+    "float64": ("complex128",),
+    "c*": ("complex64",),
+    "complex64": ("complex128",),
+    "complex128": (),
 }
 
 
@@ -143,6 +182,8 @@ def _node_of(x):
         return "i*"
     if x is float or isinstance(x, float):
         return "f*"
+    if x is complex or isinstance(x, complex):
+        return "c*"
     return standardize_dtype(x)
 
 
@@ -151,7 +192,8 @@ def result_type(*dtypes):
 
     Arguments are dtype names, Python scalar types (``int``, ``float``, ``bool``) or Python scalar
     values (treated as weak types). A result that is still weak (only Python scalars, or bool with a
-    Python int) resolves to ``"int32"`` for integers, as in Keras, and to :func:`floatx` for floats.
+    Python int) resolves to ``"int32"`` for integers, as in Keras, to :func:`floatx` for floats and to the
+    complex dtype of floatx (:func:`complex_of`) for complex numbers.
 
     >>> result_type("bool", int)
     'int32'
@@ -167,4 +209,6 @@ def result_type(*dtypes):
         return "int32"
     if node == "f*":
         return _floatx
+    if node == "c*":
+        return complex_of(_floatx)
     return node

@@ -21,6 +21,7 @@ from highlevel.backends.contract import Backend, Capabilities
 from .control_flow import ControlFlowOps
 from .core import CoreOps, JaxVariableHandle
 from .distribution import JaxDistributionMixin
+from .linalg import JaxLinalgMixin
 from .math_ops import MathOps
 from .nn_more import JaxNNMoreOps
 from .nn_ops import NNOps
@@ -28,11 +29,12 @@ from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
 from .scatter_segment import ScatterSegmentOps
 from .shape_ops import ShapeOps
+from .spectral import JaxSpectralMixin
 from .training import TrainingOps
 
 
 class JaxBackend(CoreOps, MathOps, NumpyMathOps, ShapeOps, NumpyArrayOps, NNOps, JaxNNMoreOps, ControlFlowOps,
-                 ScatterSegmentOps, TrainingOps, JaxDistributionMixin, Backend):
+                 ScatterSegmentOps, TrainingOps, JaxDistributionMixin, JaxLinalgMixin, JaxSpectralMixin, Backend):
     """The ``"jax"`` backend: pure functions over immutable ``jax.Array`` values.
 
     Training steps run as pure functions under ``jax.jit`` (``capabilities.stateless_step``); variables

@@ -28,7 +28,7 @@ from highlevel.backends.contract import dtypes as cdt
 JAX_DTYPES = {name: jnp.dtype(name) for name in cdt.ALLOWED_DTYPES if name != "bfloat16"}
 JAX_DTYPES["bfloat16"] = jnp.dtype(jnp.bfloat16)
 
-_PY_SCALARS = (bool, int, float)
+_PY_SCALARS = (bool, int, float, complex)
 
 
 def jdtype(dtype):
@@ -65,6 +65,8 @@ def node(x):
         return int
     if isinstance(x, float):
         return float
+    if isinstance(x, complex):
+        return complex
     if is_array(x):
         name = cdt.standardize_dtype(x.dtype)
         if getattr(x, "weak_type", False):
@@ -72,6 +74,8 @@ def node(x):
                 return float
             if name in cdt.INT_DTYPES:
                 return int
+            if name in cdt.COMPLEX_DTYPES:
+                return complex
         return name
     if isinstance(x, (list, tuple)):
         return default_dtype(x)
@@ -113,7 +117,11 @@ def convert(x, dtype=None):
     if dtype is not None:
         target = jdtype(dtype)
         if is_array(x):
-            return x if x.dtype == target else x.astype(target)
+            if x.dtype == target:
+                return x
+            if jnp.iscomplexobj(x) and not jnp.issubdtype(target, jnp.complexfloating):
+                x = jnp.real(x)  # complex to real keeps the real part (without numpy's warning)
+            return x.astype(target)
         return jnp.asarray(x, dtype=target)
     if is_array(x):
         if getattr(x, "weak_type", False):
@@ -150,7 +158,7 @@ def promote(*xs):
 def promote_float(*xs):
     """Like :func:`promote`, then integer or bool results become floatx (float math on ints)."""
     dt = result_dtype(*xs)
-    if dt not in cdt.FLOAT_DTYPES:
+    if dt not in cdt.FLOAT_DTYPES and dt not in cdt.COMPLEX_DTYPES:
         dt = cdt.floatx()
     return tuple(convert(x, dt) for x in xs)
 
@@ -158,7 +166,7 @@ def promote_float(*xs):
 def to_float(x):
     """``x`` as an array, cast to floatx unless it already is a float array."""
     x = convert(x)
-    if dtype_name(x) not in cdt.FLOAT_DTYPES:
+    if dtype_name(x) not in cdt.FLOAT_DTYPES and dtype_name(x) not in cdt.COMPLEX_DTYPES:
         x = x.astype(jdtype(cdt.floatx()))
     return x
 

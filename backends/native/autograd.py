@@ -53,7 +53,7 @@ import functools
 import inspect
 import threading
 
-from .tensor import DTYPE_NAMES, FLOAT_DTYPES, Tensor
+from .tensor import DTYPE_NAMES, GRAD_DTYPES, Tensor
 from .xp import xp
 
 
@@ -202,7 +202,7 @@ def record(data, inputs, backward, saved=(), name=None):
                 break
         else:
             return out
-        if out.data.dtype in FLOAT_DTYPES:
+        if out.data.dtype in GRAD_DTYPES:
             out._node = Node(backward, inputs, saved, tuple([s._version for s in saved]) if saved else (), name)
             out.requires_grad = True
     return out
@@ -305,6 +305,14 @@ def unbroadcast(g, shape):
     if axes:
         g = g.sum(axis=axes, keepdims=True)
     return g.reshape(shape)
+
+
+def _astype(g, dtype):
+    """A gradient array in its input's dtype; a complex gradient of a real input keeps its real part (the
+    cotangent of a real value embedded in the complex plane)."""
+    if g.dtype.kind == "c" and dtype.kind != "c":
+        g = g.real
+    return g.astype(dtype)
 
 
 def _check_versions(node):
@@ -427,7 +435,7 @@ def backward(outputs, grad_outputs=None, inputs=None, accumulate=True):
                         f"input of shape {inp.data.shape}."
                     )
                 if gi.dtype != inp.data.dtype:
-                    gi = gi.astype(inp.data.dtype)
+                    gi = _astype(gi, inp.data.dtype)
                 if inp._node is None:
                     deliver_leaf(inp, gi)
                 else:

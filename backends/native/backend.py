@@ -23,7 +23,9 @@ from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
 from .scatter_segment import ScatterSegmentOps
 from .convert import std_dtype, to_array, to_tensor
+from .linalg import NativeLinalgMixin
 from .spatial import SpatialOpsMixin
+from .spectral import NativeSpectralMixin
 from .training import TrainingOps
 from .tensor import _BFLOAT16, DTYPE_NAMES as _NAMES, FLOAT_DTYPES, Tensor, dtype_name, xp_dtype
 from .xp import on_gpu, to_host, xp
@@ -42,6 +44,7 @@ def _shape_arg(shape):
 
 
 class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps, ScatterSegmentOps, TrainingOps,
+                    NativeLinalgMixin, NativeSpectralMixin,
                     Backend):
     """The native engine: define-by-run reverse-mode autodiff on numpy (CuPy with ``HIGHLEVEL_DEVICE=gpu``).
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from highlevel.backends.contract import Variable, dtypes
 from .tensor import DTYPE_NAMES as _NAMES
-from .tensor import FLOAT_DTYPES, XP_DTYPES, Tensor, dtype_name, xp_dtype
+from .tensor import COMPLEX_DTYPES, FLOAT_DTYPES, XP_DTYPES, Tensor, dtype_name, xp_dtype
 from .xp import ndarray, on_gpu, xp
 
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
@@ -30,7 +30,7 @@ def _list_dtype(x):
             stack.extend(v)
         elif isinstance(v, (np.generic, np.ndarray)):
             nodes.append(dtype_name(v.dtype))
-        elif isinstance(v, (bool, int, float)):
+        elif isinstance(v, (bool, int, float, complex)):
             nodes.append(type(v))
         elif isinstance(v, Tensor):
             nodes.append(v.dtype)
@@ -79,6 +79,8 @@ def to_array(x, dtype=None):
         return xp.asarray(x, dtype=xp_dtype(dtype))
     elif isinstance(x, float):
         return xp.asarray(x, dtype=xp_dtype(dtype or dtypes.floatx()))
+    elif isinstance(x, complex):
+        return xp.asarray(x, dtype=xp_dtype(dtype or dtypes.result_type(complex)))
     elif isinstance(x, (list, tuple)):
         dt = xp_dtype(dtype or _list_dtype(x))
         return xp.asarray(np.asarray(_host_leaves(x)).astype(dt, copy=False))
@@ -124,7 +126,7 @@ def to_tensor(x, dtype=None):
 def to_float(x):
     """``x`` as a float Tensor: integer and bool inputs go to floatx (float math on ints)."""
     t = x if x.__class__ is Tensor else to_tensor(x)
-    if t.data.dtype in FLOAT_DTYPES:
+    if t.data.dtype in FLOAT_DTYPES or t.data.dtype in COMPLEX_DTYPES:
         return t
     return Tensor(t.data.astype(xp_dtype(dtypes.floatx())))
 
@@ -138,7 +140,7 @@ def _node(x):
     c = x.__class__
     if c is Tensor:
         return _NAMES[x.data.dtype]
-    if c is float or c is int or c is bool:
+    if c is float or c is int or c is bool or c is complex:
         return c
     if isinstance(x, Variable):
         return x.dtype
@@ -148,7 +150,7 @@ def _node(x):
         return dtype_name(x.dtype)
     if isinstance(x, (list, tuple)):
         return _list_dtype(x)
-    if isinstance(x, (bool, int, float)):  # subclasses such as numpy.bool_ are handled above
+    if isinstance(x, (bool, int, float, complex)):  # subclasses such as numpy.bool_ are handled above
         return type(x)
     return dtype_name(np.asarray(x).dtype)
 
@@ -166,7 +168,7 @@ def _as(x, node, rt):
     """Operand ``x`` (whose promotion node is ``node``) as a Tensor of dtype ``rt``."""
     if node == rt:
         return x if x.__class__ is Tensor else to_tensor(x, rt)
-    if x.__class__ is float or x.__class__ is int or x.__class__ is bool:
+    if x.__class__ is float or x.__class__ is int or x.__class__ is bool or x.__class__ is complex:
         return Tensor(xp.asarray(x, dtype=XP_DTYPES[rt]))
     return to_tensor(x, rt)
 
@@ -207,7 +209,7 @@ def promote(xs):
 def float_binary(x1, x2):
     """Like :func:`binary`, then integer results go to floatx (true division, arctan2, ...)."""
     a, b = binary(x1, x2)
-    if a.data.dtype not in FLOAT_DTYPES:
+    if a.data.dtype not in FLOAT_DTYPES and a.data.dtype not in COMPLEX_DTYPES:
         dt = xp_dtype(dtypes.floatx())
         a, b = Tensor(a.data.astype(dt)), Tensor(b.data.astype(dt))
     return a, b

@@ -19,7 +19,7 @@ from . import autograd as _ag
 from . import special
 from .autograd import record, unbroadcast
 from .convert import binary, float_binary, like, promote, std_dtype, to_float, to_tensor
-from .tensor import DTYPE_NAMES, FLOAT_DTYPES, XP_DTYPES, Tensor, xp_dtype
+from .tensor import COMPLEX_DTYPES, DTYPE_NAMES, FLOAT_DTYPES, XP_DTYPES, Tensor, xp_dtype
 from .xp import on_gpu, xp
 
 _LN2 = math.log(2.0)
@@ -60,8 +60,29 @@ def _unary(name, fwd, dfn=None, floats=True, doc=""):
 
 
 negative = _unary("negative", xp.negative, lambda F, g, x, y: -g, floats=False, doc="-x.")
-abs = _unary("abs", xp.abs, lambda F, g, x, y: g * F.sign(x), floats=False,  # noqa: A001
-             doc="|x|; gradient sign(x) (0 at 0).")
+_real_abs = _unary("abs", xp.abs, lambda F, g, x, y: g * F.sign(x), floats=False,
+                   doc="|x|; gradient sign(x) (0 at 0).")
+
+
+def abs(x):  # noqa: A001 - the contract's name
+    """|x|; gradient sign(x) (0 at 0). The modulus of a complex ``x`` is real (float32 for complex64)."""
+    x = to_tensor(x)
+    if x.data.dtype not in COMPLEX_DTYPES:
+        return _real_abs(x)
+    xd = x.data
+    yd = xp.abs(xd)
+
+    def backward(g, out=None):
+        # JAX's convention for complex cotangents: d|z| gives g * conj(z) / |z| (0 at 0)
+        if out is None:
+            safe = xp.where(yd == 0, xp.ones((), yd.dtype), yd)
+            return (g * xp.conj(xd) / safe,)
+        from .spectral import conj
+
+        safe = where(out == 0, 1.0, out)
+        return (multiply(g, conj(x)) / safe,)
+
+    return record(yd, (x,), backward, (x,), "abs")
 sign = _unary("sign", xp.sign, floats=False, doc="-1, 0 or 1; gradient 0.")
 _square = _unary("square", xp.square, lambda F, g, x, y: g * (x + x), floats=False)
 
@@ -196,9 +217,13 @@ def cast(x, dtype):
     src = xd.dtype
 
     def backward(g, out=None):
-        return (g.astype(src) if out is None else cast(g, DTYPE_NAMES[src]),)
+        if out is not None:
+            return (cast(g, DTYPE_NAMES[src]),)
+        return ((g.real if g.dtype.kind == "c" and src.kind != "c" else g).astype(src),)
 
-    return record(xd.astype(dt), (x,), backward, (), "cast")
+    # complex to real keeps the real part (as numpy does, without its warning)
+    return record((xd.real if xd.dtype.kind == "c" and dt.kind != "c" else xd).astype(dt), (x,), backward, (),
+                  "cast")
 
 
 # ------------------------------------------------------------------------- binary

@@ -32,13 +32,18 @@ except ImportError:  # ml_dtypes is optional: core dependencies are numpy and ri
 #: canonical dtype name -> xp dtype
 XP_DTYPES = {n: xp.dtype(n) for n in (
     "bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
-    "float16", "float32", "float64")}
+    "float16", "float32", "float64", "complex64", "complex128")}
 if _BFLOAT16 is not None:
     XP_DTYPES["bfloat16"] = _BFLOAT16
 #: xp dtype -> canonical name (a dict lookup: ``dtype.name`` costs microseconds)
 DTYPE_NAMES = {d: n for n, d in XP_DTYPES.items()}
-#: the floating xp dtypes (the ones that carry gradients)
+#: the real floating xp dtypes
 FLOAT_DTYPES = frozenset(d for n, d in XP_DTYPES.items() if n.startswith(("float", "bfloat")))
+#: the complex xp dtypes
+COMPLEX_DTYPES = frozenset((XP_DTYPES["complex64"], XP_DTYPES["complex128"]))
+#: the xp dtypes that carry gradients: real floats, and complex numbers (JAX's convention: the cotangent of a
+#: complex value z is dL/dRe(z) - i dL/dIm(z), so a holomorphic op's VJP rule is its real one, unconjugated)
+GRAD_DTYPES = FLOAT_DTYPES | COMPLEX_DTYPES
 
 
 def xp_dtype(name):
@@ -119,8 +124,8 @@ class Tensor:
 
     def requires_grad_(self, flag=True):
         """Sets ``requires_grad`` in place (only float tensors can require grad) and returns self."""
-        if flag and self.data.dtype not in FLOAT_DTYPES:
-            raise ValueError(f"Only float tensors can require grad; this tensor is {self.dtype}. "
+        if flag and self.data.dtype not in GRAD_DTYPES:
+            raise ValueError(f"Only float (or complex) tensors can require grad; this tensor is {self.dtype}. "
                              "Cast it to a float dtype first.")
         if not flag and self._node is not None:
             raise RuntimeError("requires_grad cannot be turned off on a tensor made by a recorded op; "

@@ -18,12 +18,14 @@ from .control_flow import ControlFlowOps
 from .conv import ConvOps
 from .core import CoreOps
 from .distribution import TensorFlowDistributionMixin
+from .linalg import TensorFlowLinalgMixin
 from .math_ops import MathOps
 from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
 from .reduce_ops import ReduceOps
 from .scatter_segment import ScatterSegmentOps
 from .shape_ops import ShapeOps
+from .spectral import TensorFlowSpectralMixin
 from .training import TrainingOps
 
 
@@ -41,7 +43,7 @@ tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 class TensorFlowBackend(TensorFlowDistributionMixin, CoreOps, MathOps, NumpyMathOps, ReduceOps, ShapeOps,
                         NumpyArrayOps, ActivationOps, ConvOps, ControlFlowOps, ScatterSegmentOps, TrainingOps,
-                        Backend):
+                        TensorFlowLinalgMixin, TensorFlowSpectralMixin, Backend):
     """The TensorFlow engine: ``tf.Variable`` state, ``tf.GradientTape`` gradients, stateless random."""
 
     name = "tensorflow"

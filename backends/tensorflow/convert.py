@@ -42,7 +42,7 @@ def dtype_name(x):
 
 def is_py_scalar(x):
     """True for Python ``bool``/``int``/``float`` values (weakly typed), False for numpy scalars."""
-    return isinstance(x, (bool, int, float)) and not isinstance(x, np.generic)
+    return isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic)
 
 
 def is_tf(x):
@@ -106,6 +106,8 @@ def convert(x, dtype=None):
                 dtype = "bool"
             elif isinstance(x, int):
                 dtype = "int32" if -2**31 <= x < 2**31 else "int64"
+            elif isinstance(x, complex):
+                dtype = dtypes.result_type(complex)
             else:
                 dtype = dtypes.floatx()
         return tf.constant(np.asarray(x).astype(np_dtype(dtype)))
@@ -145,7 +147,7 @@ def promoted_dtype(*xs):
 def to_float(x):
     """``x`` as a tensor, cast to floatx unless it is already a float tensor (for float-only math)."""
     x = convert(x)
-    if not x.dtype.is_floating:
+    if not x.dtype.is_floating and not x.dtype.is_complex:
         x = tf.cast(x, tf_dtype(dtypes.floatx()))
     return x
 
@@ -153,7 +155,7 @@ def to_float(x):
 def promote_float(*xs):
     """Like :func:`promote`, then cast to floatx when the common dtype is not a float."""
     xs = promote(*xs)
-    if not xs[0].dtype.is_floating:
+    if not xs[0].dtype.is_floating and not xs[0].dtype.is_complex:
         d = tf_dtype(dtypes.floatx())
         xs = tuple(tf.cast(x, d) for x in xs)
     return xs

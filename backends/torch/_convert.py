@@ -31,6 +31,8 @@ TORCH_DTYPES = {
     "bfloat16": torch.bfloat16,
     "float32": torch.float32,
     "float64": torch.float64,
+    "complex64": torch.complex64,
+    "complex128": torch.complex128,
 }
 DTYPE_NAMES = {v: k for k, v in TORCH_DTYPES.items()}
 # numpy's dtype.name is slow Python code: look the common ones up instead
@@ -39,7 +41,8 @@ _NUMPY_NAMES = {np.dtype(k): k for k in TORCH_DTYPES if k != "bfloat16"}
 #: unsigned dtypes for which torch lacks most kernels; ops run in int64 and cast back
 WIDE_UNSIGNED = frozenset({torch.uint16, torch.uint32, torch.uint64})
 FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
-_PY_SCALARS = (bool, int, float)
+COMPLEXES = frozenset({torch.complex64, torch.complex128})
+_PY_SCALARS = (bool, int, float, complex)
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 
 
@@ -88,7 +91,7 @@ def _from_numpy(a, dtype, device):
     kind = a.dtype.kind
     if kind == "V" and a.dtype.name == "bfloat16":  # ml_dtypes' bfloat16: torch cannot read it directly
         t = torch.as_tensor(a.astype(np.float32), device=device).to(torch.bfloat16)
-    elif kind in "biuf":
+    elif kind in "biufc":
         if not a.flags.writeable or not a.flags.c_contiguous:
             a = np.array(a, order="C", copy=True)  # (np.ascontiguousarray makes a 0-d array 1-d)
         t = torch.as_tensor(a, device=device)
@@ -109,6 +112,8 @@ def _python_scalar(x, dtype, device):
         elif isinstance(x, int):
             # Python ints default to int32 (as in Keras/JAX); ones that do not fit stay exact in int64
             dtype = torch.int32 if _INT32_MIN <= x <= _INT32_MAX else torch.int64
+        elif isinstance(x, complex):
+            dtype = TORCH_DTYPES[cdt.result_type(complex)]
         else:
             dtype = floatx_torch()
     return torch.tensor(x, dtype=dtype, device=device)
@@ -141,6 +146,8 @@ def _python_leaf_kinds(x):
                 kinds.add("big")
         elif isinstance(node, float):
             kinds.add("f")
+        elif isinstance(node, complex):
+            kinds.add("c")
         else:
             return None
     return kinds
@@ -159,7 +166,9 @@ def _from_sequence(x, dtype, device):
     if kinds is not None:
         # only Python scalars: build the tensor directly (no numpy, which torch.compile cannot trace)
         if dtype is None:
-            if "f" in kinds:
+            if "c" in kinds:
+                dtype = TORCH_DTYPES[cdt.result_type(complex)]
+            elif "f" in kinds:
                 dtype = floatx_torch()
             elif "i" in kinds:
                 dtype = torch.int64 if "big" in kinds else torch.int32
@@ -194,7 +203,11 @@ def convert(x, dtype=None, device=None):
     Tensors stay where they are; everything else is created on ``device`` (the default device when None).
     """
     if isinstance(x, torch.Tensor):
-        return x if dtype is None or x.dtype == dtype else x.to(dtype)
+        if dtype is None or x.dtype == dtype:
+            return x
+        if x.dtype in COMPLEXES and dtype not in COMPLEXES:
+            x = x.real  # complex to real keeps the real part (without torch's warning)
+        return x.to(dtype)
     if isinstance(x, Variable):
         return convert(x.value, dtype, device)
     if device is None:
@@ -271,7 +284,7 @@ def promote(*xs, extra=()):
 def promote_float(*xs):
     """Like :func:`promote` but integer and bool results become floatx (for true division, atan2, ...)."""
     tensors, name = promote(*xs)
-    if name not in cdt.FLOAT_DTYPES:
+    if name not in cdt.FLOAT_DTYPES and name not in cdt.COMPLEX_DTYPES:
         dtype = floatx_torch()
         tensors = [t.to(dtype) for t in tensors]
         name = cdt.floatx()
@@ -281,7 +294,7 @@ def promote_float(*xs):
 def to_float(x):
     """``x`` as a float tensor: floats keep their dtype, ints and bools become floatx."""
     t = convert(x)
-    return t if t.dtype in FLOATS else t.to(floatx_torch())
+    return t if t.dtype in FLOATS or t.dtype in COMPLEXES else t.to(floatx_torch())
 
 
 def compute_dtype(dtype):

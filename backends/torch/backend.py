@@ -14,6 +14,7 @@ from .control_flow import TorchControlFlowMixin
 from .core import TorchCoreMixin
 from .distribution import TorchDistributionMixin
 from .fused import TorchFusedMixin
+from .linalg import TorchLinalgMixin
 from .math_ops import TorchMathMixin
 from .nn_more import TorchNNMoreMixin
 from .nn_ops import TorchNNMixin
@@ -23,12 +24,14 @@ from .random import TorchRandomMixin
 from .reduction_ops import TorchReductionMixin
 from .scatter_segment import TorchScatterSegmentMixin
 from .shape_ops import TorchShapeMixin
+from .spectral import TorchSpectralMixin
 from .training import TorchTrainingMixin
 
 
 class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchNumpyMathMixin, TorchReductionMixin,
                    TorchShapeMixin, TorchNumpyArrayMixin, TorchNNMixin, TorchNNMoreMixin, TorchControlFlowMixin,
-                   TorchScatterSegmentMixin, TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin, Backend):
+                   TorchScatterSegmentMixin, TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin,
+                   TorchLinalgMixin, TorchSpectralMixin, Backend):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
 
     Tensors are ``torch.Tensor``; variables hold a ``torch.nn.Parameter``. Promotion follows the

@@ -90,7 +90,7 @@ class TorchCoreMixin:
 
             return t.to(torch.float32).cpu().numpy().astype(ml_dtypes.bfloat16)
         # a copy, so that assigning a variable later never changes an array handed out before
-        return t.cpu().numpy().copy()
+        return t.resolve_conj().cpu().numpy().copy()
 
     def is_tensor(self, x):
         return isinstance(x, torch.Tensor)
@@ -99,7 +99,7 @@ class TorchCoreMixin:
         if isinstance(x, (bool, int, float, list, tuple, np.ndarray, np.generic)):
             # straight to dtype: cast(0.9, "float64") must not pass through float32
             return cv.convert(x, cv.to_torch_dtype(dtype))
-        return cv.convert(x).to(cv.to_torch_dtype(dtype))
+        return cv.convert(cv.convert(x), cv.to_torch_dtype(dtype))
 
     def shape(self, x):
         if isinstance(x, (torch.Tensor, np.ndarray, Variable)):

@@ -449,3 +449,59 @@ def int_scalar(value, name, op):
         raise ValueError(f"{op}: `{name}` must be a scalar (an int or a 0-d integer tensor); received a value of "
                          f"shape {shape_of(value)}.")
     return value
+
+
+def matrices(x, op, name="x", square=False):
+    """``x`` checked to be a matrix or a batch of matrices (rank 2 or more; square when asked)."""
+    shape = shape_of(x)
+    if len(shape) < 2:
+        raise ValueError(f"{op}: `{name}` must have rank 2 or more (the last two axes are a matrix); received a "
+                         f"tensor of shape {shape}.")
+    if square and None not in shape[-2:] and shape[-2] != shape[-1]:
+        raise ValueError(f"{op}: `{name}` must hold square matrices (its last two axes of one size); received a "
+                         f"tensor of shape {shape}.")
+    return x
+
+
+def right_hand_side(a, b, op):
+    """``solve``'s ``b`` checked against the square matrices ``a``: vectors ``(..., M)`` (rank of ``a`` minus one, or
+    1) or matrices ``(..., M, K)``, with ``M`` the size of ``a``'s matrices."""
+    sa, sb = shape_of(a), shape_of(b)
+    m = sa[-1]
+    if len(sb) < 1:
+        raise ValueError(f"{op}: `b` must have rank 1 or more (vectors (..., M) or matrices (..., M, K)); received a "
+                         f"scalar of shape {sb}.")
+    vector = len(sb) == len(sa) - 1 or len(sb) == 1
+    rows = sb[-1] if vector else sb[-2]
+    if m is not None and rows is not None and rows != m:
+        kind = "vectors (..., M)" if vector else "matrices (..., M, K)"
+        raise ValueError(f"{op}: `b` of shape {sb} read as {kind} has {rows} rows, but `a` of shape {sa} holds "
+                         f"{m}x{m} matrices; they must match.")
+    return b
+
+
+def real_pair(x, op, min_rank=1, name="x"):
+    """A ``(real, imag)`` pair of tensors of one shape and rank ``min_rank`` or more, as a tuple."""
+    if not isinstance(x, (list, tuple)) or len(x) != 2:
+        raise ValueError(f"{op}: `{name}` must be a pair (real, imag) of tensors of one shape; received "
+                         f"{type(x).__name__}{'' if not isinstance(x, (list, tuple)) else f' of length {len(x)}'}.")
+    real, imag = x
+    sr, si = shape_of(real), shape_of(imag)
+    if len(sr) != len(si) or any(a is not None and b is not None and a != b for a, b in zip(sr, si)):
+        raise ValueError(f"{op}: the real and imaginary parts of `{name}` must have one shape; received shapes {sr} "
+                         f"and {si}.")
+    if len(sr) < min_rank:
+        raise ValueError(f"{op}: the parts of `{name}` must have rank {min_rank} or more; received shape {sr}.")
+    return (real, imag)
+
+
+def optional_positive_int(value, name, op):
+    """``None``, or ``value`` as a positive Python int."""
+    return None if value is None else positive_int(value, name, op)
+
+
+def boolean(value, name, op):
+    """``value`` as a Python bool (bools and numpy bools only: a string or a number is refused)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{op}: `{name}` must be True or False; received {name}={value!r}.")

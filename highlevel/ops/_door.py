@@ -23,9 +23,9 @@ implements only the contract's abstract methods, the primitives.
 from highlevel.config import current_backend
 from highlevel.keras_tensor import any_symbolic
 
-# Ops that call user code (``scan``'s step function): their shape inference runs with the native engine as
-# the current backend, so that the ``hl.ops`` calls inside that code dispatch to native too.
-_CALLS_USER_CODE = frozenset({"scan"})
+# Ops that call user code (``scan``'s step function, ``jvp``'s function): their shape inference runs with the
+# native engine as the current backend, so that the ``hl.ops`` calls inside that code dispatch to native too.
+_CALLS_USER_CODE = frozenset({"scan", "jvp"})
 
 
 def call(name, *args, **kwargs):

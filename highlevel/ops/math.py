@@ -212,3 +212,298 @@ def in_top_k(targets, predictions, k):
 
 
 __all__ += ["segment_sum", "segment_max", "segment_min", "segment_prod", "in_top_k"]
+def logdet(x):
+    """The natural log of the determinant of each square matrix of ``x`` (meant for positive-definite matrices).
+
+    Args:
+        x: a tensor of shape ``(..., M, M)``.
+
+    Returns:
+        ``log(det(x))``, shape ``(...)``: NaN where the determinant is negative (a real log has no value there),
+        ``-inf`` where it is 0.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.ops.convert_to_numpy(hl.ops.logdet(hl.ops.convert_to_tensor([[2.0, 0.0], [0.0, 3.0]])))), 4)
+    1.7918
+    """
+    return _door.call("logdet", _args.matrices(x, "logdet", square=True))
+
+
+def cdist(x, y):
+    """The Euclidean distance between each row of ``x`` and each row of ``y``.
+
+    Args:
+        x: a tensor of shape ``(..., m, d)``.
+        y: a tensor of shape ``(..., n, d)``; the batch axes broadcast against ``x``'s.
+
+    Returns:
+        A float tensor of shape ``(..., m, n)``; the gradient at a distance of 0 is 0.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[0.0, 0.0], [1.0, 1.0]])
+    >>> d = hl.ops.cdist(x, hl.ops.convert_to_tensor([[3.0, 4.0]]))
+    >>> hl.ops.convert_to_numpy(d).astype("float64").round(4).tolist()
+    [[5.0], [3.6056]]
+    """
+    sx, sy = _args.shape_of(x), _args.shape_of(y)
+    if len(sx) < 2 or len(sy) < 2:
+        raise ValueError(f"cdist: `x` and `y` must have rank 2 or more (rows of vectors); received shapes {sx} and "
+                         f"{sy}.")
+    if None not in (sx[-1], sy[-1]) and sx[-1] != sy[-1]:
+        raise ValueError(f"cdist: the vectors of `x` and `y` must have one length (the last axis); received shapes "
+                         f"{sx} and {sy}.")
+    return _door.call("cdist", x, y)
+
+
+def fft(x):
+    """The discrete Fourier transform along the last axis of a complex signal given as ``(real, imag)``.
+
+    Args:
+        x: a pair ``(real, imag)`` of float tensors of one shape (rank 1 or more).
+
+    Returns:
+        The pair ``(real, imag)`` of the transform, of the input's shape and float dtype.
+
+    >>> import highlevel as hl
+    >>> re, im = hl.ops.fft((hl.ops.convert_to_tensor([1.0, 2.0]), hl.ops.convert_to_tensor([0.0, 1.0])))
+    >>> hl.ops.convert_to_numpy(re).tolist(), hl.ops.convert_to_numpy(im).tolist()
+    ([3.0, -1.0], [1.0, -1.0])
+    """
+    return _door.call("fft", _args.real_pair(x, "fft"))
+
+
+def fft2(x):
+    """The 2-D discrete Fourier transform over the last two axes of a complex signal given as ``(real, imag)``.
+
+    Args:
+        x: a pair ``(real, imag)`` of float tensors of one shape (rank 2 or more).
+
+    Returns:
+        The pair ``(real, imag)`` of the transform.
+
+    >>> import highlevel as hl
+    >>> re, im = hl.ops.fft2((hl.ops.convert_to_tensor([[1.0, 2.0], [2.0, 1.0]]), hl.ops.zeros((2, 2))))
+    >>> hl.ops.convert_to_numpy(re).tolist()
+    [[6.0, 0.0], [0.0, -2.0]]
+    """
+    return _door.call("fft2", _args.real_pair(x, "fft2", min_rank=2))
+
+
+def ifft2(x):
+    """The inverse 2-D discrete Fourier transform (divided by the number of points) over the last two axes.
+
+    Args:
+        x: a pair ``(real, imag)`` of float tensors of one shape (rank 2 or more).
+
+    Returns:
+        The pair ``(real, imag)`` of the inverse transform.
+
+    >>> import highlevel as hl
+    >>> re, im = hl.ops.ifft2((hl.ops.convert_to_tensor([[6.0, 0.0], [0.0, -2.0]]), hl.ops.zeros((2, 2))))
+    >>> hl.ops.convert_to_numpy(re).tolist()
+    [[1.0, 2.0], [2.0, 1.0]]
+    """
+    return _door.call("ifft2", _args.real_pair(x, "ifft2", min_rank=2))
+
+
+def rfft(x, fft_length=None):
+    """The discrete Fourier transform of a real signal along its last axis: its ``fft_length // 2 + 1``
+    non-negative frequencies.
+
+    Args:
+        x: a real tensor of rank 1 or more; integers compute in floatx.
+        fft_length: the number of points of the transform (the signal is cropped or zero-padded to it); default
+            the length of the last axis.
+
+    Returns:
+        The pair ``(real, imag)``, of shape ``(..., fft_length // 2 + 1)``.
+
+    >>> import highlevel as hl
+    >>> re, im = hl.ops.rfft(hl.ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0]))
+    >>> hl.ops.convert_to_numpy(re).tolist(), hl.ops.convert_to_numpy(im).tolist()
+    ([10.0, -2.0, -2.0], [0.0, 2.0, 0.0])
+    """
+    if _args.ndim_of(x) < 1:
+        raise ValueError(f"rfft: `x` must have rank 1 or more; received shape {_args.shape_of(x)}.")
+    return _door.call("rfft", x, fft_length=_args.optional_positive_int(fft_length, "fft_length", "rfft"))
+
+
+def irfft(x, fft_length=None):
+    """The real signal whose discrete Fourier transform has the non-negative frequencies ``x`` (the inverse of
+    :func:`rfft`).
+
+    Args:
+        x: a pair ``(real, imag)`` of float tensors of one shape: ``m`` frequencies along the last axis (cropped or
+            zero-padded to ``fft_length // 2 + 1``).
+        fft_length: the length of the signal; default ``2 * (m - 1)`` (pass it for an odd length).
+
+    Returns:
+        A float tensor of shape ``(..., fft_length)``.
+
+    >>> import highlevel as hl
+    >>> re, im = hl.ops.rfft(hl.ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0, 5.0]))
+    >>> hl.ops.convert_to_numpy(hl.ops.irfft((re, im), 5)).round(4).tolist()
+    [1.0, 2.0, 3.0, 4.0, 5.0]
+    """
+    x = _args.real_pair(x, "irfft")
+    if fft_length is None:
+        m = _args.shape_of(x[0])[-1]
+        if m is not None and m < 2:
+            raise ValueError(f"irfft: with {m} frequency the default fft_length 2 * (m - 1) is 0; pass `fft_length`.")
+    return _door.call("irfft", x, fft_length=_args.optional_positive_int(fft_length, "fft_length", "irfft"))
+
+
+def _window_arg(window, sequence_length, op):
+    if window is None:
+        return None
+    if isinstance(window, str):
+        return _args.one_of(window, ("hann", "hamming"), "window", op)
+    shape = _args.shape_of(window)
+    if len(shape) != 1 or shape[0] not in (None, sequence_length):
+        raise ValueError(f"{op}: a `window` tensor must have shape (sequence_length,) = ({sequence_length},); "
+                         f"received shape {shape}.")
+    return window
+
+
+def _frame_args(sequence_length, sequence_stride, fft_length, op):
+    length = _args.positive_int(sequence_length, "sequence_length", op)
+    stride = _args.positive_int(sequence_stride, "sequence_stride", op)
+    n = _args.positive_int(fft_length, "fft_length", op)
+    if n < length:
+        raise ValueError(f"{op}: `fft_length` must be at least `sequence_length`; received fft_length={fft_length} "
+                         f"and sequence_length={sequence_length}.")
+    return length, stride, n
+
+
+def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=True):
+    """The short-time Fourier transform of a real signal along its last axis.
+
+    Frames of ``fft_length`` samples every ``sequence_stride`` samples are multiplied by the window (of
+    ``sequence_length`` samples, centred in the frame with zeros around it) and transformed with :func:`rfft`.
+
+    Args:
+        x: a real tensor of shape ``(..., samples)``.
+        sequence_length: the length of the window.
+        sequence_stride: the hop between frames.
+        fft_length: the number of points of each frame's transform (at least ``sequence_length``).
+        window: ``"hann"`` or ``"hamming"`` (periodic windows, as ``scipy.signal.get_window``), a tensor of shape
+            ``(sequence_length,)``, or None (no window: frames of ``fft_length`` samples as they are).
+        center: pad the signal by ``fft_length // 2`` on each side, reflecting it, so that frame ``t`` is centred
+            on sample ``t * sequence_stride``.
+
+    Returns:
+        The pair ``(real, imag)`` of shape ``(..., frames, fft_length // 2 + 1)``, with
+        ``frames = 1 + (samples + 2 * (fft_length // 2 if center else 0) - fft_length) // sequence_stride``.
+
+    >>> import highlevel as hl
+    >>> re, im = hl.ops.stft(hl.ops.convert_to_tensor([0.0, 1.0, 2.0, 3.0, 4.0]), 3, 2, 3)
+    >>> hl.ops.convert_to_numpy(re).round(4).tolist()
+    [[0.75, -0.375], [3.75, -1.875], [5.25, -2.625]]
+    """
+    length, stride, n = _frame_args(sequence_length, sequence_stride, fft_length, "stft")
+    if _args.ndim_of(x) < 1:
+        raise ValueError(f"stft: `x` must have rank 1 or more; received shape {_args.shape_of(x)}.")
+    center = _args.boolean(center, "center", "stft")
+    samples = _args.shape_of(x)[-1]
+    if center and samples is not None and samples <= n // 2:
+        raise ValueError(f"stft: with center=True the signal is padded by reflection by fft_length // 2 = {n // 2} "
+                         f"samples, which needs more than {n // 2} samples; received {samples}.")
+    return _door.call("stft", x, length, stride, n, window=_window_arg(window, length, "stft"), center=center)
+
+
+def istft(x, sequence_length, sequence_stride, fft_length, length=None, window="hann", center=True):
+    """The inverse short-time Fourier transform: the signal whose :func:`stft` (same arguments) is ``x``.
+
+    Each frame's inverse transform is multiplied by the window and the frames are added up at their places
+    (overlap-add), then divided by the overlap-added squared window (where that sum is not 0): the least-squares
+    inverse, which gives the signal back exactly when the squared windows overlap everywhere.
+
+    Args:
+        x: a pair ``(real, imag)`` of shape ``(..., frames, fft_length // 2 + 1)``.
+        sequence_length: the length of the window.
+        sequence_stride: the hop between frames.
+        fft_length: the number of points of each frame's transform.
+        length: the length of the result (cropped, or zero-padded past the frames); default: everything the
+            frames cover (less ``fft_length // 2`` at each end with ``center``).
+        window: as in :func:`stft`.
+        center: whether :func:`stft` padded the signal (the padding is removed).
+
+    Returns:
+        A float tensor of shape ``(..., samples)``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0])
+    >>> y = hl.ops.istft(hl.ops.stft(x, 4, 1, 4), 4, 1, 4, length=8)
+    >>> hl.ops.convert_to_numpy(y).round(4).tolist()
+    [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]
+    """
+    x = _args.real_pair(x, "istft", min_rank=2)
+    seq, stride, n = _frame_args(sequence_length, sequence_stride, fft_length, "istft")
+    if length is not None:
+        length = _args.positive_int(length, "length", "istft", minimum=0)
+    return _door.call("istft", x, seq, stride, n, length=length, window=_window_arg(window, seq, "istft"),
+                      center=_args.boolean(center, "center", "istft"))
+
+
+def extract_sequences(x, sequence_length, sequence_stride):
+    """Frames of ``sequence_length`` samples taken every ``sequence_stride`` samples along the last axis.
+
+    Args:
+        x: a tensor of shape ``(..., n)``.
+        sequence_length: the length of each frame.
+        sequence_stride: the hop between frames.
+
+    Returns:
+        A tensor of shape ``(..., 1 + (n - sequence_length) // sequence_stride, sequence_length)`` (no frames when
+        ``n < sequence_length``).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.extract_sequences(hl.ops.arange(6), 3, 2)).tolist()
+    [[0, 1, 2], [2, 3, 4]]
+    """
+    if _args.ndim_of(x) < 1:
+        raise ValueError(f"extract_sequences: `x` must have rank 1 or more; received shape {_args.shape_of(x)}.")
+    return _door.call("extract_sequences", x, _args.positive_int(sequence_length, "sequence_length",
+                                                                 "extract_sequences"),
+                      _args.positive_int(sequence_stride, "sequence_stride", "extract_sequences"))
+
+
+def view_as_complex(x):
+    """A complex tensor from a real one whose last axis holds the real and imaginary parts.
+
+    Args:
+        x: a real tensor of shape ``(..., 2)``.
+
+    Returns:
+        A complex tensor of shape ``(...)``: complex128 for float64 input, complex64 otherwise.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.view_as_complex(hl.ops.convert_to_tensor([[1.0, 2.0], [3.0, 4.0]]))).tolist()
+    [(1+2j), (3+4j)]
+    """
+    shape = _args.shape_of(x)
+    if len(shape) < 1 or shape[-1] not in (2, None):
+        raise ValueError(f"view_as_complex: the last axis of `x` must have size 2 (real and imaginary parts); "
+                         f"received shape {shape}.")
+    return _door.call("view_as_complex", x)
+
+
+def view_as_real(x):
+    """A real tensor whose last axis holds the real and imaginary parts of a complex ``x``.
+
+    Args:
+        x: a complex tensor (a real one gets zero imaginary parts).
+
+    Returns:
+        A real tensor of shape ``(..., 2)``: float32 for complex64, float64 for complex128.
+
+    >>> import highlevel as hl
+    >>> z = hl.ops.view_as_complex(hl.ops.convert_to_tensor([[1.0, 2.0]]))
+    >>> hl.ops.convert_to_numpy(hl.ops.view_as_real(z)).tolist()
+    [[1.0, 2.0]]
+    """
+    return _door.call("view_as_real", x)
+
+
+__all__ += ["logdet", "cdist", "fft", "fft2", "ifft2", "rfft", "irfft", "stft", "istft", "extract_sequences",
+            "view_as_complex", "view_as_real"]

@@ -1129,3 +1129,22 @@ __all__ += ["adaptive_average_pool", "adaptive_max_pool", "batch_normalization",
             "log_sigmoid", "multi_hot", "normalize", "psnr", "rms_normalization", "separable_conv", "soft_shrink",
             "space_to_depth", "sparse_categorical_crossentropy", "sparse_plus", "sparse_sigmoid", "sparsemax",
             "squareplus", "tanh_shrink", "threshold", "unfold"]
+def polar(abs_, angle):
+    """Complex numbers from their modulus and argument: ``abs_ * (cos(angle) + 1j * sin(angle))``.
+
+    Args:
+        abs_: the moduli, a real tensor.
+        angle: the arguments in radians, a real tensor broadcasting against ``abs_``.
+
+    Returns:
+        A complex tensor: complex128 when the inputs promote to float64, complex64 otherwise.
+
+    >>> import highlevel as hl
+    >>> z = hl.ops.polar(hl.ops.convert_to_tensor([2.0]), hl.ops.convert_to_tensor([0.0]))
+    >>> hl.ops.convert_to_numpy(z).tolist()
+    [(2+0j)]
+    """
+    return _door.call("polar", abs_, angle)
+
+
+__all__ += ["polar"]

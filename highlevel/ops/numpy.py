@@ -822,11 +822,11 @@ def triu(x, k=0):
     return _door.call("triu", _matrices(x, "triu"), k=_args.integer(k, "k", "triu"))
 
 
-def _matrices(x, op):
+def _matrices(x, op, square=False):
     if _args.ndim_of(x) < 2:
         raise ValueError(f"{op}: `x` must have rank 2 or more (the last two axes are a matrix); received a tensor "
                          f"of shape {_args.shape_of(x)}.")
-    return x
+    return _args.matrices(x, op, square=square)
 
 
 
@@ -3077,3 +3077,107 @@ __all__ += ["isclose", "allclose", "cbrt", "fabs", "fmax", "fmin", "fmod", "gcd"
             "isneginf", "isposinf", "isreal", "ldexp", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
             "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "left_shift", "right_shift", "logaddexp2",
             "nextafter", "signbit", "sinc", "trunc", "empty", "empty_like", "identity", "array", "view", "get_item"]
+
+
+def slogdet(x):
+    """The sign and the natural log of the absolute value of the determinant of each square matrix of ``x``.
+
+    Computed from the QR decomposition: no overflow where the determinant itself would overflow, and the log is
+    differentiable wherever the matrix is invertible.
+
+    Args:
+        x: a tensor of shape ``(..., M, M)``.
+
+    Returns:
+        ``(sign, logabsdet)``, each of shape ``(...)``: ``det(x) = sign * exp(logabsdet)``; a singular matrix gives
+        sign 0 and ``-inf``.
+
+    >>> import highlevel as hl
+    >>> sign, logabs = hl.ops.slogdet(hl.ops.convert_to_tensor([[0.0, 2.0], [3.0, 0.0]]))
+    >>> print(f"{float(hl.ops.convert_to_numpy(sign))} {float(hl.ops.convert_to_numpy(logabs)):.4f}")
+    -1.0 1.7918
+    """
+    return _door.call("slogdet", _matrices(x, "slogdet", square=True))
+
+
+def real(x):
+    """The real part of each entry of ``x``.
+
+    Args:
+        x: a tensor; a real one is returned unchanged.
+
+    Returns:
+        For a complex ``x``, a float tensor (float32 for complex64, float64 for complex128).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.real(hl.ops.view_as_complex(hl.ops.convert_to_tensor([[1.0, 2.0]])))).tolist()
+    [1.0]
+    """
+    return _door.call("real", x)
+
+
+def imag(x):
+    """The imaginary part of each entry of ``x``.
+
+    Args:
+        x: a tensor; for a real one, zeros of its dtype.
+
+    Returns:
+        For a complex ``x``, a float tensor (float32 for complex64, float64 for complex128).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.imag(hl.ops.view_as_complex(hl.ops.convert_to_tensor([[1.0, 2.0]])))).tolist()
+    [2.0]
+    """
+    return _door.call("imag", x)
+
+
+def conjugate(x):
+    """The complex conjugate of each entry of ``x``.
+
+    Args:
+        x: a tensor; a real one is returned unchanged.
+
+    Returns:
+        A tensor of the dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> z = hl.ops.conjugate(hl.ops.view_as_complex(hl.ops.convert_to_tensor([[1.0, 2.0]])))
+    >>> hl.ops.convert_to_numpy(z).tolist()
+    [(1-2j)]
+    """
+    return _door.call("conj", x)
+
+
+def conj(x):
+    """The complex conjugate of each entry of ``x`` (the same as :func:`conjugate`).
+
+    Args:
+        x: a tensor; a real one is returned unchanged.
+
+    Returns:
+        A tensor of the dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.conj(hl.ops.convert_to_tensor([1.0, -2.0]))).tolist()
+    [1.0, -2.0]
+    """
+    return _door.call("conj", x)
+
+
+def angle(x):
+    """The argument (phase angle) of each entry of ``x``, in radians in ``(-pi, pi]``.
+
+    Args:
+        x: a tensor: complex, or real (0 for non-negative entries, pi for negative ones; integers give floatx).
+
+    Returns:
+        A float tensor.
+
+    >>> import highlevel as hl
+    >>> z = hl.ops.view_as_complex(hl.ops.convert_to_tensor([[0.0, 1.0], [-1.0, 0.0]]))
+    >>> hl.ops.convert_to_numpy(hl.ops.angle(z)).astype("float64").round(4).tolist()
+    [1.5708, 3.1416]
+    """
+    return _door.call("angle", x)
+__all__ += ["slogdet", "real", "imag", "conjugate", "conj", "angle"]

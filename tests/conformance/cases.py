@@ -26,5 +26,8 @@ ALL = collect(ALL, cases_numpy_math.CASES)
 from . import cases_control_flow, cases_scatter_segment  # noqa: E402
 ALL = collect(ALL, cases_control_flow.CASES, cases_scatter_segment.CASES)
 
+from . import cases_spectral  # noqa: E402
+ALL = collect(ALL, cases_spectral.CASES)
+
 #: (test id, case, dtype spec) for every run of every case
 RUNS = [(rid, case, spec) for case in ALL for rid, spec in case.runs()]

@@ -31,7 +31,7 @@ except ImportError:  # pragma: no cover
 
 SHORT = {"float64": "f64", "float32": "f32", "float16": "f16", "bfloat16": "bf16", "int64": "i64",
          "int32": "i32", "int16": "i16", "int8": "i8", "uint8": "u8", "uint16": "u16", "uint32": "u32",
-         "uint64": "u64", "bool": "bool"}
+         "uint64": "u64", "bool": "bool", "complex64": "c64", "complex128": "c128"}
 
 #: the run "dtype" of cases without master inputs (creation ops): no suffix in the test id
 NONE = "-"
@@ -392,6 +392,9 @@ def compare(got, want, rtol, atol, what):
     got = np.asarray(got)
     want = np.asarray(want)
     assert got.shape == want.shape, f"{what}: shape {got.shape}, expected {want.shape}"
+    if np.iscomplexobj(want) or np.iscomplexobj(got):
+        _compare_complex(got.astype(np.complex128), want.astype(np.complex128), rtol, atol, what)
+        return
     if want.dtype.kind == "b" or (want.dtype.kind in "iu" and got.dtype.kind in "iub"):
         bad = got != want
         if bad.any():
@@ -424,6 +427,24 @@ def compare(got, want, rtol, atol, what):
             f"{what}: {int(bad.sum())} of {w.size} entries out of tolerance (rtol={rtol:g}, atol={atol:g}); "
             f"worst at index {idx}: got {g[idx]!r}, expected {w[idx]!r} (abs err {err[idx]:.3g}, rel err "
             f"{rel:.3g}); max abs err {err.max():.3g}\n  got:      {_brief(g)}\n  expected: {_brief(w)}")
+
+
+def _compare_complex(got, want, rtol, atol, what):
+    """:func:`compare` for complex values: the modulus of the difference against ``atol + rtol * |want|``."""
+    nan_g, nan_w = np.isnan(got), np.isnan(want)
+    if (nan_g != nan_w).any():
+        idx = tuple(int(i) for i in np.argwhere(nan_g != nan_w)[0])
+        raise AssertionError(f"{what}: NaN placement differs; first at index {idx}: got {got[idx]!r}, expected "
+                             f"{want[idx]!r}")
+    err = np.where(nan_w, 0.0, np.abs(np.where(nan_w, 0, got - want)))
+    bound = atol + rtol * np.abs(np.where(nan_w, 0, want))
+    bad = err > bound
+    if bad.any():
+        idx = tuple(int(i) for i in np.unravel_index(np.argmax(err - bound), err.shape))
+        raise AssertionError(
+            f"{what}: {int(bad.sum())} of {want.size} entries out of tolerance (rtol={rtol:g}, atol={atol:g}); "
+            f"worst at index {idx}: got {got[idx]!r}, expected {want[idx]!r} (abs err {err[idx]:.3g}); max abs err "
+            f"{err.max():.3g}\n  got:      {_brief(got)}\n  expected: {_brief(want)}")
 
 
 def _brief(a, n=8):
