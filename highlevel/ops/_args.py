@@ -409,7 +409,7 @@ def function(value, name, op):
     return value
 
 
-def dtype_of(x):
+def dtype_name_of(x):
     """The dtype name of ``x`` (a tensor of any engine, Variable, KerasTensor, numpy value, Python scalar or nested
     list of them, the latter by the contract's conversion rules), or None when it cannot be told."""
     d = getattr(x, "dtype", None)
@@ -433,7 +433,7 @@ def dtype_of(x):
 
 def integers(value, name, op):
     """``value`` checked to hold integers (index tensors, segment ids)."""
-    dt = dtype_of(value)
+    dt = dtype_name_of(value)
     if dt is not None and dt not in _dtypes.INT_DTYPES:
         raise TypeError(f"{op}: `{name}` must be an integer tensor; received a {dt} value. Cast it with "
                         f"hl.ops.cast({name}, 'int32').")

@@ -355,7 +355,7 @@ def _spec(v, shape=None):
         return None
     if isinstance(v, KerasTensor):
         return KerasTensor(v.shape if shape is None else shape, v.dtype)
-    return KerasTensor(_args.shape_of(v) if shape is None else shape, _args.dtype_of(v) or "float32")
+    return KerasTensor(_args.shape_of(v) if shape is None else shape, _args.dtype_name_of(v) or "float32")
 
 
 def _like(structure):

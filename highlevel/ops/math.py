@@ -84,7 +84,7 @@ def _segments(data, segment_ids, num_segments, op, allow_bool=False):
     if None not in (ids_shape[0], data_shape[0]) and ids_shape[0] != data_shape[0]:
         raise ValueError(f"{op}: `segment_ids` needs one id per row of `data`; received {ids_shape[0]} ids for "
                          f"{data_shape[0]} rows.")
-    dt = _args.dtype_of(data)
+    dt = _args.dtype_name_of(data)
     if dt == "bool" and not allow_bool:
         raise TypeError(f"{op}: `data` is bool; cast it to a number first (hl.ops.cast(data, 'int32')).")
     if dt is not None and dt not in dtypes.FLOAT_DTYPES + dtypes.INT_DTYPES + (("bool",) if allow_bool else ()):
