@@ -7,7 +7,7 @@ it is a device or a pipe. One refused member refuses the whole archive: nothing 
 names the member. The archive is unpacked into a fresh folder next to the target and renamed into place at
 the end, so an interrupted extraction leaves no half-filled folder behind.
 
->>> import io, os, tarfile, tempfile
+>>> import io, os, pathlib, tarfile, tempfile
 >>> folder = tempfile.mkdtemp()
 >>> archive = os.path.join(folder, "data.tar.gz")
 >>> with tarfile.open(archive, "w:gz") as tar:
@@ -15,7 +15,7 @@ the end, so an interrupted extraction leaves no half-filled folder behind.
 ...     tar.addfile(info, io.BytesIO(b"hello"))
 >>> extract_archive(archive, os.path.join(folder, "out"))
 'tar'
->>> open(os.path.join(folder, "out", "inner", "hello.txt")).read()
+>>> pathlib.Path(folder, "out", "inner", "hello.txt").read_text()
 'hello'
 """
 

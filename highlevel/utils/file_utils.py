@@ -227,7 +227,7 @@ def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None
     >>> path = get_file("numbers.csv", source.as_uri(), file_hash=digest,
     ...                 cache_dir=os.path.join(folder, "cache"))  # doctest: +ELLIPSIS
     Downloading data from file://...
-    >>> open(path).read()
+    >>> pathlib.Path(path).read_text()
     '1,2,3'
     """
     if origin is None:

@@ -38,6 +38,11 @@ def _zip(members):
     return buffer.getvalue()
 
 
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def _leftovers(folder):
     return [n for n in os.listdir(folder) if n.endswith((".part", ".partial", ".old"))]
 
@@ -61,7 +66,7 @@ def test_public_name_and_keras_signature():
 def test_download_lands_in_the_cache_and_is_reused(server, tmp_path, capsys):
     path = get_file("data.bin", server.url("/data.bin"), cache_dir=tmp_path)
     assert path == str(tmp_path / "datasets" / "data.bin")
-    assert open(path, "rb").read() == DATA
+    assert _read(path) == DATA
     assert f"Downloading data from {server.url('/data.bin')}" in capsys.readouterr().out
     assert get_file("data.bin", server.url("/data.bin"), cache_dir=tmp_path) == path
     assert server.hits["/data.bin"] == 1  # the second call used the cache
@@ -74,7 +79,7 @@ def test_default_name_subdir_and_keras_home(server, tmp_path, monkeypatch):
     path = get_file(origin=server.url("/data.bin"))
     assert path == str(tmp_path / "home" / "datasets" / "data.bin")
     other = get_file(origin=server.url("/data.bin"), cache_subdir=str(tmp_path / "absolute"))
-    assert other == str(tmp_path / "absolute" / "data.bin") and open(other, "rb").read() == DATA
+    assert other == str(tmp_path / "absolute" / "data.bin") and _read(other) == DATA
     nested = get_file(origin=server.url("/data.bin"), cache_subdir=os.path.join("datasets", "nested"))
     assert nested == str(tmp_path / "home" / "datasets" / "nested" / "data.bin")
 
@@ -90,7 +95,7 @@ def test_keras_home_default_is_home_dot_keras(monkeypatch, tmp_path):
 def test_matching_hashes_are_accepted(server, tmp_path, file_hash, algorithm):
     path = get_file("data.bin", server.url("/data.bin"), file_hash=file_hash, hash_algorithm=algorithm,
                     cache_dir=tmp_path)
-    assert open(path, "rb").read() == DATA
+    assert _read(path) == DATA
 
 
 def test_deprecated_md5_hash_argument(server, tmp_path):
@@ -113,7 +118,7 @@ def test_stale_cached_file_is_downloaded_again(server, tmp_path, capsys):
     folder.mkdir()
     (folder / "data.bin").write_bytes(b"an older, truncated copy")
     path = get_file("data.bin", server.url("/data.bin"), file_hash=SHA256, cache_dir=tmp_path)
-    assert open(path, "rb").read() == DATA and server.hits["/data.bin"] == 1
+    assert _read(path) == DATA and server.hits["/data.bin"] == 1
     assert "does not match" in capsys.readouterr().out
 
 
@@ -125,7 +130,7 @@ def test_force_download_replaces_only_with_a_good_file(server, tmp_path):
     server.files["/data.bin"] = b"tampered"
     with pytest.raises(ValueError, match="hash"):
         get_file("data.bin", server.url("/data.bin"), file_hash=SHA256, cache_dir=tmp_path, force_download=True)
-    assert open(path, "rb").read() == DATA and _leftovers(tmp_path / "datasets") == []
+    assert _read(path) == DATA and _leftovers(tmp_path / "datasets") == []
 
 
 def test_a_download_cut_short_leaves_no_cache_entry(server, tmp_path):
@@ -167,7 +172,7 @@ def test_a_file_put_by_hand_is_used_offline(tmp_path):
     folder.mkdir()
     (folder / "mnist.npz").write_bytes(DATA)
     path = get_file("mnist.npz", unreachable_url("/mnist.npz"), file_hash=SHA256, cache_dir=tmp_path)
-    assert open(path, "rb").read() == DATA
+    assert _read(path) == DATA
 
 
 def test_http_error_is_reported(server, tmp_path):
@@ -179,7 +184,7 @@ def test_file_url(tmp_path):
     source = tmp_path / "source.bin"
     source.write_bytes(DATA)
     path = get_file(origin=source.as_uri(), file_hash=SHA256, cache_dir=tmp_path / "cache")
-    assert open(path, "rb").read() == DATA
+    assert _read(path) == DATA
     with pytest.raises(DownloadError, match="absent.bin"):
         get_file(origin=(tmp_path / "absent.bin").as_uri(), cache_dir=tmp_path / "cache")
 
@@ -194,7 +199,7 @@ def test_file_url(tmp_path):
 def test_extraction(server, tmp_path, name, fname, kwargs, folder):
     path = get_file(fname, server.url(name), cache_dir=tmp_path, **kwargs)
     assert path == str(tmp_path / "datasets" / folder)
-    assert open(os.path.join(path, "inner", "a.txt"), "rb").read() == b"alpha"
+    assert _read(os.path.join(path, "inner", "a.txt")) == b"alpha"
     archive = {"bundle": "bundle_archive", "bundle.tar.gz": "bundle.tar.gz", None: "bundle.tar.gz_archive"}[fname]
     assert (tmp_path / "datasets" / archive).is_file()
     # a second call finds both the archive and its folder: no download, no second extraction
@@ -209,7 +214,7 @@ def test_extraction_is_redone_after_a_new_download(server, tmp_path):
     path = get_file("bundle", server.url("/bundle.tar.gz"), extract=True, cache_dir=tmp_path)
     server.files["/bundle.tar.gz"] = _tar_gz({"inner/a.txt": b"new"})
     get_file("bundle", server.url("/bundle.tar.gz"), extract=True, cache_dir=tmp_path, force_download=True)
-    assert open(os.path.join(path, "inner", "a.txt"), "rb").read() == b"new"
+    assert _read(os.path.join(path, "inner", "a.txt")) == b"new"
     assert not os.path.exists(os.path.join(path, "b.txt"))  # the folder was replaced, not merged
     assert _leftovers(tmp_path / "datasets") == []
 
@@ -220,7 +225,7 @@ def test_extraction_never_replaces_a_file_of_the_folder_name(server, tmp_path):
     archive = get_file("bundle.tar.gz", server.url("/bundle.tar.gz"), cache_dir=tmp_path)
     with pytest.raises(ValueError, match="a file is there"):
         get_file(origin=server.url("/bundle.tar.gz"), extract=True, cache_dir=tmp_path)
-    assert open(archive, "rb").read() == server.files["/bundle.tar.gz"]
+    assert _read(archive) == server.files["/bundle.tar.gz"]
 
 
 def test_extracting_something_that_is_not_an_archive(server, tmp_path):
