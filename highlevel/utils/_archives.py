@@ -60,7 +60,7 @@ def _walk(path, links):
     if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
         return None, "is absolute"
     parts = []
-    for i, part in enumerate(p for p in path.split("/") if p not in ("", ".")):
+    for part in (p for p in path.split("/") if p not in ("", ".")):
         if parts and "/".join(parts) in links:
             return None, f"passes through the link {'/'.join(parts)!r}"
         if part == "..":

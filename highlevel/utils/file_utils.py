@@ -189,6 +189,14 @@ def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None
     downloads it again). Downloads go to a temporary file that is renamed into place once complete and
     checked, so nothing half-written is ever cached.
 
+    Where it differs from Keras, on purpose: an archive with a member that would land outside its folder is
+    refused as a whole (Keras skips such members with a warning), and a file that is no archive raises (Keras
+    warns and returns a folder that does not exist); an extraction folder that exists is reused unless the
+    archive was downloaded again (Keras extracts on every call); ``KERAS_HOME`` is read at each call (Keras
+    reads it once, at import); a ``cache_dir`` that does not exist yet is created (Keras then falls back to
+    the temporary folder); a hash of neither 64 nor 32 hex digits, or an unknown ``hash_algorithm``, is an
+    error (Keras silently compares it as md5, so it never matches).
+
     Args:
         fname: the file's name in the cache; by default the last part of the URL's path. With
             ``extract=True`` and a name without a dot it names the folder the archive is extracted to (the

@@ -90,6 +90,15 @@ def test_keras_home_default_is_home_dot_keras(monkeypatch, tmp_path):
     assert file_utils._default_home() == str(tmp_path / ".keras")
 
 
+def test_an_unwritable_cache_falls_back_to_the_temporary_folder(server, tmp_path, monkeypatch):
+    blocker = tmp_path / "a_file"
+    blocker.write_bytes(b"")  # a cache_dir under a file cannot be created
+    monkeypatch.setattr(file_utils.tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))
+    with pytest.warns(UserWarning, match="cannot write to the cache folder"):
+        path = get_file("data.bin", server.url("/data.bin"), cache_dir=blocker / "cache")
+    assert path == str(tmp_path / "tmp" / ".keras" / "datasets" / "data.bin") and _read(path) == DATA
+
+
 @pytest.mark.parametrize("file_hash, algorithm", [(SHA256, "auto"), (MD5, "auto"), (SHA256.upper(), "sha256"),
                                                   (MD5, "md5")])
 def test_matching_hashes_are_accepted(server, tmp_path, file_hash, algorithm):
