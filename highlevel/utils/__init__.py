@@ -6,6 +6,7 @@
 
 from highlevel.random.host import set_host_seed
 from highlevel.random.seed_generator import reset_global_seed_generator
+from highlevel.utils.file_utils import get_file
 
 
 def __getattr__(name):
@@ -48,4 +49,4 @@ def set_random_seed(seed):
     np.random.seed(seed % 2**32)
 
 
-__all__ = ["PyDataset", "clear_session", "set_random_seed"]
+__all__ = ["PyDataset", "clear_session", "get_file", "set_random_seed"]
