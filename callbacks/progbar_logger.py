@@ -54,6 +54,10 @@ class ProgbarLogger(Callback):
         return self._console
 
     def _live(self):
+        from highlevel import config
+
+        if not config.is_interactive_logging_enabled():
+            return False  # plain lines (hl.config.disable_interactive_logging)
         console = self._console_get()
         return console.is_terminal or console.is_jupyter
 

@@ -111,3 +111,40 @@ def test_floatx_round_trip():
             hl.config.set_floatx("int32")
     finally:
         hl.config.set_floatx("float32")
+
+
+def test_max_epochs_and_steps_cap_every_fit(backend):
+    import numpy as np
+
+    x = np.random.default_rng(0).normal(size=(64, 3)).astype("float32")
+    y = x.sum(axis=1, keepdims=True)
+    model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    try:
+        hl.config.set_max_epochs(2)
+        hl.config.set_max_steps_per_epoch(3)
+        history = model.fit(x, y, batch_size=8, epochs=10, verbose=0)
+        assert len(history.history["loss"]) == 2
+        assert int(model.optimizer.iterations.numpy()) == 6  # 2 epochs of 3 steps, not 10 of 8
+    finally:
+        hl.config.set_max_epochs(None)
+        hl.config.set_max_steps_per_epoch(None)
+    with pytest.raises(ValueError, match="positive integer"):
+        hl.config.set_max_epochs(0)
+    history = model.fit(x, y, batch_size=8, epochs=3, verbose=0)
+    assert len(history.history["loss"]) == 3
+
+
+def test_image_data_format_is_the_default_of_every_op(backend):
+    import numpy as np
+
+    x = np.arange(2 * 3 * 4 * 4, dtype="float32").reshape(2, 3, 4, 4)  # channels first
+    try:
+        hl.config.set_image_data_format("channels_first")
+        out = hl.ops.max_pool(x, 2)
+        assert tuple(out.shape) == (2, 3, 2, 2)
+    finally:
+        hl.config.set_image_data_format("channels_last")
+    assert tuple(hl.ops.max_pool(x, 2).shape) == (2, 1, 2, 4)  # channels last: (4, 4) pooled over (3, 4)
+    with pytest.raises(ValueError, match="channels_last"):
+        hl.config.set_image_data_format("NHWC")

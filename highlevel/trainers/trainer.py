@@ -444,8 +444,18 @@ class Trainer:
             arrays = to_numpy_structure((x, y, sample_weight), backend)
             (x, y, sample_weight), validation_data = train_validation_split(arrays, validation_split)
         # With steps_per_epoch, epochs take the next batches of the data, not its first ones again (EpochIterator).
-        epochs_data = EpochIterator(get_data_adapter(x, y, sample_weight, batch_size=batch_size, shuffle=shuffle,
-                                                     class_weight=class_weight, backend=backend), steps_per_epoch)
+        adapter = get_data_adapter(x, y, sample_weight, batch_size=batch_size, shuffle=shuffle,
+                                   class_weight=class_weight, backend=backend)
+        # hl.config.set_max_epochs / set_max_steps_per_epoch cap every fit (a quick smoke test of a script).
+        from highlevel import config as _config
+
+        if _config.max_epochs() is not None:
+            epochs = min(epochs, _config.max_epochs())
+        cap = _config.max_steps_per_epoch()
+        if cap is not None:
+            known = steps_per_epoch if steps_per_epoch is not None else adapter.num_batches
+            steps_per_epoch = cap if known is None else min(known, cap)
+        epochs_data = EpochIterator(adapter, steps_per_epoch)
         val_adapter = None
         if validation_data is not None:
             vx, vy, vsw = unpack_x_y_sample_weight(validation_data)
