@@ -1,0 +1,62 @@
+"""``tf.data`` datasets around the host readers of ``hl.utils``'s dataset builders.
+
+``host_dataset_to_tf`` wraps a ``highlevel.utils.dataset_output.HostDataset`` (which reads, decodes and
+shuffles in numpy) in a ``tf.data.Dataset`` that yields the same batches, with a known cardinality (so that
+``len(dataset)`` works) and prefetching. Every pass over the dataset asks the host for the next epoch's order.
+
+>>> import numpy as np
+>>> from highlevel.utils.dataset_output import HostDataset, SampleSpec
+>>> host = HostDataset(3, lambda i: np.full((2,), i, "float32"), SampleSpec((2,), "float32"), batch_size=2)
+>>> ds = host_dataset_to_tf(host)
+>>> len(ds), [b.shape for b in ds.as_numpy_iterator()]
+(2, [(2, 2), (1, 2)])
+"""
+
+import itertools
+
+import tensorflow as tf
+
+from highlevel.utils.dataset_output import SampleSpec
+
+
+def _tensor_spec(spec, batched):
+    dtype = tf.string if spec.dtype == "string" else tf.as_dtype(spec.dtype)
+    shape = ((None,) if batched else ()) + tuple(spec.shape)
+    return tf.TensorSpec(shape=shape, dtype=dtype)
+
+
+def _signature(element_spec, batched):
+    if isinstance(element_spec, SampleSpec):
+        return _tensor_spec(element_spec, batched)
+    return tuple(_tensor_spec(s, batched) for s in element_spec)
+
+
+def _to_tf(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
+def host_dataset_to_tf(host):
+    """A ``tf.data.Dataset`` yielding the batches (or, without a batch size, the samples) of ``host``."""
+    passes = itertools.count()
+    leaves = [host.element_spec] if isinstance(host.element_spec, SampleSpec) else list(host.element_spec)
+    ragged = host.batching == "ragged" and any(None in s.shape for s in leaves)
+    if host.batch_size is None or ragged:
+        # One sample per element; tf.data batches ragged samples itself.
+        def samples():
+            for i in host.epoch_order(next(passes)):
+                yield _to_tf(host.load_sample(int(i)))
+
+        dataset = tf.data.Dataset.from_generator(samples, output_signature=_signature(host.element_spec, False))
+        dataset = dataset.apply(tf.data.experimental.assert_cardinality(host.num_samples))
+        if host.batch_size is not None:
+            dataset = dataset.ragged_batch(host.batch_size)
+    else:
+
+        def batches():
+            order = host.epoch_order(next(passes))
+            for start in range(0, host.num_samples, host.batch_size):
+                yield _to_tf(host.load_batch(order[start : start + host.batch_size]))
+
+        dataset = tf.data.Dataset.from_generator(batches, output_signature=_signature(host.element_spec, True))
+        dataset = dataset.apply(tf.data.experimental.assert_cardinality(len(host)))
+    return dataset.prefetch(tf.data.AUTOTUNE)
