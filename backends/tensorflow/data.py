@@ -16,7 +16,7 @@ import itertools
 
 import tensorflow as tf
 
-from highlevel.utils.dataset_output import SampleSpec
+from highlevel.utils.dataset_output import SampleSpec, flatten_spec
 
 
 def _tensor_spec(spec, batched):
@@ -28,17 +28,24 @@ def _tensor_spec(spec, batched):
 def _signature(element_spec, batched):
     if isinstance(element_spec, SampleSpec):
         return _tensor_spec(element_spec, batched)
-    return tuple(_tensor_spec(s, batched) for s in element_spec)
+    if isinstance(element_spec, dict):
+        return {key: _signature(value, batched) for key, value in element_spec.items()}
+    return tuple(_signature(s, batched) for s in element_spec)
 
 
 def _to_tf(value):
-    return tuple(value) if isinstance(value, list) else value
+    """The element as ``from_generator`` reads it: tuples and dicts of arrays (a list would read as one array)."""
+    if isinstance(value, dict):
+        return {key: _to_tf(v) for key, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return tuple(_to_tf(v) for v in value)
+    return value
 
 
 def host_dataset_to_tf(host):
     """A ``tf.data.Dataset`` yielding the batches (or, without a batch size, the samples) of ``host``."""
     passes = itertools.count()
-    leaves = [host.element_spec] if isinstance(host.element_spec, SampleSpec) else list(host.element_spec)
+    leaves = flatten_spec(host.element_spec)
     ragged = host.batching == "ragged" and any(None in s.shape for s in leaves)
     if host.batch_size is None or ragged:
         # One sample per element; tf.data batches ragged samples itself.

@@ -70,16 +70,61 @@ class SampleSpec(collections.namedtuple("SampleSpec", ["shape", "dtype"])):
     ``bytes`` values)."""
 
 
-def _leaves(spec):
-    return [spec] if isinstance(spec, SampleSpec) else list(spec)
+def flatten_spec(spec):
+    """The :class:`SampleSpec` leaves of an element spec (a SampleSpec, or tuples and dicts of them)."""
+    if isinstance(spec, SampleSpec):
+        return [spec]
+    if isinstance(spec, dict):
+        return [leaf for key in sorted(spec) for leaf in flatten_spec(spec[key])]
+    return [leaf for part in spec for leaf in flatten_spec(part)]
+
+
+def flatten_like(spec, value):
+    """The leaves of ``value``, a sample (or batch) with the structure of ``spec``."""
+    if isinstance(spec, SampleSpec):
+        return [value]
+    if isinstance(spec, dict):
+        return [leaf for key in sorted(spec) for leaf in flatten_like(spec[key], value[key])]
+    return [leaf for part, item in zip(spec, value) for leaf in flatten_like(part, item)]
+
+
+def pack_like(spec, leaves):
+    """Rebuilds the structure of ``spec`` from its leaves (the inverse of :func:`flatten_like`)."""
+    leaves = iter(leaves)
+
+    def build(part):
+        if isinstance(part, SampleSpec):
+            return next(leaves)
+        if isinstance(part, dict):
+            return {key: build(part[key]) for key in sorted(part)}
+        return tuple(build(p) for p in part)
+
+    out = build(spec)
+    if isinstance(spec, dict):
+        return {key: out[key] for key in spec}  # the user's key order
+    return out
+
+
+def spec_of(sample):
+    """The :class:`SampleSpec` structure of one sample (numpy leaves in tuples/dicts; bytes and str are strings)."""
+    if isinstance(sample, dict):
+        return {key: spec_of(value) for key, value in sample.items()}
+    if isinstance(sample, (tuple, list)):
+        return tuple(spec_of(value) for value in sample)
+    if isinstance(sample, (bytes, str)):
+        return SampleSpec((), "string")
+    array = np.asarray(sample)
+    if array.dtype.kind in "OSU":
+        return SampleSpec(array.shape, "string")
+    return SampleSpec(array.shape, array.dtype.name)
 
 
 def _collate(samples, spec, batching):
-    """Stacks a list of samples (an array each, or a tuple of arrays each) into one batch of that structure."""
-    single = isinstance(spec, SampleSpec)
+    """Stacks a list of samples (each with the structure of ``spec``) into one batch of that structure."""
+    columns = [flatten_like(spec, sample) for sample in samples]
     leaves = []
-    for k, (shape, dtype) in enumerate(_leaves(spec)):
-        values = [s if single else s[k] for s in samples]
+    for k, (shape, dtype) in enumerate(flatten_spec(spec)):
+        values = [c[k] for c in columns]
         if dtype == "string":
             leaves.append(np.array(values, dtype=object))
         elif batching == "ragged" and None in shape:
@@ -92,7 +137,7 @@ def _collate(samples, spec, batching):
             leaves.append(batch)
         else:
             leaves.append(np.stack([np.asarray(v, dtype=dtype) for v in values]))
-    return leaves[0] if single else tuple(leaves)
+    return pack_like(spec, leaves)
 
 
 class HostDataset(PyDataset):
@@ -106,8 +151,8 @@ class HostDataset(PyDataset):
         num_samples: how many samples there are.
         load_sample: ``load_sample(i)`` returns sample ``i`` as numpy: one array, or a tuple such as
             ``(x, y)``; strings as ``bytes``.
-        element_spec: the shape and dtype of a sample: a :class:`SampleSpec`, or a tuple of them for a
-            sample that is a tuple.
+        element_spec: the shape and dtype of a sample: a :class:`SampleSpec`, or tuples and dicts of them
+            matching the sample's structure.
         batch_size: samples per batch, or None to yield single samples.
         shuffle: draw a new order of the samples for every epoch.
         seed: the seed of those orders.
