@@ -67,3 +67,32 @@ def host_dataset_to_tf(host):
         dataset = tf.data.Dataset.from_generator(batches, output_signature=_signature(host.element_spec, True))
         dataset = dataset.apply(tf.data.experimental.assert_cardinality(len(host)))
     return dataset.prefetch(tf.data.AUTOTUNE)
+
+
+def host_function(fn, inputs, spec, batched=True):
+    """Runs the numpy function ``fn(*inputs)`` inside a ``tf.data`` pipeline (``tf.numpy_function``).
+
+    Args:
+        fn: a function of numpy arrays returning one array or a dict of arrays.
+        inputs: the graph tensors to pass it.
+        spec: ``(dtype, trailing shape)`` of its result, or a dict of them for a dict result; or a function
+            that returns it, called outside the graph being traced (it may run ``fn``'s computation eagerly).
+        batched: whether the result has a leading batch axis (of unknown size) before the trailing shape.
+
+    Returns:
+        Graph tensors with the static shapes ``spec`` gives.
+    """
+    if callable(spec):
+        with tf.init_scope():
+            spec = spec()
+    keys = list(spec) if isinstance(spec, dict) else None
+    entries = [spec[k] for k in keys] if keys is not None else [spec]
+
+    def flat(*values):
+        out = fn(*values)
+        return [out[k] for k in keys] if keys is not None else [out]
+
+    outputs = tf.numpy_function(flat, list(inputs), [tf.as_dtype(dtype) for dtype, _ in entries], stateful=False)
+    for tensor, (_, shape) in zip(outputs, entries):
+        tensor.set_shape(((None,) if batched else ()) + tuple(shape))
+    return dict(zip(keys, outputs)) if keys is not None else outputs[0]

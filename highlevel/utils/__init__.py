@@ -44,6 +44,7 @@ _LAZY = {
     "plot_model": ("highlevel.utils.model_visualization", "plot_model"),
     "bounding_boxes": ("highlevel.utils.bounding_boxes", None),
     "legacy": ("highlevel.utils.legacy", None),
+    "FeatureSpace": ("highlevel.utils.feature_space", "FeatureSpace"),
 }
 
 #: Names that belong to ``hl.saving`` and are re-exported here, as Keras does. They are looked up in

@@ -14,7 +14,7 @@ config can never make it import a module.
 ('Dense', 2)
 """
 
-import inspect
+import inspect as _inspect
 
 _PASSIVE = "__passive_serialization__"
 
@@ -49,7 +49,7 @@ def serialize_keras_object(instance):
     """
     if instance is None:
         return None
-    if hasattr(instance, "get_config") and not inspect.isclass(instance):
+    if hasattr(instance, "get_config") and not _inspect.isclass(instance):
         config = instance.get_config()
         out = {}
         for key, value in config.items():
@@ -119,11 +119,11 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
                 value = deserialize_keras_object(value, module_objects, custom_objects, "config item")
             elif isinstance(value, str):
                 found = _lookup(value, None, custom_objects)
-                if inspect.isfunction(found):
+                if _inspect.isfunction(found):
                     value = found
             config[key] = value
         if hasattr(cls, "from_config"):
-            parameters = inspect.signature(cls.from_config).parameters
+            parameters = _inspect.signature(cls.from_config).parameters
             if "custom_objects" in parameters:
                 merged = dict(module_objects or {}, **(custom_objects or {}))
                 return cls.from_config(config, custom_objects=merged)

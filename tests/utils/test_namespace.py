@@ -8,9 +8,9 @@ import pytest
 
 import highlevel as hl
 
-# keras.utils's public names (Keras 3.15); get_file lives in file_utils, FeatureSpace is a layer (both below).
+# keras.utils's public names (Keras 3.15); get_file lives in file_utils (below).
 KERAS_NAMES = [
-    "Config", "CustomObjectScope", "Progbar", "PyDataset", "Sequence", "array_to_img",
+    "Config", "FeatureSpace", "CustomObjectScope", "Progbar", "PyDataset", "Sequence", "array_to_img",
     "audio_dataset_from_directory", "bounding_boxes", "clear_session", "custom_object_scope",
     "deserialize_keras_object", "disable_interactive_logging", "enable_interactive_logging", "get_custom_objects",
     "get_registered_name", "get_registered_object", "get_source_inputs", "image_dataset_from_directory",
@@ -42,7 +42,7 @@ def test_saving_names_are_hl_saving_objects(name):
 
 
 def test_the_names_match_keras(keras):
-    ours = set(KERAS_NAMES) | {"get_file", "FeatureSpace"}
+    ours = set(KERAS_NAMES) | {"get_file"}
     theirs = {n for n in dir(keras.utils) if not n.startswith("_")}
     assert ours == theirs
     assert {n for n in dir(keras.utils.bounding_boxes) if not n.startswith("_")} == set(
