@@ -112,6 +112,9 @@ class _SKLBase(BaseEstimator):
                             f"it returned {type(model).__name__}.")
         return model
 
+    def _check_target_kind(self, y):
+        """Classifiers refuse targets they cannot learn from (several labels per sample) with their own message."""
+
     def _validate(self, X, y=None, reset=False):
         from sklearn.utils.validation import validate_data
 
@@ -141,6 +144,7 @@ class _SKLBase(BaseEstimator):
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None. Pass the "
                              "targets of X (a transformer trained to reproduce its input, an autoencoder, takes y=X).")
+        self._check_target_kind(y)  # before scikit-learn's validation, whose message names only the shape
         X, y = self._validate(X, y, reset=True)
         y = self._encode_targets(y, reset=True)
         if self.warm_start and hasattr(self, "model_"):
@@ -218,9 +222,11 @@ class SKLearnClassifier(ClassifierMixin, _SKLBase):
         tags.classifier_tags.multi_class = True
         return tags
 
-    def _encode_targets(self, y, reset=False):
+    def _check_target_kind(self, y):
         from sklearn.utils.multiclass import type_of_target
 
+        if y is None:
+            return
         kind = type_of_target(y, input_name="y")
         if kind == "unknown":
             raise ValueError(f"Unknown label type for y: {type(self).__name__} takes class labels (ints, strings); "
@@ -229,6 +235,9 @@ class SKLearnClassifier(ClassifierMixin, _SKLBase):
             raise ValueError(f"{type(self).__name__} handles binary and multiclass targets (one label per sample); "
                              f"received targets of type {kind!r}. For several outputs, use SKLearnRegressor or a "
                              "model of your own with Model.fit.")
+
+    def _encode_targets(self, y, reset=False):
+        self._check_target_kind(y)
         if reset:
             self.classes_ = np.unique(y)
             if len(self.classes_) < 2:
