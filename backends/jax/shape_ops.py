@@ -11,6 +11,7 @@ from jax import lax
 
 from highlevel.backends.contract import Variable
 from highlevel.backends.contract import dtypes as cdt
+from highlevel.backends.contract.axes import canonical_axes
 
 from . import conversion as cv
 
@@ -100,7 +101,7 @@ class ShapeOps:
     def squeeze(self, x, axis=None):
         x = cv.convert(x)
         if axis is not None:
-            axes = cv.canonical_axis(axis, x.ndim)
+            axes = canonical_axes(axis, x.ndim)
             for a in axes:
                 if x.shape[a] != 1:
                     raise ValueError(

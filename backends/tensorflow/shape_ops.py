@@ -9,8 +9,9 @@ import numpy as np
 import tensorflow as tf
 
 from highlevel.backends.contract import dtypes
+from highlevel.backends.contract.axes import canonical_axes, canonical_axis, ordered_axes
 
-from .convert import canonical_axes, canonical_axis, convert, dtype_name, promote, static_shape
+from .convert import convert, dtype_name, promote, static_shape
 
 _INT_KINDS = (tf.int32, tf.int64)
 
@@ -86,12 +87,7 @@ class ShapeOps:
     def moveaxis(self, x, source, destination):
         x = convert(x)
         n = x.shape.rank
-        src = [source] if isinstance(source, (int, np.integer)) else list(source)
-        dst = [destination] if isinstance(destination, (int, np.integer)) else list(destination)
-        if len(src) != len(dst):
-            raise ValueError(f"moveaxis: source {source!r} and destination {destination!r} differ in length.")
-        src = [canonical_axis(a, n) for a in src]
-        dst = [canonical_axis(a, n) for a in dst]
+        src, dst = ordered_axes(source, n), ordered_axes(destination, n)
         order = [a for a in range(n) if a not in src]
         for d, s in sorted(zip(dst, src)):
             order.insert(d, s)

@@ -107,12 +107,14 @@ def value_and_grad(fn, argnums=0, has_aux=False):
     ``(scalar, aux)`` with ``has_aux``). The returned function gives ``(value, grads)`` or
     ``((value, aux), grads)``; ``grads`` mirrors the structure of the argument(s) at ``argnums``
     (an int or a tuple of ints). Integer inputs get no gradient (``None``)."""
-    return _door.call('value_and_grad', fn, argnums=argnums, has_aux=has_aux)
+    _args.function(fn, "fn", "value_and_grad")
+    return _door.call('value_and_grad', fn, argnums=_args.argnums(argnums, "value_and_grad"), has_aux=has_aux)
 
 
 def grad(fn, argnums=0, has_aux=False):
     """Like :meth:`value_and_grad`, returning only the gradient (and aux)."""
-    return _door.call('grad', fn, argnums=argnums, has_aux=has_aux)
+    _args.function(fn, "fn", "grad")
+    return _door.call('grad', fn, argnums=_args.argnums(argnums, "grad"), has_aux=has_aux)
 
 
 def getitem(x, key):
