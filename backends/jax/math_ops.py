@@ -260,10 +260,7 @@ class MathOps:
         if x.size == 0:
             raise ValueError(f"{name}() of an empty tensor (shape {tuple(x.shape)}) is not defined.")
         if axis is not None:
-            axis = canonical_axes(axis, x.ndim)
-            if len(axis) != 1:
-                raise ValueError(f"{name}() takes a single int axis; received axis={axis!r}.")
-            axis = axis[0]
+            axis = canonical_axis(axis, x.ndim)
         out = fn(x, axis=axis, keepdims=keepdims)
         return out.astype(jnp.int32)
 
