@@ -13,7 +13,22 @@ from highlevel.backends.contract.axes import ordered_axes
 
 
 class NumpyContract(abc.ABC):
-    """Elementwise math, comparisons, reductions, linear algebra and shape ops."""
+    """Elementwise math, comparisons, reductions, linear algebra and shape ops.
+
+    Arguments arrive in the front door's canonical form (``highlevel/ops/_args.py``), already checked there:
+
+    * ``axis`` of a reduction, ``flip``, ``squeeze``, ``expand_dims``: None or a sorted tuple of distinct
+      non-negative ints (``()`` is no axis, never every axis);
+    * one ``axis`` (``concatenate``, ``stack``, ``split``, ``take``, ``argmax``, ``cumsum``, ...): a non-negative int,
+      or None where the op flattens;
+    * ``transpose``'s ``axes``, ``moveaxis``' ``source``/``destination``: tuples of distinct non-negative ints, in
+      the user's order;
+    * ``pad``: ``pad_width`` one ``(before, after)`` pair per axis, ``mode`` one of the four names in lower case;
+      ``split``'s sections divide the axis; ``squeeze`` names only size-1 axes; ``reshape``'s shape fits.
+
+    A definition reads these with :mod:`highlevel.backends.contract.axes` (which also brings an engine's own calls,
+    such as ``self.sum(x, axis=-1)``, to that form) and raises no argument error of its own.
+    """
 
     # ------------------------------------------------------- elementwise, unary
     @abc.abstractmethod
