@@ -163,8 +163,8 @@ def test_shape_ops(b):
     close(b, b.concatenate([X, XI], axis=1), np.concatenate([X, XI], axis=1))
     close(b, b.expand_dims(X, (0, -1)), np.expand_dims(X, (0, -1)))
     close(b, b.squeeze(np.ones((1, 3, 1)), axis=-1), np.ones((1, 3)))
-    with pytest.raises(ValueError, match="squeeze"):
-        b.squeeze(X, axis=0)
+    with hl.config.backend_scope("torch"), pytest.raises(ValueError, match="squeeze"):
+        hl.ops.squeeze(X, axis=0)  # checked once, by the front door
     close(b, b.broadcast_to(X[0], (2, 4)), np.broadcast_to(X[0], (2, 4)))
     close(b, b.flip(t3, (0, 2)), np.flip(t3, (0, 2)))
     close(b, b.flip(t3), np.flip(t3))
