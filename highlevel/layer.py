@@ -15,6 +15,7 @@ Layers in ``highlevel.layers`` subclass it and use only ``highlevel.ops``.
 """
 
 import contextlib
+import functools
 import inspect
 import threading
 import weakref
@@ -33,7 +34,7 @@ from .node import Node
 # Attributes that hold bookkeeping, not sub-layers or weights of the layer itself.
 # caches and graph records are not tracked children
 _NOT_TRACKED = frozenset({"_inbound_nodes", "_losses", "input_spec", "_build_shapes", "_layers_cache",
-                          "_trainable_cache", "_train_function_trainable"})
+                          "_trainable_cache", "_train_function_trainable", "_build_call"})
 _FLOAT_DTYPES = frozenset(_dtypes.FLOAT_DTYPES)
 
 
@@ -129,6 +130,31 @@ def _attach_masks(outputs, masks):
         if mask is not None:
             set_keras_mask(output, mask)
 
+def _recording_build(build):
+    """``build`` that also remembers the arguments of its first call, for :meth:`Layer.get_build_config`."""
+
+    @functools.wraps(build)
+    def recording_build(self, *args, **kwargs):
+        if getattr(self, "_build_call", None) is None and (args or kwargs):
+            self._build_call = (args, kwargs)
+        return build(self, *args, **kwargs)
+
+    recording_build._records_build_call = True
+    return recording_build
+
+
+def _shapes_from_json(value):
+    """Shapes as a build method expects them after a JSON round trip: a list of ints (or None) becomes a tuple,
+    lists and dicts of shapes keep their structure."""
+    if isinstance(value, (list, tuple)):
+        if all(d is None or (isinstance(d, int) and not isinstance(d, bool)) for d in value):
+            return tuple(value)
+        return [_shapes_from_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _shapes_from_json(v) for k, v in value.items()}
+    return value
+
+
 class Layer:
     """The base of every layer (``keras.layers.Layer``).
 
@@ -187,6 +213,12 @@ class Layer:
         params = self._call_signature.parameters
         self._call_has_training = "training" in params
         self._call_has_mask = "mask" in params
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and callable(build) and not getattr(build, "_records_build_call", False):
+            cls.build = _recording_build(build)
 
     # ------------------------------------------------------------------ dtypes
     @property
@@ -634,6 +666,76 @@ class Layer:
     def compute_mask(self, inputs, mask=None):
         """The mask of the output: passed through when ``supports_masking``, else None."""
         return mask if self.supports_masking else None
+
+    # ------------------------------------------------------- saving hooks
+    def get_build_config(self):
+        """What :meth:`build_from_config` needs to create this layer's weights again, or None when unbuilt.
+
+        The default records the arguments of the first ``build`` call: ``{"input_shape": shape}`` or, for a
+        ``build`` that takes several shapes, ``{"shapes_dict": {argument: shape}}``. Saving stores it with the
+        layer's config; override both methods for a layer whose ``build`` needs more than shapes.
+        """
+        if not self.built:
+            return None
+        recorded = getattr(self, "_build_call", None)
+        if recorded is not None:
+            args, kwargs = recorded
+            if len(args) == 1 and not kwargs:
+                return {"input_shape": args[0]}
+            try:
+                bound = inspect.signature(self.build).bind(*args, **kwargs)
+            except TypeError:
+                return None
+            return {"shapes_dict": dict(bound.arguments)}
+        if self._build_shapes is not None:
+            return {"input_shape": self._build_shapes}
+        return None
+
+    def build_from_config(self, config):
+        """Creates the layer's weights from :meth:`get_build_config`'s output (loading calls it before the weights
+        are assigned); does nothing for None or an already built layer."""
+        if not config or self.built:
+            return
+        if "input_shape" in config:
+            self.build(_shapes_from_json(config["input_shape"]))
+        elif "shapes_dict" in config:
+            self.build(**{k: _shapes_from_json(v) for k, v in config["shapes_dict"].items()})
+        self.built = True
+
+    def _own_variables(self):
+        """The variables this layer itself holds (not those of its sub-layers), in a fixed order."""
+        owned_below = {id(v) for layer in self._flatten_layers(include_self=False) for v in layer._own_weights}
+        out, seen = [], set()
+        for v in self._own_weights + self._attribute_variables():
+            if id(v) not in seen and id(v) not in owned_below:
+                seen.add(id(v))
+                out.append(v)
+        return out
+
+    def save_own_variables(self, store):
+        """Writes this layer's own variables (not its sub-layers') into ``store`` (a dict), as ``store["0"]``,
+        ``store["1"]``, ...: what saving calls. Override it, with :meth:`load_own_variables`, to save a different
+        state (extra arrays, another layout)."""
+        for i, v in enumerate(self._own_variables()):
+            store[str(i)] = v.numpy()
+
+    def load_own_variables(self, store):
+        """Assigns this layer's own variables from ``store``, the dict :meth:`save_own_variables` filled.
+
+        Raises:
+            ValueError: the store holds another number of arrays, or an array of another shape.
+        """
+        own = self._own_variables()
+        if len(store) != len(own):
+            raise ValueError(
+                f"Layer '{self.name}' expects {len(own)} variables ({[v.path for v in own]}) but the saved state "
+                f"holds {len(store)} ({sorted(store)}). Build the same layer (same configuration and input shape).")
+        for i, v in enumerate(own):
+            value = store[str(i)]
+            if tuple(value.shape) != tuple(v.shape):
+                raise ValueError(f"Layer '{self.name}': variable '{v.path}' has shape {tuple(v.shape)} but the saved "
+                                 f"value has shape {tuple(value.shape)}.")
+            v.assign(value)
 
     # ----------------------------------------------------------------- configs
     def get_config(self):

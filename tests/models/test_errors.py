@@ -150,7 +150,7 @@ def test_bad_model_construction(backend):
         def call(self, x):
             return x
 
-    with pytest.raises(TypeError, match="subclassed model"):
-        Sub(x, x)
+    with pytest.raises(TypeError, match="takes both inputs and outputs.*subclassed model"):
+        Sub(x)
     with pytest.raises(ValueError, match="InputLayer needs `shape`"):
         hl.Input()
