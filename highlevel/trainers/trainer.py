@@ -160,6 +160,19 @@ class Trainer:
     def metrics_names(self):
         return [m.name for m in self.metrics]
 
+    @property
+    def compiled(self):
+        """Whether :meth:`compile` has been called on this model."""
+        return bool(self._compiled)
+
+    @property
+    def metrics_variables(self):
+        """The state variables of every metric in :attr:`metrics` (the loss tracker's included)."""
+        out = []
+        for metric in self.metrics:
+            out.extend(metric.variables)
+        return out
+
     def reset_metrics(self):
         for m in self.metrics:
             m.reset_state()
@@ -410,6 +423,28 @@ class Trainer:
             function = step_sync.distribute_function(compiled, self._state_variables(with_optimizer, True))
             setattr(self, attr, function)
         return function
+
+    def make_train_function(self, force=False):
+        """The compiled training step (one batch in, the logs out) that ``fit`` runs, made once and kept.
+
+        Args:
+            force: make it again even if one exists (after changing the model's ``train_step``, for instance).
+        """
+        if force:
+            self._train_function = None
+        return self._make_train_function()
+
+    def make_test_function(self, force=False):
+        """The compiled evaluation step that ``evaluate`` runs, made once and kept (``force`` makes it again)."""
+        if force:
+            self._test_function = None
+        return self._make_test_function()
+
+    def make_predict_function(self, force=False):
+        """The compiled prediction step that ``predict`` runs, made once and kept (``force`` makes it again)."""
+        if force:
+            self._predict_function = None
+        return self._make_predict_function()
 
     def _make_predict_function(self):
         if self._predict_function is None:
@@ -677,7 +712,29 @@ class Trainer:
         return tree.map_structure(backend.to_numpy, self._make_predict_function()(batch))
 
     def get_compile_config(self):
-        return dict(getattr(self, "_compile_config", {}))
+        """The ``compile`` arguments as plain data (optimizer, losses and metrics by their configs), or None
+        when the model was never compiled. Saving stores it; :meth:`compile_from_config` reads it back. Override
+        both to save a custom model's own compile arguments."""
+        from highlevel.saving import compile_io
+
+        return compile_io.compile_config(self)
+
+    def compile_from_config(self, config):
+        """Compiles the model from :meth:`get_compile_config`'s output (loading calls it), and builds the
+        optimizer's variables when the model is built, so that the saved optimizer state can be loaded into them.
+
+        Raises:
+            ValueError: ``config`` is not a compile config.
+        """
+        from highlevel.saving import compile_io
+        from highlevel.saving.object_registry import allowed_objects
+
+        if not isinstance(config, dict) or "optimizer" not in config:
+            raise ValueError(f"compile_from_config expects the dict get_compile_config() returns (with an "
+                             f"'optimizer'); received {config!r}.")
+        self.compile(**compile_io.compile_arguments(config, allowed_objects()))
+        if self.built:
+            self.optimizer.build(self.trainable_variables)
 
 
 def _all_finite(loss, grads):

@@ -1,0 +1,117 @@
+"""``clone_model`` (clone_function, call_function, input_tensors), ``to_json``/``model_from_json``, and subclasses
+of Model used functionally (the "customizing fit" pattern)."""
+
+import json
+
+import numpy as np
+import pytest
+
+import highlevel as hl
+
+X = np.random.default_rng(0).normal(size=(16, 3)).astype("float32")
+Y = (X @ np.array([[1.0], [-2.0], [0.5]], "float32")).astype("float32")
+
+
+def _functional():
+    x = hl.Input((3,), name="x")
+    h = hl.layers.Dense(4, activation="relu", name="h")(x)
+    return hl.Model(x, hl.layers.Dense(1, name="out")(h), name="f")
+
+
+def test_clone_functional_has_new_weights_same_architecture(backend):
+    model = _functional()
+    twin = hl.models.clone_model(model)
+    assert [l.name for l in twin.layers] == [l.name for l in model.layers]
+    assert all(a is not b for a, b in zip(twin.layers[1:], model.layers[1:]))
+    twin.set_weights(model.get_weights())
+    np.testing.assert_allclose(twin.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6, atol=1e-6)
+
+
+def test_clone_with_shared_layers_and_call_function(backend):
+    model = _functional()
+    seen = []
+
+    def call_function(layer, *args, **kwargs):
+        seen.append(layer.name)
+        out = layer(*args, **kwargs)
+        return hl.layers.Activation("sigmoid")(out) if layer.name == "out" else out
+
+    twin = hl.models.clone_model(model, clone_function=lambda layer: layer, call_function=call_function)
+    assert seen == ["h", "out"]
+    assert twin.get_layer("h") is model.get_layer("h")  # shared: same weights
+    pred = twin.predict(X, verbose=0)
+    np.testing.assert_allclose(pred, 1 / (1 + np.exp(-model.predict(X, verbose=0))), rtol=1e-5, atol=1e-6)
+
+
+def test_clone_sequential_with_input_tensors_and_clone_function(backend):
+    model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2, name="a"), hl.layers.Dense(1, name="b")])
+
+    def rename(layer):
+        config = layer.get_config()
+        config["name"] = "new_" + config["name"]
+        return type(layer).from_config(config)
+
+    inp = hl.Input((3,), name="fresh")
+    twin = hl.models.clone_model(model, input_tensors=inp, clone_function=rename)
+    assert [l.name for l in twin.layers] == ["new_a", "new_b"]
+    assert twin.predict(X, verbose=0).shape == (16, 1)
+    with pytest.raises(ValueError, match="call_function"):
+        hl.models.clone_model(model, call_function=lambda layer, *a, **k: layer(*a, **k))
+
+
+def test_to_json_and_model_from_json(backend):
+    model = _functional()
+    model.compile(optimizer="sgd", loss="mse")
+    text = model.to_json()
+    assert json.loads(text)["class_name"] in ("Functional", "Model")
+    again = hl.models.model_from_json(text)
+    assert [l.name for l in again.layers] == [l.name for l in model.layers]
+    again.set_weights(model.get_weights())
+    np.testing.assert_allclose(again.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6, atol=1e-6)
+    with pytest.raises(ValueError, match="JSON"):
+        hl.models.model_from_json("{not json")
+
+
+class CountingModel(hl.Model):
+    """The "customizing fit" pattern: a functional model whose class overrides train_step."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.steps_seen = 0
+
+    def train_step(self, data):
+        self.steps_seen += 1
+        return super().train_step(data)
+
+
+def test_subclass_used_functionally_trains_with_its_train_step(backend):
+    x = hl.Input((3,))
+    model = CountingModel(inputs=x, outputs=hl.layers.Dense(1)(x))
+    assert isinstance(model, CountingModel) and isinstance(model, hl.models.Functional)
+    model.compile(optimizer=hl.optimizers.SGD(0.1), loss="mse", run_eagerly=True)
+    before = model.evaluate(X, Y, verbose=0)
+    model.fit(X, Y, epochs=5, batch_size=8, verbose=0)
+    assert model.steps_seen == 10
+    assert model.evaluate(X, Y, verbose=0) < before * 0.5
+    again = CountingModel.from_config(model.get_config())
+    assert type(again).__name__ == "CountingModel" and len(again.layers) == len(model.layers)
+
+
+def test_subclass_calling_super_init_with_graph(backend):
+    class Wrapped(hl.Model):
+        def __init__(self, units=2, **kwargs):
+            inp = hl.Input((3,))
+            super().__init__(inputs=inp, outputs=hl.layers.Dense(units)(inp), **kwargs)
+            self.units = units
+
+        def get_config(self):
+            return {"units": self.units, "name": self.name}
+
+        @classmethod
+        def from_config(cls, config):
+            return cls(**config)
+
+    model = Wrapped(units=5, name="w")
+    assert model.predict(X, verbose=0).shape == (16, 5)
+    again = Wrapped.from_config(model.get_config())
+    assert again.units == 5 and again.predict(X, verbose=0).shape == (16, 5)
