@@ -23,7 +23,8 @@ from highlevel import ops, random  # noqa: E402
 #: Public names loaded on first access: name -> (module, attribute of it, or None for the module itself).
 _LAZY = {name: (f"highlevel.{name}", None) for name in (
     "activations", "callbacks", "constraints", "datasets", "distribution", "initializers", "layers", "losses",
-    "metrics", "mixed_precision", "models", "optimizers", "regularizers", "saving", "utils", "tree", "backend")}
+    "metrics", "mixed_precision", "models", "optimizers", "preprocessing", "regularizers", "saving", "utils", "tree",
+    "backend", "wrappers")}
 _LAZY.update({
     "Input": ("highlevel.models", "Input"),
     "Model": ("highlevel.models", "Model"),
@@ -53,5 +54,5 @@ def __dir__():
 
 __all__ = ["Input", "InputSpec", "KerasTensor", "Model", "Sequential", "Variable", "activations", "backends",
            "callbacks", "config", "constraints", "datasets", "distribution", "dtypes", "initializers", "layers",
-           "losses", "metrics", "mixed_precision", "models", "ops", "optimizers", "random", "regularizers", "saving",
-           "backend", "tree", "utils", "__version__"]
+           "losses", "metrics", "mixed_precision", "models", "ops", "optimizers", "preprocessing", "random",
+           "regularizers", "saving", "backend", "tree", "utils", "wrappers", "__version__"]

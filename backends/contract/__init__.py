@@ -13,7 +13,8 @@ training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compili
 use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a dense layer,
 ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
 of :class:`DistributionContract`; :class:`LinalgContract` (decompositions, ``jvp``) and :class:`SpectralContract`
-(complex numbers, Fourier transforms) add their primitives and the generic ops built on them. ``highlevel.ops``
+(complex numbers, Fourier transforms) add their primitives and the generic ops built on them, as does
+:class:`RandomContract` (gamma and binomial draws; beta and categorical are generic). ``highlevel.ops``
 is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
 ``highlevel.backends``.
 (``scan`` and ``custom_gradient``; the other loops and conditionals are generic) and
@@ -41,6 +42,7 @@ from .numpy_array import NumpyArrayContract
 from .numpy_generic import NumpyGenericContract
 from .numpy_math import NumpyMathContract
 from .numpy_ops import NumpyContract
+from .random import RandomContract
 from .statistics import StatisticsContract
 from .scatter_segment import ScatterSegmentContract
 from .spectral import SpectralContract
@@ -50,7 +52,7 @@ from .variable import StatelessScope, SymbolicScope, Variable
 
 class Backend(CoreContract, NumpyContract, NumpyGenericContract, StatisticsContract, NumpyArrayContract,
               NumpyMathContract, NNContract, NNMoreContract, ControlFlowContract, TrainingContract, FusedContract,
-              ScatterSegmentContract, DistributionContract, LinalgContract, SpectralContract):
+              ScatterSegmentContract, DistributionContract, LinalgContract, SpectralContract, RandomContract):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
     def __repr__(self):
@@ -59,5 +61,5 @@ class Backend(CoreContract, NumpyContract, NumpyGenericContract, StatisticsContr
 
 __all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract",
            "LinalgContract", "NNContract", "NNMoreContract", "NumpyArrayContract", "NumpyContract",
-           "NumpyGenericContract", "NumpyMathContract", "ScatterSegmentContract", "SpectralContract", "StatelessScope",
+           "NumpyGenericContract", "NumpyMathContract", "RandomContract", "ScatterSegmentContract", "SpectralContract", "StatelessScope",
            "StatisticsContract", "SymbolicScope", "TrainingContract", "Variable", "dtypes", "tree"]

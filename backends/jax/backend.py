@@ -27,14 +27,15 @@ from .nn_more import JaxNNMoreOps
 from .nn_ops import NNOps
 from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
+from .random import JaxRandomOps
 from .scatter_segment import ScatterSegmentOps
 from .shape_ops import ShapeOps
 from .spectral import JaxSpectralMixin
 from .training import TrainingOps
 
 
-class JaxBackend(CoreOps, MathOps, NumpyMathOps, ShapeOps, NumpyArrayOps, NNOps, JaxNNMoreOps, ControlFlowOps,
-                 ScatterSegmentOps, TrainingOps, JaxDistributionMixin, JaxLinalgMixin, JaxSpectralMixin, Backend):
+class JaxBackend(CoreOps, JaxRandomOps, MathOps, NumpyMathOps, ShapeOps, NumpyArrayOps, NNOps, JaxNNMoreOps,
+                 ControlFlowOps, ScatterSegmentOps, TrainingOps, JaxDistributionMixin, JaxLinalgMixin, JaxSpectralMixin, Backend):
     """The ``"jax"`` backend: pure functions over immutable ``jax.Array`` values.
 
     Training steps run as pure functions under ``jax.jit`` (``capabilities.stateless_step``); variables

@@ -376,6 +376,12 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps
     def random_shuffle(self, x, axis=0, seed=None):
         return _random.shuffle(x, axis, seed)
 
+    def random_gamma(self, shape, alpha, dtype, seed=None):
+        return _random.gamma(shape, alpha, dtype, seed)
+
+    def random_binomial(self, shape, counts, probabilities, dtype, seed=None):
+        return _random.binomial(shape, counts, probabilities, dtype, seed)
+
 
 def _py(v):
     """A Python number from a number, 0-d tensor or array."""

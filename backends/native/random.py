@@ -172,3 +172,24 @@ def shuffle(x, axis=0, seed=None):
     else:
         perm = xp.asarray(_generator(seed).permutation(x.shape[axis]))
     return take(x, Tensor(perm), axis=axis)
+
+
+def _host_param(value):
+    """A distribution parameter as a float64 numpy array on the host."""
+    return np.asarray(to_tensor(value).numpy(), dtype=np.float64)
+
+
+def gamma(shape, alpha, dtype, seed=None):
+    """Gamma draws of ``shape`` with shape parameter ``alpha`` and scale 1 (numpy's sampler, on the host; on a
+    GPU a seed held in a tensor is read there, one synchronisation per draw)."""
+    shape = _shape(shape)
+    alpha = np.broadcast_to(_host_param(alpha), shape)
+    return _out(_generator(seed).standard_gamma(alpha, size=shape), _float_dtype(dtype))
+
+
+def binomial(shape, counts, probabilities, dtype, seed=None):
+    """Binomial draws of ``shape``: successes in ``counts`` trials of probability ``probabilities``."""
+    shape = _shape(shape)
+    n = np.broadcast_to(np.rint(_host_param(counts)).astype(np.int64), shape)
+    p = np.broadcast_to(_host_param(probabilities), shape)
+    return _out(_generator(seed).binomial(n, p, size=shape), dtypes.standardize_dtype(dtype))

@@ -22,6 +22,7 @@ from .linalg import TensorFlowLinalgMixin
 from .math_ops import MathOps
 from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
+from .random import TensorFlowRandomOps
 from .reduce_ops import ReduceOps
 from .scatter_segment import ScatterSegmentOps
 from .shape_ops import ShapeOps
@@ -41,8 +42,8 @@ def _variable_to_tensor(value, dtype=None, name=None, as_ref=False):
 tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 
-class TensorFlowBackend(TensorFlowDistributionMixin, CoreOps, MathOps, NumpyMathOps, ReduceOps, ShapeOps,
-                        NumpyArrayOps, ActivationOps, ConvOps, ControlFlowOps, ScatterSegmentOps, TrainingOps,
+class TensorFlowBackend(TensorFlowDistributionMixin, TensorFlowRandomOps, CoreOps, MathOps, NumpyMathOps, ReduceOps,
+                        ShapeOps, NumpyArrayOps, ActivationOps, ConvOps, ControlFlowOps, ScatterSegmentOps, TrainingOps,
                         TensorFlowLinalgMixin, TensorFlowSpectralMixin, Backend):
     """The TensorFlow engine: ``tf.Variable`` state, ``tf.GradientTape`` gradients, stateless random."""
 

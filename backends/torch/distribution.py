@@ -18,8 +18,11 @@ is caught by the process group's timeout, ``HIGHLEVEL_DIST_TIMEOUT`` seconds, de
 ``RuntimeError`` that says so instead of hanging.
 """
 
+import atexit
 import datetime
+import gc
 import os
+import weakref
 
 import numpy as np
 import torch
@@ -27,6 +30,9 @@ import torch.distributed as dist
 
 from highlevel.backends.contract import DistributionContract, tree
 from highlevel.backends.contract.variable import _scopes
+
+
+_WITH_DDP = weakref.WeakSet()  # backends holding a DistributedDataParallel, released before the group at exit
 
 
 class _LossModule(torch.nn.Module):
@@ -163,6 +169,7 @@ class TorchDistributionMixin(DistributionContract):
             except (RuntimeError, dist.DistBackendError) as e:
                 raise _peer_error(e) from e
             self._ddp = (key, ddp)
+            _WITH_DDP.add(self)
         return self._ddp[1]
 
     def replica_sum(self, tensors):
@@ -208,6 +215,28 @@ def _initialize(job_addresses=None, num_processes=None, process_id=None):
         torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
     timeout = datetime.timedelta(seconds=float(os.environ.get("HIGHLEVEL_DIST_TIMEOUT", "300")))
     dist.init_process_group(backend="nccl" if use_nccl else "gloo", timeout=timeout)
+    # A group left open at interpreter exit has its communication threads torn down mid-flight, and the
+    # process aborts ("terminate called without an active exception") after a run that succeeded.
+    atexit.register(_leave_process_group)
+
+
+def _leave_process_group():
+    """Releases the DDP wrappers, waits briefly for the peers and leaves the group, in that order."""
+    if not (dist.is_available() and dist.is_initialized()):
+        return
+    for backend in list(_WITH_DDP):
+        backend._ddp = None  # the reducer must go before the group it talks through
+    gc.collect()
+    try:
+        # Leaving while a peer still talks to us closes its sockets under it; a short wait, because a peer that
+        # already died must not hold this process's exit.
+        dist.monitored_barrier(timeout=datetime.timedelta(seconds=10)) if dist.get_backend() == "gloo" else None
+    except Exception:  # noqa: BLE001 - a peer already gone must not turn a finished run into a failure
+        pass
+    try:
+        dist.destroy_process_group()
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def _maybe_initialize():

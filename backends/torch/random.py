@@ -145,3 +145,24 @@ class TorchRandomMixin:
         perm = torch.randperm(x.shape[axis], generator=g, device=x.device)
         return cv.move(lambda v: torch.index_select(v, axis, perm), x)
 
+
+    def random_gamma(self, shape, alpha, dtype, seed=None):
+        dtype = _float_dtype(dtype)
+        device = torch.get_default_device()
+        work = _draw_dtype(dtype)
+        alpha = torch.broadcast_to(cv.convert(alpha, work, device), _shape(shape)).contiguous()
+        return torch._standard_gamma(alpha, generator=make_generator(seed, alpha.device)).to(dtype)
+
+    def random_binomial(self, shape, counts, probabilities, dtype, seed=None):
+        tdtype = cv.to_torch_dtype(dtype)
+        device = torch.get_default_device()
+        work = _draw_dtype(tdtype)
+        n = torch.broadcast_to(cv.convert(counts, work, device), _shape(shape)).contiguous()
+        p = torch.broadcast_to(cv.convert(probabilities, work, device), _shape(shape)).contiguous()
+        return torch.binomial(n, p, generator=make_generator(seed, n.device)).to(tdtype)
+
+    def random_categorical(self, logits, num_samples, dtype="int32", seed=None):
+        logits = cv.convert(logits)
+        probs = torch.softmax(logits.to(_draw_dtype(logits.dtype)), dim=-1)
+        draws = torch.multinomial(probs, num_samples, replacement=True, generator=make_generator(seed, probs.device))
+        return draws.to(cv.to_torch_dtype(dtype))

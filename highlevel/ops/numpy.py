@@ -79,9 +79,9 @@ def full_like(x, fill_value, dtype=None):
     return _door.call("full_like", x, fill_value, dtype=_args.dtype(dtype, "full_like"))
 
 
-def arange(start, stop=None, step=1, dtype=None):
+def arange(start, stop=None, step=None, dtype=None):
     """Like ``numpy.arange``; ``dtype`` defaults to int32 for integer arguments, floatx otherwise."""
-    return _door.call("arange", start, stop=stop, step=step, dtype=_args.dtype(dtype, "arange"))
+    return _door.call("arange", start, stop=stop, step=1 if step is None else step, dtype=_args.dtype(dtype, "arange"))
 
 
 def eye(N, M=None, k=0, dtype=None):

@@ -13,6 +13,7 @@ True
 
 from highlevel.config import current_backend
 
+from .distributions import beta, binomial, categorical, gamma
 from .host import host_rng, set_host_seed
 from .seed_generator import SeedGenerator, draw_seed
 
@@ -47,5 +48,5 @@ def shuffle(x, axis=0, seed=None):
     return current_backend().random_shuffle(x, axis=axis, seed=draw_seed(seed))
 
 
-__all__ = ["SeedGenerator", "draw_seed", "dropout", "host_rng", "normal", "randint", "set_host_seed",
-           "shuffle", "truncated_normal", "uniform"]
+__all__ = ["SeedGenerator", "beta", "binomial", "categorical", "draw_seed", "dropout", "gamma", "host_rng", "normal",
+           "randint", "set_host_seed", "shuffle", "truncated_normal", "uniform"]

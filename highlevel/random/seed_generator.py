@@ -26,16 +26,31 @@ class SeedGenerator:
     """
 
     def __init__(self, seed=None, name=None):
+        config_seed = seed
         if seed is None:
             seed = int(host.host_rng().integers(0, _MAX))
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= _MAX:
             raise ValueError(f"SeedGenerator seed must be an int in [0, 2**31 - 1]; received seed={seed!r}.")
+        self._config_seed = config_seed
         self.initial_seed = seed
+        self.name = name or "seed_generator"
         self.state = Variable([seed, 0], dtype="int32", trainable=False, name=name or "seed_generator_state",
                               backend=current_backend())
 
-    def next(self):
-        """Returns the current ``[seed, counter]`` tensor and advances the counter."""
+    def get_config(self):
+        """``{"seed": ..., "name": ...}``: the arguments that rebuild the generator (a None seed stays None)."""
+        return {"seed": self._config_seed, "name": self.name}
+
+    @classmethod
+    def from_config(cls, config):
+        """A generator built from :meth:`get_config`'s dictionary."""
+        return cls(**config)
+
+    def next(self, ordered=True):
+        """Returns the current ``[seed, counter]`` tensor and advances the counter.
+
+        ``ordered`` is accepted for compatibility with Keras (whose unordered mode hashes the state instead of
+        counting); the counter always advances by one here."""
         b = self.state.backend
         # A copy: on engines whose variables are live tensors, the read value would follow the assign.
         value = b.copy(self.state.value)

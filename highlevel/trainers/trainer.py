@@ -394,7 +394,7 @@ class Trainer:
             a = np.asarray(a)
             if a.dtype.kind == "f" and float_np is not None and a.dtype != float_np:
                 a = a.astype(floatx)  # float64 data trains in floatx, as in Keras
-            if a.dtype.kind in "US" or host:
+            if a.dtype.kind in "US" or host or _is_text_array(a):
                 return a
             return to_tensor(a)
 
@@ -803,3 +803,9 @@ def _check_trainable_variables(model, variables):
 
     warnings.warn(f"Model '{model.name}' has no trainable weights: fit() and train_on_batch() will not change "
                   "it. Set `trainable = True` on the layers to train, then call fit() again.", stacklevel=3)
+
+
+def _is_text_array(a):
+    """Whether ``a`` is an object array of strings or bytes, as ``tf.data`` hands out string tensors: such a
+    batch stays on the host, for the text layers that read it."""
+    return a.dtype.kind == "O" and a.size > 0 and isinstance(a.flat[0], (str, bytes))

@@ -3,6 +3,7 @@
 from .category_encoding import CategoryEncoding
 from .center_crop import CenterCrop
 from .discretization import Discretization
+from .hashed_crossing import HashedCrossing
 from .hashing import Hashing
 from .integer_lookup import IntegerLookup
 from .normalization import Normalization
@@ -16,7 +17,8 @@ from .resizing import Resizing
 from .string_lookup import StringLookup
 from .text_vectorization import TextVectorization
 
-__all__ = ["Normalization", "Rescaling", "CategoryEncoding", "Discretization", "Hashing", "IntegerLookup",
+__all__ = ["Normalization", "Rescaling", "CategoryEncoding", "Discretization", "Hashing", "HashedCrossing",
+           "IntegerLookup",
            "StringLookup", "TextVectorization",
            # image preprocessing
            "Resizing", "CenterCrop", "RandomFlip", "RandomRotation", "RandomTranslation", "RandomZoom",

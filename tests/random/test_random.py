@@ -84,3 +84,15 @@ def test_same_seed_same_initial_values_on_every_backend():
             values[name] = np_(hl.Variable(init))
     for name in ALL_BACKENDS:
         np.testing.assert_array_equal(values[name], values["native"])
+
+
+def test_seed_generator_config_rebuilds_the_same_stream(backend):
+    g = hl.random.SeedGenerator(13, name="noise")
+    assert g.get_config() == {"seed": 13, "name": "noise"}
+    first = np_(hl.random.uniform((3,), seed=g))
+    g2 = hl.random.SeedGenerator.from_config(g.get_config())
+    np.testing.assert_array_equal(np_(hl.random.uniform((3,), seed=g2)), first)
+    assert hl.random.SeedGenerator().get_config()["seed"] is None
+    counter = int(np_(g.state.value)[1])
+    g.next(ordered=False)
+    assert int(np_(g.state.value)[1]) == counter + 1
