@@ -210,19 +210,26 @@ class Model(Trainer, Layer):
         raise ValueError("Provide either a layer `name` or an `index` to get_layer().")
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False, show_trainable=False,
-                return_string=False):
+                layer_range=None, return_string=False):
         """Prints a table of the model's layers, output shapes and parameter counts.
+
+        A model not built yet shows its layers with ``?`` as output shape and ``0 (unbuilt)`` parameters.
 
         Args:
             print_fn: a function that receives the rendered text instead of printing it with rich.
             show_trainable: add a column saying whether each layer is trainable.
+            layer_range: ``[first, last]``: two layer names; only the rows from ``first`` to ``last`` (both
+                included) are shown.
             return_string: return the text instead of printing it.
             line_length: the table width in characters (default: the terminal's, at most 100).
+
+        Raises:
+            ValueError: ``layer_range`` is not two names of layers of this model.
         """
         from .summary import render_summary
 
         return render_summary(self, line_length=line_length, print_fn=print_fn, show_trainable=show_trainable,
-                              return_string=return_string)
+                              return_string=return_string, layer_range=layer_range)
 
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):
         """Saves the architecture, compile arguments, weights and optimizer state to one file

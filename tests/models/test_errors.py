@@ -102,8 +102,8 @@ def test_wrong_number_of_inputs(backend):
 
 def test_summary_of_unbuilt_model(backend):
     model = hl.Sequential([L.Dense(2)], name="lazy")
-    with pytest.raises(ValueError, match=r"Model 'lazy' has not been built yet"):
-        model.summary()
+    text = model.summary(return_string=True)  # Keras prints an unbuilt model's layers rather than raising
+    assert 'Model: "lazy"' in text and "0 (unbuilt)" in text
     with pytest.raises(ValueError, match="has not been built yet"):
         model.count_params()
 
