@@ -29,6 +29,7 @@ from .host_text import is_text
 from .input_spec import InputSpec, assert_input_compatibility
 from .keras_tensor import KerasTensor, any_symbolic
 from .masking import get_keras_mask, set_keras_mask
+from .name_scoping import current_path as current_name_scope
 from .node import Node
 
 # Attributes that hold bookkeeping, not sub-layers or weights of the layer itself.
@@ -191,6 +192,7 @@ class Layer:
         if name is not None and (not isinstance(name, str) or not name):
             raise ValueError(f"A layer name must be a non-empty string; received name={name!r}.")
         self.name = name or naming.unique_name(naming.to_snake_case(type(self).__name__))
+        self._scope_path = current_name_scope()
         self._trainable = bool(trainable)
         self.dtype_policy = dtype
         self.autocast = autocast
@@ -407,7 +409,8 @@ class Layer:
         name = name or f"variable_{len(self._own_weights)}"
         var = Variable(init, shape=shape, dtype=dtype, trainable=trainable, name=name,
                        backend=current_backend())
-        var.path = f"{self.name}/{name}"
+        scope = current_name_scope() or getattr(self, "_scope_path", "")
+        var.path = f"{scope}/{self.name}/{name}" if scope else f"{self.name}/{name}"
         var.regularizer = regularizers.get(regularizer)
         var.constraint = constraints.get(constraint)
         self._own_weights.append(var)
@@ -760,7 +763,10 @@ class Layer:
 
     @property
     def path(self):
-        return self.name
+        """The layer's name under the :class:`~highlevel.name_scope` blocks it was created in
+        (``"block/dense"``); its name alone outside any."""
+        scope = getattr(self, "_scope_path", "")
+        return f"{scope}/{self.name}" if scope else self.name
 
     @property
     def input(self):
