@@ -619,12 +619,24 @@ class Layer:
         # The spec is computed from the inputs as call() will see them: float inputs autocast (the graph
         # records the original inputs; the cast happens when the layer runs).
         spec_args = (self._autocast_symbolic(first),) + tuple(args[1:])
-        specs = self.compute_output_spec(*spec_args, **kwargs)
+        # The symbolic inputs' masks reach call() while the graph is built, as in Keras (a custom layer may branch
+        # on them); the node does not record them: a functional model passes the masks of real inputs when it runs.
+        in_mask = kwargs["mask"] if kwargs.get("mask") is not None else _masks_of(first)
+        spec_kwargs = kwargs
+        if in_mask is not None and self._call_has_mask and kwargs.get("mask") is None:
+            spec_kwargs = dict(kwargs, mask=in_mask)
+        specs = self.compute_output_spec(*spec_args, **spec_kwargs)
         outputs = tree.map_structure(
             lambda s: KerasTensor(s.shape, s.dtype, name=f"{self.name}_output") if isinstance(s, KerasTensor) else s,
             specs,
         )
         Node(self, args, kwargs, outputs)
+        if in_mask is not None or type(self).compute_mask is not Layer.compute_mask:
+            try:
+                out_masks = self.compute_mask(first, in_mask)
+            except Exception:  # a compute_mask that needs real values: the symbolic outputs carry no mask
+                out_masks = None
+            _attach_masks(outputs, out_masks)
         return outputs
 
     def _autocast_symbolic(self, inputs):
