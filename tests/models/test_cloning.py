@@ -115,3 +115,27 @@ def test_subclass_calling_super_init_with_graph(backend):
     assert model.predict(X, verbose=0).shape == (16, 5)
     again = Wrapped.from_config(model.get_config())
     assert again.units == 5 and again.predict(X, verbose=0).shape == (16, 5)
+
+
+@hl.saving.register_keras_serializable(package="tests_models")
+class TimesK(hl.layers.Layer):
+    """A custom layer whose get_config() leaves out the base config (no name), as many Keras programs write it."""
+
+    def __init__(self, k=2.0, **kwargs):
+        super().__init__(**kwargs)
+        self.k = k
+
+    def call(self, x):
+        return x * self.k
+
+    def get_config(self):
+        return {"k": self.k}
+
+
+def test_functional_from_config_finds_a_custom_layer_without_name(backend):
+    x = hl.Input((3,))
+    model = hl.Model(x, hl.layers.Dense(1, name="d")(TimesK(3.0)(x)))
+    again = hl.Model.from_config(json.loads(json.dumps(model.get_config())))  # registered: no custom_objects
+    assert isinstance(again.layers[1], TimesK) and again.layers[1].k == 3.0
+    again.set_weights(model.get_weights())
+    np.testing.assert_allclose(again.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6, atol=1e-6)
