@@ -774,6 +774,36 @@ class Layer:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
     @property
+    def input_dtype(self):
+        """The dtype float inputs are cast to before ``call`` (the compute dtype)."""
+        return self.compute_dtype
+
+    @property
+    def call_signature_parameters(self):
+        """The names of ``call``'s parameters, in order."""
+        return [p.name for p in inspect.signature(self.call).parameters.values()]
+
+    def add_variable(self, shape, initializer, dtype=None, trainable=True, autocast=True, regularizer=None,
+                     constraint=None, name=None):
+        """Keras's other name for :meth:`add_weight` (``shape`` and ``initializer`` required)."""
+        return self.add_weight(shape=shape, initializer=initializer, dtype=dtype, trainable=trainable,
+                               autocast=autocast, regularizer=regularizer, constraint=constraint, name=name)
+
+    def add_metric(self, *args, **kwargs):
+        """Not supported, as in Keras 3: it raises with the replacement."""
+        raise NotImplementedError(
+            f"Layer '{self.name}': add_metric() is not supported (Keras 3 removed it). Pass the metric to "
+            "model.compile(metrics=[...]), or create a metric in __init__/build and call its update_state() in "
+            "call().")
+
+    def symbolic_call(self, *args, **kwargs):
+        """Calls the layer on symbolic tensors (``hl.Input``), recording the call as a graph node."""
+        if not any_symbolic(args, kwargs):
+            raise ValueError(f"Layer '{self.name}'.symbolic_call needs symbolic inputs (from hl.Input); received "
+                             f"{args!r}. Call the layer itself for real tensors.")
+        return self(*args, **kwargs)
+
+    @property
     def path(self):
         """The layer's name under the :class:`~highlevel.name_scope` blocks it was created in
         (``"block/dense"``); its name alone outside any."""

@@ -141,6 +141,43 @@ class Model(Trainer, Layer):
             return (Functional if cls is Model else cls)(inputs, outputs, name=name, trainable=trainable)
         return super().from_config(config)
 
+    # ------------------------------------------------------------ shapes
+    def _shape_structure(self, which):
+        graph_tensors = getattr(self, which, None) if hasattr(type(self), which) else None
+        if graph_tensors:
+            shapes = [t.shape for t in graph_tensors]
+            return shapes[0] if len(shapes) == 1 else shapes
+        if which == "inputs" and self.built and self._build_shapes is not None:
+            return self._build_shapes
+        if which == "inputs":
+            raise AttributeError(f"Model '{self.name}' has no input shape yet: it is not built. Call it on data or "
+                                 "call model.build(input_shape) first.")
+        raise AttributeError(f"Model '{self.name}' has no fixed output shape: it is not a functional or Sequential "
+                             "model built on hl.Input. Use model.compute_output_shape(input_shape).")
+
+    @property
+    def input_shape(self):
+        """The shape of the model's input (a list of shapes for several inputs)."""
+        return self._shape_structure("inputs")
+
+    @property
+    def output_shape(self):
+        """The shape of the model's output (a list of shapes for several outputs)."""
+        return self._shape_structure("outputs")
+
+    @property
+    def operations(self):
+        """The layers and ops of the model: a functional model's graph operations in the order they run (its
+        input layers first), else its layers."""
+        nodes = getattr(self, "_nodes", None)
+        if nodes is not None:
+            out = []
+            for node in nodes:
+                if not any(node.operation is op for op in out):
+                    out.append(node.operation)
+            return out
+        return list(self.layers)
+
     # ------------------------------------------------------------ building
     def build(self, input_shape=None):
         """Builds a subclassed model for inputs of ``input_shape`` (batch axis included; a list or dict of shapes

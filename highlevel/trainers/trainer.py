@@ -36,6 +36,8 @@ class Trainer:
     _predict_function = None
     _lean_train_function = None
     _lean_test_function = None
+    #: the ``loss`` given to :meth:`compile` (None before), as Keras keeps it
+    loss = None
 
     # ------------------------------------------------------------------ compile
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
@@ -80,6 +82,7 @@ class Trainer:
             raise ValueError(f"jit_compile must be True, False or 'auto'; received {jit_compile!r}.")
         self.jit_compile = jit_compile
         self.steps_per_execution = steps_per_execution
+        self.loss = loss
         self._compile_config = {"optimizer": optimizer, "loss": loss, "loss_weights": loss_weights,
                                 "metrics": metrics, "weighted_metrics": weighted_metrics,
                                 "run_eagerly": run_eagerly, "jit_compile": jit_compile}
@@ -423,6 +426,21 @@ class Trainer:
             function = step_sync.distribute_function(compiled, self._state_variables(with_optimizer, True))
             setattr(self, attr, function)
         return function
+
+    @property
+    def train_function(self):
+        """The compiled training step once ``fit`` (or :meth:`make_train_function`) made it, else None."""
+        return self._train_function if self._train_function is not None else self._lean_train_function
+
+    @property
+    def test_function(self):
+        """The compiled evaluation step once ``evaluate`` (or :meth:`make_test_function`) made it, else None."""
+        return self._test_function if self._test_function is not None else self._lean_test_function
+
+    @property
+    def predict_function(self):
+        """The compiled prediction step once ``predict`` (or :meth:`make_predict_function`) made it, else None."""
+        return self._predict_function
 
     def make_train_function(self, force=False):
         """The compiled training step (one batch in, the logs out) that ``fit`` runs, made once and kept.

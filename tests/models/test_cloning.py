@@ -139,3 +139,22 @@ def test_functional_from_config_finds_a_custom_layer_without_name(backend):
     assert isinstance(again.layers[1], TimesK) and again.layers[1].k == 3.0
     again.set_weights(model.get_weights())
     np.testing.assert_allclose(again.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6, atol=1e-6)
+
+
+def test_model_members_keras_programs_read(backend):
+    x = hl.Input((3,))
+    model = hl.Model(x, hl.layers.Dense(2, name="d")(hl.ops.relu(x)))
+    assert model.input_shape == (None, 3) and model.output_shape == (None, 2)
+    assert [getattr(op, "name", None) for op in model.operations][-1] == "d" and len(model.operations) == 3
+    assert model.input_dtype == "float32" and model.call_signature_parameters[0] == "inputs"
+    assert model.loss is None and model.train_function is None and not model.compiled
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    model.fit(X, np.zeros((16, 2), "float32"), epochs=1, verbose=0)
+    assert model.loss == "mse" and model.train_function is not None
+    assert callable(model.make_predict_function()) and model.predict_function is not None
+    assert len(model.metrics_variables) == sum(len(m.variables) for m in model.metrics) > 0
+    with pytest.raises(NotImplementedError, match="compile"):
+        model.add_metric(1.0)
+    layer = hl.layers.Layer()
+    v = layer.add_variable((2,), "zeros", name="v")
+    assert tuple(v.shape) == (2,) and v in layer.weights
