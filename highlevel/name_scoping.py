@@ -38,9 +38,9 @@ class name_scope:  # noqa: N801 (Keras's spelling: it is used like a function)
 
     Args:
         name: the scope's name: a non-empty string without ``"/"`` at its ends.
-        **kwargs: ``caller``, ``deduplicate``, ``override_parent`` as Keras takes them: ``override_parent``
-            (a path) replaces the enclosing scopes' path; ``deduplicate`` with the same ``caller`` and ``name``
-            as the enclosing block does not open a second level.
+        caller: the object opening the scope (used by ``deduplicate``).
+        deduplicate: when the enclosing block has the same ``caller`` and ``name``, do not open a second level.
+        override_parent: a path that replaces the enclosing scopes' path.
 
     Example:
 
@@ -50,17 +50,13 @@ class name_scope:  # noqa: N801 (Keras's spelling: it is used like a function)
     'a/b/v'
     """
 
-    def __init__(self, name, **kwargs):
-        unknown = set(kwargs) - {"caller", "deduplicate", "override_parent"}
-        if unknown:
-            raise TypeError(f"name_scope got unexpected keyword arguments {sorted(unknown)}; it takes name, caller, "
-                            "deduplicate and override_parent.")
+    def __init__(self, name, caller=None, deduplicate=True, override_parent=None):
         if not isinstance(name, str) or not name.strip("/"):
             raise ValueError(f"name_scope needs a non-empty string name; received {name!r}.")
         self.name = name.strip("/")
-        self.caller = kwargs.get("caller")
-        self.deduplicate = kwargs.get("deduplicate", True)
-        self.override_parent = kwargs.get("override_parent")
+        self.caller = caller
+        self.deduplicate = deduplicate
+        self.override_parent = override_parent
         self._saved = None
 
     def __enter__(self):

@@ -164,3 +164,26 @@ def test_compile_config_hooks(backend, tmp_path):
     assert twin.compiled and type(twin.optimizer).__name__ == "Adam"
     with pytest.raises(ValueError, match="compile_config|get_compile_config"):
         twin.compile_from_config({"loss": "mse"})
+
+
+def test_keras_file_editor_edits_weights_without_building(backend, tmp_path):
+    model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2, name="d")])
+    model.compile(optimizer="adam", loss="mse")
+    path = tmp_path / "m.keras"
+    model.save(path)
+    editor = hl.saving.KerasFileEditor(path)
+    assert list(editor.weights_dict) == ["d/kernel", "d/bias"]
+    assert editor.compare(model) == {"status": "success", "error_count": 0, "match_count": 2}
+    other = hl.Sequential([hl.Input((3,)), hl.layers.Dense(4)])
+    assert editor.compare(other)["status"] == "error"
+    editor.weights_dict["d/bias"] = np.array([1.0, -1.0], "float32")
+    editor.save(tmp_path / "edited.keras")
+    loaded = hl.saving.load_model(tmp_path / "edited.keras")
+    x = np.zeros((1, 3), "float32")
+    np.testing.assert_allclose(loaded.predict(x, verbose=0), [[1.0, -1.0]])
+    assert loaded.optimizer is not None
+    editor.resave_weights(tmp_path / "w.weights.h5")
+    model.load_weights(tmp_path / "w.weights.h5")
+    np.testing.assert_allclose(model.predict(x, verbose=0), [[1.0, -1.0]])
+    with pytest.raises(FileExistsError):
+        editor.save(tmp_path / "edited.keras", overwrite=False)
