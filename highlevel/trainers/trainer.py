@@ -442,6 +442,71 @@ class Trainer:
         """The compiled prediction step once ``predict`` (or :meth:`make_predict_function`) made it, else None."""
         return self._predict_function
 
+    # ------------------------------------------------------------ state tree
+    def _state_groups(self):
+        optimizer = getattr(self, "optimizer", None)
+        return {"trainable_variables": self.trainable_variables,
+                "non_trainable_variables": self.non_trainable_variables,
+                "optimizer_variables": list(optimizer.variables) if optimizer is not None else [],
+                "metrics_variables": self.metrics_variables}
+
+    def get_state_tree(self, value_format="backend_tensor"):
+        """The model's variables as nested dicts keyed by the parts of their paths, in four groups:
+        ``trainable_variables``, ``non_trainable_variables``, ``optimizer_variables``, ``metrics_variables``.
+
+        Args:
+            value_format: ``"backend_tensor"`` (the engine's tensors) or ``"numpy_array"``.
+
+        Raises:
+            ValueError: an unknown ``value_format``, or two variables of a group with the same path.
+        """
+        if value_format not in ("backend_tensor", "numpy_array"):
+            raise ValueError(f"get_state_tree(value_format=...) must be 'backend_tensor' or 'numpy_array'; received "
+                             f"{value_format!r}.")
+        tree_out = {}
+        for group, variables in self._state_groups().items():
+            nested, seen = {}, set()
+            for v in variables:
+                if v.path in seen:
+                    raise ValueError(f"get_state_tree: the variable path '{v.path}' appears twice in "
+                                     f"{group}; give the layers unique names.")
+                seen.add(v.path)
+                node = nested
+                *parents, leaf = v.path.split("/")
+                for part in parents:
+                    node = node.setdefault(part, {})
+                node[leaf] = v.numpy() if value_format == "numpy_array" else v.value
+            tree_out[group] = nested
+        return tree_out
+
+    def set_state_tree(self, state_tree):
+        """Assigns the variables from a tree shaped as :meth:`get_state_tree`'s (groups or variables left out
+        keep their values).
+
+        Raises:
+            ValueError: an unknown group, or a path no variable of the group has.
+        """
+        if not isinstance(state_tree, dict):
+            raise ValueError(f"set_state_tree expects the dict get_state_tree() returns; received "
+                             f"{type(state_tree).__name__}.")
+        groups = self._state_groups()
+        for group, nested in state_tree.items():
+            if group not in groups:
+                raise ValueError(f"set_state_tree: unknown group {group!r}; expected some of {sorted(groups)}.")
+            by_path = {v.path: v for v in groups[group]}
+            stack = [("", nested)]
+            while stack:
+                prefix, node = stack.pop()
+                for key, value in node.items():
+                    path = f"{prefix}/{key}" if prefix else key
+                    if isinstance(value, dict):
+                        stack.append((path, value))
+                    elif path in by_path:
+                        by_path[path].assign(value)
+                    else:
+                        raise ValueError(f"set_state_tree: no variable '{path}' in {group}; the model's are "
+                                         f"{sorted(by_path)}.")
+
     def make_train_function(self, force=False):
         """The compiled training step (one batch in, the logs out) that ``fit`` runs, made once and kept.
 

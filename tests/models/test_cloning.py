@@ -158,3 +158,21 @@ def test_model_members_keras_programs_read(backend):
     layer = hl.layers.Layer()
     v = layer.add_variable((2,), "zeros", name="v")
     assert tuple(v.shape) == (2,) and v in layer.weights
+
+
+def test_state_tree_round_trip(backend):
+    model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2, name="d")])
+    model.compile(optimizer="adam", loss="mse")
+    model.fit(X, np.zeros((16, 2), "float32"), epochs=1, verbose=0)
+    state = model.get_state_tree(value_format="numpy_array")
+    assert set(state) == {"trainable_variables", "non_trainable_variables", "optimizer_variables",
+                          "metrics_variables"}
+    kernel = state["trainable_variables"]["d"]["kernel"]
+    assert kernel.shape == (3, 2)
+    before = model.predict(X, verbose=0)
+    model.fit(X, np.ones((16, 2), "float32"), epochs=2, verbose=0)
+    assert not np.allclose(model.predict(X, verbose=0), before)
+    model.set_state_tree({"trainable_variables": state["trainable_variables"]})
+    np.testing.assert_allclose(model.predict(X, verbose=0), before, rtol=1e-6, atol=1e-6)
+    with pytest.raises(ValueError, match="no variable 'd/nope'"):
+        model.set_state_tree({"trainable_variables": {"d": {"nope": kernel}}})
