@@ -58,7 +58,7 @@ def distribute_tensor(tensor, layout):
     >>> mesh = hl.distribution.DeviceMesh((1,), ("batch",), devices=hl.distribution.list_devices()[:1])
     >>> layout = hl.distribution.TensorLayout(("batch", None), mesh)
     >>> x = hl.distribution.distribute_tensor(np.ones((2, 3), "float32"), layout)
-    >>> hl.ops.convert_to_numpy(x).sum()
+    >>> float(hl.ops.convert_to_numpy(x).sum())
     6.0
     """
     from highlevel.keras_tensor import KerasTensor
