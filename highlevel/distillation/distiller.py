@@ -131,6 +131,7 @@ class Distiller(Model):
         self._student_loss = loss_functions(loss, "Distiller.compile")
         self._student_loss_config = loss
         super().compile(optimizer=optimizer, loss=None, metrics=metrics, **kwargs)
+        self._compile_config["loss"] = loss  # what a saved distiller is compiled with again when loaded
 
     def call(self, inputs, training=None):
         if not self.teacher.built:
@@ -179,6 +180,41 @@ class Distiller(Model):
         self.distillation_loss_tracker.update_state(distillation)
         self.total_loss_tracker.update_state(total)
         return total
+
+    def get_config(self):
+        from highlevel.layers import serialize
+
+        config = super().get_config()
+        config.update({
+            "teacher": serialize(self.teacher),
+            "student": serialize(self.student),
+            "distillation_losses": [{"class_name": type(loss).__name__, "config": loss.get_config()}
+                                    for loss in self.distillation_losses],
+            "distillation_loss_weights": list(self.distillation_loss_weights),
+            "student_loss_weight": self.student_loss_weight,
+        })
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from highlevel.layers import deserialize
+
+        from . import feature_distillation, logits_distillation
+
+        known = {"LogitsDistillation": logits_distillation.LogitsDistillation,
+                 "FeatureDistillation": feature_distillation.FeatureDistillation}
+        config = dict(config)
+        config["teacher"] = deserialize(config["teacher"], custom_objects=custom_objects)
+        config["student"] = deserialize(config["student"], custom_objects=custom_objects)
+        losses = []
+        for entry in config["distillation_losses"]:
+            loss_cls = known.get(entry["class_name"]) or (custom_objects or {}).get(entry["class_name"])
+            if loss_cls is None:
+                raise ValueError(f"Unknown distillation loss {entry['class_name']!r}: pass your own class in "
+                                 "custom_objects.")
+            losses.append(loss_cls.from_config(entry["config"]))
+        config["distillation_losses"] = losses
+        return cls(**config)
 
     def reset_metrics(self):
         super().reset_metrics()

@@ -108,3 +108,29 @@ def test_bad_arguments_are_named():
     distiller = hl.distillation.Distiller(teacher, student, logits)
     with pytest.raises(ValueError, match="needs `loss`"):
         distiller.compile(optimizer="adam")
+
+
+def test_a_saved_distiller_loads_and_predicts_the_same(backend, tmp_path):
+    teacher, student = _teacher(), _student()
+    distiller = hl.distillation.Distiller(
+        teacher, student,
+        [hl.distillation.LogitsDistillation(temperature=2.0, loss="kl_divergence"),
+         hl.distillation.FeatureDistillation(loss="mae", teacher_layer_name="h", student_layer_name="h")],
+        distillation_loss_weights=[1.0, 0.25], student_loss_weight=0.2)
+    distiller.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+    labels = np.argmax(teacher.predict(X, verbose=0), -1).astype("int32")
+    distiller.fit(X, labels, batch_size=32, epochs=2, verbose=0)
+    path = str(tmp_path / "distiller.keras")
+    distiller.save(path)
+    loaded = hl.models.load_model(path)
+    assert type(loaded) is hl.distillation.Distiller
+    assert (loaded.student_loss_weight, loaded.distillation_loss_weights) == (0.2, [1.0, 0.25])
+    assert [type(loss).__name__ for loss in loaded.distillation_losses] == ["LogitsDistillation", "FeatureDistillation"]
+    np.testing.assert_allclose(loaded.predict(X, verbose=0), distiller.predict(X, verbose=0), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(loaded.teacher.predict(X, verbose=0), teacher.predict(X, verbose=0), rtol=1e-5,
+                               atol=1e-6)
+    assert not loaded.teacher.trainable
+    want = distiller.evaluate(X, labels, verbose=0, return_dict=True)
+    got = loaded.evaluate(X, labels, verbose=0, return_dict=True)
+    for key in ("student_loss", "distillation_loss", "total_loss"):
+        assert got[key] == pytest.approx(want[key], rel=1e-4)
