@@ -773,6 +773,9 @@ class Layer:
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
+    #: Whether the layer's computation can run inside a compiled step (jit); every highlevel layer can.
+    supports_jit = True
+
     @property
     def input_dtype(self):
         """The dtype float inputs are cast to before ``call`` (the compute dtype)."""

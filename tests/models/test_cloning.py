@@ -176,3 +176,15 @@ def test_state_tree_round_trip(backend):
     np.testing.assert_allclose(model.predict(X, verbose=0), before, rtol=1e-6, atol=1e-6)
     with pytest.raises(ValueError, match="no variable 'd/nope'"):
         model.set_state_tree({"trainable_variables": {"d": {"nope": kernel}}})
+
+
+def test_sequential_from_config_with_custom_objects(backend):
+    class Halve(hl.layers.Layer):
+        def call(self, x):
+            return x / 2
+
+    model = hl.Sequential([hl.Input((3,)), Halve(name="h")])
+    config = json.loads(json.dumps(model.get_config()))
+    again = hl.Sequential.from_config(config, custom_objects={"Halve": Halve})
+    assert isinstance(again.layers[0], Halve)
+    np.testing.assert_allclose(again.predict(X, verbose=0), X / 2, rtol=1e-6)
