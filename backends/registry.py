@@ -8,6 +8,7 @@ framework.
 
 import importlib
 import importlib.util
+import sys
 
 # name -> ("module:Class", the module a user must have installed, the pip extra that installs it)
 _BUILTIN = {
@@ -91,3 +92,36 @@ def get(name):
     inst = cls()
     _instances[name] = inst
     return inst
+
+
+def _foreign(value, current):
+    """A value that is neither plain data nor a tensor of ``current``: maybe another framework's tensor."""
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
+        return False
+    if type(value).__module__ == "numpy":
+        return False
+    return current is None or not current.is_tensor(value)
+
+
+def pipeline_owner(values, current=None):
+    """The engine, other than ``current``, whose data pipeline holds one of ``values`` (a flat list), or None.
+
+    The engines already loaded are asked first; a value of another framework (a ``tf.Tensor`` met while another
+    engine runs) also asks the built-in engines whose framework the program has imported, loading them then. A
+    framework that is not imported has no tensors, so nothing is imported here.
+    """
+    for inst in list(_instances.values()):
+        if inst is current:
+            continue
+        for value in values:
+            if inst.is_pipeline_tensor(value):
+                return inst
+    if not any(_foreign(value, current) for value in values):
+        return None
+    for name, (_, module, _) in _BUILTIN.items():
+        if name in _instances or module is None or module not in sys.modules:
+            continue
+        inst = get(name)
+        if inst is not current and any(inst.is_pipeline_tensor(value) for value in values):
+            return inst
+    return None
