@@ -4,7 +4,9 @@ There the inputs are symbolic tensors of the pipeline's engine. :func:`owner_of`
 loaded engines' :meth:`~highlevel.backends.contract.DataPipelineContract.is_pipeline_tensor`); the layer's call then
 runs under :func:`pipeline_scope`, which makes it the current backend and marks the pipeline as active, so that
 random layers draw from a state that lives in the pipeline (:class:`highlevel.random.SeedGenerator`) and layers
-that compute on the host run there through the engine's host call (:func:`host_call`).
+that compute on the host run there through the engine's host call (:func:`host_call`). The weights of a layer of
+another engine (a Normalization's statistics, a Dense kernel) enter the pipeline as their values when the pipeline
+is traced (``Dataset.map``), as constants: a pipeline mapped before training does not follow later updates.
 
 >>> import highlevel as hl
 >>> owner_of(hl.ops.convert_to_tensor([1.0])) is None, pipeline_engine() is None

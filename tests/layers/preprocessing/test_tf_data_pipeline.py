@@ -196,3 +196,11 @@ def test_pipeline_owner_names_the_engine_of_a_traced_tensor(backend):
     tf.data.Dataset.from_tensor_slices(np.ones((2, 2))).map(
         lambda x: seen.append(pipeline.owner_of(x, include_current=True)) or x)
     assert [b.name for b in seen] == ["tensorflow"]
+
+
+def test_a_layer_with_weights_in_tf_data_uses_their_values(backend):
+    dense = layers.Dense(2, kernel_initializer="glorot_uniform", bias_initializer="ones")
+    x = IMAGES[:4, 0, 0, :]
+    eager = hl.ops.convert_to_numpy(dense(x))
+    np.testing.assert_allclose(_mapped(tf.data.Dataset.from_tensor_slices(x).batch(3), lambda v: dense(v)), eager,
+                               rtol=1e-5, atol=1e-6)
