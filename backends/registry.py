@@ -94,13 +94,10 @@ def get(name):
     return inst
 
 
-def _foreign(value, current):
-    """A value that is neither plain data nor a tensor of ``current``: maybe another framework's tensor."""
-    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
-        return False
-    if type(value).__module__ == "numpy":
-        return False
-    return current is None or not current.is_tensor(value)
+def _of_framework(value, module):
+    """Whether ``value``'s type comes from the framework package ``module`` (a ``tf.Tensor`` from tensorflow)."""
+    owner = type(value).__module__ or ""
+    return owner == module or owner.startswith(module + ".")
 
 
 def pipeline_owner(values, current=None):
@@ -116,10 +113,10 @@ def pipeline_owner(values, current=None):
         for value in values:
             if inst.is_pipeline_tensor(value):
                 return inst
-    if not any(_foreign(value, current) for value in values):
-        return None
     for name, (_, module, _) in _BUILTIN.items():
         if name in _instances or module is None or module not in sys.modules:
+            continue
+        if not any(_of_framework(value, module) for value in values):
             continue
         inst = get(name)
         if inst is not current and any(inst.is_pipeline_tensor(value) for value in values):
