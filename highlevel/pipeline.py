@@ -42,6 +42,8 @@ def route(layer, args, kwargs):
     A layer that computes on the host (``supports_jit = False``) runs through :func:`host_call` also in the current
     engine's own pipeline; any other layer runs under :func:`pipeline_scope` of the owning engine."""
     host_layer = not getattr(layer, "supports_jit", True)
+    if not host_layer and current_backend().is_tensor(args[0]):
+        return NOT_ROUTED  # the common case, at no cost: a tensor of the engine that runs now
     owner = owner_of(args[0], include_current=host_layer)
     if owner is None:
         return NOT_ROUTED
