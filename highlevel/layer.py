@@ -25,6 +25,7 @@ from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.config import current_backend
 
 from . import naming
+from . import pipeline as _pipeline
 from .host_text import is_text
 from .input_spec import InputSpec, assert_input_compatibility
 from .keras_tensor import KerasTensor, any_symbolic
@@ -541,6 +542,10 @@ class Layer:
             raise ValueError(f"Layer '{self.name}' was called without inputs.")
         if any_symbolic(args, kwargs):
             return self._symbolic_call(args, kwargs)
+        # Inside an engine's input pipeline (tf.data), the layer computes on that engine (highlevel.pipeline).
+        routed = _pipeline.route(self, args, kwargs)
+        if routed is not _pipeline.NOT_ROUTED:
+            return routed
         # Masks travel with the tensors (highlevel.masking), as in Keras: an input's mask reaches a call() that takes
         # `mask`, and the output carries the mask compute_mask() gives (Embedding(mask_zero=True) -> LSTM in a
         # subclassed model). Sequential and Functional models also pass their layers' masks explicitly.
