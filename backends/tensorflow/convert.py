@@ -90,7 +90,8 @@ def convert(x, dtype=None):
     dtype; nested lists take the promoted dtype of their entries (Python numbers being weak).
     """
     if isinstance(x, Variable):
-        x = x.value
+        # Another engine's Variable (a layer's weight read inside a tf.data pipeline): its current value.
+        x = x.value if x.backend is None or x.backend.name == "tensorflow" else x.backend.to_numpy(x.value)
     if isinstance(x, tf.Tensor):
         if dtype is not None:
             d = tf_dtype(dtype)

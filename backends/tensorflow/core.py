@@ -91,7 +91,12 @@ class CoreOps:
             x = convert(x)
         if x.shape.rank is None:
             raise ValueError("The tensor has unknown rank; give tf.function an input_signature.")
-        return tuple(x.shape.as_list())
+        static = x.shape.as_list()
+        if None not in static:
+            return tuple(static)
+        # A size unknown while tracing (a tf.data batch): a scalar tensor holding it, as Keras's TensorFlow backend.
+        dynamic = tf.shape(x)
+        return tuple(dynamic[i] if s is None else s for i, s in enumerate(static))
 
     def dtype(self, x):
         if isinstance(x, (tf.Tensor, tf.Variable)):

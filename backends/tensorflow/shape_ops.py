@@ -148,11 +148,29 @@ class ShapeOps:
             raise ValueError(f"take_along_axis: indices must have the rank of x ({rank}); received shape "
                              f"{tuple(idx.shape.as_list())}.")
         axis = canonical_axis(axis, rank)
+        if not (x.shape.is_fully_defined() and idx.shape.is_fully_defined()):
+            return self._take_along_axis_dynamic(x, idx, axis)
         xs, js = static_shape(x), static_shape(idx)
         # numpy broadcasts every axis but the gathered one.
         common = [max(a, b) if d != axis else None for d, (a, b) in enumerate(zip(xs, js))]
         x = tf.broadcast_to(x, [c if c is not None else xs[axis] for c in common])
         idx = tf.broadcast_to(_wrap(idx, xs[axis]), [c if c is not None else js[axis] for c in common])
+        perm = [d for d in range(rank) if d != axis] + [axis]
+        inv = list(np.argsort(perm))
+        out = tf.gather(tf.transpose(x, perm), tf.transpose(idx, perm), axis=rank - 1, batch_dims=rank - 1)
+        return tf.transpose(out, inv)
+
+    @staticmethod
+    def _take_along_axis_dynamic(x, idx, axis):
+        """take_along_axis for sizes known only when the graph runs (a batch of a tf.data pipeline)."""
+        rank = x.shape.rank
+        xs, js = tf.shape(x, out_type=idx.dtype), tf.shape(idx, out_type=idx.dtype)
+        at = [[axis]]
+        one = tf.ones((1,), idx.dtype)
+        common = tf.broadcast_dynamic_shape(tf.tensor_scatter_nd_update(xs, at, one),
+                                            tf.tensor_scatter_nd_update(js, at, one))
+        x = tf.broadcast_to(x, tf.tensor_scatter_nd_update(common, at, xs[axis:axis + 1]))
+        idx = tf.broadcast_to(_wrap(idx, xs[axis]), tf.tensor_scatter_nd_update(common, at, js[axis:axis + 1]))
         perm = [d for d in range(rank) if d != axis] + [axis]
         inv = list(np.argsort(perm))
         out = tf.gather(tf.transpose(x, perm), tf.transpose(idx, perm), axis=rank - 1, batch_dims=rank - 1)

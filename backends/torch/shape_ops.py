@@ -326,8 +326,10 @@ class TorchShapeMixin:
 
     def one_hot(self, x, num_classes, axis=-1, dtype=None):
         t = cv.convert(x)
-        if t.dtype in cv.FLOATS:
-            raise TypeError(f"one_hot needs integer labels; received dtype {cv.dtype_name(t)}.")
+        if t.dtype.is_complex:
+            raise TypeError(f"one_hot needs integer (or integral float) labels; received dtype {cv.dtype_name(t)}.")
+        # float labels (integral values, as many datasets store them) count as their integer part, as the other
+        # engines treat them
         num_classes = cv.to_int(num_classes)
         classes = torch.arange(num_classes, device=t.device)
         out = (t.to(torch.int64).unsqueeze(-1) == classes).to(cv.to_torch_dtype(dtype))

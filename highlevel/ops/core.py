@@ -70,7 +70,10 @@ def cast(x, dtype):
 
 
 def shape(x):
-    """The static shape as a tuple of Python ints."""
+    """The static shape as a tuple of Python ints.
+
+    Inside an engine's input pipeline being traced (a layer called in ``tf.data``'s ``map``), a size known only
+    when the pipeline runs (the batch size) is a scalar tensor of that engine, as in Keras."""
     if isinstance(x, KerasTensor):
         return x.shape
     return _door.call('shape', x)
