@@ -138,6 +138,9 @@ CASES += _family_cases()
 NOT_CASES = {
     "Layer": "the abstract base; every case exercises it",
     "Merge": "the abstract base of the merging layers (Add, Concatenate, ... are cases)",
+    "HashedCrossing": "hashes on the host (the bins of TensorFlow's cross hashing, computed with numpy), strings "
+                      "or ints alike; checked against Keras in tests/layers/preprocessing/test_hashed_crossing.py "
+                      "on every backend",
     "StringLookup": "reads host strings only (no engine has string tensors); checked against Keras in "
                     "tests/layers/preprocessing/test_string_lookup.py on every backend",
     "TextVectorization": "reads host strings only (no engine has string tensors); checked against Keras in "
