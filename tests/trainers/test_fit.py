@@ -251,3 +251,28 @@ def test_a_layer_that_updates_a_weight_in_inference_keeps_its_updates(backend, j
     model.evaluate(x, y, batch_size=16, verbose=0)
     assert float(counter.seen.numpy()) == seen + 40.0
     np.testing.assert_allclose(model.predict(x, batch_size=16, verbose=0), pred, rtol=1e-6)
+
+
+def test_a_custom_train_step_receives_x_itself_when_there_are_no_targets(backend):
+    """As in Keras: ``fit(x)`` hands ``train_step`` the batch ``x`` itself, not ``(x,)``."""
+    seen = []
+
+    class Autoencoder(hl.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = hl.layers.Dense(6)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            seen.append(type(data))
+            return super().train_step((data, data))
+
+    x, _ = regression_data(32)
+    model = Autoencoder()
+    model.compile(optimizer=hl.optimizers.Adam(0.05), loss="mse", run_eagerly=True)
+    history = model.fit(x, batch_size=16, epochs=4, verbose=0)
+    assert seen and not any(issubclass(t, (tuple, list)) for t in seen), seen
+    assert history.history["loss"][-1] < 0.5 * history.history["loss"][0]
+
