@@ -17,10 +17,11 @@ from .model_checkpoint import ModelCheckpoint
 from .monitor_callback import MonitorCallback
 from .progbar_logger import ProgbarLogger
 from .reduce_lr_on_plateau import ReduceLROnPlateau
+from .remote_monitor import RemoteMonitor
 from .swap_ema_weights import SwapEMAWeights
 from .tensorboard import TensorBoard
 from .terminate_on_nan import TerminateOnNaN
 
 __all__ = ["BackupAndRestore", "CSVLogger", "Callback", "CallbackList", "EarlyStopping", "History",
            "LambdaCallback", "LearningRateScheduler", "ModelCheckpoint", "MonitorCallback", "ProgbarLogger",
-           "ReduceLROnPlateau", "SwapEMAWeights", "TensorBoard", "TerminateOnNaN"]
+           "ReduceLROnPlateau", "RemoteMonitor", "SwapEMAWeights", "TensorBoard", "TerminateOnNaN"]

@@ -48,8 +48,9 @@ class BackupAndRestore(Callback):
     positions of every random stream (the host stream that shuffles the data and draws initial weights,
     the global seed generator of ``hl.random``, numpy's and Python's global generators). It is written to a
     temporary file, fsynced and renamed into place, so weights and progress change together and a run
-    killed at any moment (``SIGKILL`` included, mid-save included) leaves the previous backup intact. The
-    two newest backups are kept, and a latest backup that cannot be read (truncated, corrupt) falls back to
+    killed at any moment (``SIGKILL`` included, mid-save included) leaves the previous backup intact; the
+    previous one is deleted only once the new one is complete. With ``double_checkpoint=True`` the two
+    newest backups are kept, and a latest backup that cannot be read later (truncated, corrupt) falls back to
     the one before it.
 
     Run the same script again after a crash: this callback loads the last backup when ``fit`` begins, the
@@ -78,6 +79,8 @@ class BackupAndRestore(Callback):
         backup_dir: the folder for the backups (created if missing). Use one folder per training run.
         save_freq: ``"epoch"`` (default) backs up at the end of every epoch; an int ``N`` every ``N``
             training batches (counted across epochs).
+        double_checkpoint: keep the previous backup next to the newest one (twice the disk space), as the
+            fallback should the newest one be damaged after it was written.
         delete_checkpoint: delete the backups when training ends normally.
 
     Example:
@@ -88,7 +91,7 @@ class BackupAndRestore(Callback):
     10
     """
 
-    def __init__(self, backup_dir, save_freq="epoch", delete_checkpoint=True):
+    def __init__(self, backup_dir, save_freq="epoch", double_checkpoint=False, delete_checkpoint=True):
         super().__init__()
         if isinstance(backup_dir, bytes) or not isinstance(backup_dir, (str, os.PathLike)) or not os.fspath(backup_dir):
             raise ValueError(f"backup_dir must be a non-empty folder path (str or os.PathLike); received "
@@ -97,10 +100,12 @@ class BackupAndRestore(Callback):
                                      or save_freq < 1):
             raise ValueError(f"save_freq must be 'epoch' or a positive number of batches; received "
                              f"save_freq={save_freq!r}.")
-        if not isinstance(delete_checkpoint, bool):
-            raise ValueError(f"delete_checkpoint must be True or False; received {delete_checkpoint!r}.")
+        for arg, value in (("double_checkpoint", double_checkpoint), ("delete_checkpoint", delete_checkpoint)):
+            if not isinstance(value, bool):
+                raise ValueError(f"{arg} must be True or False; received {value!r}.")
         self.backup_dir = os.fspath(backup_dir)
         self.save_freq = save_freq
+        self.double_checkpoint = double_checkpoint
         self.delete_checkpoint = delete_checkpoint
         self._reset_run_state()
 
@@ -192,9 +197,9 @@ class BackupAndRestore(Callback):
         path = os.path.join(self.backup_dir, f"backup-{self._next_number():09d}.hl.zip")
         archive.write_archive(path, {PROGRESS: json.dumps(progress).encode("utf-8"),
                                      VARIABLES: safetensors_io.dumps(tensors)})
-        # Only now, with the new backup complete on disk, may older ones go; the previous good one stays, as
-        # the fallback should the new one be damaged later.
-        keep = {path, self._restored_path}
+        # Only now, with the new backup complete on disk, may older ones go; with double_checkpoint the
+        # previous good one stays, as the fallback should the new one be damaged later.
+        keep = {path, self._restored_path} if self.double_checkpoint else {path}
         for old in self._backup_paths():
             if old not in keep:
                 _remove(old)

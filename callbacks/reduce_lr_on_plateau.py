@@ -35,11 +35,15 @@ class ReduceLROnPlateau(MonitorCallback):
         min_delta: the smallest change that counts as an improvement.
         cooldown: the number of epochs to wait after a reduction before resuming normal operation.
         min_lr: the lower bound of the learning rate.
+        baseline: the value the monitored quantity must beat before it counts as improving: epochs that do
+            not beat it count towards ``patience`` from the first one. None (default) takes the first epoch's
+            value as the best so far. (Keras accepts this argument and ignores it.)
     """
 
     def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto", min_delta=1e-4,
-                 cooldown=0, min_lr=0.0):
-        super().__init__(monitor, mode, min_delta=min_delta)
+                 cooldown=0, min_lr=0.0, baseline=None):
+        super().__init__(monitor, mode, baseline=baseline, min_delta=min_delta)
+        self.baseline = baseline
         if factor >= 1.0:
             raise ValueError(f"ReduceLROnPlateau does not support a factor >= 1.0. Received factor={factor}")
         self.factor = factor
@@ -51,7 +55,7 @@ class ReduceLROnPlateau(MonitorCallback):
         self.wait = 0
 
     def _reset(self):
-        self.best = None
+        self.best = self.baseline
         self.cooldown_counter = 0
         self.wait = 0
 

@@ -24,7 +24,7 @@ from highlevel import ops, random  # noqa: E402
 _LAZY = {name: (f"highlevel.{name}", None) for name in (
     "activations", "callbacks", "constraints", "datasets", "distribution", "initializers", "layers", "losses",
     "metrics", "mixed_precision", "models", "optimizers", "preprocessing", "regularizers", "saving", "utils", "tree",
-    "backend", "wrappers")}
+    "backend", "wrappers", "legacy", "visualization", "distillation")}
 _LAZY.update({
     "Input": ("highlevel.models", "Input"),
     "Model": ("highlevel.models", "Model"),
@@ -55,4 +55,4 @@ def __dir__():
 __all__ = ["Input", "InputSpec", "KerasTensor", "Model", "Sequential", "Variable", "activations", "backends",
            "callbacks", "config", "constraints", "datasets", "distribution", "dtypes", "initializers", "layers",
            "losses", "metrics", "mixed_precision", "models", "ops", "optimizers", "preprocessing", "random",
-           "regularizers", "saving", "backend", "tree", "utils", "wrappers", "__version__"]
+           "regularizers", "saving", "backend", "tree", "utils", "wrappers", "legacy", "visualization", "distillation", "__version__"]

@@ -42,15 +42,18 @@ def backend():
     return current_backend().name
 
 
-def set_backend(name):
-    """Makes ``name`` the backend of this process (outside any :func:`backend_scope`).
+def set_backend(backend):
+    """Makes ``backend`` (a name such as ``"jax"``) the backend of this process (outside any :func:`backend_scope`).
+
+    Unlike Keras, no module is reloaded: layers and models made afterwards run on the new backend, and
+    those made before keep the variables of the backend they were built on.
 
     Raises:
         ValueError: for an unknown backend or one whose framework is not installed; the message lists
             the installed backends and the pip extra that adds the missing one.
     """
     global _global
-    _global = registry.get(name)
+    _global = registry.get(backend)
 
 
 @contextlib.contextmanager
@@ -68,9 +71,18 @@ def floatx():
     return _dtypes.floatx()
 
 
-def set_floatx(dtype):
-    """Sets the default float dtype for every backend."""
-    _dtypes.set_floatx(dtype)
+def set_floatx(value):
+    """Sets the default float dtype for every backend.
+
+    Args:
+        value: ``"float16"``, ``"bfloat16"``, ``"float32"`` or ``"float64"``.
+
+    >>> import highlevel as hl
+    >>> hl.config.set_floatx("float64"); hl.config.floatx()
+    'float64'
+    >>> hl.config.set_floatx("float32")
+    """
+    _dtypes.set_floatx(value)
 
 
 def available_backends():

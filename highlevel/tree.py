@@ -20,14 +20,9 @@ __all__ = ["MAP_TO_NONE", "assert_same_paths", "assert_same_structure", "flatten
            "traverse"]
 
 
-class _MapToNone:
-    """The value :func:`traverse`'s function returns to replace a sub-structure with ``None``."""
-
-    def __repr__(self):
-        return "hl.tree.MAP_TO_NONE"
-
-
-MAP_TO_NONE = _MapToNone()
+class MAP_TO_NONE:  # noqa: N801 - Keras's name; a class, as in Keras, so code that checks its type works here too
+    """The value :func:`traverse`'s function returns to replace a sub-structure with ``None`` (the class itself
+    is the marker: return ``hl.tree.MAP_TO_NONE``, not an instance)."""
 
 
 def _is_namedtuple(x):

@@ -81,7 +81,7 @@ def test_set_backend_and_scope_restore():
         assert hl.config.backend() == "native"
     assert hl.config.backend() == before
     try:
-        hl.config.set_backend("jax")
+        hl.config.set_backend(backend="jax")  # Keras's argument name
         assert hl.config.backend() == "jax"
         with pytest.raises(ValueError, match="Unknown backend"):
             hl.config.set_backend("nope")
@@ -105,8 +105,10 @@ def test_scoped_switch_runs_one_computation_on_every_backend():
 def test_floatx_round_trip():
     assert hl.config.floatx() == "float32"
     try:
-        hl.config.set_floatx("float64")
+        hl.config.set_floatx(value="float64")  # Keras's argument name
         assert hl.ops.dtype(hl.ops.ones((1,))) == "float64"
+        hl.backend.set_floatx(value="float16")
+        assert hl.ops.dtype(hl.ops.ones((1,))) == "float16" and hl.config.floatx() == "float16"
         with pytest.raises(ValueError, match="floatx must be one of"):
             hl.config.set_floatx("int32")
     finally:

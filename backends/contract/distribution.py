@@ -74,6 +74,15 @@ class DistributionContract:
         """
         return values
 
+    def distribute_tensor(self, tensor, axes, device_mesh):
+        """``tensor`` laid out over ``device_mesh`` as ``axes`` says (a mesh-axis name or ``None`` per dimension).
+
+        Works eagerly and inside a compiled step (where it constrains the layout). The values never change; an
+        engine that places tensors itself (JAX) moves or reshards the tensor, the default returns it as it is:
+        its replicas (TensorFlow, PyTorch) or its one device (native) already hold the whole tensor.
+        """
+        return tensor
+
     def distribute_variables(self, variables, layouts, distribution):
         """Places ``variables`` for ``distribution`` before a step runs (replicated or sharded).
 

@@ -82,6 +82,17 @@ class JaxDistributionMixin(DistributionContract):
         self._mesh_cache = (distribution, mesh)
         return mesh
 
+    def distribute_tensor(self, tensor, axes, device_mesh):
+        if len(axes) != len(tensor.shape):
+            raise ValueError(f"The layout {tuple(axes)} has {len(axes)} axes, but the tensor has shape "
+                             f"{tuple(tensor.shape)}: give one mesh-axis name or None per dimension.")
+        devices = np.array([_parse_device(name) for name in device_mesh.devices], dtype=object)
+        sharding = NamedSharding(Mesh(devices.reshape(device_mesh.shape), device_mesh.axis_names),
+                                 PartitionSpec(*axes))
+        if isinstance(tensor, jax.core.Tracer):  # inside a jitted function: a constraint for the compiler
+            return jax.lax.with_sharding_constraint(tensor, sharding)
+        return jax.device_put(tensor, sharding)
+
     def distribution_broadcast(self, values):
         if jax.process_count() == 1:
             return values

@@ -15,16 +15,31 @@ class Distribution:
     Args:
         device_mesh: a :class:`DeviceMesh`.
         batch_dim_name: the mesh axis that splits the batch (its size is the number of data replicas).
+        auto_shard_dataset: every process reads the same, global, dataset and keeps its own share of each
+            batch (the default). ``False`` (each process reads its own part of the data, Keras's way to turn
+            sharding off) is refused in a run of several processes, where it would train on the wrong rows;
+            in one process both mean the same.
     """
 
-    def __init__(self, device_mesh, batch_dim_name):
+    def __init__(self, device_mesh, batch_dim_name, auto_shard_dataset=True):
         if not isinstance(device_mesh, DeviceMesh):
             raise ValueError(f"device_mesh must be a highlevel.distribution.DeviceMesh; received {device_mesh!r}.")
         if batch_dim_name not in device_mesh.axis_names:
             raise ValueError(f"batch_dim_name {batch_dim_name!r} is not an axis of the mesh "
                              f"{device_mesh.axis_names}.")
+        if not isinstance(auto_shard_dataset, bool):
+            raise ValueError(f"auto_shard_dataset must be True or False; received {auto_shard_dataset!r}.")
+        if not auto_shard_dataset:
+            from .state import num_processes
+
+            if num_processes() > 1:
+                raise ValueError(
+                    f"auto_shard_dataset=False (a dataset already split per process) is not supported in a run of "
+                    f"{num_processes()} processes: give every process the same global dataset and keep the "
+                    "default auto_shard_dataset=True; each process then trains on its own share of every batch.")
         self._mesh = device_mesh
         self._batch_dim_name = batch_dim_name
+        self._auto_shard_dataset = auto_shard_dataset
 
     @property
     def device_mesh(self):
@@ -33,6 +48,11 @@ class Distribution:
     @property
     def batch_dim_name(self):
         return self._batch_dim_name
+
+    @property
+    def auto_shard_dataset(self):
+        """Whether every process reads the global dataset and keeps its share of each batch."""
+        return self._auto_shard_dataset
 
     @property
     def num_replicas(self):
@@ -61,9 +81,10 @@ class DataParallel(Distribution):
         device_mesh: a one-dimensional :class:`DeviceMesh`; built from ``devices`` when omitted.
         devices: device names (defaults to :func:`~highlevel.distribution.list_devices`: all local devices, or
             one device per process in a PyTorch run).
+        auto_shard_dataset: see :class:`Distribution`.
     """
 
-    def __init__(self, device_mesh=None, devices=None):
+    def __init__(self, device_mesh=None, devices=None, auto_shard_dataset=True):
         if device_mesh is None:
             from .state import list_devices
 
@@ -72,7 +93,7 @@ class DataParallel(Distribution):
         elif len(device_mesh.shape) != 1:
             raise ValueError(f"DataParallel needs a one-dimensional DeviceMesh; received shape {device_mesh.shape}. "
                              "Use ModelParallel for meshes with a model axis.")
-        super().__init__(device_mesh, device_mesh.axis_names[0])
+        super().__init__(device_mesh, device_mesh.axis_names[0], auto_shard_dataset=auto_shard_dataset)
 
 
 class ModelParallel(Distribution):
@@ -84,6 +105,8 @@ class ModelParallel(Distribution):
     Args:
         layout_map: a :class:`LayoutMap` from variable-path patterns to layouts.
         batch_dim_name: the mesh axis that splits the batch; defaults to the mesh's first axis.
+        auto_shard_dataset: see :class:`Distribution`.
+        device_mesh: optional; the mesh is the layout map's. Given, it must be that mesh (Keras 3 ignores it).
 
     >>> import highlevel as hl
     >>> mesh = hl.distribution.DeviceMesh((1, 1), ("batch", "model"), devices=["cpu:0"])
@@ -93,12 +116,15 @@ class ModelParallel(Distribution):
     'batch'
     """
 
-    def __init__(self, layout_map=None, batch_dim_name=None):
+    def __init__(self, *, layout_map=None, batch_dim_name=None, auto_shard_dataset=True, device_mesh=None):
         if not isinstance(layout_map, LayoutMap):
             raise ValueError(f"ModelParallel needs layout_map=a highlevel.distribution.LayoutMap; received "
                              f"{layout_map!r}.")
         mesh = layout_map.device_mesh
-        super().__init__(mesh, batch_dim_name or mesh.axis_names[0])
+        if device_mesh is not None and device_mesh is not mesh:
+            raise ValueError(f"ModelParallel takes its device mesh from the layout map; received device_mesh="
+                             f"{device_mesh!r}, which is not the layout map's mesh {mesh!r}. Omit device_mesh.")
+        super().__init__(mesh, batch_dim_name or mesh.axis_names[0], auto_shard_dataset=auto_shard_dataset)
         self._layout_map = layout_map
 
     @property

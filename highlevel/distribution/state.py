@@ -26,6 +26,63 @@ def list_devices(device_type=None):
     return current_backend().distribution_list_devices(device_type)
 
 
+def get_device_count(device_type=None):
+    """The number of devices :func:`list_devices` returns for ``device_type``.
+
+    Args:
+        device_type: ``"cpu"``, ``"gpu"`` or ``None`` for the engine's default kind.
+
+    >>> import highlevel as hl
+    >>> hl.distribution.get_device_count() == len(hl.distribution.list_devices())
+    True
+    """
+    return len(list_devices(device_type))
+
+
+def distribute_tensor(tensor, layout):
+    """``tensor`` with the layout ``layout``: split over, or replicated on, the devices of a mesh.
+
+    Eagerly, the tensor is placed on the mesh's devices; inside a compiled step, the layout becomes a constraint
+    for the compiler. The values never change. Only the JAX engine places tensors itself; on the other engines
+    (one device, or replicas that each hold the whole tensor) the tensor comes back as it is. A symbolic
+    tensor (``hl.KerasTensor``, while a functional model is being built) also comes back unchanged.
+
+    Args:
+        tensor: a tensor (or an array, converted to one).
+        layout: a :class:`TensorLayout`; one without a device mesh takes the current distribution's.
+
+    Returns:
+        The tensor with that layout.
+
+    >>> import numpy as np, highlevel as hl
+    >>> mesh = hl.distribution.DeviceMesh((1,), ("batch",), devices=hl.distribution.list_devices()[:1])
+    >>> layout = hl.distribution.TensorLayout(("batch", None), mesh)
+    >>> x = hl.distribution.distribute_tensor(np.ones((2, 3), "float32"), layout)
+    >>> float(hl.ops.convert_to_numpy(x).sum())
+    6.0
+    """
+    from highlevel.keras_tensor import KerasTensor
+
+    from .layouts import TensorLayout
+
+    if isinstance(tensor, KerasTensor):
+        return tensor
+    if not isinstance(layout, TensorLayout):
+        raise ValueError(f"distribute_tensor takes a highlevel.distribution.TensorLayout as layout; received "
+                         f"{layout!r}. Make one with TensorLayout(axes, device_mesh).")
+    mesh = layout.device_mesh
+    if mesh is None:
+        current = distribution()
+        if current is None:
+            raise ValueError(f"The TensorLayout {layout.axes} has no device mesh and no distribution is set: pass "
+                             "TensorLayout(axes, device_mesh) or call set_distribution first.")
+        mesh = current.device_mesh
+        layout = TensorLayout(layout.axes, mesh)  # checks that the mesh has those axes
+    backend = current_backend()
+    tensor = backend.convert_to_tensor(tensor)
+    return backend.distribute_tensor(tensor, layout.axes, mesh)
+
+
 def initialize(job_addresses=None, num_processes=None, process_id=None):
     """Joins a multi-process run; call it once per process before building anything.
 

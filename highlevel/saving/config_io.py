@@ -26,7 +26,7 @@ def _own_classes():
 
     out = {}
     modules = (hl.layers, hl.models, hl.initializers, hl.regularizers, hl.constraints, hl.activations,
-               hl.optimizers, schedules, hl.losses, hl.metrics)
+               hl.optimizers, schedules, hl.losses, hl.metrics, hl.distillation)
     for module in modules:
         for name in dir(module):
             obj = getattr(module, name)

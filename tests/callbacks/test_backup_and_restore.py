@@ -4,6 +4,7 @@ In process (a callback raising mid-training), in a child process killed with SIG
 mid-save), with a damaged latest backup, and with a NaN stop, on every backend.
 """
 
+import inspect
 import os
 import random
 import signal
@@ -188,15 +189,24 @@ def test_damaged_latest_backup_falls_back_to_the_previous(backend, tmp_path, how
     want, _ = reference()
     folder = str(tmp_path / "backup")
     with pytest.raises(Interrupted):
-        train([hl.callbacks.BackupAndRestore(folder, save_freq=2), InterruptAt(1, 5)])
+        train([hl.callbacks.BackupAndRestore(folder, save_freq=2, double_checkpoint=True), InterruptAt(1, 5)])
     names = backups(folder)
     assert len(names) == 2  # the latest and the one before it
     _corrupt(os.path.join(folder, names[-1]), how)
     with open(os.path.join(folder, ".backup-000000099.hl.zip.x1y2.tmp"), "wb") as f:
         f.write(b"half a backup")  # what a kill mid-save leaves
     with pytest.warns(UserWarning, match="cannot be read.*falling back"):
-        got, _ = train([hl.callbacks.BackupAndRestore(folder, save_freq=2)])
+        got, _ = train([hl.callbacks.BackupAndRestore(folder, save_freq=2, double_checkpoint=True)])
     assert_bitwise_equal(got, want)  # resumed exactly, from the earlier backup
+
+
+def test_single_checkpoint_keeps_only_the_newest_backup(tmp_path):
+    folder = str(tmp_path / "backup")
+    with pytest.raises(Interrupted):
+        train([hl.callbacks.BackupAndRestore(folder, save_freq=2), InterruptAt(1, 5)])
+    assert len(backups(folder)) == 1  # Keras's default: one training state on disk
+    hl_sig = list(inspect.signature(hl.callbacks.BackupAndRestore).parameters)
+    assert hl_sig == ["backup_dir", "save_freq", "double_checkpoint", "delete_checkpoint"]  # Keras's order
 
 
 def test_no_readable_backup_is_a_clear_error(tmp_path):

@@ -100,3 +100,21 @@ def test_arguments_and_missing_metric(capsys):
     cb.on_epoch_end(1, {"val_loss": 1.0})
     cb.on_epoch_end(2, {"val_loss": 1.0})
     assert "Epoch 3: ReduceLROnPlateau reducing learning rate to 0.5." in capsys.readouterr().out
+
+
+def test_baseline_counts_epochs_that_do_not_beat_it(backend):
+    x = np.ones((4, 2), "float32")
+    y = np.zeros((4, 1), "float32")
+
+    def rates(**kwargs):
+        model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+        model.compile(optimizer=hl.optimizers.SGD(0.1), loss="mse")
+        plateau = hl.callbacks.ReduceLROnPlateau(monitor="score", mode="min", factor=0.5, patience=2, **kwargs)
+        history = model.fit(x, y, epochs=3, verbose=0, callbacks=[scripted([1.0, 1.0, 1.0]), plateau])
+        return history.history["learning_rate"]
+
+    # (each epoch logs the rate it trained with). Without a baseline the first epoch's 1.0 is the best so far:
+    # the cut comes at the end of the third epoch, too late to show in the logs.
+    np.testing.assert_allclose(rates(), [0.1, 0.1, 0.1], rtol=1e-6)
+    # With baseline 0.5, the first two epochs already fail to beat it: the cut comes one epoch earlier.
+    np.testing.assert_allclose(rates(baseline=0.5), [0.1, 0.1, 0.05], rtol=1e-6)

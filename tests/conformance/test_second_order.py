@@ -22,7 +22,13 @@ from .tolerances import reason, tolerance
 GRAD_CASES = grad_cases(ALL)
 
 
-@pytest.mark.parametrize("case", GRAD_CASES, ids=lambda c: c.id)
+# A gradient that passes through a half-precision rounding has finite differences that measure the rounding steps
+# (1e-3 relative), not the derivative: those cases have no finite-difference oracle (test_hvp compares them across
+# backends instead).
+FD_CASES = [c for c in GRAD_CASES if c.kwargs.get("dtype") not in ("float16", "bfloat16")]
+
+
+@pytest.mark.parametrize("case", FD_CASES, ids=lambda c: c.id)
 def test_hvp_finite_differences(case):
     check_hvp_fd(case)
 

@@ -111,3 +111,60 @@ def test_torch_data_parallel_needs_one_process_per_device():
     with hl.config.backend_scope("torch"):
         with pytest.raises(ValueError, match="one process per device.*torchrun --nproc-per-node=2"):
             dist.set_distribution(dist.DataParallel(devices=["cpu:0", "cpu:1"]))
+
+
+def test_get_device_count_counts_the_listed_devices(backend):
+    assert dist.get_device_count() == len(dist.list_devices()) >= 1
+    assert dist.get_device_count("cpu") == len(dist.list_devices("cpu")) >= 1
+
+
+def test_distribute_tensor_keeps_the_values_and_places_them(backend):
+    devices = dist.list_devices()[:1]
+    mesh = dist.DeviceMesh((1, 1), ("batch", "model"), devices=devices)
+    x = np.arange(6, dtype="float32").reshape(2, 3)
+    out = dist.distribute_tensor(x, dist.TensorLayout(("batch", "model"), mesh))
+    assert hl.ops.is_tensor(out)
+    np.testing.assert_array_equal(hl.ops.convert_to_numpy(out), x)
+    sharding = getattr(out, "sharding", None)  # an engine that places tensors records where they went
+    if sharding is not None and hasattr(sharding, "spec"):
+        assert tuple(sharding.spec) == ("batch", "model")
+    # A layout without a mesh takes the current distribution's.
+    dist.set_distribution(dist.DataParallel(devices=devices))
+    out = dist.distribute_tensor(hl.ops.ones((4, 2)), dist.TensorLayout(("batch", None)))
+    assert float(hl.ops.sum(out)) == 8.0
+    symbolic = hl.Input((3,))
+    assert dist.distribute_tensor(symbolic, dist.TensorLayout((None, None))) is symbolic
+
+
+def test_distribute_tensor_inside_a_jitted_function():
+    jax = pytest.importorskip("jax")
+    with hl.config.backend_scope("jax"):
+        mesh = dist.DeviceMesh((1,), ("batch",), devices=dist.list_devices()[:1])
+        layout = dist.TensorLayout(("batch", None), mesh)
+        f = jax.jit(lambda a: dist.distribute_tensor(a * 2.0, layout) + 1.0)
+        np.testing.assert_array_equal(np.asarray(f(np.ones((2, 2), "float32"))), np.full((2, 2), 3.0))
+
+
+def test_distribute_tensor_errors_name_the_fix():
+    with pytest.raises(ValueError, match="TensorLayout as layout"):
+        dist.distribute_tensor(np.ones(2), ("batch",))
+    with pytest.raises(ValueError, match="no device mesh and no distribution is set"):
+        dist.distribute_tensor(np.ones(2), dist.TensorLayout(("batch",)))
+
+
+def test_auto_shard_dataset_and_device_mesh_arguments(monkeypatch):
+    devices = dist.list_devices()[:1]
+    assert dist.DataParallel(devices=devices).auto_shard_dataset is True
+    assert dist.DataParallel(devices=devices, auto_shard_dataset=False).auto_shard_dataset is False  # one process
+    mesh = dist.DeviceMesh((1, 1), ("batch", "model"), devices=devices)
+    layout_map = dist.LayoutMap(mesh)
+    mp = dist.ModelParallel(layout_map=layout_map, device_mesh=mesh, auto_shard_dataset=False)
+    assert mp.device_mesh is mesh and mp.auto_shard_dataset is False
+    with pytest.raises(ValueError, match="not the layout map's mesh"):
+        dist.ModelParallel(layout_map=layout_map, device_mesh=dist.DeviceMesh((1,), ("batch",), devices=devices))
+    with pytest.raises(ValueError, match="auto_shard_dataset must be True or False"):
+        dist.DataParallel(devices=devices, auto_shard_dataset="yes")
+    monkeypatch.setattr(dist.state, "num_processes", lambda: 2)
+    with pytest.raises(ValueError, match="not supported in a run of 2 processes"):
+        dist.DataParallel(devices=devices, auto_shard_dataset=False)
+    assert dist.DataParallel(devices=devices).auto_shard_dataset  # the default still works there
