@@ -23,7 +23,7 @@ PENDING = {
     "functional_subclass": (None, "needs a Model subclass constructed with inputs=/outputs= (the functional "
                                   "subclass of the customizing-fit guide)"),
     "text_end_to_end": (None, "needs keras.Input(dtype='string'): raw strings flowing into a model through "
-                              "TextVectorization"),
+                              "TextVectorization (Keras has it on its TensorFlow backend only)"),
     "tf_data_map_layers": (None, "needs Keras layers called inside tf.data.Dataset.map (run as TensorFlow "
                                  "whatever the backend)"),
 }

@@ -1,5 +1,6 @@
 """Saving and loading: the whole model in a .keras file (architecture, weights, optimizer state, compile
-arguments) with keras.models.load_model, and the weights alone with save_weights / load_weights."""
+arguments) with keras.models.load_model, and the weights alone with save_weights / load_weights, under the
+`.weights.h5` name Keras requires."""
 
 import numpy as np
 
@@ -36,10 +37,10 @@ def main():
     logs = restored.evaluate(x, y, verbose=0, return_dict=True)
     restored.fit(x, y, epochs=1, batch_size=32, verbose=0)
 
-    model.save_weights("classifier.weights.safetensors")
+    model.save_weights("classifier.weights.h5")
     fresh = build()
     assert not np.allclose(fresh.predict(x, verbose=0), expected)
-    fresh.load_weights("classifier.weights.safetensors")
+    fresh.load_weights("classifier.weights.h5")
     np.testing.assert_allclose(fresh.predict(x, verbose=0), expected, rtol=1e-5, atol=1e-6)
 
     assert history.history["loss"][-1] < 0.5 * history.history["loss"][0], history.history["loss"]
