@@ -47,7 +47,7 @@ class GAN(keras.Model):
         fakes = self.generator(z)
         combined = ops.concatenate([fakes, real_images], axis=0)
         labels = ops.concatenate([ops.ones((batch_size, 1)), ops.zeros((batch_size, 1))], axis=0)
-        labels = labels + 0.05 * keras.random.uniform(ops.shape(labels), seed=self.seed_generator)
+        labels = 0.95 * labels + 0.05 * keras.random.uniform(ops.shape(labels), seed=self.seed_generator)
 
         def d_loss_fn():
             return self.loss_fn(labels, self.discriminator(combined, training=True)), None
