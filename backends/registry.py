@@ -8,6 +8,7 @@ framework.
 
 import importlib
 import importlib.util
+import sys
 
 # name -> ("module:Class", the module a user must have installed, the pip extra that installs it)
 _BUILTIN = {
@@ -91,3 +92,33 @@ def get(name):
     inst = cls()
     _instances[name] = inst
     return inst
+
+
+def _of_framework(value, module):
+    """Whether ``value``'s type comes from the framework package ``module`` (a ``tf.Tensor`` from tensorflow)."""
+    owner = type(value).__module__ or ""
+    return owner == module or owner.startswith(module + ".")
+
+
+def pipeline_owner(values, current=None):
+    """The engine, other than ``current``, whose data pipeline holds one of ``values`` (a flat list), or None.
+
+    The engines already loaded are asked first; a value of another framework (a ``tf.Tensor`` met while another
+    engine runs) also asks the built-in engines whose framework the program has imported, loading them then. A
+    framework that is not imported has no tensors, so nothing is imported here.
+    """
+    for inst in list(_instances.values()):
+        if inst is current:
+            continue
+        for value in values:
+            if inst.is_pipeline_tensor(value):
+                return inst
+    for name, (_, module, _) in _BUILTIN.items():
+        if name in _instances or module is None or module not in sys.modules:
+            continue
+        if not any(_of_framework(value, module) for value in values):
+            continue
+        inst = get(name)
+        if inst is not current and any(inst.is_pipeline_tensor(value) for value in values):
+            return inst
+    return None

@@ -92,6 +92,10 @@ class CallbackList(Callback):
             cb.set_model(model)
 
     def _call(self, hook, *args):
+        # Every hook receives a dict as ``logs`` (empty when there is nothing to report), as in Keras: a callback
+        # may read or update it without checking for None.
+        *head, logs = args
+        args = (*head, {} if logs is None else logs)
         for cb in self.callbacks:
             getattr(cb, hook)(*args)
 
@@ -120,11 +124,13 @@ class CallbackList(Callback):
         self._call("on_predict_end", logs)
 
     def on_train_batch_begin(self, batch, logs=None):
+        logs = {} if logs is None else logs
         for cb in self.callbacks:
             cb.on_train_batch_begin(batch, logs)
             cb.on_batch_begin(batch, logs)
 
     def on_train_batch_end(self, batch, logs=None):
+        logs = {} if logs is None else logs
         for cb in self.callbacks:
             cb.on_train_batch_end(batch, logs)
             cb.on_batch_end(batch, logs)

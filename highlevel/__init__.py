@@ -18,6 +18,10 @@ from highlevel.backends.contract import Variable, dtypes
 
 Variable._default_backend = staticmethod(config.current_backend)
 
+from highlevel import name_scoping as _name_scoping  # noqa: E402
+
+Variable._path_of = staticmethod(_name_scoping.prefixed)
+
 from highlevel import ops, random  # noqa: E402
 
 #: Public names loaded on first access: name -> (module, attribute of it, or None for the module itself).
@@ -31,7 +35,29 @@ _LAZY.update({
     "Sequential": ("highlevel.models", "Sequential"),
     "InputSpec": ("highlevel.input_spec", "InputSpec"),
     "KerasTensor": ("highlevel.keras_tensor", "KerasTensor"),
+    "name_scope": ("highlevel.name_scoping", "name_scope"),
+    "Layer": ("highlevel.layer", "Layer"),
+    "Loss": ("highlevel.losses", "Loss"),
+    "Metric": ("highlevel.metrics", "Metric"),
+    "Optimizer": ("highlevel.optimizers", "Optimizer"),
+    "Initializer": ("highlevel.initializers", "Initializer"),
+    "Regularizer": ("highlevel.regularizers", "Regularizer"),
+    "Constraint": ("highlevel.constraints", "Constraint"),
+    "DTypePolicy": ("highlevel.mixed_precision", "DTypePolicy"),
+    "FloatDTypePolicy": ("highlevel.mixed_precision", "FloatDTypePolicy"),
+    "StatelessScope": ("highlevel.backends.contract", "StatelessScope"),
+    "SymbolicScope": ("highlevel.backends.contract", "SymbolicScope"),
+    "Operation": ("highlevel.operation", "Operation"),
+    "Function": ("highlevel.function", "Function"),
+    "device": ("highlevel.device_placement", "device"),
+    "remat": ("highlevel.rematerialization", "remat"),
+    "RematScope": ("highlevel.rematerialization", "RematScope"),
 })
+
+
+def version():
+    """The installed highlevel's version string (``keras.version()``)."""
+    return __version__
 
 
 def __getattr__(name):
@@ -52,7 +78,10 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = ["Input", "InputSpec", "KerasTensor", "Model", "Sequential", "Variable", "activations", "backends",
+__all__ = ["Constraint", "DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Layer", "Loss", "Metric",
+           "Operation", "Optimizer", "Regularizer", "RematScope", "StatelessScope", "SymbolicScope", "device",
+           "name_scope", "remat", "version",
+           "Input", "InputSpec", "KerasTensor", "Model", "Sequential", "Variable", "activations", "backends",
            "callbacks", "config", "constraints", "datasets", "distribution", "dtypes", "initializers", "layers",
            "losses", "metrics", "mixed_precision", "models", "ops", "optimizers", "preprocessing", "random",
            "regularizers", "saving", "backend", "tree", "utils", "wrappers", "legacy", "visualization", "distillation", "__version__"]

@@ -42,10 +42,11 @@ class Catalog:
 
     def lookup(self, name, custom_objects=None):
         """The class registered as ``name`` (``custom_objects`` first)."""
-        if custom_objects and name in custom_objects:
-            return custom_objects[name]
-        if name in self.objects:
-            return self.objects[name]
+        from highlevel.saving.object_registry import find
+
+        found = find(name, custom_objects, self.objects)
+        if found is not None:
+            return found
         raise ValueError(
             f"Unknown {self.kind} {name!r}. Valid names: {', '.join(sorted(self.objects))}. For your own "
             f"{self.base.__name__} subclass, pass the instance itself or custom_objects={{name: cls}}."
@@ -61,7 +62,9 @@ class Catalog:
                 f"{type(obj).__name__}. Subclass {self.base.__module__.rsplit('.', 1)[0]}.{self.base.__name__} "
                 "and define get_config()."
             )
-        return {"class_name": type(obj).__name__, "config": obj.get_config()}
+        from highlevel.saving.object_registry import describe
+
+        return describe(obj, {"class_name": type(obj).__name__, "config": obj.get_config()})
 
     def deserialize(self, config, custom_objects=None):
         """The object described by ``config`` (a :meth:`serialize` dict, or a name for the defaults)."""
@@ -72,7 +75,10 @@ class Catalog:
                 f"{self.kind}s.deserialize expects a dict {{'class_name': ..., 'config': {{...}}}} or a name; "
                 f"received {config!r}."
             )
-        return self.lookup(config["class_name"], custom_objects).from_config(dict(config.get("config") or {}))
+        from highlevel.saving.object_registry import find_class
+
+        cls = find_class(config, custom_objects, self.objects) or self.lookup(config["class_name"], custom_objects)
+        return cls.from_config(dict(config.get("config") or {}))
 
     def get(self, identifier):
         """An object from None (None), a name, a config dict, an instance, a class (built with its defaults)

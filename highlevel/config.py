@@ -101,6 +101,24 @@ def image_data_format():
     return _image_data_format
 
 
+def standardize_data_format(data_format, op=None):
+    """``data_format`` as ``"channels_last"`` or ``"channels_first"``; None gives :func:`image_data_format`.
+
+    The one check of a ``data_format`` argument: the ops (``hl.ops``) and the layers call it, and the engines receive
+    its result. ``op`` names the op or layer in the error message.
+
+    >>> standardize_data_format("Channels_First"), standardize_data_format(None)
+    ('channels_first', 'channels_last')
+    """
+    if data_format is None:
+        return _image_data_format
+    if isinstance(data_format, str) and data_format.lower() in _IMAGE_DATA_FORMATS:
+        return data_format.lower()
+    where = f"{op}: " if op else ""
+    raise ValueError(f"{where}`data_format` must be 'channels_last' or 'channels_first'; received "
+                     f"data_format={data_format!r}.")
+
+
 def set_image_data_format(data_format):
     """Sets the default image layout (``"channels_last"`` or ``"channels_first"``) for the process."""
     global _image_data_format

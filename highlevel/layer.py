@@ -15,6 +15,7 @@ Layers in ``highlevel.layers`` subclass it and use only ``highlevel.ops``.
 """
 
 import contextlib
+import functools
 import inspect
 import threading
 import weakref
@@ -24,16 +25,18 @@ from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.config import current_backend
 
 from . import naming
+from . import pipeline as _pipeline
 from .host_text import is_text
 from .input_spec import InputSpec, assert_input_compatibility
 from .keras_tensor import KerasTensor, any_symbolic
 from .masking import get_keras_mask, set_keras_mask
+from .name_scoping import current_path as current_name_scope
 from .node import Node
 
 # Attributes that hold bookkeeping, not sub-layers or weights of the layer itself.
 # caches and graph records are not tracked children
 _NOT_TRACKED = frozenset({"_inbound_nodes", "_losses", "input_spec", "_build_shapes", "_layers_cache",
-                          "_trainable_cache", "_train_function_trainable"})
+                          "_trainable_cache", "_train_function_trainable", "_build_call"})
 _FLOAT_DTYPES = frozenset(_dtypes.FLOAT_DTYPES)
 
 
@@ -129,6 +132,31 @@ def _attach_masks(outputs, masks):
         if mask is not None:
             set_keras_mask(output, mask)
 
+def _recording_build(build):
+    """``build`` that also remembers the arguments of its first call, for :meth:`Layer.get_build_config`."""
+
+    @functools.wraps(build)
+    def recording_build(self, *args, **kwargs):
+        if getattr(self, "_build_call", None) is None and (args or kwargs):
+            self._build_call = (args, kwargs)
+        return build(self, *args, **kwargs)
+
+    recording_build._records_build_call = True
+    return recording_build
+
+
+def _shapes_from_json(value):
+    """Shapes as a build method expects them after a JSON round trip: a list of ints (or None) becomes a tuple,
+    lists and dicts of shapes keep their structure."""
+    if isinstance(value, (list, tuple)):
+        if all(d is None or (isinstance(d, int) and not isinstance(d, bool)) for d in value):
+            return tuple(value)
+        return [_shapes_from_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _shapes_from_json(v) for k, v in value.items()}
+    return value
+
+
 class Layer:
     """The base of every layer (``keras.layers.Layer``).
 
@@ -165,6 +193,7 @@ class Layer:
         if name is not None and (not isinstance(name, str) or not name):
             raise ValueError(f"A layer name must be a non-empty string; received name={name!r}.")
         self.name = name or naming.unique_name(naming.to_snake_case(type(self).__name__))
+        self._scope_path = current_name_scope()
         self._trainable = bool(trainable)
         self.dtype_policy = dtype
         self.autocast = autocast
@@ -187,6 +216,12 @@ class Layer:
         params = self._call_signature.parameters
         self._call_has_training = "training" in params
         self._call_has_mask = "mask" in params
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and callable(build) and not getattr(build, "_records_build_call", False):
+            cls.build = _recording_build(build)
 
     # ------------------------------------------------------------------ dtypes
     @property
@@ -375,7 +410,8 @@ class Layer:
         name = name or f"variable_{len(self._own_weights)}"
         var = Variable(init, shape=shape, dtype=dtype, trainable=trainable, name=name,
                        backend=current_backend())
-        var.path = f"{self.name}/{name}"
+        scope = current_name_scope() or getattr(self, "_scope_path", "")
+        var.path = f"{scope}/{self.name}/{name}" if scope else f"{self.name}/{name}"
         var.regularizer = regularizers.get(regularizer)
         var.constraint = constraints.get(constraint)
         self._own_weights.append(var)
@@ -506,6 +542,10 @@ class Layer:
             raise ValueError(f"Layer '{self.name}' was called without inputs.")
         if any_symbolic(args, kwargs):
             return self._symbolic_call(args, kwargs)
+        # Inside an engine's input pipeline (tf.data), the layer computes on that engine (highlevel.pipeline).
+        routed = _pipeline.route(self, args, kwargs)
+        if routed is not _pipeline.NOT_ROUTED:
+            return routed
         # Masks travel with the tensors (highlevel.masking), as in Keras: an input's mask reaches a call() that takes
         # `mask`, and the output carries the mask compute_mask() gives (Embedding(mask_zero=True) -> LSTM in a
         # subclassed model). Sequential and Functional models also pass their layers' masks explicitly.
@@ -584,12 +624,24 @@ class Layer:
         # The spec is computed from the inputs as call() will see them: float inputs autocast (the graph
         # records the original inputs; the cast happens when the layer runs).
         spec_args = (self._autocast_symbolic(first),) + tuple(args[1:])
-        specs = self.compute_output_spec(*spec_args, **kwargs)
+        # The symbolic inputs' masks reach call() while the graph is built, as in Keras (a custom layer may branch
+        # on them); the node does not record them: a functional model passes the masks of real inputs when it runs.
+        in_mask = kwargs["mask"] if kwargs.get("mask") is not None else _masks_of(first)
+        spec_kwargs = kwargs
+        if in_mask is not None and self._call_has_mask and kwargs.get("mask") is None:
+            spec_kwargs = dict(kwargs, mask=in_mask)
+        specs = self.compute_output_spec(*spec_args, **spec_kwargs)
         outputs = tree.map_structure(
             lambda s: KerasTensor(s.shape, s.dtype, name=f"{self.name}_output") if isinstance(s, KerasTensor) else s,
             specs,
         )
         Node(self, args, kwargs, outputs)
+        if in_mask is not None or type(self).compute_mask is not Layer.compute_mask:
+            try:
+                out_masks = self.compute_mask(first, in_mask)
+            except Exception:  # a compute_mask that needs real values: the symbolic outputs carry no mask
+                out_masks = None
+            _attach_masks(outputs, out_masks)
         return outputs
 
     def _autocast_symbolic(self, inputs):
@@ -635,6 +687,76 @@ class Layer:
         """The mask of the output: passed through when ``supports_masking``, else None."""
         return mask if self.supports_masking else None
 
+    # ------------------------------------------------------- saving hooks
+    def get_build_config(self):
+        """What :meth:`build_from_config` needs to create this layer's weights again, or None when unbuilt.
+
+        The default records the arguments of the first ``build`` call: ``{"input_shape": shape}`` or, for a
+        ``build`` that takes several shapes, ``{"shapes_dict": {argument: shape}}``. Saving stores it with the
+        layer's config; override both methods for a layer whose ``build`` needs more than shapes.
+        """
+        if not self.built:
+            return None
+        recorded = getattr(self, "_build_call", None)
+        if recorded is not None:
+            args, kwargs = recorded
+            if len(args) == 1 and not kwargs:
+                return {"input_shape": args[0]}
+            try:
+                bound = inspect.signature(self.build).bind(*args, **kwargs)
+            except TypeError:
+                return None
+            return {"shapes_dict": dict(bound.arguments)}
+        if self._build_shapes is not None:
+            return {"input_shape": self._build_shapes}
+        return None
+
+    def build_from_config(self, config):
+        """Creates the layer's weights from :meth:`get_build_config`'s output (loading calls it before the weights
+        are assigned); does nothing for None or an already built layer."""
+        if not config or self.built:
+            return
+        if "input_shape" in config:
+            self.build(_shapes_from_json(config["input_shape"]))
+        elif "shapes_dict" in config:
+            self.build(**{k: _shapes_from_json(v) for k, v in config["shapes_dict"].items()})
+        self.built = True
+
+    def _own_variables(self):
+        """The variables this layer itself holds (not those of its sub-layers), in a fixed order."""
+        owned_below = {id(v) for layer in self._flatten_layers(include_self=False) for v in layer._own_weights}
+        out, seen = [], set()
+        for v in self._own_weights + self._attribute_variables():
+            if id(v) not in seen and id(v) not in owned_below:
+                seen.add(id(v))
+                out.append(v)
+        return out
+
+    def save_own_variables(self, store):
+        """Writes this layer's own variables (not its sub-layers') into ``store`` (a dict), as ``store["0"]``,
+        ``store["1"]``, ...: what saving calls. Override it, with :meth:`load_own_variables`, to save a different
+        state (extra arrays, another layout)."""
+        for i, v in enumerate(self._own_variables()):
+            store[str(i)] = v.numpy()
+
+    def load_own_variables(self, store):
+        """Assigns this layer's own variables from ``store``, the dict :meth:`save_own_variables` filled.
+
+        Raises:
+            ValueError: the store holds another number of arrays, or an array of another shape.
+        """
+        own = self._own_variables()
+        if len(store) != len(own):
+            raise ValueError(
+                f"Layer '{self.name}' expects {len(own)} variables ({[v.path for v in own]}) but the saved state "
+                f"holds {len(store)} ({sorted(store)}). Build the same layer (same configuration and input shape).")
+        for i, v in enumerate(own):
+            value = store[str(i)]
+            if tuple(value.shape) != tuple(v.shape):
+                raise ValueError(f"Layer '{self.name}': variable '{v.path}' has shape {tuple(v.shape)} but the saved "
+                                 f"value has shape {tuple(value.shape)}.")
+            v.assign(value)
+
     # ----------------------------------------------------------------- configs
     def get_config(self):
         """The constructor arguments that rebuild this layer (no weights)."""
@@ -656,9 +778,45 @@ class Layer:
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
+    #: Whether the layer's computation can run inside a compiled step (jit); every highlevel layer can.
+    supports_jit = True
+
+    @property
+    def input_dtype(self):
+        """The dtype float inputs are cast to before ``call`` (the compute dtype)."""
+        return self.compute_dtype
+
+    @property
+    def call_signature_parameters(self):
+        """The names of ``call``'s parameters, in order."""
+        return [p.name for p in inspect.signature(self.call).parameters.values()]
+
+    def add_variable(self, shape, initializer, dtype=None, trainable=True, autocast=True, regularizer=None,
+                     constraint=None, name=None):
+        """Keras's other name for :meth:`add_weight` (``shape`` and ``initializer`` required)."""
+        return self.add_weight(shape=shape, initializer=initializer, dtype=dtype, trainable=trainable,
+                               autocast=autocast, regularizer=regularizer, constraint=constraint, name=name)
+
+    def add_metric(self, *args, **kwargs):
+        """Not supported, as in Keras 3: it raises with the replacement."""
+        raise NotImplementedError(
+            f"Layer '{self.name}': add_metric() is not supported (Keras 3 removed it). Pass the metric to "
+            "model.compile(metrics=[...]), or create a metric in __init__/build and call its update_state() in "
+            "call().")
+
+    def symbolic_call(self, *args, **kwargs):
+        """Calls the layer on symbolic tensors (``hl.Input``), recording the call as a graph node."""
+        if not any_symbolic(args, kwargs):
+            raise ValueError(f"Layer '{self.name}'.symbolic_call needs symbolic inputs (from hl.Input); received "
+                             f"{args!r}. Call the layer itself for real tensors.")
+        return self(*args, **kwargs)
+
     @property
     def path(self):
-        return self.name
+        """The layer's name under the :class:`~highlevel.name_scope` blocks it was created in
+        (``"block/dense"``); its name alone outside any."""
+        scope = getattr(self, "_scope_path", "")
+        return f"{scope}/{self.name}" if scope else self.name
 
     @property
     def input(self):

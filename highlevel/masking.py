@@ -26,8 +26,23 @@ def _forget(key):
     _masks.pop(key, None)
 
 
+def _set_attribute(tensor, mask):
+    # Keras programs read ``output._keras_mask``: every engine's tensor takes the attribute (a Python number
+    # or a frozen object does not, and then only the table below holds the mask).
+    try:
+        if mask is None:
+            if getattr(tensor, "_keras_mask", None) is not None:
+                del tensor._keras_mask
+        else:
+            tensor._keras_mask = mask
+    except (AttributeError, TypeError):
+        pass
+
+
 def set_keras_mask(tensor, mask):
-    """Attaches ``mask`` (a boolean tensor, or None to remove it) to ``tensor``."""
+    """Attaches ``mask`` (a boolean tensor, or None to remove it) to ``tensor``; it is also readable as
+    ``tensor._keras_mask``, as in Keras."""
+    _set_attribute(tensor, mask)
     key = id(tensor)
     entry = _masks.get(key)
     if mask is None:
@@ -49,4 +64,9 @@ def set_keras_mask(tensor, mask):
 def get_keras_mask(tensor):
     """The mask attached to ``tensor``, or None."""
     entry = _masks.get(id(tensor))
-    return None if entry is None else entry[0]
+    if entry is not None:
+        return entry[0]
+    try:  # a mask a program set itself (``x._keras_mask = mask``), as Keras reads it
+        return getattr(tensor, "_keras_mask", None)
+    except Exception:  # an object whose attribute lookup fails in its own way carries no mask
+        return None

@@ -45,8 +45,13 @@ def _has_unknown(structure):
 
 def compute_output_spec(method_name, args, kwargs, current=None):
     """Returns KerasTensors (in the op's output structure) describing ``method_name(*args, **kwargs)``."""
+    return spec_of_function(getattr(registry.get("native"), method_name), args, kwargs, current)
+
+
+def spec_of_function(method, args, kwargs, current=None):
+    """Returns KerasTensors describing ``method(*args, **kwargs)``, ``method`` being a function that computes on
+    the native engine's arrays (a contract method, or a user's ``call`` run inside the native engine's scope)."""
     native = registry.get("native")
-    method = getattr(native, method_name)
     runs = []
     sizes = _TRIAL_SIZES if _has_unknown((args, kwargs)) else _TRIAL_SIZES[:1]
     with np.errstate(all="ignore"):

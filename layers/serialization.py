@@ -22,8 +22,16 @@ def _allowed_classes():
 
 
 def serialize(layer):
-    """``{"module", "class_name", "config"}`` for ``layer`` (``keras.layers.serialize``'s format)."""
-    return {"module": type(layer).__module__, "class_name": type(layer).__name__, "config": layer.get_config()}
+    """``{"module", "class_name", "config"}`` for ``layer`` (``keras.layers.serialize``'s format), with the
+    ``registered_name`` of a user class and the layer's ``build_config`` when it is built."""
+    from highlevel.saving.object_registry import describe
+
+    cls = getattr(type(layer), "_functional_origin", type(layer))  # a Model subclass used functionally
+    config = describe(cls, {"module": cls.__module__, "class_name": cls.__name__, "config": layer.get_config()})
+    build_config = layer.get_build_config()
+    if build_config is not None:
+        config["build_config"] = build_config
+    return config
 
 
 def deserialize(config, custom_objects=None):
@@ -31,13 +39,29 @@ def deserialize(config, custom_objects=None):
     passed in ``custom_objects``) are built."""
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"A layer config must be a dict with 'class_name' and 'config'; received {config!r}.")
-    classes = _allowed_classes()
-    classes.update(custom_objects or {})
+    from highlevel.saving.object_registry import find_class
+
     name = config["class_name"]
-    cls = classes.get(name)
+    cls = find_class(config, custom_objects, _allowed_classes())
     if cls is None:
         raise ValueError(
             f"Unknown layer class {name!r}: it is not a highlevel layer. Pass it in custom_objects={{'{name}': "
-            f"{name}}} to allow it."
+            f"{name}}}, or decorate it with @hl.saving.register_keras_serializable(), to allow it."
         )
-    return cls.from_config(dict(config.get("config", {})))
+    layer = _from_config(cls, dict(config.get("config", {})), custom_objects)
+    build_config = config.get("build_config")
+    if build_config and hasattr(layer, "build_from_config") and not getattr(layer, "built", False):
+        layer.build_from_config(build_config)
+    return layer
+
+
+def _from_config(cls, config, custom_objects):
+    """``cls.from_config(config)``, passing ``custom_objects`` to a ``from_config`` that takes them."""
+    import inspect
+
+    from_config = cls.from_config
+    try:
+        takes = "custom_objects" in inspect.signature(from_config).parameters
+    except (TypeError, ValueError):
+        takes = False
+    return from_config(config, custom_objects=custom_objects) if takes else from_config(config)

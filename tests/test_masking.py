@@ -130,3 +130,32 @@ def test_masks_travel_between_layers_called_directly(backend):
     keep = hl.ops.convert_to_tensor(TOKENS != 0)
     np.testing.assert_allclose(hl.ops.convert_to_numpy(inner(x, mask=keep)),
                                hl.ops.convert_to_numpy(tagger.rnn(x, mask=keep))[:, -1], rtol=1e-5, atol=1e-6)
+
+
+def test_eager_outputs_carry_keras_mask_attribute(backend):
+    out = hl.layers.Embedding(5, 2, mask_zero=True)(np.array([[1, 0, 2]]))
+    np.testing.assert_array_equal(hl.ops.convert_to_numpy(out._keras_mask), [[True, False, True]])
+    passed = hl.layers.Dense(3)(out)  # Dense supports masking: the mask travels on
+    np.testing.assert_array_equal(hl.ops.convert_to_numpy(passed._keras_mask), [[True, False, True]])
+
+
+def test_mask_reaches_a_custom_layer_while_the_graph_is_built(backend):
+    seen = []
+
+    class MaskedMean(hl.layers.Layer):
+        def call(self, x, mask=None):
+            seen.append(mask is not None)
+            if mask is None:
+                return hl.ops.mean(x, axis=1)
+            weights = hl.ops.expand_dims(hl.ops.cast(mask, x.dtype), -1)
+            return hl.ops.sum(x * weights, axis=1) / hl.ops.maximum(hl.ops.sum(weights, axis=1), 1.0)
+
+    tokens = hl.Input((3,), dtype="int32")
+    embedded = hl.layers.Embedding(5, 2, mask_zero=True, name="emb")(tokens)
+    pooled = MaskedMean()(embedded)
+    assert seen == [True]  # the symbolic build saw the mask, as in Keras
+    model = hl.Model(tokens, pooled)
+    ids = np.array([[1, 0, 2]], "int32")
+    table = hl.ops.convert_to_numpy(model.get_layer("emb").embeddings)
+    expected = (table[1] + table[2]) / 2  # the padding position is left out
+    np.testing.assert_allclose(model.predict(ids, verbose=0), [expected], rtol=1e-5, atol=1e-6)

@@ -14,7 +14,8 @@ use the step recorder of ``replay.py``), the generic fused kernels of :class:`Fu
 ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
 of :class:`DistributionContract`; :class:`LinalgContract` (decompositions, ``jvp``) and :class:`SpectralContract`
 (complex numbers, Fourier transforms) add their primitives and the generic ops built on them, as does
-:class:`RandomContract` (gamma and binomial draws; beta and categorical are generic). ``highlevel.ops``
+:class:`RandomContract` (gamma and binomial draws; beta and categorical are generic); :class:`DataPipelineContract`
+says which tensors belong to an engine's data pipeline (``tf.data``) and runs host code there. ``highlevel.ops``
 is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
 ``highlevel.backends``.
 (``scan`` and ``custom_gradient``; the other loops and conditionals are generic) and
@@ -33,6 +34,7 @@ third-party engine registers its subclass under the entry-point group ``highleve
 from . import dtypes, tree
 from .control_flow import ControlFlowContract
 from .core import Capabilities, CoreContract
+from .data_pipeline import DataPipelineContract
 from .distribution import DistributionContract
 from .fused import FusedContract
 from .nn_more import NNMoreContract
@@ -52,14 +54,16 @@ from .variable import StatelessScope, SymbolicScope, Variable
 
 class Backend(CoreContract, NumpyContract, NumpyGenericContract, StatisticsContract, NumpyArrayContract,
               NumpyMathContract, NNContract, NNMoreContract, ControlFlowContract, TrainingContract, FusedContract,
-              ScatterSegmentContract, DistributionContract, LinalgContract, SpectralContract, RandomContract):
+              ScatterSegmentContract, DistributionContract, LinalgContract, SpectralContract, RandomContract,
+              DataPipelineContract):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
     def __repr__(self):
         return f"<highlevel backend {self.name!r}>"
 
 
-__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DistributionContract", "FusedContract",
-           "LinalgContract", "NNContract", "NNMoreContract", "NumpyArrayContract", "NumpyContract",
-           "NumpyGenericContract", "NumpyMathContract", "RandomContract", "ScatterSegmentContract", "SpectralContract", "StatelessScope",
-           "StatisticsContract", "SymbolicScope", "TrainingContract", "Variable", "dtypes", "tree"]
+__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DataPipelineContract",
+           "DistributionContract", "FusedContract", "LinalgContract", "NNContract", "NNMoreContract",
+           "NumpyArrayContract", "NumpyContract", "NumpyGenericContract", "NumpyMathContract", "RandomContract",
+           "ScatterSegmentContract", "SpectralContract", "StatelessScope", "StatisticsContract", "SymbolicScope",
+           "TrainingContract", "Variable", "dtypes", "tree"]

@@ -6,8 +6,59 @@ instantiated. Front-end code (``highlevel/``) talks to engines only through thes
 
 import abc
 import dataclasses
+import numbers
 
 from .variable import Variable
+
+
+def _is_int(value):
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def standardize_argnums(argnums, op="value_and_grad"):
+    """``argnums`` as ``(nums, single)``: the one check of its type, for the front door and every engine.
+
+    ``nums`` is a tuple of distinct Python ints (a negative one counts from the end of the call's positional
+    arguments, as in JAX); ``single`` says whether ``argnums`` was one int, in which case the gradient is returned
+    as it is rather than in a tuple.
+
+    >>> standardize_argnums(0), standardize_argnums([0, 2])
+    (((0,), True), ((0, 2), False))
+
+    Raises:
+        TypeError: for anything but an int or a tuple (or list) of ints.
+        ValueError: for an argument named twice.
+    """
+    if _is_int(argnums):
+        return (int(argnums),), True
+    if isinstance(argnums, (tuple, list)) and all(_is_int(a) for a in argnums):
+        nums = tuple(int(a) for a in argnums)
+        if len(set(nums)) != len(nums):
+            raise ValueError(f"{op}: `argnums` names an argument twice; received argnums={argnums!r}.")
+        return nums, False
+    raise TypeError(f"{op}: `argnums` must be an int or a tuple of ints; received argnums={argnums!r}.")
+
+
+def argnums_positions(nums, nargs, argnums, op="value_and_grad"):
+    """The positions ``nums`` (from :func:`standardize_argnums`) as non-negative ints for a call of ``nargs``
+    positional arguments: the one check of ``argnums`` against the call, for every engine's ``value_and_grad``.
+
+    >>> argnums_positions((0, -1), 3, (0, -1))
+    (0, 2)
+
+    Raises:
+        ValueError: for a position out of range, or two naming the same argument (``(1, -1)`` with two arguments).
+    """
+    out = []
+    for i in nums:
+        if not -nargs <= i < nargs:
+            raise ValueError(f"{op}: argnums={argnums!r} refers to argument {i}, but the function was called with "
+                             f"{nargs} positional argument(s).")
+        out.append(i % nargs)
+    if len(set(out)) != len(out):
+        raise ValueError(f"{op}: argnums={argnums!r} names an argument twice for a call with {nargs} positional "
+                         f"argument(s).")
+    return tuple(out)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -231,7 +282,11 @@ class CoreContract(abc.ABC):
         ``fn`` takes tensors (or nested lists/tuples/dicts of tensors) and returns a scalar tensor (or
         ``(scalar, aux)`` with ``has_aux``). The returned function gives ``(value, grads)`` or
         ``((value, aux), grads)``; ``grads`` mirrors the structure of the argument(s) at ``argnums``
-        (an int or a tuple of ints). Integer inputs get no gradient (``None``)."""
+        (an int or a tuple of ints). Integer inputs get no gradient (``None``).
+
+        ``argnums``: an int or a tuple of distinct ints, as the front door passes it (checked there with
+        :func:`standardize_argnums`). An engine reads it with :func:`standardize_argnums` and, at each call, checks
+        it against the call's arguments with :func:`argnums_positions`: the errors are worded there, once."""
 
     def grad(self, fn, argnums=0, has_aux=False):
         """Like :meth:`value_and_grad`, returning only the gradient (and aux)."""

@@ -13,7 +13,16 @@ import math
 
 
 class NNContract(abc.ABC):
-    """Activations, softmax, convolution, pooling and moments."""
+    """Activations, softmax, convolution, pooling and moments.
+
+    Arguments arrive in the front door's canonical form (``highlevel/ops/_args.py``, ``highlevel/ops/nn.py``),
+    already checked there: ``data_format`` is ``"channels_last"`` or ``"channels_first"`` (None replaced by
+    ``hl.config.image_data_format()``); ``padding`` is ``"valid"`` or ``"same"``; ``strides``, ``dilation_rate``,
+    ``pool_size`` are tuples of one positive int per spatial axis; ``inputs`` has rank 3, 4 or 5; softmax's and
+    moments' axes are as in :class:`~highlevel.backends.contract.numpy_ops.NumpyContract`. An engine reads them with
+    :mod:`highlevel.backends.contract.spatial` and :mod:`highlevel.backends.contract.axes` and words no argument
+    error of its own.
+    """
 
     @abc.abstractmethod
     def relu(self, x):

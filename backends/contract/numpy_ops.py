@@ -8,17 +8,27 @@ Axes may be negative. Each method is abstract: every engine implements all of th
 
 import abc
 import math
+from highlevel.backends.contract.axes import ordered_axes
 
-
-def _axes(axis, ndim):
-    """``axis`` (an int or a tuple, possibly negative) as a tuple of non-negative axes: the generic definitions
-    take the front door's canonical axes, and this keeps them right for internal callers that pass ``-1``."""
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    return tuple(a % ndim if ndim else 0 for a in axes)
 
 
 class NumpyContract(abc.ABC):
-    """Elementwise math, comparisons, reductions, linear algebra and shape ops."""
+    """Elementwise math, comparisons, reductions, linear algebra and shape ops.
+
+    Arguments arrive in the front door's canonical form (``highlevel/ops/_args.py``), already checked there:
+
+    * ``axis`` of a reduction, ``flip``, ``squeeze``, ``expand_dims``: None or a sorted tuple of distinct
+      non-negative ints (``()`` is no axis, never every axis);
+    * one ``axis`` (``concatenate``, ``stack``, ``split``, ``take``, ``argmax``, ``cumsum``, ...): a non-negative int,
+      or None where the op flattens;
+    * ``transpose``'s ``axes``, ``moveaxis``' ``source``/``destination``: tuples of distinct non-negative ints, in
+      the user's order;
+    * ``pad``: ``pad_width`` one ``(before, after)`` pair per axis, ``mode`` one of the four names in lower case;
+      ``split``'s sections divide the axis; ``squeeze`` names only size-1 axes; ``reshape``'s shape fits.
+
+    A definition reads these with :mod:`highlevel.backends.contract.axes` (which also brings an engine's own calls,
+    such as ``self.sum(x, axis=-1)``, to that form) and raises no argument error of its own.
+    """
 
     # ------------------------------------------------------- elementwise, unary
     @abc.abstractmethod
@@ -329,7 +339,7 @@ class NumpyContract(abc.ABC):
             x = self.cast(x, dtypes.floatx())
         # Shifted by the maximum (a constant for differentiation), itself replaced by 0 where it is infinite.
         if axis is not None:
-            axis = _axes(axis, len(self.shape(x)))
+            axis = ordered_axes(axis, len(self.shape(x)))
         top = self.stop_gradient(self.max(x, axis=axis, keepdims=True))
         top = self.where(self.isfinite(top), top, self.zeros((), self.dtype(x)))
         out = self.add(self.log(self.sum(self.exp(self.subtract(x, top)), axis=axis, keepdims=True)), top)
@@ -399,15 +409,20 @@ class NumpyContract(abc.ABC):
     def swapaxes(self, x, axis1, axis2):
         """Interchanges two axes."""
         n = len(self.shape(x))
-        (axis1,), (axis2,) = _axes(axis1, n), _axes(axis2, n)
+        (axis1,), (axis2,) = ordered_axes(axis1, n), ordered_axes(axis2, n)
         perm = list(range(n))
         perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
         return self.transpose(x, tuple(perm))
 
     def moveaxis(self, x, source, destination):
-        """Moves axes to new positions."""
+        """Moves axes to new positions.
+
+        ``source``, ``destination``: tuples of distinct non-negative ints of the same length, in the user's order
+        (the front door's canonical form, which has checked them); an engine's own call may pass an int or a
+        negative axis, read by :func:`~highlevel.backends.contract.axes.ordered_axes`.
+        """
         n = len(self.shape(x))
-        source, destination = _axes(source, n), _axes(destination, n)
+        source, destination = ordered_axes(source, n), ordered_axes(destination, n)
         rest = [a for a in range(n) if a not in source]
         for dest, src in sorted(zip(destination, source)):
             rest.insert(dest, src)
@@ -419,13 +434,13 @@ class NumpyContract(abc.ABC):
 
     def stack(self, xs, axis=0):
         """Joins a sequence of tensors along a new axis."""
-        (axis,) = _axes(axis, len(self.shape(xs[0])) + 1)
+        (axis,) = ordered_axes(axis, len(self.shape(xs[0])) + 1)
         return self.concatenate([self.expand_dims(x, axis) for x in xs], axis=axis)
 
     def split(self, x, indices_or_sections, axis=0):
         """A list of sub-tensors: equal sections (int) or cut at the given indices."""
         shape = self.shape(x)
-        (axis,) = _axes(axis, len(shape))
+        (axis,) = ordered_axes(axis, len(shape))
         size = shape[axis]
         if isinstance(indices_or_sections, int):
             step = size // indices_or_sections
@@ -445,7 +460,7 @@ class NumpyContract(abc.ABC):
     def expand_dims(self, x, axis):
         """Inserts a size-1 axis (int or tuple of ints)."""
         shape = list(self.shape(x))
-        axes = _axes(axis, len(shape) + (1 if isinstance(axis, int) else len(axis)))
+        axes = ordered_axes(axis, len(shape) + (1 if isinstance(axis, int) else len(axis)))
         for a in sorted(axes):
             shape.insert(a, 1)
         return self.reshape(x, tuple(shape))
@@ -455,7 +470,7 @@ class NumpyContract(abc.ABC):
         shape = self.shape(x)
         if axis is None:
             return self.reshape(x, tuple(d for d in shape if d != 1))
-        axes = _axes(axis, len(shape))
+        axes = ordered_axes(axis, len(shape))
         return self.reshape(x, tuple(d for i, d in enumerate(shape) if i not in axes))
 
     @abc.abstractmethod
@@ -534,7 +549,7 @@ class NumpyContract(abc.ABC):
         out = self.cast(self.equal(self.expand_dims(x, len(self.shape(x))), classes),
                         dtype if dtype is not None else dtypes.floatx())
         n = len(self.shape(x))
-        (axis,) = _axes(axis, n + 1)
+        (axis,) = ordered_axes(axis, n + 1)
         if axis != n:
             out = self.moveaxis(out, n, axis)
         return out

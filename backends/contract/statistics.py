@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from . import dtypes
-from .numpy_ops import _axes
+from .axes import ordered_axes
 
 #: the interpolation methods of the quantile family (``method=``)
 QUANTILE_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
@@ -101,7 +101,7 @@ class StatisticsContract:
         """
         shape = tuple(self.shape(x))
         nd = len(shape)
-        axes = tuple(range(nd)) if axis is None else _axes(axis, nd)
+        axes = tuple(range(nd)) if axis is None else ordered_axes(axis, nd)
         others = [a for a in range(nd) if a not in axes]
         perm = tuple(others) + tuple(a for a in range(nd) if a in axes)
         if perm != tuple(range(nd)):
@@ -159,7 +159,7 @@ class StatisticsContract:
         if keepdims:
             return var
         shape = tuple(self.shape(filled))
-        axes = tuple(range(len(shape))) if axis is None else _axes(axis, len(shape))
+        axes = tuple(range(len(shape))) if axis is None else ordered_axes(axis, len(shape))
         return self.reshape(var, tuple(d for i, d in enumerate(shape) if i not in axes))
 
     def nanvar(self, x, axis=None, keepdims=False):
@@ -338,7 +338,7 @@ class StatisticsContract:
         x, weights = self._stat_cast(x, dt), self._stat_cast(weights, dt)
         shape = tuple(self.shape(x))
         if tuple(self.shape(weights)) != shape:  # 1-D weights along the one axis of ``axis``
-            (a,) = _axes(axis, len(shape))
+            (a,) = ordered_axes(axis, len(shape))
             weights = self.reshape(weights, tuple(shape[a] if i == a else 1 for i in range(len(shape))))
         total = self.sum(self.multiply(x, weights), axis=axis)
         return self.divide(total, self.sum(self.broadcast_to(weights, shape), axis=axis))

@@ -38,9 +38,21 @@ class StatelessScope:
     #: True in a :class:`SymbolicScope`: assignments are dropped (their values may be symbolic).
     symbolic = False
 
-    def __init__(self, mapping=None):
-        self.values = {id(v): val for v, val in (mapping or {}).items()}
+    def __init__(self, state_mapping=None, collect_losses=False, initialize_variables=True):
+        pairs = state_mapping.items() if isinstance(state_mapping, dict) else (state_mapping or ())
+        self.values = {}
+        for pair in pairs:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2 or not isinstance(pair[0], Variable):
+                raise ValueError(f"StatelessScope(state_mapping=...) takes a dict {{variable: value}} or a list of "
+                                 f"(variable, value) pairs; received the item {pair!r}.")
+            self.values[id(pair[0])] = pair[1]
         self.assigned = {}
+        self.collect_losses = bool(collect_losses)
+        self.initialize_variables = bool(initialize_variables)
+
+    def get_current_value(self, variable):
+        """The value ``variable`` has in this scope (mapped or assigned inside it), or None when it has none."""
+        return self.values.get(id(variable))
 
     def __enter__(self):
         _scopes.stack.append(self)
@@ -77,6 +89,8 @@ class Variable:
     __array_priority__ = 100  # numpy defers binary operators to ours
     #: set by the front end: returns the current backend (the contract does not know the config)
     _default_backend = None
+    #: set by the front end: returns the path of a variable called ``name`` (its enclosing name scopes in front)
+    _path_of = None
 
     def __init__(self, initializer, shape=None, dtype=None, trainable=True, name=None, backend=None):
         backend = backend if backend is not None else type(self)._default_backend()
@@ -98,7 +112,8 @@ class Variable:
         self.trainable = bool(trainable)
         self._uid = next(_uid)
         self.name = name if name is not None else f"variable_{self._uid}"
-        self.path = self.name  # a layer sets "layer_name/variable_name"
+        path_of = type(self)._path_of
+        self.path = path_of(self.name) if path_of is not None else self.name  # a layer sets "layer/variable"
         self.constraint = None  # applied by optimizers after each update
         self.regularizer = None
 

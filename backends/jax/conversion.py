@@ -177,17 +177,3 @@ def is_float(x):
 
 def is_int(x):
     return dtype_name(x) in cdt.INT_DTYPES
-
-
-def canonical_axis(axis, ndim):
-    """``axis`` (None, int or sequence) as None or a tuple of non-negative ints, validated."""
-    if axis is None:
-        return None
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    out = []
-    for a in axes:
-        a = int(a)
-        if not -ndim <= a < ndim:
-            raise ValueError(f"axis {a} is out of bounds for a tensor of rank {ndim}.")
-        out.append(a % ndim)
-    return tuple(out)

@@ -16,6 +16,7 @@ from jax import lax
 from highlevel.backends.contract import Variable
 from highlevel.backends.contract import dtypes as cdt
 from highlevel.backends.contract import tree
+from highlevel.backends.contract.core import argnums_positions, standardize_argnums
 
 from . import conversion as cv
 from .control_flow import differentiation
@@ -215,8 +216,7 @@ class CoreOps:
 
     # ---------------------------------------------------------------- autodiff
     def value_and_grad(self, fn, argnums=0, has_aux=False):
-        single = isinstance(argnums, int)
-        nums = (argnums,) if single else tuple(argnums)
+        nums, single = standardize_argnums(argnums)
 
         def convert_leaf(v):
             if isinstance(v, Variable) or cv.is_array(v) or isinstance(v, (np.ndarray, np.generic)) \
@@ -226,11 +226,9 @@ class CoreOps:
 
         def vg(*args):
             args = list(args)
-            for n in nums:
-                if not -len(args) <= n < len(args):
-                    raise ValueError(f"argnums {argnums!r} is out of range for {len(args)} positional arguments.")
+            positions = argnums_positions(nums, len(args), argnums)
             flat = []
-            for n in nums:
+            for n in positions:
                 leaves, treedef = tree.flatten(args[n])
                 leaves = [convert_leaf(v) for v in leaves]
                 diff = [i for i, v in enumerate(leaves) if cv.is_array(v) and cv.is_float(v)]
@@ -238,7 +236,7 @@ class CoreOps:
 
             def inner(diff_values):
                 new_args = list(args)
-                for (leaves, treedef, diff), values, n in zip(flat, diff_values, nums):
+                for (leaves, treedef, diff), values, n in zip(flat, diff_values, positions):
                     leaves = list(leaves)
                     for i, v in zip(diff, values):
                         leaves[i] = v

@@ -10,6 +10,7 @@ import jax.numpy as jnp
 import jax.scipy.special as jsp
 
 from . import conversion as cv
+from highlevel.backends.contract.axes import canonical_axes, canonical_axis
 
 
 def _float_unary(fn):
@@ -200,31 +201,31 @@ class MathOps:
 
     def sum(self, x, axis=None, keepdims=False):
         x = cv.convert(x)
-        axes = cv.canonical_axis(axis, x.ndim)
+        axes = canonical_axes(axis, x.ndim)
         dt = self._count_dtype(x)
         return jnp.sum(x.astype(dt), axis=axes, keepdims=keepdims, dtype=dt, promote_integers=False)
 
     def prod(self, x, axis=None, keepdims=False, dtype=None):
         x = cv.convert(x, dtype)
-        axes = cv.canonical_axis(axis, x.ndim)
+        axes = canonical_axes(axis, x.ndim)
         dt = self._count_dtype(x)
         return jnp.prod(x.astype(dt), axis=axes, keepdims=keepdims, dtype=dt, promote_integers=False)
 
     def mean(self, x, axis=None, keepdims=False):
         x = cv.to_float(x)
-        return jnp.mean(x, axis=cv.canonical_axis(axis, x.ndim), keepdims=keepdims)
+        return jnp.mean(x, axis=canonical_axes(axis, x.ndim), keepdims=keepdims)
 
     def var(self, x, axis=None, keepdims=False):
         x = cv.to_float(x)
-        return jnp.var(x, axis=cv.canonical_axis(axis, x.ndim), keepdims=keepdims)
+        return jnp.var(x, axis=canonical_axes(axis, x.ndim), keepdims=keepdims)
 
     def std(self, x, axis=None, keepdims=False):
         x = cv.to_float(x)
-        return jnp.std(x, axis=cv.canonical_axis(axis, x.ndim), keepdims=keepdims)
+        return jnp.std(x, axis=canonical_axes(axis, x.ndim), keepdims=keepdims)
 
     def _extremum(self, fn, name, x, axis, keepdims):
         x = cv.convert(x)
-        axes = cv.canonical_axis(axis, x.ndim)
+        axes = canonical_axes(axis, x.ndim)
         if _reduced_size(x, axes) == 0:
             raise ValueError(
                 f"{name}() of an empty tensor (shape {tuple(x.shape)}) over axis={axis!r} has no identity; "
@@ -244,25 +245,22 @@ class MathOps:
 
     def any(self, x, axis=None, keepdims=False):
         x = cv.convert(x)
-        return jnp.any(x, axis=cv.canonical_axis(axis, x.ndim), keepdims=keepdims)
+        return jnp.any(x, axis=canonical_axes(axis, x.ndim), keepdims=keepdims)
 
     def all(self, x, axis=None, keepdims=False):
         x = cv.convert(x)
-        return jnp.all(x, axis=cv.canonical_axis(axis, x.ndim), keepdims=keepdims)
+        return jnp.all(x, axis=canonical_axes(axis, x.ndim), keepdims=keepdims)
 
     def logsumexp(self, x, axis=None, keepdims=False):
         x = cv.to_float(x)
-        return jsp.logsumexp(x, axis=cv.canonical_axis(axis, x.ndim), keepdims=keepdims)
+        return jsp.logsumexp(x, axis=canonical_axes(axis, x.ndim), keepdims=keepdims)
 
     def _arg_extremum(self, fn, name, x, axis, keepdims):
         x = cv.convert(x)
         if x.size == 0:
             raise ValueError(f"{name}() of an empty tensor (shape {tuple(x.shape)}) is not defined.")
         if axis is not None:
-            axis = cv.canonical_axis(axis, x.ndim)
-            if len(axis) != 1:
-                raise ValueError(f"{name}() takes a single int axis; received axis={axis!r}.")
-            axis = axis[0]
+            axis = canonical_axis(axis, x.ndim)
         out = fn(x, axis=axis, keepdims=keepdims)
         return out.astype(jnp.int32)
 
@@ -279,7 +277,7 @@ class MathOps:
         if axis is None:
             x, axis = x.reshape(-1), 0
         else:
-            axis = cv.canonical_axis(axis, x.ndim)[0]
+            axis = canonical_axis(axis, x.ndim)
         return fn(x, axis=axis, dtype=dt)
 
     def cumsum(self, x, axis=None, dtype=None):

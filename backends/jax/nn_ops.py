@@ -15,33 +15,10 @@ import numpy as np
 from jax import lax
 
 from . import conversion as cv
+from highlevel.backends.contract.axes import canonical_axes
+from highlevel.backends.contract.spatial import canonical_data_format, canonical_padding, spatial_tuple
 
 _SPATIAL_LETTERS = {1: "W", 2: "HW", 3: "DHW"}
-
-
-def _data_format(data_format):
-    data_format = data_format or "channels_last"
-    if data_format not in ("channels_last", "channels_first"):
-        raise ValueError(
-            f"data_format must be 'channels_last' or 'channels_first'; received {data_format!r}."
-        )
-    return data_format
-
-
-def _padding(padding):
-    if not isinstance(padding, str) or padding.lower() not in ("valid", "same"):
-        raise ValueError(f"padding must be 'valid' or 'same'; received {padding!r}.")
-    return padding.lower()
-
-
-def _tuple(value, n, name):
-    """An int or a sequence of ``n`` ints as a tuple of ``n`` ints."""
-    if isinstance(value, int):
-        return (value,) * n
-    value = tuple(int(v) for v in value)
-    if len(value) != n:
-        raise ValueError(f"{name} must be an int or a tuple of {n} ints; received {value!r}.")
-    return value
 
 
 def _spatial_dims(inputs, op):
@@ -131,16 +108,16 @@ class NNOps:
 
     def softmax(self, x, axis=-1):
         x = cv.to_float(x)
-        return jax.nn.softmax(x, axis=cv.canonical_axis(axis, x.ndim) if axis is not None else None)
+        return jax.nn.softmax(x, axis=canonical_axes(axis, x.ndim) if axis is not None else None)
 
     def log_softmax(self, x, axis=-1):
         x = cv.to_float(x)
-        return jax.nn.log_softmax(x, axis=cv.canonical_axis(axis, x.ndim) if axis is not None else None)
+        return jax.nn.log_softmax(x, axis=canonical_axes(axis, x.ndim) if axis is not None else None)
 
     # -------------------------------------------------------------- convolution
     def conv(self, inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
         inputs, kernel = _conv_operands(inputs, kernel)
-        data_format, padding = _data_format(data_format), _padding(padding)
+        data_format, padding = canonical_data_format(data_format), canonical_padding(padding)
         n = _spatial_dims(inputs, "conv")
         if kernel.ndim != n + 2:
             raise ValueError(
@@ -156,16 +133,16 @@ class NNOps:
             )
         return lax.conv_general_dilated(
             inputs, kernel,
-            window_strides=_tuple(strides, n, "strides"),
+            window_strides=spatial_tuple(strides, n),
             padding=padding.upper(),
-            rhs_dilation=_tuple(dilation_rate, n, "dilation_rate"),
+            rhs_dilation=spatial_tuple(dilation_rate, n),
             dimension_numbers=_dimension_numbers(n, data_format),
             feature_group_count=in_channels // kernel_in,
         )
 
     def depthwise_conv(self, inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
         inputs, kernel = _conv_operands(inputs, kernel)
-        data_format, padding = _data_format(data_format), _padding(padding)
+        data_format, padding = canonical_data_format(data_format), canonical_padding(padding)
         n = _spatial_dims(inputs, "depthwise_conv")
         in_channels = _channels(inputs, data_format)
         if kernel.ndim != n + 2 or kernel.shape[-2] != in_channels:
@@ -177,9 +154,9 @@ class NNOps:
         kernel = kernel.reshape(kernel.shape[:-2] + (1, in_channels * kernel.shape[-1]))
         return lax.conv_general_dilated(
             inputs, kernel,
-            window_strides=_tuple(strides, n, "strides"),
+            window_strides=spatial_tuple(strides, n),
             padding=padding.upper(),
-            rhs_dilation=_tuple(dilation_rate, n, "dilation_rate"),
+            rhs_dilation=spatial_tuple(dilation_rate, n),
             dimension_numbers=_dimension_numbers(n, data_format),
             feature_group_count=in_channels,
         )
@@ -187,7 +164,7 @@ class NNOps:
     def conv_transpose(self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None,
                        dilation_rate=1):
         inputs, kernel = _conv_operands(inputs, kernel)
-        data_format, padding = _data_format(data_format), _padding(padding)
+        data_format, padding = canonical_data_format(data_format), canonical_padding(padding)
         n = _spatial_dims(inputs, "conv_transpose")
         in_channels = _channels(inputs, data_format)
         if kernel.ndim != n + 2 or kernel.shape[-1] != in_channels:
@@ -195,9 +172,9 @@ class NNOps:
                 f"conv_transpose kernel must have shape (*spatial, out_channels, in_channels={in_channels}); "
                 f"received kernel of shape {tuple(kernel.shape)}."
             )
-        strides = _tuple(strides, n, "strides")
-        dilation = _tuple(dilation_rate, n, "dilation_rate")
-        out_pad = (None,) * n if output_padding is None else _tuple(output_padding, n, "output_padding")
+        strides = spatial_tuple(strides, n)
+        dilation = spatial_tuple(dilation_rate, n)
+        out_pad = (None,) * n if output_padding is None else spatial_tuple(output_padding, n)
         pads = [_transpose_pads(kernel.shape[i], strides[i], dilation[i], padding, out_pad[i]) for i in range(n)]
         # Flip the spatial axes and swap (out, in) -> (in, out): the transpose of conv's kernel.
         flipped = jnp.flip(kernel, axis=tuple(range(n)))
@@ -214,15 +191,15 @@ class NNOps:
     # ------------------------------------------------------------------ pooling
     def _window(self, inputs, pool_size, strides, data_format, op):
         n = _spatial_dims(inputs, op)
-        pool = _tuple(pool_size, n, "pool_size")
-        strides = pool if strides is None else _tuple(strides, n, "strides")
+        pool = spatial_tuple(pool_size, n)
+        strides = pool if strides is None else spatial_tuple(strides, n)
         if data_format == "channels_last":
             return n, (1,) + pool + (1,), (1,) + strides + (1,)
         return n, (1, 1) + pool, (1, 1) + strides
 
     def max_pool(self, inputs, pool_size, strides=None, padding="valid", data_format=None):
         inputs = cv.convert(inputs)
-        data_format, padding = _data_format(data_format), _padding(padding)
+        data_format, padding = canonical_data_format(data_format), canonical_padding(padding)
         _, window, strides = self._window(inputs, pool_size, strides, data_format, "max_pool")
         # numpy (concrete) init values: lax then recognises the max monoid and uses its differentiable
         # reduce_window_max primitive, even under jit
@@ -236,7 +213,7 @@ class NNOps:
 
     def average_pool(self, inputs, pool_size, strides=None, padding="valid", data_format=None):
         inputs = cv.to_float(inputs)
-        data_format, padding = _data_format(data_format), _padding(padding)
+        data_format, padding = canonical_data_format(data_format), canonical_padding(padding)
         _, window, strides = self._window(inputs, pool_size, strides, data_format, "average_pool")
         zero = np.array(0, inputs.dtype)  # concrete, so lax uses the differentiable add monoid
         sums = lax.reduce_window(inputs, zero, lax.add, window, strides, padding.upper())
@@ -252,7 +229,7 @@ class NNOps:
     # ------------------------------------------------------------------ moments
     def moments(self, x, axes, keepdims=False):
         x = cv.to_float(x)
-        axes = cv.canonical_axis(axes, x.ndim)
+        axes = canonical_axes(axes, x.ndim)
         # half precision accumulates badly: compute in float32 and cast back
         low = cv.dtype_name(x) in ("float16", "bfloat16")
         xc = x.astype(jnp.float32) if low else x

@@ -11,6 +11,7 @@ from jax import lax
 
 from highlevel.backends.contract import Variable
 from highlevel.backends.contract import dtypes as cdt
+from highlevel.backends.contract.axes import canonical_axes
 
 from . import conversion as cv
 
@@ -83,14 +84,7 @@ class ShapeOps:
 
     def split(self, x, indices_or_sections, axis=0):
         x = cv.convert(x)
-        if isinstance(indices_or_sections, (int, np.integer)):
-            n = x.shape[axis]
-            if n % int(indices_or_sections):
-                raise ValueError(
-                    f"split() of an axis of size {n} into {indices_or_sections} equal sections is not possible; "
-                    "pass a number of sections that divides the size, or a list of cut indices."
-                )
-        else:
+        if not isinstance(indices_or_sections, (int, np.integer)):
             indices_or_sections = [int(i) for i in indices_or_sections]
         return list(jnp.split(x, indices_or_sections, axis=axis))
 
@@ -99,15 +93,7 @@ class ShapeOps:
 
     def squeeze(self, x, axis=None):
         x = cv.convert(x)
-        if axis is not None:
-            axes = cv.canonical_axis(axis, x.ndim)
-            for a in axes:
-                if x.shape[a] != 1:
-                    raise ValueError(
-                        f"Cannot squeeze axis {a} of a tensor of shape {tuple(x.shape)}: its size is not 1."
-                    )
-            axis = axes
-        return jnp.squeeze(x, axis)
+        return jnp.squeeze(x, None if axis is None else canonical_axes(axis, x.ndim))
 
     def take(self, x, indices, axis=None):
         x = cv.convert(x)
@@ -137,16 +123,9 @@ class ShapeOps:
 
     def pad(self, x, pad_width, mode="constant", constant_values=None):
         x = cv.convert(x)
-        mode = mode.lower()
-        if mode not in ("constant", "reflect", "symmetric", "edge"):
-            raise ValueError(
-                f"pad() mode must be one of 'constant', 'reflect', 'symmetric', 'edge'; received {mode!r}."
-            )
         if mode == "constant":
             value = cv.convert(0 if constant_values is None else constant_values, cv.dtype_name(x))
             return jnp.pad(x, pad_width, mode="constant", constant_values=value)
-        if constant_values is not None:
-            raise ValueError(f"constant_values is only used with mode='constant'; received mode={mode!r}.")
         return jnp.pad(x, pad_width, mode=mode)
 
     def tile(self, x, repeats):

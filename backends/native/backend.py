@@ -15,6 +15,7 @@ import contextlib
 import numpy as np
 
 from highlevel.backends.contract import Backend, Capabilities, Variable, dtypes, tree
+from highlevel.backends.contract.core import argnums_positions, standardize_argnums
 from highlevel.backends.contract.variable import _scopes
 from . import autograd, ops_fused, ops_linalg, ops_math, ops_nn, ops_reduce, ops_shape
 from . import random as _random
@@ -304,20 +305,17 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps
 
     # ----------------------------------------------------------------- autodiff
     def value_and_grad(self, fn, argnums=0, has_aux=False):
-        single = isinstance(argnums, int)
-        nums = (argnums,) if single else tuple(argnums)
+        nums, single = standardize_argnums(argnums)
 
         def wrapped(*args):
             args = list(args)
-            for i in nums:
-                if i >= len(args):
-                    raise ValueError(f"argnums={argnums} but the function received {len(args)} arguments.")
+            positions = argnums_positions(nums, len(args), argnums)
             # Inside an enclosing differentiation (a value_and_grad function running on this thread) the
             # gradient is built as a graph, from leaves linked to the arguments, so that the enclosing one
             # differentiates through it: grad of grad, Hessian-vector products, mixed partials.
             nested = autograd.in_differentiation()
             targets = []
-            for i in nums:
+            for i in positions:
                 leaves, treedef = tree.flatten(args[i])
                 marked = [_grad_leaf(v, nested) for v in leaves]
                 args[i] = tree.unflatten(treedef, marked)

@@ -219,22 +219,3 @@ def like(a, dt):
     """``a`` in dtype ``dt``: undoes promotions by internal constants (bfloat16 * 0.5 is float32 in
     ml_dtypes, which does not treat Python floats as weak)."""
     return a if a.dtype == dt else a.astype(dt)
-
-
-def canonical_axis(axis, ndim):
-    """``axis`` (None, int or sequence) as None or a sorted tuple of non-negative ints."""
-    if axis is None:
-        return None
-    if isinstance(axis, (list, tuple)):
-        axes = tuple(_one_axis(a, ndim) for a in axis)
-        if len(set(axes)) != len(axes):
-            raise ValueError(f"Repeated axis in {axis} for a tensor of rank {ndim}.")
-        return tuple(sorted(axes))
-    return (_one_axis(axis, ndim),)
-
-
-def _one_axis(a, ndim):
-    a = int(a)
-    if not -max(ndim, 1) <= a < max(ndim, 1):
-        raise ValueError(f"axis {a} is out of bounds for a tensor of rank {ndim}.")
-    return a % ndim if ndim else 0

@@ -14,10 +14,11 @@ import math
 
 from . import ops_math as _math
 from .autograd import record
-from .convert import canonical_axis, like, to_float, to_tensor
+from .convert import like, to_float, to_tensor
 from .ops_reduce import mean, var
 from .tensor import Tensor
 from .xp import on_gpu, xp
+from highlevel.backends.contract.axes import canonical_axes
 
 if on_gpu:
     from . import gpu_kernels
@@ -196,15 +197,12 @@ def hard_sigmoid(x):
     return record(like(yd, xd.dtype), (x,), backward, (x,), "hard_sigmoid")
 
 
-def _axes(axis, ndim):
-    return canonical_axis(axis, ndim) if ndim else None
-
 
 def softmax(x, axis=-1):
     """exp(x) / sum(exp(x)) along ``axis`` (an int or a tuple), finite for inputs of +-1e4."""
     x = to_float(x)
     xd = x.data
-    axes = _axes(axis, xd.ndim)
+    axes = canonical_axes(axis, xd.ndim) if xd.ndim else None
     m = xd.max(axis=axes, keepdims=True)
     e = xp.exp(xd - xp.where(xp.isfinite(m), m, 0.0).astype(xd.dtype, copy=False))
     yd = e / e.sum(axis=axes, keepdims=True)
@@ -221,7 +219,7 @@ def log_softmax(x, axis=-1):
     """x - logsumexp(x) along ``axis``, finite for inputs of +-1e4."""
     x = to_float(x)
     xd = x.data
-    axes = _axes(axis, xd.ndim)
+    axes = canonical_axes(axis, xd.ndim) if xd.ndim else None
     m = xd.max(axis=axes, keepdims=True)
     shifted = xd - xp.where(xp.isfinite(m), m, 0.0).astype(xd.dtype, copy=False)
     yd = shifted - xp.log(xp.exp(shifted).sum(axis=axes, keepdims=True))

@@ -14,10 +14,11 @@ equal to the extremum, divided by the number of ties (JAX's rule).
 import builtins
 
 from highlevel.backends.contract import dtypes
+from highlevel.backends.contract.axes import canonical_axes, canonical_axis
 from . import ops_math as _math
 from . import ops_shape as _shape
 from .autograd import record
-from .convert import canonical_axis, like, to_float, to_tensor
+from .convert import like, to_float, to_tensor
 from .tensor import FLOAT_DTYPES, Tensor
 from .xp import xp
 
@@ -56,7 +57,7 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001 - the contract's name
     """The sum over ``axis``; bool gives int32, other integers keep their dtype."""
     x = to_tensor(x)
     xd = x.data
-    axes = canonical_axis(axis, xd.ndim)
+    axes = canonical_axes(axis, xd.ndim)
     yd = xd.sum(axis=axes, keepdims=keepdims, dtype=_int_accumulator(x))
     shape = xd.shape
 
@@ -70,7 +71,7 @@ def mean(x, axis=None, keepdims=False):
     """The mean over ``axis``; integers give floatx; the mean over no entries is nan, as numpy."""
     x = to_float(x)
     xd = x.data
-    axes = canonical_axis(axis, xd.ndim)
+    axes = canonical_axes(axis, xd.ndim)
     n = _count(xd.shape, axes)
     yd = xd.sum(axis=axes, keepdims=keepdims) * (1.0 / n) if n else xd.mean(axis=axes, keepdims=keepdims)
     shape = xd.shape
@@ -94,7 +95,7 @@ def _extremum(name, fwd):
     def op(x, axis=None, keepdims=False):
         x = to_tensor(x)
         xd = x.data
-        axes = canonical_axis(axis, xd.ndim)
+        axes = canonical_axes(axis, xd.ndim)
         _check_nonempty(name, xd.shape, axes)
         yd = fwd(xd, axis=axes, keepdims=keepdims)
         shape = xd.shape
@@ -148,7 +149,7 @@ def prod(x, axis=None, keepdims=False):
     """The product over ``axis``; bool gives int32, other integers keep their dtype."""
     x = to_tensor(x)
     xd = x.data
-    axes = canonical_axis(axis, xd.ndim)
+    axes = canonical_axes(axis, xd.ndim)
     yd = xd.prod(axis=axes, keepdims=keepdims, dtype=_int_accumulator(x))
     shape = xd.shape
 
@@ -177,7 +178,7 @@ def var(x, axis=None, keepdims=False):
     """The population variance (ddof 0) over ``axis``; integers give floatx."""
     x = to_float(x)
     xd = x.data
-    axes = canonical_axis(axis, xd.ndim)
+    axes = canonical_axes(axis, xd.ndim)
     n = _count(xd.shape, axes)
     centered = xd - xd.mean(axis=axes, keepdims=True)
     yd = (centered * centered).mean(axis=axes, keepdims=keepdims)
@@ -201,20 +202,20 @@ def std(x, axis=None, keepdims=False):
 def any(x, axis=None, keepdims=False):  # noqa: A001
     """Whether any entry over ``axis`` is true (bool)."""
     xd = to_tensor(x).data
-    return Tensor(xp.any(xd, axis=canonical_axis(axis, xd.ndim), keepdims=keepdims))
+    return Tensor(xp.any(xd, axis=canonical_axes(axis, xd.ndim), keepdims=keepdims))
 
 
 def all(x, axis=None, keepdims=False):  # noqa: A001
     """Whether every entry over ``axis`` is true (bool)."""
     xd = to_tensor(x).data
-    return Tensor(xp.all(xd, axis=canonical_axis(axis, xd.ndim), keepdims=keepdims))
+    return Tensor(xp.all(xd, axis=canonical_axes(axis, xd.ndim), keepdims=keepdims))
 
 
 def logsumexp(x, axis=None, keepdims=False):
     """log(sum(exp(x))) over ``axis``, shifted by the maximum so that +-1e4 inputs stay finite."""
     x = to_float(x)
     xd = x.data
-    axes = canonical_axis(axis, xd.ndim)
+    axes = canonical_axes(axis, xd.ndim)
     m = xd.max(axis=axes, keepdims=True) if xd.size else xp.zeros(_kept_shape(xd.shape, axes), xd.dtype)
     m = xp.where(xp.isfinite(m), m, xp.zeros((), xd.dtype))  # all -inf rows: no shift, log(0) = -inf
     with _quiet():
@@ -249,7 +250,7 @@ def _arg(name, fwd):
         if xd.size == 0:
             raise ValueError(f"{name} of an empty tensor (shape {xd.shape}) has no answer.")
         if axis is not None:
-            axis = canonical_axis(axis, xd.ndim)[0]
+            axis = canonical_axis(axis, xd.ndim)
         return Tensor(fwd(xd, axis=axis, keepdims=keepdims).astype(xp.int32))
 
     op.__name__ = op.__qualname__ = name
@@ -271,7 +272,7 @@ def _scan_input(x, axis, dtype):
         from .ops_shape import reshape
 
         x, axis = reshape(x, (-1,)), 0
-    return x, canonical_axis(axis, x.data.ndim)[0]
+    return x, canonical_axis(axis, x.data.ndim)
 
 
 def cumsum(x, axis=None, dtype=None):

@@ -28,6 +28,7 @@ out.
 import math
 
 from highlevel.backends.contract import dtypes as _dtypes
+from highlevel.backends.contract.spatial import canonical_padding, channels_first, spatial_tuple
 
 from . import im2col as _im
 from .autograd import Bilinear, linear, record
@@ -36,53 +37,6 @@ from .xp import xp
 
 
 # ----------------------------------------------------------------------------------------- argument checks
-def _tuple_arg(value, nd, name):
-    """An int or a sequence of ``nd`` ints as a tuple of ``nd`` positive ints."""
-    if isinstance(value, (list, tuple)):
-        out = tuple(int(v) for v in value)
-        if len(out) != nd:
-            raise ValueError(
-                f"`{name}` must be an int or a tuple of {nd} ints for {nd} spatial dims; received {value!r}."
-            )
-    else:
-        out = (int(value),) * nd
-    if any(v < 1 for v in out):
-        raise ValueError(f"`{name}` must be positive; received {value!r}.")
-    return out
-
-
-def _tuple_arg_nonneg(value, nd):
-    """``output_padding`` as a tuple of ``nd`` ints >= 0."""
-    if isinstance(value, (list, tuple)):
-        out = tuple(int(v) for v in value)
-        if len(out) != nd:
-            raise ValueError(
-                f"`output_padding` must be an int or a tuple of {nd} ints; received {value!r}."
-            )
-    else:
-        out = (int(value),) * nd
-    if any(v < 0 for v in out):
-        raise ValueError(f"`output_padding` must be >= 0; received {value!r}.")
-    return out
-
-
-def _padding_arg(padding):
-    p = str(padding).lower()
-    if p not in ("valid", "same"):
-        raise ValueError(f"`padding` must be 'valid' or 'same'; received {padding!r}.")
-    return p
-
-
-def _channels_first(data_format):
-    if data_format is None or data_format == "channels_last":
-        return False
-    if data_format == "channels_first":
-        return True
-    raise ValueError(
-        f"`data_format` must be 'channels_last', 'channels_first' or None; received {data_format!r}."
-    )
-
-
 def _check_rank(x, nd, op, what="inputs"):
     if x.ndim != nd + 2:
         raise ValueError(
@@ -298,7 +252,7 @@ class SpatialOpsMixin:
                 f"(*kernel_size, in_channels // groups, out_channels); received shape {tuple(w.shape)}."
             )
         _check_rank(x.data, nd, "conv")
-        first = _channels_first(data_format)
+        first = channels_first(data_format)
         c = x.data.shape[1] if first else x.data.shape[-1]
         cg, f = w.data.shape[-2], w.data.shape[-1]
         if cg < 1 or c % cg:
@@ -330,7 +284,7 @@ class SpatialOpsMixin:
                 f"(*kernel_size, in_channels, multiplier); received shape {tuple(w.shape)}."
             )
         _check_rank(x.data, nd, "depthwise_conv")
-        first = _channels_first(data_format)
+        first = channels_first(data_format)
         c = x.data.shape[1] if first else x.data.shape[-1]
         if w.data.shape[-2] != c:
             raise ValueError(
@@ -341,9 +295,9 @@ class SpatialOpsMixin:
         return self._conv_nd(x, w, nd, strides, padding, first, dilation_rate, c, "depthwise_conv")
 
     def _conv_nd(self, x, w, nd, strides, padding, first, dilation_rate, groups, op):
-        strides = _tuple_arg(strides, nd, "strides")
-        dilation = _tuple_arg(dilation_rate, nd, "dilation_rate")
-        padding = _padding_arg(padding)
+        strides = spatial_tuple(strides, nd)
+        dilation = spatial_tuple(dilation_rate, nd)
+        padding = canonical_padding(padding)
         dtype = _compute_dtype(x.dtype, w.dtype)
         wshape = w.data.shape
         kernel_size = wshape[:nd]
@@ -402,7 +356,7 @@ class SpatialOpsMixin:
                 f"(*kernel_size, out_channels, in_channels); received shape {tuple(w.shape)}."
             )
         _check_rank(x.data, nd, "conv_transpose")
-        first = _channels_first(data_format)
+        first = channels_first(data_format)
         c = x.data.shape[1] if first else x.data.shape[-1]
         cout, cin = w.data.shape[-2], w.data.shape[-1]
         if c != cin:
@@ -410,13 +364,13 @@ class SpatialOpsMixin:
                 f"conv_transpose: the input has {c} channels but the kernel expects {cin} (kernel shape "
                 f"{tuple(w.shape)} = (*kernel_size, out_channels, in_channels))."
             )
-        strides = _tuple_arg(strides, nd, "strides")
-        dilation = _tuple_arg(dilation_rate, nd, "dilation_rate")
-        padding = _padding_arg(padding)
+        strides = spatial_tuple(strides, nd)
+        dilation = spatial_tuple(dilation_rate, nd)
+        padding = canonical_padding(padding)
         if output_padding is None:
             out_pad = (None,) * nd
         else:
-            out_pad = _tuple_arg_nonneg(output_padding, nd)
+            out_pad = spatial_tuple(output_padding, nd)
             for op_, s, d in zip(out_pad, strides, dilation):
                 if op_ >= s and op_ >= d:
                     raise ValueError(
@@ -457,10 +411,10 @@ class SpatialOpsMixin:
                 f"{op} supports 1, 2 or 3 spatial dims: inputs must have rank 3, 4 or 5; received shape "
                 f"{tuple(x.shape)}."
             )
-        pool = _tuple_arg(pool_size, nd, "pool_size")
-        strides = pool if strides is None else _tuple_arg(strides, nd, "strides")
-        padding = _padding_arg(padding)
-        first = _channels_first(data_format)
+        pool = spatial_tuple(pool_size, nd)
+        strides = pool if strides is None else spatial_tuple(strides, nd)
+        padding = canonical_padding(padding)
+        first = channels_first(data_format)
         xd = _to_last(x.data, first)
         win = _im.conv_window(xd.shape[1:-1], pool, strides, (1,) * nd, padding)
         return x, xd, win, first

@@ -81,7 +81,8 @@ class Tensor:
     [[7.0, 11.0], [9.0, 13.0]]
     """
 
-    __slots__ = ("data", "requires_grad", "_node", "_version", "grad", "__weakref__")
+    # `_keras_mask`: the mask the front end attaches to a layer's output (unset until then), as on the other engines' tensors
+    __slots__ = ("data", "requires_grad", "_node", "_version", "grad", "_keras_mask", "__weakref__")
     # numpy's binary operators defer to ours (``np_array * tensor`` calls ``Tensor.__rmul__``)
     __array_priority__ = 1000
 

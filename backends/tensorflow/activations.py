@@ -8,7 +8,8 @@ import math
 
 import tensorflow as tf
 
-from .convert import canonical_axes, convert, to_float
+from .convert import convert, to_float
+from highlevel.backends.contract.axes import canonical_axes
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946

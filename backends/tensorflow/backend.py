@@ -17,6 +17,7 @@ from .activations import ActivationOps
 from .control_flow import ControlFlowOps
 from .conv import ConvOps
 from .core import CoreOps
+from .data_pipeline import TensorFlowDataPipelineOps
 from .distribution import TensorFlowDistributionMixin
 from .linalg import TensorFlowLinalgMixin
 from .math_ops import MathOps
@@ -44,7 +45,7 @@ tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 class TensorFlowBackend(TensorFlowDistributionMixin, TensorFlowRandomOps, CoreOps, MathOps, NumpyMathOps, ReduceOps,
                         ShapeOps, NumpyArrayOps, ActivationOps, ConvOps, ControlFlowOps, ScatterSegmentOps, TrainingOps,
-                        TensorFlowLinalgMixin, TensorFlowSpectralMixin, Backend):
+                        TensorFlowLinalgMixin, TensorFlowSpectralMixin, TensorFlowDataPipelineOps, Backend):
     """The TensorFlow engine: ``tf.Variable`` state, ``tf.GradientTape`` gradients, stateless random."""
 
     name = "tensorflow"

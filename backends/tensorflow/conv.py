@@ -14,34 +14,12 @@ rewritten in terms of ones that work:
 
 import tensorflow as tf
 
+from highlevel.backends.contract.spatial import canonical_data_format, canonical_padding, spatial_tuple
 from .convert import promote_float, static_shape
 
 
 # Always passed explicitly: with data_format=None the eager gradients of the 3-D ops fail to read the attr.
 _LAST = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
-
-
-def _tuple(v, n, name):
-    if isinstance(v, int):
-        return (v,) * n
-    v = tuple(int(i) for i in v)
-    if len(v) != n:
-        raise ValueError(f"{name} must be an int or a tuple of {n} ints; received {v!r}.")
-    return v
-
-
-def _data_format(data_format):
-    fmt = data_format or "channels_last"
-    if fmt not in ("channels_last", "channels_first"):
-        raise ValueError(f"data_format must be 'channels_last' or 'channels_first'; received {data_format!r}.")
-    return fmt
-
-
-def _padding(padding):
-    p = str(padding).lower()
-    if p not in ("valid", "same"):
-        raise ValueError(f"padding must be 'valid' or 'same'; received {padding!r}.")
-    return p.upper()
 
 
 def to_last(x, fmt):
@@ -154,7 +132,7 @@ def conv_transpose_nd(x, kernel, strides, padding, output_padding, dilations):
     n = len(strides)
     kshape = static_shape(kernel)
     spatial = static_shape(x)[1:-1]
-    ops = (None,) * n if output_padding is None else _tuple(output_padding, n, "output_padding")
+    ops = (None,) * n if output_padding is None else spatial_tuple(output_padding, n)
     out_spatial = [transpose_output_size(spatial[i], kshape[i], strides[i], padding, ops[i], dilations[i])
                    for i in range(n)]
     if all(d == 1 for d in dilations):
@@ -183,22 +161,22 @@ class ConvOps:
     def conv(self, inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
         x, k = promote_float(inputs, kernel)
         n = x.shape.rank - 2
-        fmt = _data_format(data_format)
+        fmt = canonical_data_format(data_format)
         x = to_last(x, fmt)
         cin, kin = x.shape[-1], k.shape[-2]
         if kin is not None and cin is not None and (cin % kin or k.shape[-1] % (cin // kin)):
             raise ValueError(f"conv: inputs have {cin} channels but the kernel {tuple(k.shape.as_list())} "
                              f"expects a multiple of {kin} (groups = in_channels // kernel.shape[-2]) and "
                              "out_channels divisible by the groups.")
-        y = conv_nd(x, k, _tuple(strides, n, "strides"), _padding(padding), _tuple(dilation_rate, n, "dilation_rate"))
+        y = conv_nd(x, k, spatial_tuple(strides, n), canonical_padding(padding).upper(), spatial_tuple(dilation_rate, n))
         return from_last(y, fmt)
 
     def depthwise_conv(self, inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
         x, k = promote_float(inputs, kernel)
         n = x.shape.rank - 2
-        fmt = _data_format(data_format)
+        fmt = canonical_data_format(data_format)
         x = to_last(x, fmt)
-        strides, dilations, pad = _tuple(strides, n, "strides"), _tuple(dilation_rate, n, "dilation_rate"), _padding(padding)
+        strides, dilations, pad = spatial_tuple(strides, n), spatial_tuple(dilation_rate, n), canonical_padding(padding).upper()
         if n == 1:
             # A dummy row of size 1: equal strides on it change nothing and keep the CPU kernel happy.
             y = _depthwise_2d(x[:, None], k[None], (strides[0],) * 2, pad, (1,) + dilations)[:, 0]
@@ -214,22 +192,22 @@ class ConvOps:
                        dilation_rate=1):
         x, k = promote_float(inputs, kernel)
         n = x.shape.rank - 2
-        fmt = _data_format(data_format)
+        fmt = canonical_data_format(data_format)
         x = to_last(x, fmt)
         if k.shape[-1] is not None and x.shape[-1] != k.shape[-1]:
             raise ValueError(f"conv_transpose: inputs have {x.shape[-1]} channels but the kernel "
                              f"{tuple(k.shape.as_list())} expects {k.shape[-1]} (kernel is (*spatial, out, in)).")
-        y = conv_transpose_nd(x, k, _tuple(strides, n, "strides"), _padding(padding), output_padding,
-                              _tuple(dilation_rate, n, "dilation_rate"))
+        y = conv_transpose_nd(x, k, spatial_tuple(strides, n), canonical_padding(padding).upper(), output_padding,
+                              spatial_tuple(dilation_rate, n))
         return from_last(y, fmt)
 
     def _pool(self, op, inputs, pool_size, strides, padding, data_format):
         x = promote_float(inputs)[0]
         n = x.shape.rank - 2
-        fmt = _data_format(data_format)
-        pool = _tuple(pool_size, n, "pool_size")
-        strides = pool if strides is None else _tuple(strides, n, "strides")
-        y = op(to_last(x, fmt), pool, strides, _padding(padding), data_format=_LAST[n])
+        fmt = canonical_data_format(data_format)
+        pool = spatial_tuple(pool_size, n)
+        strides = pool if strides is None else spatial_tuple(strides, n)
+        y = op(to_last(x, fmt), pool, strides, canonical_padding(padding).upper(), data_format=_LAST[n])
         return from_last(y, fmt)
 
     def max_pool(self, inputs, pool_size, strides=None, padding="valid", data_format=None):

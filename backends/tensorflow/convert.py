@@ -90,7 +90,8 @@ def convert(x, dtype=None):
     dtype; nested lists take the promoted dtype of their entries (Python numbers being weak).
     """
     if isinstance(x, Variable):
-        x = x.value
+        # Another engine's Variable (a layer's weight read inside a tf.data pipeline): its current value.
+        x = x.value if x.backend is None or x.backend.name == "tensorflow" else x.backend.to_numpy(x.value)
     if isinstance(x, tf.Tensor):
         if dtype is not None:
             d = tf_dtype(dtype)
@@ -168,23 +169,3 @@ def static_shape(x):
         raise ValueError(f"This op needs a tensor of fully known shape; received shape {x.shape}. "
                          "Give tf.function an input_signature with static shapes.")
     return tuple(dims)
-
-
-def canonical_axis(axis, ndim):
-    """``axis`` as a non-negative int, with a clear error when out of range."""
-    axis = int(axis)
-    if not -ndim <= axis < ndim:
-        raise ValueError(f"axis {axis} is out of bounds for a tensor of rank {ndim}.")
-    return axis + ndim if axis < 0 else axis
-
-
-def canonical_axes(axis, ndim):
-    """``axis`` (None, int or tuple) as a sorted list of non-negative ints, or None for all axes."""
-    if axis is None:
-        return None
-    if isinstance(axis, (list, tuple)):
-        out = sorted(canonical_axis(a, ndim) for a in axis)
-        if len(set(out)) != len(out):
-            raise ValueError(f"Repeated axis in {axis!r}.")
-        return out
-    return [canonical_axis(axis, ndim)]

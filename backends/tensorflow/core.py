@@ -12,8 +12,10 @@ import numpy as np
 import tensorflow as tf
 
 from highlevel.backends.contract import Variable, dtypes, tree
+from highlevel.backends.contract.axes import canonical_axis
+from highlevel.backends.contract.core import argnums_positions, standardize_argnums
 
-from .convert import canonical_axis, convert, dtype_name, is_py_scalar, np_dtype, static_shape, tf_dtype
+from .convert import convert, dtype_name, is_py_scalar, np_dtype, static_shape, tf_dtype
 
 
 def _shape_arg(shape):
@@ -89,7 +91,12 @@ class CoreOps:
             x = convert(x)
         if x.shape.rank is None:
             raise ValueError("The tensor has unknown rank; give tf.function an input_signature.")
-        return tuple(x.shape.as_list())
+        static = x.shape.as_list()
+        if None not in static:
+            return tuple(static)
+        # A size unknown while tracing (a tf.data batch): a scalar tensor holding it, as Keras's TensorFlow backend.
+        dynamic = tf.shape(x)
+        return tuple(dynamic[i] if s is None else s for i, s in enumerate(static))
 
     def dtype(self, x):
         if isinstance(x, (tf.Tensor, tf.Variable)):
@@ -201,15 +208,12 @@ class CoreOps:
 
     # ---------------------------------------------------------------- autodiff
     def value_and_grad(self, fn, argnums=0, has_aux=False):
-        single = isinstance(argnums, int)
-        nums = (argnums,) if single else tuple(argnums)
+        nums, single = standardize_argnums(argnums)
 
         def wrapped(*args):
             args = list(args)
             structures = []
-            for i in nums:
-                if i >= len(args):
-                    raise ValueError(f"argnums={argnums!r} but the function received {len(args)} arguments.")
+            for i in argnums_positions(nums, len(args), argnums):
                 leaves, treedef = tree.flatten(args[i])
                 leaves = [convert(x) for x in leaves]
                 structures.append((leaves, treedef))

@@ -7,13 +7,11 @@ of integers give floatx; float16 and bfloat16 accumulate in float32.
 
 import tensorflow as tf
 
-from .convert import canonical_axes, canonical_axis, convert, to_float
+from .convert import convert, to_float
+from highlevel.backends.contract.axes import canonical_axes, canonical_axis
 
 _WIDEN = {tf.bool: tf.int32}
 
-
-def _axes(x, axis):
-    return canonical_axes(axis, x.shape.rank)
 
 
 def _accumulate(x):
@@ -43,34 +41,34 @@ class ReduceOps:
         x = convert(x)
         if x.dtype in _WIDEN:
             x = tf.cast(x, _WIDEN[x.dtype])
-        return tf.reduce_sum(x, axis=_axes(x, axis), keepdims=keepdims)
+        return tf.reduce_sum(x, axis=canonical_axes(axis, x.shape.rank), keepdims=keepdims)
 
     def prod(self, x, axis=None, keepdims=False, dtype=None):
         x = convert(x, dtype)
         if x.dtype in _WIDEN:
             x = tf.cast(x, _WIDEN[x.dtype])
-        return tf.reduce_prod(x, axis=_axes(x, axis), keepdims=keepdims)
+        return tf.reduce_prod(x, axis=canonical_axes(axis, x.shape.rank), keepdims=keepdims)
 
     def mean(self, x, axis=None, keepdims=False):
         x = to_float(x)
-        out = tf.reduce_mean(_accumulate(x), axis=_axes(x, axis), keepdims=keepdims)
+        out = tf.reduce_mean(_accumulate(x), axis=canonical_axes(axis, x.shape.rank), keepdims=keepdims)
         return tf.cast(out, x.dtype)
 
     def var(self, x, axis=None, keepdims=False):
         x = to_float(x)
-        out = tf.math.reduce_variance(_accumulate(x), axis=_axes(x, axis), keepdims=keepdims)
+        out = tf.math.reduce_variance(_accumulate(x), axis=canonical_axes(axis, x.shape.rank), keepdims=keepdims)
         return tf.cast(out, x.dtype)
 
     def std(self, x, axis=None, keepdims=False):
         x = to_float(x)
-        out = tf.math.reduce_std(_accumulate(x), axis=_axes(x, axis), keepdims=keepdims)
+        out = tf.math.reduce_std(_accumulate(x), axis=canonical_axes(axis, x.shape.rank), keepdims=keepdims)
         return tf.cast(out, x.dtype)
 
     def max(self, x, axis=None, keepdims=False, initial=None):
         if initial is not None:
             return self._reduce_with_initial("max", x, axis, keepdims, initial)
         x = convert(x)
-        axes = _axes(x, axis)
+        axes = canonical_axes(axis, x.shape.rank)
         _check_nonempty(x, axes, "max")
         if x.dtype == tf.bool:
             return tf.reduce_any(x, axis=axes, keepdims=keepdims)
@@ -81,7 +79,7 @@ class ReduceOps:
         if initial is not None:
             return self._reduce_with_initial("min", x, axis, keepdims, initial)
         x = convert(x)
-        axes = _axes(x, axis)
+        axes = canonical_axes(axis, x.shape.rank)
         _check_nonempty(x, axes, "min")
         if x.dtype == tf.bool:
             return tf.reduce_all(x, axis=axes, keepdims=keepdims)
@@ -93,15 +91,15 @@ class ReduceOps:
 
     def any(self, x, axis=None, keepdims=False):
         x = self._bool(x)
-        return tf.reduce_any(x, axis=_axes(x, axis), keepdims=keepdims)
+        return tf.reduce_any(x, axis=canonical_axes(axis, x.shape.rank), keepdims=keepdims)
 
     def all(self, x, axis=None, keepdims=False):
         x = self._bool(x)
-        return tf.reduce_all(x, axis=_axes(x, axis), keepdims=keepdims)
+        return tf.reduce_all(x, axis=canonical_axes(axis, x.shape.rank), keepdims=keepdims)
 
     def logsumexp(self, x, axis=None, keepdims=False):
         x = to_float(x)
-        axes = _axes(x, axis)
+        axes = canonical_axes(axis, x.shape.rank)
         xa = _accumulate(x)
         # reduce_logsumexp subtracts the (stop-gradient) max, so +-1e4 stay finite; an all -inf slice is -inf.
         out = tf.math.reduce_logsumexp(xa, axis=axes, keepdims=keepdims)
@@ -152,7 +150,7 @@ class ReduceOps:
 
     def moments(self, x, axes, keepdims=False):
         x = to_float(x)
-        axes = _axes(x, axes)
+        axes = canonical_axes(axes, x.shape.rank)
         xa = _accumulate(x)
         mean = tf.reduce_mean(xa, axis=axes, keepdims=True)
         # Two-pass variance: stable where E[x^2] - E[x]^2 would cancel. The mean is not cut from the graph (its

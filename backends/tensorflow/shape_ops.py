@@ -9,8 +9,9 @@ import numpy as np
 import tensorflow as tf
 
 from highlevel.backends.contract import dtypes
+from highlevel.backends.contract.axes import canonical_axes, canonical_axis, ordered_axes
 
-from .convert import canonical_axes, canonical_axis, convert, dtype_name, promote, static_shape
+from .convert import convert, dtype_name, promote, static_shape
 
 _INT_KINDS = (tf.int32, tf.int64)
 
@@ -86,12 +87,7 @@ class ShapeOps:
     def moveaxis(self, x, source, destination):
         x = convert(x)
         n = x.shape.rank
-        src = [source] if isinstance(source, (int, np.integer)) else list(source)
-        dst = [destination] if isinstance(destination, (int, np.integer)) else list(destination)
-        if len(src) != len(dst):
-            raise ValueError(f"moveaxis: source {source!r} and destination {destination!r} differ in length.")
-        src = [canonical_axis(a, n) for a in src]
-        dst = [canonical_axis(a, n) for a in dst]
+        src, dst = ordered_axes(source, n), ordered_axes(destination, n)
         order = [a for a in range(n) if a not in src]
         for d, s in sorted(zip(dst, src)):
             order.insert(d, s)
@@ -112,11 +108,7 @@ class ShapeOps:
         axis = canonical_axis(axis, x.shape.rank)
         n = static_shape(x)[axis]
         if isinstance(indices_or_sections, (int, np.integer)):
-            sections = int(indices_or_sections)
-            if sections <= 0 or n % sections:
-                raise ValueError(f"split: an axis of size {n} cannot be divided into {sections} equal sections; "
-                                 "pass a list of cut indices instead.")
-            return tf.split(x, sections, axis=axis)
+            return tf.split(x, int(indices_or_sections), axis=axis)
         cuts = [0] + [int(i) for i in indices_or_sections] + [n]
         lead = (slice(None),) * axis
         # np.split slices x[a:b] between consecutive cuts, with Python slice semantics.
@@ -135,12 +127,7 @@ class ShapeOps:
         x = convert(x)
         if axis is None:
             return tf.squeeze(x)
-        axes = canonical_axes(axis, x.shape.rank)
-        dims = x.shape.as_list()
-        bad = [a for a in axes if dims[a] not in (1, None)]
-        if bad:
-            raise ValueError(f"squeeze: axis {bad[0]} has size {dims[bad[0]]}, not 1 (shape {tuple(dims)}).")
-        return tf.squeeze(x, axes)
+        return tf.squeeze(x, canonical_axes(axis, x.shape.rank))
 
     def take(self, x, indices, axis=None):
         x = convert(x)
@@ -161,11 +148,29 @@ class ShapeOps:
             raise ValueError(f"take_along_axis: indices must have the rank of x ({rank}); received shape "
                              f"{tuple(idx.shape.as_list())}.")
         axis = canonical_axis(axis, rank)
+        if not (x.shape.is_fully_defined() and idx.shape.is_fully_defined()):
+            return self._take_along_axis_dynamic(x, idx, axis)
         xs, js = static_shape(x), static_shape(idx)
         # numpy broadcasts every axis but the gathered one.
         common = [max(a, b) if d != axis else None for d, (a, b) in enumerate(zip(xs, js))]
         x = tf.broadcast_to(x, [c if c is not None else xs[axis] for c in common])
         idx = tf.broadcast_to(_wrap(idx, xs[axis]), [c if c is not None else js[axis] for c in common])
+        perm = [d for d in range(rank) if d != axis] + [axis]
+        inv = list(np.argsort(perm))
+        out = tf.gather(tf.transpose(x, perm), tf.transpose(idx, perm), axis=rank - 1, batch_dims=rank - 1)
+        return tf.transpose(out, inv)
+
+    @staticmethod
+    def _take_along_axis_dynamic(x, idx, axis):
+        """take_along_axis for sizes known only when the graph runs (a batch of a tf.data pipeline)."""
+        rank = x.shape.rank
+        xs, js = tf.shape(x, out_type=idx.dtype), tf.shape(idx, out_type=idx.dtype)
+        at = [[axis]]
+        one = tf.ones((1,), idx.dtype)
+        common = tf.broadcast_dynamic_shape(tf.tensor_scatter_nd_update(xs, at, one),
+                                            tf.tensor_scatter_nd_update(js, at, one))
+        x = tf.broadcast_to(x, tf.tensor_scatter_nd_update(common, at, xs[axis:axis + 1]))
+        idx = tf.broadcast_to(_wrap(idx, xs[axis]), tf.tensor_scatter_nd_update(common, at, js[axis:axis + 1]))
         perm = [d for d in range(rank) if d != axis] + [axis]
         inv = list(np.argsort(perm))
         out = tf.gather(tf.transpose(x, perm), tf.transpose(idx, perm), axis=rank - 1, batch_dims=rank - 1)
@@ -189,10 +194,6 @@ class ShapeOps:
         if mode == "constant":
             value = 0 if constant_values is None else constant_values
             return tf.pad(x, widths, constant_values=convert(value, dtype_name(x)))
-        if constant_values is not None:
-            raise ValueError(f"constant_values is only used with mode='constant'; received mode={mode!r}.")
-        if mode not in ("reflect", "symmetric", "edge"):
-            raise ValueError(f"pad mode must be 'constant', 'reflect', 'symmetric' or 'edge'; received {mode!r}.")
         for axis, (before, after) in enumerate(widths):
             x = self._pad_axis(x, axis, before, after, mode)
         return x

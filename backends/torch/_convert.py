@@ -330,26 +330,6 @@ def move(fn, t):
     return fn(t.view(signed)).view(t.dtype)
 
 
-def canonical_axis(axis, ndim):
-    """A non-negative axis; ValueError when out of range."""
-    axis = int(axis)
-    if not -ndim <= axis < ndim:
-        raise ValueError(f"axis {axis} is out of bounds for a tensor of rank {ndim}.")
-    return axis % ndim
-
-
-def canonical_axes(axis, ndim):
-    """``axis`` (None, int or sequence) as a sorted tuple of non-negative axes (all axes for None)."""
-    if axis is None:
-        return tuple(range(ndim))
-    if isinstance(axis, (list, tuple)):
-        axes = tuple(sorted({canonical_axis(a, ndim) for a in axis}))
-        if len(axes) != len(axis):
-            raise ValueError(f"Repeated axis in axis={axis!r}.")
-        return axes
-    return (canonical_axis(axis, ndim),)
-
-
 def to_int(x):
     """A Python int from an int, numpy integer or 0-d tensor."""
     if isinstance(x, torch.Tensor):
@@ -358,11 +338,3 @@ def to_int(x):
         return int(x.numpy())
     return int(x)
 
-
-def as_tuple(value, n, name):
-    """``value`` (an int or a sequence of ``n`` ints) as a tuple of ``n`` Python ints."""
-    if isinstance(value, (list, tuple)):
-        if len(value) != n:
-            raise ValueError(f"`{name}` must have {n} entries, one per spatial dimension; received {name}={value!r}.")
-        return tuple(int(v) for v in value)
-    return (int(value),) * n

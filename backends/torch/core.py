@@ -7,6 +7,7 @@ import torch
 
 from highlevel.backends.contract import Variable, tree
 from highlevel.backends.contract import dtypes as cdt
+from highlevel.backends.contract.core import argnums_positions, standardize_argnums
 
 from . import _convert as cv
 
@@ -228,8 +229,7 @@ class TorchCoreMixin:
 
     # ---------------------------------------------------------------- autodiff
     def value_and_grad(self, fn, argnums=0, has_aux=False):
-        single = isinstance(argnums, int)
-        nums = (argnums,) if single else tuple(argnums)
+        nums, single = standardize_argnums(argnums)
 
         def wrapped(*args):
             args = list(args)
@@ -237,15 +237,10 @@ class TorchCoreMixin:
             # still linked to the arguments (a clone, not a detached copy), so the enclosing one differentiates
             # through it: grad of grad, Hessian-vector products, mixed partials.
             nested = _DIFFERENTIATIONS.depth > 0 and torch.is_grad_enabled()
-            for i in nums:
-                if not -len(args) <= i < len(args):
-                    raise ValueError(
-                        f"argnums={argnums!r} refers to argument {i}, but the function was called with "
-                        f"{len(args)} positional arguments."
-                    )
+            positions = argnums_positions(nums, len(args), argnums)
             specs = []  # per differentiated argument: (treedef, [leaf tensor or None if not float])
             diff_leaves = []
-            for i in nums:
+            for i in positions:
                 leaves, treedef = tree.flatten(args[i])
                 new_leaves, marks = [], []
                 for leaf in leaves:

@@ -12,18 +12,13 @@ import torch
 import torch.nn.functional as F
 
 from . import _convert as cv
+from highlevel.backends.contract.axes import canonical_axis, every_axis
+from highlevel.backends.contract.spatial import canonical_padding, channels_first, spatial_tuple
 
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 _MAX_POOL = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
 _AVG_POOL = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
-
-
-def _channels_last(data_format):
-    fmt = "channels_last" if data_format is None else str(data_format).lower()
-    if fmt not in ("channels_last", "channels_first"):
-        raise ValueError(f"data_format must be 'channels_last' or 'channels_first'; received {data_format!r}.")
-    return fmt == "channels_last"
 
 
 def _spatial_rank(x, name):
@@ -42,13 +37,6 @@ def _to_channels_first(x, last):
 
 def _from_channels_first(y, last):
     return torch.movedim(y, 1, -1) if last else y
-
-
-def _check_padding(padding):
-    p = str(padding).lower()
-    if p not in ("valid", "same"):
-        raise ValueError(f"padding must be 'valid' or 'same'; received padding={padding!r}.")
-    return p
 
 
 def _same_pads(spatial, window, strides, dilation=None):
@@ -76,7 +64,7 @@ def _float_operands(*xs):
 def _prepare_conv_input(x, window, strides, dilation, padding):
     """Pads ``x`` (channels_first) for "same"; returns ``(x, symmetric_padding_for_torch)``."""
     nd = x.ndim - 2
-    if _check_padding(padding) == "valid":
+    if canonical_padding(padding) == "valid":
         return x, (0,) * nd
     pads = _same_pads(tuple(x.shape[2:]), window, strides, dilation)
     if all(b == a for b, a in pads):
@@ -133,16 +121,16 @@ class TorchNNMixin:
     def softmax(self, x, axis=-1):
         t = cv.to_float(x)
         if isinstance(axis, (list, tuple)):
-            axes = cv.canonical_axes(axis, t.ndim)
+            axes = every_axis(axis, t.ndim)
             return torch.exp(t - torch.logsumexp(t, dim=axes, keepdim=True))
-        return torch.softmax(t, dim=cv.canonical_axis(axis, t.ndim))
+        return torch.softmax(t, dim=canonical_axis(axis, t.ndim))
 
     def log_softmax(self, x, axis=-1):
         t = cv.to_float(x)
         if isinstance(axis, (list, tuple)):
-            axes = cv.canonical_axes(axis, t.ndim)
+            axes = every_axis(axis, t.ndim)
             return t - torch.logsumexp(t, dim=axes, keepdim=True)
-        return torch.log_softmax(t, dim=cv.canonical_axis(axis, t.ndim))
+        return torch.log_softmax(t, dim=canonical_axis(axis, t.ndim))
 
     # ---------------------------------------------------------------- convolution
     def conv(self, inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
@@ -153,7 +141,7 @@ class TorchNNMixin:
                 f"conv kernel must have rank {nd + 2} (*spatial, in_channels // groups, out_channels) for an "
                 f"input of shape {tuple(x.shape)}; received kernel shape {tuple(k.shape)}."
             )
-        last = _channels_last(data_format)
+        last = not channels_first(data_format)
         x = _to_channels_first(x, last)
         in_channels, kernel_in, out_channels = x.shape[1], k.shape[-2], k.shape[-1]
         if kernel_in == 0 or in_channels % kernel_in:
@@ -166,8 +154,8 @@ class TorchNNMixin:
             raise ValueError(
                 f"The kernel's {out_channels} output channels are not divisible by groups={groups}."
             )
-        strides = cv.as_tuple(strides, nd, "strides")
-        dilation = cv.as_tuple(dilation_rate, nd, "dilation_rate")
+        strides = spatial_tuple(strides, nd)
+        dilation = spatial_tuple(dilation_rate, nd)
         weight = k.permute(nd + 1, nd, *range(nd))  # (*spatial, in/g, out) -> (out, in/g, *spatial)
         x, pad = _prepare_conv_input(x, tuple(weight.shape[2:]), strides, dilation, padding)
         y = _CONV[nd](x, weight, None, strides, pad, dilation, groups)
@@ -193,17 +181,17 @@ class TorchNNMixin:
                 f"conv_transpose kernel must have rank {nd + 2} (*spatial, out_channels, in_channels); "
                 f"received kernel shape {tuple(k.shape)}."
             )
-        last = _channels_last(data_format)
+        last = not channels_first(data_format)
         x = _to_channels_first(x, last)
         if x.shape[1] != k.shape[-1]:
             raise ValueError(
                 f"conv_transpose: the input has {x.shape[1]} channels but the kernel expects {k.shape[-1]} "
                 f"(kernel shape {tuple(k.shape)} is (*spatial, out_channels, in_channels))."
             )
-        padding = _check_padding(padding)
-        strides = cv.as_tuple(strides, nd, "strides")
-        dilation = cv.as_tuple(dilation_rate, nd, "dilation_rate")
-        out_pad = (None,) * nd if output_padding is None else cv.as_tuple(output_padding, nd, "output_padding")
+        padding = canonical_padding(padding)
+        strides = spatial_tuple(strides, nd)
+        dilation = spatial_tuple(dilation_rate, nd)
+        out_pad = (None,) * nd if output_padding is None else spatial_tuple(output_padding, nd)
         weight = k.permute(nd + 1, nd, *range(nd))  # (*spatial, out, in) -> (in, out, *spatial)
         # torch's unpadded transpose gives the "full" result of length (n - 1) * s + k_eff; Keras' output is
         # a window of it: cropped in front, cropped or zero-extended behind
@@ -220,8 +208,8 @@ class TorchNNMixin:
     # -------------------------------------------------------------------- pooling
     def _pool_args(self, x, pool_size, strides, name):
         nd = _spatial_rank(x, name)
-        pool = cv.as_tuple(pool_size, nd, "pool_size")
-        strides = pool if strides is None else cv.as_tuple(strides, nd, "strides")
+        pool = spatial_tuple(pool_size, nd)
+        strides = pool if strides is None else spatial_tuple(strides, nd)
         return nd, pool, strides
 
     def max_pool(self, inputs, pool_size, strides=None, padding="valid", data_format=None):
@@ -230,9 +218,9 @@ class TorchNNMixin:
         if dtype in cv.WIDE_UNSIGNED:
             x = x.to(torch.int64)
         nd, pool, strides = self._pool_args(x, pool_size, strides, "max_pool")
-        last = _channels_last(data_format)
+        last = not channels_first(data_format)
         x = _to_channels_first(x, last)
-        if _check_padding(padding) == "same":
+        if canonical_padding(padding) == "same":
             pads = _same_pads(tuple(x.shape[2:]), pool, strides)
             if any(p != (0, 0) for p in pads):
                 if cv.is_float(x):
@@ -252,9 +240,9 @@ class TorchNNMixin:
     def average_pool(self, inputs, pool_size, strides=None, padding="valid", data_format=None):
         x = cv.to_float(inputs)
         nd, pool, strides = self._pool_args(x, pool_size, strides, "average_pool")
-        last = _channels_last(data_format)
+        last = not channels_first(data_format)
         x = _to_channels_first(x, last)
-        if _check_padding(padding) == "same":
+        if canonical_padding(padding) == "same":
             pads = _same_pads(tuple(x.shape[2:]), pool, strides)
             if any(p != (0, 0) for p in pads):
                 flat = _flat_pads(pads)
@@ -271,7 +259,7 @@ class TorchNNMixin:
         dtype = t.dtype
         if dtype in (torch.float16, torch.bfloat16):
             t = t.to(torch.float32)  # the squared deviations overflow/lose precision in half floats
-        dims = cv.canonical_axes(axes, t.ndim)
+        dims = every_axis(axes, t.ndim)
         if not dims:
             return t.to(dtype), torch.zeros_like(t).to(dtype)
         var, mean = torch.var_mean(t, dim=dims, correction=0, keepdim=keepdims)

@@ -12,6 +12,7 @@ import numpy as np
 import torch
 
 from highlevel.backends.contract import Variable
+from highlevel.backends.contract.axes import canonical_axis
 
 from . import _convert as cv
 
@@ -140,7 +141,7 @@ class TorchRandomMixin:
 
     def random_shuffle(self, x, axis=0, seed=None):
         x = cv.convert(x)
-        axis = cv.canonical_axis(axis, x.ndim)
+        axis = canonical_axis(axis, x.ndim)
         g = make_generator(seed, x.device)
         perm = torch.randperm(x.shape[axis], generator=g, device=x.device)
         return cv.move(lambda v: torch.index_select(v, axis, perm), x)

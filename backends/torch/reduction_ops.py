@@ -7,6 +7,7 @@ Axes are normalised once (:func:`_convert.canonical_axes`); an explicit empty ax
 import torch
 
 from . import _convert as cv
+from highlevel.backends.contract.axes import canonical_axis, every_axis
 
 # Accumulating reductions (sum, prod, cumsum, cumprod) turn bool into int32; every other dtype is kept
 # (int8 sums stay int8 and may wrap), as the contract's brief and the other engines do.
@@ -53,7 +54,7 @@ def _arg_reduce(fn, x, axis, keepdims, name):
             raise ValueError(f"{name}() of an empty tensor is undefined; received shape {tuple(t.shape)}.")
         out = fn(t.reshape(-1))
         return (out.reshape((1,) * t.ndim) if keepdims else out).to(torch.int32)
-    a = cv.canonical_axis(axis, t.ndim)
+    a = canonical_axis(axis, t.ndim)
     _nonempty(t, (a,), name)
     return fn(t, dim=a, keepdim=keepdims).to(torch.int32)
 
@@ -75,7 +76,7 @@ class TorchReductionMixin:
     # ---------------------------------------------------------------- reductions
     def sum(self, x, axis=None, keepdims=False):
         t = cv.convert(x)
-        axes = cv.canonical_axes(axis, t.ndim)
+        axes = every_axis(axis, t.ndim)
         out_dtype = _accumulate_dtype(t)
         if not axes:
             return t.to(out_dtype)
@@ -85,14 +86,14 @@ class TorchReductionMixin:
 
     def mean(self, x, axis=None, keepdims=False):
         t = cv.to_float(x)
-        axes = cv.canonical_axes(axis, t.ndim)
+        axes = every_axis(axis, t.ndim)
         if not axes:
             return t
         return torch.mean(t, dim=axes, keepdim=keepdims)
 
     def _extreme(self, fn, x, axis, keepdims, name):
         t = cv.convert(x)
-        axes = cv.canonical_axes(axis, t.ndim)
+        axes = every_axis(axis, t.ndim)
         _nonempty(t, axes, name)
         if not axes:
             return t
@@ -111,7 +112,7 @@ class TorchReductionMixin:
 
     def prod(self, x, axis=None, keepdims=False, dtype=None):
         t = cv.convert(x, None if dtype is None else cv.to_torch_dtype(dtype))
-        axes = cv.canonical_axes(axis, t.ndim)
+        axes = every_axis(axis, t.ndim)
         out_dtype = _accumulate_dtype(t)
         work = cv.compute_dtype(out_dtype)
         if not axes:
@@ -125,35 +126,35 @@ class TorchReductionMixin:
 
     def var(self, x, axis=None, keepdims=False):
         t, dtype = _var_input(x)
-        axes = cv.canonical_axes(axis, t.ndim)
+        axes = every_axis(axis, t.ndim)
         if not axes:
             return torch.zeros_like(t).to(dtype)
         return torch.var(t, dim=axes, correction=0, keepdim=keepdims).to(dtype)
 
     def std(self, x, axis=None, keepdims=False):
         t, dtype = _var_input(x)
-        axes = cv.canonical_axes(axis, t.ndim)
+        axes = every_axis(axis, t.ndim)
         if not axes:
             return torch.zeros_like(t).to(dtype)
         return torch.std(t, dim=axes, correction=0, keepdim=keepdims).to(dtype)
 
     def any(self, x, axis=None, keepdims=False):
         t = cv.convert(x).to(torch.bool)
-        axes = cv.canonical_axes(axis, t.ndim)
+        axes = every_axis(axis, t.ndim)
         if not axes:
             return t
         return torch.any(t, dim=axes, keepdim=keepdims)
 
     def all(self, x, axis=None, keepdims=False):
         t = cv.convert(x).to(torch.bool)
-        axes = cv.canonical_axes(axis, t.ndim)
+        axes = every_axis(axis, t.ndim)
         if not axes:
             return t
         return torch.all(t, dim=axes, keepdim=keepdims)
 
     def logsumexp(self, x, axis=None, keepdims=False):
         t = cv.to_float(x)
-        axes = cv.canonical_axes(axis, t.ndim)
+        axes = every_axis(axis, t.ndim)
         if not axes:
             return t
         # torch.logsumexp subtracts the max first (finite for +-1e4) and handles all -inf inputs
@@ -170,7 +171,7 @@ class TorchReductionMixin:
         if axis is None:
             t = t.reshape(-1)
             axis = 0
-        axis = cv.canonical_axis(axis, t.ndim)
+        axis = canonical_axis(axis, t.ndim)
         out_dtype = _accumulate_dtype(t, dtype)
         work = cv.compute_dtype(out_dtype)
         return fn(t.to(work), dim=axis).to(out_dtype)
@@ -205,7 +206,7 @@ class TorchReductionMixin:
             first, second = axes
             first = [first] if isinstance(first, int) else list(first)
             second = [second] if isinstance(second, int) else list(second)
-            dims = ([cv.canonical_axis(i, a.ndim) for i in first], [cv.canonical_axis(i, b.ndim) for i in second])
+            dims = ([canonical_axis(i, a.ndim) for i in first], [canonical_axis(i, b.ndim) for i in second])
         return _matmul_like(lambda p, q: torch.tensordot(p, q, dims=dims), [a, b])
 
     def outer(self, x1, x2):

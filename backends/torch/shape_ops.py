@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from highlevel.backends.contract import Variable
+from highlevel.backends.contract.axes import canonical_axis, every_axis, ordered_axes
 
 from . import _convert as cv
 
@@ -133,47 +134,33 @@ class TorchShapeMixin:
         t = cv.convert(x)
         if axes is None:
             return t.permute(tuple(range(t.ndim - 1, -1, -1)))
-        axes = tuple(cv.canonical_axis(a, t.ndim) for a in axes)
-        if sorted(axes) != list(range(t.ndim)):
-            raise ValueError(f"transpose axes must be a permutation of range({t.ndim}); received axes={axes!r}.")
-        return t.permute(axes)
+        return t.permute(ordered_axes(axes, t.ndim))
 
     def swapaxes(self, x, axis1, axis2):
         t = cv.convert(x)
-        return torch.swapaxes(t, cv.canonical_axis(axis1, t.ndim), cv.canonical_axis(axis2, t.ndim))
+        return torch.swapaxes(t, canonical_axis(axis1, t.ndim), canonical_axis(axis2, t.ndim))
 
     def moveaxis(self, x, source, destination):
         t = cv.convert(x)
-        src = tuple(source) if isinstance(source, (list, tuple)) else (source,)
-        dst = tuple(destination) if isinstance(destination, (list, tuple)) else (destination,)
-        if len(src) != len(dst):
-            raise ValueError(f"moveaxis needs as many sources as destinations; received {source!r} and {destination!r}.")
-        return torch.movedim(t, tuple(cv.canonical_axis(a, t.ndim) for a in src),
-                             tuple(cv.canonical_axis(a, t.ndim) for a in dst))
+        return torch.movedim(t, ordered_axes(source, t.ndim), ordered_axes(destination, t.ndim))
 
     def concatenate(self, xs, axis=0):
         tensors, _ = cv.promote(*xs)
         if axis is None:
             return torch.cat([t.reshape(-1) for t in tensors])
-        axis = cv.canonical_axis(axis, tensors[0].ndim)
+        axis = canonical_axis(axis, tensors[0].ndim)
         return torch.cat(tensors, dim=axis)
 
     def stack(self, xs, axis=0):
         tensors, _ = cv.promote(*xs)
-        axis = cv.canonical_axis(axis, tensors[0].ndim + 1)
+        axis = canonical_axis(axis, tensors[0].ndim + 1)
         return torch.stack(tensors, dim=axis)
 
     def split(self, x, indices_or_sections, axis=0):
         t = cv.convert(x)
-        axis = cv.canonical_axis(axis, t.ndim)
+        axis = canonical_axis(axis, t.ndim)
         if isinstance(indices_or_sections, (int, np.integer)):
-            n = int(indices_or_sections)
-            if n <= 0 or t.shape[axis] % n:
-                raise ValueError(
-                    f"split into {n} equal sections needs an axis length divisible by {n}; axis {axis} has "
-                    f"length {t.shape[axis]}. Pass split indices instead for unequal pieces."
-                )
-            return list(torch.tensor_split(t, n, dim=axis))
+            return list(torch.tensor_split(t, int(indices_or_sections), dim=axis))
         indices = [cv.to_int(i) for i in indices_or_sections]
         # tensor_split at indices has numpy's semantics (indices past the end give empty pieces)
         return list(torch.tensor_split(t, indices, dim=axis))
@@ -182,7 +169,7 @@ class TorchShapeMixin:
         t = cv.convert(x)
         axes = axis if isinstance(axis, (list, tuple)) else (axis,)
         out_ndim = t.ndim + len(axes)
-        for a in sorted(cv.canonical_axis(a, out_ndim) for a in axes):
+        for a in sorted(canonical_axis(a, out_ndim) for a in axes):
             t = t.unsqueeze(a)
         return t
 
@@ -190,13 +177,7 @@ class TorchShapeMixin:
         t = cv.convert(x)
         if axis is None:
             return t.squeeze()
-        axes = cv.canonical_axes(axis, t.ndim)
-        for a in axes:
-            if t.shape[a] != 1:
-                raise ValueError(
-                    f"Cannot squeeze axis {a} of length {t.shape[a]} (shape {tuple(t.shape)}); only axes of "
-                    "length 1 can be removed."
-                )
+        axes = every_axis(axis, t.ndim)
         return t.squeeze(axes) if axes else t
 
     def take(self, x, indices, axis=None):
@@ -204,7 +185,7 @@ class TorchShapeMixin:
         if axis is None:
             t = t.reshape(-1)
             axis = 0
-        axis = cv.canonical_axis(axis, t.ndim)
+        axis = canonical_axis(axis, t.ndim)
         idx = _index_tensor(indices, t.device)
         n = t.shape[axis]
         idx = _wrap_negative(idx, n)
@@ -217,7 +198,7 @@ class TorchShapeMixin:
         if axis is None:
             t = t.reshape(-1)
             axis = 0
-        axis = cv.canonical_axis(axis, t.ndim)
+        axis = canonical_axis(axis, t.ndim)
         if idx.ndim != t.ndim:
             raise ValueError(
                 f"take_along_axis needs indices of the same rank as x; received x of shape {tuple(t.shape)} "
@@ -251,12 +232,6 @@ class TorchShapeMixin:
                 return self.pad(t.to(torch.int64), widths, mode, value).to(t.dtype)
             flat = [w for before_after in reversed(widths) for w in before_after]
             return torch.nn.functional.pad(t, flat, mode="constant", value=value)
-        if mode not in ("reflect", "symmetric", "edge"):
-            raise ValueError(
-                f"Unsupported pad mode {mode!r}; expected one of 'constant', 'reflect', 'symmetric', 'edge'."
-            )
-        if constant_values not in (None, 0):
-            raise ValueError(f"constant_values only applies to mode='constant'; received mode={mode!r}.")
         for axis, (before, after) in enumerate(widths):
             if before == 0 and after == 0:
                 continue
@@ -277,7 +252,7 @@ class TorchShapeMixin:
         if axis is None:
             t = t.reshape(-1)
             axis = 0
-        axis = cv.canonical_axis(axis, t.ndim)
+        axis = canonical_axis(axis, t.ndim)
         if isinstance(repeats, (int, np.integer)):
             return torch.repeat_interleave(t, int(repeats), dim=axis)
         reps = _index_tensor(repeats, t.device).reshape(-1)
@@ -292,7 +267,7 @@ class TorchShapeMixin:
 
     def flip(self, x, axis=None):
         t = cv.convert(x)
-        axes = cv.canonical_axes(axis, t.ndim)
+        axes = every_axis(axis, t.ndim)
         return cv.move(lambda v: torch.flip(v, axes), t) if axes else t
 
     def getitem(self, x, key):
@@ -327,14 +302,14 @@ class TorchShapeMixin:
         t = cv.convert(x)
         if t.ndim == 0:
             return t
-        axis = cv.canonical_axis(axis, t.ndim)
+        axis = canonical_axis(axis, t.ndim)
         return cv.run(lambda v: torch.sort(v, dim=axis, stable=True).values, [t])
 
     def argsort(self, x, axis=-1):
         t = cv.convert(x)
         if t.ndim == 0:
             return torch.zeros((), dtype=torch.int32, device=t.device)
-        axis = cv.canonical_axis(axis, t.ndim)
+        axis = canonical_axis(axis, t.ndim)
         if t.dtype in cv.WIDE_UNSIGNED:
             t = t.to(torch.int64)
         return torch.sort(t, dim=axis, stable=True).indices.to(torch.int32)
@@ -351,10 +326,12 @@ class TorchShapeMixin:
 
     def one_hot(self, x, num_classes, axis=-1, dtype=None):
         t = cv.convert(x)
-        if t.dtype in cv.FLOATS:
-            raise TypeError(f"one_hot needs integer labels; received dtype {cv.dtype_name(t)}.")
+        if t.dtype.is_complex:
+            raise TypeError(f"one_hot needs integer (or integral float) labels; received dtype {cv.dtype_name(t)}.")
+        # float labels (integral values, as many datasets store them) count as their integer part, as the other
+        # engines treat them
         num_classes = cv.to_int(num_classes)
         classes = torch.arange(num_classes, device=t.device)
         out = (t.to(torch.int64).unsqueeze(-1) == classes).to(cv.to_torch_dtype(dtype))
-        axis = cv.canonical_axis(axis, out.ndim)
+        axis = canonical_axis(axis, out.ndim)
         return torch.movedim(out, -1, axis) if axis != out.ndim - 1 else out

@@ -9,6 +9,8 @@ True
 True
 """
 
+import inspect
+
 from .gated import gelu, glu, hard_silu, mish, silu
 from .probabilities import log_softmax, softmax, sparsemax
 from .rectifiers import celu, elu, leaky_relu, relu, relu6, selu
@@ -29,10 +31,11 @@ _NAMES = {id(fn): fn.__name__ for fn in _FUNCTIONS}
 
 
 def _lookup(name, custom_objects):
-    if custom_objects and name in custom_objects:
-        return custom_objects[name]
-    if name in ALL_OBJECTS:
-        return ALL_OBJECTS[name]
+    from highlevel.saving.object_registry import find
+
+    found = find(name, custom_objects, ALL_OBJECTS)
+    if found is not None:
+        return found
     raise ValueError(
         f"Unknown activation {name!r}. Valid names: {', '.join(sorted(ALL_OBJECTS))}. For your own "
         "function, pass the function itself (or custom_objects={name: fn} to deserialize)."
@@ -40,19 +43,31 @@ def _lookup(name, custom_objects):
 
 
 def serialize(activation):
-    """The name of a built-in activation function (``swish`` gives ``'silu'``, its canonical name).
+    """The name of a built-in activation function (``swish`` gives ``'silu'``, its canonical name); for your own
+    named function, ``{"module", "class_name": "function", "config": <its registered or own name>, ...}`` (loading
+    finds it when it is registered with ``hl.saving.register_keras_serializable`` or passed in
+    ``custom_objects``); for an object with ``get_config`` (a layer used as an activation), its config.
 
     Raises:
-        ValueError: for a function that is not one of ``highlevel.activations``.
+        ValueError: for a lambda or another callable without a name.
     """
     name = _NAMES.get(id(activation))
-    if name is None:
-        raise ValueError(
-            f"Cannot serialize the activation {activation!r}: only the built-in activations of "
-            f"highlevel.activations have names ({', '.join(sorted(ALL_OBJECTS))}). Use one of them, or rebuild "
-            "the object with custom_objects when loading."
-        )
-    return name
+    if name is not None:
+        return name
+    from highlevel.saving.object_registry import function_name
+
+    if inspect.isfunction(activation) and activation.__name__ != "<lambda>":
+        return {"module": activation.__module__, "class_name": "function", "config": function_name(activation),
+                "registered_name": "function"}
+    if callable(getattr(activation, "get_config", None)):
+        from highlevel.saving.serialization_lib import serialize_keras_object
+
+        return serialize_keras_object(activation)
+    raise ValueError(
+        f"Cannot serialize the activation {activation!r}: it has no name to find it by when loading. Use a "
+        f"built-in ({', '.join(sorted(ALL_OBJECTS))}) or a named function, registered with "
+        "@hl.saving.register_keras_serializable() (or passed in custom_objects when loading)."
+    )
 
 
 def deserialize(config, custom_objects=None):
@@ -65,6 +80,10 @@ def deserialize(config, custom_objects=None):
     """
     if isinstance(config, dict) and isinstance(config.get("config"), str):
         config = config["config"]
+    elif isinstance(config, dict) and isinstance(config.get("config"), dict):
+        from highlevel.saving.serialization_lib import deserialize_keras_object
+
+        return deserialize_keras_object(config, custom_objects=custom_objects)
     if not isinstance(config, str):
         raise ValueError(f"activations.deserialize expects an activation name; received {config!r}.")
     return _lookup(config, custom_objects)

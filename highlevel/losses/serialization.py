@@ -60,10 +60,11 @@ ALL_OBJECTS["logcosh"] = regression.log_cosh
 
 
 def _lookup(name, custom_objects=None):
-    if custom_objects and name in custom_objects:
-        return custom_objects[name]
-    if name in ALL_OBJECTS:
-        return ALL_OBJECTS[name]
+    from highlevel.saving.object_registry import find
+
+    found = find(name, custom_objects, ALL_OBJECTS)
+    if found is not None:
+        return found
     raise ValueError(
         f"Unknown loss {name!r}. Valid names: {', '.join(sorted(ALL_OBJECTS))}. For your own loss, pass the "
         "object itself or custom_objects={name: obj}."
@@ -89,10 +90,12 @@ def serialize(loss):
     """
     if loss is None:
         return None
+    from highlevel.saving.object_registry import describe, function_name
+
     if isinstance(loss, Loss):
-        return {"class_name": type(loss).__name__, "config": loss.get_config()}
+        return describe(loss, {"class_name": type(loss).__name__, "config": loss.get_config()})
     if callable(loss) and getattr(loss, "__name__", "<lambda>") != "<lambda>":
-        return {"class_name": "function", "config": loss.__name__}
+        return {"class_name": "function", "config": function_name(loss)}
     raise TypeError(
         f"Cannot serialize {loss!r} of type {type(loss).__name__}: pass a Loss (subclass) instance or a named "
         "function."
@@ -119,7 +122,9 @@ def deserialize(config, custom_objects=None):
         )
     if config["class_name"] == "function":
         return function_by_name(config["config"], custom_objects)
-    cls = _lookup(config["class_name"], custom_objects)
+    from highlevel.saving.object_registry import find_class
+
+    cls = find_class(config, custom_objects, ALL_OBJECTS) or _lookup(config["class_name"], custom_objects)
     if not inspect.isclass(cls):
         return cls
     return cls.from_config(dict(config.get("config") or {}))

@@ -35,12 +35,12 @@ class Metric:
     :meth:`update_state` (``assign`` new values) and :meth:`result` (computed from the variables only).
 
     Args:
+        dtype: the dtype of the state and result; ``None`` means floatx.
         name: the metric's name (settable later: the trainer renames metrics); defaults to the snake_case
             class name, made unique.
-        dtype: the dtype of the state and result; ``None`` means floatx.
     """
 
-    def __init__(self, name=None, dtype=None):
+    def __init__(self, dtype=None, name=None):
         self._variables = []
         self._metrics = []
         self._initial_values = []

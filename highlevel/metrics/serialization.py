@@ -65,20 +65,22 @@ _FUNCTIONS = {fn.__name__: fn for fn in (
 
 def function_by_name(name, custom_objects=None):
     """The per-sample function called ``name``: a metric function or a loss function."""
-    if custom_objects and name in custom_objects:
-        return custom_objects[name]
-    if name in _FUNCTIONS:
-        return _FUNCTIONS[name]
+    from highlevel.saving.object_registry import find
+
+    found = find(name, custom_objects, _FUNCTIONS)
+    if found is not None:
+        return found
     from highlevel import losses
 
     return losses.serialization.function_by_name(name)
 
 
 def _lookup(name, custom_objects):
-    if custom_objects and name in custom_objects:
-        return custom_objects[name]
-    if name in ALL_OBJECTS:
-        return ALL_OBJECTS[name]
+    from highlevel.saving.object_registry import find
+
+    found = find(name, custom_objects, ALL_OBJECTS)
+    if found is not None:
+        return found
     raise ValueError(
         f"Unknown metric {name!r}. Valid names: {', '.join(sorted(ALL_OBJECTS))}. For your own metric, pass the "
         "object itself or custom_objects={name: cls}."
@@ -94,10 +96,12 @@ def serialize(metric):
     """
     if metric is None:
         return None
+    from highlevel.saving.object_registry import describe, function_name
+
     if isinstance(metric, Metric):
-        return {"class_name": type(metric).__name__, "config": metric.get_config()}
+        return describe(metric, {"class_name": type(metric).__name__, "config": metric.get_config()})
     if callable(metric) and getattr(metric, "__name__", "<lambda>") != "<lambda>":
-        return {"class_name": "function", "config": metric.__name__}
+        return {"class_name": "function", "config": function_name(metric)}
     raise TypeError(f"Cannot serialize {metric!r} of type {type(metric).__name__}: pass a Metric instance or a "
                     "named function.")
 
@@ -120,7 +124,9 @@ def deserialize(config, custom_objects=None):
                          f"received {config!r}.")
     if config["class_name"] == "function":
         return function_by_name(config["config"], custom_objects)
-    cls = _lookup(config["class_name"], custom_objects)
+    from highlevel.saving.object_registry import find_class
+
+    cls = find_class(config, custom_objects, ALL_OBJECTS) or _lookup(config["class_name"], custom_objects)
     if not inspect.isclass(cls):
         return cls
     return cls.from_config(dict(config.get("config") or {}))

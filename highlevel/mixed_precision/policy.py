@@ -74,6 +74,8 @@ class DTypePolicy:
 
 #: Keras 2's name of the class.
 Policy = DTypePolicy
+#: Keras's name for a policy of float dtypes: every policy here is one, so it is the same class.
+FloatDTypePolicy = DTypePolicy
 
 
 def _parse(name):

@@ -265,7 +265,8 @@ class Functional(Model):
                 nodes.append({"op": op.name, "args": encode(list(node.call_args)), "kwargs": encode(node.call_kwargs)})
             for j, kt in enumerate(node.output_tensors):
                 refs[id(kt)] = [i, j]
-        layers = [serialize(l) for l in self._functional_layers if not isinstance(l, InputLayer)]
+        layers = [dict(serialize(layer), name=layer.name) for layer in self._functional_layers
+                  if not isinstance(layer, InputLayer)]
         return {"name": self.name, "trainable": self.trainable, "layers": layers, "nodes": nodes,
                 "inputs": _encode(self._inputs_struct, refs, self.name),
                 "outputs": _encode(self._outputs_struct, refs, self.name)}
@@ -273,13 +274,22 @@ class Functional(Model):
     @classmethod
     def from_config(cls, config, custom_objects=None):
         """Rebuilds the graph: layers from their configs (an allow-list), ops only from ``hl.ops``."""
+        inputs, outputs, name, trainable = Functional._graph_from_config(config, custom_objects)
+        return cls(inputs, outputs, name=name, trainable=trainable)
+
+    @staticmethod
+    def _graph_from_config(config, custom_objects=None):
+        """``(inputs, outputs, name, trainable)`` of a functional config: its layers rebuilt and called again."""
         from highlevel import ops
         from highlevel.layers import deserialize
 
         layers = {}
         for layer_config in config["layers"]:
             layer = deserialize(layer_config, custom_objects=custom_objects)
-            layers[layer.name] = layer
+            # Calls name the layer as it was saved: a custom layer whose get_config() leaves out `name` gets a new
+            # name when rebuilt, and is still found.
+            saved = layer_config.get("name") if isinstance(layer_config, dict) else None
+            layers[saved if isinstance(saved, str) else layer.name] = layer
         outputs_of = []
         for node in config["nodes"]:
             if "input" in node:
@@ -302,8 +312,8 @@ class Functional(Model):
                 else:
                     raise ValueError(f"The model config calls {name!r}, which is not an hl.ops function.")
             outputs_of.append([t for t in tree.flatten(out)[0] if isinstance(t, KerasTensor)])
-        return cls(_decode(config["inputs"], outputs_of), _decode(config["outputs"], outputs_of),
-                   name=config.get("name"), trainable=config.get("trainable", True))
+        return (_decode(config["inputs"], outputs_of), _decode(config["outputs"], outputs_of), config.get("name"),
+                config.get("trainable", True))
 
 
 def _encode(x, refs, model_name):

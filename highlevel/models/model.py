@@ -18,42 +18,212 @@
 True
 """
 
-from ..layer import Layer
+import inspect
+import weakref
+
+from highlevel.backends.contract import tree
+
+from ..layer import Layer, _shape_of
 from ..trainers import Trainer
+
+#: user class -> its functional variant (see :func:`_functional_variant`)
+_FUNCTIONAL_VARIANTS = weakref.WeakKeyDictionary()
+
+
+def _is_functional_call(args, kwargs):
+    return len(args) >= 2 or ("inputs" in kwargs and "outputs" in kwargs) or (len(args) == 1 and "outputs" in kwargs)
+
+
+def _holds_symbolic(value):
+    from highlevel.keras_tensor import KerasTensor
+
+    leaves = tree.flatten(value)[0]
+    return bool(leaves) and all(isinstance(x, KerasTensor) for x in leaves)
+
+
+def _symbolic_call_args(args, kwargs):
+    """Whether a subclass's constructor arguments are a functional model's ``inputs`` and ``outputs`` (symbolic
+    tensors), rather than its own arguments that happen to be two."""
+    if not _is_functional_call(args, kwargs):
+        return False
+    inputs = args[0] if args else kwargs.get("inputs")
+    outputs = args[1] if len(args) >= 2 else kwargs.get("outputs")
+    return _holds_symbolic(inputs) and _holds_symbolic(outputs)
+
+
+def _functional_variant(cls):
+    """A subclass of both ``cls`` (a user's subclass of Model) and :class:`Functional`: what an instance of ``cls``
+    becomes when its constructor passes ``inputs`` and ``outputs`` to ``Model.__init__``.
+
+    The user's methods (``train_step``, ``get_config``, ...) come first in its method order, then the functional
+    graph's (``call``, ``layers``, ...). It keeps ``cls``'s name and module, and saving names ``cls``.
+    """
+    from .functional import Functional
+
+    if issubclass(cls, Functional):
+        return cls
+    variant = _FUNCTIONAL_VARIANTS.get(cls)
+    if variant is None:
+        variant = type(cls.__name__, (cls, Functional), {"__module__": cls.__module__,
+                                                         "__qualname__": cls.__qualname__,
+                                                         "__doc__": cls.__doc__,
+                                                         "_functional_origin": cls})
+        _FUNCTIONAL_VARIANTS[cls] = variant
+    return variant
+
+
+def _revivable_as_functional(cls):
+    """Whether ``cls(inputs, outputs, name=..., trainable=...)`` rebuilds it from a functional config: it does not
+    define its own constructor, or its constructor passes everything on (``*args, **kwargs``)."""
+    init = cls.__init__
+    if init is Model.__init__:
+        return True
+    try:
+        params = list(inspect.signature(init).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return False
+    kinds = {p.kind for p in params}
+    return inspect.Parameter.VAR_POSITIONAL in kinds and inspect.Parameter.VAR_KEYWORD in kinds
 
 
 class Model(Trainer, Layer):
     """A layer with model-level services: ``layers``, ``get_layer``, ``summary``, and training
     (``compile``/``fit``/``evaluate``/``predict``, from :class:`~highlevel.trainers.Trainer`).
 
-    Call ``hl.Model(inputs, outputs)`` for a functional model, or subclass it and define ``call``.
+    Call ``hl.Model(inputs, outputs)`` for a functional model, or subclass it and define ``call``. A subclass may
+    also be used functionally, as Keras allows: ``MyModel(inputs, outputs)``, or a constructor that calls
+    ``super().__init__(inputs=..., outputs=...)``, gives a functional model with the subclass's methods (a custom
+    ``train_step``, for instance).
+
+    >>> import highlevel as hl
+    >>> class Custom(hl.Model):
+    ...     def train_step(self, data):
+    ...         return super().train_step(data)
+    >>> x = hl.Input((3,))
+    >>> model = Custom(x, hl.layers.Dense(1)(x))
+    >>> isinstance(model, Custom), isinstance(model, hl.models.Functional), len(model.layers)
+    (True, True, 2)
     """
 
     def __new__(cls, *args, **kwargs):
-        if cls is Model and (len(args) >= 2 or ("inputs" in kwargs and "outputs" in kwargs)
-                             or (len(args) == 1 and "outputs" in kwargs)):
+        if cls is Model and _is_functional_call(args, kwargs):
             from .functional import Functional
 
             return object.__new__(Functional)
+        if _symbolic_call_args(args, kwargs):
+            return object.__new__(_functional_variant(cls))
         return object.__new__(cls)
 
     def __init__(self, *args, **kwargs):
         if args or "inputs" in kwargs or "outputs" in kwargs:
-            raise TypeError(
-                f"{type(self).__name__}.__init__ received inputs/outputs; a subclassed model creates its layers "
-                "in __init__ and uses them in call(). For a functional model call hl.Model(inputs, outputs)."
-            )
+            from .functional import Functional
+
+            if not _is_functional_call(args, kwargs):
+                what = f"the positional arguments {args!r}" if args else "only one of inputs/outputs"
+                raise TypeError(
+                    f"{type(self).__name__}.__init__ received {what}: a functional model takes both inputs and "
+                    "outputs (Model(inputs, outputs)), and a subclassed model creates its layers in __init__ and uses "
+                    "them in call().")
+            if not isinstance(self, Functional):  # super().__init__(inputs=..., outputs=...) in a subclass
+                self.__class__ = _functional_variant(type(self))
+            Functional.__init__(self, *args, **kwargs)
+            return
         super().__init__(**kwargs)
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        """Rebuilds a model from ``get_config``; ``hl.Model.from_config`` of a functional config gives a
-        functional model."""
-        if cls is Model and "nodes" in config:
-            from .functional import Functional
+        """Rebuilds a model from ``get_config``. A functional config (``hl.Model.from_config``, or a subclass used
+        functionally that keeps Model's constructor) gives a functional model; otherwise ``cls(**config)``."""
+        from .functional import Functional
 
-            return Functional.from_config(config, custom_objects=custom_objects)
+        if "nodes" in config and (cls is Model or issubclass(cls, Functional) or _revivable_as_functional(cls)):
+            inputs, outputs, name, trainable = Functional._graph_from_config(config, custom_objects)
+            return (Functional if cls is Model else cls)(inputs, outputs, name=name, trainable=trainable)
         return super().from_config(config)
+
+    # ------------------------------------------------------------ shapes
+    def _shape_structure(self, which):
+        graph_tensors = getattr(self, which, None) if hasattr(type(self), which) else None
+        if graph_tensors:
+            shapes = [t.shape for t in graph_tensors]
+            return shapes[0] if len(shapes) == 1 else shapes
+        if which == "inputs" and self.built and self._build_shapes is not None:
+            return self._build_shapes
+        if which == "inputs":
+            raise AttributeError(f"Model '{self.name}' has no input shape yet: it is not built. Call it on data or "
+                                 "call model.build(input_shape) first.")
+        raise AttributeError(f"Model '{self.name}' has no fixed output shape: it is not a functional or Sequential "
+                             "model built on hl.Input. Use model.compute_output_shape(input_shape).")
+
+    @property
+    def input_shape(self):
+        """The shape of the model's input (a list of shapes for several inputs)."""
+        return self._shape_structure("inputs")
+
+    @property
+    def output_shape(self):
+        """The shape of the model's output (a list of shapes for several outputs)."""
+        return self._shape_structure("outputs")
+
+    @property
+    def operations(self):
+        """The layers and ops of the model: a functional model's graph operations in the order they run (its
+        input layers first), else its layers."""
+        nodes = getattr(self, "_nodes", None)
+        if nodes is not None:
+            out = []
+            for node in nodes:
+                if not any(node.operation is op for op in out):
+                    out.append(node.operation)
+            return out
+        return list(self.layers)
+
+    # ------------------------------------------------------------ building
+    def build(self, input_shape=None):
+        """Builds a subclassed model for inputs of ``input_shape`` (batch axis included; a list or dict of shapes
+        for several inputs) by running its ``call`` on symbolic inputs, which creates every sub-layer's weights.
+
+        Raises:
+            ValueError: no ``input_shape``, or ``call`` cannot run on inputs of that shape.
+        """
+        if self.built:
+            return
+        if input_shape is None:
+            raise ValueError(f"Model '{self.name}'.build() needs an input_shape, e.g. model.build((None, 8)).")
+        from highlevel.saving.build_io import symbolic_inputs
+
+        inputs = symbolic_inputs(input_shape)
+        self._build_shapes = tree.map_structure(_shape_of, inputs)
+        self.built = True
+        try:
+            self.compute_output_spec(inputs)
+        except BaseException:
+            self.built = False
+            raise
+
+    def _maybe_build(self, inputs):
+        if self.built:
+            return
+        if type(self).build is Model.build:
+            # The first call builds the sub-layers itself: no extra symbolic run before it.
+            self._build_shapes = tree.map_structure(_shape_of, inputs)
+            self.built = True
+            return
+        super()._maybe_build(inputs)
+
+    def get_build_config(self):
+        """``{"input_shape": ...}`` for a model built by a call or by :meth:`build` (batch axis as None); None for a
+        functional model or a Sequential model that starts with an ``Input`` (their graph builds them)."""
+        from highlevel.saving import build_io
+
+        return build_io.build_config(self)
+
+    def build_from_config(self, config):
+        """Builds the model from :meth:`get_build_config`'s output by calling it on symbolic inputs of those
+        shapes (a no-op when already built)."""
+        from highlevel.saving import build_io
+
+        build_io.apply_build_config(self, config, "the build config")
 
     @property
     def layers(self):
@@ -77,38 +247,57 @@ class Model(Trainer, Layer):
         raise ValueError("Provide either a layer `name` or an `index` to get_layer().")
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False, show_trainable=False,
-                return_string=False):
+                layer_range=None, return_string=False):
         """Prints a table of the model's layers, output shapes and parameter counts.
+
+        A model not built yet shows its layers with ``?`` as output shape and ``0 (unbuilt)`` parameters.
 
         Args:
             print_fn: a function that receives the rendered text instead of printing it with rich.
             show_trainable: add a column saying whether each layer is trainable.
+            layer_range: ``[first, last]``: two layer names; only the rows from ``first`` to ``last`` (both
+                included) are shown.
             return_string: return the text instead of printing it.
             line_length: the table width in characters (default: the terminal's, at most 100).
+
+        Raises:
+            ValueError: ``layer_range`` is not two names of layers of this model.
         """
         from .summary import render_summary
 
         return render_summary(self, line_length=line_length, print_fn=print_fn, show_trainable=show_trainable,
-                              return_string=return_string)
+                              return_string=return_string, layer_range=layer_range)
 
-    def save(self, filepath):
+    def save(self, filepath, overwrite=True, zipped=None, **kwargs):
         """Saves the architecture, compile arguments, weights and optimizer state to one file
         (see :func:`highlevel.saving.save_model`; reload with ``hl.models.load_model``)."""
         from highlevel.saving import save_model
 
-        save_model(self, filepath)
+        save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
 
-    def save_weights(self, filepath):
+    def save_weights(self, filepath, overwrite=True, max_shard_size=None):
         """Saves only the weights, as safetensors (see :func:`highlevel.saving.save_weights`)."""
         from highlevel.saving import save_weights
 
-        save_weights(self, filepath)
+        save_weights(self, filepath, overwrite=overwrite, max_shard_size=max_shard_size)
 
-    def load_weights(self, filepath, skip_mismatch=False):
+    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
         """Loads :meth:`save_weights`'s file; a shape mismatch names the layer, variable and both shapes."""
         from highlevel.saving import load_weights
 
-        load_weights(self, filepath, skip_mismatch=skip_mismatch)
+        load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)
+
+    def to_json(self, **kwargs):
+        """The model's architecture as a JSON string (no weights): ``hl.models.model_from_json`` rebuilds it.
+
+        Args:
+            **kwargs: passed to ``json.dumps`` (``indent=2``, ...).
+        """
+        import json
+
+        from highlevel.saving.serialization_lib import serialize_keras_object
+
+        return json.dumps(serialize_keras_object(self), **kwargs)
 
     def count_params(self):
         """The number of scalars in all weights."""

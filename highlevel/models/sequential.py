@@ -151,9 +151,13 @@ class Sequential(Model):
                 "layers": [layers_module.serialize(l) for l in self._stack]}
 
     @classmethod
-    def from_config(cls, config):
+    def from_config(cls, config, custom_objects=None):
+        """Rebuilds the model from :meth:`get_config` (``custom_objects``: ``{"Name": class}`` for your own
+        layers that are not registered)."""
         from highlevel import layers as layers_module
+        from highlevel.saving.object_registry import CustomObjectScope
 
         config = dict(config)
-        stack = [layers_module.deserialize(c) for c in config.pop("layers")]
+        with CustomObjectScope(custom_objects):
+            stack = [layers_module.deserialize(c) for c in config.pop("layers")]
         return cls(stack, **config)

@@ -48,8 +48,30 @@ def _rows(model, functional):
                          getattr(op, "trainable", "-")))
         return rows
     for layer in model.layers:
-        rows.append((f"{layer.name} ({type(layer).__name__})", "?", _count(layer), "-", layer.trainable))
+        params = _count(layer) if layer.built else "0 (unbuilt)"
+        rows.append((f"{layer.name} ({type(layer).__name__})", "?", params, "-", layer.trainable))
     return rows
+
+
+def _select(rows, layer_range):
+    """The rows from the layer named ``layer_range[0]`` to the one named ``layer_range[1]``, both included."""
+    if layer_range is None:
+        return rows
+    if not isinstance(layer_range, (list, tuple)) or len(layer_range) != 2 or not all(
+            isinstance(n, str) for n in layer_range):
+        raise ValueError(f"summary(layer_range=...) takes two layer names [first, last]; received {layer_range!r}.")
+    names = [row[0].split(" (", 1)[0] for row in rows]
+    positions = []
+    for wanted in layer_range:
+        if wanted not in names:
+            raise ValueError(f"summary(layer_range=...): no layer named {wanted!r} in this model; its layers are "
+                             f"{names}.")
+        positions.append(names.index(wanted))
+    first, last = positions
+    if last < first:
+        raise ValueError(f"summary(layer_range={list(layer_range)!r}): {layer_range[1]!r} comes before "
+                         f"{layer_range[0]!r}; give the first layer first.")
+    return rows[first:last + 1]
 
 
 def _human_bytes(n):
@@ -59,13 +81,8 @@ def _human_bytes(n):
         n /= 1024
 
 
-def render_summary(model, line_length=None, print_fn=None, show_trainable=False, return_string=False):
-    if not model.built:
-        raise ValueError(
-            f"Model '{model.name}' has not been built yet, so it has no layer shapes or weights to show. Build it "
-            "first: call it on a batch of data, call model.build(input_shape), or start a Sequential model with "
-            "hl.Input(shape)."
-        )
+def render_summary(model, line_length=None, print_fn=None, show_trainable=False, return_string=False,
+                   layer_range=None):
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -80,8 +97,8 @@ def render_summary(model, line_length=None, print_fn=None, show_trainable=False,
         table.add_column("Connected to", overflow="fold")
     if show_trainable:
         table.add_column("Trainable")
-    for name, shape, params, connected, trainable in _rows(model, functional):
-        cells = [name, shape, f"{params:,}"]
+    for name, shape, params, connected, trainable in _select(_rows(model, functional), layer_range):
+        cells = [name, shape, params if isinstance(params, str) else f"{params:,}"]
         if functional:
             cells.append(connected)
         if show_trainable:

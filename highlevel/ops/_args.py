@@ -32,6 +32,7 @@ import operator
 
 import numpy as np
 
+from highlevel.backends.contract import core as _core
 from highlevel.backends.contract import dtypes as _dtypes
 
 
@@ -128,17 +129,11 @@ def int_tuple(value, n, name, op, minimum=1):
 
 
 def data_format(value, op="op"):
-    """``"channels_last"`` or ``"channels_first"``; ``None`` gives the configured default."""
-    if value is None:
-        from highlevel.config import image_data_format
+    """``"channels_last"`` or ``"channels_first"``; ``None`` gives the configured default
+    (``hl.config.standardize_data_format``, the one check the layers use too)."""
+    from highlevel.config import standardize_data_format
 
-        return image_data_format()
-    if isinstance(value, str):
-        v = value.lower()
-        if v in ("channels_last", "channels_first"):
-            return v
-    raise ValueError(f"{op}: `data_format` must be 'channels_last' or 'channels_first'; received "
-                     f"data_format={value!r}.")
+    return standardize_data_format(value, op)
 
 
 def padding(value, op="op", allowed=("valid", "same")):
@@ -399,6 +394,12 @@ def number(value, name, op, allow_none=True):
     if isinstance(value, (str, bytes, list, tuple, dict)):
         raise TypeError(f"{op}: `{name}` must be a number; received {name}={value!r}.")
     return value
+
+
+def argnums(value, op):
+    """``argnums`` (an int or a tuple of distinct ints) as an int or a tuple of ints: the contract's one check."""
+    nums, single = _core.standardize_argnums(value, op)
+    return nums[0] if single else nums
 
 
 def function(value, name, op):

@@ -70,7 +70,10 @@ def cast(x, dtype):
 
 
 def shape(x):
-    """The static shape as a tuple of Python ints."""
+    """The static shape as a tuple of Python ints.
+
+    Inside an engine's input pipeline being traced (a layer called in ``tf.data``'s ``map``), a size known only
+    when the pipeline runs (the batch size) is a scalar tensor of that engine, as in Keras."""
     if isinstance(x, KerasTensor):
         return x.shape
     return _door.call('shape', x)
@@ -107,12 +110,14 @@ def value_and_grad(fn, argnums=0, has_aux=False):
     ``(scalar, aux)`` with ``has_aux``). The returned function gives ``(value, grads)`` or
     ``((value, aux), grads)``; ``grads`` mirrors the structure of the argument(s) at ``argnums``
     (an int or a tuple of ints). Integer inputs get no gradient (``None``)."""
-    return _door.call('value_and_grad', fn, argnums=argnums, has_aux=has_aux)
+    _args.function(fn, "fn", "value_and_grad")
+    return _door.call('value_and_grad', fn, argnums=_args.argnums(argnums, "value_and_grad"), has_aux=has_aux)
 
 
 def grad(fn, argnums=0, has_aux=False):
     """Like :meth:`value_and_grad`, returning only the gradient (and aux)."""
-    return _door.call('grad', fn, argnums=argnums, has_aux=has_aux)
+    _args.function(fn, "fn", "grad")
+    return _door.call('grad', fn, argnums=_args.argnums(argnums, "grad"), has_aux=has_aux)
 
 
 def getitem(x, key):

@@ -31,12 +31,6 @@ AFFINE_TRANSFORM_INTERPOLATIONS = ("nearest", "bilinear")
 AFFINE_TRANSFORM_FILL_MODES = ("constant", "nearest", "wrap", "reflect")
 
 
-def _data_format(data_format):
-    from highlevel.layers.reshaping.flatten import standardize_data_format
-
-    return standardize_data_format(data_format)
-
-
 def _check_images(images):
     shape = tuple(images.shape)
     if len(shape) not in (3, 4):
@@ -140,7 +134,7 @@ def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspe
     >>> hl.ops.convert_to_numpy(hl.ops.image.resize(x, (1, 4)))[0, :, 0].tolist()
     [0.0, 1.0, 3.0, 4.0]
     """
-    data_format = _data_format(data_format)
+    data_format = _args.data_format(data_format, "resize")
     if interpolation not in RESIZE_INTERPOLATIONS:
         raise ValueError(
             f"Invalid value for argument `interpolation`. Expected one of {RESIZE_INTERPOLATIONS}. "
@@ -282,7 +276,7 @@ def affine_transform(images, transform, interpolation="bilinear", fill_mode="con
     >>> hl.ops.convert_to_numpy(hl.ops.image.affine_transform(x, shift))[0, :, 0].tolist()
     [1.0, 2.0, 0.0]
     """
-    data_format = _data_format(data_format)
+    data_format = _args.data_format(data_format, "affine_transform")
     if interpolation not in AFFINE_TRANSFORM_INTERPOLATIONS:
         raise ValueError(
             f"Invalid value for argument `interpolation`. Expected one of {AFFINE_TRANSFORM_INTERPOLATIONS}. "

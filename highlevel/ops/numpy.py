@@ -558,12 +558,12 @@ def swapaxes(x, axis1, axis2):
 def moveaxis(x, source, destination):
     """Moves axes to new positions."""
     n = _args.ndim_of(x)
-    source = _args.axes(source, n, "moveaxis", name="source", keep_order=True)
-    destination = _args.axes(destination, n, "moveaxis", name="destination", keep_order=True)
-    if len(source) != len(destination):
+    src = _args.axes(source, n, "moveaxis", name="source", keep_order=True)
+    dst = _args.axes(destination, n, "moveaxis", name="destination", keep_order=True)
+    if len(src) != len(dst):
         raise ValueError(f"moveaxis: `source` and `destination` must have the same number of axes; received "
                          f"source={source!r} and destination={destination!r}.")
-    return _door.call("moveaxis", x, source, destination)
+    return _door.call("moveaxis", x, src, dst)
 
 
 def concatenate(xs, axis=0):

@@ -31,7 +31,9 @@ def get(identifier):
     if isinstance(identifier, Optimizer):
         return identifier
     if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier.lower()) or _class_named(identifier)
+        from highlevel.saving.object_registry import find
+
+        cls = _BY_NAME.get(identifier.lower()) or _class_named(identifier) or find(identifier)
         if cls is None:
             raise ValueError(f"Unknown optimizer {identifier!r}. Known optimizers: {sorted(_BY_NAME)} (or their "
                              "class names).")
@@ -51,19 +53,27 @@ def _class_named(name):
 
 def serialize(optimizer):
     """``{"class_name": ..., "config": {...}}`` of an optimizer (its hyper-parameters, not its state)."""
-    return {"class_name": type(optimizer).__name__, "config": optimizer.get_config()}
+    from highlevel.saving.object_registry import describe
+
+    return describe(optimizer, {"class_name": type(optimizer).__name__, "config": optimizer.get_config()})
 
 
 def deserialize(config, custom_objects=None):
     """Rebuilds an optimizer from :func:`serialize`'s output (highlevel's classes and ``custom_objects``)."""
+    from highlevel.saving.object_registry import find
+
     classes = {cls.__name__: cls for cls in _BY_NAME.values()}
     classes["LossScaleOptimizer"] = LossScaleOptimizer  # wraps another optimizer: no name for get()
-    classes.update(custom_objects or {})
-    name = config.get("class_name")
-    if name not in classes:
+    if isinstance(config, str):
+        return get(config)
+    name = config.get("class_name") if isinstance(config, dict) else None
+    cls = find(config.get("registered_name"), custom_objects) if isinstance(config, dict) else None
+    cls = cls or find(name, custom_objects, classes)
+    if cls is None:
         raise ValueError(f"Unknown optimizer class {name!r}; known: {sorted(classes)}. Pass your own classes "
-                         "with custom_objects={'Name': Class}.")
-    return classes[name].from_config(config.get("config", {}), custom_objects=custom_objects)
+                         "with custom_objects={'Name': Class}, or register them with "
+                         "@hl.saving.register_keras_serializable().")
+    return cls.from_config(config.get("config", {}), custom_objects=custom_objects)
 
 
 __all__ = ["Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Lion", "LossScaleOptimizer", "Nadam",

@@ -11,6 +11,7 @@ True
 """
 
 from highlevel.backends.contract import Variable
+from highlevel import pipeline
 from highlevel.config import current_backend
 
 from . import host
@@ -34,8 +35,12 @@ class SeedGenerator:
         self._config_seed = config_seed
         self.initial_seed = seed
         self.name = name or "seed_generator"
-        self.state = Variable([seed, 0], dtype="int32", trainable=False, name=name or "seed_generator_state",
-                              backend=current_backend())
+        backend = current_backend()
+        # Inside a pipeline being traced (tf.data), the state is created outside the graph, so that it persists.
+        self.state = backend.outside_pipeline(
+            lambda: Variable([seed, 0], dtype="int32", trainable=False, name=name or "seed_generator_state",
+                             backend=backend))
+        self._pipeline_states = {}
 
     def get_config(self):
         """``{"seed": ..., "name": ...}``: the arguments that rebuild the generator (a None seed stays None)."""
@@ -51,11 +56,28 @@ class SeedGenerator:
 
         ``ordered`` is accepted for compatibility with Keras (whose unordered mode hashes the state instead of
         counting); the counter always advances by one here."""
-        b = self.state.backend
+        state = self._state()
+        b = state.backend
         # A copy: on engines whose variables are live tensors, the read value would follow the assign.
-        value = b.copy(self.state.value)
-        self.state.assign(b.add(value, b.convert_to_tensor([0, 1], "int32")))
+        value = b.copy(state.value)
+        state.assign(b.add(value, b.convert_to_tensor([0, 1], "int32")))
         return value
+
+    def _state(self):
+        """The state to draw from: the generator's own, or, inside another engine's data pipeline
+        (``highlevel.pipeline``), a state of that engine starting from the current seed and counter, so that each
+        run of the pipeline (each element or batch of a ``tf.data`` map) draws anew, reproducibly."""
+        engine = pipeline.pipeline_engine()
+        if engine is None or engine is self.state.backend:
+            return self.state
+        state = self._pipeline_states.get(engine.name)
+        if state is None:
+            start = self.state.backend.to_numpy(self.state.value)
+            state = engine.outside_pipeline(
+                lambda: Variable(start, dtype="int32", trainable=False, name=f"{self.name}_pipeline_state",
+                                 backend=engine))
+            self._pipeline_states[engine.name] = state
+        return state
 
 
 _global_generator = None
@@ -63,7 +85,8 @@ _global_generator = None
 
 def global_seed_generator():
     global _global_generator
-    if _global_generator is None or _global_generator.state.backend is not current_backend():
+    if _global_generator is None or (_global_generator.state.backend is not current_backend()
+                                     and pipeline.pipeline_engine() is None):
         _global_generator = SeedGenerator()
     return _global_generator
 

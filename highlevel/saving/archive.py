@@ -14,6 +14,7 @@ crafted archive cannot exhaust memory (zip bombs, members claiming gigabytes).
 
 import io
 import os
+import shutil
 import stat
 import struct
 import tempfile
@@ -118,6 +119,73 @@ def write_archive(path, members, stored=()):
     atomic_write(path, buffer.getvalue())
 
 
+def write_folder(path, members):
+    """Writes ``members`` (``{name: bytes}``, names with ``/`` for sub-folders) as files of the folder ``path``.
+
+    The files are written in a new folder next to ``path`` which then takes its place, so a crash leaves the old
+    folder or the new one at ``path`` (the old one may be left beside it as ``<path>.old-*`` if the crash strikes
+    between the two renames). An existing ``path`` that is a file, not a folder, is refused.
+    """
+    path = os.path.abspath(os.fspath(path))
+    parent = os.path.dirname(path)
+    if not os.path.isdir(parent):
+        raise FileNotFoundError(f"Cannot save to {path!r}: the folder {parent!r} does not exist.")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise FileExistsError(f"Cannot save an unzipped model to {path!r}: a file of that name exists. Pass "
+                              "zipped=True (or None) to write one file, or choose another path.")
+    new = tempfile.mkdtemp(dir=parent, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        for name, payload in members.items():
+            target = os.path.join(new, *name.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "wb") as f:
+                f.write(payload)
+                f.flush()
+                os.fsync(f.fileno())
+        old = None
+        if os.path.exists(path):
+            old = tempfile.mkdtemp(dir=parent, prefix="." + os.path.basename(path) + ".old-")
+            os.rmdir(old)
+            os.replace(path, old)
+        os.replace(new, path)
+    except BaseException:
+        shutil.rmtree(new, ignore_errors=True)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+    _fsync_folder(parent)
+
+
+def read_folder(path, expected, required=None, prefixes=()):
+    """Returns ``{name: bytes}`` for the files of the folder ``path`` that :func:`write_folder` wrote, with the
+    checks of :func:`read_archive` (allowed names only, no links, bounded sizes)."""
+    path = os.fspath(path)
+    required = set(expected if required is None else required)
+    out, total = {}, 0
+    for root, dirs, files in os.walk(path, followlinks=False):
+        for d in dirs:
+            if os.path.islink(os.path.join(root, d)):
+                raise UnsafeFileError(f"{path!r} holds a link {os.path.join(root, d)!r}; links are refused.")
+        for name in files:
+            full = os.path.join(root, name)
+            rel = os.path.relpath(full, path).replace(os.sep, "/")
+            if os.path.islink(full) or not os.path.isfile(full):
+                raise UnsafeFileError(f"{path!r}: {rel!r} is a link or not a plain file; refused.")
+            if not _allowed(rel, expected, prefixes):
+                raise InvalidFileError(f"{path!r} holds an unexpected file {rel!r}; a saved highlevel model holds "
+                                       f"only {sorted(expected)}.")
+            size = os.path.getsize(full)
+            total += size
+            if size > MAX_MEMBER_BYTES or total > MAX_TOTAL_BYTES:
+                raise UnsafeFileError(f"{path!r}: {rel!r} takes the folder over the size bounds.")
+            with open(full, "rb") as f:
+                out[rel] = f.read()
+    missing = required - set(out)
+    if missing:
+        raise InvalidFileError(f"{path!r} lacks the files {sorted(missing)}: it is not a complete highlevel model.")
+    return out
+
+
 def _check_member(info, names_seen, path):
     name = info.filename
     parts = name.replace("\\", "/").split("/")
@@ -139,13 +207,18 @@ def _check_member(info, names_seen, path):
                               f"{info.compress_size} (ratio over {MAX_COMPRESSION_RATIO}): a likely zip bomb.")
 
 
-def read_archive(path, expected, required=None):
+def _allowed(name, expected, prefixes):
+    return name in expected or any(name.startswith(p) and len(name) > len(p) for p in prefixes)
+
+
+def read_archive(path, expected, required=None, prefixes=()):
     """Returns ``{name: bytes}`` for the members of the zip at ``path``, after the safety checks.
 
     Args:
         path: the archive.
         expected: the member names allowed; any other name is an ``InvalidFileError``.
         required: the names that must be present (default: all of ``expected``).
+        prefixes: folders whose members are allowed too (``"assets/"``).
 
     Raises:
         InvalidFileError: not a zip, truncated or corrupt, or unexpected/missing members.
@@ -169,7 +242,7 @@ def read_archive(path, expected, required=None):
                 total += info.file_size
             if total > MAX_TOTAL_BYTES:
                 raise UnsafeFileError(f"{path!r} expands to {total} bytes, over the bound of {MAX_TOTAL_BYTES}.")
-            unexpected = seen - set(expected)
+            unexpected = {n for n in seen if not _allowed(n, expected, prefixes)}
             if unexpected:
                 raise InvalidFileError(f"{path!r} holds unexpected members {sorted(unexpected)}; a highlevel file "
                                        f"holds only {sorted(expected)}.")

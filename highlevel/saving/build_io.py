@@ -46,13 +46,38 @@ def _to_json(shapes):
     return None
 
 
+def symbolic_inputs(shapes, path="the build config", at="input_shape"):
+    """Symbolic inputs (KerasTensors) of the given shapes: a shape (tuple or list of ints and None), or lists,
+    tuples and dicts of them.
+
+    Raises:
+        InvalidFileError: ``shapes`` holds something other than shapes.
+    """
+    if isinstance(shapes, tuple) and _is_shape(shapes):
+        shapes = list(shapes)
+    return _parse(_lists(shapes), path, at)
+
+
+def _lists(value):
+    if isinstance(value, (list, tuple)):
+        return [_lists(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    return value
+
+
 def build_config(model):
-    """``{"input_shape": ...}`` for a model built by a call, or ``None`` when it needs none (a functional
-    or Sequential model with an ``Input``, or a model never called)."""
+    """``{"input_shape": ...}`` for a model built by a call or by ``build``, or ``None`` when it needs none (a
+    functional or Sequential model with an ``Input``, or a model never built)."""
     from highlevel.models import Functional
 
+    if isinstance(model, Functional) or not model.built:
+        return None
     shapes = getattr(model, "_build_shapes", None)
-    if isinstance(model, Functional) or shapes is None:
+    recorded = getattr(model, "_build_call", None)
+    if shapes is None and recorded is not None and len(recorded[0]) == 1 and not recorded[1]:
+        shapes = recorded[0][0]  # an overridden build() called with the input shape
+    if shapes is None:
         return None
     return {"input_shape": _to_json(shapes)}
 
@@ -76,7 +101,28 @@ def _parse(value, path, at, depth=0):
 
 
 def build_from_config(model, config, path):
-    """Builds ``model``'s weights from :func:`build_config`'s output (a no-op when it is already built).
+    """Builds ``model``'s weights from its saved build config: through its own ``build_from_config`` when it
+    overrides Model's, else as :func:`apply_build_config` does (a no-op when it is already built).
+
+    Raises:
+        InvalidFileError: the build config is malformed, or the model cannot be built from it.
+    """
+    from highlevel.models import Model
+
+    if config is None or getattr(model, "built", False):
+        return
+    if type(model).build_from_config is not Model.build_from_config:
+        try:
+            model.build_from_config(config)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+            raise InvalidFileError(f"{path!r}: {type(model).__name__}.build_from_config failed on the saved build "
+                                   f"config {config!r} ({type(e).__name__}: {e}).") from e
+        return
+    apply_build_config(model, config, path)
+
+
+def apply_build_config(model, config, path):
+    """Builds ``model`` by calling it on symbolic inputs of the shapes in ``config`` (``{"input_shape": ...}``).
 
     Raises:
         InvalidFileError: the build config is malformed, or the model cannot be built from it.

@@ -14,7 +14,7 @@ file is ever imported (Lambda functions outside highlevel only with ``safe_mode=
 """
 
 from .errors import InvalidFileError, UnsafeFileError
-from .object_registry import get_custom_objects
+from .object_registry import allowed_objects
 
 _FUNCTION_REF = "function"  # how Lambda layers and loss/metric functions name a function
 
@@ -90,13 +90,14 @@ def _check_function_ref(node, at, custom_objects, safe_mode):
     module, qualname = node.get("module"), node.get("config")
     if not isinstance(qualname, str):
         raise InvalidFileError(f"Malformed function reference at {at}: {node!r}.")
-    if qualname in custom_objects or module is None or _is_own_module(module):
+    if qualname in custom_objects or module is None or module == "builtins" or _is_own_module(module):
         return
     if safe_mode:
         raise UnsafeFileError(
-            f"The model config at {at} names the Python function {module}.{qualname}; rebuilding it would "
-            "import and run code named by the file. Pass it in custom_objects, or load with safe_mode=False "
-            "if you trust the file.")
+            f"The model config at {at} names the Python function {module}.{qualname}, which is neither a "
+            "highlevel function nor a registered one. Decorate it with @hl.saving.register_keras_serializable() "
+            f"or pass custom_objects={{{qualname!r}: {qualname.rpartition('>')[2]}}}; highlevel never imports a "
+            "function named by a file (a Lambda layer's function only with safe_mode=False, for files you trust).")
 
 
 class _ModelShim:
@@ -129,7 +130,7 @@ def _build(cls, config, objects):
 
 def deserialize_model(config, custom_objects=None, safe_mode=True):
     """Builds the model of :func:`serialize_model`'s output, after :func:`check_config_tree`."""
-    objects = get_custom_objects(custom_objects)
+    objects = allowed_objects(custom_objects)
     if not isinstance(config, dict) or not isinstance(config.get("class_name"), str) or not isinstance(
             config.get("config"), dict):
         raise InvalidFileError(f"The model config must be a dict with 'class_name' and 'config'; received "

@@ -15,34 +15,111 @@ True
 import datetime
 import json
 import os
+import tempfile
 
 from highlevel import config as hl_config
 
-from . import archive, build_io, compile_io, config_io, safetensors_io, weights_io
+from . import archive, build_io, config_io, safetensors_io, weights_io
 from .errors import InvalidFileError
+from .object_registry import CustomObjectScope
 
 FORMAT_VERSION = 1
 CONFIG = "config.json"
 METADATA = "metadata.json"
 WEIGHTS = "model.weights.safetensors"
+ASSETS = "assets"
 MAX_JSON_BYTES = 64 * 1024 ** 2
 
 
-def save_model(model, path):
-    """Writes ``model`` (architecture, compile arguments, weights, optimizer and metric state) to ``path``."""
+def _check_save_kwargs(kwargs, what):
+    save_format = kwargs.pop("save_format", None)
+    if save_format not in (None, "keras", "highlevel"):
+        raise ValueError(f"{what}: save_format={save_format!r} is not supported; highlevel writes its own format "
+                         "(one zip holding the config as JSON and the weights as safetensors). Leave save_format out.")
+    if kwargs:
+        raise TypeError(f"{what} got unexpected keyword arguments {sorted(kwargs)}.")
+
+
+def _check_overwrite(path, overwrite):
+    if not overwrite and os.path.exists(path):
+        raise FileExistsError(f"{path!r} already exists and overwrite=False; nothing was written. Pass "
+                              "overwrite=True to replace it, or choose another path.")
+
+
+def _assets(model):
+    """``{"assets/<layer index>/<relative path>": bytes}``: what the layers' ``save_assets(dir_path)`` wrote."""
+    members = {}
+    for index, layer in enumerate(model._flatten_layers()):
+        save_assets = getattr(layer, "save_assets", None)
+        if not callable(save_assets):
+            continue
+        with tempfile.TemporaryDirectory(prefix="highlevel-assets-") as folder:
+            save_assets(folder)
+            for root, dirs, files in os.walk(folder):
+                for name in sorted(files):
+                    full = os.path.join(root, name)
+                    if os.path.islink(full) or not os.path.isfile(full):
+                        raise ValueError(f"Layer '{layer.name}'.save_assets wrote {full!r}, which is not a plain "
+                                         "file; assets must be plain files (links are refused).")
+                    rel = os.path.relpath(full, folder).replace(os.sep, "/")
+                    with open(full, "rb") as f:
+                        members[f"{ASSETS}/{index}/{rel}"] = f.read()
+    return members
+
+
+def _members(model):
+    """The files of a saved model, ``{name: bytes}``."""
     import highlevel
 
-    config = {"model": config_io.serialize_model(model), "compile_config": compile_io.compile_config(model)}
-    build_config = build_io.build_config(model)
+    from .serialization_lib import serialize_keras_object
+
+    config = {"model": config_io.serialize_model(model),
+              "compile_config": serialize_keras_object(model.get_compile_config())}
+    build_config = model.get_build_config() if not isinstance(model, _functional()) else None
     if build_config is not None:  # a subclassed model: loading must build it before its weights exist
-        config["build_config"] = build_config
+        config["build_config"] = serialize_keras_object(build_config)
     metadata = {"format_version": FORMAT_VERSION, "highlevel_version": highlevel.__version__,
                 "backend": hl_config.backend(),
                 "date_saved": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
-    weights = safetensors_io.dumps(weights_io.collect(model))
-    archive.write_archive(os.fspath(path), {CONFIG: json.dumps(config).encode("utf-8"),
-                                            METADATA: json.dumps(metadata).encode("utf-8"), WEIGHTS: weights},
-                          stored={WEIGHTS})
+    members = {CONFIG: json.dumps(config).encode("utf-8"), METADATA: json.dumps(metadata).encode("utf-8"),
+               WEIGHTS: safetensors_io.dumps(weights_io.collect(model))}
+    members.update(_assets(model))
+    return members
+
+
+def _functional():
+    from highlevel.models import Functional
+
+    return Functional
+
+
+def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
+    """Writes ``model`` (architecture, compile arguments, weights, optimizer and metric state, assets) to
+    ``filepath``, atomically: a crash leaves either the old file or the new one.
+
+    Custom layers and models take part through their hooks: ``get_config``, ``get_build_config``,
+    ``save_own_variables``, ``save_assets`` and ``get_compile_config``.
+
+    Args:
+        model: the model.
+        filepath: the destination (any name; ``.keras`` as in Keras is fine).
+        overwrite: replace an existing file (False: raise ``FileExistsError`` instead of asking, as Keras does
+            on a terminal).
+        zipped: True or None: one zip file; False: a folder holding the same files.
+        **kwargs: ``save_format`` (only None or ``"keras"``), for Keras programs that pass it.
+
+    Raises:
+        FileExistsError: ``overwrite=False`` and ``filepath`` exists.
+        OSError: the file could not be written (the existing one is unchanged).
+    """
+    _check_save_kwargs(kwargs, "save_model")
+    path = os.fspath(filepath)
+    _check_overwrite(path, overwrite)
+    members = _members(model)
+    if zipped is False:
+        archive.write_folder(path, members)
+    else:
+        archive.write_archive(path, members, stored={WEIGHTS})
 
 
 def _json(data, name, path):
@@ -57,11 +134,50 @@ def _json(data, name, path):
     return value
 
 
-def load_model(path, custom_objects=None, compile=True, safe_mode=True):
-    """Rebuilds a model saved with ``model.save``.
+def _read(path):
+    expected = {CONFIG, METADATA, WEIGHTS}
+    if os.path.isdir(path):
+        return archive.read_folder(path, expected=expected, prefixes=(ASSETS + "/",))
+    return archive.read_archive(path, expected=expected, prefixes=(ASSETS + "/",))
+
+
+def _load_assets(model, members, path):
+    by_layer = {}
+    for name, data in members.items():
+        if name.startswith(ASSETS + "/"):
+            _, index, rel = (name.split("/", 2) + ["", ""])[:3]
+            if not index.isdigit() or not rel:
+                raise InvalidFileError(f"{path!r}: unexpected member {name!r}; assets are stored as "
+                                       f"'{ASSETS}/<layer index>/<file>'.")
+            by_layer.setdefault(int(index), {})[rel] = data
+    layers = model._flatten_layers()
+    for index, files in sorted(by_layer.items()):
+        layer = layers[index] if index < len(layers) else None
+        if layer is None or not callable(getattr(layer, "load_assets", None)):
+            raise InvalidFileError(f"{path!r} holds assets for layer position {index}, which has no load_assets() "
+                                   "in this model; build the same architecture.")
+        with tempfile.TemporaryDirectory(prefix="highlevel-assets-") as folder:
+            root = os.path.realpath(folder)
+            for rel, data in files.items():
+                target = os.path.realpath(os.path.join(root, *rel.split("/")))
+                if os.path.commonpath([root, target]) != root:  # the reader refuses such names already
+                    raise InvalidFileError(f"{path!r}: the asset name {rel!r} leaves its folder.")
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(target, "wb") as f:
+                    f.write(data)
+            layer.load_assets(folder)
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
+    """Rebuilds a model saved with ``model.save`` / :func:`save_model`.
+
+    Classes and functions come from highlevel and the allow-list only (registered with
+    ``register_keras_serializable``, in an enclosing ``custom_object_scope``, or in ``custom_objects``); the
+    file never makes highlevel import or run code. Custom objects' hooks are honoured: ``from_config``,
+    ``build_from_config``, ``load_own_variables``, ``load_assets``, ``compile_from_config``.
 
     Args:
-        path: the file ``model.save`` wrote.
+        filepath: the file (or, for ``zipped=False``, the folder) ``model.save`` wrote.
         custom_objects: ``{"Name": class_or_function}`` for your own layers, losses, metrics...
         compile: compile the model as it was when saved (optimizer state included).
         safe_mode: refuse Lambda layers whose function is not highlevel's (that would run code named
@@ -71,8 +187,8 @@ def load_model(path, custom_objects=None, compile=True, safe_mode=True):
         InvalidFileError: the file is not a readable highlevel model.
         UnsafeFileError: the file asks for something the safe loader refuses.
     """
-    path = os.fspath(path)
-    members = archive.read_archive(path, expected={CONFIG, METADATA, WEIGHTS})
+    path = os.fspath(filepath)
+    members = _read(path)
     metadata = _json(members[METADATA], METADATA, path)
     version = metadata.get("format_version")
     if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT_VERSION or version < 1:
@@ -80,52 +196,90 @@ def load_model(path, custom_objects=None, compile=True, safe_mode=True):
                                f"{FORMAT_VERSION}. Upgrade highlevel to read it.")
     config = _json(members[CONFIG], CONFIG, path)
     tensors = safetensors_io.loads(members[WEIGHTS])
-    objects = config_io.get_custom_objects(custom_objects)
+    objects = config_io.allowed_objects(custom_objects)
     compile_cfg = config.get("compile_config")
     if compile_cfg is not None:
-        if not isinstance(compile_cfg, dict) or not isinstance(compile_cfg.get("optimizer"), dict):
+        if not isinstance(compile_cfg, dict):
             raise InvalidFileError(f"{path!r}: the compile config is malformed.")
         config_io.check_config_tree(compile_cfg, objects, safe_mode, where="compile_config")
-    model = config_io.deserialize_model(config.get("model"), custom_objects, safe_mode)
-    build_io.build_from_config(model, config.get("build_config"), path)
-    groups = weights_io.split_keys(tensors)
-    unknown = set(groups) - {"model", "optimizer", "metrics"}
-    if unknown:
-        raise InvalidFileError(f"{path!r}: the weights hold unknown groups {sorted(unknown)}.")
-    weights_io.assign_group(weights_io.model_variables(model), groups.get("model", []), "model")
-    if compile and compile_cfg is not None:
-        try:
-            model.compile(**compile_io.compile_arguments(compile_cfg, objects))
-        except (TypeError, KeyError, AttributeError) as e:
-            raise InvalidFileError(f"{path!r}: the model could not be compiled from its saved compile config "
-                                   f"({type(e).__name__}: {e}).") from e
-        if "optimizer" in groups:
-            model.optimizer.build(model.trainable_variables)
-            weights_io.assign_group(list(model.optimizer.variables), groups["optimizer"], "optimizer")
-        if "metrics" in groups:
-            # Compiled metrics that create their variables on the first batch do not exist yet; those
-            # that do (the loss tracker, most metrics) get their saved state back, matched by path.
-            current = weights_io.group_variables(model, with_optimizer=False)["metrics"]
-            weights_io.assign_group(current, groups["metrics"], "metrics", skip_mismatch=True, by_name=True)
+    with CustomObjectScope(custom_objects):
+        model = config_io.deserialize_model(config.get("model"), custom_objects, safe_mode)
+        build_io.build_from_config(model, config.get("build_config"), path)
+        tensors, own = weights_io.split_own(tensors)
+        groups = weights_io.split_keys(tensors)
+        unknown = set(groups) - {"model", "optimizer", "metrics"}
+        if unknown:
+            raise InvalidFileError(f"{path!r}: the weights hold unknown groups {sorted(unknown)}.")
+        weights_io.assign_group(weights_io.model_variables(model), groups.get("model", []), "model")
+        weights_io.assign_own(model, own)
+        _load_assets(model, members, path)
+        if compile and compile_cfg is not None:
+            _compile(model, compile_cfg, groups, path)
     return model
 
 
-def save_weights(model, path):
-    """Writes the model's variables (only) to a safetensors file at ``path``, atomically."""
+def _compile(model, compile_cfg, groups, path):
+    from highlevel.trainers import Trainer
+
+    default = type(model).compile_from_config is Trainer.compile_from_config
+    if default and not isinstance(compile_cfg.get("optimizer"), dict):
+        raise InvalidFileError(f"{path!r}: the compile config is malformed (it names no optimizer).")
+    try:
+        model.compile_from_config(compile_cfg)
+    except (TypeError, KeyError, AttributeError) as e:
+        raise InvalidFileError(f"{path!r}: the model could not be compiled from its saved compile config "
+                               f"({type(e).__name__}: {e}).") from e
+    optimizer = getattr(model, "optimizer", None)
+    if "optimizer" in groups and optimizer is not None:
+        if not optimizer.built:
+            optimizer.build(model.trainable_variables)
+        weights_io.assign_group(list(optimizer.variables), groups["optimizer"], "optimizer")
+    if "metrics" in groups and getattr(model, "_compiled", False):
+        # Compiled metrics that create their variables on the first batch do not exist yet; those
+        # that do (the loss tracker, most metrics) get their saved state back, matched by path.
+        current = weights_io.group_variables(model, with_optimizer=False)["metrics"]
+        weights_io.assign_group(current, groups["metrics"], "metrics", skip_mismatch=True, by_name=True)
+
+
+def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs):
+    """Writes the model's variables (only) to a safetensors file at ``filepath``, atomically.
+
+    Args:
+        model: the model.
+        filepath: the destination (any name; Keras's ``.weights.h5`` names are fine, the content is safetensors).
+        overwrite: replace an existing file (False: raise ``FileExistsError``).
+        max_shard_size: must be None: highlevel writes one file.
+    """
+    _check_save_kwargs(kwargs, "save_weights")
+    if max_shard_size is not None:
+        raise ValueError(f"save_weights(max_shard_size={max_shard_size!r}): sharded weight files are not "
+                         "supported; highlevel writes the weights as one safetensors file. Leave max_shard_size out.")
+    path = os.fspath(filepath)
+    _check_overwrite(path, overwrite)
     data = safetensors_io.dumps(weights_io.collect(model, with_optimizer=False, with_metrics=False))
-    archive.atomic_write(os.fspath(path), data)
+    archive.atomic_write(path, data)
 
 
-def load_weights(model, path, skip_mismatch=False):
-    """Loads :func:`save_weights`'s file into ``model`` (same architecture; by position)."""
-    path = os.fspath(path)
+def load_weights(model, filepath, skip_mismatch=False, **kwargs):
+    """Loads :func:`save_weights`'s file into ``model`` (same architecture; by position).
+
+    Args:
+        model: the model.
+        filepath: the file.
+        skip_mismatch: keep the current values of variables whose shape differs instead of raising.
+    """
+    if kwargs:
+        raise TypeError(f"load_weights got unexpected keyword arguments {sorted(kwargs)}.")
+    path = os.fspath(filepath)
     size = os.path.getsize(path)
     if size > archive.MAX_MEMBER_BYTES:
         raise InvalidFileError(f"{path!r} is {size} bytes, over the bound of {archive.MAX_MEMBER_BYTES}.")
     with open(path, "rb") as f:
         data = f.read()
-    groups = weights_io.split_keys(safetensors_io.loads(data, where=repr(path)))
+    tensors, own = weights_io.split_own(safetensors_io.loads(data, where=repr(path)))
+    groups = weights_io.split_keys(tensors)
     if set(groups) - {"model"}:
         raise InvalidFileError(f"{path!r} is not a weights file of model.save_weights.")
     weights_io.assign_group(weights_io.model_variables(model), groups.get("model", []), "model",
                             skip_mismatch=skip_mismatch)
+    weights_io.assign_own(model, own, skip_mismatch=skip_mismatch)

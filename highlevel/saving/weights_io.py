@@ -1,7 +1,10 @@
 """Model, optimizer and metric variables to safetensors tensors, and back, by position and name.
 
 Keys are ``"<group>/<index>/<variable path>"`` (for example ``"model/0/dense/kernel"``): the index keeps
-the order stable and unique, the path says what the tensor is.
+the order stable and unique, the path says what the tensor is. A layer that overrides ``save_own_variables`` or
+``load_own_variables`` keeps its state its own way: what its ``save_own_variables`` puts in the store is saved
+under ``"own/<layer index>/<key>"`` (the index of the layer in the model's layer walk), its variables are left
+out of the positional list, and loading hands the same store to its ``load_own_variables``.
 
 >>> import highlevel as hl
 >>> from highlevel.saving import weights_io
@@ -21,6 +24,73 @@ def _to_numpy(variable):
     return np.asarray(hl_config.current_backend().to_numpy(variable.value))
 
 
+OWN = "own"
+
+
+def _uses_own_hooks(layer):
+    from highlevel.layer import Layer
+
+    cls = type(layer)
+    return (getattr(cls, "save_own_variables", Layer.save_own_variables) is not Layer.save_own_variables
+            or getattr(cls, "load_own_variables", Layer.load_own_variables) is not Layer.load_own_variables)
+
+
+def hooked_layers(model):
+    """``[(index, layer)]`` for the layers of ``model``'s walk that keep their state through their own hooks."""
+    return [(i, layer) for i, layer in enumerate(model._flatten_layers()) if _uses_own_hooks(layer)]
+
+
+def collect_own(model):
+    """``{"own/<layer index>/<key>": array}`` from the ``save_own_variables`` of the hooked layers."""
+    out = {}
+    for index, layer in hooked_layers(model):
+        store = {}
+        layer.save_own_variables(store)
+        for key, value in store.items():
+            if not isinstance(key, str) or not key:
+                raise TypeError(f"Layer '{layer.name}'.save_own_variables put a key {key!r} in the store; keys must "
+                                "be non-empty strings.")
+            out[f"{OWN}/{index}/{key}"] = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
+    return out
+
+
+def split_own(tensors):
+    """``(others, {layer index: {key: array}})``: the hooked layers' entries taken out of ``tensors``."""
+    others, own = {}, {}
+    for key, array in tensors.items():
+        if key.startswith(OWN + "/"):
+            _, index, name = (key.split("/", 2) + ["", ""])[:3]
+            if not index.isdigit() or not name:
+                raise InvalidFileError(f"Unexpected tensor name {key!r} in the weights; expected "
+                                       f"'{OWN}/<layer index>/<key>'.")
+            own.setdefault(int(index), {})[name] = array
+        else:
+            others[key] = array
+    return others, own
+
+
+def assign_own(model, own, skip_mismatch=False):
+    """Hands each hooked layer its store (``load_own_variables``).
+
+    Raises:
+        ValueError: the file holds the state of layers that do not keep their own, or lacks one that does
+            (unless ``skip_mismatch``).
+    """
+    hooked = dict(hooked_layers(model))
+    unknown = set(own) - set(hooked)
+    missing = set(hooked) - set(own)
+    if (unknown or missing) and not skip_mismatch:
+        layers = model._flatten_layers()
+        raise ValueError(
+            "The file's own-variable state does not match the model: "
+            + (f"it holds state for layer positions {sorted(unknown)} that keep none; " if unknown else "")
+            + (f"it lacks the state of {[layers[i].name for i in sorted(missing)]}; " if missing else "")
+            + "build the same architecture.")
+    for index, layer in hooked.items():
+        if index in own:
+            layer.load_own_variables(dict(own[index]))
+
+
 def model_variables(model):
     """``model.variables`` in an order fixed by the architecture alone.
 
@@ -35,6 +105,9 @@ def model_variables(model):
     out, seen = [], set()
     for layer in layers:
         referenced = [v for v in layer._attribute_variables() if id(v) not in owned]
+        if _uses_own_hooks(layer):  # its state is saved by its own hooks, not by position
+            seen.update(id(v) for v in layer._own_variables())
+            continue
         for v in layer._own_weights + referenced:
             if id(v) not in seen:
                 seen.add(id(v))
@@ -68,6 +141,7 @@ def collect(model, with_optimizer=True, with_metrics=True):
     for group, variables in group_variables(model, with_optimizer, with_metrics).items():
         for i, v in enumerate(variables):
             out[f"{group}/{i}/{v.path}"] = _to_numpy(v)
+    out.update(collect_own(model))
     return out
 
 

@@ -37,6 +37,8 @@ class Trainer:
     _predict_function = None
     _lean_train_function = None
     _lean_test_function = None
+    #: the ``loss`` given to :meth:`compile` (None before), as Keras keeps it
+    loss = None
 
     # ------------------------------------------------------------------ compile
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
@@ -81,6 +83,7 @@ class Trainer:
             raise ValueError(f"jit_compile must be True, False or 'auto'; received {jit_compile!r}.")
         self.jit_compile = jit_compile
         self.steps_per_execution = steps_per_execution
+        self.loss = loss
         self._compile_config = {"optimizer": optimizer, "loss": loss, "loss_weights": loss_weights,
                                 "metrics": metrics, "weighted_metrics": weighted_metrics,
                                 "run_eagerly": run_eagerly, "jit_compile": jit_compile}
@@ -160,6 +163,19 @@ class Trainer:
     @property
     def metrics_names(self):
         return [m.name for m in self.metrics]
+
+    @property
+    def compiled(self):
+        """Whether :meth:`compile` has been called on this model."""
+        return bool(self._compiled)
+
+    @property
+    def metrics_variables(self):
+        """The state variables of every metric in :attr:`metrics` (the loss tracker's included)."""
+        out = []
+        for metric in self.metrics:
+            out.extend(metric.variables)
+        return out
 
     def reset_metrics(self):
         for m in self.metrics:
@@ -416,6 +432,108 @@ class Trainer:
             function = step_sync.distribute_function(compiled, self._state_variables(with_optimizer, True))
             setattr(self, attr, function)
         return function
+
+    @property
+    def train_function(self):
+        """The compiled training step once ``fit`` (or :meth:`make_train_function`) made it, else None."""
+        return self._train_function if self._train_function is not None else self._lean_train_function
+
+    @property
+    def test_function(self):
+        """The compiled evaluation step once ``evaluate`` (or :meth:`make_test_function`) made it, else None."""
+        return self._test_function if self._test_function is not None else self._lean_test_function
+
+    @property
+    def predict_function(self):
+        """The compiled prediction step once ``predict`` (or :meth:`make_predict_function`) made it, else None."""
+        return self._predict_function
+
+    # ------------------------------------------------------------ state tree
+    def _state_groups(self):
+        optimizer = getattr(self, "optimizer", None)
+        return {"trainable_variables": self.trainable_variables,
+                "non_trainable_variables": self.non_trainable_variables,
+                "optimizer_variables": list(optimizer.variables) if optimizer is not None else [],
+                "metrics_variables": self.metrics_variables}
+
+    def get_state_tree(self, value_format="backend_tensor"):
+        """The model's variables as nested dicts keyed by the parts of their paths, in four groups:
+        ``trainable_variables``, ``non_trainable_variables``, ``optimizer_variables``, ``metrics_variables``.
+
+        Args:
+            value_format: ``"backend_tensor"`` (the engine's tensors) or ``"numpy_array"``.
+
+        Raises:
+            ValueError: an unknown ``value_format``, or two variables of a group with the same path.
+        """
+        if value_format not in ("backend_tensor", "numpy_array"):
+            raise ValueError(f"get_state_tree(value_format=...) must be 'backend_tensor' or 'numpy_array'; received "
+                             f"{value_format!r}.")
+        tree_out = {}
+        for group, variables in self._state_groups().items():
+            nested, seen = {}, set()
+            for v in variables:
+                if v.path in seen:
+                    raise ValueError(f"get_state_tree: the variable path '{v.path}' appears twice in "
+                                     f"{group}; give the layers unique names.")
+                seen.add(v.path)
+                node = nested
+                *parents, leaf = v.path.split("/")
+                for part in parents:
+                    node = node.setdefault(part, {})
+                node[leaf] = v.numpy() if value_format == "numpy_array" else v.value
+            tree_out[group] = nested
+        return tree_out
+
+    def set_state_tree(self, state_tree):
+        """Assigns the variables from a tree shaped as :meth:`get_state_tree`'s (groups or variables left out
+        keep their values).
+
+        Raises:
+            ValueError: an unknown group, or a path no variable of the group has.
+        """
+        if not isinstance(state_tree, dict):
+            raise ValueError(f"set_state_tree expects the dict get_state_tree() returns; received "
+                             f"{type(state_tree).__name__}.")
+        groups = self._state_groups()
+        for group, nested in state_tree.items():
+            if group not in groups:
+                raise ValueError(f"set_state_tree: unknown group {group!r}; expected some of {sorted(groups)}.")
+            by_path = {v.path: v for v in groups[group]}
+            stack = [("", nested)]
+            while stack:
+                prefix, node = stack.pop()
+                for key, value in node.items():
+                    path = f"{prefix}/{key}" if prefix else key
+                    if isinstance(value, dict):
+                        stack.append((path, value))
+                    elif path in by_path:
+                        by_path[path].assign(value)
+                    else:
+                        raise ValueError(f"set_state_tree: no variable '{path}' in {group}; the model's are "
+                                         f"{sorted(by_path)}.")
+
+    def make_train_function(self, force=False):
+        """The compiled training step (one batch in, the logs out) that ``fit`` runs, made once and kept.
+
+        Args:
+            force: make it again even if one exists (after changing the model's ``train_step``, for instance).
+        """
+        if force:
+            self._train_function = None
+        return self._make_train_function()
+
+    def make_test_function(self, force=False):
+        """The compiled evaluation step that ``evaluate`` runs, made once and kept (``force`` makes it again)."""
+        if force:
+            self._test_function = None
+        return self._make_test_function()
+
+    def make_predict_function(self, force=False):
+        """The compiled prediction step that ``predict`` runs, made once and kept (``force`` makes it again)."""
+        if force:
+            self._predict_function = None
+        return self._make_predict_function()
 
     def _make_predict_function(self):
         if self._predict_function is None:
@@ -683,7 +801,29 @@ class Trainer:
         return tree.map_structure(backend.to_numpy, self._make_predict_function()(batch))
 
     def get_compile_config(self):
-        return dict(getattr(self, "_compile_config", {}))
+        """The ``compile`` arguments as plain data (optimizer, losses and metrics by their configs), or None
+        when the model was never compiled. Saving stores it; :meth:`compile_from_config` reads it back. Override
+        both to save a custom model's own compile arguments."""
+        from highlevel.saving import compile_io
+
+        return compile_io.compile_config(self)
+
+    def compile_from_config(self, config):
+        """Compiles the model from :meth:`get_compile_config`'s output (loading calls it), and builds the
+        optimizer's variables when the model is built, so that the saved optimizer state can be loaded into them.
+
+        Raises:
+            ValueError: ``config`` is not a compile config.
+        """
+        from highlevel.saving import compile_io
+        from highlevel.saving.object_registry import allowed_objects
+
+        if not isinstance(config, dict) or "optimizer" not in config:
+            raise ValueError(f"compile_from_config expects the dict get_compile_config() returns (with an "
+                             f"'optimizer'); received {config!r}.")
+        self.compile(**compile_io.compile_arguments(config, allowed_objects()))
+        if self.built:
+            self.optimizer.build(self.trainable_variables)
 
 
 def _all_finite(loss, grads):

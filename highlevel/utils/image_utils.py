@@ -20,6 +20,8 @@ import warnings
 
 import numpy as np
 
+from highlevel.config import standardize_data_format
+
 #: Pillow's resampling filters by the names ``load_img`` accepts.
 PIL_INTERPOLATIONS = ("nearest", "bilinear", "bicubic", "hamming", "box", "lanczos")
 
@@ -34,17 +36,6 @@ def pil_image_module(what):
             '`pip install pillow` (or `pip install "highlevel[image]"`).'
         ) from None
     return Image
-
-
-def _data_format(data_format):
-    from highlevel.config import image_data_format
-
-    data_format = image_data_format() if data_format is None else data_format
-    if data_format not in ("channels_last", "channels_first"):
-        raise ValueError(
-            f'`data_format` must be "channels_last" or "channels_first"; received data_format={data_format!r}.'
-        )
-    return data_format
 
 
 def _float_dtype(dtype):
@@ -69,7 +60,7 @@ def array_to_img(x, data_format=None, scale=True, dtype=None):
         ``"RGBA"``).
     """
     image_module = pil_image_module("array_to_img")
-    data_format = _data_format(data_format)
+    data_format = standardize_data_format(data_format)
     x = np.array(x, dtype=_float_dtype(dtype))
     if x.ndim != 3:
         raise ValueError(
@@ -110,7 +101,7 @@ def img_to_array(img, data_format=None, dtype=None):
     Returns:
         ``(height, width, channels)`` (or channels first); grayscale images get a channel axis of 1.
     """
-    data_format = _data_format(data_format)
+    data_format = standardize_data_format(data_format)
     x = np.asarray(img, dtype=_float_dtype(dtype))
     if x.ndim == 2:
         x = x[:, :, None]
@@ -132,7 +123,7 @@ def save_img(path, x, data_format=None, file_format=None, scale=True, **kwargs):
         scale: rescale the values to ``[0, 255]`` first (see :func:`array_to_img`).
         **kwargs: passed on to ``PIL.Image.Image.save`` (``quality=``, ...).
     """
-    data_format = _data_format(data_format)
+    data_format = standardize_data_format(data_format)
     if file_format is None and isinstance(path, (str, pathlib.Path)):
         file_format = pathlib.Path(path).suffix[1:].lower() or None
     if file_format is None and not isinstance(path, (str, pathlib.Path)):

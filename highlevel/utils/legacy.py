@@ -21,8 +21,9 @@ _PASSIVE = "__passive_serialization__"
 
 def _registered_name(obj):
     """``"package>Name"`` for a class or function registered with ``hl.saving`` (not inherited), else its name."""
-    own = vars(obj).get("_registered_name") if hasattr(obj, "__dict__") else None
-    return own if isinstance(own, str) else getattr(obj, "__name__", type(obj).__name__)
+    from highlevel.saving.object_registry import get_registered_name
+
+    return get_registered_name(obj)
 
 
 def _registered_objects():

@@ -13,14 +13,7 @@ __all__ = [
     "deconv_output_length", "spatial_axes", "conv_output_shape", "standardize_pairs",
 ]
 
-
-def standardize_data_format(data_format):
-    """``"channels_last"`` or ``"channels_first"`` (None: the configured default), as Flatten checks it."""
-    # Imported at call time: the reshaping package imports this module, so a module-level import would be
-    # circular.
-    from highlevel.layers.reshaping.flatten import standardize_data_format as standardize
-
-    return standardize(data_format)
+from highlevel.config import standardize_data_format  # noqa: E402  (the one data_format check)
 
 
 def standardize_tuple(value, n, name, allow_zero=False):

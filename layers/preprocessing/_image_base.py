@@ -14,7 +14,7 @@ from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
 from highlevel.layers.regularization._checks import check_seed
-from highlevel.layers.reshaping.flatten import standardize_data_format
+from highlevel.config import standardize_data_format
 
 FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 INTERPOLATIONS = ("nearest", "bilinear")

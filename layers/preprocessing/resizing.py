@@ -5,7 +5,7 @@ import numbers
 from highlevel import ops
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
-from highlevel.layers.reshaping.flatten import standardize_data_format
+from highlevel.config import standardize_data_format
 
 from ._image_base import check_choice, check_image_rank
 

@@ -195,6 +195,13 @@ class TextVectorization(HostInputs, Layer):
 
     # -------------------------------------------------------------------- call
     def call(self, inputs):
+        out = self._vectorize(inputs)
+        one_string = isinstance(inputs, (str, bytes, np.ndarray, np.generic)) and np.ndim(inputs) == 0
+        if one_string and self._split is not None:
+            out = ops.squeeze(out, 0)  # one string in, one row out (no batch axis), as Keras
+        return out
+
+    def _vectorize(self, inputs):
         tokens = self._tokens(inputs)
         lookup = self._lookup_layer
         if isinstance(tokens, np.ndarray):  # split=None without n-grams: one token per string
@@ -235,6 +242,8 @@ class TextVectorization(HostInputs, Layer):
 
     def compute_output_shape(self, input_shape):
         input_shape = tuple(input_shape)
+        if not input_shape and self._split is not None:
+            return self.compute_output_shape((1,))[1:]  # one string: one row
         batch = input_shape[0] if input_shape else None
         if self._output_mode == "int":
             if self._split is None and self._ngrams is None:

@@ -9,21 +9,6 @@ from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
 
-def standardize_data_format(data_format):
-    """``"channels_last"`` or ``"channels_first"``; None means the configured default (channels_last
-    unless ``hl.config.image_data_format`` says otherwise)."""
-    if data_format is None:
-        getter = getattr(_config, "image_data_format", None)
-        return getter() if callable(getter) else "channels_last"
-    value = str(data_format).lower()
-    if value not in ("channels_last", "channels_first"):
-        raise ValueError(
-            "The `data_format` argument must be one of {'channels_first', 'channels_last'}. "
-            f"Received: data_format={data_format!r}"
-        )
-    return value
-
-
 class Flatten(Layer):
     """Flattens the input to ``(batch, features)``; does not affect the batch size (``keras.layers.Flatten``).
 
@@ -44,7 +29,7 @@ class Flatten(Layer):
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        self.data_format = standardize_data_format(data_format)
+        self.data_format = _config.standardize_data_format(data_format, "Flatten")
         self.input_spec = InputSpec(min_ndim=1)
         self.built = True
 

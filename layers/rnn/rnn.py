@@ -307,10 +307,10 @@ class RNN(Layer):
     @classmethod
     def from_config(cls, config, custom_objects=None):
         from highlevel.layers import deserialize
-        from highlevel.saving import get_custom_objects
+        from highlevel.saving.object_registry import allowed_objects
 
         # nested layers may be user classes: registered ones, those of a custom_object_scope, or passed here
-        custom_objects = get_custom_objects(custom_objects)
+        custom_objects = allowed_objects(custom_objects)
         config = dict(config)
         cell = deserialize(config.pop("cell"), custom_objects=custom_objects)
         return cls(cell, **config)

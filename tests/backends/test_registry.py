@@ -69,3 +69,21 @@ def test_an_incomplete_backend_cannot_be_instantiated():
 
     with pytest.raises(TypeError, match="abstract"):
         Half()
+
+
+def test_pipeline_owner_finds_the_engine_of_a_traced_tensor_and_nothing_else():
+    import numpy as np
+
+    from highlevel.backends import registry
+
+    assert registry.pipeline_owner([np.ones(2), [1.0, 2.0], 3, "text", None]) is None
+    tf = pytest.importorskip("tensorflow")
+    assert registry.pipeline_owner([tf.ones(2)]) is None  # an eager tensor belongs to no pipeline
+    found = []
+    tf.function(lambda x: found.append(registry.pipeline_owner([np.ones(1), x])) or x, autograph=False)(tf.ones(2))
+    assert [b.name for b in found] == ["tensorflow"]
+    # The engine that runs now is not reported: its own tensors need no switch.
+    found.clear()
+    tf.function(lambda x: found.append(registry.pipeline_owner([x], current=registry.get("tensorflow"))) or x,
+                autograph=False)(tf.ones(2))
+    assert found == [None]

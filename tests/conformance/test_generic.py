@@ -42,16 +42,18 @@ RUNS = [(rid, case, spec) for case in CASES for rid, spec in case.runs() if "32"
 
 
 def test_the_contract_has_generic_ops():
-    from highlevel.backends.contract import LinalgContract, SpectralContract
+    from highlevel.backends.contract import LinalgContract, RandomContract, SpectralContract
 
     assert len(GENERIC) >= 40, GENERIC
     # 101 primitives, plus those of the families added since: 9 of the elementwise/bitwise family
     # (contract/numpy_math.py: the bitwise operations and shifts, view, erfc and erfinv), custom_gradient and
-    # segment_reduce (control flow, scatter/segment), and the decompositions (and jvp) and the DFTs on complex
-    # tensors (11 and 6)
+    # segment_reduce (control flow, scatter/segment), the decompositions (and jvp) and the DFTs on complex
+    # tensors (11 and 6), and the gamma and binomial draws (2)
     linalg, spectral = LinalgContract.__abstractmethods__, SpectralContract.__abstractmethods__
-    assert len(linalg) <= 11 and len(spectral) <= 6, (sorted(linalg), sorted(spectral))
-    rest = Backend.__abstractmethods__ - linalg - spectral
+    random = RandomContract.__abstractmethods__
+    assert len(linalg) <= 11 and len(spectral) <= 6 and len(random) <= 2, (sorted(linalg), sorted(spectral),
+                                                                            sorted(random))
+    rest = Backend.__abstractmethods__ - linalg - spectral - random
     assert len(rest) <= 112, sorted(rest)
 
 

@@ -102,8 +102,8 @@ def test_wrong_number_of_inputs(backend):
 
 def test_summary_of_unbuilt_model(backend):
     model = hl.Sequential([L.Dense(2)], name="lazy")
-    with pytest.raises(ValueError, match=r"Model 'lazy' has not been built yet"):
-        model.summary()
+    text = model.summary(return_string=True)  # Keras prints an unbuilt model's layers rather than raising
+    assert 'Model: "lazy"' in text and "0 (unbuilt)" in text
     with pytest.raises(ValueError, match="has not been built yet"):
         model.count_params()
 
@@ -150,7 +150,7 @@ def test_bad_model_construction(backend):
         def call(self, x):
             return x
 
-    with pytest.raises(TypeError, match="subclassed model"):
-        Sub(x, x)
+    with pytest.raises(TypeError, match="takes both inputs and outputs.*subclassed model"):
+        Sub(x)
     with pytest.raises(ValueError, match="InputLayer needs `shape`"):
         hl.Input()

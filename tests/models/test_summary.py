@@ -103,8 +103,19 @@ def test_subclassed_summary_after_call(backend):
             return self.b(self.a(x))
 
     model = Net()
-    with pytest.raises(ValueError, match="has not been built yet"):
-        model.summary()
+    unbuilt = model.summary(return_string=True)  # as Keras: the layers with "?" and "0 (unbuilt)"
+    assert unbuilt.count("0 (unbuilt)") == 2 and "?" in unbuilt
     model(np.ones((2, 5), "float32"))
     text = model.summary(return_string=True)
     assert 'Model: "net"' in text and _totals(text)["Total"] == 5 * 3 + 3 + 3 + 1
+
+
+def test_summary_layer_range(backend):
+    x = hl.Input((3,))
+    h = L.Dense(2, name="first")(x)
+    h = L.Dense(2, name="second")(h)
+    out = L.Dense(1, name="third")(h)
+    text = hl.Model(x, out).summary(return_string=True, layer_range=["first", "second"])
+    assert "first (Dense)" in text and "second (Dense)" in text and "third" not in text
+    with pytest.raises(ValueError, match="no layer named 'nope'"):
+        hl.Model(x, out).summary(layer_range=["first", "nope"])

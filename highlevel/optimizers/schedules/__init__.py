@@ -33,18 +33,24 @@ def serialize(schedule):
     """``{"class_name": ..., "config": {...}}`` of a schedule."""
     if not isinstance(schedule, LearningRateSchedule):
         raise TypeError(f"serialize() expects a LearningRateSchedule; received {schedule!r}.")
-    return {"class_name": type(schedule).__name__, "config": schedule.get_config()}
+    from highlevel.saving.object_registry import describe
+
+    return describe(schedule, {"class_name": type(schedule).__name__, "config": schedule.get_config()})
 
 
 def deserialize(config, custom_objects=None):
     """Rebuilds a schedule from :func:`serialize`'s output (only highlevel's schedules and ``custom_objects``)."""
+    from highlevel.saving.object_registry import find
+
     classes = _all()
-    classes.update(custom_objects or {})
     name = config.get("class_name") if isinstance(config, dict) else None
-    if name not in classes:
+    cls = find(config.get("registered_name"), custom_objects) if isinstance(config, dict) else None
+    cls = cls or find(name, custom_objects, classes)
+    if cls is None:
         raise ValueError(f"Unknown learning-rate schedule {name!r}; known: {sorted(classes)}. Pass your own "
-                         "classes with custom_objects={'Name': Class}.")
-    return classes[name].from_config(config.get("config", {}))
+                         "classes with custom_objects={'Name': Class}, or register them with "
+                         "@hl.saving.register_keras_serializable().")
+    return cls.from_config(config.get("config", {}))
 
 
 __all__ = ["CosineDecay", "CosineDecayRestarts", "ExponentialDecay", "InverseTimeDecay", "LearningRateSchedule",

@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+import highlevel as hl
+
 pytest.importorskip("jax")
 
 from highlevel.backends import get  # noqa: E402
@@ -170,13 +172,13 @@ def test_shape_ops(b):
         close(b, got, want)
     for got, want in zip(b.split(X, [1, 3], axis=1), np.split(X, [1, 3], axis=1)):
         close(b, got, want)
-    with pytest.raises(ValueError, match="equal sections"):
-        b.split(X, 3, axis=1)
+    with hl.config.backend_scope("jax"), pytest.raises(ValueError, match="equal sections"):
+        hl.ops.split(X, 3, axis=1)  # checked once, by the front door
     assert b.shape(b.expand_dims(X, (0, -1))) == (1, 3, 4, 1)
     assert b.shape(b.squeeze(X[None, :, None])) == (3, 4)
     assert b.shape(b.squeeze(X[None, :, None], axis=2)) == (1, 3, 4)
-    with pytest.raises(ValueError, match="squeeze"):
-        b.squeeze(X, axis=0)
+    with hl.config.backend_scope("jax"), pytest.raises(ValueError, match="squeeze"):
+        hl.ops.squeeze(X, axis=0)  # checked once, by the front door
     close(b, b.tile(X, (2, 1)), np.tile(X, (2, 1)))
     close(b, b.repeat(X, 2, axis=1), np.repeat(X, 2, axis=1))
     close(b, b.repeat(X, [1, 0, 2], axis=0), np.repeat(X, [1, 0, 2], axis=0))

@@ -168,8 +168,8 @@ def test_misc_ops():
     assert B.shape(B.one_hot(T([0, 1]), 3, axis=0)) == (3, 2)
     parts = B.split(T(np.arange(6)), 3)
     assert [B.to_numpy(p).tolist() for p in parts] == [[0, 1], [2, 3], [4, 5]]
-    with pytest.raises(ValueError, match="equal sections"):
-        B.split(T(np.arange(5)), 2)
+    with hl.config.backend_scope("native"), pytest.raises(ValueError, match="equal sections"):
+        hl.ops.split(np.arange(5), 2)  # checked once, by the front door
     rows, cols = B.where(T([[True, False], [False, True]]))
     assert B.to_numpy(rows).tolist() == [0, 1] and B.dtype(cols) == "int32"
     with pytest.raises(ValueError, match="empty"):

@@ -5,6 +5,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+import highlevel as hl  # noqa: E402
 from highlevel.backends import get  # noqa: E402
 
 RNG = np.random.default_rng(0)
@@ -99,8 +100,8 @@ def test_split_take_repeat(b):
         close(b, got, want)
     assert [b.shape(p) for p in b.split(a, [3, 12])] == [(3,), (7,), (0,)]
     assert len(b.split(X, 2, axis=1)) == 2
-    with pytest.raises(ValueError, match="equal sections"):
-        b.split(X, 3, axis=1)
+    with hl.config.backend_scope("torch"), pytest.raises(ValueError, match="equal sections"):
+        hl.ops.split(X, 3, axis=1)  # checked once, by the front door
     close(b, b.take(X, [-1, 0], axis=1), np.take(X, [-1, 0], axis=1))
     close(b, b.take(X, [[0, -1], [5, 2]]), np.take(X, [[0, -1], [5, 2]]))
     close(b, b.take(X, 2, axis=0), np.take(X, 2, axis=0))
@@ -131,8 +132,8 @@ def test_pad_constant_values_and_single_entry(b):
     one = np.array([[7.0]])
     for mode in ("reflect", "symmetric", "edge"):
         close(b, b.pad(one, 2, mode), np.pad(one, 2, mode))
-    with pytest.raises(ValueError, match="mode"):
-        b.pad(X, 1, "wrap")
+    with hl.config.backend_scope("torch"), pytest.raises(ValueError, match="mode"):
+        hl.ops.pad(X, 1, "wrap")  # checked once, by the front door
 
 
 @pytest.mark.parametrize("key", [
@@ -162,8 +163,8 @@ def test_shape_ops(b):
     close(b, b.concatenate([X, XI], axis=1), np.concatenate([X, XI], axis=1))
     close(b, b.expand_dims(X, (0, -1)), np.expand_dims(X, (0, -1)))
     close(b, b.squeeze(np.ones((1, 3, 1)), axis=-1), np.ones((1, 3)))
-    with pytest.raises(ValueError, match="squeeze"):
-        b.squeeze(X, axis=0)
+    with hl.config.backend_scope("torch"), pytest.raises(ValueError, match="squeeze"):
+        hl.ops.squeeze(X, axis=0)  # checked once, by the front door
     close(b, b.broadcast_to(X[0], (2, 4)), np.broadcast_to(X[0], (2, 4)))
     close(b, b.flip(t3, (0, 2)), np.flip(t3, (0, 2)))
     close(b, b.flip(t3), np.flip(t3))

@@ -123,3 +123,16 @@ def test_errors():
         layers.TextVectorization(ragged=True)
     with pytest.raises(ValueError, match="last shape dimension must be 1"):
         layers.TextVectorization(vocabulary=["a"])(np.array([["a", "b"]]))
+
+
+@pytest.mark.parametrize("mode,kwargs", [("int", {"output_sequence_length": 4}), ("int", {}),
+                                         ("multi_hot", {}), ("count", {})])
+def test_one_string_gives_one_row_without_a_batch_axis(backend, mode, kwargs):
+    keras = keras_module()
+    vocabulary = ["the", "cat", "sat"]
+    layer = layers.TextVectorization(vocabulary=vocabulary, output_mode=mode, **kwargs)
+    theirs = keras.layers.TextVectorization(vocabulary=vocabulary, output_mode=mode, **kwargs)
+    got = np.asarray(hl.ops.convert_to_numpy(layer(np.array("the cat sat cat"))))
+    np.testing.assert_array_equal(got, keras.ops.convert_to_numpy(theirs(np.array("the cat sat cat"))))
+    spec = layer.compute_output_shape(())
+    assert len(spec) == got.ndim and all(s in (None, g) for s, g in zip(spec, got.shape))
