@@ -18,14 +18,8 @@ PROGRAMS = sorted(p.stem for p in (pathlib.Path(__file__).parent / "programs").g
 
 #: program -> (backends it fails on, or None for all; the missing feature).
 PENDING = {
-    "custom_layer_saving": (None, "needs keras.saving.register_keras_serializable and get_registered_name "
-                                  "(a registered custom layer loaded without custom_objects)"),
-    "functional_subclass": (None, "needs a Model subclass constructed with inputs=/outputs= (the functional "
-                                  "subclass of the customizing-fit guide)"),
     "text_end_to_end": (None, "needs keras.Input(dtype='string'): raw strings flowing into a model through "
                               "TextVectorization (Keras has it on its TensorFlow backend only)"),
-    "tf_data_map_layers": (None, "needs Keras layers called inside tf.data.Dataset.map (run as TensorFlow "
-                                 "whatever the backend)"),
 }
 
 
