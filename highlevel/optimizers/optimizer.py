@@ -187,6 +187,24 @@ class Optimizer:
                                            for v in variables]
         self.built = True
 
+    def _build_or_undo(self, variables):
+        """``build(variables)``, or nothing at all if it fails part-way.
+
+        A build interrupted after ``super().build`` marked the optimizer built but before the subclass made its
+        slots would leave a "built" optimizer without slots. It happens when an unbuilt optimizer is first used
+        inside a training step that an engine records for replay: creating a variable there stops the recording,
+        and the step runs again eagerly, where the optimizer builds for real.
+        """
+        n_state = len(self._variables)
+        before = dict(self.__dict__)
+        try:
+            self.build(variables)
+        except BaseException:
+            del self._variables[n_state:]
+            self.__dict__.clear()
+            self.__dict__.update(before)
+            raise
+
     def _track_new_variables(self, variables):
         """Extends a built optimizer to the variables of ``variables`` it was not built with, keeping the state
         (slots, step count) of those it knows.
@@ -289,7 +307,7 @@ class Optimizer:
         if not variables:
             return self.iterations
         if not self.built:
-            self.build(variables)
+            self._build_or_undo(variables)
         for v in variables:
             self._slot_index(v)
         pairs = [(g, v) for g, v in zip(grads, variables) if g is not None]

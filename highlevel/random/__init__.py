@@ -12,29 +12,51 @@ True
 """
 
 from highlevel.config import current_backend
+from highlevel.keras_tensor import KerasTensor
 
 from .distributions import beta, binomial, categorical, gamma
 from .host import host_rng, set_host_seed
 from .seed_generator import SeedGenerator, draw_seed
 
 
+def _symbolic(shape, dtype):
+    """A KerasTensor standing for the draw when ``shape`` has unknown (None) sizes, else None.
+
+    A layer's ``call`` runs on symbolic tensors while a functional model is built; there
+    ``ops.shape(x)`` holds None for the batch size, and a draw of that shape can only be described, not
+    made (the layer's call draws for real when the model runs). The seed generator does not advance.
+    """
+    shape = tuple(shape)
+    if any(d is None for d in shape):
+        return KerasTensor(shape, dtype=dtype)
+    return None
+
+
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     """Normal draws of ``shape``."""
+    if (symbolic := _symbolic(shape, dtype)) is not None:
+        return symbolic
     return current_backend().random_normal(shape, mean=mean, stddev=stddev, dtype=dtype, seed=draw_seed(seed))
 
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     """Uniform draws in ``[minval, maxval)``."""
+    if (symbolic := _symbolic(shape, dtype)) is not None:
+        return symbolic
     return current_backend().random_uniform(shape, minval=minval, maxval=maxval, dtype=dtype, seed=draw_seed(seed))
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     """Normal draws within two standard deviations of the mean."""
+    if (symbolic := _symbolic(shape, dtype)) is not None:
+        return symbolic
     return current_backend().random_truncated_normal(shape, mean=mean, stddev=stddev, dtype=dtype, seed=draw_seed(seed))
 
 
 def randint(shape, minval, maxval, dtype="int32", seed=None):
     """Integers in ``[minval, maxval)``."""
+    if (symbolic := _symbolic(shape, dtype)) is not None:
+        return symbolic
     return current_backend().random_randint(shape, minval, maxval, dtype=dtype, seed=draw_seed(seed))
 
 

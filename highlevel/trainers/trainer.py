@@ -18,6 +18,7 @@ from highlevel.config import current_backend
 from highlevel.distribution import step_sync
 from highlevel.layer import layer_walk_cache
 from highlevel.masking import get_keras_mask, set_keras_mask
+from highlevel.optimizers.optimizer import Optimizer
 
 from .compile_utils import CompileLoss, CompileMetrics
 from .data_adapters import ArrayDataAdapter, EpochIterator, get_data_adapter
@@ -330,6 +331,11 @@ class Trainer:
         groups = [self.variables]
         if with_optimizer and self._compiled:
             groups.append(self.optimizer.variables)
+            # Other optimizers the model holds (a GAN's custom train_step with one optimizer per network):
+            # their slots are state of the training step too.
+            for value in vars(self).values():
+                if isinstance(value, Optimizer) and value is not self.optimizer:
+                    groups.append(value.variables)
         if with_metrics and self._compiled:
             for m in self.metrics:
                 groups.append(m.variables)

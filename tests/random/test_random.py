@@ -96,3 +96,31 @@ def test_seed_generator_config_rebuilds_the_same_stream(backend):
     counter = int(np_(g.state.value)[1])
     g.next(ordered=False)
     assert int(np_(g.state.value)[1]) == counter + 1
+
+
+def test_a_layer_that_draws_noise_of_its_input_shape_builds_in_a_functional_model(backend):
+    """While a functional model is built, ``ops.shape(x)`` holds None for the batch: the draw is described
+    (a KerasTensor of that shape), not made, and the layer draws for real when the model runs."""
+
+    class Noise(hl.layers.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.seed_generator = hl.random.SeedGenerator(5)
+
+        def call(self, x):
+            shape = hl.ops.shape(x)
+            return (x + hl.random.normal(shape, seed=self.seed_generator)
+                    + hl.random.uniform(shape, seed=self.seed_generator)
+                    + hl.random.truncated_normal(shape, seed=self.seed_generator)
+                    + hl.ops.cast(hl.random.randint(shape, 0, 2, seed=self.seed_generator), "float32"))
+
+    symbolic = hl.random.normal((None, 3))
+    assert isinstance(symbolic, hl.KerasTensor) and symbolic.shape == (None, 3) and symbolic.dtype == "float32"
+    assert hl.random.randint((None, 2), 0, 4).dtype == "int32"
+    inputs = hl.Input((3,))
+    outputs = Noise()(inputs)
+    assert outputs.shape == (None, 3)
+    model = hl.Model(inputs, outputs)
+    first, second = (np_(model(np.zeros((4, 3), "float32"))) for _ in range(2))
+    assert first.shape == (4, 3) and np.isfinite(first).all()
+    assert not np.array_equal(first, second)  # a new draw each call: the seed generator advanced

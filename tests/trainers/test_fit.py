@@ -251,3 +251,96 @@ def test_a_layer_that_updates_a_weight_in_inference_keeps_its_updates(backend, j
     model.evaluate(x, y, batch_size=16, verbose=0)
     assert float(counter.seen.numpy()) == seen + 40.0
     np.testing.assert_allclose(model.predict(x, batch_size=16, verbose=0), pred, rtol=1e-6)
+
+
+def test_a_custom_train_step_receives_x_itself_when_there_are_no_targets(backend):
+    """As in Keras: ``fit(x)`` hands ``train_step`` the batch ``x`` itself, not ``(x,)``."""
+    seen = []
+
+    class Autoencoder(hl.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = hl.layers.Dense(6)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            seen.append(type(data))
+            return super().train_step((data, data))
+
+    x, _ = regression_data(32)
+    model = Autoencoder()
+    model.compile(optimizer=hl.optimizers.Adam(0.05), loss="mse", run_eagerly=True)
+    history = model.fit(x, batch_size=16, epochs=4, verbose=0)
+    assert seen and not any(issubclass(t, (tuple, list)) for t in seen), seen
+    assert history.history["loss"][-1] < 0.5 * history.history["loss"][0]
+
+
+def test_a_train_step_may_use_optimizers_the_model_holds_besides_its_own(backend, step_mode):
+    """A GAN's pattern: two networks, each with its own optimizer held as a model attribute and applied in a
+    custom train_step; their slots are state of the (compiled) step, so both networks learn."""
+
+    class TwoHeads(hl.Model):
+        def __init__(self):
+            super().__init__()
+            self.a = hl.layers.Dense(1)
+            self.b = hl.layers.Dense(1)
+            self.opt_a = hl.optimizers.Adam(0.05)
+            self.opt_b = hl.optimizers.Adam(0.05)
+
+        def call(self, x):
+            return self.a(x) + self.b(x)
+
+        def train_step(self, data):
+            x, y = data
+            grad = hl.config.current_backend().variables_value_and_grad
+            (loss_a, _), grads = grad(lambda: (ops.mean(ops.square(self.a(x) - y)), None), self.a.trainable_weights)
+            self.opt_a.apply(grads, self.a.trainable_weights)
+            (loss_b, _), grads = grad(lambda: (ops.mean(ops.square(self.b(x) - y)), None), self.b.trainable_weights)
+            self.opt_b.apply(grads, self.b.trainable_weights)
+            return {"loss_a": loss_a, "loss_b": loss_b}
+
+    hl.utils.set_random_seed(2)
+    x, y = regression_data(64)
+    model = TwoHeads()
+    model.compile(**step_mode)
+    model(x[:1])
+    model.opt_a.build(model.a.trainable_weights)
+    model.opt_b.build(model.b.trainable_weights)
+    history = model.fit(x, y, batch_size=16, epochs=6, verbose=0)
+    for name in ("loss_a", "loss_b"):
+        assert history.history[name][-1] < 0.5 * history.history[name][0], history.history
+    assert int(np.asarray(ops.convert_to_numpy(model.opt_a.iterations))) == 6 * 4
+
+
+def test_an_unbuilt_optimizer_first_applied_inside_a_step_builds_once(backend):
+    """An optimizer first used inside a training step builds there; on an engine that records the step for
+    replay, creating its slots stops the recording and the step runs again eagerly: the optimizer must not be
+    left marked built without its slots."""
+
+    class Model(hl.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = hl.layers.Dense(1)
+            self.own = hl.optimizers.Adam(0.05)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            x, y = data
+            (loss, _), grads = hl.config.current_backend().variables_value_and_grad(
+                lambda: (ops.mean(ops.square(self(x) - y)), None), self.trainable_weights)
+            self.own.apply(grads, self.trainable_weights)
+            return {"loss": loss}
+
+    hl.utils.set_random_seed(2)
+    x, y = regression_data(64)
+    model = Model()
+    # Compiled the engine's way (the recorded replay on native and PyTorch); a jax.jit trace cannot create
+    # variables at all, so there the step runs eagerly (build the optimizer before fit to compile it).
+    model.compile(**({"run_eagerly": True} if backend.name == "jax" else {}))
+    history = model.fit(x, y, batch_size=16, epochs=5, verbose=0)
+    assert history.history["loss"][-1] < 0.5 * history.history["loss"][0]
+    assert len(model.own.variables) == 2 + 2 * 2  # iterations, learning rate; two slots per weight

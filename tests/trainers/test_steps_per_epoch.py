@@ -37,7 +37,7 @@ def test_epochs_train_on_the_next_batches(backend):
 
 
 def first_values(batches):
-    return [int(b[0][0, 0]) for b in batches]
+    return [int((b[0] if isinstance(b, tuple) else b)[0, 0]) for b in batches]  # (x, ...) or x alone, as in Keras
 
 
 def test_epoch_iterator_over_arrays():
@@ -53,7 +53,7 @@ def test_epoch_iterator_over_arrays():
     # shuffled: each pass a new permutation, so two epochs of half a pass see every sample once
     hl.utils.set_random_seed(3)
     shuffled = EpochIterator(get_data_adapter(x, batch_size=2, shuffle=True), steps_per_epoch=2)
-    seen = [np.concatenate([b[0][:, 0] for b in shuffled.epoch()]) for _ in range(4)]
+    seen = [np.concatenate([b[:, 0] for b in shuffled.epoch()]) for _ in range(4)]  # x alone: no targets
     assert sorted(np.concatenate(seen[:2]).tolist()) == list(range(8))
     assert sorted(np.concatenate(seen[2:]).tolist()) == list(range(8))
     assert np.concatenate(seen[:2]).tolist() != np.concatenate(seen[2:]).tolist()

@@ -9,7 +9,7 @@ iterator; an epoch does not start the data again and train on its first ``steps_
 >>> from highlevel.trainers.data_adapters import get_data_adapter
 >>> adapter = get_data_adapter(np.arange(8).reshape(8, 1), batch_size=2)
 >>> epochs = EpochIterator(adapter, steps_per_epoch=3)
->>> [[int(b[0][0, 0]) for b in epochs.epoch()] for _ in range(3)]
+>>> [[int(batch[0, 0]) for batch in epochs.epoch()] for _ in range(3)]  # batches of x alone (no targets)
 [[0, 2, 4], [6, 0, 2], [4, 6, 0]]
 """
 

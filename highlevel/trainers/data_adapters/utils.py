@@ -24,8 +24,10 @@ def unpack_x_y_sample_weight(data):
 
 
 def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    """One batch from its parts: ``x`` alone when there are no targets (as a custom ``train_step`` receives it in
+    Keras), ``(x,)`` when ``x`` is itself a tuple or list (so that it is not read as ``(x, y)``)."""
     if y is None:
-        return (x,)
+        return (x,) if isinstance(x, (tuple, list)) else x
     if sample_weight is None:
         return (x, y)
     return (x, y, sample_weight)
