@@ -8,5 +8,4 @@ True
 from .contract import Backend, Capabilities, Variable
 from .registry import BackendNotAvailableError, get, installed, known, register
 
-__all__ = ["Backend", "BackendNotAvailableError", "Capabilities", "Variable", "get", "installed",
-           "known", "register"]
+__all__ = ["Backend", "BackendNotAvailableError", "Capabilities", "Variable", "get", "installed", "known", "register"]

@@ -82,7 +82,7 @@ def get(name):
     if module is not None and importlib.util.find_spec(module) is None:
         raise BackendNotAvailableError(
             f"Backend {name!r} needs the {module!r} package, which is not installed. Installed "
-            f"backends: {installed()}. Install it with: pip install \"highlevel[{extra}]\""
+            f'backends: {installed()}. Install it with: pip install "highlevel[{extra}]"'
         )
     if isinstance(target, str):
         mod_name, _, cls_name = target.partition(":")

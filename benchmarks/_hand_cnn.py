@@ -16,7 +16,6 @@ True
 """
 
 import numpy as np
-
 from _hand_loops import _B1, _B2, _EPS, _batches, _epoch
 
 FILTERS, CLASSES, BN_EPS, BN_MOMENTUM = 8, 10, 1e-3, 0.99
@@ -31,7 +30,7 @@ def _init(rng):
 
 
 def _adam_lr(t):
-    return 1e-3 * (1 - _B2 ** t) ** 0.5 / (1 - _B1 ** t)
+    return 1e-3 * (1 - _B2**t) ** 0.5 / (1 - _B1**t)
 
 
 def make_numpy(x, y, batch):
@@ -46,7 +45,7 @@ def make_numpy(x, y, batch):
         k, gamma, beta, wd, bd = params
         n = len(xb)
         xp = np.pad(xb[..., 0], ((0, 0), (1, 1), (1, 1)))
-        cols = np.stack([xp[:, i:i + 28, j:j + 28] for i in range(3) for j in range(3)], axis=-1).reshape(-1, 9)
+        cols = np.stack([xp[:, i : i + 28, j : j + 28] for i in range(3) for j in range(3)], axis=-1).reshape(-1, 9)
         conv = cols @ k.reshape(9, FILTERS)  # (n * 784, 8)
         mean, var = conv.mean(axis=0), conv.var(axis=0)
         inv_std = 1.0 / np.sqrt(var + np.float32(BN_EPS))
@@ -95,7 +94,11 @@ def make_torch(x, y, batch):
     model = torch.nn.Sequential(
         torch.nn.Conv2d(1, FILTERS, 3, padding=1, bias=False),
         torch.nn.BatchNorm2d(FILTERS, eps=BN_EPS, momentum=1 - BN_MOMENTUM),
-        torch.nn.ReLU(), torch.nn.MaxPool2d(2), torch.nn.Flatten(), torch.nn.Linear(FLAT, CLASSES))
+        torch.nn.ReLU(),
+        torch.nn.MaxPool2d(2),
+        torch.nn.Flatten(),
+        torch.nn.Linear(FLAT, CLASSES),
+    )
     opt = torch.optim.Adam(model.parameters(), 1e-3, eps=_EPS)
     lossf = torch.nn.CrossEntropyLoss()
     xt = torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
@@ -138,10 +141,9 @@ def make_jax(x, y, batch):
         (loss, (mean, var)), g = jax.value_and_grad(loss_fn, has_aux=True)(params, xb, yb)
         m = [_B1 * mi + (1 - _B1) * gi for mi, gi in zip(m, g)]
         v = [_B2 * vi + (1 - _B2) * gi * gi for vi, gi in zip(v, g)]
-        lr = 1e-3 * jnp.sqrt(1 - _B2 ** t) / (1 - _B1 ** t)
+        lr = 1e-3 * jnp.sqrt(1 - _B2**t) / (1 - _B1**t)
         params = [p - lr * mi / (jnp.sqrt(vi) + _EPS) for p, mi, vi in zip(params, m, v)]
-        moving = [BN_MOMENTUM * moving[0] + (1 - BN_MOMENTUM) * mean,
-                  BN_MOMENTUM * moving[1] + (1 - BN_MOMENTUM) * var]
+        moving = [BN_MOMENTUM * moving[0] + (1 - BN_MOMENTUM) * mean, BN_MOMENTUM * moving[1] + (1 - BN_MOMENTUM) * var]
         return params, m, v, moving, loss
 
     zeros = [jnp.zeros_like(p) for p in params]
@@ -185,7 +187,7 @@ def make_tensorflow(x, y, batch):
         moving_mean.assign(BN_MOMENTUM * moving_mean + (1 - BN_MOMENTUM) * mean)
         moving_var.assign(BN_MOMENTUM * moving_var + (1 - BN_MOMENTUM) * var)
         it.assign_add(1.0)
-        lr = 1e-3 * tf.sqrt(1 - _B2 ** it) / (1 - _B1 ** it)
+        lr = 1e-3 * tf.sqrt(1 - _B2**it) / (1 - _B1**it)
         for var_, g, m, s in zip(variables, grads, ms, vs):
             m.assign(_B1 * m + (1 - _B1) * g)
             s.assign(_B2 * s + (1 - _B2) * g * g)

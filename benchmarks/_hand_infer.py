@@ -15,7 +15,6 @@ True
 """
 
 import numpy as np
-
 from _hand_loops import _he
 
 

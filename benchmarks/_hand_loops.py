@@ -79,7 +79,7 @@ def make_numpy(x, y, widths, batch):
         grads.reverse()  # [w0, b0, w1, b1, ...]
         state["t"] += 1
         t = state["t"]
-        lr = np.float32(1e-3 * (1 - _B2 ** t) ** 0.5 / (1 - _B1 ** t))
+        lr = np.float32(1e-3 * (1 - _B2**t) ** 0.5 / (1 - _B1**t))
         for p, m, v, g in zip(flat, ms, vs, grads):
             m *= _B1
             m += (1 - _B1) * g
@@ -140,7 +140,7 @@ def make_jax(x, y, widths, batch):
         loss, g = jax.value_and_grad(loss_fn)(params, xb, yb)
         m = jax.tree_util.tree_map(lambda m, g: _B1 * m + (1 - _B1) * g, m, g)
         v = jax.tree_util.tree_map(lambda v, g: _B2 * v + (1 - _B2) * g * g, v, g)
-        lr = 1e-3 * jnp.sqrt(1 - _B2 ** t) / (1 - _B1 ** t)
+        lr = 1e-3 * jnp.sqrt(1 - _B2**t) / (1 - _B1**t)
         params = jax.tree_util.tree_map(lambda p, m, v: p - lr * m / (jnp.sqrt(v) + _EPS), params, m, v)
         return params, m, v, loss
 
@@ -186,7 +186,7 @@ def make_tensorflow(x, y, widths, batch):
             loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(yb, h))
         grads = tape.gradient(loss, variables)
         it.assign_add(1.0)
-        lr = 1e-3 * tf.sqrt(1 - _B2 ** it) / (1 - _B1 ** it)
+        lr = 1e-3 * tf.sqrt(1 - _B2**it) / (1 - _B1**it)
         for var, g, m, s in zip(variables, grads, ms, vs):
             m.assign(_B1 * m + (1 - _B1) * g)
             s.assign(_B2 * s + (1 - _B2) * g * g)

@@ -20,8 +20,13 @@ import subprocess
 import sys
 
 #: Environment variables that size the BLAS / OpenMP thread pools of numpy, torch, TensorFlow and XLA.
-THREAD_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS",
-               "NUMEXPR_NUM_THREADS")
+THREAD_VARS = (
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+)
 
 
 def thread_env(threads):
@@ -74,14 +79,14 @@ def run_worker(script, args, threads, extra_env=None, timeout=900):
     env = dict(os.environ)
     env.update(thread_env(threads))
     env.update(extra_env or {})
-    proc = subprocess.run([sys.executable, script, *args], env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    proc = subprocess.run([sys.executable, script, *args], env=env, capture_output=True, text=True, timeout=timeout)
     for line in reversed(proc.stdout.splitlines()):
         line = line.strip()
         if line.startswith("{"):
             return json.loads(line)
-    raise RuntimeError(f"worker {' '.join(args)} failed (exit code {proc.returncode}):\n"
-                       f"{proc.stderr[-3000:]}\n{proc.stdout[-1000:]}")
+    raise RuntimeError(
+        f"worker {' '.join(args)} failed (exit code {proc.returncode}):\n{proc.stderr[-3000:]}\n{proc.stdout[-1000:]}"
+    )
 
 
 def format_table(header, rows):

@@ -89,8 +89,9 @@ def expand(names):
         key = name.strip()
         matches = [w for w in WORKLOADS if w.upper() == key.upper() or w.upper().split("-")[0] == key.upper()]
         if not matches:
-            raise ValueError(f"Unknown workload {name!r}; expected some of {', '.join(WORKLOADS)} "
-                             "(B4 for both B4 rows).")
+            raise ValueError(
+                f"Unknown workload {name!r}; expected some of {', '.join(WORKLOADS)} (B4 for both B4 rows)."
+            )
         out += [m for m in matches if m not in out]
     return out
 
@@ -122,20 +123,25 @@ def build_model(lib, workload, reuse=False):
     if model is None:
         model = _BUILT[key] = _build(lib, workload)
     metrics = ["accuracy"] if workload.task == "evaluate" else None
-    model.compile(optimizer=lib.optimizers.Adam(1e-3),
-                  loss=lib.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=metrics)
+    model.compile(
+        optimizer=lib.optimizers.Adam(1e-3),
+        loss=lib.losses.SparseCategoricalCrossentropy(from_logits=True),
+        metrics=metrics,
+    )
     return model
 
 
 def _build(lib, workload):
     if workload.model == "cnn":
-        layers = [lib.Input(CNN_SHAPE),
-                  lib.layers.Conv2D(8, 3, padding="same", use_bias=False),
-                  lib.layers.BatchNormalization(),
-                  lib.layers.Activation("relu"),
-                  lib.layers.MaxPooling2D(2),
-                  lib.layers.Flatten(),
-                  lib.layers.Dense(CLASSES)]
+        layers = [
+            lib.Input(CNN_SHAPE),
+            lib.layers.Conv2D(8, 3, padding="same", use_bias=False),
+            lib.layers.BatchNormalization(),
+            lib.layers.Activation("relu"),
+            lib.layers.MaxPooling2D(2),
+            lib.layers.Flatten(),
+            lib.layers.Dense(CLASSES),
+        ]
     else:
         widths = workload.widths
         layers = [lib.Input((widths[0],))]
@@ -148,15 +154,19 @@ def model_runner(model, workload, x, y):
     """``run()`` for a compiled highlevel or Keras model: one ``fit`` epoch, ``predict`` or ``evaluate``."""
     batch = workload.batch
     if workload.task == "train":
+
         def run():
             history = model.fit(x, y, batch_size=batch, epochs=1, verbose=0, shuffle=False)
             return float(history.history["loss"][-1])
     elif workload.task == "predict":
+
         def run():
             return float(model.predict(x, batch_size=batch, verbose=0)[-1, 0])
     else:
+
         def run():
             return float(model.evaluate(x, y, batch_size=batch, verbose=0)[0])
+
     return run
 
 

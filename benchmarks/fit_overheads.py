@@ -143,8 +143,11 @@ def worker(backend, threads, rounds, steps):
     rng = np.random.default_rng(0)
     x = rng.standard_normal((BATCH * steps, WIDTHS[0])).astype(np.float32)
     y = rng.integers(0, WIDTHS[-1], BATCH * steps).astype(np.int64)
-    model = hl.Sequential([hl.Input((WIDTHS[0],))] + [hl.layers.Dense(w, activation="relu") for w in WIDTHS[1:-1]]
-                          + [hl.layers.Dense(WIDTHS[-1])])
+    model = hl.Sequential(
+        [hl.Input((WIDTHS[0],))]
+        + [hl.layers.Dense(w, activation="relu") for w in WIDTHS[1:-1]]
+        + [hl.layers.Dense(WIDTHS[-1])]
+    )
     model.compile(optimizer=hl.optimizers.Adam(1e-3), loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True))
     fit = lambda: model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0, shuffle=False)  # noqa: E731
     fit()  # builds the model, the loss and the optimizer
@@ -180,9 +183,13 @@ def main(argv=None):
     p.add_argument("--steps", type=int, default=100, help="steps per epoch")
     p.add_argument("--workload", default="B2", choices=sorted(WORKLOADS))
     p.add_argument("--worker", metavar="BACKEND", help=argparse.SUPPRESS)
-    p.add_argument("--clock", choices=("wall", "cpu"), default="cpu",
-                   help="cpu (default): this process's CPU time, robust on a loaded machine for single-threaded "
-                        "runs; wall: elapsed time")
+    p.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="cpu",
+        help="cpu (default): this process's CPU time, robust on a loaded machine for single-threaded "
+        "runs; wall: elapsed time",
+    )
     args = p.parse_args(argv)
     global _clock
     _clock = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -194,16 +201,37 @@ def main(argv=None):
         return
     rows = []
     for backend in args.backends.split(","):
-        times = run_worker(__file__, ["--worker", backend, "--threads", str(args.threads), "--clock", args.clock,
-                                      "--rounds", str(args.rounds), "--steps", str(args.steps),
-                                      "--workload", args.workload], args.threads)
+        times = run_worker(
+            __file__,
+            [
+                "--worker",
+                backend,
+                "--threads",
+                str(args.threads),
+                "--clock",
+                args.clock,
+                "--rounds",
+                str(args.rounds),
+                "--steps",
+                str(args.steps),
+                "--workload",
+                args.workload,
+            ],
+            args.threads,
+        )
         base = times["none"]
         for c in CONFIGS:
             saved = median([b - v for b, v in zip(base, times[c])])
-            rows.append([backend, "all of them" if c == "all" else c, f"{median(times[c]):.3f}",
-                         "-" if c == "none" else f"{saved:.3f}"])
+            rows.append(
+                [
+                    backend,
+                    "all of them" if c == "all" else c,
+                    f"{median(times[c]):.3f}",
+                    "-" if c == "none" else f"{saved:.3f}",
+                ]
+            )
         print(f"[{backend} done]", file=sys.stderr, flush=True)
-        print(format_table(["backend", "patch", "ms/step", "saves ms/step"], rows[-len(CONFIGS):]), flush=True)
+        print(format_table(["backend", "patch", "ms/step", "saves ms/step"], rows[-len(CONFIGS) :]), flush=True)
 
 
 _clock = time.perf_counter

@@ -20,8 +20,8 @@ batch 4096: our ``fit`` (``verbose=0``: no per-batch logs read on the host) on t
 against a hand-written PyTorch loop (``nn.Linear``/``ReLU``, ``CrossEntropyLoss``, ``torch.optim.Adam``) on
 the same GPU. Both take their batches from host numpy arrays each step (the transfer is part of a step for
 both) and both are timed with a device synchronisation at the end of each timed run; the runs alternate (ours,
-torch, ours, ...) and the table shows medians and the median per-round ratio (target: ours/torch <= 1.3), then the bytes CuPy's memory
-pool (the caching allocator) holds.
+torch, ours, ...) and the table shows medians and the median per-round ratio (target: ours/torch <= 1.3), then
+the bytes CuPy's memory pool (the caching allocator) holds.
 
 Exit status: 0 when both parts ran (whatever the numbers), 2 when there is no GPU, CuPy or CUDA torch (with a
 message saying which), 1 when the conformance run failed.
@@ -43,12 +43,14 @@ def _missing():
     """What this machine lacks for the GPU run (None when it has everything)."""
     try:
         import cupy
+
         if cupy.cuda.runtime.getDeviceCount() < 1:
             return "CuPy sees no GPU"
     except Exception as e:  # ImportError, or a CUDA runtime error
         return f"CuPy is not usable ({e}); pip install 'highlevel[gpu]'"
     try:
         import torch
+
         if not torch.cuda.is_available():
             return "this PyTorch build has no CUDA (install a CUDA torch for the comparison)"
     except ImportError:
@@ -59,9 +61,13 @@ def _missing():
 def conformance():
     """Runs the conformance suite on the CuPy path; returns (exit code, last line of pytest's summary)."""
     env = dict(os.environ, HIGHLEVEL_DEVICE="gpu", HIGHLEVEL_TEST_BACKENDS="native", CI="")
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "not bfloat16",
-                           "tests/conformance"],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "not bfloat16", "tests/conformance"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     lines = [line for line in proc.stdout.splitlines() if line.strip()]
     return proc.returncode, (lines[-1] if lines else proc.stderr[-500:])
 
@@ -86,8 +92,7 @@ def ours(steps):
     layers = [hl.Input((WIDTHS[0],))]
     layers += [hl.layers.Dense(w, activation="relu") for w in WIDTHS[1:-1]] + [hl.layers.Dense(WIDTHS[-1])]
     model = hl.Sequential(layers)
-    model.compile(optimizer=hl.optimizers.Adam(1e-3),
-                  loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model.compile(optimizer=hl.optimizers.Adam(1e-3), loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True))
     x, y = _data(steps)
 
     def epoch():
@@ -115,8 +120,8 @@ def hand_torch(steps):
 
     def epoch():
         for s in range(steps):
-            xb = torch.from_numpy(x[s * BATCH:(s + 1) * BATCH]).to(dev, non_blocking=True)
-            yb = torch.from_numpy(y[s * BATCH:(s + 1) * BATCH]).to(dev, non_blocking=True)
+            xb = torch.from_numpy(x[s * BATCH : (s + 1) * BATCH]).to(dev, non_blocking=True)
+            yb = torch.from_numpy(y[s * BATCH : (s + 1) * BATCH]).to(dev, non_blocking=True)
             opt.zero_grad(set_to_none=True)
             loss_fn(net(xb), yb).backward()
             opt.step()

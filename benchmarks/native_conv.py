@@ -50,16 +50,19 @@ def make_data(seed=0):
 def native_model():
     """Our model, compiled; built by a first call so that its weights exist."""
     hl.utils.set_random_seed(0)
-    model = hl.Sequential([
-        hl.Input((28, 28, 1)),
-        hl.layers.Conv2D(32, 3, activation="relu"),
-        hl.layers.Conv2D(64, 3, activation="relu"),
-        hl.layers.MaxPooling2D(2),
-        hl.layers.Flatten(),
-        hl.layers.Dense(CLASSES),
-    ])
-    model.compile(optimizer=hl.optimizers.Adam(LR, epsilon=EPS),
-                  loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model = hl.Sequential(
+        [
+            hl.Input((28, 28, 1)),
+            hl.layers.Conv2D(32, 3, activation="relu"),
+            hl.layers.Conv2D(64, 3, activation="relu"),
+            hl.layers.MaxPooling2D(2),
+            hl.layers.Flatten(),
+            hl.layers.Dense(CLASSES),
+        ]
+    )
+    model.compile(
+        optimizer=hl.optimizers.Adam(LR, epsilon=EPS), loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True)
+    )
     return model
 
 
@@ -79,9 +82,12 @@ def torch_train_step_fn(x, y, weights):
 
     torch.set_num_threads(1)
     net = torch.nn.Sequential(
-        torch.nn.Conv2d(1, 32, 3), torch.nn.ReLU(),
-        torch.nn.Conv2d(32, 64, 3), torch.nn.ReLU(),
-        torch.nn.MaxPool2d(2), torch.nn.Flatten(),
+        torch.nn.Conv2d(1, 32, 3),
+        torch.nn.ReLU(),
+        torch.nn.Conv2d(32, 64, 3),
+        torch.nn.ReLU(),
+        torch.nn.MaxPool2d(2),
+        torch.nn.Flatten(),
         torch.nn.Linear(12 * 12 * 64, CLASSES),
     )
     with torch.no_grad():
@@ -204,8 +210,9 @@ def bench_ops(x, y, repeats, clock):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15)
-    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                        help="elapsed time (default) or this process's CPU time")
+    parser.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="elapsed time (default) or this process's CPU time"
+    )
     parser.add_argument("--no-ops", action="store_true", help="skip the ops-level forward+backward numbers")
     args = parser.parse_args()
     clock = time.perf_counter if args.clock == "wall" else time.process_time
@@ -214,8 +221,10 @@ def main():
 
     torch.set_num_threads(1)
     x, y = make_data()
-    print(f"small CNN (28x28x1, conv 32, conv 64, pool, dense 10), batch {BATCH}, 1 thread, "
-          f"median of {args.repeats} interleaved runs, {args.clock} clock")
+    print(
+        f"small CNN (28x28x1, conv 32, conv 64, pool, dense 10), batch {BATCH}, 1 thread, "
+        f"median of {args.repeats} interleaved runs, {args.clock} clock"
+    )
     with hl.config.backend_scope("native"):
         n_med, t_med = bench_train_step(x, y, args.repeats, clock)
         ratio = n_med / t_med

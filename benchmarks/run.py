@@ -52,15 +52,33 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 from _harness import format_table, median, pin_threads, run_worker  # noqa: E402
-from _workloads import (BACKENDS, FRAMEWORK, KINDS, WORKLOADS, expand, import_framework, make_contestant,  # noqa: E402
-                        make_data)
+from _workloads import (  # noqa: E402 - after the path set-up above
+    BACKENDS,
+    FRAMEWORK,
+    KINDS,
+    WORKLOADS,
+    expand,
+    import_framework,
+    make_contestant,  # noqa: E402
+    make_data,
+)
 
 FRAMEWORKS = ("jax", "torch", "tensorflow")
 #: The issue's targets as (workload, backend) -> max ours/hand; "*" matches every backend.
-HAND_TARGETS = {("B1", "jax"): 1.05, ("B1", "torch"): 1.10, ("B1", "tensorflow"): 1.10, ("B1", "native"): 1.20,
-                ("B2", "jax"): 1.3, ("B2", "torch"): 1.3, ("B2", "tensorflow"): 1.3, ("B2", "native"): 2.5,
-                ("B4-predict", "*"): 1.10, ("B4-evaluate", "*"): 1.10, ("first step", "jax"): 1.5,
-                ("memory B1", "native"): 1.5}
+HAND_TARGETS = {
+    ("B1", "jax"): 1.05,
+    ("B1", "torch"): 1.10,
+    ("B1", "tensorflow"): 1.10,
+    ("B1", "native"): 1.20,
+    ("B2", "jax"): 1.3,
+    ("B2", "torch"): 1.3,
+    ("B2", "tensorflow"): 1.3,
+    ("B2", "native"): 2.5,
+    ("B4-predict", "*"): 1.10,
+    ("B4-evaluate", "*"): 1.10,
+    ("first step", "jax"): 1.5,
+    ("memory B1", "native"): 1.5,
+}
 #: Absolute targets of ours, in the row's unit: ``import highlevel`` under 0.3 s.
 OURS_TARGETS = {("import", "native"): 0.3}
 #: max ours/keras: not slower on B1, at least 1.2x faster on B2.
@@ -137,12 +155,16 @@ def first_step_worker(kind, backend, args):
     workload = WORKLOADS["B1"]
     if kind == "ours":
         os.environ["HIGHLEVEL_BACKEND"] = backend
-        import highlevel as hl
         from _workloads import build_model, make_data
 
+        import highlevel as hl
+
         x, y = make_data(workload, 1)
-        loss = build_model(hl, workload).fit(x, y, batch_size=workload.batch, epochs=1, verbose=0,
-                                             shuffle=False).history["loss"][-1]
+        loss = (
+            build_model(hl, workload)
+            .fit(x, y, batch_size=workload.batch, epochs=1, verbose=0, shuffle=False)
+            .history["loss"][-1]
+        )
     else:
         loss = make_contestant("hand", backend, "B1", 1, args.threads)()
     print(json.dumps({"s": clock() - t0, "loss": float(loss)}))
@@ -185,7 +207,7 @@ def memory_worker(kind, args):
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-    print(json.dumps({"peak_mib": peak / 2 ** 20, "rss_growth_mib": max(0, maxrss - rss0) / 1024}))
+    print(json.dumps({"peak_mib": peak / 2**20, "rss_growth_mib": max(0, maxrss - rss0) / 1024}))
 
 
 def _rss_kib():
@@ -236,8 +258,18 @@ def _row(name, backend, unit, results, digits=3, note="", paired=True):
     pairs = paired if isinstance(paired, dict) else {"hand": paired, "keras": paired}
     r_hand = _median_ratio(results.get("ours", []), results.get("hand", []), pairs.get("hand", False))
     r_keras = _median_ratio(results.get("ours", []), results.get("keras", []), pairs.get("keras", False))
-    return [name, backend, unit, _fmt(ours, digits), _fmt(hand, digits), _fmt(keras, digits),
-            _fmt(r_hand, 2, "x"), _fmt(r_keras, 2, "x"), _target(name, backend, r_hand, r_keras, ours), note]
+    return [
+        name,
+        backend,
+        unit,
+        _fmt(ours, digits),
+        _fmt(hand, digits),
+        _fmt(keras, digits),
+        _fmt(r_hand, 2, "x"),
+        _fmt(r_keras, 2, "x"),
+        _target(name, backend, r_hand, r_keras, ours),
+        note,
+    ]
 
 
 class Driver:
@@ -289,24 +321,34 @@ class Driver:
     def _time_group(self, backend, kinds, names, results, r, repeats):
         """One timing process for ``kinds`` on ``backend``; appends its runs to ``results``."""
         t0 = time.perf_counter()
-        out = self.call(["--worker", "time", backend, ",".join(kinds), "--workloads", ",".join(names)],
-                        f"{backend} {'/'.join(kinds)} round {r + 1}")
+        out = self.call(
+            ["--worker", "time", backend, ",".join(kinds), "--workloads", ",".join(names)],
+            f"{backend} {'/'.join(kinds)} round {r + 1}",
+        )
         for name in names:
             got = (out or {}).get("results", {}).get(name, {})
             cycles = max([len(got.get(k, {}).get("ms", [])) for k in kinds] + [1])
             for kind in kinds:
                 res = got.get(kind, {})
                 if "error" in res:
-                    print(f"  {name} {backend} {kind} round {r + 1} FAILED: {res['error']}", file=sys.stderr,
-                          flush=True)
+                    print(
+                        f"  {name} {backend} {kind} round {r + 1} FAILED: {res['error']}", file=sys.stderr, flush=True
+                    )
                 ms = res.get("ms", [])
                 results[name][kind] += ms + [None] * (cycles - len(ms))
                 if ms:
-                    print(f"  {name:11s} {backend:10s} {kind:5s} round {r + 1}/{repeats}: median {median(ms):.3f} "
-                          f"ms over {len(ms)} runs (loss {res['loss']:.4f}; set-up and warm-up "
-                          f"{res['setup_s']:.1f} s)", file=sys.stderr, flush=True)
-        print(f"  ({backend} {'/'.join(kinds)} round {r + 1}: {time.perf_counter() - t0:.0f} s)", file=sys.stderr,
-              flush=True)
+                    print(
+                        f"  {name:11s} {backend:10s} {kind:5s} round {r + 1}/{repeats}: median {median(ms):.3f} "
+                        f"ms over {len(ms)} runs (loss {res['loss']:.4f}; set-up and warm-up "
+                        f"{res['setup_s']:.1f} s)",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+        print(
+            f"  ({backend} {'/'.join(kinds)} round {r + 1}: {time.perf_counter() - t0:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
 
     def first_steps(self, backends):
         rows = []
@@ -319,8 +361,7 @@ class Driver:
                     out = self.call(["--worker", "first", kind, backend], f"first step {backend} {kind}")
                     results[kind].append(out and out["s"])
                     if out:
-                        print(f"  first step {backend:10s} {kind:5s}: {out['s']:.2f} s", file=sys.stderr,
-                              flush=True)
+                        print(f"  first step {backend:10s} {kind:5s}: {out['s']:.2f} s", file=sys.stderr, flush=True)
             note = "hand: jax.jit step" if backend == "jax" else ""
             rows.append(_row("first step", backend, "s", results, 2, note))
         return rows
@@ -331,15 +372,15 @@ class Driver:
         for _ in range(runs):
             for kind, module in (("ours", "highlevel"), ("hand", "numpy")):
                 code = IMPORT_WORKER.format(module=module, frameworks=FRAMEWORKS)
-                out = self.call([code], f"import {module}", script="-c",
-                                extra_env={"HIGHLEVEL_BACKEND": "native"})
+                out = self.call([code], f"import {module}", script="-c", extra_env={"HIGHLEVEL_BACKEND": "native"})
                 results[kind].append(out and out["s"])
                 if out and kind == "ours":
                     frameworks.update(out["frameworks"])
                 if out:
                     print(f"  import {module}: {out['s']:.3f} s", file=sys.stderr, flush=True)
-        note = "hand: import numpy; " + ("imports " + ", ".join(sorted(frameworks)) if frameworks
-                                         else "no framework imported")
+        note = "hand: import numpy; " + (
+            "imports " + ", ".join(sorted(frameworks)) if frameworks else "no framework imported"
+        )
         return [_row("import", "native", "s", results, 3, note)]
 
     def memory(self):
@@ -349,7 +390,8 @@ class Driver:
             results[kind].append(out and out["peak_mib"])
             growth[kind] = out and out["rss_growth_mib"]
         note = "tracemalloc peak; ru_maxrss growth ours {} / hand {} MiB".format(
-            *(_fmt(growth[k], 1) for k in ("ours", "hand")))
+            *(_fmt(growth[k], 1) for k in ("ours", "hand"))
+        )
         return [_row("memory B1", "native", "MiB", results, 1, note)]
 
 
@@ -382,32 +424,53 @@ def drive(args):
             rows += driver.import_time()
             rows += driver.memory()
     print(format_table(HEADER, rows))
-    repeats, cycles = args.repeats or (1 if args.quick else DEFAULT_REPEATS), args.epochs or (1 if args.quick else DEFAULT_CYCLES)
-    print(f"\n{repeats} process(es) x {cycles} alternating timed run(s) per backend, {args.threads} thread(s), "
-          f"{args.clock} clock"
-          f"{', quick' if args.quick else ''}; keras {'on' if keras else 'not installed or off'}; "
-          f"total {time.perf_counter() - start:.0f} s.")
+    repeats, cycles = (
+        args.repeats or (1 if args.quick else DEFAULT_REPEATS),
+        args.epochs or (1 if args.quick else DEFAULT_CYCLES),
+    )
+    print(
+        f"\n{repeats} process(es) x {cycles} alternating timed run(s) per backend, {args.threads} thread(s), "
+        f"{args.clock} clock"
+        f"{', quick' if args.quick else ''}; keras {'on' if keras else 'not installed or off'}; "
+        f"total {time.perf_counter() - start:.0f} s."
+    )
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated subset of " + ", ".join(BACKENDS))
-    p.add_argument("--workloads", default="B1,B2,B3,B4",
-                   help="comma-separated subset of B1, B2, B3, B4 (both B4 rows), B4-predict, B4-evaluate; "
-                        "empty for only the extra rows")
+    p.add_argument(
+        "--workloads",
+        default="B1,B2,B3,B4",
+        help="comma-separated subset of B1, B2, B3, B4 (both B4 rows), B4-predict, B4-evaluate; "
+        "empty for only the extra rows",
+    )
     p.add_argument("--threads", type=int, default=1, help="threads for every library (default 1)")
-    p.add_argument("--repeats", type=int, default=0, help="fresh processes per backend for the timing rows (default 3; 1 with --quick)")
-    p.add_argument("--epochs", type=int, default=0,
-                   help="alternating timed runs per contestant and workload in a process (default 5; 1 with --quick)")
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=0,
+        help="fresh processes per backend for the timing rows (default 3; 1 with --quick)",
+    )
+    p.add_argument(
+        "--epochs",
+        type=int,
+        default=0,
+        help="alternating timed runs per contestant and workload in a process (default 5; 1 with --quick)",
+    )
     p.add_argument("--steps", type=int, default=0, help="training steps per timed epoch (default per workload)")
     p.add_argument("--first-rounds", type=int, default=0, help="fresh processes per first-step cell (default 2)")
     p.add_argument("--import-runs", type=int, default=0, help="fresh processes per import cell (default 7)")
     p.add_argument("--quick", action="store_true", help="fewer steps and rounds: a smoke run")
     p.add_argument("--no-keras", action="store_true", help="skip Keras 3 even when it is installed")
     p.add_argument("--no-extras", action="store_true", help="skip the first-step, import and memory rows")
-    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                   help="wall: elapsed time (what users see); cpu: the process's CPU time (robust on a loaded "
-                        "machine, for single-threaded runs)")
+    p.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="wall: elapsed time (what users see); cpu: the process's CPU time (robust on a loaded "
+        "machine, for single-threaded runs)",
+    )
     p.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if not args.worker:

@@ -22,6 +22,21 @@ from .swap_ema_weights import SwapEMAWeights
 from .tensorboard import TensorBoard
 from .terminate_on_nan import TerminateOnNaN
 
-__all__ = ["BackupAndRestore", "CSVLogger", "Callback", "CallbackList", "EarlyStopping", "History",
-           "LambdaCallback", "LearningRateScheduler", "ModelCheckpoint", "MonitorCallback", "ProgbarLogger",
-           "ReduceLROnPlateau", "RemoteMonitor", "SwapEMAWeights", "TensorBoard", "TerminateOnNaN"]
+__all__ = [
+    "BackupAndRestore",
+    "CSVLogger",
+    "Callback",
+    "CallbackList",
+    "EarlyStopping",
+    "History",
+    "LambdaCallback",
+    "LearningRateScheduler",
+    "ModelCheckpoint",
+    "MonitorCallback",
+    "ProgbarLogger",
+    "ReduceLROnPlateau",
+    "RemoteMonitor",
+    "SwapEMAWeights",
+    "TensorBoard",
+    "TerminateOnNaN",
+]

@@ -34,7 +34,7 @@ from .callback import Callback
 FORMAT_VERSION = 1
 PROGRESS = "progress.json"
 VARIABLES = "variables.safetensors"
-MAX_PROGRESS_BYTES = 16 * 1024 ** 2
+MAX_PROGRESS_BYTES = 16 * 1024**2
 _BACKUP_NAME = re.compile(r"^backup-(\d{9})\.hl\.zip$")
 # atomic_write's temporary name for a backup: left behind only by a run killed while writing.
 _TEMP_NAME = re.compile(r"^\.backup-\d{9}\.hl\.zip\..*\.tmp$")
@@ -94,12 +94,13 @@ class BackupAndRestore(Callback):
     def __init__(self, backup_dir, save_freq="epoch", double_checkpoint=False, delete_checkpoint=True):
         super().__init__()
         if isinstance(backup_dir, bytes) or not isinstance(backup_dir, (str, os.PathLike)) or not os.fspath(backup_dir):
-            raise ValueError(f"backup_dir must be a non-empty folder path (str or os.PathLike); received "
-                             f"{backup_dir!r}.")
-        if save_freq != "epoch" and (not isinstance(save_freq, int) or isinstance(save_freq, bool)
-                                     or save_freq < 1):
-            raise ValueError(f"save_freq must be 'epoch' or a positive number of batches; received "
-                             f"save_freq={save_freq!r}.")
+            raise ValueError(
+                f"backup_dir must be a non-empty folder path (str or os.PathLike); received {backup_dir!r}."
+            )
+        if save_freq != "epoch" and (not isinstance(save_freq, int) or isinstance(save_freq, bool) or save_freq < 1):
+            raise ValueError(
+                f"save_freq must be 'epoch' or a positive number of batches; received save_freq={save_freq!r}."
+            )
         for arg, value in (("double_checkpoint", double_checkpoint), ("delete_checkpoint", delete_checkpoint)):
             if not isinstance(value, bool):
                 raise ValueError(f"{arg} must be True or False; received {value!r}.")
@@ -188,15 +189,19 @@ class BackupAndRestore(Callback):
             "total_batches": int(self._total_batches),
             "epoch_rng_state": _encode(rng_state if step == 0 else self._epoch_rng_state),
             "rng_state": _encode(rng_state),
-            "global_seed_state": (None if global_gen is None or global_gen.state.backend is not backend
-                                  else np.asarray(backend.to_numpy(global_gen.state.value)).tolist()),
+            "global_seed_state": (
+                None
+                if global_gen is None or global_gen.state.backend is not backend
+                else np.asarray(backend.to_numpy(global_gen.state.value)).tolist()
+            ),
             "numpy_random_state": _encode(np.random.get_state()),
             "python_random_state": _encode(random.getstate()),
         }
         tensors = weights_io.collect(model)
         path = os.path.join(self.backup_dir, f"backup-{self._next_number():09d}.hl.zip")
-        archive.write_archive(path, {PROGRESS: json.dumps(progress).encode("utf-8"),
-                                     VARIABLES: safetensors_io.dumps(tensors)})
+        archive.write_archive(
+            path, {PROGRESS: json.dumps(progress).encode("utf-8"), VARIABLES: safetensors_io.dumps(tensors)}
+        )
         # Only now, with the new backup complete on disk, may older ones go; with double_checkpoint the
         # previous good one stays, as the fallback should the new one be damaged later.
         keep = {path, self._restored_path} if self.double_checkpoint else {path}
@@ -218,14 +223,19 @@ class BackupAndRestore(Callback):
                 progress, tensors = _read_backup(path)
             except (InvalidFileError, UnsafeFileError, OSError) as e:
                 failures.append(f"{path!r}: {e}")
-                warnings.warn(f"BackupAndRestore: the backup {path!r} cannot be read ({e}); falling back to the "
-                              "previous backup.", stacklevel=2)
+                warnings.warn(
+                    f"BackupAndRestore: the backup {path!r} cannot be read ({e}); falling back to the previous backup.",
+                    stacklevel=2,
+                )
                 continue
             return path, progress, tensors
         if failures:
             raise InvalidFileError(
-                "BackupAndRestore found backups in " f"{self.backup_dir!r} but none is readable: "
-                + "; ".join(failures) + ". Delete the folder to train from scratch.")
+                "BackupAndRestore found backups in "
+                f"{self.backup_dir!r} but none is readable: "
+                + "; ".join(failures)
+                + ". Delete the folder to train from scratch."
+            )
         return None
 
     def _restore_state(self, lenient=False):
@@ -304,14 +314,22 @@ def _read_backup(path):
         progress = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise InvalidFileError(f"{PROGRESS} is not valid JSON ({e}).") from e
-    required = {"format_version", "epoch", "step", "total_batches", "epoch_rng_state", "rng_state",
-                "global_seed_state", "numpy_random_state", "python_random_state"}
+    required = {
+        "format_version",
+        "epoch",
+        "step",
+        "total_batches",
+        "epoch_rng_state",
+        "rng_state",
+        "global_seed_state",
+        "numpy_random_state",
+        "python_random_state",
+    }
     if not isinstance(progress, dict) or not required <= set(progress):
         raise InvalidFileError(f"{PROGRESS} lacks the fields {sorted(required - set(progress or {}))}.")
     version = progress["format_version"]
     if version != FORMAT_VERSION:
-        raise InvalidFileError(f"the backup has format version {version!r}; this highlevel reads "
-                               f"{FORMAT_VERSION}.")
+        raise InvalidFileError(f"the backup has format version {version!r}; this highlevel reads {FORMAT_VERSION}.")
     for key in ("epoch", "step", "total_batches"):
         value = progress[key]
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:

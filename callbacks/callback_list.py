@@ -52,8 +52,11 @@ class CallbackList(Callback):
     def _overriding(self, *hooks):
         """The callbacks that define one of ``hooks`` themselves (not the base class's no-op)."""
         # A hook is defined by the callback's class or set on the instance (LambdaCallback does that).
-        return [cb for cb in self.callbacks + self._chief_elsewhere
-                if any(h in vars(cb) or getattr(type(cb), h) is not getattr(Callback, h) for h in hooks)]
+        return [
+            cb
+            for cb in self.callbacks + self._chief_elsewhere
+            if any(h in vars(cb) or getattr(type(cb), h) is not getattr(Callback, h) for h in hooks)
+        ]
 
     @property
     def needs_train_batch_logs(self):

@@ -35,8 +35,17 @@ class EarlyStopping(MonitorCallback):
         start_from_epoch: the number of warm-up epochs during which nothing is monitored.
     """
 
-    def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto", baseline=None,
-                 restore_best_weights=False, start_from_epoch=0):
+    def __init__(
+        self,
+        monitor="val_loss",
+        min_delta=0,
+        patience=0,
+        verbose=0,
+        mode="auto",
+        baseline=None,
+        restore_best_weights=False,
+        start_from_epoch=0,
+    ):
         super().__init__(monitor, mode, min_delta=min_delta)
         self.patience = patience
         self.verbose = verbose

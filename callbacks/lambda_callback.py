@@ -32,12 +32,26 @@ class LambdaCallback(Callback):
         **kwargs: any other hook of :class:`Callback` by name, e.g. ``on_test_end=fn``.
     """
 
-    def __init__(self, on_epoch_begin=None, on_epoch_end=None, on_train_begin=None, on_train_end=None,
-                 on_train_batch_begin=None, on_train_batch_end=None, **kwargs):
+    def __init__(
+        self,
+        on_epoch_begin=None,
+        on_epoch_end=None,
+        on_train_begin=None,
+        on_train_end=None,
+        on_train_batch_begin=None,
+        on_train_batch_end=None,
+        **kwargs,
+    ):
         super().__init__()
-        hooks = dict(kwargs, on_epoch_begin=on_epoch_begin, on_epoch_end=on_epoch_end,
-                     on_train_begin=on_train_begin, on_train_end=on_train_end,
-                     on_train_batch_begin=on_train_batch_begin, on_train_batch_end=on_train_batch_end)
+        hooks = dict(
+            kwargs,
+            on_epoch_begin=on_epoch_begin,
+            on_epoch_end=on_epoch_end,
+            on_train_begin=on_train_begin,
+            on_train_end=on_train_end,
+            on_train_batch_begin=on_train_batch_begin,
+            on_train_batch_end=on_train_batch_end,
+        )
         known = _hook_names()
         for name, fn in hooks.items():
             if name not in known:

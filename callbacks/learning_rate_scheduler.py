@@ -69,8 +69,7 @@ class LearningRateScheduler(Callback):
         learning_rate = self._new_learning_rate(epoch, current_learning_rate(optimizer))
         optimizer.learning_rate = learning_rate
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {learning_rate}.",
-                  flush=True)
+            print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {learning_rate}.", flush=True)
 
     def on_epoch_end(self, epoch, logs=None):
         if logs is not None:

@@ -36,8 +36,11 @@ def _check_filepath(filepath, save_weights_only):
         return
     for ext in _NOT_A_MODEL_FILE:
         if filepath.endswith(ext):
-            hint = (f"pass `save_weights_only=True` to save only the weights to {filepath!r}, or "
-                    if ext == ".safetensors" else "")
+            hint = (
+                f"pass `save_weights_only=True` to save only the weights to {filepath!r}, or "
+                if ext == ".safetensors"
+                else ""
+            )
             raise ValueError(
                 f"ModelCheckpoint saves the whole model (model.save writes one zip archive), but the filepath ends "
                 f"in `{ext}`, which names another format. Received: filepath={filepath!r}. Expected a model file "
@@ -84,20 +87,34 @@ class ModelCheckpoint(MonitorCallback):
     #: In a multi-process run only process 0 keeps this callback (it writes files or prints).
     chief_only = True
 
-    def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False, save_weights_only=False,
-                 mode="auto", save_freq="epoch", initial_value_threshold=None, max_to_keep=None):
+    def __init__(
+        self,
+        filepath,
+        monitor="val_loss",
+        verbose=0,
+        save_best_only=False,
+        save_weights_only=False,
+        mode="auto",
+        save_freq="epoch",
+        initial_value_threshold=None,
+        max_to_keep=None,
+    ):
         if mode not in ("auto", "min", "max"):
             raise ValueError(f"ModelCheckpoint received an unknown mode={mode!r}; expected 'auto', 'min' or 'max'.")
-        if save_freq != "epoch" and (not isinstance(save_freq, numbers.Integral) or isinstance(save_freq, bool)
-                                     or save_freq < 1):
+        if save_freq != "epoch" and (
+            not isinstance(save_freq, numbers.Integral) or isinstance(save_freq, bool) or save_freq < 1
+        ):
             raise ValueError(
                 f"Unrecognized save_freq: {save_freq!r}. Expected 'epoch' (save at the end of every epoch) or a "
                 "positive integer N (save every N training batches)."
             )
-        if max_to_keep is not None and (not isinstance(max_to_keep, numbers.Integral)
-                                        or isinstance(max_to_keep, bool) or max_to_keep < 1):
-            raise ValueError(f"max_to_keep must be None (keep every file) or a positive integer; "
-                             f"received max_to_keep={max_to_keep!r}.")
+        if max_to_keep is not None and (
+            not isinstance(max_to_keep, numbers.Integral) or isinstance(max_to_keep, bool) or max_to_keep < 1
+        ):
+            raise ValueError(
+                f"max_to_keep must be None (keep every file) or a positive integer; "
+                f"received max_to_keep={max_to_keep!r}."
+            )
         super().__init__(monitor, mode, baseline=initial_value_threshold)
         self.filepath = os.fspath(filepath)
         _check_filepath(self.filepath, save_weights_only)
@@ -143,8 +160,11 @@ class ModelCheckpoint(MonitorCallback):
             )
             return True
         if isinstance(current, np.ndarray) and current.ndim > 0:
-            warnings.warn(f"ModelCheckpoint can save the best model only when `{self.monitor}` is a scalar; "
-                          f"received {current!r}. Falling back to `save_best_only=False`.", stacklevel=3)
+            warnings.warn(
+                f"ModelCheckpoint can save the best model only when `{self.monitor}` is a scalar; "
+                f"received {current!r}. Falling back to `save_best_only=False`.",
+                stacklevel=3,
+            )
             return True
         if self.monitor_op is None:
             self._set_monitor_op()  # only now are the model's compiled metrics built
@@ -152,8 +172,11 @@ class ModelCheckpoint(MonitorCallback):
         best = "None" if self.best is None else f"{self.best:.5f}"
         if self._is_improvement(current, self.best):
             if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {best} to {current:.5f}, saving model to "
-                      f"{filepath}", flush=True)
+                print(
+                    f"\nEpoch {epoch + 1}: {self.monitor} improved from {best} to {current:.5f}, saving model to "
+                    f"{filepath}",
+                    flush=True,
+                )
             self.best = current
             return True
         if self.verbose > 0:
@@ -166,8 +189,10 @@ class ModelCheckpoint(MonitorCallback):
         if not self._should_save(epoch, logs, filepath):
             return
         if os.path.isdir(filepath):
-            raise IsADirectoryError(f"ModelCheckpoint's filepath {filepath!r} is an existing folder; give the name "
-                                    "of a file to write instead.")
+            raise IsADirectoryError(
+                f"ModelCheckpoint's filepath {filepath!r} is an existing folder; give the name "
+                "of a file to write instead."
+            )
         folder = os.path.dirname(filepath)
         if folder:
             os.makedirs(folder, exist_ok=True)

@@ -13,19 +13,53 @@ from .callback import Callback
 
 # Keras metrics carry a ``_direction`` ("up" or "down"); highlevel's metrics may not, so the direction of a
 # metric class is also looked up here by name (walking its MRO, so subclasses inherit it).
-_UP_METRICS = frozenset({
-    "Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "SparseCategoricalAccuracy", "TopKCategoricalAccuracy",
-    "SparseTopKCategoricalAccuracy", "AUC", "Precision", "Recall", "PrecisionAtRecall", "RecallAtPrecision",
-    "SensitivityAtSpecificity", "SpecificityAtSensitivity", "FBetaScore", "F1Score", "R2Score",
-    "CosineSimilarity", "IoU", "BinaryIoU", "MeanIoU", "OneHotIoU", "OneHotMeanIoU", "PearsonCorrelation",
-    "ConcordanceCorrelation",
-})
-_DOWN_METRICS = frozenset({
-    "MeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError",
-    "RootMeanSquaredError", "LogCoshError", "BinaryCrossentropy", "CategoricalCrossentropy",
-    "SparseCategoricalCrossentropy", "KLDivergence", "Poisson", "Hinge", "SquaredHinge", "CategoricalHinge",
-    "MeanMetricWrapper",
-})
+_UP_METRICS = frozenset(
+    {
+        "Accuracy",
+        "BinaryAccuracy",
+        "CategoricalAccuracy",
+        "SparseCategoricalAccuracy",
+        "TopKCategoricalAccuracy",
+        "SparseTopKCategoricalAccuracy",
+        "AUC",
+        "Precision",
+        "Recall",
+        "PrecisionAtRecall",
+        "RecallAtPrecision",
+        "SensitivityAtSpecificity",
+        "SpecificityAtSensitivity",
+        "FBetaScore",
+        "F1Score",
+        "R2Score",
+        "CosineSimilarity",
+        "IoU",
+        "BinaryIoU",
+        "MeanIoU",
+        "OneHotIoU",
+        "OneHotMeanIoU",
+        "PearsonCorrelation",
+        "ConcordanceCorrelation",
+    }
+)
+_DOWN_METRICS = frozenset(
+    {
+        "MeanSquaredError",
+        "MeanAbsoluteError",
+        "MeanAbsolutePercentageError",
+        "MeanSquaredLogarithmicError",
+        "RootMeanSquaredError",
+        "LogCoshError",
+        "BinaryCrossentropy",
+        "CategoricalCrossentropy",
+        "SparseCategoricalCrossentropy",
+        "KLDivergence",
+        "Poisson",
+        "Hinge",
+        "SquaredHinge",
+        "CategoricalHinge",
+        "MeanMetricWrapper",
+    }
+)
 
 
 def metric_direction(metric):
@@ -56,8 +90,7 @@ class MonitorCallback(Callback):
     def __init__(self, monitor="val_loss", mode="auto", baseline=None, min_delta=0):
         super().__init__()
         if mode not in ("auto", "min", "max"):
-            warnings.warn(f"{type(self).__name__} mode '{mode}' is unknown, fallback to auto mode.",
-                          stacklevel=2)
+            warnings.warn(f"{type(self).__name__} mode '{mode}' is unknown, fallback to auto mode.", stacklevel=2)
             mode = "auto"
         self.monitor = monitor
         self.mode = mode
@@ -73,7 +106,7 @@ class MonitorCallback(Callback):
         if self.mode == "max":
             self.monitor_op = operator.gt
             return
-        name = self.monitor[len("val_"):] if self.monitor.startswith("val_") else self.monitor
+        name = self.monitor[len("val_") :] if self.monitor.startswith("val_") else self.monitor
         op = operator.lt if name == "loss" else None
         for m in getattr(self.model, "metrics", None) or []:
             if getattr(m, "name", None) == name:

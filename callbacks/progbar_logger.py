@@ -66,15 +66,28 @@ class ProgbarLogger(Callback):
         self._steps_done = 0
         if self.verbose != 1 or not self._live():
             return
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                                   TimeRemainingColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         console = self._console_get()
         self._progress = Progress(
-            TextColumn("{task.description}"), BarColumn(bar_width=30), MofNCompleteColumn(),
-            TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-            TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[metrics]}"),
-            console=console, transient=False, refresh_per_second=8,
+            TextColumn("{task.description}"),
+            BarColumn(bar_width=30),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TextColumn("{task.fields[metrics]}"),
+            console=console,
+            transient=False,
+            refresh_per_second=8,
         )
         self._progress.start()
         self._task = self._progress.add_task(description, total=total, rate="", metrics="")
@@ -133,8 +146,10 @@ class ProgbarLogger(Callback):
             # One plain line per epoch where nothing can be redrawn (logs, files) and for verbose=2.
             steps = getattr(self, "_train_steps", 0)
             rate = f" - {steps / max(seconds, 1e-9):.1f} steps/s" if steps else ""
-            print(f"Epoch {epoch + 1}/{self.epochs} - {steps} steps - {seconds:.1f}s{rate} - {_format_logs(logs)}",
-                  flush=True)
+            print(
+                f"Epoch {epoch + 1}/{self.epochs} - {steps} steps - {seconds:.1f}s{rate} - {_format_logs(logs)}",
+                flush=True,
+            )
 
     # ------------------------------------------------------- evaluate/predict
     def on_test_begin(self, logs=None):

@@ -40,8 +40,18 @@ class ReduceLROnPlateau(MonitorCallback):
             value as the best so far. (Keras accepts this argument and ignores it.)
     """
 
-    def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto", min_delta=1e-4,
-                 cooldown=0, min_lr=0.0, baseline=None):
+    def __init__(
+        self,
+        monitor="val_loss",
+        factor=0.1,
+        patience=10,
+        verbose=0,
+        mode="auto",
+        min_delta=1e-4,
+        cooldown=0,
+        min_lr=0.0,
+        baseline=None,
+    ):
         super().__init__(monitor, mode, baseline=baseline, min_delta=min_delta)
         self.baseline = baseline
         if factor >= 1.0:

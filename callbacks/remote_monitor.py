@@ -44,12 +44,15 @@ class RemoteMonitor(Callback):
         send_as_json: send the JSON as the request body instead of a form field.
     """
 
-    def __init__(self, root="http://localhost:9000", path="/publish/epoch/end/", field="data", headers=None,
-                 send_as_json=False):
+    def __init__(
+        self, root="http://localhost:9000", path="/publish/epoch/end/", field="data", headers=None, send_as_json=False
+    ):
         super().__init__()
         if not isinstance(root, str) or not isinstance(path, str):
-            raise ValueError(f"root and path must be strings (e.g. root='http://localhost:9000', "
-                             f"path='/publish/epoch/end/'); received root={root!r}, path={path!r}.")
+            raise ValueError(
+                f"root and path must be strings (e.g. root='http://localhost:9000', "
+                f"path='/publish/epoch/end/'); received root={root!r}, path={path!r}."
+            )
         if headers is not None and not isinstance(headers, dict):
             raise ValueError(f"headers must be a dict of HTTP headers or None; received {headers!r}.")
         self.root = root
@@ -76,9 +79,15 @@ class RemoteMonitor(Callback):
             with urllib.request.urlopen(self._request(payload), timeout=TIMEOUT_S) as response:
                 response.read()
         except urllib.error.HTTPError as error:
-            warnings.warn(f"RemoteMonitor: the server at {self.root} answered HTTP {error.code} to the logs of "
-                          f"epoch {epoch} posted to {self.root + self.path}.", stacklevel=2)
+            warnings.warn(
+                f"RemoteMonitor: the server at {self.root} answered HTTP {error.code} to the logs of "
+                f"epoch {epoch} posted to {self.root + self.path}.",
+                stacklevel=2,
+            )
         except (urllib.error.URLError, OSError, ValueError) as error:
-            warnings.warn(f"Could not reach RemoteMonitor root server at {self.root} ({error}); the logs of "
-                          f"epoch {epoch} were not sent. Check that the server runs and that root/path are "
-                          f"right.", stacklevel=2)
+            warnings.warn(
+                f"Could not reach RemoteMonitor root server at {self.root} ({error}); the logs of "
+                f"epoch {epoch} were not sent. Check that the server runs and that root/path are "
+                f"right.",
+                stacklevel=2,
+            )

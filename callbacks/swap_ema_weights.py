@@ -35,12 +35,16 @@ class SwapEMAWeights(Callback):
     def _optimizer(self):
         optimizer = getattr(self.model, "optimizer", None)
         if not getattr(optimizer, "use_ema", False):
-            raise ValueError("SwapEMAWeights must be used when `use_ema=True` is set on the optimizer. Received: "
-                             f"use_ema={getattr(optimizer, 'use_ema', None)}. Compile the model with e.g. "
-                             "hl.optimizers.Adam(use_ema=True).")
+            raise ValueError(
+                "SwapEMAWeights must be used when `use_ema=True` is set on the optimizer. Received: "
+                f"use_ema={getattr(optimizer, 'use_ema', None)}. Compile the model with e.g. "
+                "hl.optimizers.Adam(use_ema=True)."
+            )
         if not getattr(optimizer, "built", False):
-            raise ValueError("SwapEMAWeights found an optimizer that has no moving averages yet: train the model "
-                             "(fit) before evaluating it with SwapEMAWeights.")
+            raise ValueError(
+                "SwapEMAWeights found an optimizer that has no moving averages yet: train the model "
+                "(fit) before evaluating it with SwapEMAWeights."
+            )
         return optimizer
 
     def _swap(self):

@@ -32,17 +32,29 @@ _file_ids = itertools.count()
 def _tensorboard():
     """tensorboard's protos and record writer, imported on first use: the package is an optional dependency."""
     try:
-        from tensorboard.compat.proto import (attr_value_pb2, event_pb2, graph_pb2, node_def_pb2, summary_pb2,
-                                              tensor_shape_pb2)
+        from tensorboard.compat.proto import (
+            attr_value_pb2,
+            event_pb2,
+            graph_pb2,
+            node_def_pb2,
+            summary_pb2,
+            tensor_shape_pb2,
+        )
         from tensorboard.summary.writer.record_writer import RecordWriter
     except ImportError as e:
         raise ImportError(
             f"The TensorBoard callback needs the `tensorboard` package, which is not installed ({e}). "
             f"Install it with: {_INSTALL_HINT}"
         ) from e
-    return {"attr_value_pb2": attr_value_pb2, "event_pb2": event_pb2, "graph_pb2": graph_pb2,
-            "node_def_pb2": node_def_pb2, "summary_pb2": summary_pb2, "tensor_shape_pb2": tensor_shape_pb2,
-            "RecordWriter": RecordWriter}
+    return {
+        "attr_value_pb2": attr_value_pb2,
+        "event_pb2": event_pb2,
+        "graph_pb2": graph_pb2,
+        "node_def_pb2": node_def_pb2,
+        "summary_pb2": summary_pb2,
+        "tensor_shape_pb2": tensor_shape_pb2,
+        "RecordWriter": RecordWriter,
+    }
 
 
 class _EventWriter:
@@ -58,13 +70,13 @@ class _EventWriter:
         self._tb = tb
         os.makedirs(logdir, exist_ok=True)
         # The name TensorBoard looks for: events.out.tfevents.<time>.<host>.<pid>.<counter>.
-        name = (f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}.{os.getpid()}."
-                f"{next(_file_ids)}.v2")
+        name = f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}.{os.getpid()}.{next(_file_ids)}.v2"
         self.path = os.path.join(logdir, name)
         self._records = tb["RecordWriter"](open(self.path, "wb"))
         event_pb2 = tb["event_pb2"]
-        self.add_event(event_pb2.Event(file_version="brain.Event:2",
-                                       source_metadata=event_pb2.SourceMetadata(writer="highlevel")))
+        self.add_event(
+            event_pb2.Event(file_version="brain.Event:2", source_metadata=event_pb2.SourceMetadata(writer="highlevel"))
+        )
         self.flush()
 
     def add_event(self, event):
@@ -87,9 +99,14 @@ class _EventWriter:
             return
         counts, edges = np.histogram(values, bins=_HISTOGRAM_BUCKETS)
         histo = self._tb["summary_pb2"].HistogramProto(
-            min=float(values.min()), max=float(values.max()), num=float(values.size), sum=float(values.sum()),
-            sum_squares=float(np.dot(values, values)), bucket_limit=[float(e) for e in edges[1:]],
-            bucket=[float(c) for c in counts])
+            min=float(values.min()),
+            max=float(values.max()),
+            num=float(values.size),
+            sum=float(values.sum()),
+            sum_squares=float(np.dot(values, values)),
+            bucket_limit=[float(e) for e in edges[1:]],
+            bucket=[float(c) for c in counts],
+        )
         self.add_summary(self._tb["summary_pb2"].Summary.Value(tag=tag, histo=histo), step)
 
     def graph(self, graph_def):
@@ -141,10 +158,14 @@ def model_graph_def(model, tb):
             parent, index = history
             inputs.append(names[id(parent)] if index == 0 else f"{names[id(parent)]}:{index}")
         shapes = attr_value_pb2.AttrValue.ListValue(
-            shape=[_shape_proto(tb, t.shape) for t in node.output_tensors if getattr(t, "shape", None) is not None])
+            shape=[_shape_proto(tb, t.shape) for t in node.output_tensors if getattr(t, "shape", None) is not None]
+        )
         kind = type(op).__name__ if isinstance(op, Layer) else f"ops.{base}"
-        nodes.append(tb["node_def_pb2"].NodeDef(name=name, op=kind, input=inputs,
-                                                attr={"_output_shapes": attr_value_pb2.AttrValue(list=shapes)}))
+        nodes.append(
+            tb["node_def_pb2"].NodeDef(
+                name=name, op=kind, input=inputs, attr={"_output_shapes": attr_value_pb2.AttrValue(list=shapes)}
+            )
+        )
     return tb["graph_pb2"].GraphDef(node=nodes)
 
 
@@ -186,26 +207,46 @@ class TensorBoard(Callback):
     #: In a multi-process run only process 0 keeps this callback (it writes files or prints).
     chief_only = True
 
-    def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False,
-                 write_steps_per_second=False, update_freq="epoch", profile_batch=0, embeddings_freq=0,
-                 embeddings_metadata=None):
+    def __init__(
+        self,
+        log_dir="logs",
+        histogram_freq=0,
+        write_graph=True,
+        write_images=False,
+        write_steps_per_second=False,
+        update_freq="epoch",
+        profile_batch=0,
+        embeddings_freq=0,
+        embeddings_metadata=None,
+    ):
         super().__init__()
         self._tb = _tensorboard()
         if not isinstance(histogram_freq, numbers.Integral) or isinstance(histogram_freq, bool) or histogram_freq < 0:
-            raise ValueError(f"histogram_freq must be a non-negative integer (0 writes no histograms); received "
-                             f"histogram_freq={histogram_freq!r}.")
+            raise ValueError(
+                f"histogram_freq must be a non-negative integer (0 writes no histograms); received "
+                f"histogram_freq={histogram_freq!r}."
+            )
         if update_freq == "batch":
             update_freq = 1
-        if update_freq != "epoch" and (not isinstance(update_freq, numbers.Integral) or isinstance(update_freq, bool)
-                                       or update_freq < 1):
-            raise ValueError(f"update_freq must be 'epoch', 'batch' or a positive integer (a number of batches); "
-                             f"received update_freq={update_freq!r}.")
-        unsupported = {"write_images": (write_images, False), "profile_batch": (profile_batch, 0),
-                       "embeddings_freq": (embeddings_freq, 0), "embeddings_metadata": (embeddings_metadata, None)}
+        if update_freq != "epoch" and (
+            not isinstance(update_freq, numbers.Integral) or isinstance(update_freq, bool) or update_freq < 1
+        ):
+            raise ValueError(
+                f"update_freq must be 'epoch', 'batch' or a positive integer (a number of batches); "
+                f"received update_freq={update_freq!r}."
+            )
+        unsupported = {
+            "write_images": (write_images, False),
+            "profile_batch": (profile_batch, 0),
+            "embeddings_freq": (embeddings_freq, 0),
+            "embeddings_metadata": (embeddings_metadata, None),
+        }
         for arg, (value, default) in unsupported.items():
             if value != default and not (default == 0 and value is None):
-                raise ValueError(f"highlevel's TensorBoard callback does not support {arg} (it writes scalars, "
-                                 f"histograms and the graph); received {arg}={value!r}. Leave it at {default!r}.")
+                raise ValueError(
+                    f"highlevel's TensorBoard callback does not support {arg} (it writes scalars, "
+                    f"histograms and the graph); received {arg}={value!r}. Leave it at {default!r}."
+                )
         self.log_dir = os.fspath(log_dir)
         self.histogram_freq = int(histogram_freq)
         self.write_graph = write_graph
@@ -276,7 +317,7 @@ class TensorBoard(Callback):
     def on_epoch_end(self, epoch, logs=None):
         logs = _scalars(logs)
         train = {k: v for k, v in logs.items() if not k.startswith("val_")}
-        val = {k[len("val_"):]: v for k, v in logs.items() if k.startswith("val_")}
+        val = {k[len("val_") :]: v for k, v in logs.items() if k.startswith("val_")}
         optimizer = getattr(self.model, "optimizer", None)
         if "learning_rate" not in train and optimizer is not None and hasattr(optimizer, "learning_rate"):
             train["learning_rate"] = current_learning_rate(optimizer)

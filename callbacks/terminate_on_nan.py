@@ -29,7 +29,8 @@ class TerminateOnNaN(Callback):
     it works inside compiled JAX and TensorFlow steps too). A step kept out that way reports its loss as NaN: a
     NaN input can give a finite loss with NaN gradients (TensorFlow's fused matmul + ReLU kernel on CPU maps NaN
     to 0 in the forward pass), and training must stop there too. Training stops with the weights and the
-    optimizer state of the last good batch. A custom ``train_step`` can do the same through ``optimizer.apply(..., only_if=...)``.
+    optimizer state of the last good batch. A custom ``train_step`` can do the same through
+    ``optimizer.apply(..., only_if=...)``.
 
     Args:
         raise_error: False (default) stops gracefully with ``model.stop_training = True``, so the other
@@ -67,8 +68,12 @@ class TerminateOnNaN(Callback):
         if np.isnan(value) or np.isinf(value):
             if self.raise_error:
                 self.on_train_end()  # the hooks after this one do not run: drop the guard now
-                raise RuntimeError(f"NaN or Inf loss encountered at batch {batch}. Loss value: {value}. "
-                                   "Terminating training immediately; this batch's update was not applied.")
-            print(f"Batch {batch}: Invalid loss {value}, terminating training (this batch's update was not "
-                  "applied)", flush=True)
+                raise RuntimeError(
+                    f"NaN or Inf loss encountered at batch {batch}. Loss value: {value}. "
+                    "Terminating training immediately; this batch's update was not applied."
+                )
+            print(
+                f"Batch {batch}: Invalid loss {value}, terminating training (this batch's update was not applied)",
+                flush=True,
+            )
             self.model.stop_training = True

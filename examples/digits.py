@@ -21,13 +21,15 @@ def main(epochs=30, verbose=1):
     x_train = x_train.reshape(len(x_train), 64).astype("float32") / 16.0
     x_test = x_test.reshape(len(x_test), 64).astype("float32") / 16.0
 
-    model = hl.Sequential([
-        hl.Input(shape=(64,)),
-        hl.layers.Dense(128, activation="relu"),
-        hl.layers.Dropout(0.1),
-        hl.layers.Dense(64, activation="relu"),
-        hl.layers.Dense(10),
-    ])
+    model = hl.Sequential(
+        [
+            hl.Input(shape=(64,)),
+            hl.layers.Dense(128, activation="relu"),
+            hl.layers.Dropout(0.1),
+            hl.layers.Dense(64, activation="relu"),
+            hl.layers.Dense(10),
+        ]
+    )
     model.compile(
         optimizer=hl.optimizers.Adam(learning_rate=2e-3),
         loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True),
@@ -38,8 +40,10 @@ def main(epochs=30, verbose=1):
     model.fit(x_train, y_train, batch_size=32, epochs=epochs, validation_split=0.1, verbose=verbose)
     seconds = time.perf_counter() - start
     loss, accuracy = model.evaluate(x_test, y_test, verbose=0)
-    print(f"backend {hl.config.backend()}: test accuracy {accuracy:.4f} (loss {loss:.4f}) "
-          f"after {seconds:.1f} s of training")
+    print(
+        f"backend {hl.config.backend()}: test accuracy {accuracy:.4f} (loss {loss:.4f}) "
+        f"after {seconds:.1f} s of training"
+    )
     return accuracy
 
 

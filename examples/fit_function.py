@@ -58,8 +58,10 @@ def main(steps=1500, lr=0.01):
         if t % 300 == 0 or t == 1:
             print(f"step {t:5d}  mse {float(ops.convert_to_numpy(loss)):.6f}")
     final = float(ops.convert_to_numpy(mse(params, x, y)))
-    print(f"backend {hl.config.backend()}: final mse {final:.6f} after {steps} steps "
-          f"in {time.perf_counter() - start:.1f} s")
+    print(
+        f"backend {hl.config.backend()}: final mse {final:.6f} after {steps} steps "
+        f"in {time.perf_counter() - start:.1f} s"
+    )
     return final
 
 

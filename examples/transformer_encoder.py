@@ -81,8 +81,7 @@ class TransformerEncoder(hl.layers.Layer):
         self.drop2 = hl.layers.Dropout(dropout)
 
     def call(self, inputs, training=None, padding_mask=None):
-        attended = self.attention(inputs, inputs, query_mask=padding_mask, value_mask=padding_mask,
-                                  training=training)
+        attended = self.attention(inputs, inputs, query_mask=padding_mask, value_mask=padding_mask, training=training)
         x = self.norm1(hl.ops.add(inputs, self.drop1(attended, training=training)))
         ff = self.ff_out(self.ff_hidden(x))
         return self.norm2(hl.ops.add(x, self.drop2(ff, training=training)))
@@ -122,8 +121,11 @@ def main(quick=False, verbose=1):
     x_train, y_train = make_data(n_train, seed=1)
     x_test, y_test = make_data(1000, seed=2)
     model = build_model()
-    model.compile(optimizer=hl.optimizers.Adam(learning_rate=3e-3),
-                  loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
+    model.compile(
+        optimizer=hl.optimizers.Adam(learning_rate=3e-3),
+        loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True),
+        metrics=["accuracy"],
+    )
     if verbose:
         model.summary()
     start = time.perf_counter()
@@ -131,8 +133,10 @@ def main(quick=False, verbose=1):
     seconds = time.perf_counter() - start
     logs = model.evaluate(x_test, y_test, verbose=0, return_dict=True)
     loss, accuracy = logs["loss"], logs["accuracy"]
-    print(f"backend {hl.config.backend()}: test accuracy {accuracy:.4f} (loss {loss:.4f}) "
-          f"after {seconds:.1f} s of training")
+    print(
+        f"backend {hl.config.backend()}: test accuracy {accuracy:.4f} (loss {loss:.4f}) "
+        f"after {seconds:.1f} s of training"
+    )
     return accuracy
 
 

@@ -13,12 +13,24 @@ import collections
 import threading
 
 from highlevel.backends.contract import dtypes as _dtypes
-from highlevel.config import (backend, epsilon, floatx, image_data_format, set_epsilon, set_floatx,
-                              set_image_data_format)
+from highlevel.config import backend, epsilon, floatx, image_data_format, set_epsilon, set_floatx, set_image_data_format
 
-__all__ = ["backend", "clear_session", "epsilon", "floatx", "get_uid", "image_data_format", "is_float_dtype",
-           "is_int_dtype", "is_keras_tensor", "result_type", "set_epsilon", "set_floatx", "set_image_data_format",
-           "standardize_dtype"]
+__all__ = [
+    "backend",
+    "clear_session",
+    "epsilon",
+    "floatx",
+    "get_uid",
+    "image_data_format",
+    "is_float_dtype",
+    "is_int_dtype",
+    "is_keras_tensor",
+    "result_type",
+    "set_epsilon",
+    "set_floatx",
+    "set_image_data_format",
+    "standardize_dtype",
+]
 
 _uids = collections.defaultdict(int)
 _uid_lock = threading.Lock()

@@ -92,8 +92,9 @@ class Catalog:
         if inspect.isclass(identifier):
             if issubclass(identifier, self.base):
                 return identifier()
-            raise ValueError(f"Could not interpret {self.kind} identifier: the class {identifier!r} is not a "
-                             f"{self.base.__name__}.")
+            raise ValueError(
+                f"Could not interpret {self.kind} identifier: the class {identifier!r} is not a {self.base.__name__}."
+            )
         if callable(identifier) and self.callable_hint:
             return identifier
         accepted = f", a {self.base.__name__}" + (f" or a callable {self.callable_hint}" if self.callable_hint else "")

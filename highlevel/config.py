@@ -115,8 +115,9 @@ def standardize_data_format(data_format, op=None):
     if isinstance(data_format, str) and data_format.lower() in _IMAGE_DATA_FORMATS:
         return data_format.lower()
     where = f"{op}: " if op else ""
-    raise ValueError(f"{where}`data_format` must be 'channels_last' or 'channels_first'; received "
-                     f"data_format={data_format!r}.")
+    raise ValueError(
+        f"{where}`data_format` must be 'channels_last' or 'channels_first'; received data_format={data_format!r}."
+    )
 
 
 def set_image_data_format(data_format):
@@ -124,8 +125,9 @@ def set_image_data_format(data_format):
     global _image_data_format
     value = str(data_format).lower() if isinstance(data_format, str) else data_format
     if value not in _IMAGE_DATA_FORMATS:
-        raise ValueError(f"set_image_data_format: expected one of {list(_IMAGE_DATA_FORMATS)}; received "
-                         f"data_format={data_format!r}.")
+        raise ValueError(
+            f"set_image_data_format: expected one of {list(_IMAGE_DATA_FORMATS)}; received data_format={data_format!r}."
+        )
     _image_data_format = value
 
 

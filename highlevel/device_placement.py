@@ -24,7 +24,7 @@ def device(device_name):
         raise ValueError(f"device expects a device name such as 'cpu:0' or 'gpu:0'; received {device_name!r}.")
     name = device_name.lower()
     if name.startswith("/device:"):
-        name = name[len("/device:"):]
+        name = name[len("/device:") :]
     if ":" not in name:
         name += ":0"
     return current_backend().device_scope(name)

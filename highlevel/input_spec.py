@@ -18,8 +18,17 @@ class InputSpec:
         allow_last_axis_squeeze: accept an input whose trailing size-1 axis is missing.
     """
 
-    def __init__(self, dtype=None, shape=None, ndim=None, max_ndim=None, min_ndim=None, axes=None,
-                 allow_last_axis_squeeze=False, name=None):
+    def __init__(
+        self,
+        dtype=None,
+        shape=None,
+        ndim=None,
+        max_ndim=None,
+        min_ndim=None,
+        axes=None,
+        allow_last_axis_squeeze=False,
+        name=None,
+    ):
         self.dtype = _dtypes.standardize_dtype(dtype) if dtype is not None else None
         self.shape = tuple(shape) if shape is not None else None
         self.ndim = len(self.shape) if self.shape is not None else ndim
@@ -49,14 +58,15 @@ def assert_input_compatibility(specs, shapes, layer_name, dtypes=None):
         where = f"Input {i} of layer '{layer_name}' is incompatible with the layer:"
         ndim = len(shape)
         if spec.ndim is not None and not spec.allow_last_axis_squeeze and ndim != spec.ndim:
-            raise ValueError(f"{where} expected ndim={spec.ndim}, found ndim={ndim}. "
-                             f"Full shape received: {shape}")
+            raise ValueError(f"{where} expected ndim={spec.ndim}, found ndim={ndim}. Full shape received: {shape}")
         if spec.max_ndim is not None and ndim > spec.max_ndim:
-            raise ValueError(f"{where} expected max_ndim={spec.max_ndim}, found ndim={ndim}. "
-                             f"Full shape received: {shape}")
+            raise ValueError(
+                f"{where} expected max_ndim={spec.max_ndim}, found ndim={ndim}. Full shape received: {shape}"
+            )
         if spec.min_ndim is not None and ndim < spec.min_ndim:
-            raise ValueError(f"{where} expected min_ndim={spec.min_ndim}, found ndim={ndim}. "
-                             f"Full shape received: {shape}")
+            raise ValueError(
+                f"{where} expected min_ndim={spec.min_ndim}, found ndim={ndim}. Full shape received: {shape}"
+            )
         if dtypes is not None and spec.dtype is not None and dtypes[i] != spec.dtype:
             raise ValueError(f"{where} expected dtype={spec.dtype}, found dtype={dtypes[i]}.")
         for axis, size in spec.axes.items():

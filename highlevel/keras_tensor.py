@@ -98,8 +98,12 @@ class KerasTensor:
     __matmul__, __rmatmul__ = _op("matmul"), _rop("matmul")
     __neg__, __abs__ = _op("negative"), _op("abs")
     __lt__, __le__, __gt__, __ge__ = _op("less"), _op("less_equal"), _op("greater"), _op("greater_equal")
-    __and__, __or__, __xor__, __invert__ = (_op("logical_and"), _op("logical_or"), _op("logical_xor"),
-                                           _op("logical_not"))
+    __and__, __or__, __xor__, __invert__ = (
+        _op("logical_and"),
+        _op("logical_or"),
+        _op("logical_xor"),
+        _op("logical_not"),
+    )
     __getitem__ = _op("getitem")
     del _op, _rop
 

@@ -35,8 +35,18 @@ from .node import Node
 
 # Attributes that hold bookkeeping, not sub-layers or weights of the layer itself.
 # caches and graph records are not tracked children
-_NOT_TRACKED = frozenset({"_inbound_nodes", "_losses", "input_spec", "_build_shapes", "_layers_cache",
-                          "_trainable_cache", "_train_function_trainable", "_build_call"})
+_NOT_TRACKED = frozenset(
+    {
+        "_inbound_nodes",
+        "_losses",
+        "input_spec",
+        "_build_shapes",
+        "_layers_cache",
+        "_trainable_cache",
+        "_train_function_trainable",
+        "_build_call",
+    }
+)
 _FLOAT_DTYPES = frozenset(_dtypes.FLOAT_DTYPES)
 
 
@@ -113,7 +123,6 @@ def _dtype_of(x):
         return None
 
 
-
 def _masks_of(inputs):
     """The masks attached to a call's inputs: one, a list (None where an input has none), or None for none."""
     if isinstance(inputs, (list, tuple)):
@@ -131,6 +140,7 @@ def _attach_masks(outputs, masks):
     for output, mask in zip(tree.flatten(outputs)[0], masks):
         if mask is not None:
             set_keras_mask(output, mask)
+
 
 def _recording_build(build):
     """``build`` that also remembers the arguments of its first call, for :meth:`Layer.get_build_config`."""
@@ -180,8 +190,7 @@ class Layer:
         input_dim: shorthand for ``input_shape=(input_dim,)``.
     """
 
-    def __init__(self, *, activity_regularizer=None, trainable=True, dtype=None, autocast=True, name=None,
-                 **kwargs):
+    def __init__(self, *, activity_regularizer=None, trainable=True, dtype=None, autocast=True, name=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
         batch_size = kwargs.pop("batch_size", None)
@@ -377,8 +386,18 @@ class Layer:
             layer._trainable = bool(value)
 
     # ----------------------------------------------------------------- weights
-    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
-                   regularizer=None, constraint=None, aggregation="none", name=None):
+    def add_weight(
+        self,
+        shape=None,
+        initializer=None,
+        dtype=None,
+        trainable=True,
+        autocast=True,
+        regularizer=None,
+        constraint=None,
+        aggregation="none",
+        name=None,
+    ):
         """Creates a weight of this layer and tracks it.
 
         Args:
@@ -408,8 +427,7 @@ class Layer:
             initializer = "glorot_uniform" if _dtypes.is_float_dtype(dtype) else "zeros"
         init = initializers.get(initializer)
         name = name or f"variable_{len(self._own_weights)}"
-        var = Variable(init, shape=shape, dtype=dtype, trainable=trainable, name=name,
-                       backend=current_backend())
+        var = Variable(init, shape=shape, dtype=dtype, trainable=trainable, name=name, backend=current_backend())
         scope = current_name_scope() or getattr(self, "_scope_path", "")
         var.path = f"{scope}/{self.name}/{name}" if scope else f"{self.name}/{name}"
         var.regularizer = regularizers.get(regularizer)
@@ -527,8 +545,12 @@ class Layer:
             return
         specs = self.input_spec if isinstance(self.input_spec, (list, tuple)) else [self.input_spec]
         leaves = tree.flatten(inputs)[0]
-        assert_input_compatibility(specs, [_shape_of(x) for x in leaves], self.name,
-                                   dtypes=[_dtype_of(x) for x in leaves] if any(s.dtype for s in specs) else None)
+        assert_input_compatibility(
+            specs,
+            [_shape_of(x) for x in leaves],
+            self.name,
+            dtypes=[_dtype_of(x) for x in leaves] if any(s.dtype for s in specs) else None,
+        )
 
     # -------------------------------------------------------------------- call
     def call(self, inputs, *args, **kwargs):
@@ -670,6 +692,7 @@ class Layer:
 
     def compute_output_shape(self, input_shape):
         """The output shape for an input of ``input_shape`` (None for unknown sizes)."""
+
         def to_kt(s):
             return KerasTensor(s, self.compute_dtype)
 
@@ -749,12 +772,15 @@ class Layer:
         if len(store) != len(own):
             raise ValueError(
                 f"Layer '{self.name}' expects {len(own)} variables ({[v.path for v in own]}) but the saved state "
-                f"holds {len(store)} ({sorted(store)}). Build the same layer (same configuration and input shape).")
+                f"holds {len(store)} ({sorted(store)}). Build the same layer (same configuration and input shape)."
+            )
         for i, v in enumerate(own):
             value = store[str(i)]
             if tuple(value.shape) != tuple(v.shape):
-                raise ValueError(f"Layer '{self.name}': variable '{v.path}' has shape {tuple(v.shape)} but the saved "
-                                 f"value has shape {tuple(value.shape)}.")
+                raise ValueError(
+                    f"Layer '{self.name}': variable '{v.path}' has shape {tuple(v.shape)} but the saved "
+                    f"value has shape {tuple(value.shape)}."
+                )
             v.assign(value)
 
     # ----------------------------------------------------------------- configs
@@ -791,24 +817,44 @@ class Layer:
         """The names of ``call``'s parameters, in order."""
         return [p.name for p in inspect.signature(self.call).parameters.values()]
 
-    def add_variable(self, shape, initializer, dtype=None, trainable=True, autocast=True, regularizer=None,
-                     constraint=None, name=None):
+    def add_variable(
+        self,
+        shape,
+        initializer,
+        dtype=None,
+        trainable=True,
+        autocast=True,
+        regularizer=None,
+        constraint=None,
+        name=None,
+    ):
         """Keras's other name for :meth:`add_weight` (``shape`` and ``initializer`` required)."""
-        return self.add_weight(shape=shape, initializer=initializer, dtype=dtype, trainable=trainable,
-                               autocast=autocast, regularizer=regularizer, constraint=constraint, name=name)
+        return self.add_weight(
+            shape=shape,
+            initializer=initializer,
+            dtype=dtype,
+            trainable=trainable,
+            autocast=autocast,
+            regularizer=regularizer,
+            constraint=constraint,
+            name=name,
+        )
 
     def add_metric(self, *args, **kwargs):
         """Not supported, as in Keras 3: it raises with the replacement."""
         raise NotImplementedError(
             f"Layer '{self.name}': add_metric() is not supported (Keras 3 removed it). Pass the metric to "
             "model.compile(metrics=[...]), or create a metric in __init__/build and call its update_state() in "
-            "call().")
+            "call()."
+        )
 
     def symbolic_call(self, *args, **kwargs):
         """Calls the layer on symbolic tensors (``hl.Input``), recording the call as a graph node."""
         if not any_symbolic(args, kwargs):
-            raise ValueError(f"Layer '{self.name}'.symbolic_call needs symbolic inputs (from hl.Input); received "
-                             f"{args!r}. Call the layer itself for real tensors.")
+            raise ValueError(
+                f"Layer '{self.name}'.symbolic_call needs symbolic inputs (from hl.Input); received "
+                f"{args!r}. Call the layer itself for real tensors."
+            )
         return self(*args, **kwargs)
 
     @property

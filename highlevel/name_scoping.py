@@ -64,8 +64,15 @@ class name_scope:  # noqa: N801 (Keras's spelling: it is used like a function)
         if self.override_parent is not None:
             _stack.names = [p for p in str(self.override_parent).split("/") if p]
         top = getattr(_stack, "top", None)
-        if (self.deduplicate and self.caller is not None and top is not None and top.caller is self.caller
-                and top.name == self.name and _stack.names and _stack.names[-1] == self.name):
+        if (
+            self.deduplicate
+            and self.caller is not None
+            and top is not None
+            and top.caller is self.caller
+            and top.name == self.name
+            and _stack.names
+            and _stack.names[-1] == self.name
+        ):
             self._previous_top = top
             return self
         _stack.names = _stack.names + self.name.split("/")

@@ -29,8 +29,10 @@ class Operation:
 
     def __init__(self, *args, name=None, **kwargs):
         if args or kwargs:
-            raise TypeError(f"{type(self).__name__}: Operation.__init__ takes only name=...; received "
-                            f"{args!r} {sorted(kwargs)}. Keep your own arguments in your subclass's __init__.")
+            raise TypeError(
+                f"{type(self).__name__}: Operation.__init__ takes only name=...; received "
+                f"{args!r} {sorted(kwargs)}. Keep your own arguments in your subclass's __init__."
+            )
         self.name = name or naming.unique_name(naming.to_snake_case(type(self).__name__))
         self._inbound_nodes = []
 
@@ -60,8 +62,9 @@ class Operation:
 
             outputs = self.compute_output_spec(*args, **kwargs)
             if not all(isinstance(t, KerasTensor) for t in tree.flatten(outputs)[0]):
-                raise TypeError(f"{type(self).__name__}.compute_output_spec must return KerasTensors; received "
-                                f"{outputs!r}.")
+                raise TypeError(
+                    f"{type(self).__name__}.compute_output_spec must return KerasTensors; received {outputs!r}."
+                )
             Node(self, args, kwargs, outputs)
             return outputs
         return self.call(*args, **kwargs)

@@ -100,8 +100,10 @@ def host_call(layer, engine, host_backend, args, kwargs):
     spec_args = tree.unflatten(treedef, spec_leaves)
     out_spec = layer.compute_output_spec(*spec_args, **{k: v for k, v in kwargs.items() if k != "training"})
     if not isinstance(out_spec, KerasTensor):
-        raise TypeError(f"Layer '{layer.name}' ({type(layer).__name__}) returns a structure inside a data pipeline; "
-                        "only layers with one tensor output can run on the host there.")
+        raise TypeError(
+            f"Layer '{layer.name}' ({type(layer).__name__}) returns a structure inside a data pipeline; "
+            "only layers with one tensor output can run on the host there."
+        )
 
     def run(*arrays):
         values = list(leaves)

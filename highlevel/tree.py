@@ -15,9 +15,20 @@ walked in sorted key order, an ``OrderedDict`` in its own order, as Keras does.
 
 import collections
 
-__all__ = ["MAP_TO_NONE", "assert_same_paths", "assert_same_structure", "flatten", "flatten_with_path", "is_nested",
-           "lists_to_tuples", "map_shape_structure", "map_structure", "map_structure_up_to", "pack_sequence_as",
-           "traverse"]
+__all__ = [
+    "MAP_TO_NONE",
+    "assert_same_paths",
+    "assert_same_structure",
+    "flatten",
+    "flatten_with_path",
+    "is_nested",
+    "lists_to_tuples",
+    "map_shape_structure",
+    "map_structure",
+    "map_structure_up_to",
+    "pack_sequence_as",
+    "traverse",
+]
 
 
 class MAP_TO_NONE:  # noqa: N801 - Keras's name; a class, as in Keras, so code that checks its type works here too
@@ -114,23 +125,31 @@ def flatten_with_path(structure):
 
 def _assert_same(a, b, path=()):
     if is_nested(a) != is_nested(b):
-        raise ValueError(f"The two structures don't have the same nested structure: at {path or 'the top'}, one is "
-                         f"a {type(a).__name__} and the other a {type(b).__name__}.\n  a: {a!r}\n  b: {b!r}")
+        raise ValueError(
+            f"The two structures don't have the same nested structure: at {path or 'the top'}, one is "
+            f"a {type(a).__name__} and the other a {type(b).__name__}.\n  a: {a!r}\n  b: {b!r}"
+        )
     if not is_nested(a):
         return
     if isinstance(a, dict) != isinstance(b, dict) or (not isinstance(a, dict) and type(a) is not type(b)):
-        raise ValueError(f"The two structures don't have the same nested structure: at {path or 'the top'}, a "
-                         f"{type(a).__name__} against a {type(b).__name__}.")
+        raise ValueError(
+            f"The two structures don't have the same nested structure: at {path or 'the top'}, a "
+            f"{type(a).__name__} against a {type(b).__name__}."
+        )
     if isinstance(a, dict):
         if set(a) != set(b):
-            raise ValueError(f"The two structures don't have the same nested structure: at {path or 'the top'}, "
-                             f"dict keys {sorted(map(repr, a))} against {sorted(map(repr, b))}.")
+            raise ValueError(
+                f"The two structures don't have the same nested structure: at {path or 'the top'}, "
+                f"dict keys {sorted(map(repr, a))} against {sorted(map(repr, b))}."
+            )
         for k in _keys(a):
             _assert_same(a[k], b[k], path + (k,))
         return
     if len(a) != len(b):
-        raise ValueError(f"The two structures don't have the same nested structure: at {path or 'the top'}, "
-                         f"{len(a)} elements against {len(b)}.")
+        raise ValueError(
+            f"The two structures don't have the same nested structure: at {path or 'the top'}, "
+            f"{len(a)} elements against {len(b)}."
+        )
     for i, (x, y) in enumerate(zip(a, b)):
         _assert_same(x, y, path + (i,))
 
@@ -161,8 +180,10 @@ def assert_same_paths(a, b):
     pa = {p for p, _ in flatten_with_path(a)}
     pb = {p for p, _ in flatten_with_path(b)}
     if pa != pb:
-        raise ValueError("`a` and `b` don't have the same paths.\n"
-                         f"Paths in `a` missing in `b`:\n{pa - pb}\nPaths in `b` missing in `a`:\n{pb - pa}")
+        raise ValueError(
+            "`a` and `b` don't have the same paths.\n"
+            f"Paths in `a` missing in `b`:\n{pa - pb}\nPaths in `b` missing in `a`:\n{pb - pa}"
+        )
 
 
 def pack_sequence_as(structure, flat_sequence):
@@ -175,8 +196,10 @@ def pack_sequence_as(structure, flat_sequence):
     flat = list(flat_sequence)
     n = len(flatten(structure))
     if n != len(flat):
-        raise ValueError(f"pack_sequence_as: the structure has {n} leaves but flat_sequence has {len(flat)} "
-                         f"entries.\n  structure: {structure!r}")
+        raise ValueError(
+            f"pack_sequence_as: the structure has {n} leaves but flat_sequence has {len(flat)} "
+            f"entries.\n  structure: {structure!r}"
+        )
     it = iter(flat)
 
     def build(node):
@@ -228,8 +251,9 @@ def map_structure_up_to(shallow_structure, func, *structures):
             if not is_nested(node) or (len(node) != len(shallow)):
                 raise ValueError(f"map_structure_up_to: {node!r} does not match the shallow structure {shallow!r}.")
         children = [_children(n) for n in nodes]
-        return _rebuild(shallow, [walk(child, [c[i][1] for c in children])
-                                  for i, (_, child) in enumerate(_children(shallow))])
+        return _rebuild(
+            shallow, [walk(child, [c[i][1] for c in children]) for i, (_, child) in enumerate(_children(shallow))]
+        )
 
     return walk(shallow_structure, structures)
 

@@ -11,9 +11,14 @@ import os
 # environment), set before numpy, torch, TensorFlow or JAX load: CI runs 2 xdist workers on 2 cores, and each
 # library's default of one thread per core then oversubscribes the CPU; the suite's arrays are small, so the
 # extra threads only add contention. ``setdefault``: a value set by the caller wins.
-for _var, _value in {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
-                     "TF_NUM_INTRAOP_THREADS": "1", "TF_NUM_INTEROP_THREADS": "1",
-                     "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false"}.items():
+for _var, _value in {
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "TF_NUM_INTRAOP_THREADS": "1",
+    "TF_NUM_INTEROP_THREADS": "1",
+    "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false",
+}.items():
     os.environ.setdefault(_var, _value)
 
 
@@ -38,13 +43,16 @@ def _jaxlib_version():
 #   again. Its key includes the program, the flags and the jax/jaxlib versions.
 # (XLA stops reading XLA_FLAGS at the first word that is not a flag: these go first.)
 if (_jaxlib_version() or (0, 0)) >= (0, 10) and "--xla_backend_optimization_level" not in os.environ["XLA_FLAGS"]:
-    os.environ["XLA_FLAGS"] = ("--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true "
-                               "--xla_cpu_use_fusion_emitters=false " + os.environ["XLA_FLAGS"])
+    os.environ["XLA_FLAGS"] = (
+        "--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true "
+        "--xla_cpu_use_fusion_emitters=false " + os.environ["XLA_FLAGS"]
+    )
 if "JAX_COMPILATION_CACHE_DIR" not in os.environ:
     import tempfile
 
     os.environ["JAX_COMPILATION_CACHE_DIR"] = os.path.join(
-        tempfile.gettempdir(), f"highlevel-tests-jax-cache-{os.getuid() if hasattr(os, 'getuid') else 0}")
+        tempfile.gettempdir(), f"highlevel-tests-jax-cache-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    )
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")
 

@@ -17,8 +17,9 @@ def run_python(code, **env):
     full_env = dict(os.environ)
     full_env.pop("HIGHLEVEL_BACKEND", None)
     full_env.update(env)
-    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                         env=full_env, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=full_env, timeout=300
+    )
     assert out.returncode == 0, out.stderr
     return out.stdout.strip()
 
@@ -61,8 +62,9 @@ def test_unknown_backend_in_environment_names_installed_ones():
 
 def test_uninstalled_backend_names_the_pip_extra(monkeypatch):
     real = registry.importlib.util.find_spec
-    monkeypatch.setattr(registry.importlib.util, "find_spec",
-                        lambda name, *a: None if name == "jax" else real(name, *a))
+    monkeypatch.setattr(
+        registry.importlib.util, "find_spec", lambda name, *a: None if name == "jax" else real(name, *a)
+    )
     monkeypatch.setitem(registry._instances, "jax", None)
     registry._instances.pop("jax")
     with pytest.raises(ValueError, match=r'pip install "highlevel\[jax\]"') as err:

@@ -20,13 +20,17 @@ from highlevel.masking import get_keras_mask, set_keras_mask
 TOKENS = np.array([[3, 1, 2, 0, 0], [4, 4, 0, 0, 0], [1, 2, 3, 4, 1], [2, 0, 0, 0, 0]], "int32")
 Y = np.random.default_rng(0).normal(size=(4, 5, 1)).astype("float32")
 RNG = np.random.default_rng(1)
-WEIGHTS = [RNG.normal(size=(5, 3)).astype("float32"), RNG.normal(size=(3, 1)).astype("float32"),
-           RNG.normal(size=(1,)).astype("float32")]
+WEIGHTS = [
+    RNG.normal(size=(5, 3)).astype("float32"),
+    RNG.normal(size=(3, 1)).astype("float32"),
+    RNG.normal(size=(1,)).astype("float32"),
+]
 
 
 def models(lib):
-    sequential = lib.Sequential([lib.Input((5,), dtype="int32"), lib.layers.Embedding(5, 3, mask_zero=True),
-                                 lib.layers.Dense(1)])
+    sequential = lib.Sequential(
+        [lib.Input((5,), dtype="int32"), lib.layers.Embedding(5, 3, mask_zero=True), lib.layers.Dense(1)]
+    )
     inputs = lib.Input((5,), dtype="int32")
     functional = lib.Model(inputs, lib.layers.Dense(1)(lib.layers.Embedding(5, 3, mask_zero=True)(inputs)))
     for model in (sequential, functional):
@@ -70,7 +74,7 @@ def test_padding_counts_in_neither_loss_nor_metrics(backend, step_mode):
     embedding, kernel, bias = WEIGHTS
     error = (embedding[TOKENS] @ kernel + bias - Y)[..., 0]
     np.testing.assert_allclose(want["sequential"][0]["loss"], np.mean(error[keep] ** 2), rtol=1e-5)
-    assert abs(np.mean(error ** 2) - np.mean(error[keep] ** 2)) > 0.05
+    assert abs(np.mean(error**2) - np.mean(error[keep] ** 2)) > 0.05
 
 
 def test_the_mask_lives_as_long_as_its_tensor(backend):
@@ -109,27 +113,43 @@ def test_masks_travel_between_layers_called_directly(backend):
     hl.utils.set_random_seed(0)
     tagger = Tagger()
     tagger(TOKENS)
-    graph = hl.Sequential([hl.Input((5,), dtype="int32"), hl.layers.Embedding(5, 3, mask_zero=True),
-                           hl.layers.SimpleRNN(2, return_sequences=True), hl.layers.Dense(1)])
+    graph = hl.Sequential(
+        [
+            hl.Input((5,), dtype="int32"),
+            hl.layers.Embedding(5, 3, mask_zero=True),
+            hl.layers.SimpleRNN(2, return_sequences=True),
+            hl.layers.Dense(1),
+        ]
+    )
     graph.set_weights(tagger.get_weights())
-    np.testing.assert_allclose(hl.ops.convert_to_numpy(tagger(TOKENS)), graph.predict(TOKENS, verbose=0),
-                               rtol=1e-5, atol=1e-6)
-    unmasked = hl.Sequential([hl.Input((5,), dtype="int32"), hl.layers.Embedding(5, 3),
-                              hl.layers.SimpleRNN(2, return_sequences=True), hl.layers.Dense(1)])
+    np.testing.assert_allclose(
+        hl.ops.convert_to_numpy(tagger(TOKENS)), graph.predict(TOKENS, verbose=0), rtol=1e-5, atol=1e-6
+    )
+    unmasked = hl.Sequential(
+        [
+            hl.Input((5,), dtype="int32"),
+            hl.layers.Embedding(5, 3),
+            hl.layers.SimpleRNN(2, return_sequences=True),
+            hl.layers.Dense(1),
+        ]
+    )
     unmasked.set_weights(tagger.get_weights())
     assert not np.allclose(unmasked.predict(TOKENS, verbose=0), graph.predict(TOKENS, verbose=0), atol=1e-3)
     for model in (tagger, graph):
         model.compile(optimizer=hl.optimizers.SGD(0.0), loss="mse")
-    np.testing.assert_allclose(tagger.evaluate(TOKENS, Y, verbose=0), graph.evaluate(TOKENS, Y, verbose=0),
-                               rtol=1e-5)
+    np.testing.assert_allclose(tagger.evaluate(TOKENS, Y, verbose=0), graph.evaluate(TOKENS, Y, verbose=0), rtol=1e-5)
     # a mask given to a Functional model's call reaches its layers
     inputs = hl.Input((5, 3))
     inner = hl.Model(inputs, hl.layers.SimpleRNN(2)(inputs))
     inner.set_weights(tagger.rnn.get_weights())
     x = hl.ops.convert_to_numpy(tagger.embed(TOKENS))
     keep = hl.ops.convert_to_tensor(TOKENS != 0)
-    np.testing.assert_allclose(hl.ops.convert_to_numpy(inner(x, mask=keep)),
-                               hl.ops.convert_to_numpy(tagger.rnn(x, mask=keep))[:, -1], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        hl.ops.convert_to_numpy(inner(x, mask=keep)),
+        hl.ops.convert_to_numpy(tagger.rnn(x, mask=keep))[:, -1],
+        rtol=1e-5,
+        atol=1e-6,
+    )
 
 
 def test_eager_outputs_carry_keras_mask_attribute(backend):

@@ -1,11 +1,16 @@
 """The distribution: every package folder is listed in pyproject.toml under its highlevel.* name."""
 
 import pathlib
+
 import tomllib
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-MAPPING = {"highlevel": "highlevel", "highlevel.backends": "backends", "highlevel.layers": "layers",
-           "highlevel.callbacks": "callbacks"}
+MAPPING = {
+    "highlevel": "highlevel",
+    "highlevel.backends": "backends",
+    "highlevel.layers": "layers",
+    "highlevel.callbacks": "callbacks",
+}
 
 
 def test_every_package_folder_is_installed():

@@ -9,8 +9,16 @@ import highlevel as hl
 NT = collections.namedtuple("NT", "x y")
 
 STRUCTURES = [
-    1, None, [], {}, [1, None, 2], (1, (2, 3)), {"b": [1, (2, 3)], "a": None},
-    collections.OrderedDict([("b", 1), ("a", 2)]), NT(1, [2, {"k": 3}]), collections.deque([1, [2]]),
+    1,
+    None,
+    [],
+    {},
+    [1, None, 2],
+    (1, (2, 3)),
+    {"b": [1, (2, 3)], "a": None},
+    collections.OrderedDict([("b", 1), ("a", 2)]),
+    NT(1, [2, {"k": 3}]),
+    collections.deque([1, [2]]),
     [{"z": 1, "y": (2, [3])}, NT((4,), 5)],
 ]
 
@@ -38,8 +46,9 @@ def test_flatten_paths_map_and_pack_match_keras(keras_tree, s):
 def test_traverse_matches_keras(keras_tree, top_down):
     s = [(1, 2), [3], {"a": 4}]
     ours, theirs = [], []
-    assert hl.tree.traverse(ours.append, s, top_down=top_down) == keras_tree.traverse(theirs.append, s,
-                                                                                       top_down=top_down)
+    assert hl.tree.traverse(ours.append, s, top_down=top_down) == keras_tree.traverse(
+        theirs.append, s, top_down=top_down
+    )
     assert ours == theirs
 
     def cut(x):
@@ -69,8 +78,9 @@ def test_map_variants(keras_tree):
     assert hl.tree.map_structure(lambda a: a * 2, [1, None], none_is_leaf=False) == [2, None]
     with pytest.raises(ValueError):
         hl.tree.map_structure(lambda a, b: a, [1, 2], [1])
-    assert hl.tree.map_structure_up_to([0, 0], len, [[1, 2], [3]]) == \
-        keras_tree.map_structure_up_to([0, 0], len, [[1, 2], [3]])
+    assert hl.tree.map_structure_up_to([0, 0], len, [[1, 2], [3]]) == keras_tree.map_structure_up_to(
+        [0, 0], len, [[1, 2], [3]]
+    )
     shapes = {"a": (1, 2), "b": [(3,), (None, 4)]}
     assert hl.tree.map_shape_structure(len, shapes) == keras_tree.map_shape_structure(len, shapes)
     with pytest.raises(ValueError, match="leaves"):

@@ -37,33 +37,69 @@ from .core import Capabilities, CoreContract
 from .data_pipeline import DataPipelineContract
 from .distribution import DistributionContract
 from .fused import FusedContract
-from .nn_more import NNMoreContract
 from .linalg import LinalgContract
+from .nn_more import NNMoreContract
 from .nn_ops import NNContract
 from .numpy_array import NumpyArrayContract
 from .numpy_generic import NumpyGenericContract
 from .numpy_math import NumpyMathContract
 from .numpy_ops import NumpyContract
 from .random import RandomContract
-from .statistics import StatisticsContract
 from .scatter_segment import ScatterSegmentContract
 from .spectral import SpectralContract
+from .statistics import StatisticsContract
 from .training import TrainingContract
 from .variable import StatelessScope, SymbolicScope, Variable
 
 
-class Backend(CoreContract, NumpyContract, NumpyGenericContract, StatisticsContract, NumpyArrayContract,
-              NumpyMathContract, NNContract, NNMoreContract, ControlFlowContract, TrainingContract, FusedContract,
-              ScatterSegmentContract, DistributionContract, LinalgContract, SpectralContract, RandomContract,
-              DataPipelineContract):
+class Backend(
+    CoreContract,
+    NumpyContract,
+    NumpyGenericContract,
+    StatisticsContract,
+    NumpyArrayContract,
+    NumpyMathContract,
+    NNContract,
+    NNMoreContract,
+    ControlFlowContract,
+    TrainingContract,
+    FusedContract,
+    ScatterSegmentContract,
+    DistributionContract,
+    LinalgContract,
+    SpectralContract,
+    RandomContract,
+    DataPipelineContract,
+):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
     def __repr__(self):
         return f"<highlevel backend {self.name!r}>"
 
 
-__all__ = ["Backend", "Capabilities", "ControlFlowContract", "CoreContract", "DataPipelineContract",
-           "DistributionContract", "FusedContract", "LinalgContract", "NNContract", "NNMoreContract",
-           "NumpyArrayContract", "NumpyContract", "NumpyGenericContract", "NumpyMathContract", "RandomContract",
-           "ScatterSegmentContract", "SpectralContract", "StatelessScope", "StatisticsContract", "SymbolicScope",
-           "TrainingContract", "Variable", "dtypes", "tree"]
+__all__ = [
+    "Backend",
+    "Capabilities",
+    "ControlFlowContract",
+    "CoreContract",
+    "DataPipelineContract",
+    "DistributionContract",
+    "FusedContract",
+    "LinalgContract",
+    "NNContract",
+    "NNMoreContract",
+    "NumpyArrayContract",
+    "NumpyContract",
+    "NumpyGenericContract",
+    "NumpyMathContract",
+    "RandomContract",
+    "ScatterSegmentContract",
+    "SpectralContract",
+    "StatelessScope",
+    "StatisticsContract",
+    "SymbolicScope",
+    "TrainingContract",
+    "Variable",
+    "dtypes",
+    "tree",
+]

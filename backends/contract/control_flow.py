@@ -138,8 +138,12 @@ class ControlFlowContract(abc.ABC):
         trips = max(0, int(upper) - int(lower)) if _is_static_int(lower) and _is_static_int(upper) else None
         lower = self.convert_to_tensor(lower, dtype)
         bound = self.convert_to_tensor(upper, dtype)
-        _, val = self.while_loop(lambda i, v: self.less(i, bound), lambda i, v: (self.add(i, 1), body_fun(i, v)),
-                                 (lower, init_val), maximum_iterations=trips)
+        _, val = self.while_loop(
+            lambda i, v: self.less(i, bound),
+            lambda i, v: (self.add(i, 1), body_fun(i, v)),
+            (lower, init_val),
+            maximum_iterations=trips,
+        )
         return val
 
     def map(self, f, xs):
@@ -248,13 +252,17 @@ def call_grad_fn(grad_fn, args, upstream, n_leaves):
             else:
                 g_leaves = tree.flatten(g)[0]
                 if len(g_leaves) != len(a_leaves):
-                    raise ValueError(f"custom_gradient: the gradient for an argument with {len(a_leaves)} tensors "
-                                     f"has {len(g_leaves)} entries; return a nest like the argument.")
+                    raise ValueError(
+                        f"custom_gradient: the gradient for an argument with {len(a_leaves)} tensors "
+                        f"has {len(g_leaves)} entries; return a nest like the argument."
+                    )
                 flat.extend(g_leaves)
         grads = flat
     if len(grads) != n_leaves:
-        raise ValueError(f"custom_gradient: grad_fn returned {len(grads)} gradients for {len(args)} arguments "
-                         f"({n_leaves} tensors); return one gradient per argument (None for no gradient).")
+        raise ValueError(
+            f"custom_gradient: grad_fn returned {len(grads)} gradients for {len(args)} arguments "
+            f"({n_leaves} tensors); return one gradient per argument (None for no gradient)."
+        )
     return grads
 
 
@@ -278,9 +286,11 @@ def _loop_output(backend, out, specs, op, what):
         out = (out,)
     leaves, out_def = tree.flatten(out)
     if not isinstance(out, (list, tuple)) or _shape_of_tree(out_def) != shape:
-        raise ValueError(f"{op}: `{what}` must return loop variables of the structure of `loop_vars` "
-                         f"({len(leaf_specs)} tensors in {len(treedef[1])} entries); it returned "
-                         f"{type(out).__name__} with {len(leaves)} tensors.")
+        raise ValueError(
+            f"{op}: `{what}` must return loop variables of the structure of `loop_vars` "
+            f"({len(leaf_specs)} tensors in {len(treedef[1])} entries); it returned "
+            f"{type(out).__name__} with {len(leaves)} tensors."
+        )
     fixed = []
     for v, spec in zip(leaves, leaf_specs):
         if v is None or spec is None:
@@ -290,9 +300,11 @@ def _loop_output(backend, out, specs, op, what):
         if not backend.is_tensor(v):
             v = backend.convert_to_tensor(v, dtype)
         if backend.shape(v) != shape_ or backend.dtype(v) != dtype:
-            raise ValueError(f"{op}: `{what}` changed a loop variable from {dtype}{list(shape_)} to "
-                             f"{backend.dtype(v)}{list(backend.shape(v))}; each loop variable must keep its shape "
-                             "and dtype (cast inside the body).")
+            raise ValueError(
+                f"{op}: `{what}` changed a loop variable from {dtype}{list(shape_)} to "
+                f"{backend.dtype(v)}{list(backend.shape(v))}; each loop variable must keep its shape "
+                "and dtype (cast inside the body)."
+            )
         fixed.append(v)
     return tree.unflatten(treedef, fixed)
 
@@ -329,12 +341,16 @@ def _prefix_scan(backend, combine, leaves, axes):
     if n < 2:
         return leaves
     # combine neighbouring pairs, scan the half-length sequence, then fill in the even positions
-    pairs = combine([_along(backend, x, a, 0, n - 1, 2) for x, a in zip(leaves, axes)],
-                    [_along(backend, x, a, 1, None, 2) for x, a in zip(leaves, axes)])
+    pairs = combine(
+        [_along(backend, x, a, 0, n - 1, 2) for x, a in zip(leaves, axes)],
+        [_along(backend, x, a, 1, None, 2) for x, a in zip(leaves, axes)],
+    )
     odd = _prefix_scan(backend, combine, pairs, axes)
     if n % 2 == 0:
-        even = combine([_along(backend, x, a, 0, -1) for x, a in zip(odd, axes)],
-                       [_along(backend, x, a, 2, None, 2) for x, a in zip(leaves, axes)])
+        even = combine(
+            [_along(backend, x, a, 0, -1) for x, a in zip(odd, axes)],
+            [_along(backend, x, a, 2, None, 2) for x, a in zip(leaves, axes)],
+        )
     else:
         even = combine(odd, [_along(backend, x, a, 2, None, 2) for x, a in zip(leaves, axes)])
     even = [backend.concatenate([_along(backend, x, a, 0, 1), e], axis=a) for x, e, a in zip(leaves, even, axes)]
@@ -390,6 +406,7 @@ def python_scan(backend, f, init, xs, length, reverse):
 def empty_outputs(backend, f, carry, xs):
     """The ``ys`` of a scan of no steps: ``f`` runs once on zeros shaped like one slice, for the shapes and
     dtypes of its outputs, which are returned with a leading size of 0."""
+
     def zero_slice(v):
         return None if v is None else backend.zeros(backend.shape(v)[1:], backend.dtype(v))
 
@@ -411,8 +428,9 @@ def stack_outputs(backend, ys):
     if not leaves:
         return ys[0]
     per_step = [tree.flatten(y)[0] for y in ys]
-    stacked = [None if leaves[j] is None else backend.stack([s[j] for s in per_step], axis=0)
-               for j in range(len(leaves))]
+    stacked = [
+        None if leaves[j] is None else backend.stack([s[j] for s in per_step], axis=0) for j in range(len(leaves))
+    ]
     return tree.unflatten(treedef, stacked)
 
 

@@ -52,12 +52,15 @@ def argnums_positions(nums, nargs, argnums, op="value_and_grad"):
     out = []
     for i in nums:
         if not -nargs <= i < nargs:
-            raise ValueError(f"{op}: argnums={argnums!r} refers to argument {i}, but the function was called with "
-                             f"{nargs} positional argument(s).")
+            raise ValueError(
+                f"{op}: argnums={argnums!r} refers to argument {i}, but the function was called with "
+                f"{nargs} positional argument(s)."
+            )
         out.append(i % nargs)
     if len(set(out)) != len(out):
-        raise ValueError(f"{op}: argnums={argnums!r} names an argument twice for a call with {nargs} positional "
-                         f"argument(s).")
+        raise ValueError(
+            f"{op}: argnums={argnums!r} names an argument twice for a call with {nargs} positional argument(s)."
+        )
     return tuple(out)
 
 
@@ -200,14 +203,19 @@ class CoreContract(abc.ABC):
         def node(v):
             if isinstance(v, (bool, int, float)) and not isinstance(v, np.generic):
                 return type(v)
-            return dtypes.standardize_dtype(np.asarray(v).dtype if isinstance(v, (list, tuple, np.ndarray, np.generic))
-                                            else self.dtype(v))
+            return dtypes.standardize_dtype(
+                np.asarray(v).dtype if isinstance(v, (list, tuple, np.ndarray, np.generic)) else self.dtype(v)
+            )
 
         if dtype is None:
             dtype = dtypes.result_type(node(start), node(stop), float)
         work = "float64" if self.capabilities.supports_float64 else "float32"
-        ends = [self.convert_to_tensor(v, work) if isinstance(v, (bool, int, float)) and not isinstance(v, np.generic)
-                else self.cast(self.convert_to_tensor(v), work) for v in (start, stop)]
+        ends = [
+            self.convert_to_tensor(v, work)
+            if isinstance(v, (bool, int, float)) and not isinstance(v, np.generic)
+            else self.cast(self.convert_to_tensor(v), work)
+            for v in (start, stop)
+        ]
         shape = tuple(np.broadcast_shapes(self.shape(ends[0]), self.shape(ends[1])))
         start_t, stop_t = (self.broadcast_to(v, shape) for v in ends)
         div = (num - 1) if endpoint else num

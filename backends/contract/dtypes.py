@@ -42,9 +42,18 @@ def set_floatx(dtype):
 
 
 _ALIASES = {
-    "float": "float32", "double": "float64", "half": "float16", "int": "int64", "bool_": "bool",
-    "float32": "float32", "float64": "float64", "float16": "float16", "bfloat16": "bfloat16",
-    "complex": "complex128", "cfloat": "complex64", "cdouble": "complex128",
+    "float": "float32",
+    "double": "float64",
+    "half": "float16",
+    "int": "int64",
+    "bool_": "bool",
+    "float32": "float32",
+    "float64": "float64",
+    "float16": "float16",
+    "bfloat16": "bfloat16",
+    "complex": "complex128",
+    "cfloat": "complex64",
+    "cdouble": "complex128",
 }
 
 

@@ -12,7 +12,6 @@ The front end calls these methods where it has the matching pattern (``Adam``, t
 the conformance suite compares every engine's override with the generic version and with a float64 reference.
 """
 
-
 #: The activations the fused :meth:`FusedContract.dense` applies itself (each a contract op of one tensor).
 DENSE_ACTIVATIONS = (None, "linear", "relu", "sigmoid", "tanh")
 
@@ -33,8 +32,10 @@ class FusedContract:
             A tensor of shape ``(..., units)``; differentiable with respect to all three inputs.
         """
         if activation not in DENSE_ACTIVATIONS:
-            raise ValueError(f"dense: activation must be one of {DENSE_ACTIVATIONS}; received {activation!r}. "
-                             "Apply other activations to dense's output.")
+            raise ValueError(
+                f"dense: activation must be one of {DENSE_ACTIVATIONS}; received {activation!r}. "
+                "Apply other activations to dense's output."
+            )
         y = self.matmul(inputs, kernel)
         if bias is not None:
             y = self.add(y, bias)
@@ -74,8 +75,7 @@ class FusedContract:
             inv, shift = self.reshape(inv, shape), self.reshape(shift, shape)
         return self.add(self.multiply(x, inv), shift), mean, variance
 
-    def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
-                    velocity_hats=None):
+    def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon, velocity_hats=None):
         """One Adam (or AMSGrad) update of every variable in ``variables``, in Keras's formula.
 
         For each variable ``w`` with gradient ``g`` and slots ``m``, ``v`` (and ``v_hat`` for AMSGrad)::
@@ -129,8 +129,9 @@ class FusedContract:
         dtype = self.dtype(learning_rate)
         b1_power = self.power(self.convert_to_tensor(beta_1, dtype=dtype), step)
         b2_power = self.power(self.convert_to_tensor(beta_2, dtype=dtype), step)
-        return self.divide(self.multiply(learning_rate, self.sqrt(self.subtract(1.0, b2_power))),
-                           self.subtract(1.0, b1_power))
+        return self.divide(
+            self.multiply(learning_rate, self.sqrt(self.subtract(1.0, b2_power))), self.subtract(1.0, b1_power)
+        )
 
     def sparse_softmax_cross_entropy(self, labels, logits, axis=-1):
         """Per-example ``-log softmax(logits)[label]`` along ``axis``; finite for logits of ±1e4.

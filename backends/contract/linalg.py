@@ -243,9 +243,11 @@ class LinalgContract(abc.ABC):
         x, dt = self._linalg_float(x)
         m, n = self.shape(x)[-2:]
         q, r = self.linalg_qr(x, "reduced")
-        sign = self.stop_gradient(self.where(self.less(self._diagonal(self.getitem(r, (Ellipsis, slice(None),
-                                                                                       slice(0, min(m, n))))), 0),
-                                             -1.0, 1.0))  # (..., k)
+        sign = self.stop_gradient(
+            self.where(
+                self.less(self._diagonal(self.getitem(r, (Ellipsis, slice(None), slice(0, min(m, n))))), 0), -1.0, 1.0
+            )
+        )  # (..., k)
         q = self.multiply(q, self.expand_dims(sign, -2))
         r = self.multiply(r, self.expand_dims(sign, -1))
         if mode == "complete" and m > n:
@@ -273,16 +275,20 @@ class LinalgContract(abc.ABC):
         q, r = self.qr(x)
         d = self._diagonal(r)  # non-negative: det(x) = det(q) * prod(d), and det(q) is +1 or -1
         logabs = self.sum(self.log(d), axis=-1)
-        sign = self.multiply(self.sign(self.stop_gradient(self.linalg_det(q))),
-                             self.prod(self.sign(self.stop_gradient(d)), axis=-1))
+        sign = self.multiply(
+            self.sign(self.stop_gradient(self.linalg_det(q))), self.prod(self.sign(self.stop_gradient(d)), axis=-1)
+        )
         return self.cast(sign, dt), self.cast(logabs, dt)
 
     def logdet(self, x):
         """``log(det(x))``: NaN where the determinant is negative, ``-inf`` where it is 0."""
         sign, logabs = self.slogdet(x)
         nan = self.full((), float("nan"), self.dtype(logabs))
-        return self.where(self.greater(sign, 0), logabs,
-                          self.where(self.equal(sign, 0), self.full((), float("-inf"), self.dtype(logabs)), nan))
+        return self.where(
+            self.greater(sign, 0),
+            logabs,
+            self.where(self.equal(sign, 0), self.full((), float("-inf"), self.dtype(logabs)), nan),
+        )
 
     def _rcond_cutoff(self, s, rcond, m, n):
         """The singular values treated as zero: below ``rcond * max(s)`` (default ``eps * max(M, N)``)."""

@@ -146,8 +146,9 @@ class NNMoreContract:
         n = self.shape(x)[axis]
         ordered = self.flip(self.sort(x, axis=axis), axis=axis)  # descending
         cumsum = self.cumsum(ordered, axis=axis)
-        ranks = self.reshape(self.arange(1, n + 1, dtype=self.dtype(x)),
-                             tuple(n if d == axis else 1 for d in range(ndim)))
+        ranks = self.reshape(
+            self.arange(1, n + 1, dtype=self.dtype(x)), tuple(n if d == axis else 1 for d in range(ndim))
+        )
         support = self.greater(ordered, self.divide(self.subtract(cumsum, 1.0), ranks))
         k = self.sum(self.cast(support, self.dtype(x)), axis=(axis,), keepdims=True)
         # tau = (sum of the k largest - 1) / k. (Keras 3.15's backends sum the *cumulative* sums of the support
@@ -265,11 +266,17 @@ class NNMoreContract:
         output = self._nn_float(output)
         target = self._as(target, self.dtype(output))
         if from_logits:
-            return self.add(self.subtract(self.maximum(output, self._zero_like(output)), self.multiply(output, target)),
-                            self.log1p(self.exp(self.negative(self.abs(output)))))
+            return self.add(
+                self.subtract(self.maximum(output, self._zero_like(output)), self.multiply(output, target)),
+                self.log1p(self.exp(self.negative(self.abs(output)))),
+            )
         output = self.clip(output, epsilon, 1.0 - epsilon)
-        return self.negative(self.add(self.multiply(target, self.log(output)),
-                                      self.multiply(self.subtract(1.0, target), self.log(self.subtract(1.0, output)))))
+        return self.negative(
+            self.add(
+                self.multiply(target, self.log(output)),
+                self.multiply(self.subtract(1.0, target), self.log(self.subtract(1.0, output))),
+            )
+        )
 
     def categorical_crossentropy(self, target, output, from_logits=False, axis=-1, epsilon=1e-7):
         """``-sum(target * log(p))`` along ``axis``: ``p`` the softmax of logits, or the probabilities renormalized
@@ -320,12 +327,11 @@ class NNMoreContract:
         index = [min(s + j, e - 1) for s, e in zip(starts, ends) for j in range(width)]
         gathered = self.take(x, self.convert_to_tensor(index, dtype="int32"), axis=axis)
         shape = self.shape(x)
-        split = shape[:axis] + (out_size, width) + shape[axis + 1:]
+        split = shape[:axis] + (out_size, width) + shape[axis + 1 :]
         gathered = self.reshape(gathered, split)
         if mode == "max":
             return self.max(gathered, axis=(axis + 1,))
-        weights = np.array([[1.0 / (e - s) if j < e - s else 0.0 for j in range(width)]
-                            for s, e in zip(starts, ends)])
+        weights = np.array([[1.0 / (e - s) if j < e - s else 0.0 for j in range(width)] for s, e in zip(starts, ends)])
         wshape = tuple(out_size if d == axis else width if d == axis + 1 else 1 for d in range(len(split)))
         weights = self.convert_to_tensor(weights.reshape(wshape), dtype=self.dtype(x))
         return self.sum(self.multiply(gathered, weights), axis=(axis + 1,))
@@ -347,19 +353,34 @@ class NNMoreContract:
         :meth:`adaptive_average_pool`; keeps the dtype."""
         return self._adaptive_pool(inputs, output_size, data_format, "max")
 
-    def separable_conv(self, inputs, depthwise_kernel, pointwise_kernel, strides=(1,), padding="valid",
-                       data_format="channels_last", dilation_rate=(1,)):
+    def separable_conv(
+        self,
+        inputs,
+        depthwise_kernel,
+        pointwise_kernel,
+        strides=(1,),
+        padding="valid",
+        data_format="channels_last",
+        dilation_rate=(1,),
+    ):
         """A depthwise convolution followed by a pointwise (1x1) one.
 
         ``depthwise_kernel``: ``(*spatial, in_channels, multiplier)``; ``pointwise_kernel``:
         ``(*ones, in_channels * multiplier, out_channels)``. Canonical ``strides``/``dilation_rate``: one int per
         spatial axis.
         """
-        out = self.depthwise_conv(inputs, depthwise_kernel, strides=strides, padding=padding,
-                                  data_format=data_format, dilation_rate=dilation_rate)
+        out = self.depthwise_conv(
+            inputs,
+            depthwise_kernel,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+        )
         ones = (1,) * len(strides)
-        return self.conv(out, pointwise_kernel, strides=ones, padding="valid", data_format=data_format,
-                         dilation_rate=ones)
+        return self.conv(
+            out, pointwise_kernel, strides=ones, padding="valid", data_format=data_format, dilation_rate=ones
+        )
 
     def unfold(self, x, kernel_size, dilation=(1, 1), padding=(0, 0), stride=(1, 1)):
         """Sliding ``kernel_size`` blocks of an ``(N, C, H, W)`` tensor as columns (im2col, PyTorch's layout):
@@ -397,8 +418,9 @@ class NNMoreContract:
         out = None
         for i in range(kh):
             for j in range(kw):
-                piece = self.reshape(self.slice(x, (0, 0, i, j, 0, 0), (n, c, 1, 1, nh * sh, nw * sw)),
-                                     (n, c, nh * sh, nw * sw))
+                piece = self.reshape(
+                    self.slice(x, (0, 0, i, j, 0, 0), (n, c, 1, 1, nh * sh, nw * sw)), (n, c, nh * sh, nw * sw)
+                )
                 top, left = i * dh, j * dw
                 rows, cols = min(nh * sh, hp - top), min(nw * sw, wp - left)
                 if (rows, cols) != (nh * sh, nw * sw):  # the trailing zeros of the last stride past the edge
@@ -442,8 +464,18 @@ class NNMoreContract:
         return self.reshape(x, (n, c * r * r, h // r, w // r))
 
     # ----------------------------------------------------------------------------------------- attention
-    def dot_product_attention(self, query, key, value, bias=None, mask=None, scale=None, is_causal=False,
-                              flash_attention=None, attn_logits_soft_cap=None):
+    def dot_product_attention(
+        self,
+        query,
+        key,
+        value,
+        bias=None,
+        mask=None,
+        scale=None,
+        is_causal=False,
+        flash_attention=None,
+        attn_logits_soft_cap=None,
+    ):
         """``softmax(scale * Q K^T + bias) V`` over heads, for ``query`` ``(B, T, N, H)`` and ``key``, ``value``
         ``(B, S, K, H)`` (``N`` a multiple of ``K``: grouped-query attention; ``K == 1``: multi-query).
 
@@ -475,8 +507,9 @@ class NNMoreContract:
             keep = self._as(mask, "bool")
         if is_causal:
             t, s = self.shape(logits)[2], self.shape(logits)[3]
-            causal = self.greater_equal(self.expand_dims(self.arange(t, dtype="int32"), 1),
-                                        self.expand_dims(self.arange(s, dtype="int32"), 0))
+            causal = self.greater_equal(
+                self.expand_dims(self.arange(t, dtype="int32"), 1), self.expand_dims(self.arange(s, dtype="int32"), 0)
+            )
             keep = causal if keep is None else self.logical_and(keep, causal)
         if keep is not None:
             lowest = -0.7 * float(np.finfo(np.float32 if work == "float32" else np.float64).max)
@@ -514,8 +547,11 @@ class NNMoreContract:
         than its output allows) gives ``inf``.
         """
         output = self.convert_to_tensor(output)
-        dt = dtypes.result_type(self.dtype(output), "float32") if self.dtype(output) in dtypes.FLOAT_DTYPES \
+        dt = (
+            dtypes.result_type(self.dtype(output), "float32")
+            if self.dtype(output) in dtypes.FLOAT_DTYPES
             else dtypes.floatx()
+        )
         if self.dtype(output) != dt:
             output = self.cast(output, dt)
         target = self._as(target, "int32")
@@ -542,8 +578,10 @@ class NNMoreContract:
 
         index = self.broadcast_to(self.expand_dims(ext, 1), (batch, steps, states))
         emit = self.transpose(self.take_along_axis(log_probs, index, axis=2), (1, 0, 2))  # (T, B, S)
-        active = self.transpose(self.less(self.expand_dims(self.arange(steps, dtype="int32"), 0),
-                                          self.expand_dims(output_length, 1)), (1, 0))  # (T, B)
+        active = self.transpose(
+            self.less(self.expand_dims(self.arange(steps, dtype="int32"), 0), self.expand_dims(output_length, 1)),
+            (1, 0),
+        )  # (T, B)
 
         col = self.full((batch, 1), LOG_ZERO, dt)
         col2 = self.full((batch, 2), LOG_ZERO, dt)
@@ -555,21 +593,27 @@ class NNMoreContract:
             new = self.add(self._log_sum_exp(alpha, a1, a2), emit_t)
             return self.where(self.expand_dims(active_t, 1), new, alpha), None
 
-        start = self.concatenate([self.zeros((batch, 1), dt), self.full((batch, states - 1), LOG_ZERO, dt)],
-                                 axis=1)
+        start = self.concatenate([self.zeros((batch, 1), dt), self.full((batch, states - 1), LOG_ZERO, dt)], axis=1)
         alpha, _ = self.scan(step, start, (emit, active))
         last = self.expand_dims(self.multiply(target_length, 2), 1)  # the final blank's state
         end_blank = self.squeeze(self.take_along_axis(alpha, last, axis=1), axis=1)
-        end_label = self.squeeze(self.take_along_axis(alpha, self.maximum(self.subtract(last, 1), 0), axis=1),
-                                 axis=1)
+        end_label = self.squeeze(self.take_along_axis(alpha, self.maximum(self.subtract(last, 1), 0), axis=1), axis=1)
         end_label = self.where(self.greater(target_length, 0), end_label, neg)
         log_likelihood = self._log_sum_exp(end_blank, end_label)
         impossible = self.less(log_likelihood, LOG_ZERO / 2)
         safe = self.where(impossible, self.zeros((), dt), log_likelihood)
         return self.where(impossible, self.full((), float("inf"), dt), self.negative(safe))
 
-    def ctc_decode(self, inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1,
-                   merge_repeated=True, mask_index=0):
+    def ctc_decode(
+        self,
+        inputs,
+        sequence_lengths,
+        strategy="greedy",
+        beam_width=100,
+        top_paths=1,
+        merge_repeated=True,
+        mask_index=0,
+    ):
         """Decodes CTC logits ``(B, T, C)`` into label sequences; not differentiable.
 
         Returns ``(paths, scores)``: ``paths`` int32 ``(P, B, T)``, each sequence's labels first and ``-1`` after;
@@ -579,8 +623,11 @@ class NNMoreContract:
         their log-probabilities.
         """
         inputs = self.convert_to_tensor(inputs)
-        dt = dtypes.result_type(self.dtype(inputs), "float32") if self.dtype(inputs) in dtypes.FLOAT_DTYPES \
+        dt = (
+            dtypes.result_type(self.dtype(inputs), "float32")
+            if self.dtype(inputs) in dtypes.FLOAT_DTYPES
             else dtypes.floatx()
+        )
         if self.dtype(inputs) != dt:
             inputs = self.cast(inputs, dt)
         inputs = self.stop_gradient(inputs)
@@ -593,8 +640,9 @@ class NNMoreContract:
         batch, steps, _ = self.shape(inputs)
         best = self.cast(self.argmax(inputs, axis=2), "int32")
         scores = self.max(inputs, axis=(2,))
-        beyond = self.greater_equal(self.expand_dims(self.arange(steps, dtype="int32"), 0),
-                                    self.expand_dims(lengths, 1))
+        beyond = self.greater_equal(
+            self.expand_dims(self.arange(steps, dtype="int32"), 0), self.expand_dims(lengths, 1)
+        )
         best = self.where(beyond, self.full((), blank, "int32"), best)
         scores = self.where(beyond, self.zeros((), self.dtype(scores)), scores)
         if merge_repeated and steps > 1:
@@ -604,8 +652,11 @@ class NNMoreContract:
         dropped = self.equal(best, blank)
         best = self.where(dropped, self.full((), -1, "int32"), best)
         # the kept labels first, in their order: a stable sort of the positions, the dropped ones sent last
-        order = self.where(dropped, self.full((), steps, "int32"),
-                           self.broadcast_to(self.expand_dims(self.arange(steps, dtype="int32"), 0), (batch, steps)))
+        order = self.where(
+            dropped,
+            self.full((), steps, "int32"),
+            self.broadcast_to(self.expand_dims(self.arange(steps, dtype="int32"), 0), (batch, steps)),
+        )
         order = self.cast(self.argsort(order, axis=-1), "int32")
         paths = self.take_along_axis(best, order, axis=1)
         return self.expand_dims(paths, 0), self.negative(self.sum(scores, axis=(1,), keepdims=True))
@@ -653,8 +704,9 @@ class NNMoreContract:
             stay_nb = self.where(has_last, self.add(pnb, lp_last), neg)
             # extensions by each class: a repeat of the last label needs a blank in between
             repeat = self.equal(class_ids, self.expand_dims(last, 2))
-            ext = self.add(self.where(repeat, self.expand_dims(pb, 2), self.expand_dims(total, 2)),
-                           self.expand_dims(lp, 1))
+            ext = self.add(
+                self.where(repeat, self.expand_dims(pb, 2), self.expand_dims(total, 2)), self.expand_dims(lp, 1)
+            )
             ext = self.where(self.logical_or(is_blank_class, self.logical_not(self.expand_dims(alive, 2))), neg, ext)
             # an extension that spells an existing prefix j (j's parent plus j's last label) merges into j
             parent = self.where(self.equal(position, self.expand_dims(self.subtract(size, 1), 2)), minus_one, prefix)
@@ -670,7 +722,8 @@ class NNMoreContract:
             ext = self.where(merged, neg, ext)
             # the best `width` of the stays and the extensions
             candidates = self.concatenate(
-                [self.logaddexp(stay_b, stay_nb), self.reshape(ext, (batch, width * classes))], axis=1)
+                [self.logaddexp(stay_b, stay_nb), self.reshape(ext, (batch, width * classes))], axis=1
+            )
             _, pick = self.top_k(candidates, width)
             pick = self.cast(pick, "int32")
             extended = self.greater_equal(pick, width)
@@ -682,22 +735,31 @@ class NNMoreContract:
             new_pnb = self.where(extended, self.take_along_axis(ext_flat, offset, axis=1), gather(stay_nb, src))
             src_size = gather(size, src)
             new_prefix = gather(prefix, src)
-            write = self.logical_and(self.expand_dims(extended, 2),
-                                     self.equal(position, self.expand_dims(src_size, 2)))
+            write = self.logical_and(self.expand_dims(extended, 2), self.equal(position, self.expand_dims(src_size, 2)))
             new_prefix = self.where(write, self.expand_dims(label, 2), new_prefix)
             new_size = self.add(src_size, self.cast(extended, "int32"))
             new_last = self.where(extended, label, gather(last, src))
             on = self.expand_dims(active, 1)
-            return (self.where(self.expand_dims(on, 2), new_prefix, prefix), self.where(on, new_size, size),
-                    self.where(on, new_last, last), self.where(on, new_pb, pb), self.where(on, new_pnb, pnb)), None
+            return (
+                self.where(self.expand_dims(on, 2), new_prefix, prefix),
+                self.where(on, new_size, size),
+                self.where(on, new_last, last),
+                self.where(on, new_pb, pb),
+                self.where(on, new_pnb, pnb),
+            ), None
 
-        start = (self.full((batch, width, steps), -1, "int32"), self.zeros((batch, width), "int32"),
-                 self.full((batch, width), -1, "int32"),
-                 self.concatenate([self.zeros((batch, 1), dt), self.full((batch, width - 1), LOG_ZERO, dt)], axis=1)
-                 if width > 1 else self.zeros((batch, 1), dt),
-                 self.full((batch, width), LOG_ZERO, dt))
-        active = self.transpose(self.less(self.expand_dims(self.arange(steps, dtype="int32"), 0),
-                                          self.expand_dims(lengths, 1)), (1, 0))
+        start = (
+            self.full((batch, width, steps), -1, "int32"),
+            self.zeros((batch, width), "int32"),
+            self.full((batch, width), -1, "int32"),
+            self.concatenate([self.zeros((batch, 1), dt), self.full((batch, width - 1), LOG_ZERO, dt)], axis=1)
+            if width > 1
+            else self.zeros((batch, 1), dt),
+            self.full((batch, width), LOG_ZERO, dt),
+        )
+        active = self.transpose(
+            self.less(self.expand_dims(self.arange(steps, dtype="int32"), 0), self.expand_dims(lengths, 1)), (1, 0)
+        )
         (prefix, _, _, pb, pnb), _ = self.scan(step, start, (self.transpose(log_probs, (1, 0, 2)), active))
         total = self.logaddexp(pb, pnb)
         scores, best = self.top_k(total, top_paths)

@@ -53,8 +53,9 @@ class NNContract(abc.ABC):
     def gelu(self, x, approximate=True):
         """Gaussian error linear unit; the tanh approximation when ``approximate``."""
         if approximate:
-            inner = self.multiply(self.add(x, self.multiply(self.multiply(x, self.multiply(x, x)), 0.044715)),
-                                  math.sqrt(2.0 / math.pi))
+            inner = self.multiply(
+                self.add(x, self.multiply(self.multiply(x, self.multiply(x, x)), 0.044715)), math.sqrt(2.0 / math.pi)
+            )
             return self.multiply(self.multiply(x, 0.5), self.add(self.tanh(inner), 1))
         return self.multiply(self.multiply(x, 0.5), self.add(self.erf(self.multiply(x, 1.0 / math.sqrt(2.0))), 1))
 
@@ -101,7 +102,9 @@ class NNContract(abc.ABC):
         """Depthwise convolution: each input channel convolved with its own ``multiplier`` filters."""
 
     @abc.abstractmethod
-    def conv_transpose(self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None, dilation_rate=1):
+    def conv_transpose(
+        self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None, dilation_rate=1
+    ):
         """Transposed convolution (the gradient of ``conv`` with respect to its input), output sized as Keras does."""
 
     @abc.abstractmethod

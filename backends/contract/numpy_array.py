@@ -40,9 +40,11 @@ class NumpyArrayContract:
         except NotReplayable:
             raise
         except Exception as e:  # noqa: BLE001 - tracers and graph tensors refuse conversion, each in its own way
-            raise ValueError(f"{op}: the shape of the result depends on the values of the input, which are not "
-                             f"known inside a compiled step (jax.jit, tf.function, a compiled train step). "
-                             f"{hint} ({type(e).__name__})") from None
+            raise ValueError(
+                f"{op}: the shape of the result depends on the values of the input, which are not "
+                f"known inside a compiled step (jax.jit, tf.function, a compiled train step). "
+                f"{hint} ({type(e).__name__})"
+            ) from None
 
     def _known_values(self, x):
         """The values of ``x`` as a numpy array; raises when they are not known yet (a traced tensor). An engine
@@ -124,15 +126,17 @@ class NumpyArrayContract:
 
     def dstack(self, xs):
         """The tensors joined along their third axis (depth), after making them at least 3-D."""
-        xs = [self._at_least(x, 3, {0: lambda s: (1, 1, 1), 1: lambda s: (1,) + s + (1,),
-                                    2: lambda s: s + (1,)}) for x in xs]
+        xs = [
+            self._at_least(x, 3, {0: lambda s: (1, 1, 1), 1: lambda s: (1,) + s + (1,), 2: lambda s: s + (1,)})
+            for x in xs
+        ]
         return self._joined(xs, 2)
 
     def unstack(self, x, num=None, axis=0):
         """The slices of ``x`` along ``axis``, each without that axis, as a list."""
         x = self.convert_to_tensor(x)
         shape = self.shape(x)
-        rest = shape[:axis] + shape[axis + 1:]
+        rest = shape[:axis] + shape[axis + 1 :]
         return [self.reshape(self._axis_range(x, axis, i, i + 1), rest) for i in range(shape[axis])]
 
     # --------------------------------------------------------- flips, rotations, shifts
@@ -209,8 +213,9 @@ class NumpyArrayContract:
         """The sum of the ``offset``-th diagonal in the plane of ``axis1`` and ``axis2``; bool, int8 and int16
         sum in int32, uint8 and uint16 in uint32."""
         x = self.convert_to_tensor(x)
-        dt = {"bool": "int32", "int8": "int32", "int16": "int32", "uint8": "uint32",
-              "uint16": "uint32"}.get(self.dtype(x))
+        dt = {"bool": "int32", "int8": "int32", "int16": "int32", "uint8": "uint32", "uint16": "uint32"}.get(
+            self.dtype(x)
+        )
         if dt is not None:
             x = self.cast(x, dt)
         return self.sum(self.diagonal(x, offset=offset, axis1=axis1, axis2=axis2), axis=(len(self.shape(x)) - 2,))
@@ -220,8 +225,7 @@ class NumpyArrayContract:
         M = N if M is None else M
         rows = self.expand_dims(self.arange(N, dtype="int32"), 1)
         cols = self.expand_dims(self.arange(M, dtype="int32"), 0)
-        return self.cast(self.less_equal(self.subtract(cols, rows), k),
-                         dtype if dtype is not None else dtypes.floatx())
+        return self.cast(self.less_equal(self.subtract(cols, rows), k), dtype if dtype is not None else dtypes.floatx())
 
     def vander(self, x, N=None, increasing=False):
         """The Vandermonde matrix of the 1-D ``x``: column ``j`` is ``x ** (N - 1 - j)`` (``x ** j`` when
@@ -405,8 +409,7 @@ class NumpyArrayContract:
         a, v = self.convert_to_tensor(sorted_sequence), self.convert_to_tensor(values)
         dt = dtypes.result_type(self.dtype(a), self.dtype(v))
         a, v = self.cast(a, dt), self.cast(v, dt)
-        below = self.less(a, self.expand_dims(v, -1)) if side == "left" else \
-            self.less_equal(a, self.expand_dims(v, -1))
+        below = self.less(a, self.expand_dims(v, -1)) if side == "left" else self.less_equal(a, self.expand_dims(v, -1))
         return self.sum(self.cast(below, "int32"), axis=(len(self.shape(v)),))
 
     def digitize(self, x, bins):
@@ -440,8 +443,17 @@ class NumpyArrayContract:
         return tuple(self.convert_to_tensor(i.astype(np.int32)) for i in np.nonzero(values))
 
     # -------------------------------------------------------------------- unique
-    def unique(self, x, sorted=True, return_index=False, return_inverse=False, return_counts=False, axis=None,
-               size=None, fill_value=None):
+    def unique(
+        self,
+        x,
+        sorted=True,
+        return_index=False,
+        return_inverse=False,
+        return_counts=False,
+        axis=None,
+        size=None,
+        fill_value=None,
+    ):
         """The distinct entries of ``x`` (or distinct slices along ``axis``), sorted, or in the order they first
         appear when ``sorted`` is False; with the index of each one's first occurrence, the inverse (which
         entry of the result each element of ``x`` is) and the counts, as asked (all int32).
@@ -495,8 +507,11 @@ class NumpyArrayContract:
     def _unique_on_host(self, rows, sorted_=True):
         """``(first_index, inverse, counts)`` of the distinct rows, in sorted order, as numpy arrays."""
         values = self._host_values(
-            rows, "unique", "Pass size=... (the number of entries to return; the rest is cut or padded with "
-            "fill_value) to give the result a static shape.")
+            rows,
+            "unique",
+            "Pass size=... (the number of entries to return; the rest is cut or padded with "
+            "fill_value) to give the result a static shape.",
+        )
         n = values.shape[0]
         if n == 0:
             empty = np.zeros((0,), np.int64)
@@ -530,8 +545,7 @@ class NumpyArrayContract:
             column = self.take(self.getitem(rows, (slice(None), j)), order, axis=0)
             order = self.take(order, self.argsort(column, axis=0), axis=0)
         s = self.take(rows, order, axis=0)
-        differs = self.any(self.not_equal(self.getitem(s, slice(1, None)), self.getitem(s, slice(None, -1))),
-                           axis=(1,))
+        differs = self.any(self.not_equal(self.getitem(s, slice(1, None)), self.getitem(s, slice(None, -1))), axis=(1,))
         new = self.concatenate([self.full((1,), True, "bool"), differs], axis=0)
         group = self.subtract(self.cumsum(self.cast(new, "int32"), axis=0), 1)  # sorted position -> group
         inverse = self.take(group, self.argsort(order, axis=0), axis=0)  # element -> group

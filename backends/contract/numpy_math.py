@@ -30,25 +30,27 @@ import numpy as np
 from . import dtypes
 
 #: the float dtypes' (total bits, mantissa bits, exponent bias): the layout ``ldexp`` builds powers of two with
-_FLOAT_LAYOUT = {"float16": (16, 10, 15), "bfloat16": (16, 7, 127), "float32": (32, 23, 127),
-                 "float64": (64, 52, 1023)}
+_FLOAT_LAYOUT = {"float16": (16, 10, 15), "bfloat16": (16, 7, 127), "float32": (32, 23, 127), "float64": (64, 52, 1023)}
 
 #: the signed integer dtype of each float dtype's width (what ``view`` reinterprets its bits as)
 _SAME_WIDTH_INT = {"float16": "int16", "bfloat16": "int16", "float32": "int32", "float64": "int64"}
 
 #: the precision (significand digits, the implicit bit included) and largest finite value of each float dtype
-_FLOAT_INFO = {"float16": (11, 65504.0), "bfloat16": (8, 3.3895313892515355e38),
-               "float32": (24, float(np.finfo(np.float32).max)), "float64": (53, float(np.finfo(np.float64).max))}
+_FLOAT_INFO = {
+    "float16": (11, 65504.0),
+    "bfloat16": (8, 3.3895313892515355e38),
+    "float32": (24, float(np.finfo(np.float32).max)),
+    "float64": (53, float(np.finfo(np.float64).max)),
+}
 
-_INT_BITS = {"int8": 8, "uint8": 8, "int16": 16, "uint16": 16, "int32": 32, "uint32": 32, "int64": 64,
-             "uint64": 64}
+_INT_BITS = {"int8": 8, "uint8": 8, "int16": 16, "uint16": 16, "int32": 32, "uint32": 32, "int64": 64, "uint64": 64}
 
 # I0: the power series sum_k (x^2/4)^k / (k!)^2 up to |x| = 20 (35 terms), the asymptotic series
 # e^x / sqrt(2 pi x) * sum_k a_k / x^k beyond it (21 terms); both reach float64 rounding on their side of 20. The
 # power series runs in u = (x / 20)^2 = (x^2/4) / 100, so that its coefficients 100^k / (k!)^2 stay normal float32
 # numbers (1/(k!)^2 itself becomes subnormal from k = 21, which engines that flush subnormals would drop).
 _I0_SWITCH = 20.0
-_I0_SERIES = tuple((10.0 ** k / math.factorial(k)) ** 2 for k in range(35))
+_I0_SERIES = tuple((10.0**k / math.factorial(k)) ** 2 for k in range(35))
 
 
 def _asymptotic_i0_coefficients(n):
@@ -68,7 +70,7 @@ def _euclid_steps(bits):
     """How many steps of Euclid's algorithm suffice for integers below ``2**bits`` (Lame's bound: the inputs
     that need the most steps are consecutive Fibonacci numbers), plus the first step that may swap the pair."""
     a, b, n = 1, 1, 1
-    while b < 2 ** bits:
+    while b < 2**bits:
         a, b, n = b, a + b, n + 1
     return n + 1
 
@@ -142,8 +144,11 @@ class NumpyMathContract(abc.ABC):
         axes = tuple(range(len(shape))) if axis is None else tuple(a % max(len(shape), 1) for a in axis)
         dt = self.dtype(x)
         if any(shape[a] == 0 for a in axes):
-            kept = tuple(1 if i in axes else d for i, d in enumerate(shape)) if keepdims else \
-                tuple(d for i, d in enumerate(shape) if i not in axes)
+            kept = (
+                tuple(1 if i in axes else d for i, d in enumerate(shape))
+                if keepdims
+                else tuple(d for i, d in enumerate(shape) if i not in axes)
+            )
             return self.full(kept, initial, dt)
         reduced = getattr(self, name)(x, axis=axis, keepdims=keepdims)
         combine = self.maximum if name == "max" else self.minimum
@@ -301,8 +306,9 @@ class NumpyMathContract(abc.ABC):
         safe = self.where(special, self._constant(1, dt), a)
         y = self.power(safe, 1.0 / 3.0)
         # one Newton step on y**3 = |x| removes pow's rounding of the exponent 1/3 (cbrt(27) is 3 exactly)
-        y = self.subtract(y, self.divide(self.subtract(self.multiply(self.square(y), y), safe),
-                                         self.multiply(self.square(y), 3.0)))
+        y = self.subtract(
+            y, self.divide(self.subtract(self.multiply(self.square(y), y), safe), self.multiply(self.square(y), 3.0))
+        )
         return self.multiply(self.sign(x), self.where(special, a, y))
 
     def fabs(self, x):

@@ -8,8 +8,8 @@ Axes may be negative. Each method is abstract: every engine implements all of th
 
 import abc
 import math
-from highlevel.backends.contract.axes import ordered_axes
 
+from highlevel.backends.contract.axes import ordered_axes
 
 
 class NumpyContract(abc.ABC):
@@ -118,7 +118,9 @@ class NumpyContract(abc.ABC):
         # clamped input so that the branch not taken stays finite and so does its (zero) gradient.
         a = self.abs(x)
         small = self.minimum(a, 1e4)
-        near = self.log1p(self.add(small, self.divide(self.square(small), self.add(1, self.sqrt(self.add(1, self.square(small)))))))
+        near = self.log1p(
+            self.add(small, self.divide(self.square(small), self.add(1, self.sqrt(self.add(1, self.square(small))))))
+        )
         far = self.add(self.log(self.maximum(a, 1e4)), math.log(2.0))
         return self.multiply(self.sign(x), self.where(self.less(a, 1e4), near, far))
 
@@ -201,8 +203,10 @@ class NumpyContract(abc.ABC):
         top = float(info.max) if posinf is None else posinf
         bottom = float(info.min) if neginf is None else neginf
         if dt == "bfloat16":
-            top, bottom = (3.3895313892515355e38 if posinf is None else posinf,
-                           -3.3895313892515355e38 if neginf is None else neginf)
+            top, bottom = (
+                3.3895313892515355e38 if posinf is None else posinf,
+                -3.3895313892515355e38 if neginf is None else neginf,
+            )
         out = self.where(self.isnan(x), self.full((), nan, dt), x)
         out = self.where(self.equal(x, float("inf")), self.full((), top, dt), out)
         return self.where(self.equal(x, float("-inf")), self.full((), bottom, dt), out)
@@ -331,7 +335,8 @@ class NumpyContract(abc.ABC):
         """The all true (bool) over ``axis`` (int, tuple or None for all)."""
 
     def logsumexp(self, x, axis=None, keepdims=False):
-        """The log(sum(exp(x))) computed stably (finite for inputs of +-1e4) over ``axis`` (int, tuple or None for all)."""
+        """The log(sum(exp(x))) computed stably (finite for inputs of +-1e4) over ``axis`` (int, tuple or None
+        for all)."""
         from . import dtypes
 
         x = self.convert_to_tensor(x)
@@ -345,8 +350,7 @@ class NumpyContract(abc.ABC):
         out = self.add(self.log(self.sum(self.exp(self.subtract(x, top)), axis=axis, keepdims=True)), top)
         if keepdims:
             return out
-        return self.reshape(out, tuple(d for i, d in enumerate(self.shape(out))
-                                       if axis is not None and i not in axis))
+        return self.reshape(out, tuple(d for i, d in enumerate(self.shape(out)) if axis is not None and i not in axis))
 
     @abc.abstractmethod
     def argmax(self, x, axis=None, keepdims=False):
@@ -475,7 +479,8 @@ class NumpyContract(abc.ABC):
 
     @abc.abstractmethod
     def take(self, x, indices, axis=None):
-        """Gathers entries at integer ``indices`` along ``axis`` (flattened when None); negative indices count from the end."""
+        """Gathers entries at integer ``indices`` along ``axis`` (flattened when None); negative indices count
+        from the end."""
 
     @abc.abstractmethod
     def take_along_axis(self, x, indices, axis=None):
@@ -498,8 +503,11 @@ class NumpyContract(abc.ABC):
         repeats = (1,) * (n - len(repeats)) + repeats
         for axis, r in enumerate(repeats):
             if r != 1:
-                x = self.concatenate([x] * r, axis=axis) if r > 0 else self.slice(
-                    x, (0,) * n, tuple(0 if i == axis else d for i, d in enumerate(self.shape(x))))
+                x = (
+                    self.concatenate([x] * r, axis=axis)
+                    if r > 0
+                    else self.slice(x, (0,) * n, tuple(0 if i == axis else d for i, d in enumerate(self.shape(x))))
+                )
         return x
 
     @abc.abstractmethod
@@ -516,7 +524,8 @@ class NumpyContract(abc.ABC):
 
     @abc.abstractmethod
     def getitem(self, x, key):
-        """``x[key]`` with numpy basic indexing (ints, slices, None, Ellipsis) and integer-array indexing on one axis."""
+        """``x[key]`` with numpy basic indexing (ints, slices, None, Ellipsis) and integer-array indexing on one
+        axis."""
 
     @abc.abstractmethod
     def slice(self, inputs, start_indices, shape):
@@ -546,8 +555,10 @@ class NumpyContract(abc.ABC):
         if self.dtype(x) not in dtypes.INT_DTYPES:
             x = self.cast(x, "int32")  # float labels, as Keras accepts them
         classes = self.arange(num_classes, dtype=self.dtype(x))
-        out = self.cast(self.equal(self.expand_dims(x, len(self.shape(x))), classes),
-                        dtype if dtype is not None else dtypes.floatx())
+        out = self.cast(
+            self.equal(self.expand_dims(x, len(self.shape(x))), classes),
+            dtype if dtype is not None else dtypes.floatx(),
+        )
         n = len(self.shape(x))
         (axis,) = ordered_axes(axis, n + 1)
         if axis != n:

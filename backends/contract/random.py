@@ -91,8 +91,9 @@ class RandomContract(abc.ABC):
         def log_gamma_draw(a, first_stream):
             one = self.convert_to_tensor(1.0, work)
             g = self.random_gamma(shape, self.add(a, one), work, seed=self.derive_seed(seed, first_stream))
-            u = self.random_uniform(shape, minval=tiny, maxval=1.0, dtype=work,
-                                    seed=self.derive_seed(seed, first_stream + 1))
+            u = self.random_uniform(
+                shape, minval=tiny, maxval=1.0, dtype=work, seed=self.derive_seed(seed, first_stream + 1)
+            )
             return self.add(self.log(g), self.divide(self.log(u), a))
 
         log_x = log_gamma_draw(alpha, 1)
@@ -109,8 +110,9 @@ class RandomContract(abc.ABC):
         work = draw_dtype(self.dtype(logits))
         logits = self.cast(logits, work)
         batch, classes = self.shape(logits)
-        u = self.random_uniform((batch, num_samples, classes), minval=float(np.finfo(work).tiny), maxval=1.0,
-                                dtype=work, seed=seed)
+        u = self.random_uniform(
+            (batch, num_samples, classes), minval=float(np.finfo(work).tiny), maxval=1.0, dtype=work, seed=seed
+        )
         gumbel = self.negative(self.log(self.negative(self.log(u))))
         scores = self.add(self.expand_dims(logits, 1), gumbel)
         return self.cast(self.argmax(scores, axis=-1), dtype)

@@ -49,8 +49,7 @@ _FORBIDDEN = frozenset({"make_variable_handle", "value_and_grad"})
 # tensor in place while they run, and those handed a variable): never folded into constants, never dropped.
 _MUTATING = frozenset({"assign_variable", "assign_add_variable"})
 
-_CONST_TYPES = (type(None), bool, int, float, complex, str, bytes, slice, type(Ellipsis), np.generic, np.dtype,
-                type)
+_CONST_TYPES = (type(None), bool, int, float, complex, str, bytes, slice, type(Ellipsis), np.generic, np.dtype, type)
 
 
 class NotReplayable(Exception):
@@ -177,8 +176,10 @@ class Recorder:
         if isinstance(node, _CONST_TYPES):
             return node
         if callable(node):
-            raise NotReplayable(f"a Python function ({getattr(node, '__name__', type(node).__name__)}) was "
-                                "passed to an engine op; it could capture values of the step")
+            raise NotReplayable(
+                f"a Python function ({getattr(node, '__name__', type(node).__name__)}) was "
+                "passed to an engine op; it could capture values of the step"
+            )
         raise NotReplayable(f"an engine op received an argument of type {type(node).__name__}")
 
     def outputs(self, out, info):
@@ -211,14 +212,15 @@ class Recorder:
     def call(self, fn, name, args, kwargs):
         """Runs an engine call made by the step itself and logs it."""
         if name in _FORBIDDEN:
-            raise NotReplayable(f"the step called {name}() (a variable created or a gradient of a Python "
-                                "function taken inside the step)")
+            raise NotReplayable(
+                f"the step called {name}() (a variable created or a gradient of a Python "
+                "function taken inside the step)"
+            )
         info = {}
         tmpl_args = self.template(args, info)
         tmpl_kwargs = self.template(kwargs, info)
         if name in _HOST_READS and (info.get("slots") or info.get("live")):
-            raise HostReadError(f"{name}() read a value of the step on the host while the step was being "
-                                "recorded")
+            raise HostReadError(f"{name}() read a value of the step on the host while the step was being recorded")
         mutations = self.mutations
         scopes = list(_scopes.stack)
         assigned = [len(scope.assigned) for scope in scopes]
@@ -329,8 +331,7 @@ def _generate(entries, input_slots, out_tmpl, engine):
             statements.append((["_set_grad(True)"], used, set()))
         elif entry[0] == "grad_end":
             _, finish, value_t, aux_t, variables, stores = entry
-            call = (f"{gen.const(finish)}({gen.expr(value_t, used)}, {gen.expr(aux_t, used)}, "
-                    f"{gen.const(variables)})")
+            call = f"{gen.const(finish)}({gen.expr(value_t, used)}, {gen.expr(aux_t, used)}, {gen.const(variables)})"
             lines, defined = gen.stores(call, stores)
             statements.append((["_set_grad(False)"] + lines, used, defined))
         else:
@@ -371,7 +372,6 @@ def wrap_call(rec, name, fn, mutates=False):
 
     wrapper.__name__ = name
     return wrapper
-
 
 
 def _signature(leaves, engine):
@@ -425,8 +425,10 @@ def wrap_backend_methods(rec):
         names.append(name)
     vvg = functools.partial(rec.grad_region, backend)
     backend.__dict__["variables_value_and_grad"] = lambda fn, variables: (
-        vvg(fn, variables) if rec.depth == 0 and threading.get_ident() == rec.thread
-        else type(backend).variables_value_and_grad(backend, fn, variables))
+        vvg(fn, variables)
+        if rec.depth == 0 and threading.get_ident() == rec.thread
+        else type(backend).variables_value_and_grad(backend, fn, variables)
+    )
     names.append("variables_value_and_grad")
     return names
 
@@ -458,8 +460,7 @@ def compile_replay(backend, fn, state_variables, engine, *, warn=True):
         rec = Recorder(backend, engine)
         input_slots = []
         for leaf in leaves:
-            input_slots.append(rec.new_slot(leaf) if isinstance(leaf, engine.tensor_types + (np.ndarray,))
-                               else None)
+            input_slots.append(rec.new_slot(leaf) if isinstance(leaf, engine.tensor_types + (np.ndarray,)) else None)
         restore = engine.snapshot(state_variables)
         try:
             with engine.patched(rec):
@@ -469,9 +470,13 @@ def compile_replay(backend, fn, state_variables, engine, *, warn=True):
             restore()
             eager.append(str(e))
             if warn:
-                warnings.warn(f"The {backend.name} engine could not compile this step ({e}); it runs eagerly "
-                              "instead. Compile with jit_compile=False to choose eager steps and silence this "
-                              "warning.", RuntimeWarning, stacklevel=4)
+                warnings.warn(
+                    f"The {backend.name} engine could not compile this step ({e}); it runs eagerly "
+                    "instead. Compile with jit_compile=False to choose eager steps and silence this "
+                    "warning.",
+                    RuntimeWarning,
+                    stacklevel=4,
+                )
             return engine.run_eager(fn, args, kwargs)
         recordings[sig] = _Recording(rec, input_slots, out_t, engine)
         return out

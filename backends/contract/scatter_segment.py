@@ -117,8 +117,9 @@ class ScatterSegmentContract(abc.ABC):
         delta = self.divide(delta, self.take(count, ids, axis=0))
         out = self.add(v, self.segment_reduce(delta, ids, num_segments, "sum"))
         if table is not None:
-            out = self.add(out, self.divide(self.subtract(self.where(sel_t, table, zero), self.where(sel_t, tc, zero)),
-                                            count))
+            out = self.add(
+                out, self.divide(self.subtract(self.where(sel_t, table, zero), self.where(sel_t, tc, zero)), count)
+            )
         return self.where(has_nan, self.full((), math.nan, dtype), out)
 
     def _segment_product(self, x, ids, valid, num_segments):
@@ -137,9 +138,10 @@ class ScatterSegmentContract(abc.ABC):
         xc = self.stop_gradient(x)
         is_zero = self.equal(xc, 0)
         regular = self.logical_and(self.isfinite(xc), self.logical_not(is_zero))
-        value = self.multiply(self.segment_reduce(self.where(regular, xc, one), ids, num_segments, "prod"),
-                              self.segment_reduce(self.where(self.logical_or(regular, is_zero), one, xc), ids,
-                                                  num_segments, "prod"))
+        value = self.multiply(
+            self.segment_reduce(self.where(regular, xc, one), ids, num_segments, "prod"),
+            self.segment_reduce(self.where(self.logical_or(regular, is_zero), one, xc), ids, num_segments, "prod"),
+        )
         logs = self.segment_reduce(self.log(self.abs(self.where(regular, x, one))), ids, num_segments, "sum")
         factor = self.exp(self.subtract(logs, self.stop_gradient(logs)))
         zx = self.where(is_zero, x, zero)
@@ -147,8 +149,11 @@ class ScatterSegmentContract(abc.ABC):
         s1 = self.segment_reduce(zx, ids, num_segments, "sum")
         s2 = self.segment_reduce(self.multiply(zx, zx), ids, num_segments, "sum")
         pairs = self.multiply(self.subtract(self.multiply(s1, s1), s2), 0.5)
-        zeros_part = self.where(self.equal(n_zero, 0), one,
-                                self.where(self.equal(n_zero, 1), s1, self.where(self.equal(n_zero, 2), pairs, zero)))
+        zeros_part = self.where(
+            self.equal(n_zero, 0),
+            one,
+            self.where(self.equal(n_zero, 1), s1, self.where(self.equal(n_zero, 2), pairs, zero)),
+        )
         return self.multiply(self.multiply(value, factor), zeros_part)
 
     def _segment_sum(self, x, ids, valid, num_segments):
@@ -279,8 +284,9 @@ class ScatterSegmentContract(abc.ABC):
         """``table`` with each row named by ``ids`` replaced by the last of the ``rows`` naming it."""
         m = self.shape(rows)[0]
         order = self.arange(m, dtype="int32")
-        last = self.segment_reduce(self.where(valid, order, self.full((), -1, "int32")), self.cast(ids, "int32"),
-                                   n, "max")
+        last = self.segment_reduce(
+            self.where(valid, order, self.full((), -1, "int32")), self.cast(ids, "int32"), n, "max"
+        )
         hit = self.greater_equal(last, 0)
         winner = self.logical_and(valid, self.equal(self.take(last, ids, axis=0), order))
         placed = self._segment_sum(rows, ids, winner, n)

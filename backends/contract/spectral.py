@@ -204,8 +204,9 @@ class SpectralContract(abc.ABC):
         frames = self.reshape(frames, shape[:-2] + (count, blocks, stride))
         total = None
         for j in range(blocks):  # block j of frame f lands on output block f + j
-            part = self.pad(self.getitem(frames, (Ellipsis, slice(None), j, slice(None))),
-                            lead + ((j, blocks - 1 - j), (0, 0)))
+            part = self.pad(
+                self.getitem(frames, (Ellipsis, slice(None), j, slice(None))), lead + ((j, blocks - 1 - j), (0, 0))
+            )
             total = part if total is None else self.add(total, part)
         out = self.reshape(total, shape[:-2] + ((count + blocks - 1) * stride,))
         return self.getitem(out, (Ellipsis, slice(0, (count - 1) * stride + n)))

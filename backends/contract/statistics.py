@@ -181,8 +181,11 @@ class StatisticsContract:
         if not self._stat_is_float(x):
             return reduce(x, axis=axis, keepdims=keepdims)
         mask = self.isnan(x)
-        out = reduce(self.where(mask, self._stat_const(float("-inf") if largest else float("inf"), dt), x),
-                     axis=axis, keepdims=keepdims)
+        out = reduce(
+            self.where(mask, self._stat_const(float("-inf") if largest else float("inf"), dt), x),
+            axis=axis,
+            keepdims=keepdims,
+        )
         return self.where(self.all(mask, axis=axis, keepdims=keepdims), self._stat_const(float("nan"), dt), out)
 
     def nanmax(self, x, axis=None, keepdims=False):
@@ -358,6 +361,7 @@ class StatisticsContract:
 
     def _stat_cosine_window(self, length, weights):
         """``sum_j weights[j] * cos(j * pi * n / m)``: the Hann, Hamming and Blackman windows."""
+
         def fn(n, m):
             phase = self.multiply(n, math.pi / m)
             total = None
@@ -365,6 +369,7 @@ class StatisticsContract:
                 term = w if j == 0 else self.multiply(self.cos(self.multiply(phase, float(j))), w)
                 total = term if total is None else self.add(total, term)
             return total
+
         return self._stat_window(length, fn)
 
     def bartlett(self, x):
@@ -393,13 +398,14 @@ class StatisticsContract:
             s = self.divide(self.sqrt(self.multiply(self.subtract(m, n), self.add(m, n))), m)
             arg = self.multiply(s, beta)
             # I0(arg) / I0(beta) = exp(arg - beta) * i0e(arg) / i0e(beta): finite for any beta
-            return self.multiply(self.exp(self.subtract(arg, beta)),
-                                 self.divide(self._stat_i0e(arg, beta), i0e(beta)))
+            return self.multiply(self.exp(self.subtract(arg, beta)), self.divide(self._stat_i0e(arg, beta), i0e(beta)))
+
         return self._stat_window(x, fn)
 
     def _stat_i0e(self, x, top):
         """``exp(-x) * I0(x)`` of a tensor ``x`` with entries in ``[0, top]`` (see :func:`i0e`), each series
         evaluated by Horner's rule."""
+
         def horner(v, coefficients):
             total = self.add(self.multiply(v, coefficients[-1]), coefficients[-2])
             for c in reversed(coefficients[:-2]):
@@ -420,5 +426,6 @@ class StatisticsContract:
         if top < _I0_SWITCH:
             return series(x)
         # each branch gets an input clamped to its own range, so that the other branch stays finite
-        return self.where(self.less(x, _I0_SWITCH), series(self.minimum(x, _I0_SWITCH)),
-                          asymptotic(self.maximum(x, _I0_SWITCH)))
+        return self.where(
+            self.less(x, _I0_SWITCH), series(self.minimum(x, _I0_SWITCH)), asymptotic(self.maximum(x, _I0_SWITCH))
+        )

@@ -43,8 +43,10 @@ class StatelessScope:
         self.values = {}
         for pair in pairs:
             if not isinstance(pair, (tuple, list)) or len(pair) != 2 or not isinstance(pair[0], Variable):
-                raise ValueError(f"StatelessScope(state_mapping=...) takes a dict {{variable: value}} or a list of "
-                                 f"(variable, value) pairs; received the item {pair!r}.")
+                raise ValueError(
+                    f"StatelessScope(state_mapping=...) takes a dict {{variable: value}} or a list of "
+                    f"(variable, value) pairs; received the item {pair!r}."
+                )
             self.values[id(pair[0])] = pair[1]
         self.assigned = {}
         self.collect_losses = bool(collect_losses)
@@ -84,8 +86,7 @@ class Variable:
         backend: the engine that holds it; defaults to the current backend.
     """
 
-    __slots__ = ("_backend", "_handle", "trainable", "name", "path", "constraint", "regularizer", "_uid",
-                 "__weakref__")
+    __slots__ = ("_backend", "_handle", "trainable", "name", "path", "constraint", "regularizer", "_uid", "__weakref__")
     __array_priority__ = 100  # numpy defers binary operators to ours
     #: set by the front end: returns the current backend (the contract does not know the config)
     _default_backend = None
@@ -205,19 +206,50 @@ class Variable:
         return self.value[idx]
 
     # Arithmetic goes through the owning backend's ops, so it follows the promotion table.
-    def __add__(self, o): return self._backend.add(self, o)
-    def __radd__(self, o): return self._backend.add(o, self)
-    def __sub__(self, o): return self._backend.subtract(self, o)
-    def __rsub__(self, o): return self._backend.subtract(o, self)
-    def __mul__(self, o): return self._backend.multiply(self, o)
-    def __rmul__(self, o): return self._backend.multiply(o, self)
-    def __truediv__(self, o): return self._backend.divide(self, o)
-    def __rtruediv__(self, o): return self._backend.divide(o, self)
-    def __matmul__(self, o): return self._backend.matmul(self, o)
-    def __rmatmul__(self, o): return self._backend.matmul(o, self)
-    def __pow__(self, o): return self._backend.power(self, o)
-    def __neg__(self): return self._backend.negative(self)
-    def __lt__(self, o): return self._backend.less(self, o)
-    def __le__(self, o): return self._backend.less_equal(self, o)
-    def __gt__(self, o): return self._backend.greater(self, o)
-    def __ge__(self, o): return self._backend.greater_equal(self, o)
+    def __add__(self, o):
+        return self._backend.add(self, o)
+
+    def __radd__(self, o):
+        return self._backend.add(o, self)
+
+    def __sub__(self, o):
+        return self._backend.subtract(self, o)
+
+    def __rsub__(self, o):
+        return self._backend.subtract(o, self)
+
+    def __mul__(self, o):
+        return self._backend.multiply(self, o)
+
+    def __rmul__(self, o):
+        return self._backend.multiply(o, self)
+
+    def __truediv__(self, o):
+        return self._backend.divide(self, o)
+
+    def __rtruediv__(self, o):
+        return self._backend.divide(o, self)
+
+    def __matmul__(self, o):
+        return self._backend.matmul(self, o)
+
+    def __rmatmul__(self, o):
+        return self._backend.matmul(o, self)
+
+    def __pow__(self, o):
+        return self._backend.power(self, o)
+
+    def __neg__(self):
+        return self._backend.negative(self)
+
+    def __lt__(self, o):
+        return self._backend.less(self, o)
+
+    def __le__(self, o):
+        return self._backend.less_equal(self, o)
+
+    def __gt__(self, o):
+        return self._backend.greater(self, o)
+
+    def __ge__(self, o):
+        return self._backend.greater_equal(self, o)

@@ -34,8 +34,23 @@ from .spectral import JaxSpectralMixin
 from .training import TrainingOps
 
 
-class JaxBackend(CoreOps, JaxRandomOps, MathOps, NumpyMathOps, ShapeOps, NumpyArrayOps, NNOps, JaxNNMoreOps,
-                 ControlFlowOps, ScatterSegmentOps, TrainingOps, JaxDistributionMixin, JaxLinalgMixin, JaxSpectralMixin, Backend):
+class JaxBackend(
+    CoreOps,
+    JaxRandomOps,
+    MathOps,
+    NumpyMathOps,
+    ShapeOps,
+    NumpyArrayOps,
+    NNOps,
+    JaxNNMoreOps,
+    ControlFlowOps,
+    ScatterSegmentOps,
+    TrainingOps,
+    JaxDistributionMixin,
+    JaxLinalgMixin,
+    JaxSpectralMixin,
+    Backend,
+):
     """The ``"jax"`` backend: pure functions over immutable ``jax.Array`` values.
 
     Training steps run as pure functions under ``jax.jit`` (``capabilities.stateless_step``); variables

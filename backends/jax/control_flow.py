@@ -90,14 +90,18 @@ class ControlFlowOps:
             return _loop_output(self, body(*v), specs, "while_loop", "body")
 
         if maximum_iterations is not None and _DIFFERENTIATIONS.depth > 0:
+
             def bounded(v, _):
                 return jax.lax.cond(_pred(cond(*v)), step, lambda u: u, v), None
 
             return jax.lax.scan(bounded, loop_vars, None, length=int(maximum_iterations))[0]
         if maximum_iterations is not None:
             limit = int(maximum_iterations)
-            out = jax.lax.while_loop(lambda c: jnp.logical_and(c[1] < limit, _pred(cond(*c[0]))),
-                                     lambda c: (step(c[0]), c[1] + 1), (loop_vars, jnp.asarray(0, jnp.int32)))
+            out = jax.lax.while_loop(
+                lambda c: jnp.logical_and(c[1] < limit, _pred(cond(*c[0]))),
+                lambda c: (step(c[0]), c[1] + 1),
+                (loop_vars, jnp.asarray(0, jnp.int32)),
+            )
             return out[0]
         return jax.lax.while_loop(lambda v: _pred(cond(*v)), step, loop_vars)
 
@@ -156,8 +160,10 @@ class ControlFlowOps:
         def bwd(saved, ct):
             residuals, consts = saved
             grads = iter(slot["rule"](ct, *residuals))
-            return (tuple(next(grads) if keep else None for keep in inexact),
-                    tuple(jnp.zeros_like(c) if jnp.issubdtype(c.dtype, jnp.inexact) else None for c in consts))
+            return (
+                tuple(next(grads) if keep else None for keep in inexact),
+                tuple(jnp.zeros_like(c) if jnp.issubdtype(c.dtype, jnp.inexact) else None for c in consts),
+            )
 
         call.defvjp(fwd, bwd)
         return call(tuple(leaves), tuple(consts))

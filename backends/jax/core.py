@@ -13,9 +13,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from highlevel.backends.contract import Variable
+from highlevel.backends.contract import Variable, tree
 from highlevel.backends.contract import dtypes as cdt
-from highlevel.backends.contract import tree
 from highlevel.backends.contract.core import argnums_positions, standardize_argnums
 
 from . import conversion as cv
@@ -94,8 +93,9 @@ def _key(seed):
     if cv.is_array(seed):
         key = seed.astype(jnp.uint32)
     elif isinstance(seed, (tuple, list)) and any(cv.is_array(s) for s in seed):
-        key = jnp.stack([s.astype(jnp.uint32) if cv.is_array(s) else jnp.asarray(int(s) % 2**32, jnp.uint32)
-                         for s in seed])
+        key = jnp.stack(
+            [s.astype(jnp.uint32) if cv.is_array(s) else jnp.asarray(int(s) % 2**32, jnp.uint32) for s in seed]
+        )
     else:
         arr = np.asarray(seed)
         if arr.dtype.kind not in "iu":
@@ -219,8 +219,12 @@ class CoreOps:
         nums, single = standardize_argnums(argnums)
 
         def convert_leaf(v):
-            if isinstance(v, Variable) or cv.is_array(v) or isinstance(v, (np.ndarray, np.generic)) \
-                    or (isinstance(v, (bool, int, float))):
+            if (
+                isinstance(v, Variable)
+                or cv.is_array(v)
+                or isinstance(v, (np.ndarray, np.generic))
+                or (isinstance(v, (bool, int, float)))
+            ):
                 return cv.convert(v)
             return v  # anything else (None, strings, ...) passes through and gets no gradient
 
@@ -271,22 +275,29 @@ class CoreOps:
 
     def random_uniform(self, shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
         dt = self._float_dtype(dtype)
-        return jax.random.uniform(_key(seed), self._shape_arg(shape), cv.jdtype(dt),
-                                  minval=cv.convert(minval, dt), maxval=cv.convert(maxval, dt))
+        return jax.random.uniform(
+            _key(seed),
+            self._shape_arg(shape),
+            cv.jdtype(dt),
+            minval=cv.convert(minval, dt),
+            maxval=cv.convert(maxval, dt),
+        )
 
     def random_truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
         dt = self._float_dtype(dtype)
         jdt = cv.jdtype(dt)
-        draw = jax.random.truncated_normal(_key(seed), jnp.asarray(-2.0, jdt), jnp.asarray(2.0, jdt),
-                                           self._shape_arg(shape), jdt)
+        draw = jax.random.truncated_normal(
+            _key(seed), jnp.asarray(-2.0, jdt), jnp.asarray(2.0, jdt), self._shape_arg(shape), jdt
+        )
         return draw * cv.convert(stddev, dt) + cv.convert(mean, dt)
 
     def random_randint(self, shape, minval, maxval, dtype="int32", seed=None):
         dt = cdt.standardize_dtype(dtype)
         if dt not in cdt.INT_DTYPES:
             raise ValueError(f"random_randint needs an integer dtype; received dtype={dtype!r}.")
-        return jax.random.randint(_key(seed), self._shape_arg(shape), cv.convert(minval, dt),
-                                  cv.convert(maxval, dt), dtype=cv.jdtype(dt))
+        return jax.random.randint(
+            _key(seed), self._shape_arg(shape), cv.convert(minval, dt), cv.convert(maxval, dt), dtype=cv.jdtype(dt)
+        )
 
     def random_shuffle(self, x, axis=0, seed=None):
         x = cv.convert(x)

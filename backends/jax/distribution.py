@@ -41,9 +41,11 @@ class JaxDistributionMixin(DistributionContract):
             job_addresses = [a.strip() for a in job_addresses.split(",")]
         if isinstance(job_addresses, (list, tuple)):
             if num_processes is not None and len(job_addresses) not in (1, num_processes):
-                raise ValueError(f"job_addresses lists {len(job_addresses)} addresses ({list(job_addresses)}) but "
-                                 f"num_processes={num_processes}. Pass one address per process, or only the "
-                                 "coordinator's (process 0) 'host:port'.")
+                raise ValueError(
+                    f"job_addresses lists {len(job_addresses)} addresses ({list(job_addresses)}) but "
+                    f"num_processes={num_processes}. Pass one address per process, or only the "
+                    "coordinator's (process 0) 'host:port'."
+                )
             job_addresses = job_addresses[0]  # JAX needs only the coordinator (process 0)
         if jax.config.jax_cpu_collectives_implementation is None:
             # Without a CPU collectives implementation a step spanning CPU devices of several processes fails
@@ -56,10 +58,14 @@ class JaxDistributionMixin(DistributionContract):
             # exit, to finish; after how long without a heartbeat a process counts as dead (JAX's defaults: 300 s,
             # 300 s and 100 s).
             seconds = max(1, int(float(os.environ["HIGHLEVEL_DIST_TIMEOUT"])))
-            timeouts = {"initialization_timeout": seconds, "shutdown_timeout_seconds": seconds,
-                        "heartbeat_timeout_seconds": seconds}
-        jax.distributed.initialize(coordinator_address=job_addresses, num_processes=num_processes,
-                                   process_id=process_id, **timeouts)
+            timeouts = {
+                "initialization_timeout": seconds,
+                "shutdown_timeout_seconds": seconds,
+                "heartbeat_timeout_seconds": seconds,
+            }
+        jax.distributed.initialize(
+            coordinator_address=job_addresses, num_processes=num_processes, process_id=process_id, **timeouts
+        )
 
     def distribution_num_processes(self):
         return jax.process_count()
@@ -84,11 +90,12 @@ class JaxDistributionMixin(DistributionContract):
 
     def distribute_tensor(self, tensor, axes, device_mesh):
         if len(axes) != len(tensor.shape):
-            raise ValueError(f"The layout {tuple(axes)} has {len(axes)} axes, but the tensor has shape "
-                             f"{tuple(tensor.shape)}: give one mesh-axis name or None per dimension.")
+            raise ValueError(
+                f"The layout {tuple(axes)} has {len(axes)} axes, but the tensor has shape "
+                f"{tuple(tensor.shape)}: give one mesh-axis name or None per dimension."
+            )
         devices = np.array([_parse_device(name) for name in device_mesh.devices], dtype=object)
-        sharding = NamedSharding(Mesh(devices.reshape(device_mesh.shape), device_mesh.axis_names),
-                                 PartitionSpec(*axes))
+        sharding = NamedSharding(Mesh(devices.reshape(device_mesh.shape), device_mesh.axis_names), PartitionSpec(*axes))
         if isinstance(tensor, jax.core.Tracer):  # inside a jitted function: a constraint for the compiler
             return jax.lax.with_sharding_constraint(tensor, sharding)
         return jax.device_put(tensor, sharding)
@@ -113,7 +120,8 @@ class JaxDistributionMixin(DistributionContract):
         if local:
             values = [np.asarray(variables[i].handle.value) for i in local]
             received = multihost_utils.broadcast_one_to_all(
-                [v.astype(np.uint8) if v.dtype == np.bool_ else v for v in values])  # psum-based: no bools
+                [v.astype(np.uint8) if v.dtype == np.bool_ else v for v in values]
+            )  # psum-based: no bools
             for i, value, got in zip(local, values, received):
                 variables[i].handle.value = _global_array(np.asarray(got).astype(value.dtype), shardings[i])
         placed = set(local)
@@ -129,8 +137,12 @@ class JaxDistributionMixin(DistributionContract):
         processes = jax.process_count()
 
         def place(a):
-            if a is None or not hasattr(a, "shape") or getattr(a, "dtype", None) is not None \
-                    and np.dtype(a.dtype).kind in "USO":
+            if (
+                a is None
+                or not hasattr(a, "shape")
+                or getattr(a, "dtype", None) is not None
+                and np.dtype(a.dtype).kind in "USO"
+            ):
                 return a
             if len(a.shape) == 0 or a.shape[0] % parts:
                 # A batch that does not split evenly (the last, partial one) runs replicated: same numbers.

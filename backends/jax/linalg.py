@@ -59,17 +59,24 @@ class JaxLinalgMixin:
 
     def jvp(self, fun, primals, tangents, has_aux=False):
         if not isinstance(primals, (list, tuple)) or not isinstance(tangents, (list, tuple)):
-            raise TypeError("jvp: `primals` and `tangents` must be tuples or lists (one entry per argument of fun); "
-                            f"received {type(primals).__name__} and {type(tangents).__name__}.")
+            raise TypeError(
+                "jvp: `primals` and `tangents` must be tuples or lists (one entry per argument of fun); "
+                f"received {type(primals).__name__} and {type(tangents).__name__}."
+            )
         p_leaves, p_def = tree.flatten(list(primals))
         t_leaves, _ = tree.flatten(list(tangents))
         if len(p_leaves) != len(t_leaves):
-            raise ValueError(f"jvp: `tangents` must have the structure of `primals`; received {len(t_leaves)} "
-                             f"tangent leaves for {len(p_leaves)} primal leaves.")
+            raise ValueError(
+                f"jvp: `tangents` must have the structure of `primals`; received {len(t_leaves)} "
+                f"tangent leaves for {len(p_leaves)} primal leaves."
+            )
         values = [cv.convert(p) for p in p_leaves]
         # only float (and complex) primals are differentiated; the others are constants of the function
-        moving = [i for i, v in enumerate(values)
-                  if cv.dtype_name(v) in cdt.FLOAT_DTYPES or cv.dtype_name(v) in cdt.COMPLEX_DTYPES]
+        moving = [
+            i
+            for i, v in enumerate(values)
+            if cv.dtype_name(v) in cdt.FLOAT_DTYPES or cv.dtype_name(v) in cdt.COMPLEX_DTYPES
+        ]
 
         def inner(*moved):
             leaves = list(values)

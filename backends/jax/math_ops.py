@@ -9,8 +9,9 @@ import jax
 import jax.numpy as jnp
 import jax.scipy.special as jsp
 
-from . import conversion as cv
 from highlevel.backends.contract.axes import canonical_axes, canonical_axis
+
+from . import conversion as cv
 
 
 def _float_unary(fn):
@@ -285,4 +286,3 @@ class MathOps:
 
     def cumprod(self, x, axis=None, dtype=None):
         return self._cumulative(jnp.cumprod, x, axis, dtype)
-

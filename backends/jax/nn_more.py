@@ -37,18 +37,37 @@ def _four_d(x):
 class JaxNNMoreOps(NNMoreContract):
     """``dot_product_attention`` on ``jax.nn.dot_product_attention``."""
 
-    def dot_product_attention(self, query, key, value, bias=None, mask=None, scale=None, is_causal=False,
-                              flash_attention=None, attn_logits_soft_cap=None):
+    def dot_product_attention(
+        self,
+        query,
+        key,
+        value,
+        bias=None,
+        mask=None,
+        scale=None,
+        is_causal=False,
+        flash_attention=None,
+        attn_logits_soft_cap=None,
+    ):
         q, k, v = cv.convert(query), cv.convert(key), cv.convert(value)
         dt = dtypes.result_type(cv.dtype_name(q), cv.dtype_name(k), cv.dtype_name(v))
         if attn_logits_soft_cap is not None or dt not in _KERNEL_DTYPES or v.shape[3] != q.shape[3]:
-            return super().dot_product_attention(q, k, v, bias=bias, mask=mask, scale=scale, is_causal=is_causal,
-                                                 flash_attention=flash_attention,
-                                                 attn_logits_soft_cap=attn_logits_soft_cap)
+            return super().dot_product_attention(
+                q,
+                k,
+                v,
+                bias=bias,
+                mask=mask,
+                scale=scale,
+                is_causal=is_causal,
+                flash_attention=flash_attention,
+                attn_logits_soft_cap=attn_logits_soft_cap,
+            )
         q, k, v = (cv.convert(t, dt) for t in (q, k, v))
         if bias is not None:
             bias = _four_d(cv.convert(bias, dt))
         if mask is not None:
             mask = _four_d(cv.convert(mask, "bool"))
-        return jax.nn.dot_product_attention(q, k, v, bias=bias, mask=mask, scale=scale, is_causal=is_causal,
-                                            implementation="xla")
+        return jax.nn.dot_product_attention(
+            q, k, v, bias=bias, mask=mask, scale=scale, is_causal=is_causal, implementation="xla"
+        )

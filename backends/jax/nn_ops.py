@@ -14,9 +14,10 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from . import conversion as cv
 from highlevel.backends.contract.axes import canonical_axes
 from highlevel.backends.contract.spatial import canonical_data_format, canonical_padding, spatial_tuple
+
+from . import conversion as cv
 
 _SPATIAL_LETTERS = {1: "W", 2: "HW", 3: "DHW"}
 
@@ -132,7 +133,8 @@ class NNOps:
                 f"{kernel.shape[-1]} output channels do not divide into {in_channels // max(kernel_in, 1)} groups."
             )
         return lax.conv_general_dilated(
-            inputs, kernel,
+            inputs,
+            kernel,
             window_strides=spatial_tuple(strides, n),
             padding=padding.upper(),
             rhs_dilation=spatial_tuple(dilation_rate, n),
@@ -153,7 +155,8 @@ class NNOps:
         # (*spatial, C, M) -> (*spatial, 1, C * M): output channel c * M + m comes from input channel c
         kernel = kernel.reshape(kernel.shape[:-2] + (1, in_channels * kernel.shape[-1]))
         return lax.conv_general_dilated(
-            inputs, kernel,
+            inputs,
+            kernel,
             window_strides=spatial_tuple(strides, n),
             padding=padding.upper(),
             rhs_dilation=spatial_tuple(dilation_rate, n),
@@ -161,8 +164,9 @@ class NNOps:
             feature_group_count=in_channels,
         )
 
-    def conv_transpose(self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None,
-                       dilation_rate=1):
+    def conv_transpose(
+        self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None, dilation_rate=1
+    ):
         inputs, kernel = _conv_operands(inputs, kernel)
         data_format, padding = canonical_data_format(data_format), canonical_padding(padding)
         n = _spatial_dims(inputs, "conv_transpose")
@@ -180,7 +184,8 @@ class NNOps:
         flipped = jnp.flip(kernel, axis=tuple(range(n)))
         flipped = jnp.swapaxes(flipped, -1, -2)
         return lax.conv_general_dilated(
-            inputs, flipped,
+            inputs,
+            flipped,
             window_strides=(1,) * n,
             padding=pads,
             lhs_dilation=strides,
@@ -222,8 +227,7 @@ class NNOps:
         # "same": divide by the number of real (unpadded) entries in each window; the count depends only
         # on the spatial shape, so pool a tensor of ones of size 1 on the batch and channel axes.
         ones_shape = tuple(d if w != 1 else 1 for d, w in zip(inputs.shape, window))
-        counts = lax.reduce_window(jnp.ones(ones_shape, inputs.dtype), zero, lax.add, window, strides,
-                                   padding.upper())
+        counts = lax.reduce_window(jnp.ones(ones_shape, inputs.dtype), zero, lax.add, window, strides, padding.upper())
         return sums / counts
 
     # ------------------------------------------------------------------ moments
@@ -240,4 +244,3 @@ class NNOps:
         if low:
             mean, var = mean.astype(x.dtype), var.astype(x.dtype)
         return mean, var
-

@@ -6,8 +6,12 @@ from highlevel.backends.contract import dtypes
 
 from . import conversion as cv
 
-_SEGMENT = {"sum": jax.ops.segment_sum, "prod": jax.ops.segment_prod, "max": jax.ops.segment_max,
-            "min": jax.ops.segment_min}
+_SEGMENT = {
+    "sum": jax.ops.segment_sum,
+    "prod": jax.ops.segment_prod,
+    "max": jax.ops.segment_max,
+    "min": jax.ops.segment_min,
+}
 
 
 class ScatterSegmentOps:

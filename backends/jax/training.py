@@ -62,8 +62,9 @@ class TrainingOps(TrainingContract):
             while True:
                 mutable, fixed = compiled["mutable"], compiled["fixed"]
                 try:
-                    outputs, new_values = compiled["jitted"]([v.handle.value for v in mutable],
-                                                             [v.handle.value for v in fixed], *args)
+                    outputs, new_values = compiled["jitted"](
+                        [v.handle.value for v in mutable], [v.handle.value for v in fixed], *args
+                    )
                 except _AssignedReadOnly as e:
                     # Nothing ran (the error came from tracing): move them to the assigned state, trace again.
                     reading.difference_update(id(v) for v in e.variables)

@@ -210,6 +210,7 @@ def record(data, inputs, backward, saved=(), name=None):
 
 def identity(x, name="identity"):
     """``x`` as a new tensor of the same values whose gradient flows to ``x`` (no copy of the data)."""
+
     def backward(g, out=None):
         return (g,)
 
@@ -235,6 +236,7 @@ def linear(x, fwd, adj, name, adj_name=None):
     >>> grad(y, [x], np.array([1.0, 0.0, 0.0]))[0].tolist()
     [0.0, 0.0, 2.0]
     """
+
     def backward(g, out=None):
         if out is None:
             return (adj(g),)
@@ -274,15 +276,21 @@ class Bilinear:
             # u is the cotangent of this map's result; see the identities in the class docstring. Array mode
             # runs the maps on arrays, graph mode records them.
             run = self.apply if out is not None else (lambda k, a, b: fns[k](_array(a), _array(b)))
-            if kind == "forward":      # p = x, q = w
-                return (run("input_grad", u, q) if p.requires_grad else None,
-                        run("kernel_grad", p, u) if q.requires_grad else None)
-            if kind == "input_grad":   # p = g, q = w; u is shaped like x
-                return (run("forward", u, q) if p.requires_grad else None,
-                        run("kernel_grad", u, p) if q.requires_grad else None)
+            if kind == "forward":  # p = x, q = w
+                return (
+                    run("input_grad", u, q) if p.requires_grad else None,
+                    run("kernel_grad", p, u) if q.requires_grad else None,
+                )
+            if kind == "input_grad":  # p = g, q = w; u is shaped like x
+                return (
+                    run("forward", u, q) if p.requires_grad else None,
+                    run("kernel_grad", u, p) if q.requires_grad else None,
+                )
             # kernel_grad: p = x, q = g; u is shaped like w
-            return (run("input_grad", q, u) if p.requires_grad else None,
-                    run("forward", p, u) if q.requires_grad else None)
+            return (
+                run("input_grad", q, u) if p.requires_grad else None,
+                run("forward", p, u) if q.requires_grad else None,
+            )
 
         return record(fns[kind](p.data, q.data), (p, q), backward, (p, q), f"{self.name}_{kind}")
 
@@ -421,8 +429,7 @@ def backward(outputs, grad_outputs=None, inputs=None, accumulate=True):
             results = node.backward(g)
             if len(results) != len(node.inputs):
                 raise RuntimeError(
-                    f"The backward of op '{node.name}' returned {len(results)} gradients for "
-                    f"{len(node.inputs)} inputs."
+                    f"The backward of op '{node.name}' returned {len(results)} gradients for {len(node.inputs)} inputs."
                 )
         del g
         for inp, gi in zip(node.inputs, results):

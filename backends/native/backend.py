@@ -17,18 +17,20 @@ import numpy as np
 from highlevel.backends.contract import Backend, Capabilities, Variable, dtypes, tree
 from highlevel.backends.contract.core import argnums_positions, standardize_argnums
 from highlevel.backends.contract.variable import _scopes
+
 from . import autograd, ops_fused, ops_linalg, ops_math, ops_nn, ops_reduce, ops_shape
 from . import random as _random
 from .control_flow import ControlFlowOps
+from .convert import std_dtype, to_array, to_tensor
+from .linalg import NativeLinalgMixin
 from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
 from .scatter_segment import ScatterSegmentOps
-from .convert import std_dtype, to_array, to_tensor
-from .linalg import NativeLinalgMixin
 from .spatial import SpatialOpsMixin
 from .spectral import NativeSpectralMixin
+from .tensor import _BFLOAT16, FLOAT_DTYPES, Tensor, dtype_name, xp_dtype
+from .tensor import DTYPE_NAMES as _NAMES
 from .training import TrainingOps
-from .tensor import _BFLOAT16, DTYPE_NAMES as _NAMES, FLOAT_DTYPES, Tensor, dtype_name, xp_dtype
 from .xp import on_gpu, to_host, xp
 
 _DEVICE = "gpu:0" if on_gpu else "cpu:0"
@@ -44,9 +46,17 @@ def _shape_arg(shape):
     return tuple(int(d) for d in shape)
 
 
-class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps, ScatterSegmentOps, TrainingOps,
-                    NativeLinalgMixin, NativeSpectralMixin,
-                    Backend):
+class NativeBackend(
+    SpatialOpsMixin,
+    NumpyArrayOps,
+    NumpyMathOps,
+    ControlFlowOps,
+    ScatterSegmentOps,
+    TrainingOps,
+    NativeLinalgMixin,
+    NativeSpectralMixin,
+    Backend,
+):
     """The native engine: define-by-run reverse-mode autodiff on numpy (CuPy with ``HIGHLEVEL_DEVICE=gpu``).
 
     >>> b = NativeBackend()
@@ -68,15 +78,74 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps
     )
 
     # the op set: module functions as static methods (no extra call layer)
-    locals().update(_static(
-        ops_math, "negative", "abs", "sign", "sqrt", "square", "exp", "expm1", "log", "log1p", "log2", "log10",
-        "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
-        "arctanh", "floor", "ceil", "reciprocal", "rsqrt", "erf", "isnan", "isinf", "isfinite", "logical_not",
-        "round", "clip", "nan_to_num", "add", "subtract", "multiply", "divide", "divide_no_nan", "floor_divide", "mod", "power",
-        "arctan2", "maximum", "minimum", "logaddexp", "equal", "not_equal", "less", "less_equal", "greater",
-        "greater_equal", "logical_and", "logical_or", "logical_xor", "where", "cast"))
-    locals().update(_static(
-        ops_reduce, "sum", "mean", "var", "std", "any", "all", "logsumexp", "argmax", "argmin", "cumsum", "cumprod"))
+    locals().update(
+        _static(
+            ops_math,
+            "negative",
+            "abs",
+            "sign",
+            "sqrt",
+            "square",
+            "exp",
+            "expm1",
+            "log",
+            "log1p",
+            "log2",
+            "log10",
+            "sin",
+            "cos",
+            "tan",
+            "arcsin",
+            "arccos",
+            "arctan",
+            "sinh",
+            "cosh",
+            "tanh",
+            "arcsinh",
+            "arccosh",
+            "arctanh",
+            "floor",
+            "ceil",
+            "reciprocal",
+            "rsqrt",
+            "erf",
+            "isnan",
+            "isinf",
+            "isfinite",
+            "logical_not",
+            "round",
+            "clip",
+            "nan_to_num",
+            "add",
+            "subtract",
+            "multiply",
+            "divide",
+            "divide_no_nan",
+            "floor_divide",
+            "mod",
+            "power",
+            "arctan2",
+            "maximum",
+            "minimum",
+            "logaddexp",
+            "equal",
+            "not_equal",
+            "less",
+            "less_equal",
+            "greater",
+            "greater_equal",
+            "logical_and",
+            "logical_or",
+            "logical_xor",
+            "where",
+            "cast",
+        )
+    )
+    locals().update(
+        _static(
+            ops_reduce, "sum", "mean", "var", "std", "any", "all", "logsumexp", "argmax", "argmin", "cumsum", "cumprod"
+        )
+    )
 
     def max(self, x, axis=None, keepdims=False, initial=None):
         if initial is not None:
@@ -90,14 +159,55 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps
 
     def prod(self, x, axis=None, keepdims=False, dtype=None):
         return ops_reduce.prod(x if dtype is None else ops_math.cast(x, dtype), axis, keepdims)
+
     locals().update(_static(ops_linalg, "matmul", "einsum", "tensordot", "outer"))
-    locals().update(_static(
-        ops_shape, "reshape", "transpose", "swapaxes", "moveaxis", "concatenate", "stack", "split",
-        "expand_dims", "squeeze", "take", "take_along_axis", "pad", "tile", "repeat", "broadcast_to", "flip",
-        "getitem", "slice", "slice_update", "sort", "argsort", "top_k", "one_hot"))
-    locals().update(_static(
-        ops_nn, "relu", "relu6", "sigmoid", "softplus", "softsign", "silu", "gelu", "elu", "selu", "leaky_relu",
-        "hard_sigmoid", "softmax", "log_softmax", "moments"))
+    locals().update(
+        _static(
+            ops_shape,
+            "reshape",
+            "transpose",
+            "swapaxes",
+            "moveaxis",
+            "concatenate",
+            "stack",
+            "split",
+            "expand_dims",
+            "squeeze",
+            "take",
+            "take_along_axis",
+            "pad",
+            "tile",
+            "repeat",
+            "broadcast_to",
+            "flip",
+            "getitem",
+            "slice",
+            "slice_update",
+            "sort",
+            "argsort",
+            "top_k",
+            "one_hot",
+        )
+    )
+    locals().update(
+        _static(
+            ops_nn,
+            "relu",
+            "relu6",
+            "sigmoid",
+            "softplus",
+            "softsign",
+            "silu",
+            "gelu",
+            "elu",
+            "selu",
+            "leaky_relu",
+            "hard_sigmoid",
+            "softmax",
+            "log_softmax",
+            "moments",
+        )
+    )
     # fused primitives (one graph node each; see ops_fused.py): the contract's sparse cross-entropy kernel
     locals().update(_static(ops_fused, "sparse_softmax_cross_entropy"))
 
@@ -109,15 +219,15 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps
             return super().dense(inputs, kernel, bias, activation)  # its clear error
         return ops_fused.dense(inputs, kernel, bias, activation)
 
-    def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
-                    velocity_hats=None):
+    def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon, velocity_hats=None):
         # Three fresh buffers per variable, each written in place as it is computed (ops_fused.adam_arrays),
         # instead of a dozen graph-free temporaries; they replace the variables' buffers directly (what
         # assign_variable does, without its checks: shapes and dtypes match by construction). AMSGrad and
         # stateless scopes (values substituted, assignments recorded) keep the generic definition.
         if velocity_hats is not None or _scopes.stack:
-            return super().adam_update(variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
-                                       velocity_hats)
+            return super().adam_update(
+                variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon, velocity_hats
+            )
         c1, c2, eps = 1.0 - float(beta_1), 1.0 - float(beta_2), float(epsilon)
         alphas = {}
         for w, g, m, v in zip(variables, grads, momentums, velocities):
@@ -143,8 +253,9 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps
         one = xp.asarray(1.0, dt)
         b1_power = xp.power(xp.asarray(beta_1, dt), t)
         b2_power = xp.power(xp.asarray(beta_2, dt), t)
-        return Tensor(xp.asarray(xp.divide(xp.multiply(lr, xp.sqrt(xp.subtract(one, b2_power))),
-                                           xp.subtract(one, b1_power)), dt))
+        return Tensor(
+            xp.asarray(xp.divide(xp.multiply(lr, xp.sqrt(xp.subtract(one, b2_power))), xp.subtract(one, b1_power)), dt)
+        )
 
     #: the tensor type and autodiff entry points, for code that works with this engine directly
     Tensor = Tensor
@@ -152,6 +263,7 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps
 
     def inference_scope(self):
         return autograd.no_grad()
+
     enable_grad = autograd.enable_grad
 
     # ------------------------------------------------------------------ tensors
@@ -209,8 +321,11 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps
 
     def arange(self, start, stop=None, step=1, dtype=None):
         if dtype is None:
-            ints = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-                       for v in (start, stop, step) if v is not None)
+            ints = all(
+                isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                for v in (start, stop, step)
+                if v is not None
+            )
             dtype = "int32" if ints else dtypes.floatx()
         dt = xp_dtype(std_dtype(dtype))
         if stop is None:
@@ -218,8 +333,7 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps
         return Tensor(xp.arange(_py(start), _py(stop), _py(step)).astype(dt))
 
     def eye(self, N, M=None, k=0, dtype=None):  # noqa: N803 - the contract's names
-        return Tensor(xp.eye(int(N), None if M is None else int(M), int(k),
-                             dtype=xp_dtype(std_dtype(dtype))))
+        return Tensor(xp.eye(int(N), None if M is None else int(M), int(k), dtype=xp_dtype(std_dtype(dtype))))
 
     def stop_gradient(self, x):
         return Tensor(to_tensor(x).data)
@@ -250,8 +364,10 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps
             elif isinstance(value, (np.ndarray, xp.ndarray)):
                 new = new.copy()
         if new.shape != handle.data.shape:
-            raise ValueError(f"Cannot assign a value of shape {tuple(new.shape)} to a variable of shape "
-                             f"{tuple(handle.data.shape)}; the shapes must match.")
+            raise ValueError(
+                f"Cannot assign a value of shape {tuple(new.shape)} to a variable of shape "
+                f"{tuple(handle.data.shape)}; the shapes must match."
+            )
         handle.data = new
         handle._version += 1
         return handle
@@ -291,8 +407,10 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps
         if name in ("cpu", "gpu"):
             name += ":0"
         if name != _DEVICE:
-            raise ValueError(f"The native engine runs on {_DEVICE} in this process; received device={device!r}. "
-                             "Set HIGHLEVEL_DEVICE=gpu (or cpu) before importing highlevel to switch.")
+            raise ValueError(
+                f"The native engine runs on {_DEVICE} in this process; received device={device!r}. "
+                "Set HIGHLEVEL_DEVICE=gpu (or cpu) before importing highlevel to switch."
+            )
         return name
 
     def device_scope(self, device):
@@ -325,8 +443,10 @@ class NativeBackend(SpatialOpsMixin, NumpyArrayOps, NumpyMathOps, ControlFlowOps
             loss, aux = (out[0], out[1]) if has_aux else (out, None)
             loss = to_tensor(loss)
             if loss.data.size != 1:
-                raise ValueError(f"value_and_grad needs fn to return a scalar; it returned shape {loss.shape}. "
-                                 "Reduce the output (e.g. with ops.sum or ops.mean) first.")
+                raise ValueError(
+                    f"value_and_grad needs fn to return a scalar; it returned shape {loss.shape}. "
+                    "Reduce the output (e.g. with ops.sum or ops.mean) first."
+                )
             wanted = [t for _, marked in targets for t in marked if isinstance(t, Tensor) and t.requires_grad]
             seed = xp.ones(loss.data.shape, loss.data.dtype)
             found = autograd.grad(loss, wanted, seed, create_graph=nested) if wanted else []

@@ -49,7 +49,7 @@ class ControlFlowOps:
             # the cotangent of each output, as tensors (graph mode: recorded slices of g)
             cts, start = list(outs), 0
             for i, shape, size in zip(floats, shapes, sizes):
-                part = g if single else g[start:start + size].reshape(shape)
+                part = g if single else g[start : start + size].reshape(shape)
                 if not graph:
                     part = Tensor(part)
                 if part.data.dtype != outs[i].data.dtype:
@@ -73,7 +73,7 @@ class ControlFlowOps:
         bundle = record(flat, inputs, backward, (), "custom_gradient")
         start = 0
         for i, shape, size in zip(floats, shapes, sizes):
-            part = bundle[start:start + size].reshape(shape)
+            part = bundle[start : start + size].reshape(shape)
             outs[i] = part if part.data.dtype == outs[i].data.dtype else self.cast(part, self.dtype(outs[i]))
             start += size
         return tree.unflatten(out_def, outs)

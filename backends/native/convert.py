@@ -14,8 +14,9 @@ weak); the common case, two tensors of one dtype, returns at once.
 import numpy as np
 
 from highlevel.backends.contract import Variable, dtypes
-from .tensor import DTYPE_NAMES as _NAMES
+
 from .tensor import COMPLEX_DTYPES, FLOAT_DTYPES, XP_DTYPES, Tensor, dtype_name, xp_dtype
+from .tensor import DTYPE_NAMES as _NAMES
 from .xp import ndarray, on_gpu, xp
 
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1

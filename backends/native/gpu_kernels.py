@@ -48,8 +48,10 @@ _RELU_GRAD = (
 @functools.cache
 def _kernel(spec):
     if not on_gpu:
-        raise RuntimeError(f"The fused CUDA kernel {spec[-1]!r} runs only on CuPy (HIGHLEVEL_DEVICE=gpu); "
-                           "the numpy path uses ops_fused's numpy code instead.")
+        raise RuntimeError(
+            f"The fused CUDA kernel {spec[-1]!r} runs only on CuPy (HIGHLEVEL_DEVICE=gpu); "
+            "the numpy path uses ops_fused's numpy code instead."
+        )
     return xp.ElementwiseKernel(*spec)
 
 

@@ -46,8 +46,7 @@ class Window:
         self.pad_lo = tuple(int(v) for v in pad_lo)
         self.out_size = tuple(int(v) for v in out_size)
         self.span = tuple(
-            (o - 1) * s + (k - 1) * d + 1
-            for o, s, k, d in zip(self.out_size, self.strides, self.kernel, self.dilation)
+            (o - 1) * s + (k - 1) * d + 1 for o, s, k, d in zip(self.out_size, self.strides, self.kernel, self.dilation)
         )
         # how many input rows per dim land inside the span (the rest is never read)
         self.n_used = tuple(min(i, s - lo) for i, s, lo in zip(self.in_size, self.span, self.pad_lo))

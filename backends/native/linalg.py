@@ -45,7 +45,7 @@ def _nan_on_failure(fn, *arrays):
     except np.linalg.LinAlgError:
         pass
     batch = arrays[0].shape[:-2]
-    flat = [a.reshape((-1,) + a.shape[len(batch):]) for a in arrays]
+    flat = [a.reshape((-1,) + a.shape[len(batch) :]) for a in arrays]
     results = []
     for i in range(flat[0].shape[0]):
         one = [a[i] for a in flat]
@@ -54,11 +54,13 @@ def _nan_on_failure(fn, *arrays):
         except np.linalg.LinAlgError:  # the shapes of a result, from a matrix LAPACK accepts, filled with NaN
             proxy = [xp.eye(a.shape[-2], a.shape[-1], dtype=a.dtype) if k == 0 else a for k, a in enumerate(one)]
             out = fn(*proxy)
-            results.append(tuple(xp.full_like(o, xp.nan) for o in out) if isinstance(out, tuple)
-                           else xp.full_like(out, xp.nan))
+            results.append(
+                tuple(xp.full_like(o, xp.nan) for o in out) if isinstance(out, tuple) else xp.full_like(out, xp.nan)
+            )
     if isinstance(results[0], tuple):
-        return tuple(xp.stack([r[j] for r in results]).reshape(batch + results[0][j].shape)
-                     for j in range(len(results[0])))
+        return tuple(
+            xp.stack([r[j] for r in results]).reshape(batch + results[0][j].shape) for j in range(len(results[0]))
+        )
     return xp.stack(results).reshape(batch + results[0].shape)
 
 
@@ -107,9 +109,9 @@ def _lu(a):
             pj, pp = perm[rows, j].copy(), perm[rows, p].copy()
             perm[rows, j], perm[rows, p] = pp, pj
             if j + 1 < m:
-                lu[:, j + 1:, j] /= lu[:, j, j][:, None]
+                lu[:, j + 1 :, j] /= lu[:, j, j][:, None]
                 if j + 1 < n:
-                    lu[:, j + 1:, j + 1:] -= lu[:, j + 1:, j][:, :, None] * lu[:, j, j + 1:][:, None, :]
+                    lu[:, j + 1 :, j + 1 :] -= lu[:, j + 1 :, j][:, :, None] * lu[:, j, j + 1 :][:, None, :]
     return lu.reshape(batch + (m, n)), pivots.reshape(batch + (k,)), perm.reshape(batch + (m,))
 
 
@@ -300,11 +302,15 @@ def linalg_eig(x):
     cdt = np.complex128 if xd.dtype == np.float64 else np.complex64
 
     def backward(g, out=None):  # recorded so that differentiating through eig fails loudly, not with a zero
-        raise NotImplementedError("The gradient of eig is not available on the native engine (the eigenvectors of a "
-                                  "non-symmetric matrix have no VJP rule here); use eigh for symmetric matrices.")
+        raise NotImplementedError(
+            "The gradient of eig is not available on the native engine (the eigenvectors of a "
+            "non-symmetric matrix have no VJP rule here); use eigh for symmetric matrices."
+        )
 
-    return (record(w.astype(cdt), (x,), backward, (), "eig_values"),
-            record(v.astype(cdt), (x,), backward, (), "eig_vectors"))
+    return (
+        record(w.astype(cdt), (x,), backward, (), "eig_values"),
+        record(v.astype(cdt), (x,), backward, (), "eig_vectors"),
+    )
 
 
 def linalg_svd(x, full_matrices, compute_uv):
@@ -338,7 +344,8 @@ def linalg_svd(x, full_matrices, compute_uv):
         if full_matrices and m != n:
             raise NotImplementedError(
                 "The gradient of svd's u or vh with full_matrices=True for a non-square matrix is not defined (their "
-                "extra columns are any orthonormal basis of a complement); use full_matrices=False.")
+                "extra columns are any orthonormal basis of a complement); use full_matrices=False."
+            )
 
     def backward_u(g, out=None):
         check_full(out)
@@ -367,8 +374,13 @@ def linalg_svd(x, full_matrices, compute_uv):
         return (term,)
 
     # u and vh are recorded even when only s is returned: the graph form of s's rule reads them, linked to x
-    outs.extend([record(ud, (x,), backward_u, (), "svd_u"), record(sd, (x,), backward_s, (), "svd_values"),
-                  record(vhd, (x,), backward_vh, (), "svd_vh")])
+    outs.extend(
+        [
+            record(ud, (x,), backward_u, (), "svd_u"),
+            record(sd, (x,), backward_s, (), "svd_values"),
+            record(vhd, (x,), backward_vh, (), "svd_vh"),
+        ]
+    )
     return tuple(outs) if compute_uv else outs[1]
 
 
@@ -390,9 +402,11 @@ def linalg_qr(x, mode):
 
     def rule(g, out, which):
         if mode == "complete" and m > n:
-            raise NotImplementedError("The gradient of qr with mode='complete' for a matrix with more rows than "
-                                      "columns is not defined (the extra columns of q are any orthonormal basis "
-                                      "of a complement); use mode='reduced'.")
+            raise NotImplementedError(
+                "The gradient of qr with mode='complete' for a matrix with more rows than "
+                "columns is not defined (the extra columns of q are any orthonormal basis "
+                "of a complement); use mode='reduced'."
+            )
         F = _ns(out)
         if out is None:
             q, r, a = qd, rd, xd
@@ -405,8 +419,11 @@ def linalg_qr(x, mode):
         from .ops_shape import concatenate, getitem
 
         cut = (lambda t, s: getitem(t, s)) if out is not None else (lambda t, s: t[s])
-        u, gu, gv = cut(r, (Ellipsis, slice(0, m))), cut(zero_r, (Ellipsis, slice(0, m))), \
-            cut(zero_r, (Ellipsis, slice(m, None)))
+        u, gu, gv = (
+            cut(r, (Ellipsis, slice(0, m))),
+            cut(zero_r, (Ellipsis, slice(0, m))),
+            cut(zero_r, (Ellipsis, slice(m, None))),
+        )
         y = cut(a, (Ellipsis, slice(m, None)))
         gx1 = _qr_square_grad(F, q, u, zero_q + y @ F.mT(gv), gu)
         gy = q @ gv
@@ -493,13 +510,17 @@ def jvp(fun, primals, tangents, has_aux=False):
     from .tensor import GRAD_DTYPES
 
     if not isinstance(primals, (list, tuple)) or not isinstance(tangents, (list, tuple)):
-        raise TypeError("jvp: `primals` and `tangents` must be tuples or lists (one entry per argument of fun); "
-                        f"received {type(primals).__name__} and {type(tangents).__name__}.")
+        raise TypeError(
+            "jvp: `primals` and `tangents` must be tuples or lists (one entry per argument of fun); "
+            f"received {type(primals).__name__} and {type(tangents).__name__}."
+        )
     p_leaves, p_def = tree.flatten(list(primals))
     t_leaves, t_def = tree.flatten(list(tangents))
     if len(p_leaves) != len(t_leaves):
-        raise ValueError(f"jvp: `tangents` must have the structure of `primals`; received {len(t_leaves)} tangent "
-                         f"leaves for {len(p_leaves)} primal leaves.")
+        raise ValueError(
+            f"jvp: `tangents` must have the structure of `primals`; received {len(t_leaves)} tangent "
+            f"leaves for {len(p_leaves)} primal leaves."
+        )
     nested = autograd.in_differentiation()
     xs, pairs = [], []
     for p, t in zip(p_leaves, t_leaves):

@@ -16,12 +16,20 @@ from .ops_math import _unary
 from .tensor import XP_DTYPES, Tensor
 from .xp import xp
 
-erfc = _unary("erfc", special.erfc, lambda F, g, x, y: g * (-special.TWO_OVER_SQRT_PI * F.exp(-x * x)),
-              doc="The complementary error function 1 - erf(x).")
+erfc = _unary(
+    "erfc",
+    special.erfc,
+    lambda F, g, x, y: g * (-special.TWO_OVER_SQRT_PI * F.exp(-x * x)),
+    doc="The complementary error function 1 - erf(x).",
+)
 # the derivative sqrt(pi)/2 * exp(erfinv(x)**2) reads the output: in graph mode the output Tensor, itself a
 # function of x, so the second derivative goes through erfinv again
-erfinv = _unary("erfinv", special.erfinv, lambda F, g, x, y: g * (special.SQRT_PI_OVER_2 * F.exp(y * y)),
-                doc="The inverse error function.")
+erfinv = _unary(
+    "erfinv",
+    special.erfinv,
+    lambda F, g, x, y: g * (special.SQRT_PI_OVER_2 * F.exp(y * y)),
+    doc="The inverse error function.",
+)
 
 
 def _shift_operands(x, y):

@@ -44,14 +44,18 @@ def dense(x, kernel, bias=None, activation=None):
         activation: None / ``"linear"`` (identity) or ``"relu"``.
     """
     if activation not in _ACTIVATIONS:
-        raise ValueError(f"dense: activation must be one of {_ACTIVATIONS}; received {activation!r}. Apply "
-                         "other activations after the fused op.")
+        raise ValueError(
+            f"dense: activation must be one of {_ACTIVATIONS}; received {activation!r}. Apply "
+            "other activations after the fused op."
+        )
     a, w = binary(x, kernel)
     if a.data.dtype not in FLOAT_DTYPES:
         raise TypeError(f"dense needs float inputs; received {a.dtype}. Cast the inputs first.")
     if w.data.ndim != 2 or a.data.ndim < 1 or a.data.shape[-1] != w.data.shape[0]:
-        raise ValueError(f"dense: inputs of shape {a.data.shape} do not match a kernel of shape {w.data.shape}; "
-                         "the kernel must be (input_dim, units) with input_dim the inputs' last axis.")
+        raise ValueError(
+            f"dense: inputs of shape {a.data.shape} do not match a kernel of shape {w.data.shape}; "
+            "the kernel must be (input_dim, units) with input_dim the inputs' last axis."
+        )
     ad, wd = a.data, w.data
     lead = ad.shape[:-1]
     a2 = ad.reshape(-1, ad.shape[-1]) if ad.ndim != 2 else ad
@@ -125,8 +129,10 @@ def sparse_softmax_cross_entropy(labels, logits, axis=-1):
     if moved:
         zd = xp.moveaxis(zd, axis, -1)
     if lab.shape != zd.shape[:-1]:
-        raise ValueError(f"sparse_softmax_cross_entropy: labels of shape {lab.shape} do not match logits of "
-                         f"shape {z.data.shape} without the class axis {axis}.")
+        raise ValueError(
+            f"sparse_softmax_cross_entropy: labels of shape {lab.shape} do not match logits of "
+            f"shape {z.data.shape} without the class axis {axis}."
+        )
     n = zd.shape[-1]
     poison = None
     if on_gpu:
@@ -135,8 +141,10 @@ def sparse_softmax_cross_entropy(labels, logits, axis=-1):
         lab = xp.where(bad, 0, lab)
         poison = xp.where(bad, zd.dtype.type(xp.nan), zd.dtype.type(0))  # 0 or NaN per example
     elif lab.size and (int(lab.min()) < 0 or int(lab.max()) >= n):
-        raise ValueError(f"sparse_softmax_cross_entropy: labels must be in [0, {n}); received values from "
-                         f"{int(lab.min())} to {int(lab.max())}.")
+        raise ValueError(
+            f"sparse_softmax_cross_entropy: labels must be in [0, {n}); received values from "
+            f"{int(lab.min())} to {int(lab.max())}."
+        )
     shifted = zd - zd.max(axis=-1, keepdims=True)
     e = xp.exp(shifted)
     s = e.sum(axis=-1, keepdims=True)
@@ -161,7 +169,6 @@ def sparse_softmax_cross_entropy(labels, logits, axis=-1):
         return (grad.astype(z.data.dtype, copy=False),)
 
     return record(loss, (z,), backward, (), "sparse_softmax_cross_entropy")
-
 
 
 def _xent_grad(z, g, lab, n, axis, poison):

@@ -25,12 +25,14 @@ def matmul(x1, x2):
     a, b = binary(x1, x2)
     ad, bd = a.data, b.data
     if ad.ndim == 0 or bd.ndim == 0:
-        raise ValueError(f"matmul needs operands of rank >= 1; received shapes {ad.shape} and {bd.shape}. "
-                         "Use multiply for scalars.")
+        raise ValueError(
+            f"matmul needs operands of rank >= 1; received shapes {ad.shape} and {bd.shape}. Use multiply for scalars."
+        )
     yd = xp.matmul(ad, bd)
     if yd.dtype != ad.dtype:  # ml_dtypes multiplies bfloat16 matrices into float32
         yd = yd.astype(ad.dtype)
     if ad.ndim == 2 and bd.ndim == 2:
+
         def backward(g, out=None):  # Tensor's @ and .T record: the same expression in both modes
             va, vb = (ad, bd) if out is None else (a, b)
             return (g @ vb.T if a.requires_grad else None, va.T @ g if b.requires_grad else None)
@@ -96,7 +98,7 @@ def _expand_subscripts(subscripts, shapes):
     for sub, shp in zip(ins, shapes):
         if "..." in sub:
             n = len(shp) - (len(sub) - 3)
-            sub = sub.replace("...", ell[ell_n - n:])
+            sub = sub.replace("...", ell[ell_n - n :])
         if len(sub) != len(shp):
             raise ValueError(f"einsum: subscript {sub!r} does not match an operand of shape {shp}.")
         expanded.append(sub)
@@ -128,8 +130,10 @@ def einsum(subscripts, *operands):
         # written once: on arrays with xp.einsum, or on Tensors with this op (graph mode)
         values = datas if out_ is None else ts
         contract = _xp_einsum if out_ is None else einsum
-        return tuple(_einsum_operand_grad(i, ins, out, values, g, sizes, contract) if t.requires_grad else None
-                     for i, t in enumerate(ts))
+        return tuple(
+            _einsum_operand_grad(i, ins, out, values, g, sizes, contract) if t.requires_grad else None
+            for i, t in enumerate(ts)
+        )
 
     return record(yd, tuple(ts), backward, tuple(ts), "einsum")
 

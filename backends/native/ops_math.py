@@ -14,7 +14,6 @@ the rules are Python floats, which numpy treats as weak, so float32 stays float3
 import math
 import types
 
-from highlevel.backends.contract import dtypes
 from . import autograd as _ag
 from . import special
 from .autograd import record, unbroadcast
@@ -35,10 +34,12 @@ def _unary(name, fwd, dfn=None, floats=True, doc=""):
     ``floats``: integer inputs are computed in floatx (True) or keep their dtype (False).
     """
     if dfn is None:
+
         def op(x):
             x = to_float(x) if floats else to_tensor(x)
             return Tensor(like(fwd(x.data), x.data.dtype))
     else:
+
         def op(x):
             x = to_float(x) if floats else to_tensor(x)
             xd = x.data
@@ -54,14 +55,14 @@ def _unary(name, fwd, dfn=None, floats=True, doc=""):
                 return (dfn(_T, g, x, out),)
 
             return record(yd, (x,), backward, (x,), name)
+
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc or f"Elementwise {name}."
     return op
 
 
 negative = _unary("negative", xp.negative, lambda F, g, x, y: -g, floats=False, doc="-x.")
-_real_abs = _unary("abs", xp.abs, lambda F, g, x, y: g * F.sign(x), floats=False,
-                   doc="|x|; gradient sign(x) (0 at 0).")
+_real_abs = _unary("abs", xp.abs, lambda F, g, x, y: g * F.sign(x), floats=False, doc="|x|; gradient sign(x) (0 at 0).")
 
 
 def abs(x):  # noqa: A001 - the contract's name
@@ -83,6 +84,8 @@ def abs(x):  # noqa: A001 - the contract's name
         return (multiply(g, conj(x)) / safe,)
 
     return record(yd, (x,), backward, (x,), "abs")
+
+
 sign = _unary("sign", xp.sign, floats=False, doc="-1, 0 or 1; gradient 0.")
 _square = _unary("square", xp.square, lambda F, g, x, y: g * (x + x), floats=False)
 
@@ -114,8 +117,9 @@ arcsinh = _unary("arcsinh", xp.arcsinh, lambda F, g, x, y: g / F.sqrt(x * x + 1.
 arccosh = _unary("arccosh", xp.arccosh, lambda F, g, x, y: g / F.sqrt(x * x - 1.0), doc="Inverse cosh.")
 arctanh = _unary("arctanh", xp.arctanh, lambda F, g, x, y: g / (1.0 - x * x), doc="Inverse tanh.")
 reciprocal = _unary("reciprocal", lambda x: 1.0 / x, lambda F, g, x, y: -g * y * y, doc="1 / x.")
-erf = _unary("erf", special.erf, lambda F, g, x, y: g * (special.TWO_OVER_SQRT_PI * F.exp(-x * x)),
-             doc="The error function.")
+erf = _unary(
+    "erf", special.erf, lambda F, g, x, y: g * (special.TWO_OVER_SQRT_PI * F.exp(-x * x)), doc="The error function."
+)
 floor = _unary("floor", xp.floor, doc="Round down; gradient 0.")
 ceil = _unary("ceil", xp.ceil, doc="Round up; gradient 0.")
 
@@ -126,6 +130,7 @@ _T = types.SimpleNamespace(sign=sign, sqrt=sqrt, exp=exp, sin=sin, cos=cos, sinh
 def _bool_unary(name, fwd, doc):
     def op(x):
         return Tensor(fwd(to_tensor(x).data))
+
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
     return op
@@ -222,8 +227,7 @@ def cast(x, dtype):
         return ((g.real if g.dtype.kind == "c" and src.kind != "c" else g).astype(src),)
 
     # complex to real keeps the real part (as numpy does, without its warning)
-    return record((xd.real if xd.dtype.kind == "c" and dt.kind != "c" else xd).astype(dt), (x,), backward, (),
-                  "cast")
+    return record((xd.real if xd.dtype.kind == "c" and dt.kind != "c" else xd).astype(dt), (x,), backward, (), "cast")
 
 
 # ------------------------------------------------------------------------- binary
@@ -235,8 +239,7 @@ def add(x1, x2):
     sa, sb = a.data.shape, b.data.shape
 
     def backward(g, out=None):  # the same expressions on arrays and on Tensors
-        return (unbroadcast(g, sa) if a.requires_grad else None,
-                unbroadcast(g, sb) if b.requires_grad else None)
+        return (unbroadcast(g, sa) if a.requires_grad else None, unbroadcast(g, sb) if b.requires_grad else None)
 
     return record(a.data + b.data, (a, b), backward, (), "add")
 
@@ -249,8 +252,7 @@ def subtract(x1, x2):
     sa, sb = a.data.shape, b.data.shape
 
     def backward(g, out=None):
-        return (unbroadcast(g, sa) if a.requires_grad else None,
-                unbroadcast(-g, sb) if b.requires_grad else None)
+        return (unbroadcast(g, sa) if a.requires_grad else None, unbroadcast(-g, sb) if b.requires_grad else None)
 
     return record(a.data - b.data, (a, b), backward, (), "subtract")
 
@@ -264,8 +266,10 @@ def multiply(x1, x2):
 
     def backward(g, out=None):
         va, vb = (ad, bd) if out is None else (a, b)
-        return (unbroadcast(g * vb, ad.shape) if a.requires_grad else None,
-                unbroadcast(g * va, bd.shape) if b.requires_grad else None)
+        return (
+            unbroadcast(g * vb, ad.shape) if a.requires_grad else None,
+            unbroadcast(g * va, bd.shape) if b.requires_grad else None,
+        )
 
     return record(ad * bd, (a, b), backward, (a, b), "multiply")
 
@@ -281,8 +285,10 @@ def divide(x1, x2):
     def backward(g, out=None):
         vb, vy = (bd, yd) if out is None else (b, out)
         ga = g / vb
-        return (unbroadcast(ga, ad.shape) if a.requires_grad else None,
-                unbroadcast(-ga * vy, bd.shape) if b.requires_grad else None)
+        return (
+            unbroadcast(ga, ad.shape) if a.requires_grad else None,
+            unbroadcast(-ga * vy, bd.shape) if b.requires_grad else None,
+        )
 
     return record(yd, (a, b), backward, (b,), "divide")
 
@@ -304,8 +310,10 @@ def divide_no_nan(x1, x2):
         else:
             ga = where(zero, 0.0, g) / where(zero, 1.0, b)
             vy = out
-        return (unbroadcast(ga, ad.shape) if a.requires_grad else None,
-                unbroadcast(-ga * vy, bd.shape) if b.requires_grad else None)
+        return (
+            unbroadcast(ga, ad.shape) if a.requires_grad else None,
+            unbroadcast(-ga * vy, bd.shape) if b.requires_grad else None,
+        )
 
     return record(yd, (a, b), backward, (), "divide_no_nan")
 
@@ -331,8 +339,10 @@ def mod(x1, x2):
 
     def backward(g, out=None):
         q = xp.floor_divide(ad, bd)  # piecewise constant: a constant factor in graph mode too
-        return (unbroadcast(g, ad.shape) if a.requires_grad else None,
-                unbroadcast(-g * (q if out is None else Tensor(q)), bd.shape) if b.requires_grad else None)
+        return (
+            unbroadcast(g, ad.shape) if a.requires_grad else None,
+            unbroadcast(-g * (q if out is None else Tensor(q)), bd.shape) if b.requires_grad else None,
+        )
 
     return record(xp.mod(ad, bd), (a, b), backward, (a, b), "mod")
 
@@ -350,8 +360,7 @@ def power(x1, x2):
         if out is None:
             if a.requires_grad:
                 # JAX's rule: x2 * x1**(x2 - 1), and 0 where x2 == 0 (so 0**0 has gradient 0)
-                ga = unbroadcast(g * xp.where(bd == 0, 0.0, bd * xp.power(ad, bd - 1.0)).astype(g.dtype),
-                                 ad.shape)
+                ga = unbroadcast(g * xp.where(bd == 0, 0.0, bd * xp.power(ad, bd - 1.0)).astype(g.dtype), ad.shape)
             if b.requires_grad:
                 safe = xp.where(ad == 0, 1.0, ad).astype(ad.dtype)
                 gb = unbroadcast(g * yd * xp.log(safe), bd.shape)
@@ -384,8 +393,10 @@ def arctan2(x1, x2):
     def backward(g, out=None):
         va, vb = (ad, bd) if out is None else (a, b)
         d = g / (va * va + vb * vb)
-        return (unbroadcast(d * vb, ad.shape) if a.requires_grad else None,
-                unbroadcast(-d * va, bd.shape) if b.requires_grad else None)
+        return (
+            unbroadcast(d * vb, ad.shape) if a.requires_grad else None,
+            unbroadcast(-d * va, bd.shape) if b.requires_grad else None,
+        )
 
     return record(xp.arctan2(ad, bd), (a, b), backward, (a, b), "arctan2")
 
@@ -404,8 +415,10 @@ def _extremum(name, fwd, first_wins):
             wa = xp.where(xp.isnan(ad), 1.0, wa).astype(dt)
             if out is not None:
                 wa = Tensor(wa)
-            return (unbroadcast(g * wa, ad.shape) if a.requires_grad else None,
-                    unbroadcast(g * (1.0 - wa), bd.shape) if b.requires_grad else None)
+            return (
+                unbroadcast(g * wa, ad.shape) if a.requires_grad else None,
+                unbroadcast(g * (1.0 - wa), bd.shape) if b.requires_grad else None,
+            )
 
         return record(yd, (a, b), backward, (a, b), name)
 
@@ -426,8 +439,10 @@ def logaddexp(x1, x2):
 
     def backward(g, out=None):
         F, va, vb, vy = (xp, ad, bd, yd) if out is None else (_T, a, b, out)
-        return (unbroadcast(g * F.exp(va - vy), ad.shape) if a.requires_grad else None,
-                unbroadcast(g * F.exp(vb - vy), bd.shape) if b.requires_grad else None)
+        return (
+            unbroadcast(g * F.exp(va - vy), ad.shape) if a.requires_grad else None,
+            unbroadcast(g * F.exp(vb - vy), bd.shape) if b.requires_grad else None,
+        )
 
     return record(yd, (a, b), backward, (a, b), "logaddexp")
 
@@ -436,6 +451,7 @@ def _compare(name, fwd, doc):
     def op(x1, x2):
         a, b = binary(x1, x2)
         return Tensor(fwd(a.data, b.data))
+
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
     return op
@@ -455,6 +471,7 @@ bitwise_xor = _compare("bitwise_xor", xp.bitwise_xor, "x1 ^ x2 (bool or integer)
 def _logical(name, fwd, doc):
     def op(x1, x2):
         return Tensor(fwd(to_tensor(x1).data, to_tensor(x2).data))
+
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
     return op
@@ -484,9 +501,13 @@ def where(condition, x1=None, x2=None):
     def backward(g, out=None):
         if out is None:
             zero = xp.zeros((), g.dtype)
-            return (unbroadcast(xp.where(c, g, zero), ad.shape) if a.requires_grad else None,
-                    unbroadcast(xp.where(c, zero, g), bd.shape) if b.requires_grad else None)
-        return (unbroadcast(where(c, g, 0.0), ad.shape) if a.requires_grad else None,
-                unbroadcast(where(c, 0.0, g), bd.shape) if b.requires_grad else None)
+            return (
+                unbroadcast(xp.where(c, g, zero), ad.shape) if a.requires_grad else None,
+                unbroadcast(xp.where(c, zero, g), bd.shape) if b.requires_grad else None,
+            )
+        return (
+            unbroadcast(where(c, g, 0.0), ad.shape) if a.requires_grad else None,
+            unbroadcast(where(c, 0.0, g), bd.shape) if b.requires_grad else None,
+        )
 
     return record(yd, (a, b), backward, (), "where")

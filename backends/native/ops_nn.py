@@ -12,13 +12,14 @@ softmax and log_softmax shifted by the maximum.
 
 import math
 
+from highlevel.backends.contract.axes import canonical_axes
+
 from . import ops_math as _math
 from .autograd import record
 from .convert import like, to_float, to_tensor
 from .ops_reduce import mean, var
 from .tensor import Tensor
 from .xp import on_gpu, xp
-from highlevel.backends.contract.axes import canonical_axes
 
 if on_gpu:
     from . import gpu_kernels
@@ -195,7 +196,6 @@ def hard_sigmoid(x):
         return (g * (1.0 / 6.0) * (inside if out is None else _mask(inside)),)
 
     return record(like(yd, xd.dtype), (x,), backward, (x,), "hard_sigmoid")
-
 
 
 def softmax(x, axis=-1):

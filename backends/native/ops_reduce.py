@@ -15,6 +15,7 @@ import builtins
 
 from highlevel.backends.contract import dtypes
 from highlevel.backends.contract.axes import canonical_axes, canonical_axis
+
 from . import ops_math as _math
 from . import ops_shape as _shape
 from .autograd import record
@@ -86,9 +87,11 @@ def mean(x, axis=None, keepdims=False):
 def _check_nonempty(name, shape, axes):
     reduced = range(len(shape)) if axes is None else axes
     if builtins.any(shape[i] == 0 for i in reduced):
-        raise ValueError(f"{name} of an empty axis: the input has shape {shape} and the reduction axes "
-                         f"{axes if axes is not None else 'all'} include a zero-size one, so the result "
-                         "has no value. Pass a non-empty input.")
+        raise ValueError(
+            f"{name} of an empty axis: the input has shape {shape} and the reduction axes "
+            f"{axes if axes is not None else 'all'} include a zero-size one, so the result "
+            "has no value. Pass a non-empty input."
+        )
 
 
 def _extremum(name, fwd):
@@ -107,14 +110,16 @@ def _extremum(name, fwd):
             count = xp.maximum(hit.sum(axis=axes, keepdims=True), 1)
             if out is not None:
                 return (_math.where(hit, _shape.reshape(g, kept) / count.astype(xd.dtype), 0.0),)
-            share = (g.reshape(kept) / count.astype(g.dtype))
+            share = g.reshape(kept) / count.astype(g.dtype)
             return (xp.where(hit, share, xp.zeros((), g.dtype)),)
 
         return record(yd, (x,), backward, (x,), name)
 
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = (f"The {name}imum over ``axis`` (NaN propagates); the gradient is shared by ties. "
-                  "Raises ValueError over an empty axis.")
+    op.__doc__ = (
+        f"The {name}imum over ``axis`` (NaN propagates); the gradient is shared by ties. "
+        "Raises ValueError over an empty axis."
+    )
     return op
 
 
@@ -162,11 +167,11 @@ def prod(x, axis=None, keepdims=False):
             inverse[ax] = pos
         if out is not None:  # the same steps with recorded ops: the products depend on x
             moved = _shape.transpose(x, rest + red)
-            flat = _shape.reshape(moved, moved.shape[:len(rest)] + (-1,))
+            flat = _shape.reshape(moved, moved.shape[: len(rest)] + (-1,))
             others = _shape.reshape(_exclusive_products_tensor(flat), moved.shape)
             return (_expand(g, shape, axes) * _shape.transpose(others, inverse),)
         moved = xp.transpose(xd, rest + red)
-        flat = moved.reshape(moved.shape[:len(rest)] + (-1,))
+        flat = moved.reshape(moved.shape[: len(rest)] + (-1,))
         others = _exclusive_products(flat, -1).reshape(moved.shape)
         others = xp.transpose(others, inverse)
         return (_expand(g, shape, axes) * others,)
@@ -221,8 +226,7 @@ def logsumexp(x, axis=None, keepdims=False):
     with _quiet():
         lse = xp.log(xp.exp(xd - m).sum(axis=axes, keepdims=True)) + m
     shape = xd.shape
-    yd = lse if keepdims else lse.reshape([d for i, d in enumerate(lse.shape)
-                                           if not (axes is None or i in axes)])
+    yd = lse if keepdims else lse.reshape([d for i, d in enumerate(lse.shape) if not (axes is None or i in axes)])
 
     def backward(g, out=None):
         if out is None:

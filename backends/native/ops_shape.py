@@ -17,6 +17,7 @@ import numpy as np
 
 from highlevel.backends.contract import Variable, dtypes
 from highlevel.backends.contract.axes import canonical_axes, canonical_axis, ordered_axes
+
 from .autograd import linear, record, unbroadcast
 from .convert import promote, to_tensor
 from .tensor import Tensor, xp_dtype
@@ -195,8 +196,10 @@ def take(x, indices, axis=None):
         idx = xp.where(outside, 0, idx)
         outside = outside.reshape((1,) * axis + outside.shape + (1,) * (xd.ndim - axis - 1))
     elif idx.size and (int(idx.min()) < -n or int(idx.max()) >= n):
-        raise IndexError(f"take: indices must be in [-{n}, {n}) for axis {axis} of shape {xd.shape}; "
-                         f"received values in [{int(idx.min())}, {int(idx.max())}].")
+        raise IndexError(
+            f"take: indices must be in [-{n}, {n}) for axis {axis} of shape {xd.shape}; "
+            f"received values in [{int(idx.min())}, {int(idx.max())}]."
+        )
     yd = xp.take(xd, idx, axis=axis)
     if outside is not None:
         yd = xp.where(outside, _fill_value(xd.dtype), yd)
@@ -252,8 +255,12 @@ def take_along_axis(x, indices, axis=None):
     axis = canonical_axis(axis, x.ndim)
     xd = x.data
     # broadcast the non-axis dimensions of x and the indices against each other, as numpy does
-    bshape = list(np.broadcast_shapes(tuple(d for i, d in enumerate(xd.shape) if i != axis),
-                                      tuple(d for i, d in enumerate(idx.shape) if i != axis)))
+    bshape = list(
+        np.broadcast_shapes(
+            tuple(d for i, d in enumerate(xd.shape) if i != axis),
+            tuple(d for i, d in enumerate(idx.shape) if i != axis),
+        )
+    )
     xs, isz = list(bshape), list(bshape)
     xs.insert(axis, xd.shape[axis])
     isz.insert(axis, idx.shape[axis])
@@ -267,8 +274,15 @@ def take_along_axis(x, indices, axis=None):
 
     def backward(g, out=None):
         if out is not None:
-            return (linear(g, lambda a: backward(a)[0], lambda a: xp.take_along_axis(a, idx, axis=axis),
-                           "take_along_axis_transpose", "take_along_axis"),)
+            return (
+                linear(
+                    g,
+                    lambda a: backward(a)[0],
+                    lambda a: xp.take_along_axis(a, idx, axis=axis),
+                    "take_along_axis_transpose",
+                    "take_along_axis",
+                ),
+            )
         gx = xp.zeros(shape, dt)
         if idx.shape[axis] == 1 and not on_gpu:
             # one pick per line (e.g. the label's log-probability): no index repeats, so a plain
@@ -285,8 +299,10 @@ def pad(x, pad_width, mode="constant", constant_values=None):
     """Pads with ``((before, after), ...)`` per axis; modes constant, reflect, symmetric, edge."""
     x = to_tensor(x)
     xd = x.data
-    pw = np.broadcast_to(np.asarray(pad_width, dtype=np.int64).reshape(-1, 2) if np.ndim(pad_width) else
-                         np.full((1, 2), int(pad_width)), (xd.ndim, 2)).tolist()
+    pw = np.broadcast_to(
+        np.asarray(pad_width, dtype=np.int64).reshape(-1, 2) if np.ndim(pad_width) else np.full((1, 2), int(pad_width)),
+        (xd.ndim, 2),
+    ).tolist()
     if mode == "constant":
         cv = 0 if constant_values is None else constant_values
         yd = xp.pad(xd, pw, mode="constant", constant_values=xp.asarray(cv).astype(xd.dtype))
@@ -341,8 +357,11 @@ def repeat(x, repeats, axis=None):
 
     def backward(g, out=None):
         if out is not None:
-            return (linear(g, lambda a: backward(a)[0], lambda a: xp.repeat(a, reps, axis=axis), "repeat_transpose",
-                           "repeat"),)
+            return (
+                linear(
+                    g, lambda a: backward(a)[0], lambda a: xp.repeat(a, reps, axis=axis), "repeat_transpose", "repeat"
+                ),
+            )
         src = xp.repeat(xp.arange(shape[axis]), reps)
         gx = xp.zeros(shape, dt)
         scatter_add(gx, (_py_slice(None),) * axis + (src,), g)
@@ -464,8 +483,15 @@ def _permutation_gather(x, idx, axis, name):
 
     def backward(g, out=None):
         if out is not None:
-            return (linear(g, lambda a: backward(a)[0], lambda a: xp.take_along_axis(a, idx, axis=axis),
-                           name + "_transpose", name),)
+            return (
+                linear(
+                    g,
+                    lambda a: backward(a)[0],
+                    lambda a: xp.take_along_axis(a, idx, axis=axis),
+                    name + "_transpose",
+                    name,
+                ),
+            )
         gx = xp.zeros(shape, dt)
         gx[_along_axis_index(idx, shape, axis)] = g
         return (gx,)

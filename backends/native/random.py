@@ -15,6 +15,7 @@ True
 import numpy as np
 
 from highlevel.backends.contract import Variable, dtypes
+
 from .convert import to_tensor
 from .tensor import Tensor, xp_dtype
 from .xp import on_gpu, xp
@@ -48,9 +49,9 @@ def _unit(bits, dtype, open_low=False):
     """Uniform floats in [0, 1) (``(0, 1]`` with ``open_low``) from uint64 ``bits``: float32 from 24 bits, or
     float64 from 53 when ``dtype`` is float64."""
     if np.dtype(dtype) == np.float64:
-        u, scale = (bits >> np.uint64(11)).astype(xp.float64), np.float64(2.0 ** -53)
+        u, scale = (bits >> np.uint64(11)).astype(xp.float64), np.float64(2.0**-53)
     else:
-        u, scale = (bits >> np.uint64(40)).astype(xp.float32), np.float32(2.0 ** -24)
+        u, scale = (bits >> np.uint64(40)).astype(xp.float32), np.float32(2.0**-24)
     if open_low:
         u += u.dtype.type(1)
     u *= scale
@@ -83,8 +84,9 @@ def _generator(seed):
     else:
         values = list(seed)
     if len(values) != 2 or not all(isinstance(v, (int, np.integer)) for v in values):
-        raise ValueError(f"A random seed must be a pair (seed, counter) of ints or an int tensor of shape (2,); "
-                         f"received {seed!r}.")
+        raise ValueError(
+            f"A random seed must be a pair (seed, counter) of ints or an int tensor of shape (2,); received {seed!r}."
+        )
     key = ((int(values[0]) & _MASK32) << 32) | (int(values[1]) & _MASK32)
     return np.random.Generator(np.random.Philox(key=key))
 

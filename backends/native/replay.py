@@ -23,19 +23,61 @@ step's level outside any engine call stops the recording instead of being frozen
 import threading
 
 from highlevel.backends.contract import replay as _replay
-from highlevel.backends.contract.replay import (HostReadError, NotReplayable, unwrap_backend_methods,  # noqa: F401 - re-exported
-                                                wrap_backend_methods, wrap_call)
+from highlevel.backends.contract.replay import (
+    HostReadError,
+    unwrap_backend_methods,  # noqa: F401 - re-exported
+    wrap_backend_methods,
+    wrap_call,
+)
 
 from . import autograd
 from .tensor import Tensor
 
 # Tensor methods that make new tensors or change one: logged like engine calls.
 _TENSOR_OPS = (
-    "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
-    "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__",
-    "__neg__", "__abs__", "__invert__", "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__",
-    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__getitem__", "astype", "reshape", "sum", "mean",
-    "detach", "assign_", "add_", "sub_", "mul_", "div_", "zero_",
+    "__add__",
+    "__radd__",
+    "__sub__",
+    "__rsub__",
+    "__mul__",
+    "__rmul__",
+    "__truediv__",
+    "__rtruediv__",
+    "__floordiv__",
+    "__rfloordiv__",
+    "__mod__",
+    "__rmod__",
+    "__pow__",
+    "__rpow__",
+    "__matmul__",
+    "__rmatmul__",
+    "__neg__",
+    "__abs__",
+    "__invert__",
+    "__and__",
+    "__rand__",
+    "__or__",
+    "__ror__",
+    "__xor__",
+    "__rxor__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__getitem__",
+    "astype",
+    "reshape",
+    "sum",
+    "mean",
+    "detach",
+    "assign_",
+    "add_",
+    "sub_",
+    "mul_",
+    "div_",
+    "zero_",
 )
 _INPLACE = frozenset({"assign_", "add_", "sub_", "mul_", "div_", "zero_"})
 # Tensor methods that read values on the host.
@@ -47,7 +89,8 @@ def _wrap_host_read(rec, name, fn):
         if rec.depth == 0 and threading.get_ident() == rec.thread and id(self) not in rec.const_ids:
             raise HostReadError(
                 f"Tensor.{name}() read a value of the step on the host while the step was being recorded for "
-                "replay (as under jax.jit, a replayed step does not run its Python code again)")
+                "replay (as under jax.jit, a replayed step does not run its Python code again)"
+            )
         return fn(self, *args, **kwargs)
 
     wrapper.__name__ = name
@@ -105,8 +148,6 @@ class _Patched:
         for name, orig in self.saved_tensor.items():
             setattr(Tensor, name, orig)
         return False
-
-
 
 
 class NativeEngine(_replay.Engine):

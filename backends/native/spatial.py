@@ -316,22 +316,29 @@ class SpatialOpsMixin:
         def backward(g, out=None):
             if out is not None:
                 fam = maps.family(op)
-                return (fam.apply("input_grad", g, w) if x.requires_grad else None,
-                        fam.apply("kernel_grad", x, g) if w.requires_grad else None)
+                return (
+                    fam.apply("input_grad", g, w) if x.requires_grad else None,
+                    fam.apply("kernel_grad", x, g) if w.requires_grad else None,
+                )
             dx = dw = None
             if x.requires_grad:
                 dx = _as(maps.input_grad(g, w.data), x.data.dtype)
             if w.requires_grad:
-                dw = _as(_tapwise_kernel_grad(xs, maps._grad_last(g), win).reshape(wshape) if maps.tapwise
-                         else maps.kernel_grad(None, g, cols=a), w.data.dtype)
+                dw = _as(
+                    _tapwise_kernel_grad(xs, maps._grad_last(g), win).reshape(wshape)
+                    if maps.tapwise
+                    else maps.kernel_grad(None, g, cols=a),
+                    w.data.dtype,
+                )
             return dx, dw
 
         backward.__qualname__ = f"{op}.<locals>.backward"
         return record(out, (x, w), backward, saved=(x, w) if maps.tapwise else (w,))
 
     # ------------------------------------------------------------------------------------ conv_transpose
-    def conv_transpose(self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None,
-                       dilation_rate=1):
+    def conv_transpose(
+        self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None, dilation_rate=1
+    ):
         """Transposed convolution (the gradient of ``conv`` with respect to its input), output sized as Keras does.
 
         Args:
@@ -358,7 +365,7 @@ class SpatialOpsMixin:
         _check_rank(x.data, nd, "conv_transpose")
         first = channels_first(data_format)
         c = x.data.shape[1] if first else x.data.shape[-1]
-        cout, cin = w.data.shape[-2], w.data.shape[-1]
+        cin = w.data.shape[-1]
         if c != cin:
             raise ValueError(
                 f"conv_transpose: the input has {c} channels but the kernel expects {cin} (kernel shape "
@@ -380,16 +387,19 @@ class SpatialOpsMixin:
         dtype = _compute_dtype(x.dtype, w.dtype)
         kernel_size = w.data.shape[:nd]
         # `win` is the window of the convolution whose input gradient this op is: its input is our output
-        win = _im.transpose_window(_to_last(x.data, first).shape[1:-1], kernel_size, strides, dilation, padding,
-                                   out_pad)
+        win = _im.transpose_window(
+            _to_last(x.data, first).shape[1:-1], kernel_size, strides, dilation, padding, out_pad
+        )
         maps = _ConvMaps(win, 1, first, dtype, w.data.shape, w.data.shape)
         out = maps.input_grad(x.data, w.data)
 
         def backward(g, out=None):
             if out is not None:
                 fam = maps.family("conv_transpose")
-                return (fam.apply("forward", g, w) if x.requires_grad else None,
-                        fam.apply("kernel_grad", g, x) if w.requires_grad else None)
+                return (
+                    fam.apply("forward", g, w) if x.requires_grad else None,
+                    fam.apply("kernel_grad", g, x) if w.requires_grad else None,
+                )
             # one im2col of g serves both gradients
             a, dx = maps.from_cols(maps.padded(g), maps.kernel(w.data))
             if x.requires_grad:
@@ -488,7 +498,8 @@ class SpatialOpsMixin:
 
         def pool(a):
             total = _im.windows_view(xp, _im.pad_to_span(xp, _to_last(_as(a, dtype), first), win), win).sum(
-                axis=_im.kernel_axes(win))
+                axis=_im.kernel_axes(win)
+            )
             total *= scale
             return _from_last(total, first)
 
@@ -505,4 +516,3 @@ class SpatialOpsMixin:
 
         backward.__qualname__ = "average_pool.<locals>.backward"
         return record(out, (x,), backward)
-

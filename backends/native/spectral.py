@@ -41,8 +41,10 @@ def complex_(re, im):
             from .ops_math import negative
 
             gr, gi = real(g), negative(imag(g))
-        return (unbroadcast(gr, re.shape) if re.requires_grad else None,
-                unbroadcast(gi, im.shape) if im.requires_grad else None)
+        return (
+            unbroadcast(gr, re.shape) if re.requires_grad else None,
+            unbroadcast(gi, im.shape) if im.requires_grad else None,
+        )
 
     return record(zd, (re, im), backward, (), "complex")
 

@@ -30,9 +30,25 @@ except ImportError:  # ml_dtypes is optional: core dependencies are numpy and ri
     _BFLOAT16 = None
 
 #: canonical dtype name -> xp dtype
-XP_DTYPES = {n: xp.dtype(n) for n in (
-    "bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
-    "float16", "float32", "float64", "complex64", "complex128")}
+XP_DTYPES = {
+    n: xp.dtype(n)
+    for n in (
+        "bool",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "float16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    )
+}
 if _BFLOAT16 is not None:
     XP_DTYPES["bfloat16"] = _BFLOAT16
 #: xp dtype -> canonical name (a dict lookup: ``dtype.name`` costs microseconds)
@@ -64,8 +80,9 @@ def dtype_name(dt):
     try:
         return DTYPE_NAMES[dt]
     except KeyError:
-        raise ValueError(f"Unsupported array dtype {dt!r} on the native engine; expected one of "
-                         f"{sorted(XP_DTYPES)}.") from None
+        raise ValueError(
+            f"Unsupported array dtype {dt!r} on the native engine; expected one of {sorted(XP_DTYPES)}."
+        ) from None
 
 
 class Tensor:
@@ -81,7 +98,8 @@ class Tensor:
     [[7.0, 11.0], [9.0, 13.0]]
     """
 
-    # `_keras_mask`: the mask the front end attaches to a layer's output (unset until then), as on the other engines' tensors
+    # `_keras_mask`: the mask the front end attaches to a layer's output (unset until then), as on the other
+    # engines' tensors
     __slots__ = ("data", "requires_grad", "_node", "_version", "grad", "_keras_mask", "__weakref__")
     # numpy's binary operators defer to ours (``np_array * tensor`` calls ``Tensor.__rmul__``)
     __array_priority__ = 1000
@@ -126,11 +144,14 @@ class Tensor:
     def requires_grad_(self, flag=True):
         """Sets ``requires_grad`` in place (only float tensors can require grad) and returns self."""
         if flag and self.data.dtype not in GRAD_DTYPES:
-            raise ValueError(f"Only float (or complex) tensors can require grad; this tensor is {self.dtype}. "
-                             "Cast it to a float dtype first.")
+            raise ValueError(
+                f"Only float (or complex) tensors can require grad; this tensor is {self.dtype}. "
+                "Cast it to a float dtype first."
+            )
         if not flag and self._node is not None:
-            raise RuntimeError("requires_grad cannot be turned off on a tensor made by a recorded op; "
-                               "use detach() instead.")
+            raise RuntimeError(
+                "requires_grad cannot be turned off on a tensor made by a recorded op; use detach() instead."
+            )
         self.requires_grad = bool(flag)
         return self
 
@@ -155,14 +176,14 @@ class Tensor:
 
     def _scalar(self, kind):
         if self.data.size != 1:
-            raise TypeError(f"Only a tensor with one element can be converted to a Python {kind}; this "
-                            f"one has shape {self.shape}.")
+            raise TypeError(
+                f"Only a tensor with one element can be converted to a Python {kind}; this one has shape {self.shape}."
+            )
         return self.data.item()
 
     def __bool__(self):
         if self.data.size != 1:
-            raise ValueError(f"The truth value of a tensor of shape {self.shape} is ambiguous; use "
-                             "ops.any or ops.all.")
+            raise ValueError(f"The truth value of a tensor of shape {self.shape} is ambiguous; use ops.any or ops.all.")
         return bool(self.data.item())
 
     def __float__(self):
@@ -213,8 +234,10 @@ class Tensor:
                 "use the out-of-place op (e.g. x + y instead of x.add_(y)) or detach() first."
             )
         if new.shape != self.data.shape:
-            raise ValueError(f"{what}: the update has shape {new.shape}, the tensor has shape "
-                             f"{self.data.shape}; in-place updates cannot change the shape.")
+            raise ValueError(
+                f"{what}: the update has shape {new.shape}, the tensor has shape "
+                f"{self.data.shape}; in-place updates cannot change the shape."
+            )
         if new.dtype != self.data.dtype:
             new = new.astype(self.data.dtype)
         self.data = new
@@ -252,38 +275,101 @@ class Tensor:
         return self._inplace(xp.zeros_like(self.data), "zero_")
 
     # ---------------------------------------------------------------- operators
-    def __add__(self, o): return _math.add(self, o)
-    def __radd__(self, o): return _math.add(o, self)
-    def __sub__(self, o): return _math.subtract(self, o)
-    def __rsub__(self, o): return _math.subtract(o, self)
-    def __mul__(self, o): return _math.multiply(self, o)
-    def __rmul__(self, o): return _math.multiply(o, self)
-    def __truediv__(self, o): return _math.divide(self, o)
-    def __rtruediv__(self, o): return _math.divide(o, self)
-    def __floordiv__(self, o): return _math.floor_divide(self, o)
-    def __rfloordiv__(self, o): return _math.floor_divide(o, self)
-    def __mod__(self, o): return _math.mod(self, o)
-    def __rmod__(self, o): return _math.mod(o, self)
-    def __pow__(self, o): return _math.power(self, o)
-    def __rpow__(self, o): return _math.power(o, self)
-    def __matmul__(self, o): return _linalg.matmul(self, o)
-    def __rmatmul__(self, o): return _linalg.matmul(o, self)
-    def __neg__(self): return _math.negative(self)
-    def __pos__(self): return self
-    def __abs__(self): return _math.abs(self)
-    def __invert__(self): return _math.invert(self)
-    def __and__(self, o): return _math.bitwise_and(self, o)
-    def __rand__(self, o): return _math.bitwise_and(o, self)
-    def __or__(self, o): return _math.bitwise_or(self, o)
-    def __ror__(self, o): return _math.bitwise_or(o, self)
-    def __xor__(self, o): return _math.bitwise_xor(self, o)
-    def __rxor__(self, o): return _math.bitwise_xor(o, self)
-    def __eq__(self, o): return _math.equal(self, o)
-    def __ne__(self, o): return _math.not_equal(self, o)
-    def __lt__(self, o): return _math.less(self, o)
-    def __le__(self, o): return _math.less_equal(self, o)
-    def __gt__(self, o): return _math.greater(self, o)
-    def __ge__(self, o): return _math.greater_equal(self, o)
+    def __add__(self, o):
+        return _math.add(self, o)
+
+    def __radd__(self, o):
+        return _math.add(o, self)
+
+    def __sub__(self, o):
+        return _math.subtract(self, o)
+
+    def __rsub__(self, o):
+        return _math.subtract(o, self)
+
+    def __mul__(self, o):
+        return _math.multiply(self, o)
+
+    def __rmul__(self, o):
+        return _math.multiply(o, self)
+
+    def __truediv__(self, o):
+        return _math.divide(self, o)
+
+    def __rtruediv__(self, o):
+        return _math.divide(o, self)
+
+    def __floordiv__(self, o):
+        return _math.floor_divide(self, o)
+
+    def __rfloordiv__(self, o):
+        return _math.floor_divide(o, self)
+
+    def __mod__(self, o):
+        return _math.mod(self, o)
+
+    def __rmod__(self, o):
+        return _math.mod(o, self)
+
+    def __pow__(self, o):
+        return _math.power(self, o)
+
+    def __rpow__(self, o):
+        return _math.power(o, self)
+
+    def __matmul__(self, o):
+        return _linalg.matmul(self, o)
+
+    def __rmatmul__(self, o):
+        return _linalg.matmul(o, self)
+
+    def __neg__(self):
+        return _math.negative(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _math.abs(self)
+
+    def __invert__(self):
+        return _math.invert(self)
+
+    def __and__(self, o):
+        return _math.bitwise_and(self, o)
+
+    def __rand__(self, o):
+        return _math.bitwise_and(o, self)
+
+    def __or__(self, o):
+        return _math.bitwise_or(self, o)
+
+    def __ror__(self, o):
+        return _math.bitwise_or(o, self)
+
+    def __xor__(self, o):
+        return _math.bitwise_xor(self, o)
+
+    def __rxor__(self, o):
+        return _math.bitwise_xor(o, self)
+
+    def __eq__(self, o):
+        return _math.equal(self, o)
+
+    def __ne__(self, o):
+        return _math.not_equal(self, o)
+
+    def __lt__(self, o):
+        return _math.less(self, o)
+
+    def __le__(self, o):
+        return _math.less_equal(self, o)
+
+    def __gt__(self, o):
+        return _math.greater(self, o)
+
+    def __ge__(self, o):
+        return _math.greater_equal(self, o)
 
     def __getitem__(self, key):
         return _shape.getitem(self, key)

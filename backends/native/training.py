@@ -11,8 +11,8 @@ from highlevel.backends.contract import TrainingContract, tree
 from highlevel.backends.contract.variable import _scopes
 
 from . import autograd
-from .replay import compile_replay
 from .convert import to_tensor
+from .replay import compile_replay
 from .tensor import Tensor
 from .xp import xp
 
@@ -34,8 +34,9 @@ class TrainingOps(TrainingContract):
         if value.data.size != 1:
             raise ValueError(f"The loss must be a scalar; it has shape {value.shape}. Reduce it with ops.mean.")
         wanted = [t for t in leaves if t.requires_grad]
-        found = dict(zip(wanted, autograd.grad(value, wanted, xp.ones(value.data.shape, value.data.dtype))
-                         if wanted else []))
+        found = dict(
+            zip(wanted, autograd.grad(value, wanted, xp.ones(value.data.shape, value.data.dtype)) if wanted else [])
+        )
         grads = []
         for t in leaves:
             g = found.get(t)
@@ -46,6 +47,7 @@ class TrainingOps(TrainingContract):
         # jit_compile=True and the default both record the step once and replay it (replay.py); False keeps
         # the step eager, running the Python of the step on every call.
         if jit_compile is False:
+
             @functools.wraps(fn)
             def step(*args, **kwargs):
                 with autograd.no_grad():

@@ -20,8 +20,10 @@ import numpy as np
 
 def _load_cupy():
     """Imports CuPy and checks that it sees a GPU; raises a clear error otherwise."""
-    hint = ('HIGHLEVEL_DEVICE=gpu needs CuPy and a CUDA GPU. Install CuPy with: pip install '
-            '"highlevel[gpu]" (or unset HIGHLEVEL_DEVICE to run the native engine on numpy).')
+    hint = (
+        "HIGHLEVEL_DEVICE=gpu needs CuPy and a CUDA GPU. Install CuPy with: pip install "
+        '"highlevel[gpu]" (or unset HIGHLEVEL_DEVICE to run the native engine on numpy).'
+    )
     try:
         import cupy
     except ImportError as e:

@@ -8,8 +8,9 @@ import math
 
 import tensorflow as tf
 
-from .convert import convert, to_float
 from highlevel.backends.contract.axes import canonical_axes
+
+from .convert import convert, to_float
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -95,4 +96,3 @@ class ActivationOps:
             return tf.nn.log_softmax(x, axis=axis)
         axes = canonical_axes(axis, x.shape.rank)
         return x - tf.math.reduce_logsumexp(x, axis=axes, keepdims=True)
-

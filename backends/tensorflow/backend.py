@@ -43,9 +43,25 @@ def _variable_to_tensor(value, dtype=None, name=None, as_ref=False):
 tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 
-class TensorFlowBackend(TensorFlowDistributionMixin, TensorFlowRandomOps, CoreOps, MathOps, NumpyMathOps, ReduceOps,
-                        ShapeOps, NumpyArrayOps, ActivationOps, ConvOps, ControlFlowOps, ScatterSegmentOps, TrainingOps,
-                        TensorFlowLinalgMixin, TensorFlowSpectralMixin, TensorFlowDataPipelineOps, Backend):
+class TensorFlowBackend(
+    TensorFlowDistributionMixin,
+    TensorFlowRandomOps,
+    CoreOps,
+    MathOps,
+    NumpyMathOps,
+    ReduceOps,
+    ShapeOps,
+    NumpyArrayOps,
+    ActivationOps,
+    ConvOps,
+    ControlFlowOps,
+    ScatterSegmentOps,
+    TrainingOps,
+    TensorFlowLinalgMixin,
+    TensorFlowSpectralMixin,
+    TensorFlowDataPipelineOps,
+    Backend,
+):
     """The TensorFlow engine: ``tf.Variable`` state, ``tf.GradientTape`` gradients, stateless random."""
 
     name = "tensorflow"

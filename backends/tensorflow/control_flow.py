@@ -21,8 +21,14 @@ import threading
 import tensorflow as tf
 
 from highlevel.backends.contract import tree
-from highlevel.backends.contract.control_flow import (_loop_output, _specs, call_grad_fn, empty_outputs, python_scan,
-                                                      scan_length)
+from highlevel.backends.contract.control_flow import (
+    _loop_output,
+    _specs,
+    call_grad_fn,
+    empty_outputs,
+    python_scan,
+    scan_length,
+)
 
 from .convert import convert
 
@@ -97,7 +103,10 @@ class ControlFlowOps:
             return k + 1, carry_leaves_of(new_carry), arrays
 
         _, carry, arrays = tf.while_loop(
-            lambda k, c, a: k < n, body, (tf.constant(1), carry, arrays), maximum_iterations=n - 1,
+            lambda k, c, a: k < n,
+            body,
+            (tf.constant(1), carry, arrays),
+            maximum_iterations=n - 1,
         )
         stacked = [None] * len(y_leaves)
         for a, j in zip(arrays, live):
@@ -114,9 +123,12 @@ class ControlFlowOps:
     def while_loop(self, cond, body, loop_vars, maximum_iterations=None):
         loop_vars = tuple(tree.map_structure(_as_tensor, v) for v in loop_vars)
         specs = _specs(self, loop_vars)
-        out = tf.while_loop(lambda *v: _pred(cond(*v)),
-                            lambda *v: _loop_output(self, body(*v), specs, "while_loop", "body"),
-                            loop_vars, maximum_iterations=maximum_iterations)
+        out = tf.while_loop(
+            lambda *v: _pred(cond(*v)),
+            lambda *v: _loop_output(self, body(*v), specs, "while_loop", "body"),
+            loop_vars,
+            maximum_iterations=maximum_iterations,
+        )
         return tuple(out)
 
     def vectorized_map(self, function, elements):

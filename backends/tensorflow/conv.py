@@ -15,8 +15,8 @@ rewritten in terms of ones that work:
 import tensorflow as tf
 
 from highlevel.backends.contract.spatial import canonical_data_format, canonical_padding, spatial_tuple
-from .convert import promote_float, static_shape
 
+from .convert import promote_float, static_shape
 
 # Always passed explicitly: with data_format=None the eager gradients of the 3-D ops fail to read the attr.
 _LAST = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
@@ -69,11 +69,18 @@ def _convolution(x, kernel, strides, padding, dilations):
     if groups > 1:
         xs = tf.split(x, groups, axis=-1)
         ks = tf.split(kernel, groups, axis=-1)
-        return tf.concat([tf.nn.convolution(a, b, strides=strides, padding=padding, dilations=dilations,
-                                            data_format=_LAST[len(strides)])
-                          for a, b in zip(xs, ks)], axis=-1)
-    return tf.nn.convolution(x, kernel, strides=strides, padding=padding, dilations=dilations,
-                             data_format=_LAST[len(strides)])
+        return tf.concat(
+            [
+                tf.nn.convolution(
+                    a, b, strides=strides, padding=padding, dilations=dilations, data_format=_LAST[len(strides)]
+                )
+                for a, b in zip(xs, ks)
+            ],
+            axis=-1,
+        )
+    return tf.nn.convolution(
+        x, kernel, strides=strides, padding=padding, dilations=dilations, data_format=_LAST[len(strides)]
+    )
 
 
 def conv_nd(x, kernel, strides, padding, dilations):
@@ -87,8 +94,9 @@ def _depthwise_2d(x, kernel, strides, padding, dilations):
     # The CPU kernel wants equal row/column strides and no strides together with dilation.
     if strides[0] != strides[1] or (max(strides) > 1 and any(d > 1 for d in dilations)):
         return _strided_dilated(x, kernel, strides, padding, dilations, _depthwise_2d)
-    return tf.nn.depthwise_conv2d(x, kernel, (1, strides[0], strides[1], 1), padding, dilations=dilations,
-                                  data_format="NHWC")
+    return tf.nn.depthwise_conv2d(
+        x, kernel, (1, strides[0], strides[1], 1), padding, dilations=dilations, data_format="NHWC"
+    )
 
 
 def transpose_output_size(size, k, s, padding, output_padding, d):
@@ -133,8 +141,9 @@ def conv_transpose_nd(x, kernel, strides, padding, output_padding, dilations):
     kshape = static_shape(kernel)
     spatial = static_shape(x)[1:-1]
     ops = (None,) * n if output_padding is None else spatial_tuple(output_padding, n)
-    out_spatial = [transpose_output_size(spatial[i], kshape[i], strides[i], padding, ops[i], dilations[i])
-                   for i in range(n)]
+    out_spatial = [
+        transpose_output_size(spatial[i], kshape[i], strides[i], padding, ops[i], dilations[i]) for i in range(n)
+    ]
     if all(d == 1 for d in dilations):
         out_shape = [tf.shape(x)[0]] + out_spatial + [kshape[-2]]
         if x.shape[0] is not None:
@@ -165,10 +174,14 @@ class ConvOps:
         x = to_last(x, fmt)
         cin, kin = x.shape[-1], k.shape[-2]
         if kin is not None and cin is not None and (cin % kin or k.shape[-1] % (cin // kin)):
-            raise ValueError(f"conv: inputs have {cin} channels but the kernel {tuple(k.shape.as_list())} "
-                             f"expects a multiple of {kin} (groups = in_channels // kernel.shape[-2]) and "
-                             "out_channels divisible by the groups.")
-        y = conv_nd(x, k, spatial_tuple(strides, n), canonical_padding(padding).upper(), spatial_tuple(dilation_rate, n))
+            raise ValueError(
+                f"conv: inputs have {cin} channels but the kernel {tuple(k.shape.as_list())} "
+                f"expects a multiple of {kin} (groups = in_channels // kernel.shape[-2]) and "
+                "out_channels divisible by the groups."
+            )
+        y = conv_nd(
+            x, k, spatial_tuple(strides, n), canonical_padding(padding).upper(), spatial_tuple(dilation_rate, n)
+        )
         return from_last(y, fmt)
 
     def depthwise_conv(self, inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
@@ -176,7 +189,11 @@ class ConvOps:
         n = x.shape.rank - 2
         fmt = canonical_data_format(data_format)
         x = to_last(x, fmt)
-        strides, dilations, pad = spatial_tuple(strides, n), spatial_tuple(dilation_rate, n), canonical_padding(padding).upper()
+        strides, dilations, pad = (
+            spatial_tuple(strides, n),
+            spatial_tuple(dilation_rate, n),
+            canonical_padding(padding).upper(),
+        )
         if n == 1:
             # A dummy row of size 1: equal strides on it change nothing and keep the CPU kernel happy.
             y = _depthwise_2d(x[:, None], k[None], (strides[0],) * 2, pad, (1,) + dilations)[:, 0]
@@ -188,17 +205,26 @@ class ConvOps:
             y = conv_nd(x, tf.reshape(k, ks[:-2] + (1, ks[-2] * ks[-1])), strides, pad, dilations)
         return from_last(y, fmt)
 
-    def conv_transpose(self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None,
-                       dilation_rate=1):
+    def conv_transpose(
+        self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None, dilation_rate=1
+    ):
         x, k = promote_float(inputs, kernel)
         n = x.shape.rank - 2
         fmt = canonical_data_format(data_format)
         x = to_last(x, fmt)
         if k.shape[-1] is not None and x.shape[-1] != k.shape[-1]:
-            raise ValueError(f"conv_transpose: inputs have {x.shape[-1]} channels but the kernel "
-                             f"{tuple(k.shape.as_list())} expects {k.shape[-1]} (kernel is (*spatial, out, in)).")
-        y = conv_transpose_nd(x, k, spatial_tuple(strides, n), canonical_padding(padding).upper(), output_padding,
-                              spatial_tuple(dilation_rate, n))
+            raise ValueError(
+                f"conv_transpose: inputs have {x.shape[-1]} channels but the kernel "
+                f"{tuple(k.shape.as_list())} expects {k.shape[-1]} (kernel is (*spatial, out, in))."
+            )
+        y = conv_transpose_nd(
+            x,
+            k,
+            spatial_tuple(strides, n),
+            canonical_padding(padding).upper(),
+            output_padding,
+            spatial_tuple(dilation_rate, n),
+        )
         return from_last(y, fmt)
 
     def _pool(self, op, inputs, pool_size, strides, padding, data_format):

@@ -68,8 +68,10 @@ def _key(x):
         return _list_dtype(x)
     if hasattr(x, "dtype"):
         return dtype_name(x)
-    raise TypeError(f"Cannot use {type(x).__name__} {x!r} as a tensor; expected a tensor, a Variable, "
-                    "a numpy array, a Python scalar or a nested list of those.")
+    raise TypeError(
+        f"Cannot use {type(x).__name__} {x!r} as a tensor; expected a tensor, a Variable, "
+        "a numpy array, a Python scalar or a nested list of those."
+    )
 
 
 def _list_dtype(x):
@@ -106,7 +108,7 @@ def convert(x, dtype=None):
             if isinstance(x, bool):
                 dtype = "bool"
             elif isinstance(x, int):
-                dtype = "int32" if -2**31 <= x < 2**31 else "int64"
+                dtype = "int32" if -(2**31) <= x < 2**31 else "int64"
             elif isinstance(x, complex):
                 dtype = dtypes.result_type(complex)
             else:
@@ -126,8 +128,10 @@ def convert(x, dtype=None):
         return tf.constant(x)
     if hasattr(x, "__array__"):
         return convert(np.asarray(x), dtype)
-    raise TypeError(f"Cannot convert {type(x).__name__} {x!r} to a tensorflow tensor; expected a tensor, a "
-                    "Variable, a numpy array, a Python scalar or a nested list of those.")
+    raise TypeError(
+        f"Cannot convert {type(x).__name__} {x!r} to a tensorflow tensor; expected a tensor, a "
+        "Variable, a numpy array, a Python scalar or a nested list of those."
+    )
 
 
 def promote(*xs):
@@ -166,6 +170,8 @@ def static_shape(x):
     """The shape of tensor ``x`` as a tuple of Python ints, raising if a dimension is unknown."""
     dims = x.shape.as_list() if x.shape.rank is not None else None
     if dims is None or any(d is None for d in dims):
-        raise ValueError(f"This op needs a tensor of fully known shape; received shape {x.shape}. "
-                         "Give tf.function an input_signature with static shapes.")
+        raise ValueError(
+            f"This op needs a tensor of fully known shape; received shape {x.shape}. "
+            "Give tf.function an input_signature with static shapes."
+        )
     return tuple(dims)

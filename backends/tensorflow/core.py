@@ -31,8 +31,9 @@ def _device_name(device):
     """Maps ``"cpu"``, ``"cpu:0"``, ``"gpu:1"``, ``"cuda:0"`` or a TF name to TF's ``/device:GPU:1`` form."""
     if not isinstance(device, str):
         raise TypeError(f"device must be a string such as 'cpu:0' or 'gpu:0'; received {device!r}.")
-    m = re.fullmatch(r"(?:/(?:job:[^/]+/)?(?:replica:\d+/)?(?:task:\d+/)?device:)?([a-zA-Z]+)(?::(\d+))?",
-                     device.strip())
+    m = re.fullmatch(
+        r"(?:/(?:job:[^/]+/)?(?:replica:\d+/)?(?:task:\d+/)?device:)?([a-zA-Z]+)(?::(\d+))?", device.strip()
+    )
     if m is None:
         raise ValueError(f"Cannot parse device name {device!r}; expected e.g. 'cpu:0' or 'gpu:0'.")
     kind = m.group(1).upper()
@@ -57,8 +58,9 @@ def _seed_tensor(seed):
         seed = (int(seed), 0)
     arr = np.asarray(seed)
     if arr.shape != (2,) or arr.dtype.kind not in "iu":
-        raise ValueError(f"seed must be a pair of ints (seed, counter) or an int tensor of shape (2,); "
-                         f"received {seed!r}.")
+        raise ValueError(
+            f"seed must be a pair of ints (seed, counter) or an int tensor of shape (2,); received {seed!r}."
+        )
     return tf.constant(arr.astype(np.int64))
 
 
@@ -134,8 +136,11 @@ class CoreOps:
     def arange(self, start, stop=None, step=1, dtype=None):
         args = (start, stop, step)
         if dtype is None:
-            is_float = any(isinstance(a, float) or (hasattr(a, "dtype") and dtypes.is_float_dtype(self.dtype(a)))
-                           for a in args if a is not None)
+            is_float = any(
+                isinstance(a, float) or (hasattr(a, "dtype") and dtypes.is_float_dtype(self.dtype(a)))
+                for a in args
+                if a is not None
+            )
             dtype = dtypes.floatx() if is_float else "int32"
         if all(a is None or is_py_scalar(a) or isinstance(a, np.generic) for a in args):
             # Static arguments: numpy gives exactly numpy's length and values.
@@ -147,8 +152,9 @@ class CoreOps:
         return tf.cast(out, tf_dtype(dtype))
 
     def eye(self, N, M=None, k=0, dtype=None):
-        return tf.constant(np.eye(int(N), None if M is None else int(M), int(k),
-                                  dtype=np_dtype(dtype or dtypes.floatx())))
+        return tf.constant(
+            np.eye(int(N), None if M is None else int(M), int(k), dtype=np_dtype(dtype or dtypes.floatx()))
+        )
 
     def stop_gradient(self, x):
         return tf.stop_gradient(convert(x))
@@ -166,8 +172,10 @@ class CoreOps:
     def assign_variable(self, handle, value):
         value = convert(value, dtype_name(handle))
         if value.shape.rank is not None and value.shape.is_fully_defined() and handle.shape != value.shape:
-            raise ValueError(f"Cannot assign a value of shape {tuple(value.shape.as_list())} to a variable of "
-                             f"shape {tuple(handle.shape.as_list())}; the shapes must be equal.")
+            raise ValueError(
+                f"Cannot assign a value of shape {tuple(value.shape.as_list())} to a variable of "
+                f"shape {tuple(handle.shape.as_list())}; the shapes must be equal."
+            )
         handle.assign(value)
         return handle
 
@@ -176,8 +184,12 @@ class CoreOps:
             delta = delta.value
         # In place (one op) when the sum needs no promotion or broadcast: a tensor of the variable's dtype and
         # shape. Anything else goes through the contract's add and assign.
-        if isinstance(delta, tf.Tensor) and delta.dtype == handle.dtype and delta.shape.is_fully_defined() \
-                and handle.shape == delta.shape:
+        if (
+            isinstance(delta, tf.Tensor)
+            and delta.dtype == handle.dtype
+            and delta.shape.is_fully_defined()
+            and handle.shape == delta.shape
+        ):
             handle.assign_add(delta)
             return handle
         return super().assign_add_variable(handle, delta)
@@ -266,8 +278,13 @@ class CoreOps:
         if not dtypes.is_int_dtype(dtype):
             raise ValueError(f"randint draws integers; received dtype={dtype!r}.")
         draw = "int32" if dtype in ("int8", "int16", "int32", "uint8", "uint16") else "int64"
-        out = tf.random.stateless_uniform(_shape_arg(shape), _seed_tensor(seed), minval=convert(minval, draw),
-                                          maxval=convert(maxval, draw), dtype=tf_dtype(draw))
+        out = tf.random.stateless_uniform(
+            _shape_arg(shape),
+            _seed_tensor(seed),
+            minval=convert(minval, draw),
+            maxval=convert(maxval, draw),
+            dtype=tf_dtype(draw),
+        )
         return out if draw == dtype else tf.cast(out, tf_dtype(dtype))
 
     def random_shuffle(self, x, axis=0, seed=None):

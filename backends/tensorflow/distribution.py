@@ -40,12 +40,15 @@ class TensorFlowDistributionMixin(DistributionContract):
             return
         workers = job_addresses.split(",") if isinstance(job_addresses, str) else list(job_addresses)
         if num_processes is not None and num_processes != len(workers):
-            raise ValueError(f"num_processes={num_processes} but {len(workers)} job addresses were given: "
-                             f"{workers}. Give one address per worker.")
+            raise ValueError(
+                f"num_processes={num_processes} but {len(workers)} job addresses were given: "
+                f"{workers}. Give one address per worker."
+            )
         if process_id is None:
             raise ValueError("initialize(job_addresses=...) on tensorflow needs process_id (this worker's index).")
-        os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": workers},
-                                              "task": {"type": "worker", "index": int(process_id)}})
+        os.environ["TF_CONFIG"] = json.dumps(
+            {"cluster": {"worker": workers}, "task": {"type": "worker", "index": int(process_id)}}
+        )
 
     def distribution_num_processes(self):
         return len(_tf_config_workers()) or 1
@@ -72,7 +75,8 @@ class TensorFlowDistributionMixin(DistributionContract):
             if len(mesh.devices) != self._strategy.num_replicas_in_sync:
                 raise ValueError(
                     f"The TF_CONFIG cluster runs {self._strategy.num_replicas_in_sync} replicas, but the "
-                    f"distribution's mesh has {len(mesh.devices)} devices. Use DataParallel() without devices in a multi-worker run."
+                    f"distribution's mesh has {len(mesh.devices)} devices. Use DataParallel() without devices in a "
+                    "multi-worker run."
                 )
         elif len(mesh.devices) > 1:
             self._strategy = tf.distribute.MirroredStrategy(devices=[f"/{d.upper()}" for d in mesh.devices])
@@ -119,7 +123,7 @@ class TensorFlowDistributionMixin(DistributionContract):
                     out.append(a)
                 else:
                     n = int(a.shape[0])
-                    out.append(a[i * n // replicas:(i + 1) * n // replicas])
+                    out.append(a[i * n // replicas : (i + 1) * n // replicas])
             return tree.unflatten(treedef, out)
 
         return strategy.experimental_distribute_values_from_function(share)

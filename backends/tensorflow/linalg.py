@@ -27,12 +27,13 @@ def _swaps_from_permutation(perm):
     pivots = []
     for i in range(n):
         # the row that must come to position i is perm[i]; it sits at position j >= i of the current order
-        j = tf.argmax(tf.cast(tf.equal(current, perm[..., i:i + 1]), tf.int32), axis=-1, output_type=tf.int32)
+        j = tf.argmax(tf.cast(tf.equal(current, perm[..., i : i + 1]), tf.int32), axis=-1, output_type=tf.int32)
         pivots.append(j)
         at_i, at_j = current[..., i], tf.gather(current, j, batch_dims=len(perm.shape) - 1)
         idx = tf.range(n, dtype=tf.int32)
-        current = tf.where(tf.equal(idx, i), at_j[..., None], tf.where(tf.equal(idx, j[..., None]),
-                                                                      at_i[..., None], current))
+        current = tf.where(
+            tf.equal(idx, i), at_j[..., None], tf.where(tf.equal(idx, j[..., None]), at_i[..., None], current)
+        )
     return tf.stack(pivots, axis=-1)
 
 
@@ -111,23 +112,29 @@ class TensorFlowLinalgMixin:
         x = convert(x)
         m, n = static_shape(x)[-2:]
         if m != n:
-            raise ValueError(f"lu_factor: the TensorFlow engine factors square matrices only; received shape "
-                             f"{static_shape(x)}.")
+            raise ValueError(
+                f"lu_factor: the TensorFlow engine factors square matrices only; received shape {static_shape(x)}."
+            )
         lu, perm = _lu(x)
         return lu, _swaps_from_permutation(tf.cast(perm, tf.int32))
 
     def jvp(self, fun, primals, tangents, has_aux=False):
         if not isinstance(primals, (list, tuple)) or not isinstance(tangents, (list, tuple)):
-            raise TypeError("jvp: `primals` and `tangents` must be tuples or lists (one entry per argument of fun); "
-                            f"received {type(primals).__name__} and {type(tangents).__name__}.")
+            raise TypeError(
+                "jvp: `primals` and `tangents` must be tuples or lists (one entry per argument of fun); "
+                f"received {type(primals).__name__} and {type(tangents).__name__}."
+            )
         p_leaves, p_def = tree.flatten(list(primals))
         t_leaves, _ = tree.flatten(list(tangents))
         if len(p_leaves) != len(t_leaves):
-            raise ValueError(f"jvp: `tangents` must have the structure of `primals`; received {len(t_leaves)} "
-                             f"tangent leaves for {len(p_leaves)} primal leaves.")
+            raise ValueError(
+                f"jvp: `tangents` must have the structure of `primals`; received {len(t_leaves)} "
+                f"tangent leaves for {len(p_leaves)} primal leaves."
+            )
         xs = [convert(p) for p in p_leaves]
-        pairs = [(x, convert(t, x.dtype.name)) for x, t in zip(xs, t_leaves)
-                 if x.dtype.is_floating or x.dtype.is_complex]
+        pairs = [
+            (x, convert(t, x.dtype.name)) for x, t in zip(xs, t_leaves) if x.dtype.is_floating or x.dtype.is_complex
+        ]
         with tf.autodiff.ForwardAccumulator([x for x, _ in pairs], [t for _, t in pairs]) as acc:
             out = fun(*tree.unflatten(p_def, xs))
         value, aux = (out[0], out[1]) if has_aux else (out, None)

@@ -176,7 +176,7 @@ class MathOps:
         if decimals == 0:
             return tf.round(x)
         calc = x if x.dtype in (tf.float32, tf.float64) else tf.cast(x, tf.float32)
-        factor = tf.constant(10.0 ** decimals, calc.dtype)
+        factor = tf.constant(10.0**decimals, calc.dtype)
         return tf.cast(tf.round(calc * factor) / factor, x.dtype)
 
     def clip(self, x, x_min, x_max):
@@ -355,4 +355,3 @@ class MathOps:
         if a.dtype == tf.bool:
             return tf.logical_and(a[:, None], b[None, :])
         return a[:, None] * b[None, :]
-

@@ -54,9 +54,12 @@ class NumpyMathOps:
 
     def bitwise_right_shift(self, x, y):
         # all bits set is -1 in a signed dtype (the only kind that can be negative)
-        return _shift(tf.bitwise.right_shift, x, y,
-                      lambda a: tf.where(a < tf.zeros((), a.dtype), tf.bitwise.invert(tf.zeros_like(a)),
-                                         tf.zeros_like(a)))
+        return _shift(
+            tf.bitwise.right_shift,
+            x,
+            y,
+            lambda a: tf.where(a < tf.zeros((), a.dtype), tf.bitwise.invert(tf.zeros_like(a)), tf.zeros_like(a)),
+        )
 
     def view(self, x, dtype):
         x = tf.stop_gradient(convert(x))

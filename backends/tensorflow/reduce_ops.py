@@ -7,11 +7,11 @@ of integers give floatx; float16 and bfloat16 accumulate in float32.
 
 import tensorflow as tf
 
-from .convert import convert, to_float
 from highlevel.backends.contract.axes import canonical_axes, canonical_axis
 
-_WIDEN = {tf.bool: tf.int32}
+from .convert import convert, to_float
 
+_WIDEN = {tf.bool: tf.int32}
 
 
 def _accumulate(x):
@@ -23,8 +23,10 @@ def _check_nonempty(x, axes, name):
     dims = x.shape.as_list()
     reduced = range(len(dims)) if axes is None else axes
     if any(dims[a] == 0 for a in reduced):
-        raise ValueError(f"{name}() of an empty axis has no identity; received a tensor of shape "
-                         f"{tuple(dims)} reduced over axis={None if axes is None else tuple(axes)}.")
+        raise ValueError(
+            f"{name}() of an empty axis has no identity; received a tensor of shape "
+            f"{tuple(dims)} reduced over axis={None if axes is None else tuple(axes)}."
+        )
 
 
 def _flatten_for_arg(x, axis, keepdims):
@@ -160,4 +162,3 @@ class ReduceOps:
             mean = tf.squeeze(mean, axes)
             variance = tf.squeeze(variance, axes)
         return tf.cast(mean, x.dtype), tf.cast(variance, x.dtype)
-

@@ -56,8 +56,10 @@ def _pad_width(pad_width, ndim):
     elif arr.shape == (1, 2):
         arr = np.broadcast_to(arr, (ndim, 2))
     if arr.shape != (ndim, 2) or (arr < 0).any():
-        raise ValueError(f"pad_width must be an int, a (before, after) pair or one pair per axis of "
-                         f"non-negative ints for a tensor of rank {ndim}; received {pad_width!r}.")
+        raise ValueError(
+            f"pad_width must be an int, a (before, after) pair or one pair per axis of "
+            f"non-negative ints for a tensor of rank {ndim}; received {pad_width!r}."
+        )
     return [[int(a), int(b)] for a, b in arr]
 
 
@@ -145,8 +147,10 @@ class ShapeOps:
             x, idx, axis = tf.reshape(x, [-1]), tf.reshape(idx, [-1]), 0
         rank = x.shape.rank
         if idx.shape.rank != rank:
-            raise ValueError(f"take_along_axis: indices must have the rank of x ({rank}); received shape "
-                             f"{tuple(idx.shape.as_list())}.")
+            raise ValueError(
+                f"take_along_axis: indices must have the rank of x ({rank}); received shape "
+                f"{tuple(idx.shape.as_list())}."
+            )
         axis = canonical_axis(axis, rank)
         if not (x.shape.is_fully_defined() and idx.shape.is_fully_defined()):
             return self._take_along_axis_dynamic(x, idx, axis)
@@ -167,10 +171,11 @@ class ShapeOps:
         xs, js = tf.shape(x, out_type=idx.dtype), tf.shape(idx, out_type=idx.dtype)
         at = [[axis]]
         one = tf.ones((1,), idx.dtype)
-        common = tf.broadcast_dynamic_shape(tf.tensor_scatter_nd_update(xs, at, one),
-                                            tf.tensor_scatter_nd_update(js, at, one))
-        x = tf.broadcast_to(x, tf.tensor_scatter_nd_update(common, at, xs[axis:axis + 1]))
-        idx = tf.broadcast_to(_wrap(idx, xs[axis]), tf.tensor_scatter_nd_update(common, at, js[axis:axis + 1]))
+        common = tf.broadcast_dynamic_shape(
+            tf.tensor_scatter_nd_update(xs, at, one), tf.tensor_scatter_nd_update(js, at, one)
+        )
+        x = tf.broadcast_to(x, tf.tensor_scatter_nd_update(common, at, xs[axis : axis + 1]))
+        idx = tf.broadcast_to(_wrap(idx, xs[axis]), tf.tensor_scatter_nd_update(common, at, js[axis : axis + 1]))
         perm = [d for d in range(rank) if d != axis] + [axis]
         inv = list(np.argsort(perm))
         out = tf.gather(tf.transpose(x, perm), tf.transpose(idx, perm), axis=rank - 1, batch_dims=rank - 1)
@@ -274,8 +279,9 @@ class ShapeOps:
         if not arrays:
             return x[key]
         if len(arrays) > 1:
-            raise IndexError("getitem supports integer-array indexing on one axis only; index the axes one "
-                             "at a time with take().")
+            raise IndexError(
+                "getitem supports integer-array indexing on one axis only; index the axes one at a time with take()."
+            )
         pos = arrays[0]
         idx = key[pos]
         idx_t = convert(idx) if not isinstance(idx, (tf.Tensor, tf.Variable)) else tf.convert_to_tensor(idx)
@@ -301,14 +307,14 @@ class ShapeOps:
         n = x.shape[src_axis] if x.shape[src_axis] is not None else tf.shape(x, out_type=idx_t.dtype)[src_axis]
         gathered = tf.gather(x, _wrap(idx_t, n), axis=src_axis)
         k_rank = idx_t.shape.rank
-        rest = expanded[:pos] + [slice(None)] * k_rank + expanded[pos + 1:]
+        rest = expanded[:pos] + [slice(None)] * k_rank + expanded[pos + 1 :]
         out = gathered[tuple(rest)]
         # numpy puts the indexed dims first when advanced indices (the array and ints) are not adjacent.
         adv = [i for i, k in enumerate(expanded) if _is_array_key(k) or _is_int_key(k)]
         if adv and adv[-1] - adv[0] + 1 != len(adv) and out_axis != 0:
             perm = list(range(out.shape.rank))
-            moved = perm[out_axis:out_axis + k_rank]
-            del perm[out_axis:out_axis + k_rank]
+            moved = perm[out_axis : out_axis + k_rank]
+            del perm[out_axis : out_axis + k_rank]
             out = tf.transpose(out, moved + perm)
         return out
 

@@ -11,8 +11,12 @@ import tensorflow as tf
 
 from .convert import convert
 
-_TRANSFORMS = {(1, False): tf.signal.fft, (2, False): tf.signal.fft2d, (1, True): tf.signal.ifft,
-               (2, True): tf.signal.ifft2d}
+_TRANSFORMS = {
+    (1, False): tf.signal.fft,
+    (2, False): tf.signal.fft2d,
+    (1, True): tf.signal.ifft,
+    (2, True): tf.signal.ifft2d,
+}
 
 
 class TensorFlowSpectralMixin:
@@ -43,5 +47,5 @@ class TensorFlowSpectralMixin:
     def complex_irfft(self, x, n):
         x, n = convert(x), int(n)
         if x.shape[-1] > n // 2 + 1:  # cropped here, as in complex_rfft
-            x = x[..., :n // 2 + 1]
+            x = x[..., : n // 2 + 1]
         return tf.signal.irfft(x, fft_length=[n])

@@ -27,4 +27,6 @@ class TrainingOps(TrainingContract):
         # autograph=False: the step is written for tracing already (no Python control flow on tensor values,
         # loops through `scan`), and AutoGraph's source rewriting of every function the step calls costs tens
         # of seconds on a model's first trace.
-        return tf.function(fn, jit_compile=True if jit_compile is True else None, reduce_retracing=False, autograph=False)
+        return tf.function(
+            fn, jit_compile=True if jit_compile is True else None, reduce_retracing=False, autograph=False
+        )

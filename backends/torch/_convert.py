@@ -79,8 +79,12 @@ _DEVICE_GLOBALS = getattr(torch, "_GLOBAL_DEVICE_CONTEXT", None)
 def default_device():
     # Constant for torch.compile (a compiled replay of a step): dynamo cannot put the torch.device this returns
     # into a graph and would break the graph at every conversion of a constant.
-    if (_STACK_LEN is not None and _DEVICE_GLOBALS is not None and not _STACK_LEN()
-            and getattr(_DEVICE_GLOBALS, "device_context", None) is None):
+    if (
+        _STACK_LEN is not None
+        and _DEVICE_GLOBALS is not None
+        and not _STACK_LEN()
+        and getattr(_DEVICE_GLOBALS, "device_context", None) is None
+    ):
         return _CPU
     return torch.get_default_device()
 
@@ -271,9 +275,7 @@ def promote(*xs, extra=()):
     """
     if not extra:
         first = xs[0]
-        if isinstance(first, torch.Tensor) and all(
-            isinstance(x, torch.Tensor) and x.dtype == first.dtype for x in xs
-        ):
+        if isinstance(first, torch.Tensor) and all(isinstance(x, torch.Tensor) and x.dtype == first.dtype for x in xs):
             return list(xs), DTYPE_NAMES[first.dtype]
     name = result_type(*[promotion_node(x) for x in xs], *extra)
     dtype = TORCH_DTYPES[name]
@@ -337,4 +339,3 @@ def to_int(x):
     if isinstance(x, Variable):
         return int(x.numpy())
     return int(x)
-

@@ -28,10 +28,25 @@ from .spectral import TorchSpectralMixin
 from .training import TorchTrainingMixin
 
 
-class TorchBackend(TorchCoreMixin, TorchRandomMixin, TorchMathMixin, TorchNumpyMathMixin, TorchReductionMixin,
-                   TorchShapeMixin, TorchNumpyArrayMixin, TorchNNMixin, TorchNNMoreMixin, TorchControlFlowMixin,
-                   TorchScatterSegmentMixin, TorchTrainingMixin, TorchFusedMixin, TorchDistributionMixin,
-                   TorchLinalgMixin, TorchSpectralMixin, Backend):
+class TorchBackend(
+    TorchCoreMixin,
+    TorchRandomMixin,
+    TorchMathMixin,
+    TorchNumpyMathMixin,
+    TorchReductionMixin,
+    TorchShapeMixin,
+    TorchNumpyArrayMixin,
+    TorchNNMixin,
+    TorchNNMoreMixin,
+    TorchControlFlowMixin,
+    TorchScatterSegmentMixin,
+    TorchTrainingMixin,
+    TorchFusedMixin,
+    TorchDistributionMixin,
+    TorchLinalgMixin,
+    TorchSpectralMixin,
+    Backend,
+):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.
 
     Tensors are ``torch.Tensor``; variables hold a ``torch.nn.Parameter``. Promotion follows the

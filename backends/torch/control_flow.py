@@ -99,8 +99,7 @@ class TorchControlFlowMixin:
             return tuple(_like(grads[i], leaves[i]) for i in diff)
 
         if floats and diff:
-            passed = _ReplaceGradient.apply(rule, len(diff), *[leaves[i] for i in diff],
-                                            *[outs[i] for i in floats])
+            passed = _ReplaceGradient.apply(rule, len(diff), *[leaves[i] for i in diff], *[outs[i] for i in floats])
             for i, t in zip(floats, passed):
                 outs[i] = t
         return tree.unflatten(out_def, outs)

@@ -55,9 +55,7 @@ def _parse_device(device):
         idx = int(index or 0)
         if idx < torch.cuda.device_count():
             return torch.device("cuda", idx)
-    raise ValueError(
-        f"Unknown device {device!r} for the torch backend. Available devices: {_device_names()}."
-    )
+    raise ValueError(f"Unknown device {device!r} for the torch backend. Available devices: {_device_names()}.")
 
 
 def _device_names():
@@ -138,9 +136,7 @@ class TorchCoreMixin:
         return torch.ones_like(t, dtype=t.dtype if dtype is None else cv.to_torch_dtype(dtype))
 
     def arange(self, start, stop=None, step=1, dtype=None):
-        start, stop, step = (
-            v.item() if isinstance(v, torch.Tensor) else v for v in (start, stop, step)
-        )
+        start, stop, step = (v.item() if isinstance(v, torch.Tensor) else v for v in (start, stop, step))
         if stop is None:
             start, stop = 0, start
         if dtype is None:
@@ -176,8 +172,12 @@ class TorchCoreMixin:
     def assign_variable(self, handle, value):
         if isinstance(value, Variable):
             value = value.value
-        if (type(value) is torch.Tensor and value.dtype == handle.dtype and value.shape == handle.shape
-                and value.device == handle.device):
+        if (
+            type(value) is torch.Tensor
+            and value.dtype == handle.dtype
+            and value.shape == handle.shape
+            and value.device == handle.device
+        ):
             # The common case (a step writing back a value it computed): no conversion, no check to make; and
             # no no_grad context to enter when gradients are off already (a test step, an optimizer update).
             if torch.is_grad_enabled():
@@ -202,8 +202,11 @@ class TorchCoreMixin:
         # scalar), or a Python number added to a float variable (a weak scalar: computed in the variable's dtype,
         # as add computes it). Anything else promotes first (the contract's add and assign).
         if type(delta) is torch.Tensor:
-            fast = (delta.dtype == handle.dtype and delta.device == handle.device
-                    and (delta.shape == handle.shape or delta.ndim == 0))
+            fast = (
+                delta.dtype == handle.dtype
+                and delta.device == handle.device
+                and (delta.shape == handle.shape or delta.ndim == 0)
+            )
         else:
             fast = type(delta) in (float, int) and handle.dtype in cv.FLOATS
         if not fast:

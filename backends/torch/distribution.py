@@ -31,7 +31,6 @@ import torch.distributed as dist
 from highlevel.backends.contract import DistributionContract, tree
 from highlevel.backends.contract.variable import _scopes
 
-
 _WITH_DDP = weakref.WeakSet()  # backends holding a DistributedDataParallel, released before the group at exit
 
 
@@ -76,11 +75,14 @@ class TorchDistributionMixin(DistributionContract):
         if distribution is None:
             return
         mesh = distribution.device_mesh
-        if len(mesh.shape) != 1 and any(n > 1 for a, n in zip(mesh.axis_names, mesh.shape)
-                                        if a != distribution.batch_dim_name):
-            raise ValueError(f"The torch backend distributes data-parallel only; received a mesh {mesh.shape} with "
-                             f"axes {mesh.axis_names} that splits the model. Use DataParallel, or the jax backend "
-                             "for ModelParallel.")
+        if len(mesh.shape) != 1 and any(
+            n > 1 for a, n in zip(mesh.axis_names, mesh.shape) if a != distribution.batch_dim_name
+        ):
+            raise ValueError(
+                f"The torch backend distributes data-parallel only; received a mesh {mesh.shape} with "
+                f"axes {mesh.axis_names} that splits the model. Use DataParallel, or the jax backend "
+                "for ModelParallel."
+            )
         _maybe_initialize()
         world = self.distribution_num_processes()
         if len(mesh.devices) != world:
@@ -118,13 +120,14 @@ class TorchDistributionMixin(DistributionContract):
                 raise ValueError(
                     f"A batch of {self._global_rows} example(s) cannot be split across {world} processes: each "
                     f"process needs at least one. Use a batch_size of at least {world} (when this is the last, "
-                    "partial batch of an epoch, choose a batch_size that leaves at least that many in it).")
+                    "partial batch of an epoch, choose a batch_size that leaves at least that many in it)."
+                )
 
         def share(a):
             if a is None or not hasattr(a, "shape") or len(a.shape) == 0:
                 return a
             n = int(a.shape[0])
-            return a[rank * n // world:(rank + 1) * n // world]
+            return a[rank * n // world : (rank + 1) * n // world]
 
         return tree.map_structure(share, batch)
 
@@ -164,8 +167,9 @@ class TorchDistributionMixin(DistributionContract):
             try:
                 # find_unused_parameters: a trainable variable the loss does not reach (a head without a loss)
                 # gets a zero gradient, as on one device, instead of DDP waiting for it forever.
-                ddp = DistributedDataParallel(module, device_ids=device_ids, find_unused_parameters=True,
-                                              broadcast_buffers=False)
+                ddp = DistributedDataParallel(
+                    module, device_ids=device_ids, find_unused_parameters=True, broadcast_buffers=False
+                )
             except (RuntimeError, dist.DistBackendError) as e:
                 raise _peer_error(e) from e
             self._ddp = (key, ddp)
@@ -187,7 +191,7 @@ class TorchDistributionMixin(DistributionContract):
             offset = 0
             for i in indices:
                 n = tensors[i].numel()
-                out[i] = bucket[offset:offset + n].view(tensors[i].shape)
+                out[i] = bucket[offset : offset + n].view(tensors[i].shape)
                 offset += n
         return out
 
@@ -208,8 +212,10 @@ def _initialize(job_addresses=None, num_processes=None, process_id=None):
         return  # a single process: no group to join
     missing = [k for k in ("MASTER_ADDR", "MASTER_PORT", "RANK") if k not in os.environ]
     if missing:
-        raise ValueError(f"Joining a torch.distributed run needs {missing} (torchrun sets them; or pass "
-                         "job_addresses='host:port' and process_id to initialize()).")
+        raise ValueError(
+            f"Joining a torch.distributed run needs {missing} (torchrun sets them; or pass "
+            "job_addresses='host:port' and process_id to initialize())."
+        )
     use_nccl = torch.cuda.is_available()
     if use_nccl:
         torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
@@ -255,4 +261,5 @@ def _collective(fn, tensor, **kwargs):
 def _peer_error(e):
     return RuntimeError(
         f"A collective of the distributed run failed on process {dist.get_rank()} of {dist.get_world_size()}: "
-        f"another process has probably died or stopped responding. Stopping this one too. ({e})")
+        f"another process has probably died or stopped responding. Stopping this one too. ({e})"
+    )

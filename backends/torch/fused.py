@@ -14,7 +14,6 @@ from highlevel.backends.contract.variable import _scopes
 
 from . import _convert as cv
 
-
 _HOST_DTYPES = {torch.float32: np.float32, torch.float64: np.float64, torch.float16: np.float16}
 _ONE_PASS_DTYPES = (torch.float32, torch.float64)  # Adam's one-pass weight update, bit for bit
 _BATCH_NORM_DTYPES = (torch.float32, torch.float64)  # aten's batch norm (half floats keep the generic formula)
@@ -22,11 +21,11 @@ _ACTIVATIONS = {None: None, "linear": None, "relu": torch.relu, "sigmoid": torch
 
 
 class TorchFusedMixin(FusedContract):
-    def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
-                    velocity_hats=None):
+    def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon, velocity_hats=None):
         if _scopes.stack or velocity_hats is not None:
-            return super().adam_update(variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon,
-                                       velocity_hats)
+            return super().adam_update(
+                variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon, velocity_hats
+            )
         w = [v.handle for v in variables]
         m = [v.handle for v in momentums]
         v = [v.handle for v in velocities]
@@ -77,12 +76,20 @@ class TorchFusedMixin(FusedContract):
             _column_major(kernel.handle)
         x, w = cv.convert(inputs), cv.convert(kernel)
         b = None if bias is None else cv.convert(bias)
-        if (activation not in _ACTIVATIONS or not cv.is_float(x) or w.dtype != x.dtype or w.ndim != 2
-                or x.ndim < 1 or (b is not None and (b.dtype != x.dtype or b.ndim != 1))):
+        if (
+            activation not in _ACTIVATIONS
+            or not cv.is_float(x)
+            or w.dtype != x.dtype
+            or w.ndim != 2
+            or x.ndim < 1
+            or (b is not None and (b.dtype != x.dtype or b.ndim != 1))
+        ):
             return super().dense(inputs, kernel, bias, activation)
         if x.shape[-1] != w.shape[0]:
-            raise ValueError(f"dense: inputs of shape {tuple(x.shape)} do not match a kernel of shape "
-                             f"{tuple(w.shape)}; the kernel must be (input_dim, units).")
+            raise ValueError(
+                f"dense: inputs of shape {tuple(x.shape)} do not match a kernel of shape "
+                f"{tuple(w.shape)}; the kernel must be (input_dim, units)."
+            )
         # addmm with the (input_dim, units) kernel stored column-major (see _column_major): the products of
         # nn.Linear, and a gradient in the kernel's own layout.
         if x.ndim == 2:
@@ -103,8 +110,7 @@ class TorchFusedMixin(FusedContract):
         t = cv.convert(x)
         w = None if scale is None else cv.convert(scale)
         b = None if offset is None else cv.convert(offset)
-        if (t.dtype not in _BATCH_NORM_DTYPES or t.ndim < 2
-                or any(v is not None and v.dtype != t.dtype for v in (w, b))):
+        if t.dtype not in _BATCH_NORM_DTYPES or t.ndim < 2 or any(v is not None and v.dtype != t.dtype for v in (w, b)):
             return super().fused_batch_norm(x, scale, offset, axis, epsilon)
         axis = axis % t.ndim
         channels = t.shape[axis]
@@ -132,9 +138,11 @@ class TorchFusedMixin(FusedContract):
         lab = cv.convert(labels).long()
         expected = tuple(z.shape[:1] + z.shape[2:]) if z.ndim > 1 else ()
         if tuple(lab.shape) != expected:
-            raise ValueError(f"sparse_softmax_cross_entropy: labels of shape {tuple(lab.shape)} do not match logits "
-                             f"of shape {tuple(cv.convert(logits).shape)} with class axis {axis}.")
-        return torch.nn.functional.cross_entropy(z, lab, reduction="none", ignore_index=-(2 ** 62))
+            raise ValueError(
+                f"sparse_softmax_cross_entropy: labels of shape {tuple(lab.shape)} do not match logits "
+                f"of shape {tuple(cv.convert(logits).shape)} with class axis {axis}."
+            )
+        return torch.nn.functional.cross_entropy(z, lab, reduction="none", ignore_index=-(2**62))
 
 
 def _column_major(p):
@@ -147,7 +155,12 @@ def _column_major(p):
     and autograd returns the gradient in the same layout. The optimizer's slots follow it
     (``match_variable_layout``). Done on a kernel's first use in ``dense``, outside any traced code.
     """
-    if p.ndim == 2 and p.shape[0] > 1 and p.shape[1] > 1 and p.stride() == (p.shape[1], 1) \
-            and not torch.compiler.is_compiling():
+    if (
+        p.ndim == 2
+        and p.shape[0] > 1
+        and p.shape[1] > 1
+        and p.stride() == (p.shape[1], 1)
+        and not torch.compiler.is_compiling()
+    ):
         with torch.no_grad(), torch.inference_mode(False):
             p.data = p.data.t().contiguous().t()

@@ -71,13 +71,17 @@ class TorchLinalgMixin:
 
     def jvp(self, fun, primals, tangents, has_aux=False):
         if not isinstance(primals, (list, tuple)) or not isinstance(tangents, (list, tuple)):
-            raise TypeError("jvp: `primals` and `tangents` must be tuples or lists (one entry per argument of fun); "
-                            f"received {type(primals).__name__} and {type(tangents).__name__}.")
+            raise TypeError(
+                "jvp: `primals` and `tangents` must be tuples or lists (one entry per argument of fun); "
+                f"received {type(primals).__name__} and {type(tangents).__name__}."
+            )
         p_leaves, p_def = tree.flatten(list(primals))
         t_leaves, _ = tree.flatten(list(tangents))
         if len(p_leaves) != len(t_leaves):
-            raise ValueError(f"jvp: `tangents` must have the structure of `primals`; received {len(t_leaves)} "
-                             f"tangent leaves for {len(p_leaves)} primal leaves.")
+            raise ValueError(
+                f"jvp: `tangents` must have the structure of `primals`; received {len(t_leaves)} "
+                f"tangent leaves for {len(p_leaves)} primal leaves."
+            )
         nested = _DIFFERENTIATIONS.depth > 0 and torch.is_grad_enabled()
         xs, inputs, ts = [], [], []
         for p, t in zip(p_leaves, t_leaves):
@@ -101,8 +105,9 @@ class TorchLinalgMixin:
                 firsts = torch.autograd.grad(diff, inputs, dummies, create_graph=True, allow_unused=True)
                 used = [(f, t) for f, t in zip(firsts, ts) if f is not None and f.requires_grad]
                 if used:
-                    seconds = torch.autograd.grad([f for f, _ in used], dummies, [t for _, t in used],
-                                                  create_graph=nested, allow_unused=True)
+                    seconds = torch.autograd.grad(
+                        [f for f, _ in used], dummies, [t for _, t in used], create_graph=nested, allow_unused=True
+                    )
         by_output = {id(o): s for o, s in zip(diff, seconds)}
         tangents_out = [by_output.get(id(o)) for o in o_leaves]
         tangents_out = [torch.zeros_like(o) if s is None else s for o, s in zip(o_leaves, tangents_out)]

@@ -42,8 +42,12 @@ def _binary(fn, x1, x2):
 def _compare(fn, x1, x2):
     """A comparison: two signed-integer tensors compare exactly as they are, whatever their widths (torch
     compares mixed widths by value, as the promoted comparison would; one op instead of a cast and the op)."""
-    if (isinstance(x1, torch.Tensor) and isinstance(x2, torch.Tensor) and x1.dtype in _SIGNED_INTS
-            and x2.dtype in _SIGNED_INTS):
+    if (
+        isinstance(x1, torch.Tensor)
+        and isinstance(x2, torch.Tensor)
+        and x1.dtype in _SIGNED_INTS
+        and x2.dtype in _SIGNED_INTS
+    ):
         return fn(x1, x2)
     return _binary(fn, x1, x2)
 
@@ -198,8 +202,11 @@ class TorchMathMixin:
         lo = tensors[1] if x_min is not None else None
         hi = tensors[-1] if x_max is not None else None
         if t.dtype in cv.WIDE_UNSIGNED:
-            out = torch.clamp(t.to(torch.int64), None if lo is None else lo.to(torch.int64),
-                              None if hi is None else hi.to(torch.int64))
+            out = torch.clamp(
+                t.to(torch.int64),
+                None if lo is None else lo.to(torch.int64),
+                None if hi is None else hi.to(torch.int64),
+            )
             return out.to(t.dtype)
         # torch.clamp's gradient is 1 on [min, max] inclusive and 0 outside, as JAX's clip
         return torch.clamp(t, lo, hi)

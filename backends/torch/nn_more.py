@@ -31,14 +31,32 @@ _FUSED_DTYPES = ("float32", "float64")
 class TorchNNMoreMixin(NNMoreContract):
     """``dot_product_attention`` on PyTorch's fused attention kernel."""
 
-    def dot_product_attention(self, query, key, value, bias=None, mask=None, scale=None, is_causal=False,
-                              flash_attention=None, attn_logits_soft_cap=None):
+    def dot_product_attention(
+        self,
+        query,
+        key,
+        value,
+        bias=None,
+        mask=None,
+        scale=None,
+        is_causal=False,
+        flash_attention=None,
+        attn_logits_soft_cap=None,
+    ):
         q, k, v = cv.convert(query), cv.convert(key), cv.convert(value)
         dt = dtypes.result_type(cv.dtype_name(q), cv.dtype_name(k), cv.dtype_name(v))
         if attn_logits_soft_cap is not None or dt not in _FUSED_DTYPES or _DIFFERENTIATIONS.depth > 1:
-            return super().dot_product_attention(q, k, v, bias=bias, mask=mask, scale=scale, is_causal=is_causal,
-                                                 flash_attention=flash_attention,
-                                                 attn_logits_soft_cap=attn_logits_soft_cap)
+            return super().dot_product_attention(
+                q,
+                k,
+                v,
+                bias=bias,
+                mask=mask,
+                scale=scale,
+                is_causal=is_causal,
+                flash_attention=flash_attention,
+                attn_logits_soft_cap=attn_logits_soft_cap,
+            )
         torch_dt = cv.to_torch_dtype(dt)
         q, k, v = (t.to(torch_dt) for t in (q, k, v))
         steps, length = q.shape[1], k.shape[1]
@@ -53,6 +71,12 @@ class TorchNNMoreMixin(NNMoreContract):
             lowest = torch.tensor(-0.7 * torch.finfo(torch.float32).max, dtype=torch_dt, device=q.device)
             base = torch.zeros((), dtype=torch_dt, device=q.device) if additive is None else additive
             additive = torch.where(keep.to(q.device), base, lowest)
-        out = F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
-                                             attn_mask=additive, scale=scale, enable_gqa=q.shape[2] != k.shape[2])
+        out = F.scaled_dot_product_attention(
+            q.transpose(1, 2),
+            k.transpose(1, 2),
+            v.transpose(1, 2),
+            attn_mask=additive,
+            scale=scale,
+            enable_gqa=q.shape[2] != k.shape[2],
+        )
         return out.transpose(1, 2)

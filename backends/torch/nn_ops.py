@@ -11,9 +11,10 @@ import math
 import torch
 import torch.nn.functional as F
 
-from . import _convert as cv
 from highlevel.backends.contract.axes import canonical_axis, every_axis
 from highlevel.backends.contract.spatial import canonical_padding, channels_first, spatial_tuple
+
+from . import _convert as cv
 
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
@@ -151,9 +152,7 @@ class TorchNNMixin:
             )
         groups = in_channels // kernel_in
         if out_channels % groups:
-            raise ValueError(
-                f"The kernel's {out_channels} output channels are not divisible by groups={groups}."
-            )
+            raise ValueError(f"The kernel's {out_channels} output channels are not divisible by groups={groups}.")
         strides = spatial_tuple(strides, nd)
         dilation = spatial_tuple(dilation_rate, nd)
         weight = k.permute(nd + 1, nd, *range(nd))  # (*spatial, in/g, out) -> (out, in/g, *spatial)
@@ -169,11 +168,13 @@ class TorchNNMixin:
             )
         # (*spatial, in, mult) -> (*spatial, 1, in * mult): output channel c * mult + m, groups = in
         k = k.reshape(tuple(k.shape[:-2]) + (1, k.shape[-2] * k.shape[-1]))
-        return self.conv(inputs, k, strides=strides, padding=padding, data_format=data_format,
-                         dilation_rate=dilation_rate)
+        return self.conv(
+            inputs, k, strides=strides, padding=padding, data_format=data_format, dilation_rate=dilation_rate
+        )
 
-    def conv_transpose(self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None,
-                       dilation_rate=1):
+    def conv_transpose(
+        self, inputs, kernel, strides, padding="valid", output_padding=None, data_format=None, dilation_rate=1
+    ):
         x, k = _float_operands(inputs, kernel)
         nd = _spatial_rank(x, "conv_transpose")
         if k.ndim != nd + 2:

@@ -14,8 +14,16 @@ import torch
 
 from . import _convert as cv
 
-_BITS = {torch.uint8: 8, torch.int8: 8, torch.int16: 16, torch.uint16: 16, torch.int32: 32, torch.uint32: 32,
-         torch.int64: 64, torch.uint64: 64}
+_BITS = {
+    torch.uint8: 8,
+    torch.int8: 8,
+    torch.int16: 16,
+    torch.uint16: 16,
+    torch.int32: 32,
+    torch.uint32: 32,
+    torch.int64: 64,
+    torch.uint64: 64,
+}
 
 
 def _shift(fn, x, y, outside):
@@ -52,8 +60,9 @@ class TorchNumpyMathMixin:
         return _shift(torch.bitwise_left_shift, x, y, torch.zeros_like)
 
     def bitwise_right_shift(self, x, y):
-        return _shift(torch.bitwise_right_shift, x, y,
-                      lambda p: torch.where(p < 0, torch.full_like(p, -1), torch.zeros_like(p)))
+        return _shift(
+            torch.bitwise_right_shift, x, y, lambda p: torch.where(p < 0, torch.full_like(p, -1), torch.zeros_like(p))
+        )
 
     def view(self, x, dtype):
         t = cv.convert(x).detach()

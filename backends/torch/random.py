@@ -39,8 +39,7 @@ def _seed_pair(seed):
         values = [cv.to_int(v) for v in seed]
     else:
         raise TypeError(
-            f"A seed must be a pair of ints (a tuple or an int tensor of shape (2,)); received "
-            f"{type(seed).__name__}."
+            f"A seed must be a pair of ints (a tuple or an int tensor of shape (2,)); received {type(seed).__name__}."
         )
     if len(values) != 2:
         raise ValueError(f"A seed must hold exactly two ints (seed, counter); received {values!r}.")
@@ -145,7 +144,6 @@ class TorchRandomMixin:
         g = make_generator(seed, x.device)
         perm = torch.randperm(x.shape[axis], generator=g, device=x.device)
         return cv.move(lambda v: torch.index_select(v, axis, perm), x)
-
 
     def random_gamma(self, shape, alpha, dtype, seed=None):
         dtype = _float_dtype(dtype)

@@ -6,8 +6,9 @@ Axes are normalised once (:func:`_convert.canonical_axes`); an explicit empty ax
 
 import torch
 
-from . import _convert as cv
 from highlevel.backends.contract.axes import canonical_axis, every_axis
+
+from . import _convert as cv
 
 # Accumulating reductions (sum, prod, cumsum, cumprod) turn bool into int32; every other dtype is kept
 # (int8 sums stay int8 and may wrap), as the contract's brief and the other engines do.

@@ -30,10 +30,19 @@ from highlevel.backends.contract import replay as _replay
 from highlevel.backends.contract.replay import HostReadError, unwrap_backend_methods, wrap_backend_methods
 
 # torch calls that hand a tensor's values to the host
-_HOST_READS = frozenset({
-    torch.Tensor.item, torch.Tensor.tolist, torch.Tensor.numpy, torch.Tensor.__bool__, torch.Tensor.__float__,
-    torch.Tensor.__int__, torch.Tensor.__index__, torch.Tensor.__array__, torch.Tensor.__complex__,
-})
+_HOST_READS = frozenset(
+    {
+        torch.Tensor.item,
+        torch.Tensor.tolist,
+        torch.Tensor.numpy,
+        torch.Tensor.__bool__,
+        torch.Tensor.__float__,
+        torch.Tensor.__int__,
+        torch.Tensor.__index__,
+        torch.Tensor.__array__,
+        torch.Tensor.__complex__,
+    }
+)
 
 
 def _writes_in_place(name):
@@ -60,7 +69,8 @@ class _Mode(TorchFunctionMode):
         if func in _HOST_READS:
             raise HostReadError(
                 f"torch.Tensor.{name}() read a value of the step on the host while the step was being recorded "
-                "for replay (as under jax.jit, a replayed step does not run its Python code again)")
+                "for replay (as under jax.jit, a replayed step does not run its Python code again)"
+            )
         if name == "__get__":  # attribute reads (shape, dtype, requires_grad, ...): metadata, not operations
             return func(*args, **kwargs)
         return rec.call(func, name, args, kwargs)

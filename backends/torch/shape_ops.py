@@ -50,7 +50,9 @@ def _normalize_pad_width(pad_width, ndim):
         elif pw.shape[0] == 2:
             pw = np.tile(pw, (ndim, 1))
         else:
-            raise ValueError(f"pad_width must be an int, a (before, after) pair or one pair per axis; received {pad_width!r}.")
+            raise ValueError(
+                f"pad_width must be an int, a (before, after) pair or one pair per axis; received {pad_width!r}."
+            )
     if pw.shape == (1, 2):
         pw = np.tile(pw, (ndim, 1))
     if pw.shape != (ndim, 2):
@@ -103,7 +105,9 @@ def _normalize_key(x, key):
             dim += x.ndim - used
         elif isinstance(k, slice) and k.step is not None and cv.to_int(k.step) < 0:
             n = x.shape[dim]
-            start, stop, step = slice(*(None if v is None else cv.to_int(v) for v in (k.start, k.stop, k.step))).indices(n)
+            start, stop, step = slice(
+                *(None if v is None else cv.to_int(v) for v in (k.start, k.stop, k.step))
+            ).indices(n)
             # on the flipped axis position i is n - 1 - i: range(start, stop, step) maps to a positive step
             flips.append(dim)
             new_start = n - 1 - start
@@ -190,7 +194,7 @@ class TorchShapeMixin:
         n = t.shape[axis]
         idx = _wrap_negative(idx, n)
         out = cv.move(lambda v: torch.index_select(v, axis, idx.reshape(-1)), t)
-        return out.reshape(t.shape[:axis] + idx.shape + t.shape[axis + 1:])
+        return out.reshape(t.shape[:axis] + idx.shape + t.shape[axis + 1 :])
 
     def take_along_axis(self, x, indices, axis=None):
         t = cv.convert(x)

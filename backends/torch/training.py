@@ -39,8 +39,12 @@ class TorchTrainingMixin(TrainingContract):
 
     def match_variable_layout(self, variable, reference):
         p, r = variable.handle, reference.handle
-        if isinstance(p, torch.Tensor) and isinstance(r, torch.Tensor) and p.shape == r.shape \
-                and p.stride() != r.stride():
+        if (
+            isinstance(p, torch.Tensor)
+            and isinstance(r, torch.Tensor)
+            and p.shape == r.shape
+            and p.stride() != r.stride()
+        ):
             with torch.no_grad(), torch.inference_mode(False):
                 p.data = torch.empty_strided(r.shape, r.stride(), dtype=p.dtype, device=p.device).copy_(p.data)
 

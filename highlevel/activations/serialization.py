@@ -17,10 +17,38 @@ from .rectifiers import celu, elu, leaky_relu, relu, relu6, selu
 from .shrinkage import hard_shrink, soft_shrink, sparse_plus, sparse_sigmoid, squareplus, tanh_shrink, threshold
 from .squashing import exponential, hard_sigmoid, hard_tanh, linear, log_sigmoid, sigmoid, softplus, softsign, tanh
 
-_FUNCTIONS = (relu, relu6, leaky_relu, elu, selu, celu, silu, gelu, hard_silu, mish, glu, sigmoid, hard_sigmoid,
-              log_sigmoid, tanh, hard_tanh, softplus, softsign, exponential, linear, softmax, log_softmax,
-              sparsemax, soft_shrink, hard_shrink, tanh_shrink, threshold, sparse_plus, sparse_sigmoid,
-              squareplus)
+_FUNCTIONS = (
+    relu,
+    relu6,
+    leaky_relu,
+    elu,
+    selu,
+    celu,
+    silu,
+    gelu,
+    hard_silu,
+    mish,
+    glu,
+    sigmoid,
+    hard_sigmoid,
+    log_sigmoid,
+    tanh,
+    hard_tanh,
+    softplus,
+    softsign,
+    exponential,
+    linear,
+    softmax,
+    log_softmax,
+    sparsemax,
+    soft_shrink,
+    hard_shrink,
+    tanh_shrink,
+    threshold,
+    sparse_plus,
+    sparse_sigmoid,
+    squareplus,
+)
 
 #: Every name ``get`` and ``deserialize`` accept: the functions' names plus Keras' aliases.
 ALL_OBJECTS = {fn.__name__: fn for fn in _FUNCTIONS}
@@ -57,8 +85,12 @@ def serialize(activation):
     from highlevel.saving.object_registry import function_name
 
     if inspect.isfunction(activation) and activation.__name__ != "<lambda>":
-        return {"module": activation.__module__, "class_name": "function", "config": function_name(activation),
-                "registered_name": "function"}
+        return {
+            "module": activation.__module__,
+            "class_name": "function",
+            "config": function_name(activation),
+            "registered_name": "function",
+        }
     if callable(getattr(activation, "get_config", None)):
         from highlevel.saving.serialization_lib import serialize_keras_object
 

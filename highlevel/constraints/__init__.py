@@ -21,5 +21,18 @@ min_max_norm = MinMaxNorm
 non_neg = NonNeg
 unit_norm = UnitNorm
 
-__all__ = ["ALL_OBJECTS", "Constraint", "MaxNorm", "MinMaxNorm", "NonNeg", "UnitNorm", "deserialize", "get",
-           "max_norm", "min_max_norm", "non_neg", "serialize", "unit_norm"]
+__all__ = [
+    "ALL_OBJECTS",
+    "Constraint",
+    "MaxNorm",
+    "MinMaxNorm",
+    "NonNeg",
+    "UnitNorm",
+    "deserialize",
+    "get",
+    "max_norm",
+    "min_max_norm",
+    "non_neg",
+    "serialize",
+    "unit_norm",
+]

@@ -74,8 +74,9 @@ class MinMaxNorm(Constraint):
     def __call__(self, w):
         w = ops.convert_to_tensor(w)
         norms = _norms(w, self.axis)
-        desired = ops.add(ops.multiply(self.rate, ops.clip(norms, self.min_value, self.max_value)),
-                          ops.multiply(1 - self.rate, norms))
+        desired = ops.add(
+            ops.multiply(self.rate, ops.clip(norms, self.min_value, self.max_value)), ops.multiply(1 - self.rate, norms)
+        )
         return ops.multiply(ops.cast(w, ops.dtype(norms)), ops.divide(desired, ops.add(norms, EPSILON)))
 
     def get_config(self):

@@ -16,8 +16,15 @@ from .norm_constraints import MaxNorm, MinMaxNorm, UnitNorm
 
 #: Every name ``get`` and ``deserialize`` accept: class names and their Keras snake_case spellings.
 ALL_OBJECTS = {cls.__name__: cls for cls in (Constraint, MaxNorm, MinMaxNorm, NonNeg, UnitNorm)}
-ALL_OBJECTS.update({"constraint": Constraint, "max_norm": MaxNorm, "min_max_norm": MinMaxNorm,
-                    "non_neg": NonNeg, "unit_norm": UnitNorm})
+ALL_OBJECTS.update(
+    {
+        "constraint": Constraint,
+        "max_norm": MaxNorm,
+        "min_max_norm": MinMaxNorm,
+        "non_neg": NonNeg,
+        "unit_norm": UnitNorm,
+    }
+)
 
 _CATALOG = Catalog("constraint", Constraint, ALL_OBJECTS, example="'max_norm'", callable_hint="w -> w'")
 

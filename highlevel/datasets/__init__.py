@@ -23,5 +23,14 @@ from . import (
     reuters,
 )
 
-__all__ = ["boston_housing", "california_housing", "cifar10", "cifar100", "digits", "fashion_mnist", "imdb",
-           "mnist", "reuters"]
+__all__ = [
+    "boston_housing",
+    "california_housing",
+    "cifar10",
+    "cifar100",
+    "digits",
+    "fashion_mnist",
+    "imdb",
+    "mnist",
+    "reuters",
+]

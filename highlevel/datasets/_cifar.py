@@ -23,8 +23,9 @@ def read_batch(file, label_key, where):
     batch = {k.decode("utf8") if isinstance(k, bytes) else k: v for k, v in batch.items()}
     missing = [k for k in ("data", label_key) if k not in batch]
     if missing:
-        raise ValueError(f"{where} is not a CIFAR batch with {label_key!r}: it lacks {missing}; it has "
-                         f"{sorted(batch)}.")
+        raise ValueError(
+            f"{where} is not a CIFAR batch with {label_key!r}: it lacks {missing}; it has {sorted(batch)}."
+        )
     data, labels = np.asarray(batch["data"]), list(batch[label_key])
     if data.ndim != 2 or data.shape[1] != 3 * 32 * 32 or data.shape[0] != len(labels):
         raise ValueError(f"{where}: expected {len(labels)} images of 3072 values; found data of shape {data.shape}.")

@@ -19,16 +19,21 @@ def read_idx(file, where):
         with gzip.open(file, "rb") as f:
             raw = f.read()
     except (OSError, EOFError) as e:
-        raise ValueError(f"{where} is not a gzip-compressed IDX file ({e}). Delete it so that it is downloaded "
-                         "again.") from e
+        raise ValueError(
+            f"{where} is not a gzip-compressed IDX file ({e}). Delete it so that it is downloaded again."
+        ) from e
     if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] != 0x08:
-        raise ValueError(f"{where} is not an IDX file of unsigned bytes (its first bytes are {raw[:4]!r}, expected "
-                         "b'\\x00\\x00\\x08' and a dimension count).")
+        raise ValueError(
+            f"{where} is not an IDX file of unsigned bytes (its first bytes are {raw[:4]!r}, expected "
+            "b'\\x00\\x00\\x08' and a dimension count)."
+        )
     ndim = raw[3]
     header = 4 + 4 * ndim
     shape = struct.unpack(f">{ndim}I", raw[4:header])
     data = np.frombuffer(raw, np.uint8, offset=header)
     if data.size != int(np.prod(shape)):
-        raise ValueError(f"{where}: the header announces shape {shape} ({int(np.prod(shape))} values) but the file "
-                         f"holds {data.size}; it is truncated or corrupted. Delete it so that it is downloaded again.")
+        raise ValueError(
+            f"{where}: the header announces shape {shape} ({int(np.prod(shape))} values) but the file "
+            f"holds {data.size}; it is truncated or corrupted. Delete it so that it is downloaded again."
+        )
     return data.reshape(shape)

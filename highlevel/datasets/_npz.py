@@ -15,8 +15,10 @@ from highlevel.datasets._safe_pickle import load_npz
 
 
 def _fail(where, problem):
-    raise ValueError(f"{where} is not a valid dataset file: {problem}. Delete it so that it is downloaded again, "
-                     "or put the original file there.")
+    raise ValueError(
+        f"{where} is not a valid dataset file: {problem}. Delete it so that it is downloaded again, "
+        "or put the original file there."
+    )
 
 
 def read_arrays(path, keys, where=None, objects=False):

@@ -35,8 +35,10 @@ def _latin1_bytes(text, encoding):
     """What a protocol 2 pickle written by Python 3 calls to rebuild a ``bytes`` object (as
     ``_codecs.encode(text, "latin1")``); any other codec is refused."""
     if not isinstance(text, str) or encoding not in ("latin1", "latin-1"):
-        raise pickle.UnpicklingError(f"Refusing _codecs.encode with {type(text).__name__} and {encoding!r} in a "
-                                     "dataset file; only the latin1 encoding of a string is allowed.")
+        raise pickle.UnpicklingError(
+            f"Refusing _codecs.encode with {type(text).__name__} and {encoding!r} in a "
+            "dataset file; only the latin1 encoding of a string is allowed."
+        )
     return text.encode("latin1")
 
 
@@ -61,7 +63,8 @@ class _NumpyOnlyUnpickler(pickle.Unpickler):
             raise pickle.UnpicklingError(
                 f"Refusing to load {module}.{name} from a dataset file: only numpy arrays, dtypes and plain "
                 "Python values are allowed there. The file is corrupted or was tampered with; delete it so that "
-                "it is downloaded again.") from None
+                "it is downloaded again."
+            ) from None
 
 
 def load_pickle(file, encoding="bytes"):

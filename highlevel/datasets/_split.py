@@ -14,8 +14,9 @@ import numpy as np
 def check(test_split, seed, name):
     """Raises a ValueError naming the loader ``name`` when ``test_split`` or ``seed`` is out of range."""
     if isinstance(test_split, bool) or not isinstance(test_split, numbers.Real) or not 0 <= test_split < 1:
-        raise ValueError(f"{name}.load_data: test_split must be a fraction in [0, 1); received "
-                         f"test_split={test_split!r}.")
+        raise ValueError(
+            f"{name}.load_data: test_split must be a fraction in [0, 1); received test_split={test_split!r}."
+        )
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ValueError(f"{name}.load_data: seed must be a non-negative int; received seed={seed!r}.")
 

@@ -19,8 +19,10 @@ from highlevel.utils.file_utils import get_file as _get_file
 
 #: Where the file comes from: ``{file name: (URL, sha256)}``.
 SOURCES = {
-    "boston_housing.npz": ("https://storage.googleapis.com/tensorflow/tf-keras-datasets/boston_housing.npz",
-                           "f553886a1f8d56431e820c5b82552d9d95cfcb96d1e678153f8839538947dff5"),
+    "boston_housing.npz": (
+        "https://storage.googleapis.com/tensorflow/tf-keras-datasets/boston_housing.npz",
+        "f553886a1f8d56431e820c5b82552d9d95cfcb96d1e678153f8839538947dff5",
+    ),
 }
 
 

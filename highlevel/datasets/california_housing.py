@@ -17,8 +17,10 @@ from highlevel.utils.file_utils import get_file as _get_file
 
 #: Where the file comes from: ``{file name: (URL, sha256)}``.
 SOURCES = {
-    "california_housing.npz": ("https://storage.googleapis.com/tensorflow/tf-keras-datasets/california_housing.npz",
-                               "1a2e3a52e0398de6463aebe6f4a8da34fb21fbb6b934cf88c3425e766f2a1a6f"),
+    "california_housing.npz": (
+        "https://storage.googleapis.com/tensorflow/tf-keras-datasets/california_housing.npz",
+        "1a2e3a52e0398de6463aebe6f4a8da34fb21fbb6b934cf88c3425e766f2a1a6f",
+    ),
 }
 
 _SMALL = 600  # the "small" version: the first 600 districts of the file
@@ -44,8 +46,9 @@ def load_data(version="large", path="california_housing.npz", test_split=0.2, se
             where the file can be put by hand.
     """
     if version not in ("large", "small"):
-        raise ValueError(f"california_housing.load_data: version must be 'small' or 'large'; received "
-                         f"version={version!r}.")
+        raise ValueError(
+            f"california_housing.load_data: version must be 'small' or 'large'; received version={version!r}."
+        )
     _check(test_split, seed, "california_housing")
     origin, file_hash = SOURCES["california_housing.npz"]
     path = _get_file(path, origin=origin, file_hash=file_hash)

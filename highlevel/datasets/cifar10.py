@@ -22,8 +22,10 @@ from highlevel.utils.file_utils import get_file as _get_file
 
 #: Where the archive comes from: ``{name in the cache: (URL, sha256)}``.
 SOURCES = {
-    "cifar-10-batches-py-target": ("https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz",
-                                   "6d958be074577803d12ecdefd02955f39262c83c16fe9348329d7fe0b5c001ce"),
+    "cifar-10-batches-py-target": (
+        "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz",
+        "6d958be074577803d12ecdefd02955f39262c83c16fe9348329d7fe0b5c001ce",
+    ),
 }
 
 
@@ -41,8 +43,9 @@ def load_data():
     """
     name = "cifar-10-batches-py-target"
     origin, file_hash = SOURCES[name]
-    folder = os.path.join(_get_file(fname=name, origin=origin, extract=True, file_hash=file_hash),
-                          "cifar-10-batches-py")
+    folder = os.path.join(
+        _get_file(fname=name, origin=origin, extract=True, file_hash=file_hash), "cifar-10-batches-py"
+    )
     parts = [_load_batch(os.path.join(folder, f"data_batch_{i}")) for i in range(1, 6)]
     x_train = np.concatenate([x for x, _ in parts]).astype(np.uint8, copy=False)
     y_train = np.concatenate([np.asarray(y, dtype=np.uint8) for _, y in parts]).reshape(-1, 1)

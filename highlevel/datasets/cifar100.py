@@ -22,8 +22,10 @@ from highlevel.utils.file_utils import get_file as _get_file
 
 #: Where the archive comes from: ``{name in the cache: (URL, sha256)}``.
 SOURCES = {
-    "cifar-100-python-target": ("https://www.cs.toronto.edu/~kriz/cifar-100-python.tar.gz",
-                                "85cd44d02ba6437773c5bbd22e183051d648de2e7d6b014e1ef29b855ba677a7"),
+    "cifar-100-python-target": (
+        "https://www.cs.toronto.edu/~kriz/cifar-100-python.tar.gz",
+        "85cd44d02ba6437773c5bbd22e183051d648de2e7d6b014e1ef29b855ba677a7",
+    ),
 }
 
 
@@ -44,12 +46,12 @@ def load_data(label_mode="fine"):
             path where it can be put by hand.
     """
     if label_mode not in ("fine", "coarse"):
-        raise ValueError(f"cifar100.load_data: label_mode must be 'fine' or 'coarse'; received "
-                         f"label_mode={label_mode!r}.")
+        raise ValueError(
+            f"cifar100.load_data: label_mode must be 'fine' or 'coarse'; received label_mode={label_mode!r}."
+        )
     name = "cifar-100-python-target"
     origin, file_hash = SOURCES[name]
-    folder = os.path.join(_get_file(fname=name, origin=origin, extract=True, file_hash=file_hash),
-                          "cifar-100-python")
+    folder = os.path.join(_get_file(fname=name, origin=origin, extract=True, file_hash=file_hash), "cifar-100-python")
     key = f"{label_mode}_labels"
     x_train, y_train = _load_batch(os.path.join(folder, "train"), label_key=key)
     x_test, y_test = _load_batch(os.path.join(folder, "test"), label_key=key)

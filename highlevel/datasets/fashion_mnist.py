@@ -16,8 +16,12 @@ from highlevel.datasets._idx import read_idx as _read_idx
 from highlevel.utils.file_utils import get_file as _get_file
 
 _BASE = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/"
-_FILES = ("train-labels-idx1-ubyte.gz", "train-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz",
-          "t10k-images-idx3-ubyte.gz")
+_FILES = (
+    "train-labels-idx1-ubyte.gz",
+    "train-images-idx3-ubyte.gz",
+    "t10k-labels-idx1-ubyte.gz",
+    "t10k-images-idx3-ubyte.gz",
+)
 #: Where each file comes from: ``{file name: (URL, sha256 or None)}`` (Keras checks no hash for these).
 SOURCES = {name: (_BASE + name, None) for name in _FILES}
 _CACHE_SUBDIR = os.path.join("datasets", "fashion-mnist")
@@ -42,6 +46,8 @@ def load_data():
     y_train, x_train, y_test, x_test = arrays
     for x, y, part in ((x_train, y_train, "train"), (x_test, y_test, "t10k")):
         if x.ndim != 3 or y.ndim != 1 or len(x) != len(y):
-            raise ValueError(f"Fashion-MNIST's {part} files do not match: images of shape {x.shape} and labels of "
-                             f"shape {y.shape}. Delete them so that they are downloaded again.")
+            raise ValueError(
+                f"Fashion-MNIST's {part} files do not match: images of shape {x.shape} and labels of "
+                f"shape {y.shape}. Delete them so that they are downloaded again."
+            )
     return (x_train, y_train), (x_test, y_test)

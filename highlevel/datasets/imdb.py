@@ -29,8 +29,9 @@ SOURCES = {
 }
 
 
-def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113, start_char=1, oov_char=2,
-              index_from=3, **kwargs):
+def load_data(
+    path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113, start_char=1, oov_char=2, index_from=3, **kwargs
+):
     """Loads the IMDB reviews, downloading them on first use.
 
     The training and the test set are each shuffled with ``seed`` (as Keras shuffles them, so the same seed
@@ -60,8 +61,10 @@ def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113
             where the file can be put by hand.
     """
     if kwargs:
-        raise TypeError(f"imdb.load_data got unexpected arguments {sorted(kwargs)}; it takes path, num_words, "
-                        "skip_top, maxlen, seed, start_char, oov_char and index_from.")
+        raise TypeError(
+            f"imdb.load_data got unexpected arguments {sorted(kwargs)}; it takes path, num_words, "
+            "skip_top, maxlen, seed, start_char, oov_char and index_from."
+        )
     _sequences.check_arguments("imdb", num_words, skip_top, maxlen, seed, start_char, oov_char, index_from)
     origin, file_hash = SOURCES["imdb.npz"]
     path = _get_file(fname=path, origin=origin, file_hash=file_hash)
@@ -75,13 +78,17 @@ def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113
     if maxlen:
         parts = [_sequences.drop_long(maxlen, x, y) for x, y in parts]
         if not parts[0][0] or not parts[1][0]:
-            raise ValueError(f"imdb.load_data: no review is shorter than maxlen={maxlen} in the "
-                             f"{'training' if not parts[0][0] else 'test'} set; increase maxlen.")
+            raise ValueError(
+                f"imdb.load_data: no review is shorter than maxlen={maxlen} in the "
+                f"{'training' if not parts[0][0] else 'test'} set; increase maxlen."
+            )
     (x_train, y_train), (x_test, y_test) = parts
     xs = _sequences.limit_vocabulary(x_train + x_test, num_words, skip_top, oov_char)
     n = len(x_train)
-    return ((_sequences.object_array(xs[:n]), np.asarray(y_train)),
-            (_sequences.object_array(xs[n:]), np.asarray(y_test)))
+    return (
+        (_sequences.object_array(xs[:n]), np.asarray(y_train)),
+        (_sequences.object_array(xs[n:]), np.asarray(y_test)),
+    )
 
 
 def get_word_index(path="imdb_word_index.json"):

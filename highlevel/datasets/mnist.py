@@ -14,8 +14,10 @@ from highlevel.utils.file_utils import get_file as _get_file
 
 #: Where each file comes from: ``{file name: (URL, sha256)}``.
 SOURCES = {
-    "mnist.npz": ("https://storage.googleapis.com/tensorflow/tf-keras-datasets/mnist.npz",
-                  "731c5ac602752760c8e48fbffcf8c3b850d9dc2a2aedcf2cc48468fc17b673d1"),
+    "mnist.npz": (
+        "https://storage.googleapis.com/tensorflow/tf-keras-datasets/mnist.npz",
+        "731c5ac602752760c8e48fbffcf8c3b850d9dc2a2aedcf2cc48468fc17b673d1",
+    ),
 }
 
 

@@ -27,15 +27,67 @@ SOURCES = {
     "reuters_word_index.json": (_BASE + "reuters_word_index.json", "4d44cc38712099c9e383dc6e5f11a921"),
 }
 
-_LABELS = ("cocoa", "grain", "veg-oil", "earn", "acq", "wheat", "copper", "housing", "money-supply", "coffee",
-           "sugar", "trade", "reserves", "ship", "cotton", "carcass", "crude", "nat-gas", "cpi", "money-fx",
-           "interest", "gnp", "meal-feed", "alum", "oilseed", "gold", "tin", "strategic-metal", "livestock",
-           "retail", "ipi", "iron-steel", "rubber", "heat", "jobs", "lei", "bop", "zinc", "orange", "pet-chem",
-           "dlr", "gas", "silver", "wpi", "hog", "lead")
+_LABELS = (
+    "cocoa",
+    "grain",
+    "veg-oil",
+    "earn",
+    "acq",
+    "wheat",
+    "copper",
+    "housing",
+    "money-supply",
+    "coffee",
+    "sugar",
+    "trade",
+    "reserves",
+    "ship",
+    "cotton",
+    "carcass",
+    "crude",
+    "nat-gas",
+    "cpi",
+    "money-fx",
+    "interest",
+    "gnp",
+    "meal-feed",
+    "alum",
+    "oilseed",
+    "gold",
+    "tin",
+    "strategic-metal",
+    "livestock",
+    "retail",
+    "ipi",
+    "iron-steel",
+    "rubber",
+    "heat",
+    "jobs",
+    "lei",
+    "bop",
+    "zinc",
+    "orange",
+    "pet-chem",
+    "dlr",
+    "gas",
+    "silver",
+    "wpi",
+    "hog",
+    "lead",
+)
 
 
-def load_data(path="reuters.npz", num_words=None, skip_top=0, maxlen=None, test_split=0.2, seed=113,
-              start_char=1, oov_char=2, index_from=3):
+def load_data(
+    path="reuters.npz",
+    num_words=None,
+    skip_top=0,
+    maxlen=None,
+    test_split=0.2,
+    seed=113,
+    start_char=1,
+    oov_char=2,
+    index_from=3,
+):
     """Loads the Reuters newswires, downloading them on first use.
 
     The newswires are shuffled with ``seed`` (as Keras shuffles them, so the same seed gives the same split),
@@ -66,8 +118,9 @@ def load_data(path="reuters.npz", num_words=None, skip_top=0, maxlen=None, test_
     """
     _sequences.check_arguments("reuters", num_words, skip_top, maxlen, seed, start_char, oov_char, index_from)
     if isinstance(test_split, bool) or not isinstance(test_split, numbers.Real) or not 0 <= test_split <= 1:
-        raise ValueError(f"reuters.load_data: test_split must be a fraction in [0, 1]; received "
-                         f"test_split={test_split!r}.")
+        raise ValueError(
+            f"reuters.load_data: test_split must be a fraction in [0, 1]; received test_split={test_split!r}."
+        )
     origin, file_hash = SOURCES["reuters.npz"]
     path = _get_file(fname=path, origin=origin, file_hash=file_hash)
     f = _read_arrays(path, ("x", "y"), objects=True)
@@ -78,8 +131,10 @@ def load_data(path="reuters.npz", num_words=None, skip_top=0, maxlen=None, test_
         xs, labels = _sequences.drop_long(maxlen, xs, labels)
     xs = _sequences.limit_vocabulary(xs, num_words, skip_top, oov_char)
     n = int(len(xs) * (1 - test_split))
-    return ((_sequences.object_array(xs[:n]), np.asarray(labels[:n])),
-            (_sequences.object_array(xs[n:]), np.asarray(labels[n:])))
+    return (
+        (_sequences.object_array(xs[:n]), np.asarray(labels[:n])),
+        (_sequences.object_array(xs[n:]), np.asarray(labels[n:])),
+    )
 
 
 def get_word_index(path="reuters_word_index.json"):

@@ -40,8 +40,9 @@ class DistillationLoss:
 
     def compute_loss(self, teacher_outputs, student_outputs, **kwargs):
         """The scalar loss between ``teacher_outputs`` and ``student_outputs`` (structures of tensors)."""
-        raise NotImplementedError(f"{type(self).__name__} must implement compute_loss(teacher_outputs, "
-                                  "student_outputs).")
+        raise NotImplementedError(
+            f"{type(self).__name__} must implement compute_loss(teacher_outputs, student_outputs)."
+        )
 
     def validate_outputs(self, teacher_outputs, student_outputs):
         """Raises when the teacher's and the student's outputs are not structured alike."""

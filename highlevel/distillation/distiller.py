@@ -22,9 +22,12 @@ _FINAL = "final_output"
 def _check_shapes(teacher_shape, student_shape, what):
     teacher_shape, student_shape = tuple(teacher_shape), tuple(student_shape)
     if len(teacher_shape) != len(student_shape) or any(
-            a is not None and b is not None and a != b for a, b in zip(teacher_shape, student_shape)):
-        raise ValueError(f"The teacher's and the student's {what} shapes must match (None matches any size); "
-                         f"received teacher {teacher_shape}, student {student_shape}.")
+        a is not None and b is not None and a != b for a, b in zip(teacher_shape, student_shape)
+    ):
+        raise ValueError(
+            f"The teacher's and the student's {what} shapes must match (None matches any size); "
+            f"received teacher {teacher_shape}, student {student_shape}."
+        )
 
 
 class Distiller(Model):
@@ -49,27 +52,42 @@ class Distiller(Model):
         **kwargs: passed on to ``Model``.
     """
 
-    def __init__(self, teacher, student, distillation_losses, distillation_loss_weights=None,
-                 student_loss_weight=0.5, name="distiller", **kwargs):
+    def __init__(
+        self,
+        teacher,
+        student,
+        distillation_losses,
+        distillation_loss_weights=None,
+        student_loss_weight=0.5,
+        name="distiller",
+        **kwargs,
+    ):
         super().__init__(name=name, **kwargs)
         for role, model in (("teacher", teacher), ("student", student)):
             if not isinstance(model, Model):
                 raise ValueError(f"The {role} must be a highlevel Model; received {type(model).__name__}.")
         self._check_compatible(teacher, student)
-        if isinstance(student_loss_weight, bool) or not isinstance(student_loss_weight, (int, float)) \
-                or not 0.0 <= student_loss_weight <= 1.0:
+        if (
+            isinstance(student_loss_weight, bool)
+            or not isinstance(student_loss_weight, (int, float))
+            or not 0.0 <= student_loss_weight <= 1.0
+        ):
             raise ValueError(f"student_loss_weight must be a number in [0, 1]; received {student_loss_weight!r}.")
         if distillation_losses is None:
-            raise ValueError("distillation_losses cannot be None: pass a LogitsDistillation, a FeatureDistillation "
-                             "or a list of distillation losses.")
+            raise ValueError(
+                "distillation_losses cannot be None: pass a LogitsDistillation, a FeatureDistillation "
+                "or a list of distillation losses."
+            )
         if not isinstance(distillation_losses, (list, tuple)):
             distillation_losses, distillation_loss_weights = [distillation_losses], [1.0]
         distillation_losses = list(distillation_losses)
         if distillation_loss_weights is None:
             distillation_loss_weights = [1.0] * len(distillation_losses)
         if len(distillation_loss_weights) != len(distillation_losses):
-            raise ValueError(f"distillation_loss_weights has {len(distillation_loss_weights)} weights for "
-                             f"{len(distillation_losses)} distillation losses: give one weight per loss.")
+            raise ValueError(
+                f"distillation_loss_weights has {len(distillation_loss_weights)} weights for "
+                f"{len(distillation_losses)} distillation losses: give one weight per loss."
+            )
         for loss in distillation_losses:
             loss.validate_model_compatibility(teacher, student)
         self.teacher = teacher
@@ -110,8 +128,11 @@ class Distiller(Model):
 
     @property
     def metrics(self):
-        return list(super().metrics) + [self.student_loss_tracker, self.distillation_loss_tracker,
-                                        self.total_loss_tracker]
+        return list(super().metrics) + [
+            self.student_loss_tracker,
+            self.distillation_loss_tracker,
+            self.total_loss_tracker,
+        ]
 
     def compile(self, optimizer="adam", loss=None, metrics=None, **kwargs):
         """Like ``Model.compile``; ``loss`` is the student's loss against the labels (required).
@@ -123,9 +144,11 @@ class Distiller(Model):
             **kwargs: passed on to ``Model.compile``.
         """
         if loss is None:
-            raise ValueError("Distiller.compile needs `loss`: the student's loss against the labels (e.g. "
-                             "'sparse_categorical_crossentropy'). Use student_loss_weight=0.0 to train on the "
-                             "distillation losses only.")
+            raise ValueError(
+                "Distiller.compile needs `loss`: the student's loss against the labels (e.g. "
+                "'sparse_categorical_crossentropy'). Use student_loss_weight=0.0 to train on the "
+                "distillation losses only."
+            )
         if metrics is not None and not isinstance(metrics, (list, tuple)):
             raise ValueError(f"metrics must be a list or tuple; received {type(metrics).__name__}.")
         self._student_loss = loss_functions(loss, "Distiller.compile")
@@ -153,8 +176,9 @@ class Distiller(Model):
             y_pred = self(x, training=training)
         student_loss = ops.convert_to_tensor(0.0)
         if self.student_loss_weight > 0.0 and y is not None:
-            values = tree.flatten(tree.map_structure(lambda fn, target, pred: fn(target, pred),
-                                                     self._student_loss, y, y_pred))
+            values = tree.flatten(
+                tree.map_structure(lambda fn, target, pred: fn(target, pred), self._student_loss, y, y_pred)
+            )
             student_loss = ops.sum(ops.stack([ops.mean(v) for v in values]))
         distillation = ops.convert_to_tensor(0.0)
         if self.student_loss_weight < 1.0:
@@ -167,13 +191,18 @@ class Distiller(Model):
                     student_out = student_features[getattr(loss, "student_layer_name", None) or _FINAL]
                 else:
                     student_out = y_pred
-                teacher_out = ops.stop_gradient(teacher_out) if ops.is_tensor(teacher_out) else \
-                    tree.map_structure(ops.stop_gradient, teacher_out)
+                teacher_out = (
+                    ops.stop_gradient(teacher_out)
+                    if ops.is_tensor(teacher_out)
+                    else tree.map_structure(ops.stop_gradient, teacher_out)
+                )
                 loss.validate_outputs(teacher_out, student_out)
                 value = loss.compute_loss(teacher_out, student_out)
                 if len(ops.shape(value)) > 0:
-                    raise ValueError(f"{type(loss).__name__}.compute_loss must return a scalar; it returned a "
-                                     f"tensor of shape {tuple(ops.shape(value))}.")
+                    raise ValueError(
+                        f"{type(loss).__name__}.compute_loss must return a scalar; it returned a "
+                        f"tensor of shape {tuple(ops.shape(value))}."
+                    )
                 distillation = distillation + weight * value
         total = self.student_loss_weight * student_loss + (1.0 - self.student_loss_weight) * distillation
         self.student_loss_tracker.update_state(student_loss)
@@ -185,14 +214,18 @@ class Distiller(Model):
         from highlevel.layers import serialize
 
         config = super().get_config()
-        config.update({
-            "teacher": serialize(self.teacher),
-            "student": serialize(self.student),
-            "distillation_losses": [{"class_name": type(loss).__name__, "config": loss.get_config()}
-                                    for loss in self.distillation_losses],
-            "distillation_loss_weights": list(self.distillation_loss_weights),
-            "student_loss_weight": self.student_loss_weight,
-        })
+        config.update(
+            {
+                "teacher": serialize(self.teacher),
+                "student": serialize(self.student),
+                "distillation_losses": [
+                    {"class_name": type(loss).__name__, "config": loss.get_config()}
+                    for loss in self.distillation_losses
+                ],
+                "distillation_loss_weights": list(self.distillation_loss_weights),
+                "student_loss_weight": self.student_loss_weight,
+            }
+        )
         return config
 
     @classmethod
@@ -201,8 +234,10 @@ class Distiller(Model):
 
         from . import feature_distillation, logits_distillation
 
-        known = {"LogitsDistillation": logits_distillation.LogitsDistillation,
-                 "FeatureDistillation": feature_distillation.FeatureDistillation}
+        known = {
+            "LogitsDistillation": logits_distillation.LogitsDistillation,
+            "FeatureDistillation": feature_distillation.FeatureDistillation,
+        }
         config = dict(config)
         config["teacher"] = deserialize(config["teacher"], custom_objects=custom_objects)
         config["student"] = deserialize(config["student"], custom_objects=custom_objects)
@@ -210,8 +245,9 @@ class Distiller(Model):
         for entry in config["distillation_losses"]:
             loss_cls = known.get(entry["class_name"]) or (custom_objects or {}).get(entry["class_name"])
             if loss_cls is None:
-                raise ValueError(f"Unknown distillation loss {entry['class_name']!r}: pass your own class in "
-                                 "custom_objects.")
+                raise ValueError(
+                    f"Unknown distillation loss {entry['class_name']!r}: pass your own class in custom_objects."
+                )
             losses.append(loss_cls.from_config(entry["config"]))
         config["distillation_losses"] = losses
         return cls(**config)
@@ -223,5 +259,7 @@ class Distiller(Model):
 
 
 def _raise_dtype(teacher_dtype, student_dtype):
-    raise ValueError(f"The teacher's and the student's input dtypes must match; received teacher {teacher_dtype}, "
-                     f"student {student_dtype}.")
+    raise ValueError(
+        f"The teacher's and the student's input dtypes must match; received teacher {teacher_dtype}, "
+        f"student {student_dtype}."
+    )

@@ -37,14 +37,18 @@ class FeatureDistillation(DistillationLoss):
         self.loss = loss_functions(loss, "FeatureDistillation")
 
     def validate_model_compatibility(self, teacher, student):
-        for role, model, name in (("teacher", teacher, self.teacher_layer_name),
-                                  ("student", student, self.student_layer_name)):
+        for role, model, name in (
+            ("teacher", teacher, self.teacher_layer_name),
+            ("student", student, self.student_layer_name),
+        ):
             if name is None:
                 continue
             if getattr(model, "inputs", None) is None:
-                raise ValueError(f"FeatureDistillation(…_layer_name={name!r}) reads a layer's output, which needs a "
-                                 f"functional or Sequential {role}; the {role} model {model.name!r} is subclassed. "
-                                 "Distill its final outputs instead (no layer name), or use LogitsDistillation.")
+                raise ValueError(
+                    f"FeatureDistillation(…_layer_name={name!r}) reads a layer's output, which needs a "
+                    f"functional or Sequential {role}; the {role} model {model.name!r} is subclassed. "
+                    "Distill its final outputs instead (no layer name), or use LogitsDistillation."
+                )
             try:
                 model.get_layer(name=name)
             except ValueError as error:
@@ -55,19 +59,25 @@ class FeatureDistillation(DistillationLoss):
         try:
             tree.assert_same_structure(self.loss, teacher_outputs)
         except ValueError as error:
-            raise ValueError(f"The losses of FeatureDistillation are structured as {self.loss!r}, the features as "
-                             f"{tree.map_structure(lambda _: '*', teacher_outputs)!r}: give one loss per feature. "
-                             f"({error})") from error
+            raise ValueError(
+                f"The losses of FeatureDistillation are structured as {self.loss!r}, the features as "
+                f"{tree.map_structure(lambda _: '*', teacher_outputs)!r}: give one loss per feature. "
+                f"({error})"
+            ) from error
 
     def compute_loss(self, teacher_outputs, student_outputs, **kwargs):
         """The sum over features of the mean loss between teacher and student features (a scalar)."""
-        values = tree.map_structure(lambda fn, t, s: None if fn is None else ops.mean(fn(t, s)),
-                                    self.loss, teacher_outputs, student_outputs)
+        values = tree.map_structure(
+            lambda fn, t, s: None if fn is None else ops.mean(fn(t, s)), self.loss, teacher_outputs, student_outputs
+        )
         return ops.sum(ops.stack([v for v in tree.flatten(values) if v is not None]))
 
     def get_config(self):
-        return {"loss": tree.map_structure(_serialize, self._loss_arg), "teacher_layer_name": self.teacher_layer_name,
-                "student_layer_name": self.student_layer_name}
+        return {
+            "loss": tree.map_structure(_serialize, self._loss_arg),
+            "teacher_layer_name": self.teacher_layer_name,
+            "student_layer_name": self.student_layer_name,
+        }
 
     @classmethod
     def from_config(cls, config):

@@ -13,8 +13,11 @@ from .distillation_loss import DistillationLoss, loss_functions
 
 def _is_kl_divergence(fn):
     """Whether ``fn`` is the KL divergence (its class, its function, or a wrapper of the function)."""
-    return (isinstance(fn, losses.KLDivergence) or fn is losses.kl_divergence
-            or getattr(fn, "fn", None) is losses.kl_divergence)
+    return (
+        isinstance(fn, losses.KLDivergence)
+        or fn is losses.kl_divergence
+        or getattr(fn, "fn", None) is losses.kl_divergence
+    )
 
 
 class LogitsDistillation(DistillationLoss):
@@ -39,8 +42,9 @@ class LogitsDistillation(DistillationLoss):
 
     def __init__(self, temperature=3.0, loss="kl_divergence"):
         if isinstance(temperature, bool) or not isinstance(temperature, (int, float)):
-            raise ValueError(f"temperature must be a number; received {temperature!r} of type "
-                             f"{type(temperature).__name__}.")
+            raise ValueError(
+                f"temperature must be a number; received {temperature!r} of type {type(temperature).__name__}."
+            )
         if temperature <= 0:
             raise ValueError(f"temperature must be positive; received temperature={temperature}.")
         self.temperature = temperature
@@ -57,11 +61,14 @@ class LogitsDistillation(DistillationLoss):
             teacher, student = ops.divide(teacher, t), ops.divide(student, t)
             if _is_kl_divergence(fn):
                 value = ops.mean(fn(ops.softmax(teacher, axis=-1), ops.softmax(student, axis=-1)))
-                return value * (t ** 2)
+                return value * (t**2)
             return ops.mean(fn(teacher, student))
 
-        values = [v for v in tree.flatten(tree.map_structure(one, self.loss, teacher_outputs, student_outputs))
-                  if v is not None]
+        values = [
+            v
+            for v in tree.flatten(tree.map_structure(one, self.loss, teacher_outputs, student_outputs))
+            if v is not None
+        ]
         return ops.sum(ops.stack(values))
 
     def get_config(self):

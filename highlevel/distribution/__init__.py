@@ -18,9 +18,32 @@ The native engine runs on one device and says so when asked to distribute.
 
 from .distributions import DataParallel, Distribution, ModelParallel
 from .layouts import DeviceMesh, LayoutMap, TensorLayout
-from .state import (distribute_tensor, distribution, get_device_count, initialize, is_chief, list_devices,
-                    num_processes, process_index, set_distribution)
+from .state import (
+    distribute_tensor,
+    distribution,
+    get_device_count,
+    initialize,
+    is_chief,
+    list_devices,
+    num_processes,
+    process_index,
+    set_distribution,
+)
 
-__all__ = ["DataParallel", "DeviceMesh", "Distribution", "LayoutMap", "ModelParallel", "TensorLayout",
-           "distribute_tensor", "distribution", "get_device_count", "initialize", "is_chief", "list_devices",
-           "num_processes", "process_index", "set_distribution"]
+__all__ = [
+    "DataParallel",
+    "DeviceMesh",
+    "Distribution",
+    "LayoutMap",
+    "ModelParallel",
+    "TensorLayout",
+    "distribute_tensor",
+    "distribution",
+    "get_device_count",
+    "initialize",
+    "is_chief",
+    "list_devices",
+    "num_processes",
+    "process_index",
+    "set_distribution",
+]

@@ -25,8 +25,7 @@ class Distribution:
         if not isinstance(device_mesh, DeviceMesh):
             raise ValueError(f"device_mesh must be a highlevel.distribution.DeviceMesh; received {device_mesh!r}.")
         if batch_dim_name not in device_mesh.axis_names:
-            raise ValueError(f"batch_dim_name {batch_dim_name!r} is not an axis of the mesh "
-                             f"{device_mesh.axis_names}.")
+            raise ValueError(f"batch_dim_name {batch_dim_name!r} is not an axis of the mesh {device_mesh.axis_names}.")
         if not isinstance(auto_shard_dataset, bool):
             raise ValueError(f"auto_shard_dataset must be True or False; received {auto_shard_dataset!r}.")
         if not auto_shard_dataset:
@@ -36,7 +35,8 @@ class Distribution:
                 raise ValueError(
                     f"auto_shard_dataset=False (a dataset already split per process) is not supported in a run of "
                     f"{num_processes()} processes: give every process the same global dataset and keep the "
-                    "default auto_shard_dataset=True; each process then trains on its own share of every batch.")
+                    "default auto_shard_dataset=True; each process then trains on its own share of every batch."
+                )
         self._mesh = device_mesh
         self._batch_dim_name = batch_dim_name
         self._auto_shard_dataset = auto_shard_dataset
@@ -91,8 +91,10 @@ class DataParallel(Distribution):
             devices = list(devices) if devices is not None else list_devices()
             device_mesh = DeviceMesh((len(devices),), ("batch",), devices=devices)
         elif len(device_mesh.shape) != 1:
-            raise ValueError(f"DataParallel needs a one-dimensional DeviceMesh; received shape {device_mesh.shape}. "
-                             "Use ModelParallel for meshes with a model axis.")
+            raise ValueError(
+                f"DataParallel needs a one-dimensional DeviceMesh; received shape {device_mesh.shape}. "
+                "Use ModelParallel for meshes with a model axis."
+            )
         super().__init__(device_mesh, device_mesh.axis_names[0], auto_shard_dataset=auto_shard_dataset)
 
 
@@ -118,12 +120,15 @@ class ModelParallel(Distribution):
 
     def __init__(self, *, layout_map=None, batch_dim_name=None, auto_shard_dataset=True, device_mesh=None):
         if not isinstance(layout_map, LayoutMap):
-            raise ValueError(f"ModelParallel needs layout_map=a highlevel.distribution.LayoutMap; received "
-                             f"{layout_map!r}.")
+            raise ValueError(
+                f"ModelParallel needs layout_map=a highlevel.distribution.LayoutMap; received {layout_map!r}."
+            )
         mesh = layout_map.device_mesh
         if device_mesh is not None and device_mesh is not mesh:
-            raise ValueError(f"ModelParallel takes its device mesh from the layout map; received device_mesh="
-                             f"{device_mesh!r}, which is not the layout map's mesh {mesh!r}. Omit device_mesh.")
+            raise ValueError(
+                f"ModelParallel takes its device mesh from the layout map; received device_mesh="
+                f"{device_mesh!r}, which is not the layout map's mesh {mesh!r}. Omit device_mesh."
+            )
         super().__init__(mesh, batch_dim_name or mesh.axis_names[0], auto_shard_dataset=auto_shard_dataset)
         self._layout_map = layout_map
 
@@ -136,6 +141,8 @@ class ModelParallel(Distribution):
         if layout is None:
             return super().get_variable_layout(variable)
         if len(layout.axes) != len(variable.shape):
-            raise ValueError(f"The layout {layout.axes} for variable {variable.path!r} has {len(layout.axes)} axes, "
-                             f"but the variable has shape {tuple(variable.shape)}.")
+            raise ValueError(
+                f"The layout {layout.axes} for variable {variable.path!r} has {len(layout.axes)} axes, "
+                f"but the variable has shape {tuple(variable.shape)}."
+            )
         return layout

@@ -33,8 +33,10 @@ class DeviceMesh:
         if not shape or any(s < 1 for s in shape):
             raise ValueError(f"A DeviceMesh needs a non-empty shape of positive sizes; received shape={shape}.")
         if len(axis_names) != len(shape):
-            raise ValueError(f"A DeviceMesh needs one axis name per dimension of its shape; received "
-                             f"shape={shape} and axis_names={axis_names}.")
+            raise ValueError(
+                f"A DeviceMesh needs one axis name per dimension of its shape; received "
+                f"shape={shape} and axis_names={axis_names}."
+            )
         if len(set(axis_names)) != len(axis_names):
             raise ValueError(f"DeviceMesh axis names must be distinct; received {axis_names}.")
         if devices is None:
@@ -43,8 +45,10 @@ class DeviceMesh:
             devices = list_devices()
         devices = tuple(str(d) for d in _flatten(devices))
         if len(devices) != math.prod(shape):
-            raise ValueError(f"A DeviceMesh of shape {shape} needs {math.prod(shape)} devices; received "
-                             f"{len(devices)}: {list(devices)}.")
+            raise ValueError(
+                f"A DeviceMesh of shape {shape} needs {math.prod(shape)} devices; received "
+                f"{len(devices)}: {list(devices)}."
+            )
         self._shape, self._axis_names, self._devices = shape, axis_names, devices
 
     @property
@@ -96,8 +100,10 @@ class TensorLayout:
             raise ValueError("This TensorLayout already has a device mesh; create a new TensorLayout instead.")
         unknown = [a for a in self._axes if a is not None and a not in mesh.axis_names]
         if unknown:
-            raise ValueError(f"TensorLayout axes {self._axes} name mesh axes {unknown} that the mesh does not have; "
-                             f"its axes are {mesh.axis_names}.")
+            raise ValueError(
+                f"TensorLayout axes {self._axes} name mesh axes {unknown} that the mesh does not have; "
+                f"its axes are {mesh.axis_names}."
+            )
         self._device_mesh = mesh
 
     def __repr__(self):
@@ -127,8 +133,10 @@ class LayoutMap(collections.abc.MutableMapping):
             return self._layouts[path]
         matches = [k for k in self._layouts if re.search(k, path)]
         if len(matches) > 1:
-            raise ValueError(f"Variable path {path!r} matches several LayoutMap keys: {matches}. Make the keys "
-                             "more specific so that each variable matches at most one.")
+            raise ValueError(
+                f"Variable path {path!r} matches several LayoutMap keys: {matches}. Make the keys "
+                "more specific so that each variable matches at most one."
+            )
         return self._layouts[matches[0]] if matches else None
 
     def __setitem__(self, key, layout):
@@ -136,8 +144,10 @@ class LayoutMap(collections.abc.MutableMapping):
             raise ValueError(f"LayoutMap already has a layout for {key!r}; delete it first to replace it.")
         if not isinstance(layout, TensorLayout):
             if not isinstance(layout, (tuple, list)):
-                raise ValueError(f"A LayoutMap value must be a TensorLayout or a tuple of mesh-axis names / None; "
-                                 f"received {layout!r} for key {key!r}.")
+                raise ValueError(
+                    f"A LayoutMap value must be a TensorLayout or a tuple of mesh-axis names / None; "
+                    f"received {layout!r} for key {key!r}."
+                )
             layout = TensorLayout(layout)
         if layout.device_mesh is None:
             layout.device_mesh = self._mesh

@@ -68,14 +68,18 @@ def distribute_tensor(tensor, layout):
     if isinstance(tensor, KerasTensor):
         return tensor
     if not isinstance(layout, TensorLayout):
-        raise ValueError(f"distribute_tensor takes a highlevel.distribution.TensorLayout as layout; received "
-                         f"{layout!r}. Make one with TensorLayout(axes, device_mesh).")
+        raise ValueError(
+            f"distribute_tensor takes a highlevel.distribution.TensorLayout as layout; received "
+            f"{layout!r}. Make one with TensorLayout(axes, device_mesh)."
+        )
     mesh = layout.device_mesh
     if mesh is None:
         current = distribution()
         if current is None:
-            raise ValueError(f"The TensorLayout {layout.axes} has no device mesh and no distribution is set: pass "
-                             "TensorLayout(axes, device_mesh) or call set_distribution first.")
+            raise ValueError(
+                f"The TensorLayout {layout.axes} has no device mesh and no distribution is set: pass "
+                "TensorLayout(axes, device_mesh) or call set_distribution first."
+            )
         mesh = current.device_mesh
         layout = TensorLayout(layout.axes, mesh)  # checks that the mesh has those axes
     backend = current_backend()
@@ -90,8 +94,9 @@ def initialize(job_addresses=None, num_processes=None, process_id=None):
     ``torch.distributed.init_process_group`` (read from ``torchrun``'s environment when the arguments are
     omitted). TensorFlow reads its cluster from ``TF_CONFIG`` when a :class:`DataParallel` is set.
     """
-    current_backend().distribution_initialize(job_addresses=job_addresses, num_processes=num_processes,
-                                              process_id=process_id)
+    current_backend().distribution_initialize(
+        job_addresses=job_addresses, num_processes=num_processes, process_id=process_id
+    )
 
 
 def set_distribution(value):
@@ -124,14 +129,24 @@ def _share_host_stream(backend):
     if state.get("bit_generator") != "Philox":
         raise TypeError(f"The host random stream should be a Philox generator; found {state.get('bit_generator')}.")
     inner = state["state"]
-    words = np.concatenate([inner["counter"], inner["key"], state["buffer"],
-                            np.array([state["buffer_pos"], state["has_uint32"], state["uinteger"]], np.uint64)])
+    words = np.concatenate(
+        [
+            inner["counter"],
+            inner["key"],
+            state["buffer"],
+            np.array([state["buffer_pos"], state["has_uint32"], state["uinteger"]], np.uint64),
+        ]
+    )
     got = np.asarray(backend.distribution_broadcast(words.astype(np.uint64).view(np.int64)), np.int64).view(np.uint64)
     rng = np.random.Generator(np.random.Philox())
-    rng.bit_generator.state = {"bit_generator": "Philox",
-                               "state": {"counter": got[0:4].copy(), "key": got[4:6].copy()},
-                               "buffer": got[6:10].copy(), "buffer_pos": int(got[10]),
-                               "has_uint32": int(got[11]), "uinteger": int(got[12])}
+    rng.bit_generator.state = {
+        "bit_generator": "Philox",
+        "state": {"counter": got[0:4].copy(), "key": got[4:6].copy()},
+        "buffer": got[6:10].copy(),
+        "buffer_pos": int(got[10]),
+        "has_uint32": int(got[11]),
+        "uinteger": int(got[12]),
+    }
     host.set_host_generator(rng)
 
 

@@ -24,8 +24,16 @@ from .initializer import Initializer
 from .orthogonal import Orthogonal
 from .random_initializers import RandomInitializer, RandomNormal, RandomUniform, TruncatedNormal
 from .serialization import ALL_OBJECTS, deserialize, get, serialize
-from .variance_scaling import (GlorotNormal, GlorotUniform, HeNormal, HeUniform, LecunNormal, LecunUniform,
-                               VarianceScaling, compute_fans)
+from .variance_scaling import (
+    GlorotNormal,
+    GlorotUniform,
+    HeNormal,
+    HeUniform,
+    LecunNormal,
+    LecunUniform,
+    VarianceScaling,
+    compute_fans,
+)
 
 # Keras' alias spellings: the lowercase names are the classes themselves (keras.initializers.zeros is Zeros).
 IdentityInitializer = Identity
@@ -47,11 +55,43 @@ lecun_normal = LecunNormal
 orthogonal = Orthogonal
 
 __all__ = [
-    "ALL_OBJECTS", "Constant", "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Identity",
-    "IdentityInitializer", "Initializer", "LecunNormal", "LecunUniform", "Ones", "Orthogonal",
-    "OrthogonalInitializer", "RandomInitializer", "RandomNormal", "RandomUniform", "TruncatedNormal",
-    "VarianceScaling", "Zeros", "compute_fans", "constant", "deserialize", "get", "glorot_normal",
-    "glorot_uniform", "he_normal", "he_uniform", "identity", "lecun_normal", "lecun_uniform", "ones",
-    "orthogonal", "random_normal", "random_uniform", "serialize", "truncated_normal", "variance_scaling",
+    "ALL_OBJECTS",
+    "Constant",
+    "GlorotNormal",
+    "GlorotUniform",
+    "HeNormal",
+    "HeUniform",
+    "Identity",
+    "IdentityInitializer",
+    "Initializer",
+    "LecunNormal",
+    "LecunUniform",
+    "Ones",
+    "Orthogonal",
+    "OrthogonalInitializer",
+    "RandomInitializer",
+    "RandomNormal",
+    "RandomUniform",
+    "TruncatedNormal",
+    "VarianceScaling",
+    "Zeros",
+    "compute_fans",
+    "constant",
+    "deserialize",
+    "get",
+    "glorot_normal",
+    "glorot_uniform",
+    "he_normal",
+    "he_uniform",
+    "identity",
+    "lecun_normal",
+    "lecun_uniform",
+    "ones",
+    "orthogonal",
+    "random_normal",
+    "random_uniform",
+    "serialize",
+    "truncated_normal",
+    "variance_scaling",
     "zeros",
 ]

@@ -50,8 +50,7 @@ def check_seed(seed, who):
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
         return int(seed)
     raise ValueError(
-        f"{who}: seed must be None, a non-negative int or a highlevel.random.SeedGenerator; "
-        f"received seed={seed!r}."
+        f"{who}: seed must be None, a non-negative int or a highlevel.random.SeedGenerator; received seed={seed!r}."
     )
 
 

@@ -33,8 +33,7 @@ class Orthogonal(RandomInitializer):
         shape, dtype, rng = self._draw(shape, dtype)
         if len(shape) < 2:
             raise ValueError(
-                f"The Orthogonal initializer needs a shape of rank >= 2; received shape={shape} of rank "
-                f"{len(shape)}."
+                f"The Orthogonal initializer needs a shape of rank >= 2; received shape={shape} of rank {len(shape)}."
             )
         num_rows = int(np.prod(shape[:-1]))
         num_cols = shape[-1]

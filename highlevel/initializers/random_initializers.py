@@ -102,9 +102,7 @@ class RandomUniform(RandomInitializer):
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         if maxval < minval:
-            raise ValueError(
-                f"RandomUniform: maxval must be >= minval; received minval={minval!r}, maxval={maxval!r}."
-            )
+            raise ValueError(f"RandomUniform: maxval must be >= minval; received minval={minval!r}, maxval={maxval!r}.")
         self.minval = minval
         self.maxval = maxval
         super().__init__(seed=seed)

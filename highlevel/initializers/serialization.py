@@ -19,29 +19,69 @@ from .host_values import standardize_shape
 from .initializer import Initializer
 from .orthogonal import Orthogonal
 from .random_initializers import RandomNormal, RandomUniform, TruncatedNormal
-from .variance_scaling import (GlorotNormal, GlorotUniform, HeNormal, HeUniform, LecunNormal, LecunUniform,
-                               VarianceScaling)
+from .variance_scaling import (
+    GlorotNormal,
+    GlorotUniform,
+    HeNormal,
+    HeUniform,
+    LecunNormal,
+    LecunUniform,
+    VarianceScaling,
+)
 
-_CLASSES = (Initializer, Zeros, Ones, Constant, Identity, RandomNormal, RandomUniform, TruncatedNormal,
-            VarianceScaling, GlorotUniform, GlorotNormal, HeUniform, HeNormal, LecunUniform, LecunNormal,
-            Orthogonal)
+_CLASSES = (
+    Initializer,
+    Zeros,
+    Ones,
+    Constant,
+    Identity,
+    RandomNormal,
+    RandomUniform,
+    TruncatedNormal,
+    VarianceScaling,
+    GlorotUniform,
+    GlorotNormal,
+    HeUniform,
+    HeNormal,
+    LecunUniform,
+    LecunNormal,
+    Orthogonal,
+)
 
 #: Every name ``get`` and ``deserialize`` accept: class names, their snake_case spellings and the
 #: extra aliases Keras keeps for compatibility.
 ALL_OBJECTS = {cls.__name__: cls for cls in _CLASSES}
-ALL_OBJECTS.update({
-    "initializer": Initializer, "zeros": Zeros, "ones": Ones, "constant": Constant, "identity": Identity,
-    "random_normal": RandomNormal, "random_uniform": RandomUniform, "truncated_normal": TruncatedNormal,
-    "variance_scaling": VarianceScaling, "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
-    "he_uniform": HeUniform, "he_normal": HeNormal, "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
-    "orthogonal": Orthogonal,
-    "IdentityInitializer": Identity, "OrthogonalInitializer": Orthogonal, "normal": RandomNormal,
-    "uniform": RandomUniform, "one": Ones, "zero": Zeros,
-})
+ALL_OBJECTS.update(
+    {
+        "initializer": Initializer,
+        "zeros": Zeros,
+        "ones": Ones,
+        "constant": Constant,
+        "identity": Identity,
+        "random_normal": RandomNormal,
+        "random_uniform": RandomUniform,
+        "truncated_normal": TruncatedNormal,
+        "variance_scaling": VarianceScaling,
+        "glorot_uniform": GlorotUniform,
+        "glorot_normal": GlorotNormal,
+        "he_uniform": HeUniform,
+        "he_normal": HeNormal,
+        "lecun_uniform": LecunUniform,
+        "lecun_normal": LecunNormal,
+        "orthogonal": Orthogonal,
+        "IdentityInitializer": Identity,
+        "OrthogonalInitializer": Orthogonal,
+        "normal": RandomNormal,
+        "uniform": RandomUniform,
+        "one": Ones,
+        "zero": Zeros,
+    }
+)
 
 
-_CATALOG = Catalog("initializer", Initializer, ALL_OBJECTS, example="'glorot_uniform'",
-                   callable_hint="(shape, dtype) -> tensor")
+_CATALOG = Catalog(
+    "initializer", Initializer, ALL_OBJECTS, example="'glorot_uniform'", callable_hint="(shape, dtype) -> tensor"
+)
 
 #: ``{"class_name": ..., "config": {...}}`` describing an initializer (None stays None).
 serialize = _CATALOG.serialize

@@ -14,7 +14,7 @@ import numbers
 
 import numpy as np
 
-from .host_values import truncated_standard_normal, to_tensor
+from .host_values import to_tensor, truncated_standard_normal
 from .random_initializers import RandomInitializer
 
 # The standard deviation of a standard normal truncated to [-2, 2]: dividing by it gives the truncated
@@ -62,8 +62,9 @@ class VarianceScaling(RandomInitializer):
         input_axes, output_axes: optional axes whose sizes give fan_in and fan_out.
     """
 
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None, input_axes=None,
-                 output_axes=None):
+    def __init__(
+        self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None, input_axes=None, output_axes=None
+    ):
         who = type(self).__name__
         if not isinstance(scale, numbers.Real) or isinstance(scale, bool) or not scale > 0.0:
             raise ValueError(f"{who}: scale must be a positive number; received scale={scale!r}.")
@@ -97,8 +98,14 @@ class VarianceScaling(RandomInitializer):
         return to_tensor(values, dtype)
 
     def get_config(self):
-        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
-                "input_axes": self.input_axes, "output_axes": self.output_axes, **super().get_config()}
+        return {
+            "scale": self.scale,
+            "mode": self.mode,
+            "distribution": self.distribution,
+            "input_axes": self.input_axes,
+            "output_axes": self.output_axes,
+            **super().get_config(),
+        }
 
 
 class _Preset(VarianceScaling):
@@ -107,8 +114,14 @@ class _Preset(VarianceScaling):
     _SCALE, _MODE, _DISTRIBUTION = 1.0, "fan_in", "truncated_normal"
 
     def __init__(self, seed=None, input_axes=None, output_axes=None):
-        super().__init__(scale=self._SCALE, mode=self._MODE, distribution=self._DISTRIBUTION, seed=seed,
-                         input_axes=input_axes, output_axes=output_axes)
+        super().__init__(
+            scale=self._SCALE,
+            mode=self._MODE,
+            distribution=self._DISTRIBUTION,
+            seed=seed,
+            input_axes=input_axes,
+            output_axes=output_axes,
+        )
 
     def get_config(self):
         config = super().get_config()

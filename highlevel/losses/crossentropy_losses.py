@@ -49,8 +49,9 @@ def _elementwise_bce(target, output, from_logits):
 def _same_shape(target, output, what):
     st, so = tuple(ops.shape(target)), tuple(ops.shape(output))
     if st != so:
-        raise ValueError(f"{what}: y_true and y_pred must have the same shape; received y_true.shape={st}, "
-                         f"y_pred.shape={so}.")
+        raise ValueError(
+            f"{what}: y_true and y_pred must have the same shape; received y_true.shape={st}, y_pred.shape={so}."
+        )
 
 
 def _smooth_binary(y_true, label_smoothing):
@@ -71,7 +72,10 @@ def _warn_one_class(y_pred, fn_name):
         warnings.warn(
             f"In loss {fn_name}, expected y_pred.shape to be (batch_size, num_classes) with num_classes > 1. "
             f"Received: y_pred.shape={ops.shape(y_pred)}. Consider using 'binary_crossentropy' if you only "
-            "have 2 classes.", SyntaxWarning, stacklevel=3)
+            "have 2 classes.",
+            SyntaxWarning,
+            stacklevel=3,
+        )
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
@@ -96,8 +100,9 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     return ops.mean(_elementwise_bce(y_true, y_pred, from_logits), axis=axis)
 
 
-def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha=0.25, gamma=2.0,
-                              from_logits=False, label_smoothing=0.0, axis=-1):
+def binary_focal_crossentropy(
+    y_true, y_pred, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
+):
     """Binary focal cross-entropy (Lin et al., 2018): the cross-entropy scaled by ``(1 - p_t) ** gamma``.
 
     Args:
@@ -142,8 +147,9 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     return ops.categorical_crossentropy(y_true, y_pred, from_logits=from_logits, axis=axis)
 
 
-def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False,
-                                   label_smoothing=0.0, axis=-1):
+def categorical_focal_crossentropy(
+    y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
+):
     """Categorical focal cross-entropy: each class's term scaled by ``alpha * (1 - p) ** gamma``.
 
     Args:
@@ -194,8 +200,8 @@ def _sparse_crossentropy_with_mask(y_true, y_pred, from_logits=False, ignore_cla
     class_axis = axis % rank
     if len(true_shape) == rank and true_shape[class_axis] == 1:
         y_true = ops.squeeze(y_true, axis=class_axis)
-        true_shape = true_shape[:class_axis] + true_shape[class_axis + 1:]
-    res_shape = pred_shape[:class_axis] + pred_shape[class_axis + 1:]
+        true_shape = true_shape[:class_axis] + true_shape[class_axis + 1 :]
+    res_shape = pred_shape[:class_axis] + pred_shape[class_axis + 1 :]
     if true_shape != res_shape:
         raise ValueError(
             "sparse_categorical_crossentropy: y_true must have y_pred's shape without the class axis; received "
@@ -237,8 +243,9 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
     ...     sparse_categorical_crossentropy([1, 2], [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]])).tolist()]
     [0.0513, 2.3026]
     """
-    return _sparse_crossentropy_with_mask(y_true, y_pred, from_logits=from_logits, ignore_class=ignore_class,
-                                          axis=axis)[0]
+    return _sparse_crossentropy_with_mask(
+        y_true, y_pred, from_logits=from_logits, ignore_class=ignore_class, axis=axis
+    )[0]
 
 
 # Losses and metrics that honour masks use the (values, mask) twin.
@@ -254,17 +261,35 @@ class BinaryCrossentropy(LossFunctionWrapper):
         axis: the axis averaged over (default -1).
     """
 
-    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
-                 name="binary_crossentropy", dtype=None):
-        super().__init__(binary_crossentropy, name=name, reduction=reduction, dtype=dtype,
-                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
+    def __init__(
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="binary_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(
+            binary_crossentropy,
+            name=name,
+            reduction=reduction,
+            dtype=dtype,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
         self.from_logits = from_logits
         self.label_smoothing = label_smoothing
         self.axis = axis
 
     def get_config(self):
-        return {**super().get_config(), "from_logits": self.from_logits, "label_smoothing": self.label_smoothing,
-                "axis": self.axis}
+        return {
+            **super().get_config(),
+            "from_logits": self.from_logits,
+            "label_smoothing": self.label_smoothing,
+            "axis": self.axis,
+        }
 
 
 class BinaryFocalCrossentropy(LossFunctionWrapper):
@@ -277,11 +302,30 @@ class BinaryFocalCrossentropy(LossFunctionWrapper):
         from_logits, label_smoothing, axis: as :class:`BinaryCrossentropy`.
     """
 
-    def __init__(self, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0,
-                 axis=-1, reduction="sum_over_batch_size", name="binary_focal_crossentropy", dtype=None):
-        super().__init__(binary_focal_crossentropy, name=name, reduction=reduction, dtype=dtype,
-                         apply_class_balancing=apply_class_balancing, alpha=alpha, gamma=gamma,
-                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
+    def __init__(
+        self,
+        apply_class_balancing=False,
+        alpha=0.25,
+        gamma=2.0,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="binary_focal_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(
+            binary_focal_crossentropy,
+            name=name,
+            reduction=reduction,
+            dtype=dtype,
+            apply_class_balancing=apply_class_balancing,
+            alpha=alpha,
+            gamma=gamma,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
         self.apply_class_balancing = apply_class_balancing
         self.alpha = alpha
         self.gamma = gamma
@@ -290,9 +334,15 @@ class BinaryFocalCrossentropy(LossFunctionWrapper):
         self.axis = axis
 
     def get_config(self):
-        return {**super().get_config(), "apply_class_balancing": self.apply_class_balancing, "alpha": self.alpha,
-                "gamma": self.gamma, "from_logits": self.from_logits, "label_smoothing": self.label_smoothing,
-                "axis": self.axis}
+        return {
+            **super().get_config(),
+            "apply_class_balancing": self.apply_class_balancing,
+            "alpha": self.alpha,
+            "gamma": self.gamma,
+            "from_logits": self.from_logits,
+            "label_smoothing": self.label_smoothing,
+            "axis": self.axis,
+        }
 
 
 class CategoricalCrossentropy(LossFunctionWrapper):
@@ -304,17 +354,35 @@ class CategoricalCrossentropy(LossFunctionWrapper):
         axis: the class axis (default -1).
     """
 
-    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
-                 name="categorical_crossentropy", dtype=None):
-        super().__init__(categorical_crossentropy, name=name, reduction=reduction, dtype=dtype,
-                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
+    def __init__(
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="categorical_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(
+            categorical_crossentropy,
+            name=name,
+            reduction=reduction,
+            dtype=dtype,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
         self.from_logits = from_logits
         self.label_smoothing = label_smoothing
         self.axis = axis
 
     def get_config(self):
-        return {**super().get_config(), "from_logits": self.from_logits, "label_smoothing": self.label_smoothing,
-                "axis": self.axis}
+        return {
+            **super().get_config(),
+            "from_logits": self.from_logits,
+            "label_smoothing": self.label_smoothing,
+            "axis": self.axis,
+        }
 
 
 class CategoricalFocalCrossentropy(LossFunctionWrapper):
@@ -326,10 +394,28 @@ class CategoricalFocalCrossentropy(LossFunctionWrapper):
         from_logits, label_smoothing, axis: as :class:`CategoricalCrossentropy`.
     """
 
-    def __init__(self, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1,
-                 reduction="sum_over_batch_size", name="categorical_focal_crossentropy", dtype=None):
-        super().__init__(categorical_focal_crossentropy, name=name, reduction=reduction, dtype=dtype, alpha=alpha,
-                         gamma=gamma, from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
+    def __init__(
+        self,
+        alpha=0.25,
+        gamma=2.0,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="categorical_focal_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(
+            categorical_focal_crossentropy,
+            name=name,
+            reduction=reduction,
+            dtype=dtype,
+            alpha=alpha,
+            gamma=gamma,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
         self.alpha = alpha
         self.gamma = gamma
         self.from_logits = from_logits
@@ -337,8 +423,14 @@ class CategoricalFocalCrossentropy(LossFunctionWrapper):
         self.axis = axis
 
     def get_config(self):
-        return {**super().get_config(), "alpha": self.alpha, "gamma": self.gamma, "from_logits": self.from_logits,
-                "label_smoothing": self.label_smoothing, "axis": self.axis}
+        return {
+            **super().get_config(),
+            "alpha": self.alpha,
+            "gamma": self.gamma,
+            "from_logits": self.from_logits,
+            "label_smoothing": self.label_smoothing,
+            "axis": self.axis,
+        }
 
 
 sparse_categorical_crossentropy._integer_labels = True  # its y_true holds class indices (see Loss.__call__)
@@ -355,14 +447,32 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         axis: the class axis (default -1).
     """
 
-    def __init__(self, from_logits=False, ignore_class=None, reduction="sum_over_batch_size", axis=-1,
-                 name="sparse_categorical_crossentropy", dtype=None):
-        super().__init__(sparse_categorical_crossentropy, name=name, reduction=reduction, dtype=dtype,
-                         from_logits=from_logits, ignore_class=ignore_class, axis=axis)
+    def __init__(
+        self,
+        from_logits=False,
+        ignore_class=None,
+        reduction="sum_over_batch_size",
+        axis=-1,
+        name="sparse_categorical_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(
+            sparse_categorical_crossentropy,
+            name=name,
+            reduction=reduction,
+            dtype=dtype,
+            from_logits=from_logits,
+            ignore_class=ignore_class,
+            axis=axis,
+        )
         self.from_logits = from_logits
         self.ignore_class = ignore_class
         self.axis = axis
 
     def get_config(self):
-        return {**super().get_config(), "from_logits": self.from_logits, "ignore_class": self.ignore_class,
-                "axis": self.axis}
+        return {
+            **super().get_config(),
+            "from_logits": self.from_logits,
+            "ignore_class": self.ignore_class,
+            "axis": self.axis,
+        }

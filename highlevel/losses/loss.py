@@ -60,10 +60,12 @@ class Loss:
             y_true = ops.convert_to_tensor(y_true, dtype=self.dtype)
         values, mask = self.call_with_mask(y_true, y_pred)
         if output_mask is not None:
-            mask = output_mask if mask is None else \
-                ops.logical_and(ops.cast(mask, "bool"), ops.cast(output_mask, "bool"))
-        return reduce_weighted_values(values, sample_weight=sample_weight, mask=mask, reduction=self.reduction,
-                                      dtype=self.dtype)
+            mask = (
+                output_mask if mask is None else ops.logical_and(ops.cast(mask, "bool"), ops.cast(output_mask, "bool"))
+            )
+        return reduce_weighted_values(
+            values, sample_weight=sample_weight, mask=mask, reduction=self.reduction, dtype=self.dtype
+        )
 
     def call(self, y_true, y_pred):
         """The per-sample loss values (no weighting, no reduction). Subclasses define it."""

@@ -91,7 +91,7 @@ def align_sample_weight(values, sample_weight):
     vs, ws = tuple(ops.shape(values)), tuple(ops.shape(sample_weight))
     if _broadcastable(vs, ws):
         return values, sample_weight
-    if len(ws) < len(vs) and vs[:len(ws)] == ws:
+    if len(ws) < len(vs) and vs[: len(ws)] == ws:
         return values, ops.reshape(sample_weight, ws + (1,) * (len(vs) - len(ws)))
     raise ValueError(
         f"sample_weight of shape {ws} cannot be applied to loss values of shape {vs}. Pass one weight per "

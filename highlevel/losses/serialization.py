@@ -27,30 +27,56 @@ from . import regression_losses as regression
 from .loss import Loss, LossFunctionWrapper
 
 _CLASSES = (
-    Loss, LossFunctionWrapper,
-    regression.MeanSquaredError, regression.MeanAbsoluteError, regression.MeanAbsolutePercentageError,
-    regression.MeanSquaredLogarithmicError, regression.CosineSimilarity, regression.Huber, regression.LogCosh,
-    crossentropy.BinaryCrossentropy, crossentropy.BinaryFocalCrossentropy, crossentropy.CategoricalCrossentropy,
-    crossentropy.CategoricalFocalCrossentropy, crossentropy.SparseCategoricalCrossentropy,
-    probabilistic.KLDivergence, probabilistic.Poisson,
-    hinge.Hinge, hinge.SquaredHinge, hinge.CategoricalHinge,
+    Loss,
+    LossFunctionWrapper,
+    regression.MeanSquaredError,
+    regression.MeanAbsoluteError,
+    regression.MeanAbsolutePercentageError,
+    regression.MeanSquaredLogarithmicError,
+    regression.CosineSimilarity,
+    regression.Huber,
+    regression.LogCosh,
+    crossentropy.BinaryCrossentropy,
+    crossentropy.BinaryFocalCrossentropy,
+    crossentropy.CategoricalCrossentropy,
+    crossentropy.CategoricalFocalCrossentropy,
+    crossentropy.SparseCategoricalCrossentropy,
+    probabilistic.KLDivergence,
+    probabilistic.Poisson,
+    hinge.Hinge,
+    hinge.SquaredHinge,
+    hinge.CategoricalHinge,
 )
 
 _FUNCTIONS = (
-    regression.mean_squared_error, regression.mean_absolute_error, regression.mean_absolute_percentage_error,
-    regression.mean_squared_logarithmic_error, regression.cosine_similarity, regression.huber, regression.log_cosh,
-    crossentropy.binary_crossentropy, crossentropy.binary_focal_crossentropy, crossentropy.categorical_crossentropy,
-    crossentropy.categorical_focal_crossentropy, crossentropy.sparse_categorical_crossentropy,
-    probabilistic.kl_divergence, probabilistic.poisson,
-    hinge.hinge, hinge.squared_hinge, hinge.categorical_hinge,
+    regression.mean_squared_error,
+    regression.mean_absolute_error,
+    regression.mean_absolute_percentage_error,
+    regression.mean_squared_logarithmic_error,
+    regression.cosine_similarity,
+    regression.huber,
+    regression.log_cosh,
+    crossentropy.binary_crossentropy,
+    crossentropy.binary_focal_crossentropy,
+    crossentropy.categorical_crossentropy,
+    crossentropy.categorical_focal_crossentropy,
+    crossentropy.sparse_categorical_crossentropy,
+    probabilistic.kl_divergence,
+    probabilistic.poisson,
+    hinge.hinge,
+    hinge.squared_hinge,
+    hinge.categorical_hinge,
 )
 
 #: Every name :func:`get` and :func:`deserialize` accept: classes, functions and Keras' aliases.
 ALL_OBJECTS = {obj.__name__: obj for obj in _CLASSES + _FUNCTIONS}
 _ALIASES = {
-    "mse": regression.mean_squared_error, "mae": regression.mean_absolute_error,
-    "mape": regression.mean_absolute_percentage_error, "msle": regression.mean_squared_logarithmic_error,
-    "kld": probabilistic.kl_divergence, "bce": crossentropy.binary_crossentropy,
+    "mse": regression.mean_squared_error,
+    "mae": regression.mean_absolute_error,
+    "mape": regression.mean_absolute_percentage_error,
+    "msle": regression.mean_squared_logarithmic_error,
+    "kld": probabilistic.kl_divergence,
+    "bce": crossentropy.binary_crossentropy,
 }
 for _alias, _fn in _ALIASES.items():
     ALL_OBJECTS[_alias] = _fn
@@ -97,8 +123,7 @@ def serialize(loss):
     if callable(loss) and getattr(loss, "__name__", "<lambda>") != "<lambda>":
         return {"class_name": "function", "config": function_name(loss)}
     raise TypeError(
-        f"Cannot serialize {loss!r} of type {type(loss).__name__}: pass a Loss (subclass) instance or a named "
-        "function."
+        f"Cannot serialize {loss!r} of type {type(loss).__name__}: pass a Loss (subclass) instance or a named function."
     )
 
 

@@ -16,30 +16,93 @@ batch, ``result`` reads the value, ``reset_state`` starts over; calling the metr
 'mean_absolute_error'
 """
 
-from .accuracy_metrics import (Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
-                               SparseTopKCategoricalAccuracy, TopKCategoricalAccuracy, accuracy, binary_accuracy,
-                               categorical_accuracy, sparse_categorical_accuracy, sparse_top_k_categorical_accuracy,
-                               top_k_categorical_accuracy)
+from .accuracy_metrics import (
+    Accuracy,
+    BinaryAccuracy,
+    CategoricalAccuracy,
+    SparseCategoricalAccuracy,
+    SparseTopKCategoricalAccuracy,
+    TopKCategoricalAccuracy,
+    accuracy,
+    binary_accuracy,
+    categorical_accuracy,
+    sparse_categorical_accuracy,
+    sparse_top_k_categorical_accuracy,
+    top_k_categorical_accuracy,
+)
 from .auc import AUC
 from .confusion_metrics import FalseNegatives, FalsePositives, Precision, Recall, TrueNegatives, TruePositives
 from .f_score_metrics import F1Score, FBetaScore
-from .loss_metrics import (BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, Hinge, KLDivergence,
-                           Poisson, SparseCategoricalCrossentropy, SquaredHinge)
+from .loss_metrics import (
+    BinaryCrossentropy,
+    CategoricalCrossentropy,
+    CategoricalHinge,
+    Hinge,
+    KLDivergence,
+    Poisson,
+    SparseCategoricalCrossentropy,
+    SquaredHinge,
+)
 from .metric import Metric
 from .reduction_metrics import Mean, MeanMetricWrapper, Sum
-from .regression_metrics import (CosineSimilarity, LogCoshError, MeanAbsoluteError, MeanAbsolutePercentageError,
-                                 MeanSquaredError, MeanSquaredLogarithmicError, R2Score, RootMeanSquaredError,
-                                 cosine_similarity)
+from .regression_metrics import (
+    CosineSimilarity,
+    LogCoshError,
+    MeanAbsoluteError,
+    MeanAbsolutePercentageError,
+    MeanSquaredError,
+    MeanSquaredLogarithmicError,
+    R2Score,
+    RootMeanSquaredError,
+    cosine_similarity,
+)
 from .serialization import ALL_OBJECTS, deserialize, get, serialize
 
 __all__ = [
-    "ALL_OBJECTS", "AUC", "Accuracy", "BinaryAccuracy", "BinaryCrossentropy", "CategoricalAccuracy",
-    "CategoricalCrossentropy", "CategoricalHinge", "CosineSimilarity", "F1Score", "FBetaScore", "FalseNegatives",
-    "FalsePositives", "Hinge", "KLDivergence", "LogCoshError", "Mean", "MeanAbsoluteError",
-    "MeanAbsolutePercentageError", "MeanMetricWrapper", "MeanSquaredError", "MeanSquaredLogarithmicError", "Metric",
-    "Poisson", "Precision", "R2Score", "Recall", "RootMeanSquaredError", "SparseCategoricalAccuracy",
-    "SparseCategoricalCrossentropy", "SparseTopKCategoricalAccuracy", "SquaredHinge", "Sum", "TopKCategoricalAccuracy",
-    "TrueNegatives", "TruePositives", "accuracy", "binary_accuracy", "categorical_accuracy", "cosine_similarity",
-    "deserialize", "get", "serialize", "sparse_categorical_accuracy", "sparse_top_k_categorical_accuracy",
+    "ALL_OBJECTS",
+    "AUC",
+    "Accuracy",
+    "BinaryAccuracy",
+    "BinaryCrossentropy",
+    "CategoricalAccuracy",
+    "CategoricalCrossentropy",
+    "CategoricalHinge",
+    "CosineSimilarity",
+    "F1Score",
+    "FBetaScore",
+    "FalseNegatives",
+    "FalsePositives",
+    "Hinge",
+    "KLDivergence",
+    "LogCoshError",
+    "Mean",
+    "MeanAbsoluteError",
+    "MeanAbsolutePercentageError",
+    "MeanMetricWrapper",
+    "MeanSquaredError",
+    "MeanSquaredLogarithmicError",
+    "Metric",
+    "Poisson",
+    "Precision",
+    "R2Score",
+    "Recall",
+    "RootMeanSquaredError",
+    "SparseCategoricalAccuracy",
+    "SparseCategoricalCrossentropy",
+    "SparseTopKCategoricalAccuracy",
+    "SquaredHinge",
+    "Sum",
+    "TopKCategoricalAccuracy",
+    "TrueNegatives",
+    "TruePositives",
+    "accuracy",
+    "binary_accuracy",
+    "categorical_accuracy",
+    "cosine_similarity",
+    "deserialize",
+    "get",
+    "serialize",
+    "sparse_categorical_accuracy",
+    "sparse_top_k_categorical_accuracy",
     "top_k_categorical_accuracy",
 ]

@@ -182,8 +182,9 @@ class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
     """
 
     def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None, from_sorted_ids=False):
-        super().__init__(sparse_top_k_categorical_accuracy, name=name, dtype=dtype, k=k,
-                         from_sorted_ids=from_sorted_ids)
+        super().__init__(
+            sparse_top_k_categorical_accuracy, name=name, dtype=dtype, k=k, from_sorted_ids=from_sorted_ids
+        )
         self.k = k
         self.from_sorted_ids = from_sorted_ids
 

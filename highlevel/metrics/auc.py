@@ -42,14 +42,27 @@ class AUC(Metric):
         from_logits: predictions are logits (a sigmoid is applied first).
     """
 
-    def __init__(self, num_thresholds=200, curve="ROC", summation_method="interpolation", name=None, dtype=None,
-                 thresholds=None, multi_label=False, num_labels=None, label_weights=None, from_logits=False):
+    def __init__(
+        self,
+        num_thresholds=200,
+        curve="ROC",
+        summation_method="interpolation",
+        name=None,
+        dtype=None,
+        thresholds=None,
+        multi_label=False,
+        num_labels=None,
+        label_weights=None,
+        from_logits=False,
+    ):
         curve_key = str(curve).lower()
         if curve_key not in _CURVES:
             raise ValueError(f'Invalid AUC curve value: "{curve}". Expected values are ["PR", "ROC", "PRGAIN"]')
         if str(summation_method).lower() not in _SUMMATIONS:
-            raise ValueError(f'Invalid AUC summation method value: "{summation_method}". Expected values are '
-                             '["interpolation", "majoring", "minoring"]')
+            raise ValueError(
+                f'Invalid AUC summation method value: "{summation_method}". Expected values are '
+                '["interpolation", "majoring", "minoring"]'
+            )
         super().__init__(name=name, dtype=dtype)
         self.curve = _CURVES[curve_key]
         self.summation_method = str(summation_method).lower()
@@ -57,12 +70,12 @@ class AUC(Metric):
         if thresholds is not None:
             self.num_thresholds = len(thresholds) + 2
             thresholds = sorted(float(t) for t in thresholds)
-            self._thresholds_distributed_evenly = is_evenly_distributed_thresholds(
-                np.array([0.0] + thresholds + [1.0]))
+            self._thresholds_distributed_evenly = is_evenly_distributed_thresholds(np.array([0.0] + thresholds + [1.0]))
         else:
             if num_thresholds <= 1:
-                raise ValueError(f"Argument `num_thresholds` must be an integer > 1. Received: "
-                                 f"num_thresholds={num_thresholds}")
+                raise ValueError(
+                    f"Argument `num_thresholds` must be an integer > 1. Received: num_thresholds={num_thresholds}"
+                )
             self.num_thresholds = num_thresholds
             thresholds = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
             self._thresholds_distributed_evenly = True
@@ -90,8 +103,10 @@ class AUC(Metric):
         ``multi_label``, from ``y_pred_shape``)."""
         if self.multi_label:
             if y_pred_shape is None or len(y_pred_shape) != 2:
-                raise ValueError("`y_pred` must have rank 2 when `multi_label=True`. Full shape received for "
-                                 f"`y_pred`: {y_pred_shape}")
+                raise ValueError(
+                    "`y_pred` must have rank 2 when `multi_label=True`. Full shape received for "
+                    f"`y_pred`: {y_pred_shape}"
+                )
             self._num_labels = y_pred_shape[1]
             shape = (self.num_thresholds, self._num_labels)
         else:
@@ -112,11 +127,20 @@ class AUC(Metric):
         if self._from_logits:
             y_pred = ops.sigmoid(y_pred)
         update_confusion_matrix_variables(
-            {"tp": self.true_positives, "tn": self.true_negatives, "fp": self.false_positives,
-             "fn": self.false_negatives},
-            y_true, y_pred, list(self._thresholds), sample_weight=sample_weight, multi_label=self.multi_label,
+            {
+                "tp": self.true_positives,
+                "tn": self.true_negatives,
+                "fp": self.false_positives,
+                "fn": self.false_negatives,
+            },
+            y_true,
+            y_pred,
+            list(self._thresholds),
+            sample_weight=sample_weight,
+            multi_label=self.multi_label,
             label_weights=None if self.multi_label else self._label_weights(),
-            thresholds_distributed_evenly=self._thresholds_distributed_evenly)
+            thresholds_distributed_evenly=self._thresholds_distributed_evenly,
+        )
 
     def _by_label(self, terms):
         if not self.multi_label:
@@ -141,8 +165,9 @@ class AUC(Metric):
         both = ops.logical_and(ops.greater(p_head, 0.0), ops.greater(p_tail, 0.0))
         safe_p_ratio = ops.where(both, divide_no_nan(p_head, ops.maximum(p_tail, 0.0)), ops.ones_like(p_tail))
         positives_tail = ops.getitem(tp, tail) + ops.getitem(self.false_negatives.value, tail)
-        increment = divide_no_nan(prec_slope * (dtp + intercept * ops.log(safe_p_ratio)),
-                                  ops.maximum(positives_tail, 0.0))
+        increment = divide_no_nan(
+            prec_slope * (dtp + intercept * ops.log(safe_p_ratio)), ops.maximum(positives_tail, 0.0)
+        )
         return self._by_label(increment)
 
     def result(self):
@@ -181,10 +206,16 @@ class AUC(Metric):
             super().reset_state()
 
     def get_config(self):
-        config = {**super().get_config(), "num_thresholds": self.num_thresholds, "curve": self.curve,
-                  "summation_method": self.summation_method, "multi_label": self.multi_label,
-                  "num_labels": self.num_labels, "label_weights": self.label_weights,
-                  "from_logits": self._from_logits}
+        config = {
+            **super().get_config(),
+            "num_thresholds": self.num_thresholds,
+            "curve": self.curve,
+            "summation_method": self.summation_method,
+            "multi_label": self.multi_label,
+            "num_labels": self.num_labels,
+            "label_weights": self.label_weights,
+            "from_logits": self._from_logits,
+        }
         if self._init_from_thresholds:
             config["thresholds"] = [float(t) for t in self._thresholds[1:-1]]
         return config

@@ -72,8 +72,9 @@ def _bucket_sums(values, buckets, num_thresholds, axis):
     return ops.sum(contributions, axis=axis)
 
 
-def _update_evenly(variables, y_true, y_pred, num_thresholds, multi_label, sample_weight, label_weights,
-                   thresholds_with_epsilon):
+def _update_evenly(
+    variables, y_true, y_pred, num_thresholds, multi_label, sample_weight, label_weights, thresholds_with_epsilon
+):
     dtype = ops.dtype(y_pred)
     weights = ops.ones((), dtype=dtype)
     if sample_weight is not None:
@@ -141,9 +142,18 @@ def _update_general(variables, y_true, y_pred, thresholds, multi_label, sample_w
         variable.assign_add(ops.sum(counted, axis=1))
 
 
-def update_confusion_matrix_variables(variables_to_update, y_true, y_pred, thresholds, top_k=None, class_id=None,
-                                      sample_weight=None, multi_label=False, label_weights=None,
-                                      thresholds_distributed_evenly=False):
+def update_confusion_matrix_variables(
+    variables_to_update,
+    y_true,
+    y_pred,
+    thresholds,
+    top_k=None,
+    class_id=None,
+    sample_weight=None,
+    multi_label=False,
+    label_weights=None,
+    thresholds_distributed_evenly=False,
+):
     """Adds one batch's confusion-matrix counts to the given variables.
 
     Args:
@@ -165,8 +175,10 @@ def update_confusion_matrix_variables(variables_to_update, y_true, y_pred, thres
             predictions.
     """
     if multi_label and label_weights is not None:
-        raise ValueError("`label_weights` for multilabel data should be handled outside of "
-                         "`update_confusion_matrix_variables` when `multi_label` is True.")
+        raise ValueError(
+            "`label_weights` for multilabel data should be handled outside of "
+            "`update_confusion_matrix_variables` when `multi_label` is True."
+        )
     if not variables_to_update:
         return
     bad = [k for k in variables_to_update if k not in CONDITIONS]
@@ -185,14 +197,24 @@ def update_confusion_matrix_variables(variables_to_update, y_true, y_pred, thres
         y_pred = filter_top_k(y_pred, top_k)
     if class_id is not None:
         if len(ops.shape(y_pred)) == 1:
-            raise ValueError("When class_id is provided, y_pred must be a 2D array with shape (num_samples, "
-                             f"num_classes), found shape: {tuple(ops.shape(y_pred))}")
+            raise ValueError(
+                "When class_id is provided, y_pred must be a 2D array with shape (num_samples, "
+                f"num_classes), found shape: {tuple(ops.shape(y_pred))}"
+            )
         index = ops.convert_to_tensor([class_id], dtype="int32")
         y_true = ops.take(y_true, index, axis=-1)
         y_pred = ops.take(y_pred, index, axis=-1)
     if thresholds_distributed_evenly:
         with_epsilon = thresholds[0] < 0.0 or thresholds[-1] > 1.0
-        _update_evenly(variables_to_update, y_true, y_pred, len(thresholds), multi_label, sample_weight,
-                       label_weights, with_epsilon)
+        _update_evenly(
+            variables_to_update,
+            y_true,
+            y_pred,
+            len(thresholds),
+            multi_label,
+            sample_weight,
+            label_weights,
+            with_epsilon,
+        )
     else:
         _update_general(variables_to_update, y_true, y_pred, thresholds, multi_label, sample_weight, label_weights)

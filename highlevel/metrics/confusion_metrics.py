@@ -17,8 +17,12 @@ list, one value per threshold.
 from highlevel import ops
 from highlevel.losses.reduction import divide_no_nan
 
-from .confusion_matrix import NEG_INF, is_evenly_distributed_thresholds, parse_init_thresholds
-from .confusion_matrix import update_confusion_matrix_variables
+from .confusion_matrix import (
+    NEG_INF,
+    is_evenly_distributed_thresholds,
+    parse_init_thresholds,
+    update_confusion_matrix_variables,
+)
 from .metric import Metric
 
 
@@ -39,9 +43,14 @@ class _ConfusionMatrixConditionCount(Metric):
         self.accumulator = self.add_variable((len(self.thresholds),), "zeros", name="accumulator")
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        update_confusion_matrix_variables({self._condition: self.accumulator}, y_true, y_pred,
-                                          thresholds=self.thresholds, sample_weight=sample_weight,
-                                          thresholds_distributed_evenly=self._thresholds_distributed_evenly)
+        update_confusion_matrix_variables(
+            {self._condition: self.accumulator},
+            y_true,
+            y_pred,
+            thresholds=self.thresholds,
+            sample_weight=sample_weight,
+            thresholds_distributed_evenly=self._thresholds_distributed_evenly,
+        )
 
     def result(self):
         return _first_or_all(self.accumulator.value, self.thresholds)
@@ -108,9 +117,15 @@ class _PrecisionRecall(Metric):
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         update_confusion_matrix_variables(
-            {"tp": self.true_positives, self._other: getattr(self, self._other_name)}, y_true, y_pred,
-            thresholds=self.thresholds, thresholds_distributed_evenly=self._thresholds_distributed_evenly,
-            top_k=self.top_k, class_id=self.class_id, sample_weight=sample_weight)
+            {"tp": self.true_positives, self._other: getattr(self, self._other_name)},
+            y_true,
+            y_pred,
+            thresholds=self.thresholds,
+            thresholds_distributed_evenly=self._thresholds_distributed_evenly,
+            top_k=self.top_k,
+            class_id=self.class_id,
+            sample_weight=sample_weight,
+        )
 
     def result(self):
         tp = self.true_positives.value
@@ -118,8 +133,12 @@ class _PrecisionRecall(Metric):
         return _first_or_all(values, self.thresholds)
 
     def get_config(self):
-        return {**super().get_config(), "thresholds": self.init_thresholds, "top_k": self.top_k,
-                "class_id": self.class_id}
+        return {
+            **super().get_config(),
+            "thresholds": self.init_thresholds,
+            "top_k": self.top_k,
+            "class_id": self.class_id,
+        }
 
 
 class Precision(_PrecisionRecall):

@@ -36,20 +36,28 @@ class FBetaScore(Metric):
     def __init__(self, average=None, beta=1.0, threshold=None, name="fbeta_score", dtype=None):
         super().__init__(name=name, dtype=dtype)
         if average not in (None, "micro", "macro", "weighted"):
-            raise ValueError("Invalid `average` argument value. Expected one of: {None, 'micro', 'macro', "
-                             f"'weighted'}}. Received: average={average!r}")
+            raise ValueError(
+                "Invalid `average` argument value. Expected one of: {None, 'micro', 'macro', "
+                f"'weighted'}}. Received: average={average!r}"
+            )
         if not isinstance(beta, float):
-            raise ValueError(f"Invalid `beta` argument value. It should be a Python float. Received: beta={beta!r} "
-                             f"of type {type(beta).__name__}")
+            raise ValueError(
+                f"Invalid `beta` argument value. It should be a Python float. Received: beta={beta!r} "
+                f"of type {type(beta).__name__}"
+            )
         if beta <= 0.0:
             raise ValueError(f"Invalid `beta` argument value. It should be > 0. Received: beta={beta}")
         if threshold is not None:
             if not isinstance(threshold, float):
-                raise ValueError("Invalid `threshold` argument value. It should be a Python float. Received: "
-                                 f"threshold={threshold!r} of type {type(threshold).__name__}")
+                raise ValueError(
+                    "Invalid `threshold` argument value. It should be a Python float. Received: "
+                    f"threshold={threshold!r} of type {type(threshold).__name__}"
+                )
             if threshold > 1.0 or threshold <= 0.0:
-                raise ValueError("Invalid `threshold` argument value. It should verify 0 < threshold <= 1. "
-                                 f"Received: threshold={threshold}")
+                raise ValueError(
+                    "Invalid `threshold` argument value. It should verify 0 < threshold <= 1. "
+                    f"Received: threshold={threshold}"
+                )
         self.average = average
         self.beta = beta
         self.threshold = threshold
@@ -59,11 +67,14 @@ class FBetaScore(Metric):
     def build(self, y_true_shape, y_pred_shape):
         """Creates the state for 2-D inputs of these shapes."""
         if len(y_pred_shape) != 2 or len(y_true_shape) != 2:
-            raise ValueError("FBetaScore expects 2D inputs with shape (batch_size, output_dim). Received input "
-                             f"shapes: y_pred.shape={tuple(y_pred_shape)} and y_true.shape={tuple(y_true_shape)}.")
+            raise ValueError(
+                "FBetaScore expects 2D inputs with shape (batch_size, output_dim). Received input "
+                f"shapes: y_pred.shape={tuple(y_pred_shape)} and y_true.shape={tuple(y_true_shape)}."
+            )
         if y_pred_shape[-1] is None or y_true_shape[-1] is None:
-            raise ValueError("FBetaScore expects the output dimension to be known; received y_pred.shape="
-                             f"{tuple(y_pred_shape)}.")
+            raise ValueError(
+                f"FBetaScore expects the output dimension to be known; received y_pred.shape={tuple(y_pred_shape)}."
+            )
         shape = () if self.average == "micro" else (y_pred_shape[-1],)
         self.true_positives = self.add_variable(shape, "zeros", dtype=self.dtype, name="true_positives")
         self.false_positives = self.add_variable(shape, "zeros", dtype=self.dtype, name="false_positives")
@@ -102,7 +113,7 @@ class FBetaScore(Metric):
         tp = self.true_positives.value
         precision = tp / (tp + self.false_positives.value + _EPSILON)
         recall = tp / (tp + self.false_negatives.value + _EPSILON)
-        beta2 = self.beta ** 2
+        beta2 = self.beta**2
         score = precision * recall / (beta2 * precision + recall + _EPSILON) * (1.0 + beta2)
         if self.average == "weighted":
             w = self.intermediate_weights.value

@@ -61,14 +61,19 @@ class BinaryCrossentropy(MeanMetricWrapper):
     """
 
     def __init__(self, name="binary_crossentropy", dtype=None, from_logits=False, label_smoothing=0):
-        super().__init__(losses.binary_crossentropy, name=name, dtype=dtype, from_logits=from_logits,
-                         label_smoothing=label_smoothing)
+        super().__init__(
+            losses.binary_crossentropy, name=name, dtype=dtype, from_logits=from_logits, label_smoothing=label_smoothing
+        )
         self.from_logits = from_logits
         self.label_smoothing = label_smoothing
 
     def get_config(self):
-        return {"name": self.name, "dtype": self.dtype, "from_logits": self.from_logits,
-                "label_smoothing": self.label_smoothing}
+        return {
+            "name": self.name,
+            "dtype": self.dtype,
+            "from_logits": self.from_logits,
+            "label_smoothing": self.label_smoothing,
+        }
 
 
 class CategoricalCrossentropy(MeanMetricWrapper):
@@ -81,15 +86,26 @@ class CategoricalCrossentropy(MeanMetricWrapper):
     """
 
     def __init__(self, name="categorical_crossentropy", dtype=None, from_logits=False, label_smoothing=0, axis=-1):
-        super().__init__(losses.categorical_crossentropy, name=name, dtype=dtype, from_logits=from_logits,
-                         label_smoothing=label_smoothing, axis=axis)
+        super().__init__(
+            losses.categorical_crossentropy,
+            name=name,
+            dtype=dtype,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
         self.from_logits = from_logits
         self.label_smoothing = label_smoothing
         self.axis = axis
 
     def get_config(self):
-        return {"name": self.name, "dtype": self.dtype, "from_logits": self.from_logits,
-                "label_smoothing": self.label_smoothing, "axis": self.axis}
+        return {
+            "name": self.name,
+            "dtype": self.dtype,
+            "from_logits": self.from_logits,
+            "label_smoothing": self.label_smoothing,
+            "axis": self.axis,
+        }
 
 
 class SparseCategoricalCrossentropy(MeanMetricWrapper):
@@ -101,14 +117,26 @@ class SparseCategoricalCrossentropy(MeanMetricWrapper):
         axis: the class axis.
     """
 
-    def __init__(self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False, ignore_class=None,
-                 axis=-1):
-        super().__init__(losses.sparse_categorical_crossentropy, name=name, dtype=dtype, from_logits=from_logits,
-                         ignore_class=ignore_class, axis=axis)
+    def __init__(
+        self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False, ignore_class=None, axis=-1
+    ):
+        super().__init__(
+            losses.sparse_categorical_crossentropy,
+            name=name,
+            dtype=dtype,
+            from_logits=from_logits,
+            ignore_class=ignore_class,
+            axis=axis,
+        )
         self.from_logits = from_logits
         self.ignore_class = ignore_class
         self.axis = axis
 
     def get_config(self):
-        return {"name": self.name, "dtype": self.dtype, "from_logits": self.from_logits,
-                "ignore_class": self.ignore_class, "axis": self.axis}
+        return {
+            "name": self.name,
+            "dtype": self.dtype,
+            "from_logits": self.from_logits,
+            "ignore_class": self.ignore_class,
+            "axis": self.axis,
+        }

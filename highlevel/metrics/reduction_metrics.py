@@ -93,8 +93,12 @@ class Mean(Metric):
         self._update(values, sample_weight, None)
 
     def _update(self, values, sample_weight, mask):
-        if mask is None and isinstance(sample_weight, (int, float)) and not isinstance(sample_weight, bool) \
-                and ops.ndim(values) == 0:
+        if (
+            mask is None
+            and isinstance(sample_weight, (int, float))
+            and not isinstance(sample_weight, bool)
+            and ops.ndim(values) == 0
+        ):
             # A scalar with a Python weight (the trainer's loss tracker: the batch loss, weighted by the batch
             # size): two ops instead of the general per-sample alignment.
             self.total.assign_add(ops.cast(values, self.dtype) * float(sample_weight))

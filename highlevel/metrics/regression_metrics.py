@@ -24,8 +24,10 @@ def cosine_similarity(y_true, y_pred, axis=-1):
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.convert_to_tensor(y_true, dtype=ops.dtype(y_pred))
     y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
-    return ops.sum(losses.regression_losses.l2_normalize(y_true, axis)
-                   * losses.regression_losses.l2_normalize(y_pred, axis), axis=axis)
+    return ops.sum(
+        losses.regression_losses.l2_normalize(y_true, axis) * losses.regression_losses.l2_normalize(y_pred, axis),
+        axis=axis,
+    )
 
 
 class _SimpleWrapper(MeanMetricWrapper):
@@ -119,11 +121,14 @@ class R2Score(Metric):
         super().__init__(name=name, dtype=dtype)
         valid = (None, "uniform_average", "variance_weighted_average")
         if class_aggregation not in valid:
-            raise ValueError(f"Invalid value for argument `class_aggregation`: received {class_aggregation!r}, "
-                             f"expected one of {valid}.")
+            raise ValueError(
+                f"Invalid value for argument `class_aggregation`: received {class_aggregation!r}, "
+                f"expected one of {valid}."
+            )
         if num_regressors < 0:
-            raise ValueError(f"Invalid value for argument `num_regressors`: received {num_regressors}, expected a "
-                             "value >= 0.")
+            raise ValueError(
+                f"Invalid value for argument `num_regressors`: received {num_regressors}, expected a value >= 0."
+            )
         self.class_aggregation = class_aggregation
         self.num_regressors = num_regressors
         self.num_samples = self.add_variable((), "zeros", name="num_samples")
@@ -132,11 +137,14 @@ class R2Score(Metric):
     def build(self, y_true_shape, y_pred_shape):
         """Creates the per-output state for inputs of these shapes (2-D, last axis known)."""
         if len(y_pred_shape) != 2 or len(y_true_shape) != 2:
-            raise ValueError("R2Score expects 2D inputs with shape (batch_size, output_dim). Received input shapes: "
-                             f"y_pred.shape={tuple(y_pred_shape)} and y_true.shape={tuple(y_true_shape)}.")
+            raise ValueError(
+                "R2Score expects 2D inputs with shape (batch_size, output_dim). Received input shapes: "
+                f"y_pred.shape={tuple(y_pred_shape)} and y_true.shape={tuple(y_true_shape)}."
+            )
         if y_pred_shape[-1] is None or y_true_shape[-1] is None:
-            raise ValueError("R2Score expects the output dimension to be known; received y_pred.shape="
-                             f"{tuple(y_pred_shape)}.")
+            raise ValueError(
+                f"R2Score expects the output dimension to be known; received y_pred.shape={tuple(y_pred_shape)}."
+            )
         n = y_pred_shape[-1]
         self.squared_sum = self.add_variable((n,), "zeros", name="squared_sum")
         self.sum = self.add_variable((n,), "zeros", name="sum")
@@ -182,13 +190,18 @@ class R2Score(Metric):
         p = float(self.num_regressors)
         known = concrete_value(n)
         if known is not None and p >= float(known) - 1.0:
-            warnings.warn("More independent predictors than datapoints in adjusted R2 score. Falling back to "
-                          "standard R2 score.", stacklevel=2)
+            warnings.warn(
+                "More independent predictors than datapoints in adjusted R2 score. Falling back to standard R2 score.",
+                stacklevel=2,
+            )
         ok = ops.less(p, n - 1.0)
         safe_den = ops.where(ok, n - p - 1.0, ops.ones_like(n))
         adjusted = 1.0 - (1.0 - r2) * (n - 1.0) / safe_den
         return ops.where(ok, adjusted, r2)
 
     def get_config(self):
-        return {**super().get_config(), "class_aggregation": self.class_aggregation,
-                "num_regressors": self.num_regressors}
+        return {
+            **super().get_config(),
+            "class_aggregation": self.class_aggregation,
+            "num_regressors": self.num_regressors,
+        }

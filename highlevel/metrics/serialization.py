@@ -32,24 +32,53 @@ from . import regression_metrics as reg
 from .metric import Metric
 
 _CLASSES = (
-    Metric, red.Mean, red.Sum, red.MeanMetricWrapper,
-    reg.MeanSquaredError, reg.RootMeanSquaredError, reg.MeanAbsoluteError, reg.MeanAbsolutePercentageError,
-    reg.MeanSquaredLogarithmicError, reg.CosineSimilarity, reg.LogCoshError, reg.R2Score,
-    auc_module.AUC, conf.FalseNegatives, conf.FalsePositives, conf.TrueNegatives, conf.TruePositives,
-    conf.Precision, conf.Recall,
-    lossm.Hinge, lossm.SquaredHinge, lossm.CategoricalHinge, lossm.KLDivergence, lossm.Poisson,
-    lossm.BinaryCrossentropy, lossm.CategoricalCrossentropy, lossm.SparseCategoricalCrossentropy,
-    acc.Accuracy, acc.BinaryAccuracy, acc.CategoricalAccuracy, acc.SparseCategoricalAccuracy,
-    acc.TopKCategoricalAccuracy, acc.SparseTopKCategoricalAccuracy,
-    fscore.F1Score, fscore.FBetaScore,
+    Metric,
+    red.Mean,
+    red.Sum,
+    red.MeanMetricWrapper,
+    reg.MeanSquaredError,
+    reg.RootMeanSquaredError,
+    reg.MeanAbsoluteError,
+    reg.MeanAbsolutePercentageError,
+    reg.MeanSquaredLogarithmicError,
+    reg.CosineSimilarity,
+    reg.LogCoshError,
+    reg.R2Score,
+    auc_module.AUC,
+    conf.FalseNegatives,
+    conf.FalsePositives,
+    conf.TrueNegatives,
+    conf.TruePositives,
+    conf.Precision,
+    conf.Recall,
+    lossm.Hinge,
+    lossm.SquaredHinge,
+    lossm.CategoricalHinge,
+    lossm.KLDivergence,
+    lossm.Poisson,
+    lossm.BinaryCrossentropy,
+    lossm.CategoricalCrossentropy,
+    lossm.SparseCategoricalCrossentropy,
+    acc.Accuracy,
+    acc.BinaryAccuracy,
+    acc.CategoricalAccuracy,
+    acc.SparseCategoricalAccuracy,
+    acc.TopKCategoricalAccuracy,
+    acc.SparseTopKCategoricalAccuracy,
+    fscore.F1Score,
+    fscore.FBetaScore,
 )
 
 #: Every name :func:`get` and :func:`deserialize` accept.
 ALL_OBJECTS = {cls.__name__: cls for cls in _CLASSES}
 ALL_OBJECTS.update({to_snake_case(cls.__name__): cls for cls in _CLASSES})
-for _alias, _cls in {"mse": reg.MeanSquaredError, "mae": reg.MeanAbsoluteError,
-                     "mape": reg.MeanAbsolutePercentageError, "msle": reg.MeanSquaredLogarithmicError,
-                     "bce": lossm.BinaryCrossentropy}.items():
+for _alias, _cls in {
+    "mse": reg.MeanSquaredError,
+    "mae": reg.MeanAbsoluteError,
+    "mape": reg.MeanAbsolutePercentageError,
+    "msle": reg.MeanSquaredLogarithmicError,
+    "bce": lossm.BinaryCrossentropy,
+}.items():
     ALL_OBJECTS[_alias] = _cls
     ALL_OBJECTS[_alias.upper()] = _cls
 ALL_OBJECTS["acc"] = acc.Accuracy
@@ -58,9 +87,18 @@ ALL_OBJECTS["logcosh"] = reg.LogCoshError
 ALL_OBJECTS["fbeta_score"] = fscore.FBetaScore
 
 # Per-sample metric functions, for MeanMetricWrapper configs.
-_FUNCTIONS = {fn.__name__: fn for fn in (
-    acc.accuracy, acc.binary_accuracy, acc.categorical_accuracy, acc.sparse_categorical_accuracy,
-    acc.top_k_categorical_accuracy, acc.sparse_top_k_categorical_accuracy, reg.cosine_similarity)}
+_FUNCTIONS = {
+    fn.__name__: fn
+    for fn in (
+        acc.accuracy,
+        acc.binary_accuracy,
+        acc.categorical_accuracy,
+        acc.sparse_categorical_accuracy,
+        acc.top_k_categorical_accuracy,
+        acc.sparse_top_k_categorical_accuracy,
+        reg.cosine_similarity,
+    )
+}
 
 
 def function_by_name(name, custom_objects=None):
@@ -102,8 +140,9 @@ def serialize(metric):
         return describe(metric, {"class_name": type(metric).__name__, "config": metric.get_config()})
     if callable(metric) and getattr(metric, "__name__", "<lambda>") != "<lambda>":
         return {"class_name": "function", "config": function_name(metric)}
-    raise TypeError(f"Cannot serialize {metric!r} of type {type(metric).__name__}: pass a Metric instance or a "
-                    "named function.")
+    raise TypeError(
+        f"Cannot serialize {metric!r} of type {type(metric).__name__}: pass a Metric instance or a named function."
+    )
 
 
 def deserialize(config, custom_objects=None):
@@ -120,8 +159,9 @@ def deserialize(config, custom_objects=None):
         obj = _lookup(config, custom_objects)
         return obj() if inspect.isclass(obj) else obj
     if not isinstance(config, dict) or "class_name" not in config:
-        raise ValueError(f"metrics.deserialize expects a name or a dict {{'class_name': ..., 'config': ...}}; "
-                         f"received {config!r}.")
+        raise ValueError(
+            f"metrics.deserialize expects a name or a dict {{'class_name': ..., 'config': ...}}; received {config!r}."
+        )
     if config["class_name"] == "function":
         return function_by_name(config["config"], custom_objects)
     from highlevel.saving.object_registry import find_class
@@ -152,5 +192,7 @@ def get(identifier):
         return obj
     if callable(obj):
         return red.MeanMetricWrapper(obj)
-    raise ValueError(f"Could not interpret metric identifier {identifier!r} (type {type(identifier).__name__}). "
-                     "Pass a name such as 'accuracy' or 'mse', a config dict, a Metric or a function.")
+    raise ValueError(
+        f"Could not interpret metric identifier {identifier!r} (type {type(identifier).__name__}). "
+        "Pass a name such as 'accuracy' or 'mse', a config dict, a Metric or a function."
+    )

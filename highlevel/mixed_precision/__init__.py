@@ -11,8 +11,18 @@ variables; ``compile`` wraps the optimizer of a ``"mixed_float16"`` model in a :
 >>> hl.mixed_precision.set_dtype_policy("float32")
 """
 
-from .policy import (DTypePolicy, FloatDTypePolicy, Policy, deserialize, dtype_policy, get, global_policy, serialize,
-                           set_dtype_policy, set_global_policy)
+from .policy import (
+    DTypePolicy,
+    FloatDTypePolicy,
+    Policy,
+    deserialize,
+    dtype_policy,
+    get,
+    global_policy,
+    serialize,
+    set_dtype_policy,
+    set_global_policy,
+)
 
 
 def __getattr__(name):
@@ -24,5 +34,16 @@ def __getattr__(name):
     raise AttributeError(f"module 'highlevel.mixed_precision' has no attribute {name!r}")
 
 
-__all__ = ["DTypePolicy", "FloatDTypePolicy", "LossScaleOptimizer", "Policy", "deserialize", "dtype_policy", "get", "global_policy",
-           "serialize", "set_dtype_policy", "set_global_policy"]
+__all__ = [
+    "DTypePolicy",
+    "FloatDTypePolicy",
+    "LossScaleOptimizer",
+    "Policy",
+    "deserialize",
+    "dtype_policy",
+    "get",
+    "global_policy",
+    "serialize",
+    "set_dtype_policy",
+    "set_global_policy",
+]

@@ -82,18 +82,21 @@ def _parse(name):
     if isinstance(name, DTypePolicy):
         return name.name, name.compute_dtype, name.variable_dtype
     if not isinstance(name, str):
-        raise TypeError(f"A dtype policy name must be a string such as 'mixed_float16' or 'float32'; received "
-                        f"{name!r} of type {type(name).__name__}.")
+        raise TypeError(
+            f"A dtype policy name must be a string such as 'mixed_float16' or 'float32'; received "
+            f"{name!r} of type {type(name).__name__}."
+        )
     if name in _MIXED:
         return name, _MIXED[name], "float32"
     if name.startswith("mixed_"):
-        raise ValueError(f"Unknown mixed precision policy {name!r}: the mixed policies are "
-                         f"{sorted(_MIXED)}.")
+        raise ValueError(f"Unknown mixed precision policy {name!r}: the mixed policies are {sorted(_MIXED)}.")
     try:
         dtype = _dtypes.standardize_dtype(name)
     except (TypeError, ValueError) as error:
-        raise ValueError(f"Cannot convert {name!r} to a dtype policy: expected 'mixed_float16', 'mixed_bfloat16' "
-                         f"or a dtype name such as 'float32'. ({error})") from None
+        raise ValueError(
+            f"Cannot convert {name!r} to a dtype policy: expected 'mixed_float16', 'mixed_bfloat16' "
+            f"or a dtype name such as 'float32'. ({error})"
+        ) from None
     return dtype, dtype, dtype
 
 
@@ -117,8 +120,10 @@ def get(identifier):
     if isinstance(identifier, dict):
         config = identifier.get("config", identifier)
         if not isinstance(config, dict) or "name" not in config:
-            raise ValueError(f"A serialized dtype policy looks like {{'class_name': 'DTypePolicy', 'config': "
-                             f"{{'name': 'mixed_float16'}}}}; received {identifier!r}.")
+            raise ValueError(
+                f"A serialized dtype policy looks like {{'class_name': 'DTypePolicy', 'config': "
+                f"{{'name': 'mixed_float16'}}}}; received {identifier!r}."
+            )
         return DTypePolicy(config["name"])
     if isinstance(identifier, str):
         return DTypePolicy(identifier)

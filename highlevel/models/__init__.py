@@ -15,5 +15,14 @@ from .model import Model
 from .model_json import model_from_json
 from .sequential import Sequential
 
-__all__ = ["Functional", "Input", "InputLayer", "Model", "Sequential", "clone_model", "load_model",
-           "model_from_json", "save_model"]
+__all__ = [
+    "Functional",
+    "Input",
+    "InputLayer",
+    "Model",
+    "Sequential",
+    "clone_model",
+    "load_model",
+    "model_from_json",
+    "save_model",
+]

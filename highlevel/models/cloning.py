@@ -34,9 +34,13 @@ def _clone_function(clone_function, call_function, recursive, cache):
         if id(layer) in cache:  # a layer used twice (shared) is cloned once
             return cache[id(layer)]
         if recursive and isinstance(layer, (Sequential, Functional)):
-            new = clone_model(layer, clone_function=clone_function,
-                              call_function=None if isinstance(layer, Sequential) else call_function,
-                              recursive=True, cache=cache)
+            new = clone_model(
+                layer,
+                clone_function=clone_function,
+                call_function=None if isinstance(layer, Sequential) else call_function,
+                recursive=True,
+                cache=cache,
+            )
         else:
             new = clone_function(layer)
         cache[id(layer)] = new
@@ -53,14 +57,17 @@ def _new_input_like(tensor):
 
 def _as_graph_input(tensor):
     if not isinstance(tensor, KerasTensor):
-        raise ValueError(f"input_tensors must hold symbolic tensors (from hl.Input); received "
-                         f"{type(tensor).__name__}: {tensor!r}.")
+        raise ValueError(
+            f"input_tensors must hold symbolic tensors (from hl.Input); received {type(tensor).__name__}: {tensor!r}."
+        )
     if tensor._history is None:
         return Input(tensor=tensor)
     if isinstance(tensor._history[0].operation, InputLayer):
         return tensor
-    raise ValueError(f"input_tensors must be model inputs (from hl.Input); {tensor.name} is the output of "
-                     f"'{tensor._history[0].operation.name}'. Start the clone from hl.Input tensors.")
+    raise ValueError(
+        f"input_tensors must be model inputs (from hl.Input); {tensor.name} is the output of "
+        f"'{tensor._history[0].operation.name}'. Start the clone from hl.Input tensors."
+    )
 
 
 def _clone_sequential(model, clone, input_tensors):
@@ -69,8 +76,10 @@ def _clone_sequential(model, clone, input_tensors):
     if input_tensors is not None:
         if isinstance(input_tensors, (list, tuple)):
             if len(input_tensors) != 1:
-                raise ValueError(f"A Sequential model has one input: input_tensors must hold one tensor; received "
-                                 f"{len(input_tensors)}.")
+                raise ValueError(
+                    f"A Sequential model has one input: input_tensors must hold one tensor; received "
+                    f"{len(input_tensors)}."
+                )
             input_tensors = input_tensors[0]
         layers = [_as_graph_input(input_tensors)] + layers
     elif isinstance(first, InputLayer):
@@ -88,8 +97,10 @@ def _clone_functional(model, clone, call_function, input_tensors):
         if isinstance(input_tensors, KerasTensor) and isinstance(structure, list) and len(structure) == 1:
             input_tensors = [input_tensors]
         if tree.flatten(input_tensors)[1] != tree.flatten(structure)[1]:
-            raise ValueError(f"input_tensors must have the structure of the model's inputs ({structure!r}); "
-                             f"received {input_tensors!r}.")
+            raise ValueError(
+                f"input_tensors must have the structure of the model's inputs ({structure!r}); "
+                f"received {input_tensors!r}."
+            )
         inputs = tree.map_structure(_as_graph_input, input_tensors)
     values = {id(old): new for old, new in zip(model._flat_inputs, tree.flatten(inputs)[0])}
 
@@ -109,8 +120,10 @@ def _clone_functional(model, clone, call_function, input_tensors):
             outs = op(*args, **kwargs)
         new_leaves = [t for t in tree.flatten(outs)[0] if isinstance(t, KerasTensor)]
         if len(new_leaves) != len(node.output_tensors):
-            raise ValueError(f"Cloning '{getattr(op, 'name', op)}': its clone (or call_function) returned "
-                             f"{len(new_leaves)} tensors where the original returned {len(node.output_tensors)}.")
+            raise ValueError(
+                f"Cloning '{getattr(op, 'name', op)}': its clone (or call_function) returned "
+                f"{len(new_leaves)} tensors where the original returned {len(node.output_tensors)}."
+            )
         for old, new_tensor in zip(node.output_tensors, new_leaves):
             values[id(old)] = new_tensor
     outputs = tree.map_structure(resolve, model._outputs_struct)
@@ -156,8 +169,10 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
     cache = {} if cache is None else cache
     if isinstance(model, Sequential):
         if call_function is not None:
-            raise ValueError("clone_model: call_function applies to functional models only; a Sequential model's "
-                             "layers are listed, not called at construction. Received a Sequential model.")
+            raise ValueError(
+                "clone_model: call_function applies to functional models only; a Sequential model's "
+                "layers are listed, not called at construction. Received a Sequential model."
+            )
         return _clone_sequential(model, _clone_function(clone_function, None, recursive, cache), input_tensors)
     if isinstance(model, Functional):
         clone = _clone_function(clone_function, call_function, recursive, cache)
@@ -166,7 +181,8 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
         raise ValueError(
             f"clone_model: clone_function, input_tensors and call_function apply to Sequential and functional "
             f"models; {type(model).__name__} is a subclassed model, rebuilt from its config. Received "
-            f"clone_function={clone_function!r}, input_tensors={input_tensors!r}, call_function={call_function!r}.")
+            f"clone_function={clone_function!r}, input_tensors={input_tensors!r}, call_function={call_function!r}."
+        )
     if not isinstance(model, Layer):
         raise ValueError(f"clone_model expects a model; received {type(model).__name__}: {model!r}.")
     from highlevel.saving.serialization_lib import deserialize_keras_object, serialize_keras_object

@@ -140,8 +140,10 @@ class Functional(Model):
 
     @property
     def output_names(self):
-        return [t._history[0].operation.name if t._history and isinstance(t._history[0].operation, Layer)
-                else t.name for t in self._flat_outputs]
+        return [
+            t._history[0].operation.name if t._history and isinstance(t._history[0].operation, Layer) else t.name
+            for t in self._flat_outputs
+        ]
 
     def _maybe_build(self, inputs):
         self.built = True
@@ -180,8 +182,9 @@ class Functional(Model):
 
     def _check_input_shape(self, index, kt, shape):
         expected = kt.shape
-        if len(shape) != len(expected) or any(e is not None and d is not None and e != d
-                                               for e, d in zip(expected, shape)):
+        if len(shape) != len(expected) or any(
+            e is not None and d is not None and e != d for e, d in zip(expected, shape)
+        ):
             raise ValueError(
                 f"Input {index} ('{kt.name}') of model '{self.name}' is incompatible with the model: expected "
                 f"shape {expected}, but received input with shape {tuple(shape)}. Check the data's shape and, for "
@@ -216,11 +219,15 @@ class Functional(Model):
                 in_masks = [masks.get(id(t)) for t in node.input_tensors]
                 if any(m is not None for m in in_masks) and "mask" not in node.call_kwargs:
                     mask_arg = in_masks[0] if len(in_masks) == 1 else in_masks
-                    outs = op(*tree.map_structure(lambda x: values[id(x)] if isinstance(x, KerasTensor) else x,
-                                                   node.call_args),
-                              mask=mask_arg,
-                              **tree.map_structure(lambda x: values[id(x)] if isinstance(x, KerasTensor) else x,
-                                                   node.call_kwargs))
+                    outs = op(
+                        *tree.map_structure(
+                            lambda x: values[id(x)] if isinstance(x, KerasTensor) else x, node.call_args
+                        ),
+                        mask=mask_arg,
+                        **tree.map_structure(
+                            lambda x: values[id(x)] if isinstance(x, KerasTensor) else x, node.call_kwargs
+                        ),
+                    )
                 else:
                     outs = node.replay(values)
             else:
@@ -231,8 +238,9 @@ class Functional(Model):
             if isinstance(op, Layer) and (op.supports_masking or type(op).compute_mask is not Layer.compute_mask):
                 in_masks = [masks.get(id(t)) for t in node.input_tensors]
                 in_vals = [values[id(t)] for t in node.input_tensors]
-                m = op.compute_mask(in_vals[0] if len(in_vals) == 1 else in_vals,
-                                    in_masks[0] if len(in_masks) == 1 else in_masks)
+                m = op.compute_mask(
+                    in_vals[0] if len(in_vals) == 1 else in_vals, in_masks[0] if len(in_masks) == 1 else in_masks
+                )
                 if m is not None:
                     for kt in node.output_tensors:
                         masks[id(kt)] = m
@@ -259,17 +267,26 @@ class Functional(Model):
             if isinstance(op, InputLayer):
                 nodes.append({"input": serialize(op)})
             elif isinstance(op, Layer):
-                nodes.append({"layer": op.name, "args": encode(list(node.call_args)),
-                              "kwargs": encode(node.call_kwargs)})
+                nodes.append(
+                    {"layer": op.name, "args": encode(list(node.call_args)), "kwargs": encode(node.call_kwargs)}
+                )
             else:
                 nodes.append({"op": op.name, "args": encode(list(node.call_args)), "kwargs": encode(node.call_kwargs)})
             for j, kt in enumerate(node.output_tensors):
                 refs[id(kt)] = [i, j]
-        layers = [dict(serialize(layer), name=layer.name) for layer in self._functional_layers
-                  if not isinstance(layer, InputLayer)]
-        return {"name": self.name, "trainable": self.trainable, "layers": layers, "nodes": nodes,
-                "inputs": _encode(self._inputs_struct, refs, self.name),
-                "outputs": _encode(self._outputs_struct, refs, self.name)}
+        layers = [
+            dict(serialize(layer), name=layer.name)
+            for layer in self._functional_layers
+            if not isinstance(layer, InputLayer)
+        ]
+        return {
+            "name": self.name,
+            "trainable": self.trainable,
+            "layers": layers,
+            "nodes": nodes,
+            "inputs": _encode(self._inputs_struct, refs, self.name),
+            "outputs": _encode(self._outputs_struct, refs, self.name),
+        }
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
@@ -312,8 +329,12 @@ class Functional(Model):
                 else:
                     raise ValueError(f"The model config calls {name!r}, which is not an hl.ops function.")
             outputs_of.append([t for t in tree.flatten(out)[0] if isinstance(t, KerasTensor)])
-        return (_decode(config["inputs"], outputs_of), _decode(config["outputs"], outputs_of), config.get("name"),
-                config.get("trainable", True))
+        return (
+            _decode(config["inputs"], outputs_of),
+            _decode(config["outputs"], outputs_of),
+            config.get("name"),
+            config.get("trainable", True),
+        )
 
 
 def _encode(x, refs, model_name):

@@ -25,8 +25,17 @@ class InputLayer(Layer):
         input_tensor: an existing KerasTensor to wrap instead of creating one.
     """
 
-    def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None,
-                 input_tensor=None, name=None, **kwargs):
+    def __init__(
+        self,
+        shape=None,
+        batch_size=None,
+        dtype=None,
+        sparse=None,
+        batch_shape=None,
+        input_tensor=None,
+        name=None,
+        **kwargs,
+    ):
         super().__init__(name=name, dtype=dtype, **kwargs)
         if shape is not None and batch_shape is not None:
             raise ValueError("Pass either `shape` or `batch_shape` to InputLayer, not both.")
@@ -37,8 +46,9 @@ class InputLayer(Layer):
             dtype = input_tensor.dtype
         elif batch_shape is None:
             if shape is None:
-                raise ValueError("InputLayer needs `shape` (the input shape without the batch axis), e.g. "
-                                 "hl.Input(shape=(784,)).")
+                raise ValueError(
+                    "InputLayer needs `shape` (the input shape without the batch axis), e.g. hl.Input(shape=(784,))."
+                )
             if isinstance(shape, int):
                 shape = (shape,)
             batch_shape = (batch_size,) + tuple(shape)
@@ -48,8 +58,11 @@ class InputLayer(Layer):
         self.batch_shape = tuple(batch_shape)
         self._dtype_name = _dtypes.standardize_dtype(dtype)
         self.built = True
-        tensor = input_tensor if input_tensor is not None else KerasTensor(self.batch_shape, self._dtype_name,
-                                                                            name=self.name)
+        tensor = (
+            input_tensor
+            if input_tensor is not None
+            else KerasTensor(self.batch_shape, self._dtype_name, name=self.name)
+        )
         Node(self, (), {}, tensor)
         self.output_tensor = tensor
 
@@ -80,6 +93,13 @@ def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None
     Returns:
         A :class:`KerasTensor`.
     """
-    layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, sparse=sparse, batch_shape=batch_shape,
-                       input_tensor=tensor, name=name)
+    layer = InputLayer(
+        shape=shape,
+        batch_size=batch_size,
+        dtype=dtype,
+        sparse=sparse,
+        batch_shape=batch_shape,
+        input_tensor=tensor,
+        name=name,
+    )
     return layer.output_tensor

@@ -64,10 +64,16 @@ def _functional_variant(cls):
         return cls
     variant = _FUNCTIONAL_VARIANTS.get(cls)
     if variant is None:
-        variant = type(cls.__name__, (cls, Functional), {"__module__": cls.__module__,
-                                                         "__qualname__": cls.__qualname__,
-                                                         "__doc__": cls.__doc__,
-                                                         "_functional_origin": cls})
+        variant = type(
+            cls.__name__,
+            (cls, Functional),
+            {
+                "__module__": cls.__module__,
+                "__qualname__": cls.__qualname__,
+                "__doc__": cls.__doc__,
+                "_functional_origin": cls,
+            },
+        )
         _FUNCTIONAL_VARIANTS[cls] = variant
     return variant
 
@@ -123,7 +129,8 @@ class Model(Trainer, Layer):
                 raise TypeError(
                     f"{type(self).__name__}.__init__ received {what}: a functional model takes both inputs and "
                     "outputs (Model(inputs, outputs)), and a subclassed model creates its layers in __init__ and uses "
-                    "them in call().")
+                    "them in call()."
+                )
             if not isinstance(self, Functional):  # super().__init__(inputs=..., outputs=...) in a subclass
                 self.__class__ = _functional_variant(type(self))
             Functional.__init__(self, *args, **kwargs)
@@ -150,10 +157,14 @@ class Model(Trainer, Layer):
         if which == "inputs" and self.built and self._build_shapes is not None:
             return self._build_shapes
         if which == "inputs":
-            raise AttributeError(f"Model '{self.name}' has no input shape yet: it is not built. Call it on data or "
-                                 "call model.build(input_shape) first.")
-        raise AttributeError(f"Model '{self.name}' has no fixed output shape: it is not a functional or Sequential "
-                             "model built on hl.Input. Use model.compute_output_shape(input_shape).")
+            raise AttributeError(
+                f"Model '{self.name}' has no input shape yet: it is not built. Call it on data or "
+                "call model.build(input_shape) first."
+            )
+        raise AttributeError(
+            f"Model '{self.name}' has no fixed output shape: it is not a functional or Sequential "
+            "model built on hl.Input. Use model.compute_output_shape(input_shape)."
+        )
 
     @property
     def input_shape(self):
@@ -246,8 +257,16 @@ class Model(Trainer, Layer):
             raise ValueError(f"No such layer: {name!r}. Existing layers are: {[l.name for l in layers]}.")
         raise ValueError("Provide either a layer `name` or an `index` to get_layer().")
 
-    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False, show_trainable=False,
-                layer_range=None, return_string=False):
+    def summary(
+        self,
+        line_length=None,
+        positions=None,
+        print_fn=None,
+        expand_nested=False,
+        show_trainable=False,
+        layer_range=None,
+        return_string=False,
+    ):
         """Prints a table of the model's layers, output shapes and parameter counts.
 
         A model not built yet shows its layers with ``?`` as output shape and ``0 (unbuilt)`` parameters.
@@ -265,8 +284,14 @@ class Model(Trainer, Layer):
         """
         from .summary import render_summary
 
-        return render_summary(self, line_length=line_length, print_fn=print_fn, show_trainable=show_trainable,
-                              return_string=return_string, layer_range=layer_range)
+        return render_summary(
+            self,
+            line_length=line_length,
+            print_fn=print_fn,
+            show_trainable=show_trainable,
+            return_string=return_string,
+            layer_range=layer_range,
+        )
 
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):
         """Saves the architecture, compile arguments, weights and optimizer state to one file

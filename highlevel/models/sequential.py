@@ -38,8 +38,11 @@ class Sequential(Model):
 
     def add(self, layer, rebuild=True):
         """Appends a layer (or an ``hl.Input`` tensor, as the first element)."""
-        if isinstance(layer, KerasTensor) and layer._history is not None and \
-                isinstance(layer._history[0].operation, InputLayer):
+        if (
+            isinstance(layer, KerasTensor)
+            and layer._history is not None
+            and isinstance(layer._history[0].operation, InputLayer)
+        ):
             layer = layer._history[0].operation
         if not isinstance(layer, Layer):
             raise TypeError(
@@ -147,8 +150,11 @@ class Sequential(Model):
     def get_config(self):
         from highlevel import layers as layers_module
 
-        return {"name": self.name, "trainable": self.trainable,
-                "layers": [layers_module.serialize(l) for l in self._stack]}
+        return {
+            "name": self.name,
+            "trainable": self.trainable,
+            "layers": [layers_module.serialize(l) for l in self._stack],
+        }
 
     @classmethod
     def from_config(cls, config, custom_objects=None):

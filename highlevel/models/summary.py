@@ -44,8 +44,9 @@ def _rows(model, functional):
                     parents.append(f"{getattr(pop, 'name', '?')}[{node_index.get(id(parent_node), 0)}][{idx}]")
             if is_layer:
                 node_index[id(node)] = sum(1 for n in op._inbound_nodes[: op._inbound_nodes.index(node)])
-            rows.append((name, _shape_text(node.outputs), params, ", ".join(parents) or "-",
-                         getattr(op, "trainable", "-")))
+            rows.append(
+                (name, _shape_text(node.outputs), params, ", ".join(parents) or "-", getattr(op, "trainable", "-"))
+            )
         return rows
     for layer in model.layers:
         params = _count(layer) if layer.built else "0 (unbuilt)"
@@ -57,21 +58,27 @@ def _select(rows, layer_range):
     """The rows from the layer named ``layer_range[0]`` to the one named ``layer_range[1]``, both included."""
     if layer_range is None:
         return rows
-    if not isinstance(layer_range, (list, tuple)) or len(layer_range) != 2 or not all(
-            isinstance(n, str) for n in layer_range):
+    if (
+        not isinstance(layer_range, (list, tuple))
+        or len(layer_range) != 2
+        or not all(isinstance(n, str) for n in layer_range)
+    ):
         raise ValueError(f"summary(layer_range=...) takes two layer names [first, last]; received {layer_range!r}.")
     names = [row[0].split(" (", 1)[0] for row in rows]
     positions = []
     for wanted in layer_range:
         if wanted not in names:
-            raise ValueError(f"summary(layer_range=...): no layer named {wanted!r} in this model; its layers are "
-                             f"{names}.")
+            raise ValueError(
+                f"summary(layer_range=...): no layer named {wanted!r} in this model; its layers are {names}."
+            )
         positions.append(names.index(wanted))
     first, last = positions
     if last < first:
-        raise ValueError(f"summary(layer_range={list(layer_range)!r}): {layer_range[1]!r} comes before "
-                         f"{layer_range[0]!r}; give the first layer first.")
-    return rows[first:last + 1]
+        raise ValueError(
+            f"summary(layer_range={list(layer_range)!r}): {layer_range[1]!r} comes before "
+            f"{layer_range[0]!r}; give the first layer first."
+        )
+    return rows[first : last + 1]
 
 
 def _human_bytes(n):
@@ -81,8 +88,7 @@ def _human_bytes(n):
         n /= 1024
 
 
-def render_summary(model, line_length=None, print_fn=None, show_trainable=False, return_string=False,
-                   layer_range=None):
+def render_summary(model, line_length=None, print_fn=None, show_trainable=False, return_string=False, layer_range=None):
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -118,9 +124,11 @@ def render_summary(model, line_length=None, print_fn=None, show_trainable=False,
     trainable = size_of(model.trainable_weights)
     non_trainable = size_of(model.non_trainable_weights)
     total = (trainable[0] + non_trainable[0], trainable[1] + non_trainable[1])
-    footer = (f" Total params: {total[0]:,} ({_human_bytes(total[1])})\n"
-              f" Trainable params: {trainable[0]:,} ({_human_bytes(trainable[1])})\n"
-              f" Non-trainable params: {non_trainable[0]:,} ({_human_bytes(non_trainable[1])})")
+    footer = (
+        f" Total params: {total[0]:,} ({_human_bytes(total[1])})\n"
+        f" Trainable params: {trainable[0]:,} ({_human_bytes(trainable[1])})\n"
+        f" Non-trainable params: {non_trainable[0]:,} ({_human_bytes(non_trainable[1])})"
+    )
     width = line_length or 100
     if print_fn is not None or return_string:
         buf = io.StringIO()

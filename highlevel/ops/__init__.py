@@ -17,13 +17,12 @@ True
 
 # Every public function of each namespace module, by its ``__all__`` (an editor, ``help()`` and static analysis
 # read those lists; adding an op to a module's ``__all__`` is all it takes to export it here too).
+from . import core, image, linalg, math, nn, numpy  # noqa: E402,F401  (the namespaces, as in keras.ops)
 from .core import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
 from .math import *  # noqa: F401,F403
 from .nn import *  # noqa: F401,F403
 from .numpy import *  # noqa: F401,F403
-
-from . import core, image, linalg, math, nn, numpy  # noqa: E402,F401  (the namespaces, as in keras.ops)
 
 __all__ = []
 __all__ += core.__all__

@@ -68,8 +68,9 @@ def _index(value, what, op):
         try:
             return operator.index(value)
         except TypeError:
-            raise TypeError(f"{op}: `{what}` must be an integer; received {what}={value!r} "
-                            f"of type {type(value).__name__}.") from None
+            raise TypeError(
+                f"{op}: `{what}` must be an integer; received {what}={value!r} of type {type(value).__name__}."
+            ) from None
     return int(value)
 
 
@@ -91,8 +92,7 @@ def axis(value, ndim, op, name="axis", allow_none=False, extra=0):
     a = _index(value, name, op)
     n = ndim + extra
     if not -n <= a < n or n == 0:
-        raise ValueError(f"{op}: {name}={value} is out of bounds for a tensor of rank {ndim} "
-                         f"(valid: {-n} to {n - 1}).")
+        raise ValueError(f"{op}: {name}={value} is out of bounds for a tensor of rank {ndim} (valid: {-n} to {n - 1}).")
     return a % n
 
 
@@ -115,13 +115,16 @@ def int_tuple(value, n, name, op, minimum=1):
         try:
             values = tuple(value)
         except TypeError:
-            raise TypeError(f"{op}: `{name}` must be an int or a tuple of {n} ints; received {name}={value!r}.") \
-                from None
+            raise TypeError(
+                f"{op}: `{name}` must be an int or a tuple of {n} ints; received {name}={value!r}."
+            ) from None
         if len(values) == 1 and n > 1:
             values = values * n
         if len(values) != n or not all(is_int(v) for v in values):
-            raise ValueError(f"{op}: `{name}` must be an int or a tuple of {n} ints (one per spatial axis); "
-                             f"received {name}={value!r}.")
+            raise ValueError(
+                f"{op}: `{name}` must be an int or a tuple of {n} ints (one per spatial axis); "
+                f"received {name}={value!r}."
+            )
         values = tuple(int(v) for v in values)
     if any(v < minimum for v in values):
         raise ValueError(f"{op}: every value of `{name}` must be >= {minimum}; received {name}={value!r}.")
@@ -150,8 +153,7 @@ def dtype(value, op="op", allow_none=True):
     try:
         name = _dtypes.standardize_dtype(value)
     except (TypeError, ValueError) as e:
-        raise ValueError(f"{op}: `dtype` is not a dtype highlevel knows; received dtype={value!r} ({e}).") \
-            from None
+        raise ValueError(f"{op}: `dtype` is not a dtype highlevel knows; received dtype={value!r} ({e}).") from None
     return name
 
 
@@ -205,8 +207,9 @@ def new_shape(value, old_shape, op):
         if d != -1:
             known *= d
     if (-1 in out and (known == 0 or size % known)) or (-1 not in out and known != size):
-        raise ValueError(f"{op}: cannot reshape a tensor of shape {tuple(old_shape)} ({size} elements) into "
-                         f"shape {out}.")
+        raise ValueError(
+            f"{op}: cannot reshape a tensor of shape {tuple(old_shape)} ({size} elements) into shape {out}."
+        )
     return out
 
 
@@ -220,15 +223,18 @@ def pad_width(value, ndim, op):
         try:
             items = [tuple(p) if isinstance(p, (list, tuple, np.ndarray)) else (p,) for p in value]
         except TypeError:
-            raise TypeError(f"{op}: `pad_width` must be an int, a (before, after) pair or one pair per axis; "
-                            f"received pad_width={value!r}.") from None
+            raise TypeError(
+                f"{op}: `pad_width` must be an int, a (before, after) pair or one pair per axis; "
+                f"received pad_width={value!r}."
+            ) from None
         if len(items) == 1 and ndim != 1:
             items = items * ndim
         if len(items) == 2 and all(len(p) == 1 for p in items):  # a flat (before, after) pair
             items = [(items[0][0], items[1][0])] * ndim
         if len(items) != ndim or not all(len(p) in (1, 2) for p in items):
-            raise ValueError(f"{op}: `pad_width` needs one (before, after) pair per axis ({ndim}); received "
-                             f"pad_width={value!r}.")
+            raise ValueError(
+                f"{op}: `pad_width` needs one (before, after) pair per axis ({ndim}); received pad_width={value!r}."
+            )
         pairs = tuple((p[0], p[-1]) for p in items)
         pairs = tuple((_index(b, "pad_width", op), _index(a, "pad_width", op)) for b, a in pairs)
     if any(b < 0 or a < 0 for b, a in pairs):
@@ -240,8 +246,10 @@ def spatial_rank(inputs, op):
     """The number of spatial axes of a batch of images/sequences/volumes (rank 3, 4 or 5)."""
     n = ndim_of(inputs) - 2
     if n not in (1, 2, 3):
-        raise ValueError(f"{op}: `inputs` must have rank 3, 4 or 5 (batch, 1 to 3 spatial axes, channels); "
-                         f"received a tensor of shape {shape_of(inputs)}.")
+        raise ValueError(
+            f"{op}: `inputs` must have rank 3, 4 or 5 (batch, 1 to 3 spatial axes, channels); "
+            f"received a tensor of shape {shape_of(inputs)}."
+        )
     return n
 
 
@@ -250,8 +258,10 @@ def _host_value(value, name, op):
     from highlevel.keras_tensor import KerasTensor
 
     if isinstance(value, KerasTensor):
-        raise TypeError(f"{op}: `{name}` must be a concrete value (a Python number or a tensor with a value); "
-                        f"received the symbolic tensor {value!r}, whose value is known only when the model runs.")
+        raise TypeError(
+            f"{op}: `{name}` must be a concrete value (a Python number or a tensor with a value); "
+            f"received the symbolic tensor {value!r}, whose value is known only when the model runs."
+        )
     if isinstance(value, (numbers.Number, np.ndarray, np.generic)):
         return np.asarray(value)
     from highlevel.config import current_backend
@@ -262,8 +272,10 @@ def _host_value(value, name, op):
             return np.asarray(b.to_numpy(value))
         return np.asarray(value)
     except Exception as e:  # each engine has its own error for a traced value
-        raise TypeError(f"{op}: `{name}` must be a concrete value, known when the op is called (inside a compiled "
-                        f"function, pass a Python number); reading {name}={value!r} failed: {e}") from e
+        raise TypeError(
+            f"{op}: `{name}` must be a concrete value, known when the op is called (inside a compiled "
+            f"function, pass a Python number); reading {name}={value!r} failed: {e}"
+        ) from e
 
 
 def static_int(value, name, op):
@@ -295,8 +307,7 @@ def quantiles(q, op, top=1.0):
 
     if isinstance(q, KerasTensor) or current_backend().is_tensor(q):
         if ndim_of(q) > 1:
-            raise ValueError(f"{op}: `q` must be a number or a 1-D sequence; received a tensor of shape "
-                             f"{shape_of(q)}.")
+            raise ValueError(f"{op}: `q` must be a number or a 1-D sequence; received a tensor of shape {shape_of(q)}.")
         return q
     try:
         v = np.asarray(q, dtype=np.float64)
@@ -308,6 +319,8 @@ def quantiles(q, op, top=1.0):
         what = "percentiles" if top == 100 else "quantiles"
         raise ValueError(f"{op}: {what} must be in the range [0, {top:g}]; received q={q!r}.")
     return float(v) if v.ndim == 0 else tuple(float(e) for e in v)
+
+
 def min_rank(x, n, op, name="x"):
     """``x`` checked to have rank ``n`` or more."""
     if ndim_of(x) < n:
@@ -336,14 +349,19 @@ def sections(value, size, op, axis, equal=True):
     if is_int(value):
         n = positive_int(value, "indices_or_sections", op)
         if equal and size is not None and size % n:
-            raise ValueError(f"{op}: cannot split axis {axis} of size {size} into {n} equal sections; pass a number "
-                             "of sections that divides it, or the indices to cut at.")
+            raise ValueError(
+                f"{op}: cannot split axis {axis} of size {size} into {n} equal sections; pass a number "
+                "of sections that divides it, or the indices to cut at."
+            )
         return n
     try:
         return tuple(_index(i, "indices_or_sections", op) for i in value)
     except TypeError:
-        raise TypeError(f"{op}: `indices_or_sections` must be an int or a sequence of ints; received "
-                        f"{value!r}.") from None
+        raise TypeError(
+            f"{op}: `indices_or_sections` must be an int or a sequence of ints; received {value!r}."
+        ) from None
+
+
 def dtype_of(x):
     """The dtype of ``x`` as promotion sees it: a canonical name, the Python type of a weak scalar (``bool``,
     ``int``, ``float``), or None where it cannot be told without computing (a list holding symbolic values)."""
@@ -373,8 +391,11 @@ def integer_input(x, op, name="x", allow_bool=False):
     if dt is None or dt is int or dt in _dtypes.INT_DTYPES or (allow_bool and dt in (bool, "bool")):
         return x
     expected = "an integer or bool tensor" if allow_bool else "an integer tensor"
-    fix = ("cast it first, e.g. hl.ops.cast(x, 'int32')" if dt in (float,) + _dtypes.FLOAT_DTYPES
-           else "cast the bools to an integer dtype first, e.g. hl.ops.cast(x, 'int32')")
+    fix = (
+        "cast it first, e.g. hl.ops.cast(x, 'int32')"
+        if dt in (float,) + _dtypes.FLOAT_DTYPES
+        else "cast the bools to an integer dtype first, e.g. hl.ops.cast(x, 'int32')"
+    )
     raise TypeError(f"{op}: `{name}` must be {expected}; received {_describe_dtype(dt)}. To use {op} on it, {fix}.")
 
 
@@ -388,8 +409,7 @@ def number(value, name, op, allow_none=True):
         return value
     if isinstance(value, (np.generic, np.ndarray)):
         if np.ndim(value) != 0:
-            raise ValueError(f"{op}: `{name}` must be a single number; received an array of shape "
-                             f"{np.shape(value)}.")
+            raise ValueError(f"{op}: `{name}` must be a single number; received an array of shape {np.shape(value)}.")
         return np.asarray(value).item()
     if isinstance(value, (str, bytes, list, tuple, dict)):
         raise TypeError(f"{op}: `{name}` must be a number; received {name}={value!r}.")
@@ -405,8 +425,7 @@ def argnums(value, op):
 def function(value, name, op):
     """``value`` checked to be callable (the functions of the control-flow ops)."""
     if not callable(value):
-        raise TypeError(f"{op}: `{name}` must be a function; received {name}={value!r} of type "
-                        f"{type(value).__name__}.")
+        raise TypeError(f"{op}: `{name}` must be a function; received {name}={value!r} of type {type(value).__name__}.")
     return value
 
 
@@ -436,8 +455,10 @@ def integers(value, name, op):
     """``value`` checked to hold integers (index tensors, segment ids)."""
     dt = dtype_name_of(value)
     if dt is not None and dt not in _dtypes.INT_DTYPES:
-        raise TypeError(f"{op}: `{name}` must be an integer tensor; received a {dt} value. Cast it with "
-                        f"hl.ops.cast({name}, 'int32').")
+        raise TypeError(
+            f"{op}: `{name}` must be an integer tensor; received a {dt} value. Cast it with "
+            f"hl.ops.cast({name}, 'int32')."
+        )
     return value
 
 
@@ -447,8 +468,10 @@ def int_scalar(value, name, op):
         return int(value)
     integers(value, name, op)
     if ndim_of(value) != 0:
-        raise ValueError(f"{op}: `{name}` must be a scalar (an int or a 0-d integer tensor); received a value of "
-                         f"shape {shape_of(value)}.")
+        raise ValueError(
+            f"{op}: `{name}` must be a scalar (an int or a 0-d integer tensor); received a value of "
+            f"shape {shape_of(value)}."
+        )
     return value
 
 
@@ -456,11 +479,15 @@ def matrices(x, op, name="x", square=False):
     """``x`` checked to be a matrix or a batch of matrices (rank 2 or more; square when asked)."""
     shape = shape_of(x)
     if len(shape) < 2:
-        raise ValueError(f"{op}: `{name}` must have rank 2 or more (the last two axes are a matrix); received a "
-                         f"tensor of shape {shape}.")
+        raise ValueError(
+            f"{op}: `{name}` must have rank 2 or more (the last two axes are a matrix); received a "
+            f"tensor of shape {shape}."
+        )
     if square and None not in shape[-2:] and shape[-2] != shape[-1]:
-        raise ValueError(f"{op}: `{name}` must hold square matrices (its last two axes of one size); received a "
-                         f"tensor of shape {shape}.")
+        raise ValueError(
+            f"{op}: `{name}` must hold square matrices (its last two axes of one size); received a "
+            f"tensor of shape {shape}."
+        )
     return x
 
 
@@ -470,27 +497,34 @@ def right_hand_side(a, b, op):
     sa, sb = shape_of(a), shape_of(b)
     m = sa[-1]
     if len(sb) < 1:
-        raise ValueError(f"{op}: `b` must have rank 1 or more (vectors (..., M) or matrices (..., M, K)); received a "
-                         f"scalar of shape {sb}.")
+        raise ValueError(
+            f"{op}: `b` must have rank 1 or more (vectors (..., M) or matrices (..., M, K)); received a "
+            f"scalar of shape {sb}."
+        )
     vector = len(sb) == len(sa) - 1 or len(sb) == 1
     rows = sb[-1] if vector else sb[-2]
     if m is not None and rows is not None and rows != m:
         kind = "vectors (..., M)" if vector else "matrices (..., M, K)"
-        raise ValueError(f"{op}: `b` of shape {sb} read as {kind} has {rows} rows, but `a` of shape {sa} holds "
-                         f"{m}x{m} matrices; they must match.")
+        raise ValueError(
+            f"{op}: `b` of shape {sb} read as {kind} has {rows} rows, but `a` of shape {sa} holds "
+            f"{m}x{m} matrices; they must match."
+        )
     return b
 
 
 def real_pair(x, op, min_rank=1, name="x"):
     """A ``(real, imag)`` pair of tensors of one shape and rank ``min_rank`` or more, as a tuple."""
     if not isinstance(x, (list, tuple)) or len(x) != 2:
-        raise ValueError(f"{op}: `{name}` must be a pair (real, imag) of tensors of one shape; received "
-                         f"{type(x).__name__}{'' if not isinstance(x, (list, tuple)) else f' of length {len(x)}'}.")
+        raise ValueError(
+            f"{op}: `{name}` must be a pair (real, imag) of tensors of one shape; received "
+            f"{type(x).__name__}{'' if not isinstance(x, (list, tuple)) else f' of length {len(x)}'}."
+        )
     real, imag = x
     sr, si = shape_of(real), shape_of(imag)
     if len(sr) != len(si) or any(a is not None and b is not None and a != b for a, b in zip(sr, si)):
-        raise ValueError(f"{op}: the real and imaginary parts of `{name}` must have one shape; received shapes {sr} "
-                         f"and {si}.")
+        raise ValueError(
+            f"{op}: the real and imaginary parts of `{name}` must have one shape; received shapes {sr} and {si}."
+        )
     if len(sr) < min_rank:
         raise ValueError(f"{op}: the parts of `{name}` must have rank {min_rank} or more; received shape {sr}.")
     return (real, imag)

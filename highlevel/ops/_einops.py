@@ -32,15 +32,17 @@ def _parse(side, pattern):
         elif token == "..." or re.fullmatch(r"[A-Za-z_]\w*", token):
             (group if group is not None else items).append(token)
         else:
-            raise ValueError(f"rearrange: {token!r} is not an axis name, '(', ')' or '...'; received pattern "
-                             f"{pattern!r}.")
+            raise ValueError(
+                f"rearrange: {token!r} is not an axis name, '(', ')' or '...'; received pattern {pattern!r}."
+            )
     if group is not None:
         raise ValueError(f"rearrange: a '(' without its ')'; received pattern {pattern!r}.")
     names = [n for item in items for n in (item if isinstance(item, list) else [item])]
     repeated = {n for n in names if names.count(n) > 1}
     if repeated:
-        raise ValueError(f"rearrange: each axis can appear once per side; {sorted(repeated)} repeat in pattern "
-                         f"{pattern!r}.")
+        raise ValueError(
+            f"rearrange: each axis can appear once per side; {sorted(repeated)} repeat in pattern {pattern!r}."
+        )
     if any(isinstance(item, list) and "..." in item for item in items):
         raise ValueError(f"rearrange: '...' cannot be inside parentheses; received pattern {pattern!r}.")
     return items, names
@@ -57,8 +59,10 @@ def _product(sizes):
 
 def _shape(sizes, pattern):
     if sizes.count(None) > 1:
-        raise ValueError(f"rearrange: more than one axis of unknown size would have to be inferred in one reshape "
-                         f"for pattern {pattern!r}; give the input known sizes.")
+        raise ValueError(
+            f"rearrange: more than one axis of unknown size would have to be inferred in one reshape "
+            f"for pattern {pattern!r}; give the input known sizes."
+        )
     return tuple(-1 if s is None else s for s in sizes)
 
 
@@ -72,8 +76,10 @@ def plan(shape, pattern, axes_lengths):
     if set(left_names) != set(right_names):
         only_left = sorted(set(left_names) - set(right_names))
         only_right = sorted(set(right_names) - set(left_names))
-        raise ValueError(f"rearrange: both sides must name the same axes; only on the left: {only_left}, only on "
-                         f"the right: {only_right} (pattern {pattern!r}).")
+        raise ValueError(
+            f"rearrange: both sides must name the same axes; only on the left: {only_left}, only on "
+            f"the right: {only_right} (pattern {pattern!r})."
+        )
     unknown = sorted(set(axes_lengths) - set(left_names))
     if unknown:
         raise ValueError(f"rearrange: the sizes given for {unknown} name no axis of pattern {pattern!r}.")
@@ -85,8 +91,10 @@ def plan(shape, pattern, axes_lengths):
     has_ellipsis = "..." in left_items
     fixed = len(left_items) - has_ellipsis
     if len(shape) < fixed or (not has_ellipsis and len(shape) != fixed):
-        raise ValueError(f"rearrange: the left side of {pattern!r} names {fixed} axes"
-                         f"{' or more' if has_ellipsis else ''}; the tensor has shape {tuple(shape)}.")
+        raise ValueError(
+            f"rearrange: the left side of {pattern!r} names {fixed} axes"
+            f"{' or more' if has_ellipsis else ''}; the tensor has shape {tuple(shape)}."
+        )
     rest = len(shape) - fixed
     ellipsis_names = [f"...{i}" for i in range(rest)]
 
@@ -105,17 +113,22 @@ def plan(shape, pattern, axes_lengths):
         known = [lengths[n] for n in group if n in lengths]
         free = [n for n in group if n not in lengths]
         if len(free) > 1:
-            raise ValueError(f"rearrange: the sizes of {free} in group ({' '.join(group)}) cannot be inferred; "
-                             f"give all but one of them as keyword arguments (pattern {pattern!r}).")
+            raise ValueError(
+                f"rearrange: the sizes of {free} in group ({' '.join(group)}) cannot be inferred; "
+                f"give all but one of them as keyword arguments (pattern {pattern!r})."
+            )
         part = _product(known)
         if free:
             if dim is not None and dim % part:
-                raise ValueError(f"rearrange: an axis of size {dim} does not split into ({' '.join(group)}) with "
-                                 f"sizes {[(n, lengths[n]) for n in group if n in lengths]}.")
+                raise ValueError(
+                    f"rearrange: an axis of size {dim} does not split into ({' '.join(group)}) with "
+                    f"sizes {[(n, lengths[n]) for n in group if n in lengths]}."
+                )
             size[free[0]] = None if dim is None else dim // part
         elif dim is not None and part != dim:
-            raise ValueError(f"rearrange: ({' '.join(group)}) has size {part}, but the axis has size {dim} "
-                             f"(pattern {pattern!r}).")
+            raise ValueError(
+                f"rearrange: ({' '.join(group)}) has size {part}, but the axis has size {dim} (pattern {pattern!r})."
+            )
         for n in group:
             if n in lengths:
                 size[n] = lengths[n]

@@ -84,8 +84,9 @@ def _triangle(x):
 
 def _keys_cubic(x):
     x = np.abs(x)
-    return np.where(x >= 2.0, 0.0,
-                    np.where(x >= 1.0, ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0, ((1.5 * x - 2.5) * x) * x + 1.0))
+    return np.where(
+        x >= 2.0, 0.0, np.where(x >= 1.0, ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0, ((1.5 * x - 2.5) * x) * x + 1.0)
+    )
 
 
 def _lanczos(radius):

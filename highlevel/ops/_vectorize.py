@@ -22,8 +22,10 @@ def parse_signature(signature):
     """The core axis names of each input and output of a signature like ``"(m,n),(n)->(m)"``."""
     text = re.sub(r"\s+", "", signature)
     if not _SIGNATURE.match(text):
-        raise ValueError(f"vectorize: `signature` must look like '(m,n),(n)->(m)' (a generalized ufunc "
-                         f"signature); received {signature!r}.")
+        raise ValueError(
+            f"vectorize: `signature` must look like '(m,n),(n)->(m)' (a generalized ufunc "
+            f"signature); received {signature!r}."
+        )
     inputs, outputs = text.split("->")
 
     def cores(part):
@@ -40,8 +42,10 @@ def _broadcast(shapes):
         merged = []
         for p, q in zip(a, b):
             if p != q and 1 not in (p, q):
-                raise ValueError(f"vectorize: the loop axes of the arguments do not broadcast together; received "
-                                 f"loop shapes {[tuple(s) for s in shapes]}.")
+                raise ValueError(
+                    f"vectorize: the loop axes of the arguments do not broadcast together; received "
+                    f"loop shapes {[tuple(s) for s in shapes]}."
+                )
             merged.append(q if p == 1 else p)
         out = tuple(merged)
     return out
@@ -52,8 +56,9 @@ def vectorized(pyfunc, excluded=None, signature=None):
     excluded = frozenset(excluded or ())
     for e in excluded:
         if not isinstance(e, (int, str)) or isinstance(e, bool):
-            raise TypeError(f"vectorize: `excluded` holds argument positions (ints) or names (strings); received "
-                            f"{e!r}.")
+            raise TypeError(
+                f"vectorize: `excluded` holds argument positions (ints) or names (strings); received {e!r}."
+            )
     in_cores, out_cores = parse_signature(signature) if signature is not None else (None, [()])
 
     def wrapper(*args, **kwargs):
@@ -61,23 +66,29 @@ def vectorized(pyfunc, excluded=None, signature=None):
 
         keys = [i for i in range(len(args)) if i not in excluded] + [k for k in kwargs if k not in excluded]
         if in_cores is not None and len(in_cores) != len(keys):
-            raise ValueError(f"vectorize: the signature {signature!r} has {len(in_cores)} inputs, but the function "
-                             f"was called with {len(keys)} vectorized arguments.")
+            raise ValueError(
+                f"vectorize: the signature {signature!r} has {len(in_cores)} inputs, but the function "
+                f"was called with {len(keys)} vectorized arguments."
+            )
         values = {k: ops.convert_to_tensor(args[k] if isinstance(k, int) else kwargs[k]) for k in keys}
         cores, sizes = {}, {}
         for j, k in enumerate(keys):
             shape = tuple(ops.shape(values[k]))
             names = in_cores[j] if in_cores is not None else ()
             if len(shape) < len(names):
-                raise ValueError(f"vectorize: argument {k!r} needs at least {len(names)} axes for its core "
-                                 f"{names} of the signature {signature!r}; received shape {shape}.")
-            core = shape[len(shape) - len(names):]
+                raise ValueError(
+                    f"vectorize: argument {k!r} needs at least {len(names)} axes for its core "
+                    f"{names} of the signature {signature!r}; received shape {shape}."
+                )
+            core = shape[len(shape) - len(names) :]
             for name, d in zip(names, core):
                 if sizes.setdefault(name, d) != d:
-                    raise ValueError(f"vectorize: core axis {name!r} of the signature {signature!r} has size "
-                                     f"{sizes[name]} in one argument and {d} in another.")
+                    raise ValueError(
+                        f"vectorize: core axis {name!r} of the signature {signature!r} has size "
+                        f"{sizes[name]} in one argument and {d} in another."
+                    )
             cores[k] = core
-        loops = [tuple(ops.shape(values[k]))[:len(ops.shape(values[k])) - len(cores[k])] for k in keys]
+        loops = [tuple(ops.shape(values[k]))[: len(ops.shape(values[k])) - len(cores[k])] for k in keys]
         loop = _broadcast(loops)
         if None in loop:
             raise ValueError(f"vectorize: the loop axes must have known sizes; received loop shape {loop}.")
@@ -85,8 +96,10 @@ def vectorized(pyfunc, excluded=None, signature=None):
         for d in loop:
             count *= d
         if count == 0:
-            raise ValueError("vectorize: the loop axes have no entries, so the function cannot be called to learn "
-                             "the result's shape.")
+            raise ValueError(
+                "vectorize: the loop axes have no entries, so the function cannot be called to learn "
+                "the result's shape."
+            )
         flat = {k: ops.reshape(ops.broadcast_to(values[k], loop + cores[k]), (count,) + cores[k]) for k in keys}
         results, several = [], False
         for i in range(count):
@@ -97,8 +110,9 @@ def vectorized(pyfunc, excluded=None, signature=None):
             results.append(tuple(out) if several else (out,))
         n_out = len(results[0])
         if signature is not None and n_out != len(out_cores):
-            raise ValueError(f"vectorize: the signature {signature!r} has {len(out_cores)} outputs; the function "
-                             f"returned {n_out}.")
+            raise ValueError(
+                f"vectorize: the signature {signature!r} has {len(out_cores)} outputs; the function returned {n_out}."
+            )
         stacked = []
         for o in range(n_out):
             parts = [ops.convert_to_tensor(r[o]) for r in results]

@@ -22,9 +22,11 @@ def _dense_only(value, name, op):
         return
     if value is True:
         kind = "sparse" if name == "sparse" else "ragged"
-        raise ValueError(f"{op}: {name}=True asks for a {kind} tensor, but highlevel's tensors are dense on every "
-                         f"backend ({kind} tensors are not supported). Pass {name}=False (or leave it out) and work "
-                         "with the dense tensor.")
+        raise ValueError(
+            f"{op}: {name}=True asks for a {kind} tensor, but highlevel's tensors are dense on every "
+            f"backend ({kind} tensors are not supported). Pass {name}=False (or leave it out) and work "
+            "with the dense tensor."
+        )
     raise TypeError(f"{op}: `{name}` must be None, False or True; received {name}={value!r}.")
 
 
@@ -54,14 +56,14 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     _dense_only(ragged, "ragged", "convert_to_tensor")
     if isinstance(x, KerasTensor):
         return x if dtype is None else cast(x, dtype)
-    return _door.call('convert_to_tensor', x, dtype=_args.dtype(dtype, "convert_to_tensor"))
+    return _door.call("convert_to_tensor", x, dtype=_args.dtype(dtype, "convert_to_tensor"))
 
 
 def is_tensor(x):
     """True for this engine's tensor type (not for numpy arrays or Variables)."""
     if isinstance(x, KerasTensor):
         return False
-    return _door.call('is_tensor', x)
+    return _door.call("is_tensor", x)
 
 
 def cast(x, dtype):
@@ -76,14 +78,14 @@ def shape(x):
     when the pipeline runs (the batch size) is a scalar tensor of that engine, as in Keras."""
     if isinstance(x, KerasTensor):
         return x.shape
-    return _door.call('shape', x)
+    return _door.call("shape", x)
 
 
 def dtype(x):
     """The dtype as a canonical string (``"float32"``, ``"int64"``, ...)."""
     if isinstance(x, KerasTensor):
         return x.dtype
-    return _door.call('dtype', x)
+    return _door.call("dtype", x)
 
 
 def stop_gradient(variable):
@@ -100,7 +102,7 @@ def stop_gradient(variable):
     >>> hl.ops.convert_to_numpy(hl.ops.grad(f)(hl.ops.convert_to_tensor([3.0]))).tolist()
     [3.0]
     """
-    return _door.call('stop_gradient', variable)
+    return _door.call("stop_gradient", variable)
 
 
 def value_and_grad(fn, argnums=0, has_aux=False):
@@ -111,28 +113,28 @@ def value_and_grad(fn, argnums=0, has_aux=False):
     ``((value, aux), grads)``; ``grads`` mirrors the structure of the argument(s) at ``argnums``
     (an int or a tuple of ints). Integer inputs get no gradient (``None``)."""
     _args.function(fn, "fn", "value_and_grad")
-    return _door.call('value_and_grad', fn, argnums=_args.argnums(argnums, "value_and_grad"), has_aux=has_aux)
+    return _door.call("value_and_grad", fn, argnums=_args.argnums(argnums, "value_and_grad"), has_aux=has_aux)
 
 
 def grad(fn, argnums=0, has_aux=False):
     """Like :meth:`value_and_grad`, returning only the gradient (and aux)."""
     _args.function(fn, "fn", "grad")
-    return _door.call('grad', fn, argnums=_args.argnums(argnums, "grad"), has_aux=has_aux)
+    return _door.call("grad", fn, argnums=_args.argnums(argnums, "grad"), has_aux=has_aux)
 
 
 def getitem(x, key):
     """``x[key]`` with numpy basic indexing (ints, slices, None, Ellipsis) and integer-array indexing on one axis."""
-    return _door.call('getitem', x, key)
+    return _door.call("getitem", x, key)
 
 
 def slice(inputs, start_indices, shape):
     """The block of ``shape`` starting at ``start_indices``."""
-    return _door.call('slice', inputs, start_indices, shape)
+    return _door.call("slice", inputs, start_indices, shape)
 
 
 def slice_update(inputs, start_indices, updates):
     """A copy of ``inputs`` with the block at ``start_indices`` replaced by ``updates`` (differentiable in both)."""
-    return _door.call('slice_update', inputs, start_indices, updates)
+    return _door.call("slice_update", inputs, start_indices, updates)
 
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
@@ -173,10 +175,21 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
             sizes = _leading_sizes(xs, "scan", "xs")
             n, x = (length if length is not None else (sizes.pop() if sizes else None)), _slices(xs)
         _, y = f(_like(init), x)
-        return _door.symbolic_node("scan", (f, init), {"xs": xs, "length": length, "reverse": bool(reverse),
-                                                       "unroll": unroll}, (_like(init), _stacked(y, n)))
-    return _door.call('scan', f, init, xs=xs, length=length, reverse=bool(reverse),
-                      unroll=unroll if isinstance(unroll, bool) else int(unroll))
+        return _door.symbolic_node(
+            "scan",
+            (f, init),
+            {"xs": xs, "length": length, "reverse": bool(reverse), "unroll": unroll},
+            (_like(init), _stacked(y, n)),
+        )
+    return _door.call(
+        "scan",
+        f,
+        init,
+        xs=xs,
+        length=length,
+        reverse=bool(reverse),
+        unroll=unroll if isinstance(unroll, bool) else int(unroll),
+    )
 
 
 def dense(inputs, kernel, bias=None, activation=None):
@@ -190,7 +203,7 @@ def dense(inputs, kernel, bias=None, activation=None):
 
     Returns:
         A tensor of shape ``(..., units)``; differentiable with respect to all three inputs."""
-    return _door.call('dense', inputs, kernel, bias=bias, activation=activation)
+    return _door.call("dense", inputs, kernel, bias=bias, activation=activation)
 
 
 def fused_batch_norm(x, scale=None, offset=None, axis=-1, epsilon=0.001):
@@ -209,7 +222,7 @@ def fused_batch_norm(x, scale=None, offset=None, axis=-1, epsilon=0.001):
         ``(outputs, mean, variance)``: ``outputs`` like ``x``, differentiable with respect to ``x``,
         ``scale`` and ``offset``; ``mean`` and ``variance`` of shape ``(x.shape[axis],)``, for the moving
         statistics (an engine may return them without a gradient)."""
-    return _door.call('fused_batch_norm', x, scale=scale, offset=offset, axis=axis, epsilon=epsilon)
+    return _door.call("fused_batch_norm", x, scale=scale, offset=offset, axis=axis, epsilon=epsilon)
 
 
 def sparse_softmax_cross_entropy(labels, logits, axis=-1):
@@ -223,7 +236,7 @@ def sparse_softmax_cross_entropy(labels, logits, axis=-1):
     Returns:
         The losses, of the labels' shape and the logits' dtype. Labels must lie in
         ``[0, num_classes)``; the caller checks that (out-of-range labels give engine-dependent values)."""
-    return _door.call('sparse_softmax_cross_entropy', labels, logits, axis=axis)
+    return _door.call("sparse_softmax_cross_entropy", labels, logits, axis=axis)
 
 
 def convert_to_numpy(x):
@@ -249,7 +262,8 @@ def unstack(x, num=None, axis=0):
         A list of ``x.shape[axis]`` tensors.
 
     >>> import highlevel as hl
-    >>> [hl.ops.convert_to_numpy(t).tolist() for t in hl.ops.unstack(hl.ops.convert_to_tensor([[1, 2], [3, 4]]), axis=1)]
+    >>> x = hl.ops.convert_to_tensor([[1, 2], [3, 4]])
+    >>> [hl.ops.convert_to_numpy(t).tolist() for t in hl.ops.unstack(x, axis=1)]
     [[1, 3], [2, 4]]
     """
     n = _args.ndim_of(x)
@@ -260,12 +274,16 @@ def unstack(x, num=None, axis=0):
     if num is not None:
         num = _args.positive_int(num, "num", "unstack", minimum=0)
         if size is not None and num != size:
-            raise ValueError(f"unstack: num={num} does not match the size {size} of axis {axis} of a tensor of shape "
-                             f"{_args.shape_of(x)}.")
+            raise ValueError(
+                f"unstack: num={num} does not match the size {size} of axis {axis} of a tensor of shape "
+                f"{_args.shape_of(x)}."
+            )
     if size is None:  # a symbolic tensor: num slices, each its own node
         if num is None:
-            raise ValueError(f"unstack: the size of axis {axis} is unknown (shape {_args.shape_of(x)}), so the "
-                             "number of results is too; pass num=.")
+            raise ValueError(
+                f"unstack: the size of axis {axis} is unknown (shape {_args.shape_of(x)}), so the "
+                "number of results is too; pass num=."
+            )
         return [getitem(x, (builtins.slice(None),) * axis + (i,)) for i in range(num)]
     return _door.call("unstack", x, num=num, axis=axis)
 
@@ -312,7 +330,25 @@ def rearrange(tensor, pattern, **axes_lengths):
     return convert_to_tensor(tensor)
 
 
-__all__ = ['convert_to_tensor', 'is_tensor', 'cast', 'shape', 'dtype', 'stop_gradient', 'value_and_grad', 'grad', 'getitem', 'slice', 'slice_update', 'scan', 'dense', 'fused_batch_norm', 'sparse_softmax_cross_entropy', 'convert_to_numpy', 'concat']
+__all__ = [
+    "convert_to_tensor",
+    "is_tensor",
+    "cast",
+    "shape",
+    "dtype",
+    "stop_gradient",
+    "value_and_grad",
+    "grad",
+    "getitem",
+    "slice",
+    "slice_update",
+    "scan",
+    "dense",
+    "fused_batch_norm",
+    "sparse_softmax_cross_entropy",
+    "convert_to_numpy",
+    "concat",
+]
 __all__ += ["unstack", "rearrange"]
 
 
@@ -339,6 +375,8 @@ def saturate_cast(x, dtype):
 
 
 __all__ += ["saturate_cast"]
+
+
 # ------------------------------------------------------------------------------------ control flow
 # On symbolic tensors, and inside a layer's symbolic call (where the functions close over KerasTensors), the
 # control-flow ops infer their outputs as Keras does: by calling their functions on KerasTensors (each hl.ops call
@@ -379,13 +417,17 @@ def _merged(results, op, what):
     for k, other in enumerate(results[1:], 1):
         leaves, treedef = tree.flatten(other)
         if control_flow._shape_of_tree(treedef) != control_flow._shape_of_tree(first_def):
-            raise ValueError(f"{op}: every {what} must return the same structure; {what} 0 returned "
-                             f"{results[0]!r} and {what} {k} returned {other!r}.")
+            raise ValueError(
+                f"{op}: every {what} must return the same structure; {what} 0 returned "
+                f"{results[0]!r} and {what} {k} returned {other!r}."
+            )
         for i, v in enumerate(leaves):
             a, b = merged[i], _spec(v)
             if (a is None) != (b is None) or (a is not None and (a.dtype != b.dtype or len(a.shape) != len(b.shape))):
-                raise ValueError(f"{op}: every {what} must return tensors of the same dtypes and ranks; {what} 0 "
-                                 f"returned {a!r} and {what} {k} returned {b!r} at the same place.")
+                raise ValueError(
+                    f"{op}: every {what} must return tensors of the same dtypes and ranks; {what} 0 "
+                    f"returned {a!r} and {what} {k} returned {b!r} at the same place."
+                )
             if a is not None:
                 merged[i] = KerasTensor(tuple(d if d == e else None for d, e in zip(a.shape, b.shape)), a.dtype)
     return tree.unflatten(first_def, merged)
@@ -426,20 +468,24 @@ def _leading_sizes(structure, op, name, axis=0):
     for v in leaves:
         shape = _args.shape_of(v)
         if not -len(shape) <= axis < len(shape):
-            raise ValueError(f"{op}: every tensor of `{name}` needs an axis {axis} to map over; received a tensor of "
-                             f"shape {shape}.")
+            raise ValueError(
+                f"{op}: every tensor of `{name}` needs an axis {axis} to map over; received a tensor of shape {shape}."
+            )
         if shape[axis] is not None:
             sizes.add(shape[axis])
     if len(sizes) > 1:
-        raise ValueError(f"{op}: every tensor of `{name}` must have the same size along axis {axis}; received sizes "
-                         f"{sorted(sizes)}.")
+        raise ValueError(
+            f"{op}: every tensor of `{name}` must have the same size along axis {axis}; received sizes {sorted(sizes)}."
+        )
     return sizes
 
 
 def _predicate(pred, op):
     if not isinstance(pred, bool) and _args.ndim_of(pred) != 0:
-        raise ValueError(f"{op}: `pred` must be a scalar bool (a Python bool or a 0-d tensor); received a value of "
-                         f"shape {_args.shape_of(pred)}. Reduce it first, e.g. with hl.ops.all or hl.ops.any.")
+        raise ValueError(
+            f"{op}: `pred` must be a scalar bool (a Python bool or a 0-d tensor); received a value of "
+            f"shape {_args.shape_of(pred)}. Reduce it first, e.g. with hl.ops.all or hl.ops.any."
+        )
     return pred
 
 
@@ -542,8 +588,9 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None):
     if maximum_iterations is not None:
         maximum_iterations = _args.positive_int(maximum_iterations, "maximum_iterations", "while_loop", minimum=0)
     if _symbolic(variables):  # the outputs are shaped like the loop variables (running it could loop forever)
-        out = _door.symbolic_node("while_loop", (cond, body, variables),
-                                  {"maximum_iterations": maximum_iterations}, _like(variables))
+        out = _door.symbolic_node(
+            "while_loop", (cond, body, variables), {"maximum_iterations": maximum_iterations}, _like(variables)
+        )
     else:
         out = _door.call("while_loop", cond, body, variables, maximum_iterations=maximum_iterations)
     return tuple(out) if sequence else out[0]
@@ -659,18 +706,23 @@ def associative_scan(f, elems, reverse=False, axis=0):
     if axis < 0:  # canonical: non-negative, the same axis of every tensor
         ranks = {_args.ndim_of(v) for v in tree.flatten(elems)[0] if v is not None}
         if len(ranks) > 1:
-            raise ValueError(f"associative_scan: axis={axis} counts from the end of tensors of different ranks "
-                             f"{sorted(ranks)}; pass a non-negative axis.")
+            raise ValueError(
+                f"associative_scan: axis={axis} counts from the end of tensors of different ranks "
+                f"{sorted(ranks)}; pass a non-negative axis."
+            )
         axis += ranks.pop()
     if _symbolic(elems):  # shaped like elems, of the dtypes f gives
         part = _slices(elems, axis, keep=True)
         leaves, treedef = tree.flatten(elems)
         results = tree.flatten(f(part, part))[0]
         if len(results) != len(leaves):
-            raise ValueError(f"associative_scan: `f` must return a nest like `elems` ({len(leaves)} tensors); it "
-                             f"returned {len(results)}.")
-        out = tree.unflatten(treedef, [None if e is None else _spec(r, _args.shape_of(e))
-                                       for e, r in zip(leaves, results)])
+            raise ValueError(
+                f"associative_scan: `f` must return a nest like `elems` ({len(leaves)} tensors); it "
+                f"returned {len(results)}."
+            )
+        out = tree.unflatten(
+            treedef, [None if e is None else _spec(r, _args.shape_of(e)) for e, r in zip(leaves, results)]
+        )
         return _door.symbolic_node("associative_scan", (f, elems), {"reverse": bool(reverse), "axis": axis}, out)
     return _door.call("associative_scan", f, elems, reverse=bool(reverse), axis=axis)
 
@@ -724,8 +776,10 @@ def _index_rows(indices, target_shape, op):
     _args.integers(indices, "indices", op)
     shape = _args.shape_of(indices)
     if not shape or shape[-1] is None or not 1 <= shape[-1] <= len(target_shape):
-        raise ValueError(f"{op}: `indices` must have shape (..., k) with 1 <= k <= {len(target_shape)} (the rank of "
-                         f"the target); received indices of shape {shape}.")
+        raise ValueError(
+            f"{op}: `indices` must have shape (..., k) with 1 <= k <= {len(target_shape)} (the rank of "
+            f"the target); received indices of shape {shape}."
+        )
     k = shape[-1]
     values = concrete_value(indices)
     if values is not None and values.size:
@@ -734,8 +788,10 @@ def _index_rows(indices, target_shape, op):
         bad = (values < -dims) | (values >= dims)
         if bad.any():
             row = values.reshape(-1, k)[bad.reshape(-1, k).any(axis=1)][0]
-            raise IndexError(f"{op}: index {row.tolist()} is out of bounds for a target of shape "
-                             f"{tuple(target_shape)} (valid along each axis: -size to size - 1).")
+            raise IndexError(
+                f"{op}: index {row.tolist()} is out of bounds for a target of shape "
+                f"{tuple(target_shape)} (valid along each axis: -size to size - 1)."
+            )
     return k
 
 
@@ -746,11 +802,15 @@ def _check_updates(updates, expected, op, name):
     try:
         _np.broadcast_shapes(shape, expected)
     except ValueError:
-        raise ValueError(f"{op}: `{name}` must have shape indices.shape[:-1] + target.shape[k:] = {tuple(expected)} "
-                         f"(or broadcast to it); received shape {shape}.") from None
+        raise ValueError(
+            f"{op}: `{name}` must have shape indices.shape[:-1] + target.shape[k:] = {tuple(expected)} "
+            f"(or broadcast to it); received shape {shape}."
+        ) from None
     if _np.broadcast_shapes(shape, expected) != tuple(expected):
-        raise ValueError(f"{op}: `{name}` of shape {shape} does not broadcast to {tuple(expected)} "
-                         "(indices.shape[:-1] + target.shape[k:]).")
+        raise ValueError(
+            f"{op}: `{name}` of shape {shape} does not broadcast to {tuple(expected)} "
+            "(indices.shape[:-1] + target.shape[k:])."
+        )
 
 
 def scatter(indices, values, shape):
@@ -820,5 +880,15 @@ def scatter_update(inputs, indices, updates, reduction=None):
     return _door.call("scatter_update", inputs, indices, updates, reduction=reduction)
 
 
-__all__ += ["cond", "switch", "while_loop", "fori_loop", "map", "vectorized_map", "associative_scan",
-            "custom_gradient", "scatter", "scatter_update"]
+__all__ += [
+    "cond",
+    "switch",
+    "while_loop",
+    "fori_loop",
+    "map",
+    "vectorized_map",
+    "associative_scan",
+    "custom_gradient",
+    "scatter",
+    "scatter_update",
+]

@@ -104,8 +104,17 @@ def _pad_to_aspect(images, size, fill_value):
     return ops.pad(images, widths, constant_values=fill_value)
 
 
-def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspect_ratio=False,
-           pad_to_aspect_ratio=False, fill_mode="constant", fill_value=0.0, data_format=None):
+def resize(
+    images,
+    size,
+    interpolation="bilinear",
+    antialias=False,
+    crop_to_aspect_ratio=False,
+    pad_to_aspect_ratio=False,
+    fill_mode="constant",
+    fill_value=0.0,
+    data_format=None,
+):
     """Resizes images to ``size`` (``keras.ops.image.resize``).
 
     Pixel centers are at half-integers (like ``tf.image.resize``, which Keras runs by default), so
@@ -147,11 +156,13 @@ def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspe
     if pad_to_aspect_ratio and crop_to_aspect_ratio:
         raise ValueError("Only one of `pad_to_aspect_ratio` & `crop_to_aspect_ratio` can be `True`.")
     size = tuple(size) if isinstance(size, (list, tuple)) else size
-    if (not isinstance(size, tuple) or len(size) != 2
-            or not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s > 0 for s in size)):
+    if (
+        not isinstance(size, tuple)
+        or len(size) != 2
+        or not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s > 0 for s in size)
+    ):
         raise ValueError(
-            "Argument `size` must be a tuple of two positive integers (height, width). Received: "
-            f"size={size!r}"
+            f"Argument `size` must be a tuple of two positive integers (height, width). Received: size={size!r}"
         )
     size = (int(size[0]), int(size[1]))
     images = _as_image_tensor(images)
@@ -249,8 +260,7 @@ def _lerp_row(flat, yy, x0, x1, wx, fill):
     return ops.add(ops.multiply(wx[0], left), ops.multiply(wx[1], right))
 
 
-def affine_transform(images, transform, interpolation="bilinear", fill_mode="constant", fill_value=0,
-                     data_format=None):
+def affine_transform(images, transform, interpolation="bilinear", fill_mode="constant", fill_value=0, data_format=None):
     """Applies projective transforms to images (``keras.ops.image.affine_transform``).
 
     Each transform row ``[a0, a1, a2, b0, b1, b2, c0, c1]`` maps an OUTPUT pixel ``(x, y)`` to the input
@@ -367,8 +377,10 @@ def _spatial_axes(rank, data_format):
 
 def _static(size, what, op, shape):
     if size is None:
-        raise ValueError(f"{op}: the {what} of the images must be known (a static size); received images of "
-                         f"shape {shape}. Give it in the input shape.")
+        raise ValueError(
+            f"{op}: the {what} of the images must be known (a static size); received images of "
+            f"shape {shape}. Give it in the input shape."
+        )
     return size
 
 
@@ -381,8 +393,10 @@ def _reshape_keep_batch(x, tail):
 def _check_float_images(images, op):
     dtype = ops.dtype(images)
     if not dtypes.is_float_dtype(dtype):
-        raise ValueError(f"{op}: invalid images dtype: expected a float dtype. Received: images.dtype={dtype}. "
-                         "Cast the images to float first (e.g. hl.ops.cast(images, 'float32') / 255).")
+        raise ValueError(
+            f"{op}: invalid images dtype: expected a float dtype. Received: images.dtype={dtype}. "
+            "Cast the images to float first (e.g. hl.ops.cast(images, 'float32') / 255)."
+        )
     return dtype
 
 
@@ -412,21 +426,35 @@ def _crop_range(before, after, target, size, names, op, shape):
     if target is None:
         target = _static(size, names[2].replace("target_", ""), op, shape) - before - after
         if target < 0:
-            raise ValueError(f"{op}: {names[2]} must be >= 0. Received: {names[0]}={before} and {names[1]}={after} "
-                             f"crop more than the {size} pixels of the images (images.shape={shape}).")
+            raise ValueError(
+                f"{op}: {names[2]} must be >= 0. Received: {names[0]}={before} and {names[1]}={after} "
+                f"crop more than the {size} pixels of the images (images.shape={shape})."
+            )
     elif before is None:
         before = _static(size, names[2].replace("target_", ""), op, shape) - target - after
         if before < 0:
-            raise ValueError(f"{op}: {names[0]} must be >= 0. Received: {names[2]}={target} and {names[1]}={after} "
-                             f"need more than the {size} pixels of the images (images.shape={shape}).")
+            raise ValueError(
+                f"{op}: {names[0]} must be >= 0. Received: {names[2]}={target} and {names[1]}={after} "
+                f"need more than the {size} pixels of the images (images.shape={shape})."
+            )
     elif size is not None and before + target > size:
-        raise ValueError(f"{op}: {names[0]}={before} plus {names[2]}={target} exceeds the {size} pixels of the "
-                         f"images (images.shape={shape}).")
+        raise ValueError(
+            f"{op}: {names[0]}={before} plus {names[2]}={target} exceeds the {size} pixels of the "
+            f"images (images.shape={shape})."
+        )
     return before, target
 
 
-def crop_images(images, top_cropping=None, left_cropping=None, bottom_cropping=None, right_cropping=None,
-                target_height=None, target_width=None, data_format=None):
+def crop_images(
+    images,
+    top_cropping=None,
+    left_cropping=None,
+    bottom_cropping=None,
+    right_cropping=None,
+    target_height=None,
+    target_width=None,
+    data_format=None,
+):
     """Crops images to a window given by two of (first crop, last crop, target size) per axis.
 
     Along the height, give exactly two of ``top_cropping``, ``bottom_cropping`` and ``target_height``; along
@@ -456,17 +484,21 @@ def crop_images(images, top_cropping=None, left_cropping=None, bottom_cropping=N
     """
     op = "image.crop_images"
     data_format = _args.data_format(data_format, op)
-    top, bottom, height = _three_parts(top_cropping, bottom_cropping, target_height,
-                                       ("top_cropping", "bottom_cropping", "target_height"), op)
-    left, right, width = _three_parts(left_cropping, right_cropping, target_width,
-                                      ("left_cropping", "right_cropping", "target_width"), op)
+    top, bottom, height = _three_parts(
+        top_cropping, bottom_cropping, target_height, ("top_cropping", "bottom_cropping", "target_height"), op
+    )
+    left, right, width = _three_parts(
+        left_cropping, right_cropping, target_width, ("left_cropping", "right_cropping", "target_width"), op
+    )
     images = _as_image_tensor(images)
     shape = _check_images(images)
     h_axis, w_axis = _spatial_axes(len(shape), data_format)
-    top, height = _crop_range(top, bottom, height, shape[h_axis],
-                              ("top_cropping", "bottom_cropping", "target_height"), op, shape)
-    left, width = _crop_range(left, right, width, shape[w_axis],
-                              ("left_cropping", "right_cropping", "target_width"), op, shape)
+    top, height = _crop_range(
+        top, bottom, height, shape[h_axis], ("top_cropping", "bottom_cropping", "target_height"), op, shape
+    )
+    left, width = _crop_range(
+        left, right, width, shape[w_axis], ("left_cropping", "right_cropping", "target_width"), op, shape
+    )
     # take with index lists (not getitem with slices) keeps a symbolic graph serializable.
     out = images
     if not (top == 0 and height == shape[h_axis]):
@@ -488,13 +520,23 @@ def _pad_sides(before, after, target, size, names, op, shape):
         after = target - before - size
         bad = names[1]
     if before < 0 or after < 0:
-        raise ValueError(f"{op}: {bad} must be >= 0. Received: {names[2]}={target} is smaller than the {size} "
-                         f"pixels of the images plus the given padding (images.shape={shape}).")
+        raise ValueError(
+            f"{op}: {bad} must be >= 0. Received: {names[2]}={target} is smaller than the {size} "
+            f"pixels of the images plus the given padding (images.shape={shape})."
+        )
     return before, after
 
 
-def pad_images(images, top_padding=None, left_padding=None, bottom_padding=None, right_padding=None,
-               target_height=None, target_width=None, data_format=None):
+def pad_images(
+    images,
+    top_padding=None,
+    left_padding=None,
+    bottom_padding=None,
+    right_padding=None,
+    target_height=None,
+    target_width=None,
+    data_format=None,
+):
     """Pads images with zeros, given two of (first pad, last pad, target size) per axis.
 
     Along the height, give exactly two of ``top_padding``, ``bottom_padding`` and ``target_height``; along the
@@ -524,18 +566,22 @@ def pad_images(images, top_padding=None, left_padding=None, bottom_padding=None,
     """
     op = "image.pad_images"
     data_format = _args.data_format(data_format, op)
-    top, bottom, height = _three_parts(top_padding, bottom_padding, target_height,
-                                       ("top_padding", "bottom_padding", "target_height"), op)
-    left, right, width = _three_parts(left_padding, right_padding, target_width,
-                                      ("left_padding", "right_padding", "target_width"), op)
+    top, bottom, height = _three_parts(
+        top_padding, bottom_padding, target_height, ("top_padding", "bottom_padding", "target_height"), op
+    )
+    left, right, width = _three_parts(
+        left_padding, right_padding, target_width, ("left_padding", "right_padding", "target_width"), op
+    )
     images = _as_image_tensor(images)
     shape = _check_images(images)
     rank = len(shape)
     h_axis, w_axis = _spatial_axes(rank, data_format)
-    top, bottom = _pad_sides(top, bottom, height, shape[h_axis], ("top_padding", "bottom_padding", "target_height"),
-                             op, shape)
-    left, right = _pad_sides(left, right, width, shape[w_axis], ("left_padding", "right_padding", "target_width"),
-                             op, shape)
+    top, bottom = _pad_sides(
+        top, bottom, height, shape[h_axis], ("top_padding", "bottom_padding", "target_height"), op, shape
+    )
+    left, right = _pad_sides(
+        left, right, width, shape[w_axis], ("left_padding", "right_padding", "target_width"), op, shape
+    )
     if top == bottom == left == right == 0:
         return images
     widths = [(0, 0)] * rank
@@ -551,8 +597,10 @@ _GRAY_WEIGHTS = (0.2989, 0.5870, 0.1140)
 def _check_channels(shape, axis, allowed, op):
     channels = shape[axis]
     if channels not in allowed:
-        raise ValueError(f"{op}: invalid channel size: expected {' or '.join(map(str, allowed))} channels "
-                         f"(axis {axis}). Received input with shape: images.shape={shape}")
+        raise ValueError(
+            f"{op}: invalid channel size: expected {' or '.join(map(str, allowed))} channels "
+            f"(axis {axis}). Received input with shape: images.shape={shape}"
+        )
     return channels
 
 
@@ -628,9 +676,14 @@ def rgb_to_hsv(images, data_format=None):
     saturation = ops.where(positive_value, ops.divide(spread, ops.where(positive_value, value, 1.0)), 0.0)
     norm = ops.multiply(ops.reciprocal(ops.where(positive_spread, spread, 1.0)), 1.0 / 6.0)
     hue = ops.where(
-        ops.equal(red, value), ops.multiply(norm, ops.subtract(green, blue)),
-        ops.where(ops.equal(green, value), ops.add(ops.multiply(norm, ops.subtract(blue, red)), 2.0 / 6.0),
-                  ops.add(ops.multiply(norm, ops.subtract(red, green)), 4.0 / 6.0)))
+        ops.equal(red, value),
+        ops.multiply(norm, ops.subtract(green, blue)),
+        ops.where(
+            ops.equal(green, value),
+            ops.add(ops.multiply(norm, ops.subtract(blue, red)), 2.0 / 6.0),
+            ops.add(ops.multiply(norm, ops.subtract(red, green)), 4.0 / 6.0),
+        ),
+    )
     hue = ops.where(positive_spread, hue, 0.0)
     hue = ops.where(ops.less(hue, 0.0), ops.add(hue, 1.0), hue)
     return ops.stack([hue, saturation, value], axis=axis)
@@ -670,8 +723,9 @@ def hsv_to_rgb(images, data_format=None):
     ramp_g = ops.clip(ops.subtract(2.0, ops.abs(ops.subtract(dh, 2.0))), 0.0, 1.0)
     ramp_b = ops.clip(ops.subtract(2.0, ops.abs(ops.subtract(dh, 4.0))), 0.0, 1.0)
     one_minus_s = ops.subtract(1.0, saturation)
-    planes = [ops.multiply(ops.add(one_minus_s, ops.multiply(saturation, ramp)), value)
-              for ramp in (ramp_r, ramp_g, ramp_b)]
+    planes = [
+        ops.multiply(ops.add(one_minus_s, ops.multiply(saturation, ramp)), value) for ramp in (ramp_r, ramp_g, ramp_b)
+    ]
     return ops.stack(planes, axis=axis)
 
 
@@ -691,14 +745,16 @@ def _extract_patches(images, size, strides, dilation_rate, padding, data_format,
     shape = _args.shape_of(images)
     if len(shape) not in (n + 1, n + 2):
         kind = "image" if n == 2 else "volume"
-        raise ValueError(f"{op}: invalid images rank: expected rank {n + 1} (a single {kind}) or {n + 2} (a batch) "
-                         f"for {n}D patches of size {size}. Received: images.shape={shape}")
+        raise ValueError(
+            f"{op}: invalid images rank: expected rank {n + 1} (a single {kind}) or {n + 2} (a batch) "
+            f"for {n}D patches of size {size}. Received: images.shape={shape}"
+        )
     unbatched = len(shape) == n + 1
     x = ops.expand_dims(images, 0) if unbatched else images
     if data_format == "channels_first":
         x = ops.moveaxis(x, 1, -1)
     xshape = tuple(x.shape)
-    spatial = [_static(d, "spatial size", op, shape) for d in xshape[1:1 + n]]
+    spatial = [_static(d, "spatial size", op, shape) for d in xshape[1 : 1 + n]]
     channels = _static(xshape[-1], "channel count", op, shape)
 
     outs, pads = [], []
@@ -712,9 +768,11 @@ def _extract_patches(images, size, strides, dilation_rate, padding, data_format,
             out = (in_size - span) // s + 1 if in_size >= span else 0
             pads.append((0, 0))
         if out <= 0:
-            raise ValueError(f"{op}: a patch of size {size} with dilation_rate {dilation} spans more than the "
-                             f"images' spatial shape {tuple(spatial)} with padding='valid'. Received: "
-                             f"images.shape={shape}")
+            raise ValueError(
+                f"{op}: a patch of size {size} with dilation_rate {dilation} spans more than the "
+                f"images' spatial shape {tuple(spatial)} with padding='valid'. Received: "
+                f"images.shape={shape}"
+            )
         outs.append(out)
     if any(p != (0, 0) for p in pads):
         x = ops.pad(x, [(0, 0)] + pads + [(0, 0)])
@@ -726,7 +784,7 @@ def _extract_patches(images, size, strides, dilation_rate, padding, data_format,
         index = _patch_indices(length, outs[i], size[i], strides[i], dilation[i])
         if not (index.size == length and (index.ravel() == np.arange(length)).all()):
             x = ops.take(x, index.ravel(), axis=axis)
-        tail = tuple(x.shape)[1:axis] + (outs[i], size[i]) + tuple(x.shape)[axis + 1:]
+        tail = tuple(x.shape)[1:axis] + (outs[i], size[i]) + tuple(x.shape)[axis + 1 :]
         x = _reshape_keep_batch(x, tail)
     # (B, O_1, K_1, ..., O_n, K_n, C) -> (B, O_1..O_n, K_1..K_n, C) -> (B, O_1..O_n, K_1 ... K_n C)
     perm = (0,) + tuple(1 + 2 * i for i in range(n)) + tuple(2 + 2 * i for i in range(n)) + (2 * n + 1,)
@@ -773,11 +831,15 @@ def extract_patches(images, size, strides=None, dilation_rate=1, padding="valid"
     op = "image.extract_patches"
     if not _args.is_int(size):
         if not isinstance(size, (tuple, list)):
-            raise TypeError(f"{op}: invalid `size` argument. Expected an int or a tuple. Received: size={size!r} "
-                            f"of type {type(size).__name__}")
+            raise TypeError(
+                f"{op}: invalid `size` argument. Expected an int or a tuple. Received: size={size!r} "
+                f"of type {type(size).__name__}"
+            )
         if len(size) not in (2, 3):
-            raise ValueError(f"{op}: invalid `size` argument. Expected a tuple of length 2 (2D patches) or 3 "
-                             f"(3D patches). Received: size={size!r} with length {len(size)}")
+            raise ValueError(
+                f"{op}: invalid `size` argument. Expected a tuple of length 2 (2D patches) or 3 "
+                f"(3D patches). Received: size={size!r} with length {len(size)}"
+            )
         if len(size) == 3:
             return _extract_patches(images, size, strides, dilation_rate, padding, data_format, 3, op)
     return _extract_patches(images, size, strides, dilation_rate, padding, data_format, 2, op)
@@ -804,8 +866,7 @@ def extract_patches_3d(volumes, size, strides=None, dilation_rate=1, padding="va
     >>> tuple(hl.ops.image.extract_patches_3d(v, 2).shape)
     (2, 2, 2, 16)
     """
-    return _extract_patches(volumes, size, strides, dilation_rate, padding, data_format, 3,
-                            "image.extract_patches_3d")
+    return _extract_patches(volumes, size, strides, dilation_rate, padding, data_format, 3, "image.extract_patches_3d")
 
 
 # ------------------------------------------------------------------------------------- map_coordinates
@@ -859,7 +920,7 @@ def _interpolate(flat, coordinates, sizes, order, fill_mode, fill_value, base=No
         base: an int32 offset added to every flat index (the start of each image in a batch), or None.
         channels: whether ``flat`` has a trailing channel axis (the result then has shape ``S + (C,)``).
     """
-    strides = [int(np.prod(sizes[i + 1:])) for i in range(len(sizes))]
+    strides = [int(np.prod(sizes[i + 1 :])) for i in range(len(sizes))]
     per_axis = []
     for coordinate, size in zip(coordinates, sizes):
         nodes = []
@@ -936,18 +997,23 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
     """
     op = "image.map_coordinates"
     if not _args.is_int(order) or order not in (0, 1):
-        raise ValueError(f"{op}: invalid value for argument `order`: expected 0 (nearest) or 1 (linear). "
-                         f"Received: order={order!r}")
+        raise ValueError(
+            f"{op}: invalid value for argument `order`: expected 0 (nearest) or 1 (linear). Received: order={order!r}"
+        )
     _args.one_of(fill_mode, MAP_COORDINATES_FILL_MODES, "fill_mode", op)
     inputs = _as_image_tensor(inputs)
     coordinates = _as_coordinates(coordinates)
     in_shape, c_shape = _args.shape_of(inputs), _args.shape_of(coordinates)
     if len(c_shape) < 2:
-        raise ValueError(f"{op}: invalid coordinates rank: expected at least rank 2 (one row of coordinates per "
-                         f"input axis). Received coordinates with shape: {c_shape}")
+        raise ValueError(
+            f"{op}: invalid coordinates rank: expected at least rank 2 (one row of coordinates per "
+            f"input axis). Received coordinates with shape: {c_shape}"
+        )
     if c_shape[0] != len(in_shape):
-        raise ValueError(f"{op}: the first dimension of `coordinates` must be the rank of `inputs`. Received "
-                         f"inputs with shape {in_shape} and coordinates with shape {c_shape}")
+        raise ValueError(
+            f"{op}: the first dimension of `coordinates` must be the rank of `inputs`. Received "
+            f"inputs with shape {in_shape} and coordinates with shape {c_shape}"
+        )
     if None in in_shape:
         raise ValueError(f"{op}: the shape of `inputs` must be known; received {in_shape}.")
     in_dtype, c_dtype = ops.dtype(inputs), ops.dtype(coordinates)
@@ -967,8 +1033,10 @@ def _points(points, name, op):
     points = _as_image_tensor(points)
     shape = _args.shape_of(points)
     if len(shape) not in (2, 3) or shape[-2:] != (4, 2):
-        raise ValueError(f"{op}: invalid {name} shape: expected (4, 2) for a single image or (N, 4, 2) for a "
-                         f"batch. Received shape: {shape}")
+        raise ValueError(
+            f"{op}: invalid {name} shape: expected (4, 2) for a single image or (N, 4, 2) for a "
+            f"batch. Received shape: {shape}"
+        )
     return points, shape
 
 
@@ -986,23 +1054,29 @@ def _square_to_quad(px, py):
     det = sub(mul(dx1, dy2), mul(dx2, dy1))
     g = div(sub(mul(sx, dy2), mul(dx2, sy)), det)
     h = div(sub(mul(dx1, sy), mul(sx, dy1)), det)
-    return [[add(sub(px[1], px[0]), mul(g, px[1])), add(sub(px[3], px[0]), mul(h, px[3])), px[0]],
-            [add(sub(py[1], py[0]), mul(g, py[1])), add(sub(py[3], py[0]), mul(h, py[3])), py[0]],
-            [g, h, ops.ones_like(g)]]
+    return [
+        [add(sub(px[1], px[0]), mul(g, px[1])), add(sub(px[3], px[0]), mul(h, px[3])), px[0]],
+        [add(sub(py[1], py[0]), mul(g, py[1])), add(sub(py[3], py[0]), mul(h, py[3])), py[0]],
+        [g, h, ops.ones_like(g)],
+    ]
 
 
 def _adjugate(m):
     """The adjugate of a 3x3 matrix of tensors (its inverse times its determinant)."""
+
     def minor(r0, r1, c0, c1):
         return ops.subtract(ops.multiply(m[r0][c0], m[r1][c1]), ops.multiply(m[r0][c1], m[r1][c0]))
 
-    return [[minor(1, 2, 1, 2), ops.negative(minor(0, 2, 1, 2)), minor(0, 1, 1, 2)],
-            [ops.negative(minor(1, 2, 0, 2)), minor(0, 2, 0, 2), ops.negative(minor(0, 1, 0, 2))],
-            [minor(1, 2, 0, 1), ops.negative(minor(0, 2, 0, 1)), minor(0, 1, 0, 1)]]
+    return [
+        [minor(1, 2, 1, 2), ops.negative(minor(0, 2, 1, 2)), minor(0, 1, 1, 2)],
+        [ops.negative(minor(1, 2, 0, 2)), minor(0, 2, 0, 2), ops.negative(minor(0, 1, 0, 2))],
+        [minor(1, 2, 0, 1), ops.negative(minor(0, 2, 0, 1)), minor(0, 1, 0, 1)],
+    ]
 
 
 def _homography(start_points, end_points, dtype):
     """The ``(N, 8)`` transforms that map each end point to its start point (``affine_transform``'s rows)."""
+
     def corners(points):
         points = ops.cast(ops.reshape(points, (-1, 4, 2)), dtype)
         xs, ys = ops.take(points, 0, axis=2), ops.take(points, 1, axis=2)
@@ -1020,8 +1094,7 @@ def _homography(start_points, end_points, dtype):
     return ops.stack([ops.divide(rows[r][c], scale) for r in range(3) for c in range(3)][:8], axis=-1)
 
 
-def perspective_transform(images, start_points, end_points, interpolation="bilinear", fill_value=0,
-                          data_format=None):
+def perspective_transform(images, start_points, end_points, interpolation="bilinear", fill_value=0, data_format=None):
     """Warps images by the perspective transform that moves ``start_points`` to ``end_points``.
 
     The four point pairs (``[x, y]`` in pixels) define a projective map; output pixel ``p`` reads the input at
@@ -1057,13 +1130,21 @@ def perspective_transform(images, start_points, end_points, interpolation="bilin
     start_points, start_shape = _points(start_points, "start_points", op)
     end_points, end_shape = _points(end_points, "end_points", op)
     if start_shape != end_shape:
-        raise ValueError(f"{op}: start_points and end_points must have the same shape. Received "
-                         f"start_points.shape={start_shape}, end_points.shape={end_shape}")
+        raise ValueError(
+            f"{op}: start_points and end_points must have the same shape. Received "
+            f"start_points.shape={start_shape}, end_points.shape={end_shape}"
+        )
     # The map is a parameter of the sampling grid, in float32 as TensorFlow's (float64 points stay float64).
     work = "float64" if "float64" in (ops.dtype(start_points), ops.dtype(end_points)) else "float32"
     transform = _homography(ops.stop_gradient(start_points), ops.stop_gradient(end_points), work)
-    return affine_transform(images, transform, interpolation=interpolation, fill_mode="constant",
-                            fill_value=fill_value, data_format=data_format)
+    return affine_transform(
+        images,
+        transform,
+        interpolation=interpolation,
+        fill_mode="constant",
+        fill_value=fill_value,
+        data_format=data_format,
+    )
 
 
 # ------------------------------------------------------------------------------------------ gaussian_blur
@@ -1168,8 +1249,16 @@ def _symbolic_node(public, args, kwargs, shape, dtype):
     return out
 
 
-def elastic_transform(images, alpha=20.0, sigma=5.0, interpolation="bilinear", fill_mode="reflect",
-                      fill_value=0.0, seed=None, data_format=None):
+def elastic_transform(
+    images,
+    alpha=20.0,
+    sigma=5.0,
+    interpolation="bilinear",
+    fill_mode="reflect",
+    fill_value=0.0,
+    seed=None,
+    data_format=None,
+):
     """Deforms images by a random smooth displacement field (elastic distortion, Simard et al. 2003).
 
     Two independent standard normal fields (one per direction, drawn with ``hl.random`` from ``seed``) are
@@ -1207,8 +1296,9 @@ def elastic_transform(images, alpha=20.0, sigma=5.0, interpolation="bilinear", f
     try:
         sigma_value = float(ops.convert_to_numpy(sigma)) if ops.is_tensor(sigma) else float(sigma)
     except (TypeError, ValueError):
-        raise ValueError(f"{op}: `sigma` must be a number (it sets the size of the blur); received "
-                         f"sigma={sigma!r}.") from None
+        raise ValueError(
+            f"{op}: `sigma` must be a number (it sets the size of the blur); received sigma={sigma!r}."
+        ) from None
     if not sigma_value > 0:
         raise ValueError(f"{op}: `sigma` must be > 0; received sigma={sigma!r}.")
     from highlevel.keras_tensor import any_symbolic
@@ -1216,10 +1306,21 @@ def elastic_transform(images, alpha=20.0, sigma=5.0, interpolation="bilinear", f
     if any_symbolic((images,), {}):
         # The random fields need the batch size, which a symbolic batch does not have yet: one node replays the
         # whole op on real tensors.
-        return _symbolic_node("image.elastic_transform", (images,),
-                              {"alpha": alpha, "sigma": sigma, "interpolation": interpolation,
-                               "fill_mode": fill_mode, "fill_value": fill_value, "seed": seed,
-                               "data_format": data_format}, shape, ops.dtype(images))
+        return _symbolic_node(
+            "image.elastic_transform",
+            (images,),
+            {
+                "alpha": alpha,
+                "sigma": sigma,
+                "interpolation": interpolation,
+                "fill_mode": fill_mode,
+                "fill_value": fill_value,
+                "seed": seed,
+                "data_format": data_format,
+            },
+            shape,
+            ops.dtype(images),
+        )
     from highlevel import random as hl_random
 
     rank = len(shape)
@@ -1231,15 +1332,24 @@ def elastic_transform(images, alpha=20.0, sigma=5.0, interpolation="bilinear", f
     work = _float_work_dtype(in_dtype)
     taps = (6 * int(sigma_value)) | 1
     noise = hl_random.normal((batch, height, width, 2), dtype=work, seed=seed)
-    field = _blur(ops.multiply(noise, ops.cast(sigma, work)), (taps, taps), (sigma_value, sigma_value),
-                  "channels_last", 2)
+    field = _blur(
+        ops.multiply(noise, ops.cast(sigma, work)), (taps, taps), (sigma_value, sigma_value), "channels_last", 2
+    )
     field = ops.multiply(field, ops.cast(alpha, work))
     ys = ops.add(ops.take(field, 1, axis=3), _constant(np.arange(height).reshape(1, height, 1), work))
     xs = ops.add(ops.take(field, 0, axis=3), _constant(np.arange(width).reshape(1, 1, width), work))
     flat = ops.reshape(ops.cast(x, work), (batch * height * width, channels))
     base = ops.convert_to_tensor((np.arange(batch) * (height * width)).astype("int32").reshape(batch, 1, 1))
-    out = _interpolate(flat, [ys, xs], (height, width), 1 if interpolation == "bilinear" else 0, fill_mode,
-                       fill_value, base=base, channels=True)
+    out = _interpolate(
+        flat,
+        [ys, xs],
+        (height, width),
+        1 if interpolation == "bilinear" else 0,
+        fill_mode,
+        fill_value,
+        base=base,
+        channels=True,
+    )
     out = _round_to_dtype(out, in_dtype)
     if rank == 3:
         out = ops.squeeze(out, 0)
@@ -1247,8 +1357,17 @@ def elastic_transform(images, alpha=20.0, sigma=5.0, interpolation="bilinear", f
 
 
 # ------------------------------------------------------------------------------------ scale_and_translate
-SCALE_AND_TRANSLATE_METHODS = ("linear", "bilinear", "trilinear", "triangle", "cubic", "bicubic", "tricubic",
-                               "lanczos3", "lanczos5")
+SCALE_AND_TRANSLATE_METHODS = (
+    "linear",
+    "bilinear",
+    "trilinear",
+    "triangle",
+    "cubic",
+    "bicubic",
+    "tricubic",
+    "lanczos3",
+    "lanczos5",
+)
 
 
 def _triangle(x):
@@ -1264,11 +1383,13 @@ def _keys_cubic(x):
 
 def _lanczos(radius):
     def kernel(x):
-        y = ops.multiply(ops.multiply(ops.sin(ops.multiply(x, np.pi)), ops.sin(ops.multiply(x, np.pi / radius))),
-                         radius)
-        safe = ops.where(ops.not_equal(x, 0.0), ops.multiply(ops.square(x), np.pi ** 2), 1.0)
+        y = ops.multiply(
+            ops.multiply(ops.sin(ops.multiply(x, np.pi)), ops.sin(ops.multiply(x, np.pi / radius))), radius
+        )
+        safe = ops.where(ops.not_equal(x, 0.0), ops.multiply(ops.square(x), np.pi**2), 1.0)
         out = ops.where(ops.greater(x, 1e-3), ops.divide(y, safe), 1.0)
         return ops.where(ops.greater(x, float(radius)), 0.0, out)
+
     return kernel
 
 
@@ -1322,25 +1443,36 @@ def scale_and_translate(images, output_shape, scale, translation, spatial_dims, 
     """
     op = "image.scale_and_translate"
     _args.one_of(method, SCALE_AND_TRANSLATE_METHODS, "method", op)
-    kind = {"bilinear": "linear", "trilinear": "linear", "triangle": "linear", "bicubic": "cubic",
-            "tricubic": "cubic"}.get(method, method)
+    kind = {
+        "bilinear": "linear",
+        "trilinear": "linear",
+        "triangle": "linear",
+        "bicubic": "cubic",
+        "tricubic": "cubic",
+    }.get(method, method)
     images = _as_image_tensor(images)
     in_shape = _args.shape_of(images)
     rank = len(in_shape)
     output_shape = _args.shape(output_shape, op, "output_shape")
     if len(output_shape) != rank:
-        raise ValueError(f"{op}: `output_shape` must give one size per axis of `images` ({rank}); received "
-                         f"output_shape={output_shape} for images of shape {in_shape}.")
+        raise ValueError(
+            f"{op}: `output_shape` must give one size per axis of `images` ({rank}); received "
+            f"output_shape={output_shape} for images of shape {in_shape}."
+        )
     spatial_dims = _args.axes(spatial_dims, rank, op, "spatial_dims", keep_order=True)
     for d in range(rank):
         if d not in spatial_dims and in_shape[d] is not None and output_shape[d] != in_shape[d]:
-            raise ValueError(f"{op}: axis {d} is not in spatial_dims={spatial_dims}, so its output size must be "
-                             f"its input size {in_shape[d]}; received output_shape={output_shape}.")
+            raise ValueError(
+                f"{op}: axis {d} is not in spatial_dims={spatial_dims}, so its output size must be "
+                f"its input size {in_shape[d]}; received output_shape={output_shape}."
+            )
     scale, translation = _as_image_tensor(scale), _as_image_tensor(translation)
     for name, value in (("scale", scale), ("translation", translation)):
         if _args.shape_of(value) != (len(spatial_dims),):
-            raise ValueError(f"{op}: `{name}` must hold one value per spatial axis ({len(spatial_dims)}); received "
-                             f"{name} of shape {_args.shape_of(value)}.")
+            raise ValueError(
+                f"{op}: `{name}` must hold one value per spatial axis ({len(spatial_dims)}); received "
+                f"{name} of shape {_args.shape_of(value)}."
+            )
     weight_dtype = dtypes.result_type(ops.dtype(scale), ops.dtype(translation))
     weight_dtype = weight_dtype if dtypes.is_float_dtype(weight_dtype) else dtypes.floatx()
     scale, translation = ops.cast(scale, weight_dtype), ops.cast(translation, weight_dtype)
@@ -1349,8 +1481,15 @@ def scale_and_translate(images, output_shape, scale, translation, spatial_dims, 
     out = images if is_float else ops.cast(images, "float32")
     for i, d in enumerate(spatial_dims):
         size = _static(in_shape[d], f"size of axis {d}", op, in_shape)
-        weights = _scale_weights(size, output_shape[d], ops.take(scale, i), ops.take(translation, i),
-                                 _SCALE_KERNELS[kind], antialias, weight_dtype)
+        weights = _scale_weights(
+            size,
+            output_shape[d],
+            ops.take(scale, i),
+            ops.take(translation, i),
+            _SCALE_KERNELS[kind],
+            antialias,
+            weight_dtype,
+        )
         out = ops.moveaxis(ops.tensordot(out, ops.cast(weights, ops.dtype(out)), axes=[[d], [0]]), -1, d)
     if not is_float:
         low, high = ops.cast(ops.min(images), "float32"), ops.cast(ops.max(images), "float32")
@@ -1360,8 +1499,7 @@ def scale_and_translate(images, output_shape, scale, translation, spatial_dims, 
 
 # ------------------------------------------------------------------------------------------ sobel_edges
 #: The vertical (dy) and horizontal (dx) Sobel kernels, as cross-correlation taps (``tf.image.sobel_edges``).
-_SOBEL = np.array([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]],
-                   [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]], dtype=np.float64)
+_SOBEL = np.array([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]], [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]], dtype=np.float64)
 
 
 def sobel_edges(images, data_format=None):
@@ -1390,14 +1528,16 @@ def sobel_edges(images, data_format=None):
     images = _as_image_tensor(images)
     shape = _args.shape_of(images)
     if len(shape) != 4:
-        raise ValueError(f"{op}: invalid images rank: expected rank 4 (a batch of images). Received: "
-                         f"images.shape={shape}")
+        raise ValueError(
+            f"{op}: invalid images rank: expected rank 4 (a batch of images). Received: images.shape={shape}"
+        )
     x = _to_channels_last(images, data_format)
     _, height, width, channels = tuple(x.shape)
     for what, size in (("height", height), ("width", width)):
         if _static(size, what, op, shape) < 2:
-            raise ValueError(f"{op}: the images must be at least 2x2 pixels (the border is reflected); received "
-                             f"images.shape={shape}")
+            raise ValueError(
+                f"{op}: the images must be at least 2x2 pixels (the border is reflected); received images.shape={shape}"
+            )
     channels = _static(channels, "channel count", op, shape)
     work = _float_work_dtype(ops.dtype(x))
     padded = ops.pad(ops.cast(x, work), ((0, 0), (1, 1), (1, 1), (0, 0)), mode="reflect")
@@ -1448,8 +1588,10 @@ def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01,
     shape1, shape2 = _args.shape_of(image1), _args.shape_of(image2)
     for name, shape in (("image1", shape1), ("image2", shape2)):
         if len(shape) not in (3, 4):
-            raise ValueError(f"{op}: invalid {name} rank: expected rank 3 (single image) or rank 4 (batch of "
-                             f"images). Received input with shape: {name}.shape={shape}")
+            raise ValueError(
+                f"{op}: invalid {name} rank: expected rank 3 (single image) or rank 4 (batch of "
+                f"images). Received input with shape: {name}.shape={shape}"
+            )
     if len(shape1) != len(shape2) or any(a is not None and b is not None and a != b for a, b in zip(shape1, shape2)):
         raise ValueError(f"{op}: image1 and image2 must have the same shape; received {shape1} and {shape2}.")
     rank = len(shape1)
@@ -1459,8 +1601,10 @@ def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01,
     _, height, width, channels = tuple(x1.shape)
     for what, size in (("height", height), ("width", width)):
         if _static(size, what, op, shape1) < filter_size:
-            raise ValueError(f"{op}: filter_size={filter_size} is larger than the images' {what} ({size}); "
-                             f"received image1.shape={shape1}. Use a smaller filter_size.")
+            raise ValueError(
+                f"{op}: filter_size={filter_size} is larger than the images' {what} ({size}); "
+                f"received image1.shape={shape1}. Use a smaller filter_size."
+            )
     channels = _static(channels, "channel count", op, shape1)
     work = _float_work_dtype(dtypes.result_type(ops.dtype(image1), ops.dtype(image2)))
     x1, x2 = ops.cast(x1, work), ops.cast(x2, work)
@@ -1484,6 +1628,19 @@ def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01,
     return ops.squeeze(value, 0) if rank == 3 else value
 
 
-__all__ += ["crop_images", "pad_images", "rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "extract_patches",
-            "extract_patches_3d", "map_coordinates", "perspective_transform", "gaussian_blur", "elastic_transform",
-            "scale_and_translate", "sobel_edges", "ssim"]
+__all__ += [
+    "crop_images",
+    "pad_images",
+    "rgb_to_grayscale",
+    "rgb_to_hsv",
+    "hsv_to_rgb",
+    "extract_patches",
+    "extract_patches_3d",
+    "map_coordinates",
+    "perspective_transform",
+    "gaussian_blur",
+    "elastic_transform",
+    "scale_and_translate",
+    "sobel_edges",
+    "ssim",
+]

@@ -35,8 +35,9 @@ def cholesky(x, upper=False):
     >>> hl.ops.convert_to_numpy(hl.ops.cholesky(hl.ops.convert_to_tensor([[4.0, 2.0], [2.0, 5.0]]))).tolist()
     [[2.0, 0.0], [1.0, 2.0]]
     """
-    return _door.call("cholesky", _args.matrices(x, "cholesky", square=True), upper=_args.boolean(upper, "upper",
-                                                                                                    "cholesky"))
+    return _door.call(
+        "cholesky", _args.matrices(x, "cholesky", square=True), upper=_args.boolean(upper, "upper", "cholesky")
+    )
 
 
 def cholesky_inverse(x, upper=False):
@@ -55,8 +56,11 @@ def cholesky_inverse(x, upper=False):
     >>> hl.ops.convert_to_numpy(hl.ops.cholesky_inverse(factor)).tolist()
     [[0.5, -0.5], [-0.5, 1.0]]
     """
-    return _door.call("cholesky_inverse", _args.matrices(x, "cholesky_inverse", square=True),
-                      upper=_args.boolean(upper, "upper", "cholesky_inverse"))
+    return _door.call(
+        "cholesky_inverse",
+        _args.matrices(x, "cholesky_inverse", square=True),
+        upper=_args.boolean(upper, "upper", "cholesky_inverse"),
+    )
 
 
 def det(x):
@@ -179,14 +183,18 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras's name
     n = _args.ndim_of(x)
     if axis is None:
         if ord is not None and n not in (1, 2):
-            raise ValueError(f"norm: with ord={ord!r} and axis=None, `x` must be a vector or a matrix; received a "
-                             f"tensor of rank {n}. Pass `axis` (one axis or a pair) to take norms of a batch.")
+            raise ValueError(
+                f"norm: with ord={ord!r} and axis=None, `x` must be a vector or a matrix; received a "
+                f"tensor of rank {n}. Pass `axis` (one axis or a pair) to take norms of a batch."
+            )
         axes = None if ord is None else tuple(range(n))
     else:
         axes = _args.axes(axis, n, "norm", keep_order=True)
         if len(axes) not in (1, 2):
-            raise ValueError(f"norm: `axis` must be one axis (vector norms) or a pair of axes (matrix norms); "
-                             f"received axis={axis!r}.")
+            raise ValueError(
+                f"norm: `axis` must be one axis (vector norms) or a pair of axes (matrix norms); "
+                f"received axis={axis!r}."
+            )
     if axes is not None and len(axes) == 1:
         if isinstance(ord, str) or not (ord is None or isinstance(ord, _numbers.Real)):
             raise ValueError(f"norm: a vector norm takes a number (or None, or inf) as `ord`; received ord={ord!r}.")
@@ -256,8 +264,12 @@ def solve_triangular(a, b, lower=False):
     [1.0, 1.0]
     """
     _args.matrices(a, "solve_triangular", name="a", square=True)
-    return _door.call("solve_triangular", a, _args.right_hand_side(a, b, "solve_triangular"),
-                      lower=_args.boolean(lower, "lower", "solve_triangular"))
+    return _door.call(
+        "solve_triangular",
+        a,
+        _args.right_hand_side(a, b, "solve_triangular"),
+        lower=_args.boolean(lower, "lower", "solve_triangular"),
+    )
 
 
 def svd(x, full_matrices=True, compute_uv=True):
@@ -282,9 +294,12 @@ def svd(x, full_matrices=True, compute_uv=True):
     >>> hl.ops.convert_to_numpy(s).tolist()
     [4.0, 3.0]
     """
-    return _door.call("svd", _args.matrices(x, "svd"),
-                      full_matrices=_args.boolean(full_matrices, "full_matrices", "svd"),
-                      compute_uv=_args.boolean(compute_uv, "compute_uv", "svd"))
+    return _door.call(
+        "svd",
+        _args.matrices(x, "svd"),
+        full_matrices=_args.boolean(full_matrices, "full_matrices", "svd"),
+        compute_uv=_args.boolean(compute_uv, "compute_uv", "svd"),
+    )
 
 
 def lstsq(a, b, rcond=None):
@@ -375,11 +390,14 @@ def jvp(fun, primals, tangents, has_aux=False):
         raise TypeError(f"jvp: `fun` must be a function; received {type(fun).__name__}.")
     for name, value in (("primals", primals), ("tangents", tangents)):
         if not isinstance(value, (list, tuple)):
-            raise TypeError(f"jvp: `{name}` must be a tuple or list of fun's arguments; received "
-                            f"{type(value).__name__}. Wrap a single argument: jvp(fun, (x,), (t,)).")
+            raise TypeError(
+                f"jvp: `{name}` must be a tuple or list of fun's arguments; received "
+                f"{type(value).__name__}. Wrap a single argument: jvp(fun, (x,), (t,))."
+            )
     if len(primals) != len(tangents):
-        raise ValueError(f"jvp: `tangents` must have one entry per entry of `primals`; received {len(tangents)} and "
-                         f"{len(primals)}.")
+        raise ValueError(
+            f"jvp: `tangents` must have one entry per entry of `primals`; received {len(tangents)} and {len(primals)}."
+        )
     return _door.call("jvp", fun, tuple(primals), tuple(tangents), has_aux=_args.boolean(has_aux, "has_aux", "jvp"))
 
 
@@ -392,5 +410,21 @@ def _tolerance(value, name, op):
 
 
 __all__ = []
-__all__ += ["cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "jvp", "lstsq", "lu_factor", "matrix_rank",
-            "norm", "pinv", "qr", "solve", "solve_triangular", "svd"]
+__all__ += [
+    "cholesky",
+    "cholesky_inverse",
+    "det",
+    "eig",
+    "eigh",
+    "inv",
+    "jvp",
+    "lstsq",
+    "lu_factor",
+    "matrix_rank",
+    "norm",
+    "pinv",
+    "qr",
+    "solve",
+    "solve_triangular",
+    "svd",
+]

@@ -10,12 +10,12 @@ from . import _args, _door
 
 def rsqrt(x):
     """1 / sqrt(x)."""
-    return _door.call('rsqrt', x)
+    return _door.call("rsqrt", x)
 
 
 def erf(x):
     """The error function."""
-    return _door.call('erf', x)
+    return _door.call("erf", x)
 
 
 def logsumexp(x, axis=None, keepdims=False):
@@ -28,7 +28,7 @@ def top_k(x, k, sorted=True):
     return _door.call("top_k", x, _args.positive_int(k, "k", "top_k", minimum=0), sorted=bool(sorted))
 
 
-__all__ = ['rsqrt', 'erf', 'logsumexp', 'top_k']
+__all__ = ["rsqrt", "erf", "logsumexp", "top_k"]
 
 
 def erfc(x):
@@ -67,6 +67,8 @@ def erfinv(x):
 
 
 __all__ += ["erfc", "erfinv"]
+
+
 # ----------------------------------------------------------------------------------- segment reductions
 def _segments(data, segment_ids, num_segments, op, allow_bool=False):
     """Checks a segment reduction's arguments; returns ``num_segments`` as an int (read from concrete ids when
@@ -77,13 +79,16 @@ def _segments(data, segment_ids, num_segments, op, allow_bool=False):
     _args.integers(segment_ids, "segment_ids", op)
     ids_shape, data_shape = _args.shape_of(segment_ids), _args.shape_of(data)
     if len(ids_shape) != 1:
-        raise ValueError(f"{op}: `segment_ids` must be a vector (one id per row of `data`); received shape "
-                         f"{ids_shape}. Flatten data and ids first (data.reshape((-1,) + data.shape[k:])).")
+        raise ValueError(
+            f"{op}: `segment_ids` must be a vector (one id per row of `data`); received shape "
+            f"{ids_shape}. Flatten data and ids first (data.reshape((-1,) + data.shape[k:]))."
+        )
     if not data_shape:
         raise ValueError(f"{op}: `data` must have at least one axis (its rows are reduced); received a scalar.")
     if None not in (ids_shape[0], data_shape[0]) and ids_shape[0] != data_shape[0]:
-        raise ValueError(f"{op}: `segment_ids` needs one id per row of `data`; received {ids_shape[0]} ids for "
-                         f"{data_shape[0]} rows.")
+        raise ValueError(
+            f"{op}: `segment_ids` needs one id per row of `data`; received {ids_shape[0]} ids for {data_shape[0]} rows."
+        )
     dt = _args.dtype_name_of(data)
     if dt == "bool" and not allow_bool:
         raise TypeError(f"{op}: `data` is bool; cast it to a number first (hl.ops.cast(data, 'int32')).")
@@ -98,9 +103,11 @@ def _segments(data, segment_ids, num_segments, op, allow_bool=False):
         except Exception:  # a traced (jax.jit, tf.function) or recorded step's value
             values = None
     if values is None:
-        raise ValueError(f"{op}: `num_segments` is required here: the ids are not known yet (a symbolic tensor, or "
-                         "a function being compiled by jax.jit / tf.function or recorded as a step), and the "
-                         "output's size depends on them. Pass num_segments=<number of segments>.")
+        raise ValueError(
+            f"{op}: `num_segments` is required here: the ids are not known yet (a symbolic tensor, or "
+            "a function being compiled by jax.jit / tf.function or recorded as a step), and the "
+            "output's size depends on them. Pass num_segments=<number of segments>."
+        )
     return int(values.max()) + 1 if values.size else 0
 
 
@@ -204,14 +211,19 @@ def in_top_k(targets, predictions, k):
     k = _args.positive_int(k, "k", "in_top_k", minimum=0)
     _args.integers(targets, "targets", "in_top_k")
     t_shape, p_shape = _args.shape_of(targets), _args.shape_of(predictions)
-    if len(p_shape) != len(t_shape) + 1 or any(a is not None and b is not None and a != b
-                                                 for a, b in zip(t_shape, p_shape)):
-        raise ValueError(f"in_top_k: `predictions` must have the shape of `targets` plus a class axis; received "
-                         f"targets of shape {t_shape} and predictions of shape {p_shape}.")
+    if len(p_shape) != len(t_shape) + 1 or any(
+        a is not None and b is not None and a != b for a, b in zip(t_shape, p_shape)
+    ):
+        raise ValueError(
+            f"in_top_k: `predictions` must have the shape of `targets` plus a class axis; received "
+            f"targets of shape {t_shape} and predictions of shape {p_shape}."
+        )
     return _door.call("in_top_k", targets, predictions, k)
 
 
 __all__ += ["segment_sum", "segment_max", "segment_min", "segment_prod", "in_top_k"]
+
+
 def logdet(x):
     """The natural log of the determinant of each square matrix of ``x`` (meant for positive-definite matrices).
 
@@ -247,11 +259,13 @@ def cdist(x, y):
     """
     sx, sy = _args.shape_of(x), _args.shape_of(y)
     if len(sx) < 2 or len(sy) < 2:
-        raise ValueError(f"cdist: `x` and `y` must have rank 2 or more (rows of vectors); received shapes {sx} and "
-                         f"{sy}.")
+        raise ValueError(
+            f"cdist: `x` and `y` must have rank 2 or more (rows of vectors); received shapes {sx} and {sy}."
+        )
     if None not in (sx[-1], sy[-1]) and sx[-1] != sy[-1]:
-        raise ValueError(f"cdist: the vectors of `x` and `y` must have one length (the last axis); received shapes "
-                         f"{sx} and {sy}.")
+        raise ValueError(
+            f"cdist: the vectors of `x` and `y` must have one length (the last axis); received shapes {sx} and {sy}."
+        )
     return _door.call("cdist", x, y)
 
 
@@ -360,8 +374,10 @@ def _window_arg(window, sequence_length, op):
         return _args.one_of(window, ("hann", "hamming"), "window", op)
     shape = _args.shape_of(window)
     if len(shape) != 1 or shape[0] not in (None, sequence_length):
-        raise ValueError(f"{op}: a `window` tensor must have shape (sequence_length,) = ({sequence_length},); "
-                         f"received shape {shape}.")
+        raise ValueError(
+            f"{op}: a `window` tensor must have shape (sequence_length,) = ({sequence_length},); "
+            f"received shape {shape}."
+        )
     return window
 
 
@@ -370,8 +386,10 @@ def _frame_args(sequence_length, sequence_stride, fft_length, op):
     stride = _args.positive_int(sequence_stride, "sequence_stride", op)
     n = _args.positive_int(fft_length, "fft_length", op)
     if n < length:
-        raise ValueError(f"{op}: `fft_length` must be at least `sequence_length`; received fft_length={fft_length} "
-                         f"and sequence_length={sequence_length}.")
+        raise ValueError(
+            f"{op}: `fft_length` must be at least `sequence_length`; received fft_length={fft_length} "
+            f"and sequence_length={sequence_length}."
+        )
     return length, stride, n
 
 
@@ -406,8 +424,10 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=
     center = _args.boolean(center, "center", "stft")
     samples = _args.shape_of(x)[-1]
     if center and samples is not None and samples <= n // 2:
-        raise ValueError(f"stft: with center=True the signal is padded by reflection by fft_length // 2 = {n // 2} "
-                         f"samples, which needs more than {n // 2} samples; received {samples}.")
+        raise ValueError(
+            f"stft: with center=True the signal is padded by reflection by fft_length // 2 = {n // 2} "
+            f"samples, which needs more than {n // 2} samples; received {samples}."
+        )
     return _door.call("stft", x, length, stride, n, window=_window_arg(window, length, "stft"), center=center)
 
 
@@ -441,8 +461,16 @@ def istft(x, sequence_length, sequence_stride, fft_length, length=None, window="
     seq, stride, n = _frame_args(sequence_length, sequence_stride, fft_length, "istft")
     if length is not None:
         length = _args.positive_int(length, "length", "istft", minimum=0)
-    return _door.call("istft", x, seq, stride, n, length=length, window=_window_arg(window, seq, "istft"),
-                      center=_args.boolean(center, "center", "istft"))
+    return _door.call(
+        "istft",
+        x,
+        seq,
+        stride,
+        n,
+        length=length,
+        window=_window_arg(window, seq, "istft"),
+        center=_args.boolean(center, "center", "istft"),
+    )
 
 
 def extract_sequences(x, sequence_length, sequence_stride):
@@ -463,9 +491,12 @@ def extract_sequences(x, sequence_length, sequence_stride):
     """
     if _args.ndim_of(x) < 1:
         raise ValueError(f"extract_sequences: `x` must have rank 1 or more; received shape {_args.shape_of(x)}.")
-    return _door.call("extract_sequences", x, _args.positive_int(sequence_length, "sequence_length",
-                                                                 "extract_sequences"),
-                      _args.positive_int(sequence_stride, "sequence_stride", "extract_sequences"))
+    return _door.call(
+        "extract_sequences",
+        x,
+        _args.positive_int(sequence_length, "sequence_length", "extract_sequences"),
+        _args.positive_int(sequence_stride, "sequence_stride", "extract_sequences"),
+    )
 
 
 def view_as_complex(x):
@@ -483,8 +514,10 @@ def view_as_complex(x):
     """
     shape = _args.shape_of(x)
     if len(shape) < 1 or shape[-1] not in (2, None):
-        raise ValueError(f"view_as_complex: the last axis of `x` must have size 2 (real and imaginary parts); "
-                         f"received shape {shape}.")
+        raise ValueError(
+            f"view_as_complex: the last axis of `x` must have size 2 (real and imaginary parts); "
+            f"received shape {shape}."
+        )
     return _door.call("view_as_complex", x)
 
 
@@ -505,5 +538,17 @@ def view_as_real(x):
     return _door.call("view_as_real", x)
 
 
-__all__ += ["logdet", "cdist", "fft", "fft2", "ifft2", "rfft", "irfft", "stft", "istft", "extract_sequences",
-            "view_as_complex", "view_as_real"]
+__all__ += [
+    "logdet",
+    "cdist",
+    "fft",
+    "fft2",
+    "ifft2",
+    "rfft",
+    "irfft",
+    "stft",
+    "istft",
+    "extract_sequences",
+    "view_as_complex",
+    "view_as_real",
+]

@@ -39,63 +39,68 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     _dense_only(sparse, "sparse", "one_hot")
     if axis != -1:
         axis = _args.axis(axis, _args.ndim_of(x), "one_hot", extra=1)
-    return _door.call("one_hot", x, _args.positive_int(num_classes, "num_classes", "one_hot"), axis=axis,
-                      dtype=_args.dtype(dtype, "one_hot"))
+    return _door.call(
+        "one_hot",
+        x,
+        _args.positive_int(num_classes, "num_classes", "one_hot"),
+        axis=axis,
+        dtype=_args.dtype(dtype, "one_hot"),
+    )
 
 
 def relu(x):
     """max(x, 0); gradient 0 at 0."""
-    return _door.call('relu', x)
+    return _door.call("relu", x)
 
 
 def relu6(x):
     """min(max(x, 0), 6)."""
-    return _door.call('relu6', x)
+    return _door.call("relu6", x)
 
 
 def sigmoid(x):
     """1 / (1 + exp(-x)), stable for large |x|."""
-    return _door.call('sigmoid', x)
+    return _door.call("sigmoid", x)
 
 
 def softplus(x):
     """log(1 + exp(x)), stable for large |x|."""
-    return _door.call('softplus', x)
+    return _door.call("softplus", x)
 
 
 def softsign(x):
     """x / (1 + |x|)."""
-    return _door.call('softsign', x)
+    return _door.call("softsign", x)
 
 
 def silu(x):
     """x * sigmoid(x) (swish)."""
-    return _door.call('silu', x)
+    return _door.call("silu", x)
 
 
 def gelu(x, approximate=True):
     """Gaussian error linear unit; the tanh approximation when ``approximate``."""
-    return _door.call('gelu', x, approximate=approximate)
+    return _door.call("gelu", x, approximate=approximate)
 
 
 def elu(x, alpha=1.0):
     """x if x > 0 else alpha * (exp(x) - 1)."""
-    return _door.call('elu', x, alpha=alpha)
+    return _door.call("elu", x, alpha=alpha)
 
 
 def selu(x):
     """scale * elu(x, alpha) with the self-normalising constants."""
-    return _door.call('selu', x)
+    return _door.call("selu", x)
 
 
 def leaky_relu(x, negative_slope=0.2):
     """x if x >= 0 else negative_slope * x."""
-    return _door.call('leaky_relu', x, negative_slope=negative_slope)
+    return _door.call("leaky_relu", x, negative_slope=negative_slope)
 
 
 def hard_sigmoid(x):
     """clip(x / 6 + 0.5, 0, 1) (Keras 3's definition)."""
-    return _door.call('hard_sigmoid', x)
+    return _door.call("hard_sigmoid", x)
 
 
 def softmax(x, axis=-1):
@@ -108,52 +113,79 @@ def log_softmax(x, axis=-1):
     return _door.call("log_softmax", x, axis=_args.axis(axis, _args.ndim_of(x), "log_softmax"))
 
 
-def conv(inputs, kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):
+def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     """N-D convolution (1, 2 or 3 spatial dims); groups = in_channels // kernel.shape[-2]."""
     n = _args.spatial_rank(inputs, "conv")
-    return _door.call("conv", inputs, kernel, strides=_args.int_tuple(strides, n, "strides", "conv"),
-                      padding=_args.padding(padding, "conv"), data_format=_args.data_format(data_format, "conv"),
-                      dilation_rate=_args.int_tuple(dilation_rate, n, "dilation_rate", "conv"))
+    return _door.call(
+        "conv",
+        inputs,
+        kernel,
+        strides=_args.int_tuple(strides, n, "strides", "conv"),
+        padding=_args.padding(padding, "conv"),
+        data_format=_args.data_format(data_format, "conv"),
+        dilation_rate=_args.int_tuple(dilation_rate, n, "dilation_rate", "conv"),
+    )
 
 
-def depthwise_conv(inputs, kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):
+def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     """Depthwise convolution: each input channel convolved with its own ``multiplier`` filters."""
     n = _args.spatial_rank(inputs, "depthwise_conv")
-    return _door.call("depthwise_conv", inputs, kernel,
-                      strides=_args.int_tuple(strides, n, "strides", "depthwise_conv"),
-                      padding=_args.padding(padding, "depthwise_conv"),
-                      data_format=_args.data_format(data_format, "depthwise_conv"),
-                      dilation_rate=_args.int_tuple(dilation_rate, n, "dilation_rate", "depthwise_conv"))
+    return _door.call(
+        "depthwise_conv",
+        inputs,
+        kernel,
+        strides=_args.int_tuple(strides, n, "strides", "depthwise_conv"),
+        padding=_args.padding(padding, "depthwise_conv"),
+        data_format=_args.data_format(data_format, "depthwise_conv"),
+        dilation_rate=_args.int_tuple(dilation_rate, n, "dilation_rate", "depthwise_conv"),
+    )
 
 
-def conv_transpose(inputs, kernel, strides, padding='valid', output_padding=None, data_format=None, dilation_rate=1):
+def conv_transpose(inputs, kernel, strides, padding="valid", output_padding=None, data_format=None, dilation_rate=1):
     """Transposed convolution (the gradient of ``conv`` with respect to its input), output sized as Keras does."""
     n = _args.spatial_rank(inputs, "conv_transpose")
     if output_padding is not None:
         output_padding = _args.int_tuple(output_padding, n, "output_padding", "conv_transpose", minimum=0)
-    return _door.call("conv_transpose", inputs, kernel, _args.int_tuple(strides, n, "strides", "conv_transpose"),
-                      padding=_args.padding(padding, "conv_transpose"), output_padding=output_padding,
-                      data_format=_args.data_format(data_format, "conv_transpose"),
-                      dilation_rate=_args.int_tuple(dilation_rate, n, "dilation_rate", "conv_transpose"))
+    return _door.call(
+        "conv_transpose",
+        inputs,
+        kernel,
+        _args.int_tuple(strides, n, "strides", "conv_transpose"),
+        padding=_args.padding(padding, "conv_transpose"),
+        output_padding=output_padding,
+        data_format=_args.data_format(data_format, "conv_transpose"),
+        dilation_rate=_args.int_tuple(dilation_rate, n, "dilation_rate", "conv_transpose"),
+    )
 
 
-def max_pool(inputs, pool_size, strides=None, padding='valid', data_format=None):
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     """Max pooling over 1, 2 or 3 spatial dims; ``strides`` defaults to ``pool_size``."""
     n = _args.spatial_rank(inputs, "max_pool")
     pool_size = _args.int_tuple(pool_size, n, "pool_size", "max_pool")
     strides = pool_size if strides is None else _args.int_tuple(strides, n, "strides", "max_pool")
-    return _door.call("max_pool", inputs, pool_size, strides=strides, padding=_args.padding(padding, "max_pool"),
-                      data_format=_args.data_format(data_format, "max_pool"))
+    return _door.call(
+        "max_pool",
+        inputs,
+        pool_size,
+        strides=strides,
+        padding=_args.padding(padding, "max_pool"),
+        data_format=_args.data_format(data_format, "max_pool"),
+    )
 
 
-def average_pool(inputs, pool_size, strides=None, padding='valid', data_format=None):
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     """Average pooling; ``"same"`` padding averages over real entries only."""
     n = _args.spatial_rank(inputs, "average_pool")
     pool_size = _args.int_tuple(pool_size, n, "pool_size", "average_pool")
     strides = pool_size if strides is None else _args.int_tuple(strides, n, "strides", "average_pool")
-    return _door.call("average_pool", inputs, pool_size, strides=strides,
-                      padding=_args.padding(padding, "average_pool"),
-                      data_format=_args.data_format(data_format, "average_pool"))
+    return _door.call(
+        "average_pool",
+        inputs,
+        pool_size,
+        strides=strides,
+        padding=_args.padding(padding, "average_pool"),
+        data_format=_args.data_format(data_format, "average_pool"),
+    )
 
 
 def moments(x, axes, keepdims=False, synchronized=False):
@@ -179,8 +211,7 @@ def moments(x, axes, keepdims=False, synchronized=False):
     (1.5, 1.25)
     """
     del synchronized  # see the docstring: the statistics are always the local batch's
-    return _door.call("moments", x, _args.axes(axes, _args.ndim_of(x), "moments", name="axes"),
-                      keepdims=bool(keepdims))
+    return _door.call("moments", x, _args.axes(axes, _args.ndim_of(x), "moments", name="axes"), keepdims=bool(keepdims))
 
 
 swish = silu
@@ -189,11 +220,11 @@ swish = silu
 # ----------------------------------------------------------------------------------------------------------------
 # The rest of keras.ops.nn: each op is a generic definition of the contract (backends/contract/nn_more.py).
 
+
 def _number(value, name, op):
     """A Python float from an int/float/numpy scalar, with a clear error otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "__float__"):
-        raise TypeError(f"{op}: `{name}` must be a number; received {name}={value!r} of type "
-                        f"{type(value).__name__}.")
+        raise TypeError(f"{op}: `{name}` must be a number; received {name}={value!r} of type {type(value).__name__}.")
     return float(value)
 
 
@@ -257,8 +288,10 @@ def glu(x, axis=-1):
     axis = _args.axis(axis, _args.ndim_of(x), "glu")
     size = _args.shape_of(x)[axis]
     if size is not None and size % 2:
-        raise ValueError(f"glu: the size of axis {axis} must be even (it is split into two halves); received a "
-                         f"tensor of shape {_args.shape_of(x)}.")
+        raise ValueError(
+            f"glu: the size of axis {axis} must be even (it is split into two halves); received a "
+            f"tensor of shape {_args.shape_of(x)}."
+        )
     return _door.call("glu", x, axis=axis)
 
 
@@ -433,8 +466,12 @@ def threshold(x, threshold, default_value):
     >>> hl.ops.convert_to_numpy(hl.ops.threshold(hl.ops.convert_to_tensor([-1.0, 2.0]), 0.0, -5.0)).tolist()
     [-5.0, 2.0]
     """
-    return _door.call("threshold", x, _number(threshold, "threshold", "threshold"),
-                      _number(default_value, "default_value", "threshold"))
+    return _door.call(
+        "threshold",
+        x,
+        _number(threshold, "threshold", "threshold"),
+        _number(default_value, "default_value", "threshold"),
+    )
 
 
 def sparsemax(x, axis=-1):
@@ -460,8 +497,10 @@ def sparsemax(x, axis=-1):
 def _check_vector(v, name, length, op):
     shape = _args.shape_of(v)
     if len(shape) != 1 or (length is not None and shape[0] is not None and shape[0] != length):
-        raise ValueError(f"{op}: `{name}` must be a vector of x.shape[axis] = {length} values; received "
-                         f"{name} of shape {tuple(shape)}.")
+        raise ValueError(
+            f"{op}: `{name}` must be a vector of x.shape[axis] = {length} values; received "
+            f"{name} of shape {tuple(shape)}."
+        )
 
 
 def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilon=1e-3):
@@ -490,8 +529,7 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
     for name, v in (("mean", mean), ("variance", variance), ("offset", offset), ("scale", scale)):
         if v is not None:
             _check_vector(v, name, length, op)
-    return _door.call(op, x, mean, variance, axis, offset=offset, scale=scale,
-                      epsilon=_number(epsilon, "epsilon", op))
+    return _door.call(op, x, mean, variance, axis, offset=offset, scale=scale, epsilon=_number(epsilon, "epsilon", op))
 
 
 def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
@@ -517,17 +555,20 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
     op = "layer_normalization"
     rms_scaling = bool(kwargs.pop("rms_scaling", False))
     if kwargs:
-        raise TypeError(f"{op}: unexpected keyword argument(s) {sorted(kwargs)}; accepted: gamma, beta, axis, "
-                        "epsilon (and the deprecated rms_scaling).")
+        raise TypeError(
+            f"{op}: unexpected keyword argument(s) {sorted(kwargs)}; accepted: gamma, beta, axis, "
+            "epsilon (and the deprecated rms_scaling)."
+        )
     if rms_scaling:
         import warnings
 
-        warnings.warn("layer_normalization: rms_scaling=True is deprecated: it divides by the standard deviation, "
-                      "not by the root mean square. Use hl.ops.rms_normalization for RMS normalization.",
-                      stacklevel=2)
+        warnings.warn(
+            "layer_normalization: rms_scaling=True is deprecated: it divides by the standard deviation, "
+            "not by the root mean square. Use hl.ops.rms_normalization for RMS normalization.",
+            stacklevel=2,
+        )
     axis = _args.axes(axis, _args.ndim_of(x), op)
-    return _door.call(op, x, gamma=gamma, beta=beta, axis=axis, epsilon=_epsilon(epsilon, op),
-                      rms_scaling=rms_scaling)
+    return _door.call(op, x, gamma=gamma, beta=beta, axis=axis, epsilon=_epsilon(epsilon, op), rms_scaling=rms_scaling)
 
 
 def rms_normalization(x, scale=None, axis=-1, epsilon=None):
@@ -548,8 +589,7 @@ def rms_normalization(x, scale=None, axis=-1, epsilon=None):
     [0.8485, 1.1314]
     """
     op = "rms_normalization"
-    return _door.call(op, x, scale=scale, axis=_args.axes(axis, _args.ndim_of(x), op),
-                      epsilon=_epsilon(epsilon, op))
+    return _door.call(op, x, scale=scale, axis=_args.axes(axis, _args.ndim_of(x), op), epsilon=_epsilon(epsilon, op))
 
 
 def normalize(x, axis=-1, order=2, epsilon=None):
@@ -580,8 +620,10 @@ def normalize(x, axis=-1, order=2, epsilon=None):
 def _check_same_shape(target, output, op):
     st, so = _args.shape_of(target), _args.shape_of(output)
     if len(st) != len(so) or any(a is not None and b is not None and a != b for a, b in zip(st, so)):
-        raise ValueError(f"{op}: `target` and `output` must have the same shape; received target.shape={tuple(st)}, "
-                         f"output.shape={tuple(so)}.")
+        raise ValueError(
+            f"{op}: `target` and `output` must have the same shape; received target.shape={tuple(st)}, "
+            f"output.shape={tuple(so)}."
+        )
 
 
 def binary_crossentropy(target, output, from_logits=False):
@@ -635,8 +677,9 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
     _check_same_shape(target, output, op)
     if _args.ndim_of(output) < 1:
         raise ValueError(f"{op}: `target` and `output` must have a class axis (rank >= 1); received scalars.")
-    return _call_with_epsilon(op, (target, output), {"from_logits": bool(from_logits),
-                                                     "axis": _args.axis(axis, _args.ndim_of(output), op)})
+    return _call_with_epsilon(
+        op, (target, output), {"from_logits": bool(from_logits), "axis": _args.axis(axis, _args.ndim_of(output), op)}
+    )
 
 
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
@@ -672,12 +715,14 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
         from .numpy import squeeze
 
         target, st = squeeze(target, axis=-1), st[:-1]
-    want = so[:axis] + so[axis + 1:]
+    want = so[:axis] + so[axis + 1 :]
     if len(st) != len(want) or any(a is not None and b is not None and a != b for a, b in zip(st, want)):
-        raise ValueError(f"{op}: `target` must have the shape of `output` without the class axis {axis}, "
-                         f"{tuple(want)}; received target.shape={tuple(_args.shape_of(target))}, "
-                         f"output.shape={tuple(so)}. Integer labels go in `target`; for one-hot labels use "
-                         "categorical_crossentropy.")
+        raise ValueError(
+            f"{op}: `target` must have the shape of `output` without the class axis {axis}, "
+            f"{tuple(want)}; received target.shape={tuple(_args.shape_of(target))}, "
+            f"output.shape={tuple(so)}. Integer labels go in `target`; for one-hot labels use "
+            "categorical_crossentropy."
+        )
     return _call_with_epsilon(op, (target, output), {"from_logits": bool(from_logits), "axis": axis})
 
 
@@ -709,13 +754,16 @@ def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False, **kwa
     if num_classes is None:
         raise ValueError(f"{op}: `num_classes` must be given (the size of the encoding); received None.")
     if sparse:
-        raise ValueError(f"{op}: sparse=True asks for a sparse tensor, which highlevel does not have; pass "
-                         "sparse=False (the default) for a dense result.")
+        raise ValueError(
+            f"{op}: sparse=True asks for a sparse tensor, which highlevel does not have; pass "
+            "sparse=False (the default) for a dense result."
+        )
     ndim = _args.ndim_of(inputs)
     if axis != -1:
         axis = _args.axis(axis, ndim, op, extra=1)
-    return _door.call(op, inputs, _args.positive_int(num_classes, "num_classes", op), axis=axis,
-                      dtype=_args.dtype(dtype, op))
+    return _door.call(
+        op, inputs, _args.positive_int(num_classes, "num_classes", op), axis=axis, dtype=_args.dtype(dtype, op)
+    )
 
 
 def psnr(x1, x2, max_val):
@@ -793,8 +841,9 @@ def adaptive_max_pool(inputs, output_size, data_format=None):
     return _door.call(op, inputs, size, data_format=data_format)
 
 
-def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None,
-                   dilation_rate=1):
+def separable_conv(
+    inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None, dilation_rate=1
+):
     """Separable convolution: a depthwise convolution, then a pointwise (1x1) one that mixes the channels.
 
     Args:
@@ -818,12 +867,20 @@ def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, paddin
     n = _args.spatial_rank(inputs, op)
     for name, kernel in (("depthwise_kernel", depthwise_kernel), ("pointwise_kernel", pointwise_kernel)):
         if _args.ndim_of(kernel) != n + 2:
-            raise ValueError(f"{op}: `{name}` must have rank {n + 2} for inputs of rank {n + 2}; received shape "
-                             f"{tuple(_args.shape_of(kernel))}.")
-    return _door.call(op, inputs, depthwise_kernel, pointwise_kernel,
-                      strides=_args.int_tuple(strides, n, "strides", op), padding=_args.padding(padding, op),
-                      data_format=_args.data_format(data_format, op),
-                      dilation_rate=_args.int_tuple(dilation_rate, n, "dilation_rate", op))
+            raise ValueError(
+                f"{op}: `{name}` must have rank {n + 2} for inputs of rank {n + 2}; received shape "
+                f"{tuple(_args.shape_of(kernel))}."
+            )
+    return _door.call(
+        op,
+        inputs,
+        depthwise_kernel,
+        pointwise_kernel,
+        strides=_args.int_tuple(strides, n, "strides", op),
+        padding=_args.padding(padding, op),
+        data_format=_args.data_format(data_format, op),
+        dilation_rate=_args.int_tuple(dilation_rate, n, "dilation_rate", op),
+    )
 
 
 def _blocks(h, w, kernel_size, dilation, padding, stride, op):
@@ -838,8 +895,10 @@ def _blocks(h, w, kernel_size, dilation, padding, stride, op):
             continue
         extent = di * (ki - 1) + 1
         if size + 2 * pi < extent:
-            raise ValueError(f"{op}: a kernel of size {ki} with dilation {di} spans {extent} entries, more than "
-                             f"the padded input's {size + 2 * pi}; use a smaller kernel or more padding.")
+            raise ValueError(
+                f"{op}: a kernel of size {ki} with dilation {di} spans {extent} entries, more than "
+                f"the padded input's {size + 2 * pi}; use a smaller kernel or more padding."
+            )
         counts.append((size + 2 * pi - extent) // si + 1)
     return k, d, p, s, counts
 
@@ -898,11 +957,15 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     out = _args.int_tuple(output_size, 2, "output_size", op)
     k, d, p, s, (nh, nw) = _blocks(out[0], out[1], kernel_size, dilation, padding, stride, op)
     if shape[1] is not None and shape[1] % (k[0] * k[1]):
-        raise ValueError(f"{op}: the second axis of `x` ({shape[1]}) must be C * kH * kW, a multiple of "
-                         f"{k[0] * k[1]}; received shape {tuple(shape)}.")
+        raise ValueError(
+            f"{op}: the second axis of `x` ({shape[1]}) must be C * kH * kW, a multiple of "
+            f"{k[0] * k[1]}; received shape {tuple(shape)}."
+        )
     if shape[2] is not None and shape[2] != nh * nw:
-        raise ValueError(f"{op}: an output of size {out} has {nh} x {nw} = {nh * nw} blocks, but `x` has "
-                         f"{shape[2]} columns (shape {tuple(shape)}).")
+        raise ValueError(
+            f"{op}: an output of size {out} has {nh} x {nw} = {nh * nw} blocks, but `x` has "
+            f"{shape[2]} columns (shape {tuple(shape)})."
+        )
     return _door.call(op, x, out, k, dilation=d, padding=p, stride=s)
 
 
@@ -940,8 +1003,10 @@ def depth_to_space(x, block_size, data_format="channels_last"):
     shape, block_size, data_format = _block_args(x, block_size, data_format, op)
     c = shape[3] if data_format == "channels_last" else shape[1]
     if c is not None and c % (block_size * block_size):
-        raise ValueError(f"{op}: the number of channels ({c}) must be a multiple of block_size**2 = "
-                         f"{block_size * block_size}; received shape {tuple(shape)}.")
+        raise ValueError(
+            f"{op}: the number of channels ({c}) must be a multiple of block_size**2 = "
+            f"{block_size * block_size}; received shape {tuple(shape)}."
+        )
     return _door.call(op, x, block_size, data_format=data_format)
 
 
@@ -966,13 +1031,23 @@ def space_to_depth(x, block_size, data_format="channels_last"):
     shape, block_size, data_format = _block_args(x, block_size, data_format, op)
     spatial = shape[1:3] if data_format == "channels_last" else shape[2:4]
     if any(d is not None and d % block_size for d in spatial):
-        raise ValueError(f"{op}: height and width must be multiples of block_size={block_size}; received shape "
-                         f"{tuple(shape)}.")
+        raise ValueError(
+            f"{op}: height and width must be multiples of block_size={block_size}; received shape {tuple(shape)}."
+        )
     return _door.call(op, x, block_size, data_format=data_format)
 
 
-def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False,
-                          flash_attention=None, attn_logits_soft_cap=None):
+def dot_product_attention(
+    query,
+    key,
+    value,
+    bias=None,
+    mask=None,
+    scale=None,
+    is_causal=False,
+    flash_attention=None,
+    attn_logits_soft_cap=None,
+):
     """Scaled dot-product attention: ``softmax(scale * Q K^T + bias) V``, per head.
 
     Args:
@@ -1002,14 +1077,17 @@ def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, i
     shapes = {"query": _args.shape_of(query), "key": _args.shape_of(key), "value": _args.shape_of(value)}
     for name, shape in shapes.items():
         if len(shape) != 4:
-            raise ValueError(f"{op}: `{name}` must be a 4-D tensor (batch, length, heads, head size); received "
-                             f"shape {tuple(shape)}.")
+            raise ValueError(
+                f"{op}: `{name}` must be a 4-D tensor (batch, length, heads, head size); received shape {tuple(shape)}."
+            )
     (_, _, heads, depth), (_, s_k, kv_heads, depth_k), (_, s_v, v_heads, _) = shapes.values()
     if None not in (depth, depth_k) and depth != depth_k:
         raise ValueError(f"{op}: `query` and `key` must have the same head size; received {depth} and {depth_k}.")
     if None not in (s_k, s_v, kv_heads, v_heads) and (s_k, kv_heads) != (s_v, v_heads):
-        raise ValueError(f"{op}: `key` and `value` must have the same length and heads; received shapes "
-                         f"{tuple(shapes['key'])} and {tuple(shapes['value'])}.")
+        raise ValueError(
+            f"{op}: `key` and `value` must have the same length and heads; received shapes "
+            f"{tuple(shapes['key'])} and {tuple(shapes['value'])}."
+        )
     if None not in (heads, kv_heads) and heads % kv_heads:
         raise ValueError(f"{op}: the query heads ({heads}) must be a multiple of the key/value heads ({kv_heads}).")
     if scale is not None:
@@ -1020,8 +1098,18 @@ def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, i
             raise ValueError(f"{op}: `attn_logits_soft_cap` must be positive; received {attn_logits_soft_cap}.")
     if flash_attention not in (None, True, False):
         raise ValueError(f"{op}: `flash_attention` must be None, True or False; received {flash_attention!r}.")
-    return _door.call(op, query, key, value, bias=bias, mask=mask, scale=scale, is_causal=bool(is_causal),
-                      flash_attention=flash_attention, attn_logits_soft_cap=attn_logits_soft_cap)
+    return _door.call(
+        op,
+        query,
+        key,
+        value,
+        bias=bias,
+        mask=mask,
+        scale=scale,
+        is_causal=bool(is_causal),
+        flash_attention=flash_attention,
+        attn_logits_soft_cap=attn_logits_soft_cap,
+    )
 
 
 def _class_index(value, classes, name, op):
@@ -1063,22 +1151,27 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
     op = "ctc_loss"
     st, so = _args.shape_of(target), _args.shape_of(output)
     if len(st) != 2 or len(so) != 3:
-        raise ValueError(f"{op}: `target` must be (batch, max_label_length) and `output` (batch, steps, classes); "
-                         f"received shapes {tuple(st)} and {tuple(so)}.")
+        raise ValueError(
+            f"{op}: `target` must be (batch, max_label_length) and `output` (batch, steps, classes); "
+            f"received shapes {tuple(st)} and {tuple(so)}."
+        )
     for name, v in (("target_length", target_length), ("output_length", output_length)):
         shape = _args.shape_of(v)
         if len(shape) != 1 or None not in (shape[0], so[0]) and shape[0] != so[0]:
-            raise ValueError(f"{op}: `{name}` must be a vector of one length per sequence ({so[0]}); received "
-                             f"shape {tuple(shape)}.")
+            raise ValueError(
+                f"{op}: `{name}` must be a vector of one length per sequence ({so[0]}); received shape {tuple(shape)}."
+            )
     if None not in (st[0], so[0]) and st[0] != so[0]:
-        raise ValueError(f"{op}: `target` and `output` must have the same batch size; received shapes {tuple(st)} "
-                         f"and {tuple(so)}.")
+        raise ValueError(
+            f"{op}: `target` and `output` must have the same batch size; received shapes {tuple(st)} and {tuple(so)}."
+        )
     mask_index = _class_index(mask_index, so[2], "mask_index", op)
     return _door.call(op, target, output, target_length, output_length, mask_index=mask_index)
 
 
-def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True,
-               mask_index=0):
+def ctc_decode(
+    inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True, mask_index=0
+):
     """Decodes the logits of a CTC model into label sequences (not differentiable).
 
     Args:
@@ -1109,26 +1202,90 @@ def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_
         raise ValueError(f"{op}: `inputs` must be (batch, steps, classes) logits; received shape {tuple(shape)}.")
     lengths = _args.shape_of(sequence_lengths)
     if len(lengths) != 1:
-        raise ValueError(f"{op}: `sequence_lengths` must be a vector of one length per sequence; received shape "
-                         f"{tuple(lengths)}.")
+        raise ValueError(
+            f"{op}: `sequence_lengths` must be a vector of one length per sequence; received shape {tuple(lengths)}."
+        )
     strategy = _args.one_of(strategy, ("greedy", "beam_search"), "strategy", op)
     mask_index = _class_index(mask_index, shape[2], "mask_index", op)
     beam_width = _args.positive_int(beam_width, "beam_width", op)
     top_paths = _args.positive_int(top_paths, "top_paths", op)
     if strategy == "beam_search" and top_paths > beam_width:
-        raise ValueError(f"{op}: top_paths={top_paths} cannot exceed beam_width={beam_width} (beam search keeps "
-                         "only beam_width sequences).")
-    return _door.call(op, inputs, sequence_lengths, strategy=strategy, beam_width=beam_width, top_paths=top_paths,
-                      merge_repeated=bool(merge_repeated), mask_index=mask_index)
+        raise ValueError(
+            f"{op}: top_paths={top_paths} cannot exceed beam_width={beam_width} (beam search keeps "
+            "only beam_width sequences)."
+        )
+    return _door.call(
+        op,
+        inputs,
+        sequence_lengths,
+        strategy=strategy,
+        beam_width=beam_width,
+        top_paths=top_paths,
+        merge_repeated=bool(merge_repeated),
+        mask_index=mask_index,
+    )
 
 
-__all__ = ['one_hot', 'relu', 'relu6', 'sigmoid', 'softplus', 'softsign', 'silu', 'gelu', 'elu', 'selu', 'leaky_relu', 'hard_sigmoid', 'softmax', 'log_softmax', 'conv', 'depthwise_conv', 'conv_transpose', 'max_pool', 'average_pool', 'moments', 'swish']
-__all__ += ["adaptive_average_pool", "adaptive_max_pool", "batch_normalization", "binary_crossentropy",
-            "categorical_crossentropy", "celu", "ctc_decode", "ctc_loss", "depth_to_space", "dot_product_attention",
-            "fold", "glu", "hard_shrink", "hard_silu", "hard_swish", "hard_tanh", "layer_normalization",
-            "log_sigmoid", "multi_hot", "normalize", "psnr", "rms_normalization", "separable_conv", "soft_shrink",
-            "space_to_depth", "sparse_categorical_crossentropy", "sparse_plus", "sparse_sigmoid", "sparsemax",
-            "squareplus", "tanh_shrink", "threshold", "unfold"]
+__all__ = [
+    "one_hot",
+    "relu",
+    "relu6",
+    "sigmoid",
+    "softplus",
+    "softsign",
+    "silu",
+    "gelu",
+    "elu",
+    "selu",
+    "leaky_relu",
+    "hard_sigmoid",
+    "softmax",
+    "log_softmax",
+    "conv",
+    "depthwise_conv",
+    "conv_transpose",
+    "max_pool",
+    "average_pool",
+    "moments",
+    "swish",
+]
+__all__ += [
+    "adaptive_average_pool",
+    "adaptive_max_pool",
+    "batch_normalization",
+    "binary_crossentropy",
+    "categorical_crossentropy",
+    "celu",
+    "ctc_decode",
+    "ctc_loss",
+    "depth_to_space",
+    "dot_product_attention",
+    "fold",
+    "glu",
+    "hard_shrink",
+    "hard_silu",
+    "hard_swish",
+    "hard_tanh",
+    "layer_normalization",
+    "log_sigmoid",
+    "multi_hot",
+    "normalize",
+    "psnr",
+    "rms_normalization",
+    "separable_conv",
+    "soft_shrink",
+    "space_to_depth",
+    "sparse_categorical_crossentropy",
+    "sparse_plus",
+    "sparse_sigmoid",
+    "sparsemax",
+    "squareplus",
+    "tanh_shrink",
+    "threshold",
+    "unfold",
+]
+
+
 def polar(abs_, angle):
     """Complex numbers from their modulus and argument: ``abs_ * (cos(angle) + 1j * sin(angle))``.
 

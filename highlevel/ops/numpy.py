@@ -6,7 +6,7 @@ records a node when called on symbolic tensors. Binary ops broadcast like numpy 
 
 >>> import highlevel as hl
 >>> x = hl.ops.numpy.arange(6, dtype="float32")
->>> hl.ops.convert_to_numpy(hl.ops.numpy.reshape(x, (2, 3)).sum(axis=0) if False else hl.ops.numpy.sum(hl.ops.numpy.reshape(x, (2, 3)), axis=0)).tolist()
+>>> hl.ops.convert_to_numpy(hl.ops.numpy.sum(hl.ops.numpy.reshape(x, (2, 3)), axis=0)).tolist()
 [3.0, 5.0, 7.0]
 """
 
@@ -23,30 +23,133 @@ from . import _args, _door
 PAD_MODES = ("constant", "reflect", "symmetric", "edge")
 
 # The namespace's public names; each family of ops below adds its own with ``__all__ += [...]``.
-__all__ = ["ndim", "size", "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "arange", "eye", "linspace",
-           "copy", "negative", "abs", "sign", "sqrt", "square", "exp", "expm1", "log", "log1p", "log2", "log10",
-           "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
-           "arctanh", "floor", "ceil", "reciprocal", "isnan", "isinf", "isfinite", "logical_not", "round",
-           "clip", "nan_to_num", "add", "subtract", "multiply", "divide", "floor_divide", "mod", "power",
-           "arctan2", "maximum", "minimum", "logaddexp", "equal", "not_equal", "less", "less_equal", "greater",
-           "greater_equal", "logical_and", "logical_or", "logical_xor", "sum", "mean", "max", "min", "prod",
-           "var", "std", "any", "all", "argmax", "argmin", "cumsum", "cumprod", "matmul", "einsum", "tensordot",
-           "outer", "reshape", "transpose", "swapaxes", "moveaxis", "concatenate", "stack", "split",
-           "expand_dims", "squeeze", "take", "take_along_axis", "where", "pad", "tile", "repeat",
-           "broadcast_to", "flip", "sort", "argsort", "divide_no_nan", "absolute", "true_divide", "amax",
-           "amin", "exp2", "deg2rad", "rad2deg", "ravel", "ptp", "tril", "triu"]
+__all__ = [
+    "ndim",
+    "size",
+    "zeros",
+    "ones",
+    "full",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "arange",
+    "eye",
+    "linspace",
+    "copy",
+    "negative",
+    "abs",
+    "sign",
+    "sqrt",
+    "square",
+    "exp",
+    "expm1",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "sin",
+    "cos",
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "floor",
+    "ceil",
+    "reciprocal",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "logical_not",
+    "round",
+    "clip",
+    "nan_to_num",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "floor_divide",
+    "mod",
+    "power",
+    "arctan2",
+    "maximum",
+    "minimum",
+    "logaddexp",
+    "equal",
+    "not_equal",
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "prod",
+    "var",
+    "std",
+    "any",
+    "all",
+    "argmax",
+    "argmin",
+    "cumsum",
+    "cumprod",
+    "matmul",
+    "einsum",
+    "tensordot",
+    "outer",
+    "reshape",
+    "transpose",
+    "swapaxes",
+    "moveaxis",
+    "concatenate",
+    "stack",
+    "split",
+    "expand_dims",
+    "squeeze",
+    "take",
+    "take_along_axis",
+    "where",
+    "pad",
+    "tile",
+    "repeat",
+    "broadcast_to",
+    "flip",
+    "sort",
+    "argsort",
+    "divide_no_nan",
+    "absolute",
+    "true_divide",
+    "amax",
+    "amin",
+    "exp2",
+    "deg2rad",
+    "rad2deg",
+    "ravel",
+    "ptp",
+    "tril",
+    "triu",
+]
 
 
 def ndim(x):
     """The number of axes of ``x``."""
     if isinstance(x, KerasTensor):
         return x.ndim
-    return _door.call('ndim', x)
+    return _door.call("ndim", x)
 
 
 def size(x):
     """The number of elements of ``x``."""
-    return _door.call('size', x)
+    return _door.call("size", x)
 
 
 def zeros(shape, dtype=None):
@@ -121,163 +224,164 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     else:
         dtype = _args.dtype(dtype, "linspace")
     axis = _args.axis(axis, builtins.max(_args.ndim_of(start), _args.ndim_of(stop)), "linspace", extra=1)
-    return _door.call("linspace", start, stop, num=num, endpoint=bool(endpoint), retstep=bool(retstep), dtype=dtype,
-                      axis=axis)
+    return _door.call(
+        "linspace", start, stop, num=num, endpoint=bool(endpoint), retstep=bool(retstep), dtype=dtype, axis=axis
+    )
 
 
 def copy(x):
     """A new tensor with the same values."""
-    return _door.call('copy', x)
+    return _door.call("copy", x)
 
 
 def negative(x):
     """-x."""
-    return _door.call('negative', x)
+    return _door.call("negative", x)
 
 
 def abs(x):
     """|x|."""
-    return _door.call('abs', x)
+    return _door.call("abs", x)
 
 
 def sign(x):
     """-1, 0 or 1 (0 at 0; gradient 0)."""
-    return _door.call('sign', x)
+    return _door.call("sign", x)
 
 
 def sqrt(x):
     """Square root."""
-    return _door.call('sqrt', x)
+    return _door.call("sqrt", x)
 
 
 def square(x):
     """X * x."""
-    return _door.call('square', x)
+    return _door.call("square", x)
 
 
 def exp(x):
     """E**x."""
-    return _door.call('exp', x)
+    return _door.call("exp", x)
 
 
 def expm1(x):
     """E**x - 1, accurate near 0."""
-    return _door.call('expm1', x)
+    return _door.call("expm1", x)
 
 
 def log(x):
     """Natural log."""
-    return _door.call('log', x)
+    return _door.call("log", x)
 
 
 def log1p(x):
     """Log(1 + x), accurate near 0."""
-    return _door.call('log1p', x)
+    return _door.call("log1p", x)
 
 
 def log2(x):
     """Base-2 log."""
-    return _door.call('log2', x)
+    return _door.call("log2", x)
 
 
 def log10(x):
     """Base-10 log."""
-    return _door.call('log10', x)
+    return _door.call("log10", x)
 
 
 def sin(x):
     """Sine."""
-    return _door.call('sin', x)
+    return _door.call("sin", x)
 
 
 def cos(x):
     """Cosine."""
-    return _door.call('cos', x)
+    return _door.call("cos", x)
 
 
 def tan(x):
     """Tangent."""
-    return _door.call('tan', x)
+    return _door.call("tan", x)
 
 
 def arcsin(x):
     """Inverse sine."""
-    return _door.call('arcsin', x)
+    return _door.call("arcsin", x)
 
 
 def arccos(x):
     """Inverse cosine."""
-    return _door.call('arccos', x)
+    return _door.call("arccos", x)
 
 
 def arctan(x):
     """Inverse tangent."""
-    return _door.call('arctan', x)
+    return _door.call("arctan", x)
 
 
 def sinh(x):
     """Hyperbolic sine."""
-    return _door.call('sinh', x)
+    return _door.call("sinh", x)
 
 
 def cosh(x):
     """Hyperbolic cosine."""
-    return _door.call('cosh', x)
+    return _door.call("cosh", x)
 
 
 def tanh(x):
     """Hyperbolic tangent."""
-    return _door.call('tanh', x)
+    return _door.call("tanh", x)
 
 
 def arcsinh(x):
     """Inverse hyperbolic sine."""
-    return _door.call('arcsinh', x)
+    return _door.call("arcsinh", x)
 
 
 def arccosh(x):
     """Inverse hyperbolic cosine."""
-    return _door.call('arccosh', x)
+    return _door.call("arccosh", x)
 
 
 def arctanh(x):
     """Inverse hyperbolic tangent."""
-    return _door.call('arctanh', x)
+    return _door.call("arctanh", x)
 
 
 def floor(x):
     """Round down (gradient 0)."""
-    return _door.call('floor', x)
+    return _door.call("floor", x)
 
 
 def ceil(x):
     """Round up (gradient 0)."""
-    return _door.call('ceil', x)
+    return _door.call("ceil", x)
 
 
 def reciprocal(x):
     """1 / x."""
-    return _door.call('reciprocal', x)
+    return _door.call("reciprocal", x)
 
 
 def isnan(x):
     """Elementwise NaN test (bool)."""
-    return _door.call('isnan', x)
+    return _door.call("isnan", x)
 
 
 def isinf(x):
     """Elementwise +-inf test (bool)."""
-    return _door.call('isinf', x)
+    return _door.call("isinf", x)
 
 
 def isfinite(x):
     """Elementwise finiteness test (bool)."""
-    return _door.call('isfinite', x)
+    return _door.call("isfinite", x)
 
 
 def logical_not(x):
     """Elementwise not (bool)."""
-    return _door.call('logical_not', x)
+    return _door.call("logical_not", x)
 
 
 def round(x, decimals=0):
@@ -287,112 +391,112 @@ def round(x, decimals=0):
 
 def clip(x, x_min, x_max):
     """``x`` limited to ``[x_min, x_max]``; gradient 1 inside, 0 outside."""
-    return _door.call('clip', x, x_min, x_max)
+    return _door.call("clip", x, x_min, x_max)
 
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     """NaN and infinities replaced by finite numbers."""
-    return _door.call('nan_to_num', x, nan=nan, posinf=posinf, neginf=neginf)
+    return _door.call("nan_to_num", x, nan=nan, posinf=posinf, neginf=neginf)
 
 
 def add(x1, x2):
     """x1 + x2."""
-    return _door.call('add', x1, x2)
+    return _door.call("add", x1, x2)
 
 
 def subtract(x1, x2):
     """x1 - x2."""
-    return _door.call('subtract', x1, x2)
+    return _door.call("subtract", x1, x2)
 
 
 def multiply(x1, x2):
     """x1 * x2."""
-    return _door.call('multiply', x1, x2)
+    return _door.call("multiply", x1, x2)
 
 
 def divide(x1, x2):
     """x1 / x2 (true division; ints give floatx)."""
-    return _door.call('divide', x1, x2)
+    return _door.call("divide", x1, x2)
 
 
 def floor_divide(x1, x2):
     """Floor(x1 / x2) (Python semantics for negative numbers)."""
-    return _door.call('floor_divide', x1, x2)
+    return _door.call("floor_divide", x1, x2)
 
 
 def mod(x1, x2):
     """x1 - floor(x1 / x2) * x2 (sign of x2)."""
-    return _door.call('mod', x1, x2)
+    return _door.call("mod", x1, x2)
 
 
 def power(x1, x2):
     """x1 ** x2."""
-    return _door.call('power', x1, x2)
+    return _door.call("power", x1, x2)
 
 
 def arctan2(x1, x2):
     """Quadrant-aware arctan(x1 / x2)."""
-    return _door.call('arctan2', x1, x2)
+    return _door.call("arctan2", x1, x2)
 
 
 def maximum(x1, x2):
     """Elementwise max (NaN propagates)."""
-    return _door.call('maximum', x1, x2)
+    return _door.call("maximum", x1, x2)
 
 
 def minimum(x1, x2):
     """Elementwise min (NaN propagates)."""
-    return _door.call('minimum', x1, x2)
+    return _door.call("minimum", x1, x2)
 
 
 def logaddexp(x1, x2):
     """Log(exp(x1) + exp(x2)) without overflow."""
-    return _door.call('logaddexp', x1, x2)
+    return _door.call("logaddexp", x1, x2)
 
 
 def equal(x1, x2):
     """x1 == x2 (bool)."""
-    return _door.call('equal', x1, x2)
+    return _door.call("equal", x1, x2)
 
 
 def not_equal(x1, x2):
     """x1 != x2 (bool)."""
-    return _door.call('not_equal', x1, x2)
+    return _door.call("not_equal", x1, x2)
 
 
 def less(x1, x2):
     """x1 < x2 (bool)."""
-    return _door.call('less', x1, x2)
+    return _door.call("less", x1, x2)
 
 
 def less_equal(x1, x2):
     """x1 <= x2 (bool)."""
-    return _door.call('less_equal', x1, x2)
+    return _door.call("less_equal", x1, x2)
 
 
 def greater(x1, x2):
     """x1 > x2 (bool)."""
-    return _door.call('greater', x1, x2)
+    return _door.call("greater", x1, x2)
 
 
 def greater_equal(x1, x2):
     """x1 >= x2 (bool)."""
-    return _door.call('greater_equal', x1, x2)
+    return _door.call("greater_equal", x1, x2)
 
 
 def logical_and(x1, x2):
     """And (bool)."""
-    return _door.call('logical_and', x1, x2)
+    return _door.call("logical_and", x1, x2)
 
 
 def logical_or(x1, x2):
     """Or (bool)."""
-    return _door.call('logical_or', x1, x2)
+    return _door.call("logical_or", x1, x2)
 
 
 def logical_xor(x1, x2):
     """Xor (bool)."""
-    return _door.call('logical_xor', x1, x2)
+    return _door.call("logical_xor", x1, x2)
 
 
 def sum(x, axis=None, keepdims=False):
@@ -491,46 +595,56 @@ def all(x, axis=None, keepdims=False):
 
 def argmax(x, axis=None, keepdims=False):
     """Index of the first maximum (int32); ``axis=None`` flattens."""
-    return _door.call("argmax", x, axis=_args.axis(axis, _args.ndim_of(x), "argmax", allow_none=True),
-                      keepdims=bool(keepdims))
+    return _door.call(
+        "argmax", x, axis=_args.axis(axis, _args.ndim_of(x), "argmax", allow_none=True), keepdims=bool(keepdims)
+    )
 
 
 def argmin(x, axis=None, keepdims=False):
     """Index of the first minimum (int32); ``axis=None`` flattens."""
-    return _door.call("argmin", x, axis=_args.axis(axis, _args.ndim_of(x), "argmin", allow_none=True),
-                      keepdims=bool(keepdims))
+    return _door.call(
+        "argmin", x, axis=_args.axis(axis, _args.ndim_of(x), "argmin", allow_none=True), keepdims=bool(keepdims)
+    )
 
 
 def cumsum(x, axis=None, dtype=None):
     """Cumulative sum; ``axis=None`` flattens first."""
-    return _door.call("cumsum", x, axis=_args.axis(axis, _args.ndim_of(x), "cumsum", allow_none=True),
-                      dtype=_args.dtype(dtype, "cumsum"))
+    return _door.call(
+        "cumsum",
+        x,
+        axis=_args.axis(axis, _args.ndim_of(x), "cumsum", allow_none=True),
+        dtype=_args.dtype(dtype, "cumsum"),
+    )
 
 
 def cumprod(x, axis=None, dtype=None):
     """Cumulative product; ``axis=None`` flattens first."""
-    return _door.call("cumprod", x, axis=_args.axis(axis, _args.ndim_of(x), "cumprod", allow_none=True),
-                      dtype=_args.dtype(dtype, "cumprod"))
+    return _door.call(
+        "cumprod",
+        x,
+        axis=_args.axis(axis, _args.ndim_of(x), "cumprod", allow_none=True),
+        dtype=_args.dtype(dtype, "cumprod"),
+    )
 
 
 def matmul(x1, x2):
     """Matrix product with numpy's rules for 1-D and batched (broadcast) operands."""
-    return _door.call('matmul', x1, x2)
+    return _door.call("matmul", x1, x2)
 
 
 def einsum(subscripts, *operands):
     """Einstein summation, as ``numpy.einsum``."""
-    return _door.call('einsum', subscripts, *operands)
+    return _door.call("einsum", subscripts, *operands)
 
 
 def tensordot(x1, x2, axes=2):
     """Tensor contraction over ``axes`` (int or pair of sequences)."""
-    return _door.call('tensordot', x1, x2, axes=axes)
+    return _door.call("tensordot", x1, x2, axes=axes)
 
 
 def outer(x1, x2):
     """Outer product of the flattened inputs."""
-    return _door.call('outer', x1, x2)
+    return _door.call("outer", x1, x2)
 
 
 def reshape(x, newshape):
@@ -544,15 +658,19 @@ def transpose(x, axes=None):
         n = _args.ndim_of(x)
         axes = _args.axes(axes, n, "transpose", name="axes", keep_order=True)
         if len(axes) != n:
-            raise ValueError(f"transpose: `axes` must list every axis of the tensor once (a permutation of "
-                             f"{list(range(n))}); received axes={axes!r} for a tensor of rank {n}.")
+            raise ValueError(
+                f"transpose: `axes` must list every axis of the tensor once (a permutation of "
+                f"{list(range(n))}); received axes={axes!r} for a tensor of rank {n}."
+            )
     return _door.call("transpose", x, axes=axes)
 
 
 def swapaxes(x, axis1, axis2):
     """Interchanges two axes."""
     n = _args.ndim_of(x)
-    return _door.call("swapaxes", x, _args.axis(axis1, n, "swapaxes", "axis1"), _args.axis(axis2, n, "swapaxes", "axis2"))
+    return _door.call(
+        "swapaxes", x, _args.axis(axis1, n, "swapaxes", "axis1"), _args.axis(axis2, n, "swapaxes", "axis2")
+    )
 
 
 def moveaxis(x, source, destination):
@@ -561,8 +679,10 @@ def moveaxis(x, source, destination):
     src = _args.axes(source, n, "moveaxis", name="source", keep_order=True)
     dst = _args.axes(destination, n, "moveaxis", name="destination", keep_order=True)
     if len(src) != len(dst):
-        raise ValueError(f"moveaxis: `source` and `destination` must have the same number of axes; received "
-                         f"source={source!r} and destination={destination!r}.")
+        raise ValueError(
+            f"moveaxis: `source` and `destination` must have the same number of axes; received "
+            f"source={source!r} and destination={destination!r}."
+        )
     return _door.call("moveaxis", x, src, dst)
 
 
@@ -573,8 +693,9 @@ def concatenate(xs, axis=0):
         raise ValueError("concatenate: needs at least one tensor; received an empty sequence.")
     ranks = {_args.ndim_of(t) for t in xs}
     if len(ranks) > 1:
-        raise ValueError(f"concatenate: every tensor must have the same rank; received ranks "
-                         f"{[_args.ndim_of(t) for t in xs]}.")
+        raise ValueError(
+            f"concatenate: every tensor must have the same rank; received ranks {[_args.ndim_of(t) for t in xs]}."
+        )
     return _door.call("concatenate", xs, axis=_args.axis(axis, ranks.pop(), "concatenate"))
 
 
@@ -605,8 +726,10 @@ def split(x, indices_or_sections, axis=0):
     if _args.is_int(indices_or_sections):
         sections = int(indices_or_sections)
         if sections < 1 or (size is not None and size % sections):
-            raise ValueError(f"split: cannot split axis {axis} of size {size} into {indices_or_sections} equal "
-                             "sections; pass a number of sections that divides it, or the indices to cut at.")
+            raise ValueError(
+                f"split: cannot split axis {axis} of size {size} into {indices_or_sections} equal "
+                "sections; pass a number of sections that divides it, or the indices to cut at."
+            )
         indices_or_sections = sections
     return _door.call("split", x, indices_or_sections, axis=axis)
 
@@ -625,40 +748,46 @@ def squeeze(x, axis=None):
         axis = _args.axes(axis, len(shape), "squeeze")
         bad = [a for a in axis if shape[a] not in (1, None)]
         if bad:
-            raise ValueError(f"squeeze: can only remove axes of size 1; axis {bad[0]} of shape {shape} has size "
-                             f"{shape[bad[0]]}.")
+            raise ValueError(
+                f"squeeze: can only remove axes of size 1; axis {bad[0]} of shape {shape} has size {shape[bad[0]]}."
+            )
     return _door.call("squeeze", x, axis=axis)
 
 
 def take(x, indices, axis=None):
-    """Gathers entries at integer ``indices`` along ``axis`` (flattened when None); negative indices count from the end."""
+    """Gathers entries at integer ``indices`` along ``axis`` (flattened when None); negative indices count from
+    the end."""
     return _door.call("take", x, indices, axis=_args.axis(axis, _args.ndim_of(x), "take", allow_none=True))
 
 
 def take_along_axis(x, indices, axis=None):
     """Gathers with an index tensor that has the rank of ``x``, as numpy."""
-    return _door.call("take_along_axis", x, indices,
-                      axis=_args.axis(axis, _args.ndim_of(x), "take_along_axis", allow_none=True))
+    return _door.call(
+        "take_along_axis", x, indices, axis=_args.axis(axis, _args.ndim_of(x), "take_along_axis", allow_none=True)
+    )
 
 
 def where(condition, x1=None, x2=None):
     """``x1`` where ``condition`` else ``x2`` (broadcast, promoted)."""
-    return _door.call('where', condition, x1=x1, x2=x2)
+    return _door.call("where", condition, x1=x1, x2=x2)
 
 
-def pad(x, pad_width, mode='constant', constant_values=None):
+def pad(x, pad_width, mode="constant", constant_values=None):
     """Pads with ``((before, after), ...)`` per axis; modes constant, reflect, symmetric, edge."""
     _args.one_of(mode, PAD_MODES, "mode", "pad")
     if constant_values is not None and mode != "constant":
-        raise ValueError(f"pad: `constant_values` is only used with mode='constant'; received mode={mode!r} and "
-                         f"constant_values={constant_values!r}.")
-    return _door.call("pad", x, _args.pad_width(pad_width, _args.ndim_of(x), "pad"), mode=mode,
-                      constant_values=constant_values)
+        raise ValueError(
+            f"pad: `constant_values` is only used with mode='constant'; received mode={mode!r} and "
+            f"constant_values={constant_values!r}."
+        )
+    return _door.call(
+        "pad", x, _args.pad_width(pad_width, _args.ndim_of(x), "pad"), mode=mode, constant_values=constant_values
+    )
 
 
 def tile(x, repeats):
     """Repeats the whole tensor ``repeats`` times per axis."""
-    return _door.call('tile', x, repeats)
+    return _door.call("tile", x, repeats)
 
 
 def repeat(x, repeats, axis=None):
@@ -690,7 +819,7 @@ def divide_no_nan(x1, x2):
     """``x1 / x2`` with 0 where ``x2 == 0`` (``keras.ops.divide_no_nan``); the gradient is 0 there too.
 
     Promotes like :meth:`divide` (integers divide in floatx)."""
-    return _door.call('divide_no_nan', x1, x2)
+    return _door.call("divide_no_nan", x1, x2)
 
 
 absolute = abs
@@ -824,10 +953,11 @@ def triu(x, k=0):
 
 def _matrices(x, op, square=False):
     if _args.ndim_of(x) < 2:
-        raise ValueError(f"{op}: `x` must have rank 2 or more (the last two axes are a matrix); received a tensor "
-                         f"of shape {_args.shape_of(x)}.")
+        raise ValueError(
+            f"{op}: `x` must have rank 2 or more (the last two axes are a matrix); received a tensor "
+            f"of shape {_args.shape_of(x)}."
+        )
     return _args.matrices(x, op, square=square)
-
 
 
 # ----------------------------------------------------------------- NaN-ignoring reductions, order statistics, windows
@@ -990,8 +1120,9 @@ def nanargmax(x, axis=None, keepdims=False):
     >>> hl.ops.convert_to_numpy(hl.ops.nanargmax(x, axis=1)).tolist()
     [2, 1]
     """
-    return _door.call("nanargmax", x, axis=_args.axis(axis, _args.ndim_of(x), "nanargmax", allow_none=True),
-                      keepdims=bool(keepdims))
+    return _door.call(
+        "nanargmax", x, axis=_args.axis(axis, _args.ndim_of(x), "nanargmax", allow_none=True), keepdims=bool(keepdims)
+    )
 
 
 def nanargmin(x, axis=None, keepdims=False):
@@ -1010,8 +1141,9 @@ def nanargmin(x, axis=None, keepdims=False):
     >>> hl.ops.convert_to_numpy(hl.ops.nanargmin(x, axis=1)).tolist()
     [0, 2]
     """
-    return _door.call("nanargmin", x, axis=_args.axis(axis, _args.ndim_of(x), "nanargmin", allow_none=True),
-                      keepdims=bool(keepdims))
+    return _door.call(
+        "nanargmin", x, axis=_args.axis(axis, _args.ndim_of(x), "nanargmin", allow_none=True), keepdims=bool(keepdims)
+    )
 
 
 def nancumsum(x, axis=None, dtype=None):
@@ -1030,8 +1162,12 @@ def nancumsum(x, axis=None, dtype=None):
     >>> hl.ops.convert_to_numpy(hl.ops.nancumsum(x, axis=1)).tolist()
     [[1.0, 1.0, 4.0], [0.0, 2.0, 3.0]]
     """
-    return _door.call("nancumsum", x, axis=_args.axis(axis, _args.ndim_of(x), "nancumsum", allow_none=True),
-                      dtype=_args.dtype(dtype, "nancumsum"))
+    return _door.call(
+        "nancumsum",
+        x,
+        axis=_args.axis(axis, _args.ndim_of(x), "nancumsum", allow_none=True),
+        dtype=_args.dtype(dtype, "nancumsum"),
+    )
 
 
 def nancumprod(x, axis=None, dtype=None):
@@ -1050,15 +1186,25 @@ def nancumprod(x, axis=None, dtype=None):
     >>> hl.ops.convert_to_numpy(hl.ops.nancumprod(x, axis=1)).tolist()
     [[1.0, 1.0, 3.0], [1.0, 2.0, 2.0]]
     """
-    return _door.call("nancumprod", x, axis=_args.axis(axis, _args.ndim_of(x), "nancumprod", allow_none=True),
-                      dtype=_args.dtype(dtype, "nancumprod"))
+    return _door.call(
+        "nancumprod",
+        x,
+        axis=_args.axis(axis, _args.ndim_of(x), "nancumprod", allow_none=True),
+        dtype=_args.dtype(dtype, "nancumprod"),
+    )
 
 
 def _quantile_call(name, x, q, axis, method, keepdims, top):
     from highlevel.backends.contract.statistics import QUANTILE_METHODS
 
-    return _door.call(name, x, _args.quantiles(q, name, top=top), axis=_args.axes(axis, _args.ndim_of(x), name),
-                      method=_args.one_of(method, QUANTILE_METHODS, "method", name), keepdims=bool(keepdims))
+    return _door.call(
+        name,
+        x,
+        _args.quantiles(q, name, top=top),
+        axis=_args.axes(axis, _args.ndim_of(x), name),
+        method=_args.one_of(method, QUANTILE_METHODS, "method", name),
+        keepdims=bool(keepdims),
+    )
 
 
 def quantile(x, q, axis=None, method="linear", keepdims=False):
@@ -1238,15 +1384,21 @@ def average(x, axis=None, weights=None):
         w_shape = _args.shape_of(weights)
         if not _same_shape(w_shape, x_shape):
             if axes is None:
-                raise ValueError(f"average: `weights` must have the shape of `x` when `axis` is None (or be 1-D "
-                                 f"with a single axis given); received weights of shape {w_shape} for x of shape "
-                                 f"{x_shape}.")
+                raise ValueError(
+                    f"average: `weights` must have the shape of `x` when `axis` is None (or be 1-D "
+                    f"with a single axis given); received weights of shape {w_shape} for x of shape "
+                    f"{x_shape}."
+                )
             if len(w_shape) != 1 or len(axes) != 1:
-                raise ValueError(f"average: `weights` must have the shape of `x` {x_shape}, or be 1-D along a single "
-                                 f"axis; received weights of shape {w_shape} with axis={axis!r}.")
+                raise ValueError(
+                    f"average: `weights` must have the shape of `x` {x_shape}, or be 1-D along a single "
+                    f"axis; received weights of shape {w_shape} with axis={axis!r}."
+                )
             if None not in (w_shape[0], x_shape[axes[0]]) and w_shape[0] != x_shape[axes[0]]:
-                raise ValueError(f"average: 1-D `weights` need one weight per position along axis {axis!r} "
-                                 f"({x_shape[axes[0]]}); received {w_shape[0]} weights.")
+                raise ValueError(
+                    f"average: 1-D `weights` need one weight per position along axis {axis!r} "
+                    f"({x_shape[axes[0]]}); received {w_shape[0]} weights."
+                )
     return _door.call("average", x, axis=axes, weights=weights)
 
 
@@ -1346,9 +1498,31 @@ def kaiser(x, beta):
     return _window("kaiser", x, beta)
 
 
-__all__ += ["nansum", "nanmean", "nanmax", "nanmin", "nanprod", "nanstd", "nanvar", "nanargmax", "nanargmin",
-            "nancumsum", "nancumprod", "quantile", "percentile", "median", "nanquantile", "nanpercentile",
-            "nanmedian", "average", "bartlett", "blackman", "hamming", "hanning", "kaiser"]
+__all__ += [
+    "nansum",
+    "nanmean",
+    "nanmax",
+    "nanmin",
+    "nanprod",
+    "nanstd",
+    "nanvar",
+    "nanargmax",
+    "nanargmin",
+    "nancumsum",
+    "nancumprod",
+    "quantile",
+    "percentile",
+    "median",
+    "nanquantile",
+    "nanpercentile",
+    "nanmedian",
+    "average",
+    "bartlett",
+    "blackman",
+    "hamming",
+    "hanning",
+    "kaiser",
+]
 
 
 # ----------------------------------------------------------- array building, indexing and search
@@ -1391,8 +1565,10 @@ def append(x1, x2, axis=None):
         n = _args.ndim_of(x1)
         axis = _args.axis(axis, n, "append")
         if _args.ndim_of(x2) != n:
-            raise ValueError(f"append: with an axis, `x1` and `x2` must have the same rank; received shapes "
-                             f"{_args.shape_of(x1)} and {_args.shape_of(x2)}.")
+            raise ValueError(
+                f"append: with an axis, `x1` and `x2` must have the same rank; received shapes "
+                f"{_args.shape_of(x1)} and {_args.shape_of(x2)}."
+            )
     return _door.call("append", x1, x2, axis=axis)
 
 
@@ -1414,8 +1590,9 @@ def array_split(x, indices_or_sections, axis=0):
     """
     axis = _args.axis(axis, _args.ndim_of(x), "array_split")
     size = _args.shape_of(x)[axis]
-    return _door.call("array_split", x, _args.sections(indices_or_sections, size, "array_split", axis, equal=False),
-                      axis=axis)
+    return _door.call(
+        "array_split", x, _args.sections(indices_or_sections, size, "array_split", axis, equal=False), axis=axis
+    )
 
 
 def _split_along(x, indices_or_sections, axis, op, rank):
@@ -1597,15 +1774,20 @@ def roll(x, shift, axis=None):
     if axis is None:
         return _door.call("roll", x, shifts, axis=None)
     n = _args.ndim_of(x)
-    axes = _args.axes(axis, n, "roll", keep_order=True) if not isinstance(axis, (list, tuple)) else \
-        tuple(_args.axis(a, n, "roll") for a in axis)
+    axes = (
+        _args.axes(axis, n, "roll", keep_order=True)
+        if not isinstance(axis, (list, tuple))
+        else tuple(_args.axis(a, n, "roll") for a in axis)
+    )
     if len(shifts) == 1:
         shifts = shifts * len(axes)
     if len(axes) == 1:
         axes = axes * len(shifts)
     if len(shifts) != len(axes):
-        raise ValueError(f"roll: `shift` and `axis` must have the same length (or one of them one entry); "
-                         f"received shift={shift!r} and axis={axis!r}.")
+        raise ValueError(
+            f"roll: `shift` and `axis` must have the same length (or one of them one entry); "
+            f"received shift={shift!r} and axis={axis!r}."
+        )
     total = {}
     for s, a in zip(shifts, axes):
         total[a] = total.get(a, 0) + s
@@ -1784,9 +1966,16 @@ def logspace(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=0):
     >>> hl.ops.convert_to_numpy(hl.ops.logspace(0, 2, 3)).tolist()
     [1.0, 10.0, 100.0]
     """
-    return _door.call("logspace", start, stop, num=_args.positive_int(num, "num", "logspace", minimum=0),
-                      endpoint=bool(endpoint), base=base, dtype=_args.dtype(dtype, "logspace"),
-                      axis=_space_axis(start, stop, axis, "logspace"))
+    return _door.call(
+        "logspace",
+        start,
+        stop,
+        num=_args.positive_int(num, "num", "logspace", minimum=0),
+        endpoint=bool(endpoint),
+        base=base,
+        dtype=_args.dtype(dtype, "logspace"),
+        axis=_space_axis(start, stop, axis, "logspace"),
+    )
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
@@ -1809,9 +1998,15 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     >>> hl.ops.convert_to_numpy(hl.ops.geomspace(1, 1000, 4)).tolist()
     [1.0, 10.0, 100.0, 1000.0]
     """
-    return _door.call("geomspace", start, stop, num=_args.positive_int(num, "num", "geomspace", minimum=0),
-                      endpoint=bool(endpoint), dtype=_args.dtype(dtype, "geomspace"),
-                      axis=_space_axis(start, stop, axis, "geomspace"))
+    return _door.call(
+        "geomspace",
+        start,
+        stop,
+        num=_args.positive_int(num, "num", "geomspace", minimum=0),
+        endpoint=bool(endpoint),
+        dtype=_args.dtype(dtype, "geomspace"),
+        axis=_space_axis(start, stop, axis, "geomspace"),
+    )
 
 
 def kron(x1, x2):
@@ -1825,7 +2020,8 @@ def kron(x1, x2):
         A tensor of shape ``x1.shape * x2.shape`` (axis by axis), of their promoted dtype.
 
     >>> import highlevel as hl
-    >>> hl.ops.convert_to_numpy(hl.ops.kron(hl.ops.convert_to_tensor([1, 10]), hl.ops.convert_to_tensor([1, 2]))).tolist()
+    >>> a, b = hl.ops.convert_to_tensor([1, 10]), hl.ops.convert_to_tensor([1, 2])
+    >>> hl.ops.convert_to_numpy(hl.ops.kron(a, b)).tolist()
     [1, 2, 10, 20]
     """
     return _door.call("kron", x1, x2)
@@ -1856,8 +2052,9 @@ def cross(x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):
     da, db = _args.shape_of(x1)[axisa], _args.shape_of(x2)[axisb]
     for name, d in (("x1", da), ("x2", db)):
         if d not in (2, 3, None):
-            raise ValueError(f"cross: the vectors of `{name}` must have 2 or 3 components; its vector axis has "
-                             f"size {d}.")
+            raise ValueError(
+                f"cross: the vectors of `{name}` must have 2 or 3 components; its vector axis has size {d}."
+            )
     rank = builtins.max(n1, n2) - 1
     axisc = axisc if da == db == 2 else _args.axis(axisc, rank + 1, "cross", "axisc")
     return _door.call("cross", x1, x2, axisa=axisa, axisb=axisb, axisc=axisc, axis=None)
@@ -1883,8 +2080,10 @@ def dot(x1, x2):
     if s1 and s2:
         b = s2[0] if len(s2) == 1 else s2[-2]
         if None not in (s1[-1], b) and s1[-1] != b:
-            raise ValueError(f"dot: the last axis of `x1` and the {'only' if len(s2) == 1 else 'second-to-last'} "
-                             f"axis of `x2` must have the same size; received shapes {s1} and {s2}.")
+            raise ValueError(
+                f"dot: the last axis of `x1` and the {'only' if len(s2) == 1 else 'second-to-last'} "
+                f"axis of `x2` must have the same size; received shapes {s1} and {s2}."
+            )
     return _door.call("dot", x1, x2)
 
 
@@ -1904,8 +2103,9 @@ def inner(x1, x2):
     """
     s1, s2 = _args.shape_of(x1), _args.shape_of(x2)
     if s1 and s2 and None not in (s1[-1], s2[-1]) and s1[-1] != s2[-1]:
-        raise ValueError(f"inner: the last axes of `x1` and `x2` must have the same size; received shapes {s1} "
-                         f"and {s2}.")
+        raise ValueError(
+            f"inner: the last axes of `x1` and `x2` must have the same size; received shapes {s1} and {s2}."
+        )
     return _door.call("inner", x1, x2)
 
 
@@ -1961,11 +2161,15 @@ def select(condlist, choicelist, default=0):
     [2, 7, 30]
     """
     if not isinstance(condlist, (list, tuple)) or not isinstance(choicelist, (list, tuple)):
-        raise TypeError("select: `condlist` and `choicelist` must be lists (or tuples) of tensors; received "
-                        f"{type(condlist).__name__} and {type(choicelist).__name__}.")
+        raise TypeError(
+            "select: `condlist` and `choicelist` must be lists (or tuples) of tensors; received "
+            f"{type(condlist).__name__} and {type(choicelist).__name__}."
+        )
     if len(condlist) != len(choicelist):
-        raise ValueError(f"select: `condlist` and `choicelist` must have the same length; received "
-                         f"{len(condlist)} conditions and {len(choicelist)} choices.")
+        raise ValueError(
+            f"select: `condlist` and `choicelist` must have the same length; received "
+            f"{len(condlist)} conditions and {len(choicelist)} choices."
+        )
     return _door.call("select", list(condlist), list(choicelist), default=default)
 
 
@@ -2022,8 +2226,9 @@ def argpartition(x, kth, axis=-1):
     return _door.call("argpartition", x, kths[0] if _args.is_int(kth) else kths, axis=axis)
 
 
-def unique(x, sorted=True, return_index=False, return_inverse=False, return_counts=False, axis=None, size=None,
-           fill_value=None):
+def unique(
+    x, sorted=True, return_index=False, return_inverse=False, return_counts=False, axis=None, size=None, fill_value=None
+):
     """The distinct entries of ``x`` (or its distinct slices along ``axis``).
 
     Args:
@@ -2061,8 +2266,17 @@ def unique(x, sorted=True, return_index=False, return_inverse=False, return_coun
     if size is not None:
         size = _args.positive_int(size, "size", "unique", minimum=0)
     flags = (bool(return_index), bool(return_inverse), bool(return_counts))
-    out = _door.call("unique", x, sorted=bool(sorted), return_index=flags[0], return_inverse=flags[1],
-                     return_counts=flags[2], axis=axis, size=size, fill_value=fill_value)
+    out = _door.call(
+        "unique",
+        x,
+        sorted=bool(sorted),
+        return_index=flags[0],
+        return_inverse=flags[1],
+        return_counts=flags[2],
+        axis=axis,
+        size=size,
+        fill_value=fill_value,
+    )
     if size is None:
         unknown = [{0 if axis is None else axis}]
         unknown += [{0}] * flags[0] + [set()] * flags[1] + [{0}] * flags[2]
@@ -2110,8 +2324,9 @@ def searchsorted(sorted_sequence, values, side="left"):
     [2, 3]
     """
     _args.rank_in(sorted_sequence, (1,), "searchsorted", "sorted_sequence")
-    return _door.call("searchsorted", sorted_sequence, values,
-                      side=_args.one_of(side, ("left", "right"), "side", "searchsorted"))
+    return _door.call(
+        "searchsorted", sorted_sequence, values, side=_args.one_of(side, ("left", "right"), "side", "searchsorted")
+    )
 
 
 def digitize(x, bins):
@@ -2158,18 +2373,21 @@ def bincount(x, weights=None, minlength=0, sparse=False):
     [0, 2, 0, 1]
     """
     if sparse:
-        raise ValueError("bincount: sparse=True asks for a sparse tensor, which highlevel does not have; pass "
-                         "sparse=False (the default) for a dense result.")
+        raise ValueError(
+            "bincount: sparse=True asks for a sparse tensor, which highlevel does not have; pass "
+            "sparse=False (the default) for a dense result."
+        )
     _args.rank_in(x, (1, 2), "bincount")
     from highlevel.backends.contract import dtypes as _dt
 
     dt = getattr(x, "dtype", None)
     if dt is not None and _dt.standardize_dtype(dt) not in _dt.INT_DTYPES:
-        raise TypeError(f"bincount: `x` must hold integers; received a tensor of dtype "
-                        f"{_dt.standardize_dtype(dt)}.")
+        raise TypeError(f"bincount: `x` must hold integers; received a tensor of dtype {_dt.standardize_dtype(dt)}.")
     if weights is not None and _args.shape_of(weights) != _args.shape_of(x):
-        raise ValueError(f"bincount: `weights` must have the shape of `x`; received shapes "
-                         f"{_args.shape_of(weights)} and {_args.shape_of(x)}.")
+        raise ValueError(
+            f"bincount: `weights` must have the shape of `x`; received shapes "
+            f"{_args.shape_of(weights)} and {_args.shape_of(x)}."
+        )
     minlength = _args.positive_int(minlength, "minlength", "bincount", minimum=0)
     out = _door.call("bincount", x, weights=weights, minlength=minlength, sparse=False)
     return _value_dependent(out, [{_args.ndim_of(x) - 1}])
@@ -2199,8 +2417,9 @@ def histogram(x, bins=10, range=None):
         try:
             low, high = (float(v) for v in range)
         except (TypeError, ValueError):
-            raise ValueError(f"histogram: `range` must be a (low, high) pair of numbers; received range={range!r}.") \
-                from None
+            raise ValueError(
+                f"histogram: `range` must be a (low, high) pair of numbers; received range={range!r}."
+            ) from None
         if not low <= high:
             raise ValueError(f"histogram: `range` must have low <= high; received range={range!r}.")
         range = (low, high)
@@ -2265,8 +2484,10 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     if x is not None:
         sx, sy = _args.shape_of(x), _args.shape_of(y)
         if not ((len(sx) == 1 and sx[0] in (sy[axis], None)) or sx == sy):
-            raise ValueError(f"trapezoid: `x` must be 1-D with one point per sample along the axis "
-                             f"({sy[axis]}), or have the shape of `y` {sy}; received shape {sx}.")
+            raise ValueError(
+                f"trapezoid: `x` must be 1-D with one point per sample along the axis "
+                f"({sy[axis]}), or have the shape of `y` {sy}; received shape {sx}."
+            )
     return _door.call("trapezoid", y, x=x, dx=dx, axis=axis)
 
 
@@ -2343,11 +2564,51 @@ def vectorize(pyfunc, *, excluded=None, signature=None):
     return vectorized(pyfunc, excluded=excluded, signature=signature)
 
 
-__all__ += ["append", "array_split", "hsplit", "vsplit", "dsplit", "hstack", "vstack", "dstack", "fliplr",
-            "flipud", "rot90", "roll", "diag", "diagonal", "diagflat", "trace", "tri", "vander", "meshgrid",
-            "logspace", "geomspace", "kron", "cross", "dot", "inner", "vdot", "unravel_index", "select", "isin",
-            "argpartition", "unique", "nonzero", "searchsorted", "digitize", "bincount", "histogram",
-            "count_nonzero", "diff", "trapezoid", "correlate", "corrcoef", "vectorize"]
+__all__ += [
+    "append",
+    "array_split",
+    "hsplit",
+    "vsplit",
+    "dsplit",
+    "hstack",
+    "vstack",
+    "dstack",
+    "fliplr",
+    "flipud",
+    "rot90",
+    "roll",
+    "diag",
+    "diagonal",
+    "diagflat",
+    "trace",
+    "tri",
+    "vander",
+    "meshgrid",
+    "logspace",
+    "geomspace",
+    "kron",
+    "cross",
+    "dot",
+    "inner",
+    "vdot",
+    "unravel_index",
+    "select",
+    "isin",
+    "argpartition",
+    "unique",
+    "nonzero",
+    "searchsorted",
+    "digitize",
+    "bincount",
+    "histogram",
+    "count_nonzero",
+    "diff",
+    "trapezoid",
+    "correlate",
+    "corrcoef",
+    "vectorize",
+]
+
 
 # ------------------------------------------------------------------------------ elementwise and bitwise math
 def _itemsize(dtype):
@@ -2375,8 +2636,14 @@ def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
     >>> hl.ops.convert_to_numpy(hl.ops.isclose([1.0, 1.0, float("nan")], [1.0 + 1e-7, 1.1, float("nan")])).tolist()
     [True, False, False]
     """
-    return _door.call("isclose", x1, x2, rtol=_args.number(rtol, "rtol", "isclose", allow_none=False),
-                      atol=_args.number(atol, "atol", "isclose", allow_none=False), equal_nan=bool(equal_nan))
+    return _door.call(
+        "isclose",
+        x1,
+        x2,
+        rtol=_args.number(rtol, "rtol", "isclose", allow_none=False),
+        atol=_args.number(atol, "atol", "isclose", allow_none=False),
+        equal_nan=bool(equal_nan),
+    )
 
 
 def allclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -2396,8 +2663,14 @@ def allclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
     >>> bool(hl.ops.convert_to_numpy(hl.ops.allclose([1.0, 2.0], [1.0, 2.00001])))
     True
     """
-    return _door.call("allclose", x1, x2, rtol=_args.number(rtol, "rtol", "allclose", allow_none=False),
-                      atol=_args.number(atol, "atol", "allclose", allow_none=False), equal_nan=bool(equal_nan))
+    return _door.call(
+        "allclose",
+        x1,
+        x2,
+        rtol=_args.number(rtol, "rtol", "allclose", allow_none=False),
+        atol=_args.number(atol, "atol", "allclose", allow_none=False),
+        equal_nan=bool(equal_nan),
+    )
 
 
 def cbrt(x):
@@ -2677,8 +2950,11 @@ def bitwise_and(x, y):
     >>> hl.ops.convert_to_numpy(hl.ops.bitwise_and([12, 10], [10, 6])).tolist()
     [8, 2]
     """
-    return _door.call("bitwise_and", _args.integer_input(x, "bitwise_and", "x", allow_bool=True),
-                      _args.integer_input(y, "bitwise_and", "y", allow_bool=True))
+    return _door.call(
+        "bitwise_and",
+        _args.integer_input(x, "bitwise_and", "x", allow_bool=True),
+        _args.integer_input(y, "bitwise_and", "y", allow_bool=True),
+    )
 
 
 def bitwise_or(x, y):
@@ -2698,8 +2974,11 @@ def bitwise_or(x, y):
     >>> hl.ops.convert_to_numpy(hl.ops.bitwise_or([12, 10], [10, 6])).tolist()
     [14, 14]
     """
-    return _door.call("bitwise_or", _args.integer_input(x, "bitwise_or", "x", allow_bool=True),
-                      _args.integer_input(y, "bitwise_or", "y", allow_bool=True))
+    return _door.call(
+        "bitwise_or",
+        _args.integer_input(x, "bitwise_or", "x", allow_bool=True),
+        _args.integer_input(y, "bitwise_or", "y", allow_bool=True),
+    )
 
 
 def bitwise_xor(x, y):
@@ -2719,8 +2998,11 @@ def bitwise_xor(x, y):
     >>> hl.ops.convert_to_numpy(hl.ops.bitwise_xor([12, 10], [10, 6])).tolist()
     [6, 12]
     """
-    return _door.call("bitwise_xor", _args.integer_input(x, "bitwise_xor", "x", allow_bool=True),
-                      _args.integer_input(y, "bitwise_xor", "y", allow_bool=True))
+    return _door.call(
+        "bitwise_xor",
+        _args.integer_input(x, "bitwise_xor", "x", allow_bool=True),
+        _args.integer_input(y, "bitwise_xor", "y", allow_bool=True),
+    )
 
 
 def bitwise_invert(x):
@@ -2991,8 +3273,9 @@ def identity(n, dtype=None):
     >>> hl.ops.convert_to_numpy(hl.ops.identity(2)).tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
-    return _door.call("identity", _args.positive_int(n, "n", "identity", minimum=0),
-                      dtype=_args.dtype(dtype, "identity"))
+    return _door.call(
+        "identity", _args.positive_int(n, "n", "identity", minimum=0), dtype=_args.dtype(dtype, "identity")
+    )
 
 
 def array(x, dtype=None):
@@ -3045,14 +3328,18 @@ def view(x, dtype=None):
     size_old, size_new = _itemsize(old), _itemsize(new)
     if size_old != size_new:
         if not shape:
-            raise ValueError(f"view: cannot view a 0-d tensor of {old} ({size_old} bytes) as {new} ({size_new} "
-                             "bytes): the item sizes differ, so the last axis would change length. Reshape it to "
-                             "(1,) first.")
+            raise ValueError(
+                f"view: cannot view a 0-d tensor of {old} ({size_old} bytes) as {new} ({size_new} "
+                "bytes): the item sizes differ, so the last axis would change length. Reshape it to "
+                "(1,) first."
+            )
         last = shape[-1]
         if last is not None and (last * size_old) % size_new:
-            raise ValueError(f"view: the last axis of a tensor of shape {shape} and dtype {old} holds "
-                             f"{last * size_old} bytes, not a whole number of {new} items ({size_new} bytes each). "
-                             "Pad or slice the last axis to a multiple first.")
+            raise ValueError(
+                f"view: the last axis of a tensor of shape {shape} and dtype {old} holds "
+                f"{last * size_old} bytes, not a whole number of {new} items ({size_new} bytes each). "
+                "Pad or slice the last axis to a multiple first."
+            )
     return _door.call("view", x, new)
 
 
@@ -3073,10 +3360,44 @@ def get_item(x, key):
     return _door.call("getitem", x, key)
 
 
-__all__ += ["isclose", "allclose", "cbrt", "fabs", "fmax", "fmin", "fmod", "gcd", "lcm", "heaviside", "hypot", "i0",
-            "isneginf", "isposinf", "isreal", "ldexp", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
-            "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "left_shift", "right_shift", "logaddexp2",
-            "nextafter", "signbit", "sinc", "trunc", "empty", "empty_like", "identity", "array", "view", "get_item"]
+__all__ += [
+    "isclose",
+    "allclose",
+    "cbrt",
+    "fabs",
+    "fmax",
+    "fmin",
+    "fmod",
+    "gcd",
+    "lcm",
+    "heaviside",
+    "hypot",
+    "i0",
+    "isneginf",
+    "isposinf",
+    "isreal",
+    "ldexp",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_invert",
+    "bitwise_not",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
+    "left_shift",
+    "right_shift",
+    "logaddexp2",
+    "nextafter",
+    "signbit",
+    "sinc",
+    "trunc",
+    "empty",
+    "empty_like",
+    "identity",
+    "array",
+    "view",
+    "get_item",
+]
 
 
 def slogdet(x):
@@ -3180,4 +3501,6 @@ def angle(x):
     [1.5708, 3.1416]
     """
     return _door.call("angle", x)
+
+
 __all__ += ["slogdet", "real", "imag", "conjugate", "conj", "angle"]

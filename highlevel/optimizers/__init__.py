@@ -22,8 +22,18 @@ from .optimizer import Optimizer
 from .rmsprop import RMSprop
 from .sgd import SGD
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
-            "adadelta": Adadelta, "adamax": Adamax, "nadam": Nadam, "lion": Lion, "adafactor": Adafactor}
+_BY_NAME = {
+    "sgd": SGD,
+    "adam": Adam,
+    "adamw": AdamW,
+    "rmsprop": RMSprop,
+    "adagrad": Adagrad,
+    "adadelta": Adadelta,
+    "adamax": Adamax,
+    "nadam": Nadam,
+    "lion": Lion,
+    "adafactor": Adafactor,
+}
 
 
 def get(identifier):
@@ -35,13 +45,16 @@ def get(identifier):
 
         cls = _BY_NAME.get(identifier.lower()) or _class_named(identifier) or find(identifier)
         if cls is None:
-            raise ValueError(f"Unknown optimizer {identifier!r}. Known optimizers: {sorted(_BY_NAME)} (or their "
-                             "class names).")
+            raise ValueError(
+                f"Unknown optimizer {identifier!r}. Known optimizers: {sorted(_BY_NAME)} (or their class names)."
+            )
         return cls()
     if isinstance(identifier, dict):
         return deserialize(identifier)
-    raise TypeError(f"Could not interpret optimizer identifier {identifier!r}: pass a name such as 'adam', a "
-                    "serialized dict or an hl.optimizers.Optimizer instance.")
+    raise TypeError(
+        f"Could not interpret optimizer identifier {identifier!r}: pass a name such as 'adam', a "
+        "serialized dict or an hl.optimizers.Optimizer instance."
+    )
 
 
 def _class_named(name):
@@ -70,11 +83,29 @@ def deserialize(config, custom_objects=None):
     cls = find(config.get("registered_name"), custom_objects) if isinstance(config, dict) else None
     cls = cls or find(name, custom_objects, classes)
     if cls is None:
-        raise ValueError(f"Unknown optimizer class {name!r}; known: {sorted(classes)}. Pass your own classes "
-                         "with custom_objects={'Name': Class}, or register them with "
-                         "@hl.saving.register_keras_serializable().")
+        raise ValueError(
+            f"Unknown optimizer class {name!r}; known: {sorted(classes)}. Pass your own classes "
+            "with custom_objects={'Name': Class}, or register them with "
+            "@hl.saving.register_keras_serializable()."
+        )
     return cls.from_config(config.get("config", {}), custom_objects=custom_objects)
 
 
-__all__ = ["Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Lion", "LossScaleOptimizer", "Nadam",
-           "Optimizer", "RMSprop", "SGD", "deserialize", "get", "schedules", "serialize"]
+__all__ = [
+    "Adadelta",
+    "Adafactor",
+    "Adagrad",
+    "Adam",
+    "AdamW",
+    "Adamax",
+    "Lion",
+    "LossScaleOptimizer",
+    "Nadam",
+    "Optimizer",
+    "RMSprop",
+    "SGD",
+    "deserialize",
+    "get",
+    "schedules",
+    "serialize",
+]

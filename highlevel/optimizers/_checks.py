@@ -32,6 +32,5 @@ def check_number(name, value, low=None, high=None, low_open=False, high_open=Fal
         ok = ok and (high is None or (value < high if high_open else value <= high))
     if not ok:
         bounds = _describe(low, high, low_open, high_open)
-        raise ValueError(f"`{name}` must be {kind}{' ' + bounds if bounds else ''}; "
-                         f"received {name}={value!r}.")
+        raise ValueError(f"`{name}` must be {kind}{' ' + bounds if bounds else ''}; received {name}={value!r}.")
     return value

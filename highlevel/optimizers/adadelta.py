@@ -37,8 +37,7 @@ class Adadelta(Optimizer):
             return
         super().build(variables)
         self._accumulated_grads = [self.add_variable_from_reference(v, "accumulated_grad") for v in variables]
-        self._accumulated_delta_vars = [self.add_variable_from_reference(v, "accumulated_delta_var")
-                                        for v in variables]
+        self._accumulated_delta_vars = [self.add_variable_from_reference(v, "accumulated_delta_var") for v in variables]
 
     def update_step(self, gradient, variable, learning_rate):
         lr = ops.cast(learning_rate, variable.dtype)

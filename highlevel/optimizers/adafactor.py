@@ -33,8 +33,17 @@ class Adafactor(Optimizer):
         **kwargs: the base :class:`Optimizer` options.
     """
 
-    def __init__(self, learning_rate=0.001, beta_2_decay=-0.8, epsilon_1=1e-30, epsilon_2=1e-3,
-                 clip_threshold=1.0, relative_step=True, name=None, **kwargs):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta_2_decay=-0.8,
+        epsilon_1=1e-30,
+        epsilon_2=1e-3,
+        clip_threshold=1.0,
+        relative_step=True,
+        name=None,
+        **kwargs,
+    ):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         self.beta_2_decay = float(check_number("beta_2_decay", beta_2_decay, high=0.0))
         self.epsilon_1 = float(check_number("epsilon_1", epsilon_1, 0.0))
@@ -53,8 +62,9 @@ class Adafactor(Optimizer):
                 # Factor over the last two axes: r drops the last one, c the second-to-last one.
                 base = var.path.replace("/", "_")
                 self._r.append(self.add_variable(shape[:-1], dtype=var.dtype, name=f"{base}_row_moment"))
-                self._c.append(self.add_variable(shape[:-2] + shape[-1:], dtype=var.dtype,
-                                                 name=f"{base}_column_moment"))
+                self._c.append(
+                    self.add_variable(shape[:-2] + shape[-1:], dtype=var.dtype, name=f"{base}_column_moment")
+                )
             else:
                 self._r.append(None)
                 self._c.append(None)
@@ -80,8 +90,7 @@ class Adafactor(Optimizer):
             c_new = beta_2_t * c.value + (1.0 - beta_2_t) * ops.mean(regulated_grad_square, axis=-2)
             r.assign(r_new)
             c.assign(c_new)
-            v_new = (ops.expand_dims(r_new / ops.mean(r_new, axis=-1, keepdims=True), -1)
-                     * ops.expand_dims(c_new, -2))
+            v_new = ops.expand_dims(r_new / ops.mean(r_new, axis=-1, keepdims=True), -1) * ops.expand_dims(c_new, -2)
         else:
             v_new = beta_2_t * v.value + (1.0 - beta_2_t) * regulated_grad_square
         v.assign(v_new)
@@ -90,6 +99,11 @@ class Adafactor(Optimizer):
         variable.assign_sub(alpha_t * u_t_hat)
 
     def get_config(self):
-        return dict(super().get_config(), beta_2_decay=self.beta_2_decay, epsilon_1=self.epsilon_1,
-                    epsilon_2=self.epsilon_2, clip_threshold=self.clip_threshold,
-                    relative_step=self.relative_step)
+        return dict(
+            super().get_config(),
+            beta_2_decay=self.beta_2_decay,
+            epsilon_1=self.epsilon_1,
+            epsilon_2=self.epsilon_2,
+            clip_threshold=self.clip_threshold,
+            relative_step=self.relative_step,
+        )

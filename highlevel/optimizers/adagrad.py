@@ -26,8 +26,9 @@ class Adagrad(Optimizer):
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
-        self.initial_accumulator_value = float(check_number("initial_accumulator_value",
-                                                            initial_accumulator_value, 0.0))
+        self.initial_accumulator_value = float(
+            check_number("initial_accumulator_value", initial_accumulator_value, 0.0)
+        )
         self.epsilon = float(check_number("epsilon", epsilon, 0.0))
 
     def build(self, variables):
@@ -35,8 +36,9 @@ class Adagrad(Optimizer):
             return
         super().build(variables)
         init = initializers.Constant(self.initial_accumulator_value)
-        self._accumulators_sq = [self.add_variable_from_reference(v, "accumulator", initializer=init)
-                                 for v in variables]
+        self._accumulators_sq = [
+            self.add_variable_from_reference(v, "accumulator", initializer=init) for v in variables
+        ]
 
     def update_step(self, gradient, variable, learning_rate):
         lr = ops.cast(learning_rate, variable.dtype)
@@ -46,5 +48,6 @@ class Adagrad(Optimizer):
         variable.assign_sub(lr * gradient / ops.sqrt(acc_new + self.epsilon))
 
     def get_config(self):
-        return dict(super().get_config(), initial_accumulator_value=self.initial_accumulator_value,
-                    epsilon=self.epsilon)
+        return dict(
+            super().get_config(), initial_accumulator_value=self.initial_accumulator_value, epsilon=self.epsilon
+        )

@@ -33,8 +33,7 @@ class Adam(Optimizer):
         **kwargs: the base :class:`Optimizer` options.
     """
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name=None,
-                 **kwargs):
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         for arg, value in (("beta_1", beta_1), ("beta_2", beta_2)):
             if not 0 <= value < 1:
@@ -50,8 +49,9 @@ class Adam(Optimizer):
         super().build(variables)
         self.momentums = [self.add_variable_from_reference(v, "momentum") for v in variables]
         self.velocities = [self.add_variable_from_reference(v, "velocity") for v in variables]
-        self.velocity_hats = [self.add_variable_from_reference(v, "velocity_hat") for v in variables] \
-            if self.amsgrad else []
+        self.velocity_hats = (
+            [self.add_variable_from_reference(v, "velocity_hat") for v in variables] if self.amsgrad else []
+        )
 
     def _bias_corrected_rate(self, learning_rate, dtype):
         """``lr · sqrt(1 - beta_2^t) / (1 - beta_1^t)``, once per step and dtype."""
@@ -63,8 +63,9 @@ class Adam(Optimizer):
                 # Eager: the step count is known, so the powers are computed on the host, in the variables'
                 # dtype as the traced formula below does (same rounding), instead of a dozen tensor ops.
                 n = int(done)
-                t = np.asarray((n // self.gradient_accumulation_steps if self.gradient_accumulation_steps else n)
-                               + 1, dtype)
+                t = np.asarray(
+                    (n // self.gradient_accumulation_steps if self.gradient_accumulation_steps else n) + 1, dtype
+                )
                 one = np.asarray(1.0, dtype)
                 b1_power = np.power(np.asarray(self.beta_1, dtype), t)
                 b2_power = np.power(np.asarray(self.beta_2, dtype), t)
@@ -85,14 +86,21 @@ class Adam(Optimizer):
         for dtype, pairs in by_dtype.items():
             idx = [self._slot_index(v) for _, v in pairs]
             backend.adam_update(
-                [v for _, v in pairs], [g for g, _ in pairs], [self.momentums[i] for i in idx],
-                [self.velocities[i] for i in idx], self._bias_corrected_rate(learning_rate, dtype),
-                self.beta_1, self.beta_2, self.epsilon,
-                velocity_hats=[self.velocity_hats[i] for i in idx] if self.amsgrad else None)
+                [v for _, v in pairs],
+                [g for g, _ in pairs],
+                [self.momentums[i] for i in idx],
+                [self.velocities[i] for i in idx],
+                self._bias_corrected_rate(learning_rate, dtype),
+                self.beta_1,
+                self.beta_2,
+                self.epsilon,
+                velocity_hats=[self.velocity_hats[i] for i in idx] if self.amsgrad else None,
+            )
 
     def update_step(self, gradient, variable, learning_rate):
         self._update_variables([gradient], [variable], learning_rate)
 
     def get_config(self):
-        return dict(super().get_config(), beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon,
-                    amsgrad=self.amsgrad)
+        return dict(
+            super().get_config(), beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon, amsgrad=self.amsgrad
+        )

@@ -24,10 +24,29 @@ class AdamW(Adam):
         **kwargs: the base :class:`Optimizer` options (exclude variables with ``exclude_from_weight_decay``).
     """
 
-    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 amsgrad=False, name=None, **kwargs):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        weight_decay=0.004,
+        beta_1=0.9,
+        beta_2=0.999,
+        epsilon=1e-7,
+        amsgrad=False,
+        name=None,
+        **kwargs,
+    ):
         if weight_decay is None:
-            raise ValueError("AdamW needs a numeric `weight_decay` (e.g. 0.004); received weight_decay=None. "
-                             "Use Adam for no weight decay.")
-        super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2, epsilon=epsilon,
-                         amsgrad=amsgrad, weight_decay=weight_decay, name=name, **kwargs)
+            raise ValueError(
+                "AdamW needs a numeric `weight_decay` (e.g. 0.004); received weight_decay=None. "
+                "Use Adam for no weight decay."
+            )
+        super().__init__(
+            learning_rate=learning_rate,
+            beta_1=beta_1,
+            beta_2=beta_2,
+            epsilon=epsilon,
+            amsgrad=amsgrad,
+            weight_decay=weight_decay,
+            name=name,
+            **kwargs,
+        )

@@ -30,8 +30,7 @@ class Lion(Optimizer):
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         if isinstance(beta_1, (int, float)) and not isinstance(beta_1, bool) and beta_1 == 0:
-            raise ValueError("`beta_1` must be in (0, 1]; received beta_1=0, with which Lion degenerates to "
-                             "sign SGD.")
+            raise ValueError("`beta_1` must be in (0, 1]; received beta_1=0, with which Lion degenerates to sign SGD.")
         self.beta_1 = float(check_number("beta_1", beta_1, 0.0, 1.0, low_open=True))
         self.beta_2 = float(check_number("beta_2", beta_2, 0.0, 1.0))
 

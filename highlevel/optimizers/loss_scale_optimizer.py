@@ -28,9 +28,17 @@ from .. import naming
 from .optimizer import Optimizer
 
 # Base-optimizer arguments Keras's LossScaleOptimizer accepts only at their defaults (old configs hold them).
-_BASE_DEFAULTS = {"weight_decay": None, "clipnorm": None, "global_clipnorm": None, "clipvalue": None,
-                  "use_ema": False, "ema_momentum": 0.99, "ema_overwrite_frequency": None,
-                  "loss_scale_factor": None, "gradient_accumulation_steps": None}
+_BASE_DEFAULTS = {
+    "weight_decay": None,
+    "clipnorm": None,
+    "global_clipnorm": None,
+    "clipvalue": None,
+    "use_ema": False,
+    "ema_momentum": 0.99,
+    "ema_overwrite_frequency": None,
+    "loss_scale_factor": None,
+    "gradient_accumulation_steps": None,
+}
 
 
 class LossScaleOptimizer(Optimizer):
@@ -47,24 +55,30 @@ class LossScaleOptimizer(Optimizer):
         name: the optimizer's name.
     """
 
-    def __init__(self, inner_optimizer, initial_scale=2.0 ** 15, dynamic_growth_steps=2000, name=None, **kwargs):
+    def __init__(self, inner_optimizer, initial_scale=2.0**15, dynamic_growth_steps=2000, name=None, **kwargs):
         if not kwargs.pop("dynamic", True):
-            raise ValueError("LossScaleOptimizer supports only dynamic loss scaling; for a fixed scale set "
-                             "`loss_scale_factor` on the optimizer itself instead.")
+            raise ValueError(
+                "LossScaleOptimizer supports only dynamic loss scaling; for a fixed scale set "
+                "`loss_scale_factor` on the optimizer itself instead."
+            )
         for arg, default in _BASE_DEFAULTS.items():
             if arg in kwargs and kwargs.pop(arg) != default:
                 raise ValueError(f"LossScaleOptimizer does not take `{arg}`: set it on the inner optimizer.")
         if kwargs:
             raise TypeError(f"Unrecognized keyword arguments passed to LossScaleOptimizer: {sorted(kwargs)}.")
         if not isinstance(inner_optimizer, Optimizer) or isinstance(inner_optimizer, LossScaleOptimizer):
-            raise TypeError("LossScaleOptimizer wraps an hl.optimizers.Optimizer (not another "
-                            f"LossScaleOptimizer); received inner_optimizer={inner_optimizer!r}.")
+            raise TypeError(
+                "LossScaleOptimizer wraps an hl.optimizers.Optimizer (not another "
+                f"LossScaleOptimizer); received inner_optimizer={inner_optimizer!r}."
+            )
         if isinstance(initial_scale, bool) or not isinstance(initial_scale, (int, float)) or not initial_scale > 0:
             raise ValueError(f"`initial_scale` must be a positive number; received {initial_scale!r}.")
-        if (isinstance(dynamic_growth_steps, bool) or not isinstance(dynamic_growth_steps, int)
-                or dynamic_growth_steps < 1):
-            raise ValueError("`dynamic_growth_steps` must be a positive integer; received "
-                             f"{dynamic_growth_steps!r}.")
+        if (
+            isinstance(dynamic_growth_steps, bool)
+            or not isinstance(dynamic_growth_steps, int)
+            or dynamic_growth_steps < 1
+        ):
+            raise ValueError(f"`dynamic_growth_steps` must be a positive integer; received {dynamic_growth_steps!r}.")
         # The base constructor is not called: the learning rate, iteration count and every hyper-parameter
         # belong to the inner optimizer.
         self.name = name or naming.to_snake_case(type(self).__name__)
@@ -121,8 +135,9 @@ class LossScaleOptimizer(Optimizer):
 
         variables = list(variables)
         self.step_counter = self.add_variable((), initializer="zeros", dtype="int64", name="step_counter")
-        self.dynamic_scale = self.add_variable((), initializer=initializers.Constant(self.initial_scale),
-                                               dtype="float32", name="dynamic_scale")
+        self.dynamic_scale = self.add_variable(
+            (), initializer=initializers.Constant(self.initial_scale), dtype="float32", name="dynamic_scale"
+        )
         if not self.inner_optimizer.built:
             self.inner_optimizer.build(variables)
         self._trainable_variables = variables
@@ -159,8 +174,10 @@ class LossScaleOptimizer(Optimizer):
         grads = list(grads)
         if not self.built:
             if trainable_variables is None:
-                raise ValueError("apply() without trainable_variables needs a built optimizer: call "
-                                 "optimizer.build(variables) first or pass the variables.")
+                raise ValueError(
+                    "apply() without trainable_variables needs a built optimizer: call "
+                    "optimizer.build(variables) first or pass the variables."
+                )
             self.build(trainable_variables)
         if only_if is not None:
             with StatelessScope() as scope:
@@ -184,8 +201,12 @@ class LossScaleOptimizer(Optimizer):
     def get_config(self):
         from . import serialize
 
-        return {"name": self.name, "inner_optimizer": serialize(self.inner_optimizer),
-                "initial_scale": self.initial_scale, "dynamic_growth_steps": self.dynamic_growth_steps}
+        return {
+            "name": self.name,
+            "inner_optimizer": serialize(self.inner_optimizer),
+            "initial_scale": self.initial_scale,
+            "dynamic_growth_steps": self.dynamic_growth_steps,
+        }
 
     @classmethod
     def from_config(cls, config, custom_objects=None):

@@ -47,29 +47,52 @@ class Optimizer:
         name: the optimizer's name (default: the class name in snake_case).
     """
 
-    def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
-                 gradient_accumulation_steps=None, name=None, **kwargs):
+    def __init__(
+        self,
+        learning_rate,
+        weight_decay=None,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
+        name=None,
+        **kwargs,
+    ):
         kwargs.pop("decay", None)  # Keras 3 accepts and ignores the legacy argument
         if kwargs:
             raise TypeError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}.")
         if sum(x is not None for x in (clipnorm, clipvalue, global_clipnorm)) > 1:
-            raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set; received "
-                             f"clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}.")
-        for arg, value in (("clipnorm", clipnorm), ("clipvalue", clipvalue), ("global_clipnorm", global_clipnorm),
-                           ("weight_decay", weight_decay), ("loss_scale_factor", loss_scale_factor)):
+            raise ValueError(
+                "Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set; received "
+                f"clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}."
+            )
+        for arg, value in (
+            ("clipnorm", clipnorm),
+            ("clipvalue", clipvalue),
+            ("global_clipnorm", global_clipnorm),
+            ("weight_decay", weight_decay),
+            ("loss_scale_factor", loss_scale_factor),
+        ):
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
                 raise ValueError(f"`{arg}` must be a non-negative number or None; received {arg}={value!r}.")
-        if gradient_accumulation_steps is not None and (not isinstance(gradient_accumulation_steps, int)
-                                                       or gradient_accumulation_steps < 2):
-            raise ValueError("`gradient_accumulation_steps` must be an integer >= 2; received "
-                             f"{gradient_accumulation_steps!r}.")
+        if gradient_accumulation_steps is not None and (
+            not isinstance(gradient_accumulation_steps, int) or gradient_accumulation_steps < 2
+        ):
+            raise ValueError(
+                f"`gradient_accumulation_steps` must be an integer >= 2; received {gradient_accumulation_steps!r}."
+            )
         if not isinstance(ema_momentum, (int, float)) or not 0 <= ema_momentum <= 1:
             raise ValueError(f"`ema_momentum` must be in [0, 1]; received ema_momentum={ema_momentum!r}.")
-        if ema_overwrite_frequency is not None and (not isinstance(ema_overwrite_frequency, int)
-                                                    or ema_overwrite_frequency < 1):
-            raise ValueError("`ema_overwrite_frequency` must be an integer >= 1 or None; received "
-                             f"{ema_overwrite_frequency!r}.")
+        if ema_overwrite_frequency is not None and (
+            not isinstance(ema_overwrite_frequency, int) or ema_overwrite_frequency < 1
+        ):
+            raise ValueError(
+                f"`ema_overwrite_frequency` must be an integer >= 1 or None; received {ema_overwrite_frequency!r}."
+            )
         self.name = name or naming.to_snake_case(type(self).__name__)
         self.weight_decay = weight_decay
         self.clipnorm = clipnorm
@@ -97,16 +120,20 @@ class Optimizer:
             self._schedule = learning_rate
             self._learning_rate = None
         elif callable(learning_rate):
-            raise TypeError("learning_rate must be a float or a LearningRateSchedule; a plain callable cannot be "
-                            "traced into a compiled step nor saved. Subclass "
-                            "hl.optimizers.schedules.LearningRateSchedule.")
+            raise TypeError(
+                "learning_rate must be a float or a LearningRateSchedule; a plain callable cannot be "
+                "traced into a compiled step nor saved. Subclass "
+                "hl.optimizers.schedules.LearningRateSchedule."
+            )
         else:
             if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float)) or learning_rate < 0:
-                raise ValueError(f"learning_rate must be a non-negative float or a LearningRateSchedule; received "
-                                 f"{learning_rate!r}.")
+                raise ValueError(
+                    f"learning_rate must be a non-negative float or a LearningRateSchedule; received {learning_rate!r}."
+                )
             self._schedule = None
-            self._learning_rate = Variable(float(learning_rate), dtype="float32", trainable=False,
-                                           name="learning_rate", backend=backend)
+            self._learning_rate = Variable(
+                float(learning_rate), dtype="float32", trainable=False, name="learning_rate", backend=backend
+            )
             self._variables.append(self._learning_rate)
 
     # ------------------------------------------------------------ learning rate
@@ -120,14 +147,18 @@ class Optimizer:
     @learning_rate.setter
     def learning_rate(self, value):
         if self._schedule is not None:
-            raise TypeError("This optimizer was created with a LearningRateSchedule as its learning_rate, so its "
-                            "learning rate cannot be set to a value. Create the optimizer with a float "
-                            "learning_rate to make it settable.")
+            raise TypeError(
+                "This optimizer was created with a LearningRateSchedule as its learning_rate, so its "
+                "learning rate cannot be set to a value. Create the optimizer with a float "
+                "learning_rate to make it settable."
+            )
         from .schedules import LearningRateSchedule
 
         if isinstance(value, LearningRateSchedule) or callable(value):
-            raise TypeError("A float learning rate cannot be replaced by a schedule after creation; pass the "
-                            "schedule to the optimizer's constructor instead.")
+            raise TypeError(
+                "A float learning rate cannot be replaced by a schedule after creation; pass the "
+                "schedule to the optimizer's constructor instead."
+            )
         self._learning_rate.assign(float(value) if isinstance(value, (int, float)) else value)
 
     def _update_count(self):
@@ -159,8 +190,14 @@ class Optimizer:
         """A new optimizer state variable (not trainable), tracked in :attr:`variables`."""
         from highlevel import initializers
 
-        var = Variable(initializers.get(initializer), shape=tuple(shape), dtype=dtype, trainable=False,
-                       name=name or f"{self.name}_variable", backend=self._backend)
+        var = Variable(
+            initializers.get(initializer),
+            shape=tuple(shape),
+            dtype=dtype,
+            trainable=False,
+            name=name or f"{self.name}_variable",
+            backend=self._backend,
+        )
         var.path = f"{self.name}/{var.name}"
         self._variables.append(var)
         return var
@@ -168,8 +205,12 @@ class Optimizer:
     def add_variable_from_reference(self, reference_variable, name=None, initializer="zeros"):
         """A slot variable shaped and typed like ``reference_variable``, named after it."""
         base = re.sub(r"[/:]", "_", reference_variable.path)
-        slot = self.add_variable(reference_variable.shape, initializer=initializer,
-                                 dtype=reference_variable.dtype, name=f"{base}_{name or 'var'}")
+        slot = self.add_variable(
+            reference_variable.shape,
+            initializer=initializer,
+            dtype=reference_variable.dtype,
+            name=f"{base}_{name or 'var'}",
+        )
         if isinstance(reference_variable, Variable):
             self._backend.match_variable_layout(slot, reference_variable)
         return slot
@@ -183,8 +224,9 @@ class Optimizer:
             # Zeros like Keras: the first update sets the average to the weights (momentum 0 at step 0).
             self._ema = [self.add_variable_from_reference(v, "average") for v in variables]
         if self.gradient_accumulation_steps:
-            self._accumulated_gradients = [self.add_variable_from_reference(v, "gradient_accumulator")
-                                           for v in variables]
+            self._accumulated_gradients = [
+                self.add_variable_from_reference(v, "gradient_accumulator") for v in variables
+            ]
         self.built = True
 
     def _build_or_undo(self, variables):
@@ -230,8 +272,12 @@ class Optimizer:
             previous = before.get(name, _MISSING)
             if value is previous or name in ("_variables", "_trainable_variables", "_index", "built"):
                 continue
-            if (isinstance(previous, list) and isinstance(value, list) and len(previous) == len(known)
-                    and len(value) == len(new)):
+            if (
+                isinstance(previous, list)
+                and isinstance(value, list)
+                and len(previous) == len(known)
+                and len(value) == len(new)
+            ):
                 setattr(self, name, previous + value)  # one slot per variable: the new ones go at the end
             elif previous is _MISSING:
                 continue  # an attribute the first build did not make (cannot happen for a deterministic build)
@@ -248,14 +294,18 @@ class Optimizer:
         try:
             return self._index[id(variable)]
         except KeyError:
-            raise ValueError(f"Unknown variable {getattr(variable, 'path', variable)!r}: this optimizer was built "
-                             "for other variables. Create a new optimizer for a new set of variables.") from None
+            raise ValueError(
+                f"Unknown variable {getattr(variable, 'path', variable)!r}: this optimizer was built "
+                "for other variables. Create a new optimizer for a new set of variables."
+            ) from None
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
         """Exempts variables (objects, or regex patterns searched in their paths/names) from weight decay."""
         if self.built:
-            raise ValueError("exclude_from_weight_decay() must be called before the optimizer is built "
-                             "(before the first training step).")
+            raise ValueError(
+                "exclude_from_weight_decay() must be called before the optimizer is built "
+                "(before the first training step)."
+            )
         self._exclude_ids.update(id(v) for v in var_list or [])
         self._exclude_names.extend(var_names or [])
 
@@ -297,8 +347,10 @@ class Optimizer:
         grads = list(grads)
         if trainable_variables is None:
             if not self.built:
-                raise ValueError("apply() without trainable_variables needs a built optimizer: call "
-                                 "optimizer.build(variables) first or pass the variables.")
+                raise ValueError(
+                    "apply() without trainable_variables needs a built optimizer: call "
+                    "optimizer.build(variables) first or pass the variables."
+                )
             variables = list(self._trainable_variables)
         else:
             variables = list(trainable_variables)
@@ -421,14 +473,24 @@ class Optimizer:
         """The constructor arguments (a schedule is serialized as a nested dict)."""
         from .schedules import serialize as serialize_schedule
 
-        lr = serialize_schedule(self._schedule) if self._schedule is not None else \
-            float(ops.convert_to_numpy(self._learning_rate.value))
-        return {"name": self.name, "learning_rate": lr, "weight_decay": self.weight_decay,
-                "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
-                "use_ema": self.use_ema, "ema_momentum": self.ema_momentum,
-                "ema_overwrite_frequency": self.ema_overwrite_frequency,
-                "loss_scale_factor": self.loss_scale_factor,
-                "gradient_accumulation_steps": self.gradient_accumulation_steps}
+        lr = (
+            serialize_schedule(self._schedule)
+            if self._schedule is not None
+            else float(ops.convert_to_numpy(self._learning_rate.value))
+        )
+        return {
+            "name": self.name,
+            "learning_rate": lr,
+            "weight_decay": self.weight_decay,
+            "clipnorm": self.clipnorm,
+            "global_clipnorm": self.global_clipnorm,
+            "clipvalue": self.clipvalue,
+            "use_ema": self.use_ema,
+            "ema_momentum": self.ema_momentum,
+            "ema_overwrite_frequency": self.ema_overwrite_frequency,
+            "loss_scale_factor": self.loss_scale_factor,
+            "gradient_accumulation_steps": self.gradient_accumulation_steps,
+        }
 
     @classmethod
     def from_config(cls, config, custom_objects=None):

@@ -30,8 +30,7 @@ class RMSprop(Optimizer):
         **kwargs: the base :class:`Optimizer` options.
     """
 
-    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name=None,
-                 **kwargs):
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         self.rho = float(check_number("rho", rho, 0.0, 1.0))
         self.momentum = float(check_number("momentum", momentum, 0.0))
@@ -43,10 +42,12 @@ class RMSprop(Optimizer):
             return
         super().build(variables)
         self._velocities = [self.add_variable_from_reference(v, "velocity") for v in variables]
-        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in variables] \
-            if self.momentum > 0 else []
-        self._average_gradients = [self.add_variable_from_reference(v, "average_gradient") for v in variables] \
-            if self.centered else []
+        self._momentums = (
+            [self.add_variable_from_reference(v, "momentum") for v in variables] if self.momentum > 0 else []
+        )
+        self._average_gradients = (
+            [self.add_variable_from_reference(v, "average_gradient") for v in variables] if self.centered else []
+        )
 
     def update_step(self, gradient, variable, learning_rate):
         lr = ops.cast(learning_rate, variable.dtype)
@@ -72,5 +73,6 @@ class RMSprop(Optimizer):
             variable.assign_sub(increment)
 
     def get_config(self):
-        return dict(super().get_config(), rho=self.rho, momentum=self.momentum, epsilon=self.epsilon,
-                    centered=self.centered)
+        return dict(
+            super().get_config(), rho=self.rho, momentum=self.momentum, epsilon=self.epsilon, centered=self.centered
+        )

@@ -37,8 +37,9 @@ class SGD(Optimizer):
         if self.built:
             return
         super().build(variables)
-        self.momentums = [self.add_variable_from_reference(v, "momentum") for v in variables] \
-            if self.momentum != 0 else []
+        self.momentums = (
+            [self.add_variable_from_reference(v, "momentum") for v in variables] if self.momentum != 0 else []
+        )
 
     def update_step(self, gradient, variable, learning_rate):
         lr = ops.cast(learning_rate, variable.dtype)

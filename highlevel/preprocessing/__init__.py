@@ -11,8 +11,10 @@ dataset builders are at the top. Each name is the same object as in ``hl.utils``
 from . import image, sequence
 from ._lazy import resolve
 
-_NAMES = {name: [("highlevel.utils", name)] for name in (
-    "image_dataset_from_directory", "text_dataset_from_directory", "timeseries_dataset_from_array")}
+_NAMES = {
+    name: [("highlevel.utils", name)]
+    for name in ("image_dataset_from_directory", "text_dataset_from_directory", "timeseries_dataset_from_array")
+}
 
 
 def __getattr__(name):
@@ -25,5 +27,10 @@ def __dir__():
     return sorted(set(globals()) | set(_NAMES))
 
 
-__all__ = ["image", "image_dataset_from_directory", "sequence", "text_dataset_from_directory",
-           "timeseries_dataset_from_array"]
+__all__ = [
+    "image",
+    "image_dataset_from_directory",
+    "sequence",
+    "text_dataset_from_directory",
+    "timeseries_dataset_from_array",
+]

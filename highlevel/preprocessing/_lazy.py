@@ -31,5 +31,7 @@ def resolve(table, name, namespace):
         if hasattr(module, attribute):
             return getattr(module, attribute)
     where = " or ".join(f"{m}.{a}" for m, a in places)
-    raise AttributeError(f"module {namespace!r} has no attribute {name!r}: it is an alias of {where}, which this "
-                         "version of highlevel does not define.")
+    raise AttributeError(
+        f"module {namespace!r} has no attribute {name!r}: it is an alias of {where}, which this "
+        "version of highlevel does not define."
+    )

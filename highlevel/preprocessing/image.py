@@ -8,8 +8,10 @@ names (``array_to_img``, ``img_to_array``, ``load_img``, ``save_img``, ``smart_r
 
 from ._lazy import resolve
 
-_NAMES = {name: [("highlevel.utils", name), ("highlevel.utils.image_utils", name)] for name in (
-    "array_to_img", "img_to_array", "load_img", "save_img", "smart_resize")}
+_NAMES = {
+    name: [("highlevel.utils", name), ("highlevel.utils.image_utils", name)]
+    for name in ("array_to_img", "img_to_array", "load_img", "save_img", "smart_resize")
+}
 
 
 def __getattr__(name):

@@ -70,5 +70,19 @@ def shuffle(x, axis=0, seed=None):
     return current_backend().random_shuffle(x, axis=axis, seed=draw_seed(seed))
 
 
-__all__ = ["SeedGenerator", "beta", "binomial", "categorical", "draw_seed", "dropout", "gamma", "host_rng", "normal",
-           "randint", "set_host_seed", "shuffle", "truncated_normal", "uniform"]
+__all__ = [
+    "SeedGenerator",
+    "beta",
+    "binomial",
+    "categorical",
+    "draw_seed",
+    "dropout",
+    "gamma",
+    "host_rng",
+    "normal",
+    "randint",
+    "set_host_seed",
+    "shuffle",
+    "truncated_normal",
+    "uniform",
+]

@@ -27,8 +27,9 @@ from .seed_generator import draw_seed
 def _float_dtype(dtype, op):
     name = _args.dtype(dtype, op) or _dtypes.floatx()
     if not _dtypes.is_float_dtype(name):
-        raise ValueError(f"{op} draws floats: `dtype` must be a float dtype such as 'float32'; received "
-                         f"dtype={dtype!r}.")
+        raise ValueError(
+            f"{op} draws floats: `dtype` must be a float dtype such as 'float32'; received dtype={dtype!r}."
+        )
     return name
 
 
@@ -49,8 +50,10 @@ def _param(value, name, op, shape, dtype, check):
     except ValueError:
         joint = None
     if joint != tuple(shape):
-        raise ValueError(f"{op}: `{name}` of shape {tuple(param_shape)} does not broadcast to the output shape "
-                         f"{tuple(shape)}; pass a number or an array whose shape broadcasts to `shape`.")
+        raise ValueError(
+            f"{op}: `{name}` of shape {tuple(param_shape)} does not broadcast to the output shape "
+            f"{tuple(shape)}; pass a number or an array whose shape broadcasts to `shape`."
+        )
     b = current_backend()
     return b.cast(b.convert_to_tensor(host if host is not None else value), draw_dtype(dtype))
 
@@ -162,14 +165,18 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
     num_samples = _args.positive_int(num_samples, "num_samples", op, minimum=0)
     dtype = _args.dtype(dtype, op) or "int32"
     if not _dtypes.is_int_dtype(dtype):
-        raise ValueError(f"categorical returns class indices: `dtype` must be an integer dtype such as 'int32'; "
-                         f"received dtype={dtype!r}.")
+        raise ValueError(
+            f"categorical returns class indices: `dtype` must be an integer dtype such as 'int32'; "
+            f"received dtype={dtype!r}."
+        )
     if not b.is_tensor(logits):
         logits = b.convert_to_tensor(np.asarray(logits) if isinstance(logits, (list, tuple)) else logits)
     shape = _args.shape_of(logits)
     if len(shape) != 2:
-        raise ValueError(f"categorical: `logits` must be a 2-D tensor of shape (batch_size, num_classes); "
-                         f"received logits of shape {shape}.")
+        raise ValueError(
+            f"categorical: `logits` must be a 2-D tensor of shape (batch_size, num_classes); "
+            f"received logits of shape {shape}."
+        )
     if shape[1] == 0:
         raise ValueError("categorical: `logits` has no classes (shape[1] == 0); there is nothing to draw from.")
     if not _dtypes.is_float_dtype(b.dtype(logits)):

@@ -10,8 +10,8 @@ dropout masks differ from step to step.
 True
 """
 
-from highlevel.backends.contract import Variable
 from highlevel import pipeline
+from highlevel.backends.contract import Variable
 from highlevel.config import current_backend
 
 from . import host
@@ -38,8 +38,10 @@ class SeedGenerator:
         backend = current_backend()
         # Inside a pipeline being traced (tf.data), the state is created outside the graph, so that it persists.
         self.state = backend.outside_pipeline(
-            lambda: Variable([seed, 0], dtype="int32", trainable=False, name=name or "seed_generator_state",
-                             backend=backend))
+            lambda: Variable(
+                [seed, 0], dtype="int32", trainable=False, name=name or "seed_generator_state", backend=backend
+            )
+        )
         self._pipeline_states = {}
 
     def get_config(self):
@@ -74,8 +76,10 @@ class SeedGenerator:
         if state is None:
             start = self.state.backend.to_numpy(self.state.value)
             state = engine.outside_pipeline(
-                lambda: Variable(start, dtype="int32", trainable=False, name=f"{self.name}_pipeline_state",
-                                 backend=engine))
+                lambda: Variable(
+                    start, dtype="int32", trainable=False, name=f"{self.name}_pipeline_state", backend=engine
+                )
+            )
             self._pipeline_states[engine.name] = state
         return state
 
@@ -85,8 +89,9 @@ _global_generator = None
 
 def global_seed_generator():
     global _global_generator
-    if _global_generator is None or (_global_generator.state.backend is not current_backend()
-                                     and pipeline.pipeline_engine() is None):
+    if _global_generator is None or (
+        _global_generator.state.backend is not current_backend() and pipeline.pipeline_engine() is None
+    ):
         _global_generator = SeedGenerator()
     return _global_generator
 

@@ -20,5 +20,18 @@ l2 = L2
 l1_l2 = L1L2
 orthogonal_regularizer = OrthogonalRegularizer
 
-__all__ = ["ALL_OBJECTS", "L1", "L1L2", "L2", "OrthogonalRegularizer", "Regularizer", "deserialize", "get",
-           "l1", "l1_l2", "l2", "orthogonal_regularizer", "serialize"]
+__all__ = [
+    "ALL_OBJECTS",
+    "L1",
+    "L1L2",
+    "L2",
+    "OrthogonalRegularizer",
+    "Regularizer",
+    "deserialize",
+    "get",
+    "l1",
+    "l1_l2",
+    "l2",
+    "orthogonal_regularizer",
+    "serialize",
+]

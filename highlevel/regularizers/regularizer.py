@@ -39,7 +39,12 @@ class Regularizer:
 
 def validate_factor(value, name, who):
     """``value`` as a float, after checking it is a finite non-negative number."""
-    if (not isinstance(value, numbers.Real) or isinstance(value, bool) or math.isinf(value)
-            or math.isnan(value) or value < 0):
+    if (
+        not isinstance(value, numbers.Real)
+        or isinstance(value, bool)
+        or math.isinf(value)
+        or math.isnan(value)
+        or value < 0
+    ):
         raise ValueError(f"{who}: {name} must be a finite non-negative number; received {name}={value!r}.")
     return float(value)

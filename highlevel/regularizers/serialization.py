@@ -16,8 +16,16 @@ from .regularizer import Regularizer
 
 #: Every name ``get`` and ``deserialize`` accept: class names and their Keras snake_case spellings.
 ALL_OBJECTS = {cls.__name__: cls for cls in (Regularizer, L1, L2, L1L2, OrthogonalRegularizer)}
-ALL_OBJECTS.update({"regularizer": Regularizer, "l1": L1, "l2": L2, "l1l2": L1L2, "l1_l2": L1L2,
-                    "orthogonal_regularizer": OrthogonalRegularizer})
+ALL_OBJECTS.update(
+    {
+        "regularizer": Regularizer,
+        "l1": L1,
+        "l2": L2,
+        "l1l2": L1L2,
+        "l1_l2": L1L2,
+        "orthogonal_regularizer": OrthogonalRegularizer,
+    }
+)
 
 _CATALOG = Catalog("regularizer", Regularizer, ALL_OBJECTS, example="'l2'", callable_hint="x -> penalty")
 

@@ -24,13 +24,25 @@ import zlib
 from .errors import InvalidFileError, UnsafeFileError
 
 # What zipfile raises on a corrupt or truncated archive (it has no single error type).
-_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, ValueError, OSError, OverflowError,
-               NotImplementedError, KeyError, IndexError, RuntimeError, struct.error)
+_ZIP_ERRORS = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    zlib.error,
+    EOFError,
+    ValueError,
+    OSError,
+    OverflowError,
+    NotImplementedError,
+    KeyError,
+    IndexError,
+    RuntimeError,
+    struct.error,
+)
 
-MAX_MEMBER_BYTES = 4 * 1024 ** 3  # one member, uncompressed
-MAX_TOTAL_BYTES = 8 * 1024 ** 3
+MAX_MEMBER_BYTES = 4 * 1024**3  # one member, uncompressed
+MAX_TOTAL_BYTES = 8 * 1024**3
 MAX_COMPRESSION_RATIO = 200  # deflate reaches ~1000x on zeros; real weights and JSON stay far below this
-RATIO_CHECK_FROM_BYTES = 1024 ** 2  # tiny members may compress very well and are harmless
+RATIO_CHECK_FROM_BYTES = 1024**2  # tiny members may compress very well and are harmless
 
 
 def _save_error(error, path, step):
@@ -131,8 +143,10 @@ def write_folder(path, members):
     if not os.path.isdir(parent):
         raise FileNotFoundError(f"Cannot save to {path!r}: the folder {parent!r} does not exist.")
     if os.path.exists(path) and not os.path.isdir(path):
-        raise FileExistsError(f"Cannot save an unzipped model to {path!r}: a file of that name exists. Pass "
-                              "zipped=True (or None) to write one file, or choose another path.")
+        raise FileExistsError(
+            f"Cannot save an unzipped model to {path!r}: a file of that name exists. Pass "
+            "zipped=True (or None) to write one file, or choose another path."
+        )
     new = tempfile.mkdtemp(dir=parent, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
     try:
         for name, payload in members.items():
@@ -172,8 +186,9 @@ def read_folder(path, expected, required=None, prefixes=()):
             if os.path.islink(full) or not os.path.isfile(full):
                 raise UnsafeFileError(f"{path!r}: {rel!r} is a link or not a plain file; refused.")
             if not _allowed(rel, expected, prefixes):
-                raise InvalidFileError(f"{path!r} holds an unexpected file {rel!r}; a saved highlevel model holds "
-                                       f"only {sorted(expected)}.")
+                raise InvalidFileError(
+                    f"{path!r} holds an unexpected file {rel!r}; a saved highlevel model holds only {sorted(expected)}."
+                )
             size = os.path.getsize(full)
             total += size
             if size > MAX_MEMBER_BYTES or total > MAX_TOTAL_BYTES:
@@ -190,21 +205,27 @@ def _check_member(info, names_seen, path):
     name = info.filename
     parts = name.replace("\\", "/").split("/")
     if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":") or ".." in parts:
-        raise UnsafeFileError(f"{path!r} holds a member with an unsafe path {name!r} (absolute or with '..'); "
-                              "highlevel refuses such archives.")
+        raise UnsafeFileError(
+            f"{path!r} holds a member with an unsafe path {name!r} (absolute or with '..'); "
+            "highlevel refuses such archives."
+        )
     if name in names_seen:
-        raise UnsafeFileError(f"{path!r} holds two members named {name!r}; an archive with duplicate names is "
-                              "ambiguous and refused.")
+        raise UnsafeFileError(
+            f"{path!r} holds two members named {name!r}; an archive with duplicate names is ambiguous and refused."
+        )
     names_seen.add(name)
     mode = info.external_attr >> 16
     if stat.S_ISLNK(mode):
         raise UnsafeFileError(f"{path!r}: member {name!r} is a symbolic link; links are refused.")
     if info.file_size > MAX_MEMBER_BYTES:
-        raise UnsafeFileError(f"{path!r}: member {name!r} claims {info.file_size} bytes, over the bound of "
-                              f"{MAX_MEMBER_BYTES}.")
+        raise UnsafeFileError(
+            f"{path!r}: member {name!r} claims {info.file_size} bytes, over the bound of {MAX_MEMBER_BYTES}."
+        )
     if info.file_size > RATIO_CHECK_FROM_BYTES and info.file_size > MAX_COMPRESSION_RATIO * max(info.compress_size, 1):
-        raise UnsafeFileError(f"{path!r}: member {name!r} expands {info.file_size} bytes from "
-                              f"{info.compress_size} (ratio over {MAX_COMPRESSION_RATIO}): a likely zip bomb.")
+        raise UnsafeFileError(
+            f"{path!r}: member {name!r} expands {info.file_size} bytes from "
+            f"{info.compress_size} (ratio over {MAX_COMPRESSION_RATIO}): a likely zip bomb."
+        )
 
 
 def _allowed(name, expected, prefixes):
@@ -244,12 +265,15 @@ def read_archive(path, expected, required=None, prefixes=()):
                 raise UnsafeFileError(f"{path!r} expands to {total} bytes, over the bound of {MAX_TOTAL_BYTES}.")
             unexpected = {n for n in seen if not _allowed(n, expected, prefixes)}
             if unexpected:
-                raise InvalidFileError(f"{path!r} holds unexpected members {sorted(unexpected)}; a highlevel file "
-                                       f"holds only {sorted(expected)}.")
+                raise InvalidFileError(
+                    f"{path!r} holds unexpected members {sorted(unexpected)}; a highlevel file "
+                    f"holds only {sorted(expected)}."
+                )
             missing = required - seen
             if missing:
-                raise InvalidFileError(f"{path!r} lacks the members {sorted(missing)}: it is not a complete "
-                                       "highlevel model file.")
+                raise InvalidFileError(
+                    f"{path!r} lacks the members {sorted(missing)}: it is not a complete highlevel model file."
+                )
             out = {}
             for info in infos:
                 if info.is_dir():
@@ -257,12 +281,12 @@ def read_archive(path, expected, required=None, prefixes=()):
                 with zf.open(info) as f:
                     data = f.read(info.file_size + 1)
                 if len(data) != info.file_size:
-                    raise InvalidFileError(f"{path!r}: member {info.filename!r} does not hold the size its header "
-                                           "declares.")
+                    raise InvalidFileError(
+                        f"{path!r}: member {info.filename!r} does not hold the size its header declares."
+                    )
                 out[info.filename] = data
             return out
     except (UnsafeFileError, InvalidFileError):
         raise
     except _ZIP_ERRORS as e:
         raise InvalidFileError(f"{path!r} is corrupt or truncated ({type(e).__name__}: {e}).") from e
-

@@ -32,7 +32,8 @@ _MAX_RANK = 64
 
 def _is_shape(value):
     return isinstance(value, (list, tuple)) and all(
-        d is None or (isinstance(d, int) and not isinstance(d, bool)) for d in value)
+        d is None or (isinstance(d, int) and not isinstance(d, bool)) for d in value
+    )
 
 
 def _to_json(shapes):
@@ -96,8 +97,10 @@ def _parse(value, path, at, depth=0):
         return {k: _parse(v, path, f"{at}.{k}", depth + 1) for k, v in value.items()}
     if isinstance(value, list) and value:
         return [_parse(v, path, f"{at}[{i}]", depth + 1) for i, v in enumerate(value)]
-    raise InvalidFileError(f"{path!r}: the build config must hold shapes (lists of ints or null), possibly "
-                           f"nested in lists or objects; found {value!r} at {at}.")
+    raise InvalidFileError(
+        f"{path!r}: the build config must hold shapes (lists of ints or null), possibly "
+        f"nested in lists or objects; found {value!r} at {at}."
+    )
 
 
 def build_from_config(model, config, path):
@@ -115,8 +118,10 @@ def build_from_config(model, config, path):
         try:
             model.build_from_config(config)
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
-            raise InvalidFileError(f"{path!r}: {type(model).__name__}.build_from_config failed on the saved build "
-                                   f"config {config!r} ({type(e).__name__}: {e}).") from e
+            raise InvalidFileError(
+                f"{path!r}: {type(model).__name__}.build_from_config failed on the saved build "
+                f"config {config!r} ({type(e).__name__}: {e})."
+            ) from e
         return
     apply_build_config(model, config, path)
 
@@ -138,4 +143,5 @@ def apply_build_config(model, config, path):
         raise InvalidFileError(
             f"{path!r}: the model {type(model).__name__!r} could not be built for the saved input shapes "
             f"{config['input_shape']!r} ({type(e).__name__}: {e}). Its call() must accept inputs of the "
-            "shapes it was first called with.") from e
+            "shapes it was first called with."
+        ) from e

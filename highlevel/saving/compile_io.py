@@ -46,23 +46,27 @@ def compile_config(model):
     raw = getattr(model, "_compile_config", None)
     if not getattr(model, "_compiled", False) or raw is None:
         return None
-    return {"optimizer": optimizers.serialize(model.optimizer),
-            "loss": _encode(raw.get("loss"), losses),
-            "loss_weights": _encode(raw.get("loss_weights"), None),
-            "metrics": _encode(raw.get("metrics"), metrics),
-            "weighted_metrics": _encode(raw.get("weighted_metrics"), metrics),
-            "run_eagerly": raw.get("run_eagerly", False),
-            "jit_compile": raw.get("jit_compile", "auto")}
+    return {
+        "optimizer": optimizers.serialize(model.optimizer),
+        "loss": _encode(raw.get("loss"), losses),
+        "loss_weights": _encode(raw.get("loss_weights"), None),
+        "metrics": _encode(raw.get("metrics"), metrics),
+        "weighted_metrics": _encode(raw.get("weighted_metrics"), metrics),
+        "run_eagerly": raw.get("run_eagerly", False),
+        "jit_compile": raw.get("jit_compile", "auto"),
+    }
 
 
 def compile_arguments(config, custom_objects):
     """Keyword arguments for ``model.compile`` from :func:`compile_config`'s output."""
     from highlevel import losses, metrics, optimizers
 
-    return {"optimizer": optimizers.deserialize(config["optimizer"], custom_objects=custom_objects),
-            "loss": _decode(config.get("loss"), losses, custom_objects),
-            "loss_weights": config.get("loss_weights"),
-            "metrics": _decode(config.get("metrics"), metrics, custom_objects),
-            "weighted_metrics": _decode(config.get("weighted_metrics"), metrics, custom_objects),
-            "run_eagerly": bool(config.get("run_eagerly", False)),
-            "jit_compile": config.get("jit_compile", "auto")}
+    return {
+        "optimizer": optimizers.deserialize(config["optimizer"], custom_objects=custom_objects),
+        "loss": _decode(config.get("loss"), losses, custom_objects),
+        "loss_weights": config.get("loss_weights"),
+        "metrics": _decode(config.get("metrics"), metrics, custom_objects),
+        "weighted_metrics": _decode(config.get("weighted_metrics"), metrics, custom_objects),
+        "run_eagerly": bool(config.get("run_eagerly", False)),
+        "jit_compile": config.get("jit_compile", "auto"),
+    }

@@ -25,8 +25,19 @@ def _own_classes():
     from highlevel.optimizers import schedules
 
     out = {}
-    modules = (hl.layers, hl.models, hl.initializers, hl.regularizers, hl.constraints, hl.activations,
-               hl.optimizers, schedules, hl.losses, hl.metrics, hl.distillation)
+    modules = (
+        hl.layers,
+        hl.models,
+        hl.initializers,
+        hl.regularizers,
+        hl.constraints,
+        hl.activations,
+        hl.optimizers,
+        schedules,
+        hl.losses,
+        hl.metrics,
+        hl.distillation,
+    )
     for module in modules:
         for name in dir(module):
             obj = getattr(module, name)
@@ -63,8 +74,7 @@ def check_config_tree(config, custom_objects, safe_mode=True, where="config"):
         module = node.get("module")
         if name is not None or module is not None:
             if not isinstance(name, str) or (module is not None and not isinstance(module, str)):
-                raise InvalidFileError(f"Malformed object reference at {at}: class_name={name!r}, "
-                                       f"module={module!r}.")
+                raise InvalidFileError(f"Malformed object reference at {at}: class_name={name!r}, module={module!r}.")
             if name == _FUNCTION_REF:
                 _check_function_ref(node, at, custom_objects, safe_mode)
             elif name in custom_objects:
@@ -73,7 +83,8 @@ def check_config_tree(config, custom_objects, safe_mode=True, where="config"):
                 if module is not None and module != allowed and not _is_own_module(module):
                     raise UnsafeFileError(
                         f"The config at {at} names {name!r} from module {module!r}, but the allowed {name!r} "
-                        f"comes from {allowed!r}. Refusing a class from an unexpected module.")
+                        f"comes from {allowed!r}. Refusing a class from an unexpected module."
+                    )
             elif name in own and (module is None or _is_own_module(module)):
                 pass
             else:
@@ -82,7 +93,8 @@ def check_config_tree(config, custom_objects, safe_mode=True, where="config"):
                     f"The model config at {at} asks for {origin!r}, which is neither a highlevel class nor a "
                     "registered custom object; loading refuses to build it. If it is your own class, pass "
                     f"custom_objects={{{name!r}: {name}}}, decorate it with "
-                    "@hl.saving.register_serializable(), or load inside hl.saving.custom_object_scope(...).")
+                    "@hl.saving.register_serializable(), or load inside hl.saving.custom_object_scope(...)."
+                )
         stack.extend((v, f"{at}.{k}", depth + 1) for k, v in node.items())
 
 
@@ -97,7 +109,8 @@ def _check_function_ref(node, at, custom_objects, safe_mode):
             f"The model config at {at} names the Python function {module}.{qualname}, which is neither a "
             "highlevel function nor a registered one. Decorate it with @hl.saving.register_keras_serializable() "
             f"or pass custom_objects={{{qualname!r}: {qualname.rpartition('>')[2]}}}; highlevel never imports a "
-            "function named by a file (a Lambda layer's function only with safe_mode=False, for files you trust).")
+            "function named by a file (a Lambda layer's function only with safe_mode=False, for files you trust)."
+        )
 
 
 class _ModelShim:
@@ -131,10 +144,14 @@ def _build(cls, config, objects):
 def deserialize_model(config, custom_objects=None, safe_mode=True):
     """Builds the model of :func:`serialize_model`'s output, after :func:`check_config_tree`."""
     objects = allowed_objects(custom_objects)
-    if not isinstance(config, dict) or not isinstance(config.get("class_name"), str) or not isinstance(
-            config.get("config"), dict):
-        raise InvalidFileError(f"The model config must be a dict with 'class_name' and 'config'; received "
-                               f"{type(config).__name__}.")
+    if (
+        not isinstance(config, dict)
+        or not isinstance(config.get("class_name"), str)
+        or not isinstance(config.get("config"), dict)
+    ):
+        raise InvalidFileError(
+            f"The model config must be a dict with 'class_name' and 'config'; received {type(config).__name__}."
+        )
     check_config_tree(config, objects, safe_mode)
     from highlevel.layers import Layer
     from highlevel.layers.core import lambda_layer
@@ -150,5 +167,4 @@ def deserialize_model(config, custom_objects=None, safe_mode=True):
         except (UnsafeFileError, InvalidFileError):
             raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as e:
-            raise InvalidFileError(f"The model could not be rebuilt from its config ({type(e).__name__}: {e})."
-                                   ) from e
+            raise InvalidFileError(f"The model could not be rebuilt from its config ({type(e).__name__}: {e}).") from e

@@ -52,8 +52,9 @@ class KerasFileEditor:
         self.weights_dict = {}
         for path, array in self._groups.get("model", []):
             if path in self.weights_dict:
-                raise InvalidFileError(f"{self.filepath!r}: two model variables share the path {path!r}; the editor "
-                                       "needs unique paths.")
+                raise InvalidFileError(
+                    f"{self.filepath!r}: two model variables share the path {path!r}; the editor needs unique paths."
+                )
             self.weights_dict[path] = array
 
     def summary(self):
@@ -81,8 +82,10 @@ class KerasFileEditor:
             errors += 1
         for (path, array), variable in zip(saved, current):
             if tuple(array.shape) != tuple(variable.shape):
-                print(f"'{path}' has shape {tuple(array.shape)} in the file, '{variable.path}' has "
-                      f"{tuple(variable.shape)} in the model.")
+                print(
+                    f"'{path}' has shape {tuple(array.shape)} in the file, '{variable.path}' has "
+                    f"{tuple(variable.shape)} in the model."
+                )
                 errors += 1
             else:
                 matches += 1

@@ -44,11 +44,13 @@ _scopes = _Scopes()
 
 def _check_package(package, name):
     if not isinstance(package, str) or not package or ">" in package:
-        raise ValueError(f"register_keras_serializable(package=...) needs a non-empty string without '>'; "
-                         f"received {package!r}.")
+        raise ValueError(
+            f"register_keras_serializable(package=...) needs a non-empty string without '>'; received {package!r}."
+        )
     if name is not None and (not isinstance(name, str) or not name or ">" in name):
-        raise ValueError(f"register_keras_serializable(name=...) needs None or a non-empty string without '>'; "
-                         f"received {name!r}.")
+        raise ValueError(
+            f"register_keras_serializable(name=...) needs None or a non-empty string without '>'; received {name!r}."
+        )
 
 
 def register_keras_serializable(package="Custom", name=None):
@@ -85,8 +87,10 @@ def register_keras_serializable(package="Custom", name=None):
         if not isinstance(short, str) or not short:
             raise ValueError(f"Cannot register {obj!r}: it has no __name__; pass name=... explicitly.")
         if inspect.isclass(obj) and not hasattr(obj, "get_config"):
-            raise ValueError(f"Cannot register the class {obj.__name__}: it has no get_config() method, so it could "
-                             "not be saved. Define get_config() (and from_config() if the constructor needs it).")
+            raise ValueError(
+                f"Cannot register the class {obj.__name__}: it has no get_config() method, so it could "
+                "not be saved. Define get_config() (and from_config() if the constructor needs it)."
+            )
         key = f"{package}>{short}"
         previous = _GLOBAL_CUSTOM_OBJECTS.get(key)
         if previous is not None and previous is not obj:
@@ -231,8 +235,9 @@ class CustomObjectScope:
             if objects is None:
                 continue
             if not isinstance(objects, dict):
-                raise TypeError(f"CustomObjectScope takes dicts {{'Name': object}}; received "
-                                f"{type(objects).__name__}: {objects!r}.")
+                raise TypeError(
+                    f"CustomObjectScope takes dicts {{'Name': object}}; received {type(objects).__name__}: {objects!r}."
+                )
             merged.update(objects)
         self.custom_objects = merged
 

@@ -18,15 +18,40 @@ import numpy as np
 
 from .errors import InvalidFileError, UnsafeFileError
 
-MAX_HEADER_BYTES = 100 * 1024 ** 2
+MAX_HEADER_BYTES = 100 * 1024**2
 
 # safetensors dtype code -> bytes per element.
-_ITEMSIZE = {"BOOL": 1, "U8": 1, "I8": 1, "U16": 2, "I16": 2, "F16": 2, "BF16": 2, "U32": 4, "I32": 4, "F32": 4,
-             "U64": 8, "I64": 8, "F64": 8}
+_ITEMSIZE = {
+    "BOOL": 1,
+    "U8": 1,
+    "I8": 1,
+    "U16": 2,
+    "I16": 2,
+    "F16": 2,
+    "BF16": 2,
+    "U32": 4,
+    "I32": 4,
+    "F32": 4,
+    "U64": 8,
+    "I64": 8,
+    "F64": 8,
+}
 
 # safetensors dtype code -> numpy dtype name ("<" little-endian: the format's byte order on every machine).
-_NUMPY = {"BOOL": "bool", "U8": "u1", "I8": "i1", "U16": "<u2", "I16": "<i2", "F16": "<f2", "U32": "<u4",
-          "I32": "<i4", "F32": "<f4", "U64": "<u8", "I64": "<i8", "F64": "<f8"}
+_NUMPY = {
+    "BOOL": "bool",
+    "U8": "u1",
+    "I8": "i1",
+    "U16": "<u2",
+    "I16": "<i2",
+    "F16": "<f2",
+    "U32": "<u4",
+    "I32": "<i4",
+    "F32": "<f4",
+    "U64": "<u8",
+    "I64": "<i8",
+    "F64": "<f8",
+}
 
 
 def _bfloat16():
@@ -34,8 +59,10 @@ def _bfloat16():
     try:
         import ml_dtypes
     except ImportError as e:
-        raise ImportError("These weights hold bfloat16 tensors, which numpy can only hold with the ml_dtypes "
-                          "package (installed with jax and tensorflow). Install it: pip install ml_dtypes") from e
+        raise ImportError(
+            "These weights hold bfloat16 tensors, which numpy can only hold with the ml_dtypes "
+            "package (installed with jax and tensorflow). Install it: pip install ml_dtypes"
+        ) from e
     return np.dtype(ml_dtypes.bfloat16)
 
 
@@ -56,13 +83,14 @@ def check_header(data, where="weights"):
         raise InvalidFileError(f"The {where} data is not a safetensors file: it has fewer than 8 bytes.")
     (n,) = struct.unpack("<Q", bytes(data[:8]))
     if n > MAX_HEADER_BYTES:
-        raise UnsafeFileError(f"The {where} safetensors header claims {n} bytes, over the bound of "
-                              f"{MAX_HEADER_BYTES}.")
+        raise UnsafeFileError(f"The {where} safetensors header claims {n} bytes, over the bound of {MAX_HEADER_BYTES}.")
     if 8 + n > len(data):
-        raise InvalidFileError(f"The {where} safetensors header claims {n} bytes but the file holds only "
-                               f"{len(data) - 8} after the length field: it is truncated or corrupt.")
+        raise InvalidFileError(
+            f"The {where} safetensors header claims {n} bytes but the file holds only "
+            f"{len(data) - 8} after the length field: it is truncated or corrupt."
+        )
     try:
-        header = json.loads(bytes(data[8:8 + n]).decode("utf-8"))
+        header = json.loads(bytes(data[8 : 8 + n]).decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise InvalidFileError(f"The {where} safetensors header is not valid JSON ({e}).") from e
     if not isinstance(header, dict):
@@ -78,22 +106,33 @@ def check_header(data, where="weights"):
             raise InvalidFileError(f"The {where} safetensors entry {key!r} is malformed: {entry!r}.")
         dtype, shape, offsets = entry["dtype"], entry["shape"], entry["data_offsets"]
         if dtype not in _ITEMSIZE:
-            raise InvalidFileError(f"The {where} safetensors entry {key!r} has dtype {dtype!r}; highlevel reads "
-                                   f"{sorted(_ITEMSIZE)}.")
-        if (not isinstance(shape, list) or len(shape) > 64
-                or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)):
+            raise InvalidFileError(
+                f"The {where} safetensors entry {key!r} has dtype {dtype!r}; highlevel reads {sorted(_ITEMSIZE)}."
+            )
+        if (
+            not isinstance(shape, list)
+            or len(shape) > 64
+            or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)
+        ):
             raise InvalidFileError(f"The {where} safetensors entry {key!r} has an invalid shape {shape!r}.")
-        if (not isinstance(offsets, list) or len(offsets) != 2
-                or not all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)
-                or not 0 <= offsets[0] <= offsets[1] <= body):
-            raise InvalidFileError(f"The {where} safetensors entry {key!r} has offsets {offsets!r} outside the "
-                                   f"{body} data bytes the file holds.")
+        if (
+            not isinstance(offsets, list)
+            or len(offsets) != 2
+            or not all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)
+            or not 0 <= offsets[0] <= offsets[1] <= body
+        ):
+            raise InvalidFileError(
+                f"The {where} safetensors entry {key!r} has offsets {offsets!r} outside the "
+                f"{body} data bytes the file holds."
+            )
         count = 1
         for d in shape:
             count *= d
         if count * _ITEMSIZE[dtype] != offsets[1] - offsets[0]:
-            raise InvalidFileError(f"The {where} safetensors entry {key!r} claims shape {shape} of {dtype} "
-                                   f"({count * _ITEMSIZE[dtype]} bytes) but spans {offsets[1] - offsets[0]} bytes.")
+            raise InvalidFileError(
+                f"The {where} safetensors entry {key!r} claims shape {shape} of {dtype} "
+                f"({count * _ITEMSIZE[dtype]} bytes) but spans {offsets[1] - offsets[0]} bytes."
+            )
         spans.append(tuple(offsets))
     spans.sort()
     end = 0

@@ -28,22 +28,26 @@ CONFIG = "config.json"
 METADATA = "metadata.json"
 WEIGHTS = "model.weights.safetensors"
 ASSETS = "assets"
-MAX_JSON_BYTES = 64 * 1024 ** 2
+MAX_JSON_BYTES = 64 * 1024**2
 
 
 def _check_save_kwargs(kwargs, what):
     save_format = kwargs.pop("save_format", None)
     if save_format not in (None, "keras", "highlevel"):
-        raise ValueError(f"{what}: save_format={save_format!r} is not supported; highlevel writes its own format "
-                         "(one zip holding the config as JSON and the weights as safetensors). Leave save_format out.")
+        raise ValueError(
+            f"{what}: save_format={save_format!r} is not supported; highlevel writes its own format "
+            "(one zip holding the config as JSON and the weights as safetensors). Leave save_format out."
+        )
     if kwargs:
         raise TypeError(f"{what} got unexpected keyword arguments {sorted(kwargs)}.")
 
 
 def _check_overwrite(path, overwrite):
     if not overwrite and os.path.exists(path):
-        raise FileExistsError(f"{path!r} already exists and overwrite=False; nothing was written. Pass "
-                              "overwrite=True to replace it, or choose another path.")
+        raise FileExistsError(
+            f"{path!r} already exists and overwrite=False; nothing was written. Pass "
+            "overwrite=True to replace it, or choose another path."
+        )
 
 
 def _assets(model):
@@ -59,8 +63,10 @@ def _assets(model):
                 for name in sorted(files):
                     full = os.path.join(root, name)
                     if os.path.islink(full) or not os.path.isfile(full):
-                        raise ValueError(f"Layer '{layer.name}'.save_assets wrote {full!r}, which is not a plain "
-                                         "file; assets must be plain files (links are refused).")
+                        raise ValueError(
+                            f"Layer '{layer.name}'.save_assets wrote {full!r}, which is not a plain "
+                            "file; assets must be plain files (links are refused)."
+                        )
                     rel = os.path.relpath(full, folder).replace(os.sep, "/")
                     with open(full, "rb") as f:
                         members[f"{ASSETS}/{index}/{rel}"] = f.read()
@@ -73,16 +79,24 @@ def _members(model):
 
     from .serialization_lib import serialize_keras_object
 
-    config = {"model": config_io.serialize_model(model),
-              "compile_config": serialize_keras_object(model.get_compile_config())}
+    config = {
+        "model": config_io.serialize_model(model),
+        "compile_config": serialize_keras_object(model.get_compile_config()),
+    }
     build_config = model.get_build_config() if not isinstance(model, _functional()) else None
     if build_config is not None:  # a subclassed model: loading must build it before its weights exist
         config["build_config"] = serialize_keras_object(build_config)
-    metadata = {"format_version": FORMAT_VERSION, "highlevel_version": highlevel.__version__,
-                "backend": hl_config.backend(),
-                "date_saved": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
-    members = {CONFIG: json.dumps(config).encode("utf-8"), METADATA: json.dumps(metadata).encode("utf-8"),
-               WEIGHTS: safetensors_io.dumps(weights_io.collect(model))}
+    metadata = {
+        "format_version": FORMAT_VERSION,
+        "highlevel_version": highlevel.__version__,
+        "backend": hl_config.backend(),
+        "date_saved": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    }
+    members = {
+        CONFIG: json.dumps(config).encode("utf-8"),
+        METADATA: json.dumps(metadata).encode("utf-8"),
+        WEIGHTS: safetensors_io.dumps(weights_io.collect(model)),
+    }
     members.update(_assets(model))
     return members
 
@@ -147,15 +161,18 @@ def _load_assets(model, members, path):
         if name.startswith(ASSETS + "/"):
             _, index, rel = (name.split("/", 2) + ["", ""])[:3]
             if not index.isdigit() or not rel:
-                raise InvalidFileError(f"{path!r}: unexpected member {name!r}; assets are stored as "
-                                       f"'{ASSETS}/<layer index>/<file>'.")
+                raise InvalidFileError(
+                    f"{path!r}: unexpected member {name!r}; assets are stored as '{ASSETS}/<layer index>/<file>'."
+                )
             by_layer.setdefault(int(index), {})[rel] = data
     layers = model._flatten_layers()
     for index, files in sorted(by_layer.items()):
         layer = layers[index] if index < len(layers) else None
         if layer is None or not callable(getattr(layer, "load_assets", None)):
-            raise InvalidFileError(f"{path!r} holds assets for layer position {index}, which has no load_assets() "
-                                   "in this model; build the same architecture.")
+            raise InvalidFileError(
+                f"{path!r} holds assets for layer position {index}, which has no load_assets() "
+                "in this model; build the same architecture."
+            )
         with tempfile.TemporaryDirectory(prefix="highlevel-assets-") as folder:
             root = os.path.realpath(folder)
             for rel, data in files.items():
@@ -192,8 +209,10 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     metadata = _json(members[METADATA], METADATA, path)
     version = metadata.get("format_version")
     if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT_VERSION or version < 1:
-        raise InvalidFileError(f"{path!r} has format version {version!r}; this highlevel reads versions 1.."
-                               f"{FORMAT_VERSION}. Upgrade highlevel to read it.")
+        raise InvalidFileError(
+            f"{path!r} has format version {version!r}; this highlevel reads versions 1.."
+            f"{FORMAT_VERSION}. Upgrade highlevel to read it."
+        )
     config = _json(members[CONFIG], CONFIG, path)
     tensors = safetensors_io.loads(members[WEIGHTS])
     objects = config_io.allowed_objects(custom_objects)
@@ -227,8 +246,9 @@ def _compile(model, compile_cfg, groups, path):
     try:
         model.compile_from_config(compile_cfg)
     except (TypeError, KeyError, AttributeError) as e:
-        raise InvalidFileError(f"{path!r}: the model could not be compiled from its saved compile config "
-                               f"({type(e).__name__}: {e}).") from e
+        raise InvalidFileError(
+            f"{path!r}: the model could not be compiled from its saved compile config ({type(e).__name__}: {e})."
+        ) from e
     optimizer = getattr(model, "optimizer", None)
     if "optimizer" in groups and optimizer is not None:
         if not optimizer.built:
@@ -252,8 +272,10 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs)
     """
     _check_save_kwargs(kwargs, "save_weights")
     if max_shard_size is not None:
-        raise ValueError(f"save_weights(max_shard_size={max_shard_size!r}): sharded weight files are not "
-                         "supported; highlevel writes the weights as one safetensors file. Leave max_shard_size out.")
+        raise ValueError(
+            f"save_weights(max_shard_size={max_shard_size!r}): sharded weight files are not "
+            "supported; highlevel writes the weights as one safetensors file. Leave max_shard_size out."
+        )
     path = os.fspath(filepath)
     _check_overwrite(path, overwrite)
     data = safetensors_io.dumps(weights_io.collect(model, with_optimizer=False, with_metrics=False))
@@ -280,6 +302,7 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
     groups = weights_io.split_keys(tensors)
     if set(groups) - {"model"}:
         raise InvalidFileError(f"{path!r} is not a weights file of model.save_weights.")
-    weights_io.assign_group(weights_io.model_variables(model), groups.get("model", []), "model",
-                            skip_mismatch=skip_mismatch)
+    weights_io.assign_group(
+        weights_io.model_variables(model), groups.get("model", []), "model", skip_mismatch=skip_mismatch
+    )
     weights_io.assign_own(model, own, skip_mismatch=skip_mismatch)

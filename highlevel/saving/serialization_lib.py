@@ -107,14 +107,21 @@ def serialize_keras_object(obj):
     if isinstance(obj, bytes):
         return {"class_name": "__bytes__", "config": {"value": obj.decode("utf-8")}}
     if isinstance(obj, slice):
-        return {"class_name": "__slice__", "config": {"start": serialize_keras_object(obj.start),
-                                                      "stop": serialize_keras_object(obj.stop),
-                                                      "step": serialize_keras_object(obj.step)}}
+        return {
+            "class_name": "__slice__",
+            "config": {
+                "start": serialize_keras_object(obj.start),
+                "stop": serialize_keras_object(obj.stop),
+                "step": serialize_keras_object(obj.step),
+            },
+        }
     if obj is Ellipsis:
         return {"class_name": "__ellipsis__", "config": {}}
     if isinstance(obj, KerasTensor):
-        return {"class_name": "__keras_tensor__", "config": {"shape": obj.shape, "dtype": obj.dtype,
-                                                             "keras_history": None}}
+        return {
+            "class_name": "__keras_tensor__",
+            "config": {"shape": obj.shape, "dtype": obj.dtype, "keras_history": None},
+        }
     if isinstance(obj, (np.ndarray, np.generic)):
         if isinstance(obj, np.ndarray) and obj.ndim > 0:
             return {"class_name": "__numpy__", "config": {"value": obj.tolist(), "dtype": str(obj.dtype)}}
@@ -128,25 +135,41 @@ def serialize_keras_object(obj):
         raise ValueError(
             "Cannot serialize a lambda: highlevel never stores code in a config, and a lambda has no name to find "
             "it by when loading. Define a named function and decorate it with "
-            "@hl.saving.register_keras_serializable() (or pass it in custom_objects when loading).")
+            "@hl.saving.register_keras_serializable() (or pass it in custom_objects when loading)."
+        )
     if inspect.isfunction(obj) or inspect.isbuiltin(obj):
         module = "builtins" if _is_builtin_function(obj) else obj.__module__
-        return {"module": module, "class_name": _FUNCTION, "config": get_registered_name(obj),
-                "registered_name": _FUNCTION}
+        return {
+            "module": module,
+            "class_name": _FUNCTION,
+            "config": get_registered_name(obj),
+            "registered_name": _FUNCTION,
+        }
     if inspect.isclass(obj):
-        return {"module": obj.__module__, "class_name": obj.__name__, "config": None,
-                "registered_name": _registered_or_none(obj)}
+        return {
+            "module": obj.__module__,
+            "class_name": obj.__name__,
+            "config": None,
+            "registered_name": _registered_or_none(obj),
+        }
     get_config = getattr(obj, "get_config", None)
     if not callable(get_config):
-        raise TypeError(f"Cannot serialize {obj!r} of type {type(obj).__name__}: it has no get_config() method. "
-                        "Give its class get_config() (and from_config() if needed).")
+        raise TypeError(
+            f"Cannot serialize {obj!r} of type {type(obj).__name__}: it has no get_config() method. "
+            "Give its class get_config() (and from_config() if needed)."
+        )
     inner = get_config()
     if not isinstance(inner, dict):
-        raise TypeError(f"{type(obj).__name__}.get_config() must return a dict; it returned "
-                        f"{type(inner).__name__}: {inner!r}.")
+        raise TypeError(
+            f"{type(obj).__name__}.get_config() must return a dict; it returned {type(inner).__name__}: {inner!r}."
+        )
     cls = getattr(type(obj), "_functional_origin", type(obj))
-    config = {"module": cls.__module__, "class_name": cls.__name__, "config": _serialize_dict(inner),
-              "registered_name": _registered_or_none(cls)}
+    config = {
+        "module": cls.__module__,
+        "class_name": cls.__name__,
+        "config": _serialize_dict(inner),
+        "registered_name": _registered_or_none(cls),
+    }
     build_config = obj.get_build_config() if callable(getattr(obj, "get_build_config", None)) else None
     if build_config is not None:
         config["build_config"] = _serialize_dict(build_config)
@@ -175,8 +198,9 @@ def _special(class_name, inner, custom_objects, safe_mode):
     if class_name == "__bytes__":
         return inner["value"].encode("utf-8")
     if class_name == "__slice__":
-        return slice(*(deserialize_keras_object(inner.get(k), custom_objects, safe_mode) for k in
-                       ("start", "stop", "step")))
+        return slice(
+            *(deserialize_keras_object(inner.get(k), custom_objects, safe_mode) for k in ("start", "stop", "step"))
+        )
     if class_name == "__ellipsis__":
         return Ellipsis
     if class_name == "__keras_tensor__":
@@ -186,7 +210,8 @@ def _special(class_name, inner, custom_objects, safe_mode):
     if class_name == "__lambda__":
         raise UnsafeFileError(
             "The config holds a lambda as bytecode; highlevel never runs code from a config, whatever safe_mode "
-            "says. Rebuild the object in code, or replace the lambda by a named, registered function.")
+            "says. Rebuild the object in code, or replace the lambda by a named, registered function."
+        )
     return NotImplemented
 
 
@@ -202,7 +227,8 @@ def _function(config, custom_objects, module_objects):
         raise ValueError(
             f"Unknown function {name!r} (module {config.get('module')!r}): it is neither a highlevel function nor "
             f"a registered one. Decorate it with @hl.saving.register_keras_serializable(), or pass "
-            f"custom_objects={{{name!r}: {name.rpartition('>')[2]}}}.")
+            f"custom_objects={{{name!r}: {name.rpartition('>')[2]}}}."
+        )
     return fn
 
 
@@ -261,11 +287,15 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
         items = [deserialize_keras_object(c, custom_objects, safe_mode, module_objects=module_objects) for c in config]
         return tuple(items) if isinstance(config, tuple) else items
     if not isinstance(config, dict):
-        raise TypeError(f"deserialize_keras_object expects a config (dict, list, string, number or None); received "
-                        f"{type(config).__name__}: {config!r}.")
+        raise TypeError(
+            f"deserialize_keras_object expects a config (dict, list, string, number or None); received "
+            f"{type(config).__name__}: {config!r}."
+        )
     if "class_name" not in config or "config" not in config:
-        return {k: deserialize_keras_object(v, custom_objects, safe_mode, module_objects=module_objects)
-                for k, v in config.items()}
+        return {
+            k: deserialize_keras_object(v, custom_objects, safe_mode, module_objects=module_objects)
+            for k, v in config.items()
+        }
     class_name, inner = config["class_name"], config["config"]
     if not isinstance(class_name, str):
         raise ValueError(f"Malformed config: class_name must be a string; received {class_name!r}.")
@@ -282,7 +312,8 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
         raise ValueError(
             f"Could not find the {kind} class {class_name!r} (module {config.get('module')!r}): it is neither a "
             "highlevel class nor a registered one, and loading builds nothing else. Decorate your class with "
-            f"@hl.saving.register_keras_serializable(), or pass custom_objects={{{class_name!r}: {class_name}}}.")
+            f"@hl.saving.register_keras_serializable(), or pass custom_objects={{{class_name!r}: {class_name}}}."
+        )
     if inner is None:
         return cls
     if not isinstance(inner, dict):
@@ -292,8 +323,11 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
     with CustomObjectScope(custom_objects), lambda_layer.safe_mode_scope(safe_mode):
         instance = _build(cls, dict(inner), custom_objects)
         build_config = config.get("build_config")
-        if build_config and callable(getattr(instance, "build_from_config", None)) \
-                and not getattr(instance, "built", False):
+        if (
+            build_config
+            and callable(getattr(instance, "build_from_config", None))
+            and not getattr(instance, "built", False)
+        ):
             instance.build_from_config(build_config)
         compile_config = config.get("compile_config")
         if compile_config and callable(getattr(instance, "compile_from_config", None)):

@@ -31,8 +31,10 @@ def _uses_own_hooks(layer):
     from highlevel.layer import Layer
 
     cls = type(layer)
-    return (getattr(cls, "save_own_variables", Layer.save_own_variables) is not Layer.save_own_variables
-            or getattr(cls, "load_own_variables", Layer.load_own_variables) is not Layer.load_own_variables)
+    return (
+        getattr(cls, "save_own_variables", Layer.save_own_variables) is not Layer.save_own_variables
+        or getattr(cls, "load_own_variables", Layer.load_own_variables) is not Layer.load_own_variables
+    )
 
 
 def hooked_layers(model):
@@ -48,8 +50,10 @@ def collect_own(model):
         layer.save_own_variables(store)
         for key, value in store.items():
             if not isinstance(key, str) or not key:
-                raise TypeError(f"Layer '{layer.name}'.save_own_variables put a key {key!r} in the store; keys must "
-                                "be non-empty strings.")
+                raise TypeError(
+                    f"Layer '{layer.name}'.save_own_variables put a key {key!r} in the store; keys must "
+                    "be non-empty strings."
+                )
             out[f"{OWN}/{index}/{key}"] = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
     return out
 
@@ -61,8 +65,9 @@ def split_own(tensors):
         if key.startswith(OWN + "/"):
             _, index, name = (key.split("/", 2) + ["", ""])[:3]
             if not index.isdigit() or not name:
-                raise InvalidFileError(f"Unexpected tensor name {key!r} in the weights; expected "
-                                       f"'{OWN}/<layer index>/<key>'.")
+                raise InvalidFileError(
+                    f"Unexpected tensor name {key!r} in the weights; expected '{OWN}/<layer index>/<key>'."
+                )
             own.setdefault(int(index), {})[name] = array
         else:
             others[key] = array
@@ -85,7 +90,8 @@ def assign_own(model, own, skip_mismatch=False):
             "The file's own-variable state does not match the model: "
             + (f"it holds state for layer positions {sorted(unknown)} that keep none; " if unknown else "")
             + (f"it lacks the state of {[layers[i].name for i in sorted(missing)]}; " if missing else "")
-            + "build the same architecture.")
+            + "build the same architecture."
+        )
     for index, layer in hooked.items():
         if index in own:
             layer.load_own_variables(dict(own[index]))
@@ -151,8 +157,7 @@ def split_keys(tensors):
     for key, array in tensors.items():
         parts = key.split("/", 2)
         if len(parts) != 3 or not parts[1].isdigit():
-            raise InvalidFileError(f"Unexpected tensor name {key!r} in the weights; expected "
-                                   "'<group>/<index>/<path>'.")
+            raise InvalidFileError(f"Unexpected tensor name {key!r} in the weights; expected '<group>/<index>/<path>'.")
         groups.setdefault(parts[0], []).append((int(parts[1]), parts[2], array))
     out = {}
     for group, items in groups.items():
@@ -183,7 +188,8 @@ def assign_group(variables, stored, group, skip_mismatch=False, by_name=False):
             raise ValueError(
                 f"The file holds {len(stored)} {group} variables but the model has {len(variables)}: "
                 f"file: {[p for p, _ in stored]}; model: {[v.path for v in variables]}. Build the same "
-                "architecture (or pass skip_mismatch=True to load what fits).")
+                "architecture (or pass skip_mismatch=True to load what fits)."
+            )
         pairs = list(zip(variables, stored))
     for variable, (path, array) in pairs:
         if tuple(array.shape) != tuple(variable.shape):
@@ -192,5 +198,6 @@ def assign_group(variables, stored, group, skip_mismatch=False, by_name=False):
             raise ValueError(
                 f"Cannot load {group} weights into {_describe(variable.path)}: the model's shape is "
                 f"{tuple(variable.shape)} but the file's '{path}' ({_describe(path)}) has shape "
-                f"{tuple(array.shape)}. Pass skip_mismatch=True to skip it.")
+                f"{tuple(array.shape)}. Pass skip_mismatch=True to skip it."
+            )
         variable.assign(array.astype(variable.dtype, copy=False))

@@ -6,7 +6,6 @@ and the shapes, as in Keras (binary, categorical or sparse categorical accuracy)
 """
 
 from highlevel import ops
-from highlevel.backends.contract import tree
 
 
 def _flatten_outputs(struct, names):
@@ -15,8 +14,10 @@ def _flatten_outputs(struct, names):
         keys = list(struct)
         return keys, [struct[k] for k in keys]
     if isinstance(struct, (list, tuple)):
-        return (list(names) if names and len(names) == len(struct) else [f"output_{i}" for i in range(len(struct))],
-                list(struct))
+        return (
+            list(names) if names and len(names) == len(struct) else [f"output_{i}" for i in range(len(struct))],
+            list(struct),
+        )
     return ([names[0]] if names else ["output"]), [struct]
 
 
@@ -58,8 +59,10 @@ class CompileLoss:
         self.losses = [losses.get(s) if s is not None else None for s in specs]
         self.weights = [1.0 if w is None else float(w) for w in weights]
         # Per-output loss trackers, reported as "<output>_loss" for multi-output models.
-        self.trackers = [metrics.Mean(name=f"{n}_loss") if l is not None and len(names) > 1 else None
-                         for n, l in zip(names, self.losses)]
+        self.trackers = [
+            metrics.Mean(name=f"{n}_loss") if l is not None and len(names) > 1 else None
+            for n, l in zip(names, self.losses)
+        ]
         self.built = True
 
     @property
@@ -116,10 +119,12 @@ class CompileMetrics:
         for i, name in enumerate(names):
             plain = _metric_list(self._metrics_spec, names, i)
             weighted = _metric_list(self._weighted_spec, names, i)
-            self.per_output.append([_resolve(m, loss_specs[i], y_list[i], preds[i], name if multi else None)
-                                    for m in plain])
-            self.per_output_weighted.append([_resolve(m, loss_specs[i], y_list[i], preds[i],
-                                                      name if multi else None) for m in weighted])
+            self.per_output.append(
+                [_resolve(m, loss_specs[i], y_list[i], preds[i], name if multi else None) for m in plain]
+            )
+            self.per_output_weighted.append(
+                [_resolve(m, loss_specs[i], y_list[i], preds[i], name if multi else None) for m in weighted]
+            )
         _name_uniquely(self.per_output, self.per_output_weighted, names if multi else None)
         self.built = True
 
@@ -172,7 +177,7 @@ def _name_uniquely(per_output, per_output_weighted, output_names):
     for i, metrics in enumerate(per_output_weighted):
         for m in metrics:
             if m.name in counters:
-                own = m.name[len(output_names[i]) + 1:] if output_names else m.name
+                own = m.name[len(output_names[i]) + 1 :] if output_names else m.name
                 m.name = f"{output_names[i]}_weighted_{own}" if output_names else f"weighted_{own}"
             m.name = claim(m.name)
 
@@ -193,8 +198,12 @@ def _metric_list(spec, names, i):
         return []
     if isinstance(spec, dict):
         entry = spec.get(names[i])
-    elif isinstance(spec, (list, tuple)) and len(names) > 1 and len(spec) == len(names) and \
-            all(isinstance(s, (list, tuple)) or s is None for s in spec):
+    elif (
+        isinstance(spec, (list, tuple))
+        and len(names) > 1
+        and len(spec) == len(names)
+        and all(isinstance(s, (list, tuple)) or s is None for s in spec)
+    ):
         entry = spec[i]
     else:
         entry = spec

@@ -41,8 +41,18 @@ class Trainer:
     loss = None
 
     # ------------------------------------------------------------------ compile
-    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
-                run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
+    def compile(
+        self,
+        optimizer="rmsprop",
+        loss=None,
+        loss_weights=None,
+        metrics=None,
+        weighted_metrics=None,
+        run_eagerly=False,
+        steps_per_execution=1,
+        jit_compile="auto",
+        auto_scale_loss=True,
+    ):
         """Configures the model for training.
 
         Args:
@@ -69,14 +79,20 @@ class Trainer:
         from highlevel import optimizers
 
         self.optimizer = optimizers.get(optimizer)
-        if (auto_scale_loss and self.dtype_policy.name == "mixed_float16"
-                and not isinstance(self.optimizer, optimizers.LossScaleOptimizer)):
+        if (
+            auto_scale_loss
+            and self.dtype_policy.name == "mixed_float16"
+            and not isinstance(self.optimizer, optimizers.LossScaleOptimizer)
+        ):
             # float16 gradients underflow without loss scaling (Keras wraps the optimizer the same way).
             self.optimizer = optimizers.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
         output_names = self._output_names_for_compile()
         self._compile_loss = CompileLoss(loss, loss_weights, output_names) if loss is not None else None
-        self._compile_metrics = (CompileMetrics(metrics, weighted_metrics, output_names, loss=loss)
-                                 if metrics is not None or weighted_metrics is not None else None)
+        self._compile_metrics = (
+            CompileMetrics(metrics, weighted_metrics, output_names, loss=loss)
+            if metrics is not None or weighted_metrics is not None
+            else None
+        )
         self._loss_tracker = metrics_module.Mean(name="loss")
         self.run_eagerly = bool(run_eagerly)
         if jit_compile not in ("auto", True, False):
@@ -84,9 +100,15 @@ class Trainer:
         self.jit_compile = jit_compile
         self.steps_per_execution = steps_per_execution
         self.loss = loss
-        self._compile_config = {"optimizer": optimizer, "loss": loss, "loss_weights": loss_weights,
-                                "metrics": metrics, "weighted_metrics": weighted_metrics,
-                                "run_eagerly": run_eagerly, "jit_compile": jit_compile}
+        self._compile_config = {
+            "optimizer": optimizer,
+            "loss": loss,
+            "loss_weights": loss_weights,
+            "metrics": metrics,
+            "weighted_metrics": weighted_metrics,
+            "run_eagerly": run_eagerly,
+            "jit_compile": jit_compile,
+        }
         self._compiled = True
         self._reset_step_functions()
         self.stop_training = False
@@ -196,9 +218,7 @@ class Trainer:
                     f"Model '{self.name}' has no loss to minimise: pass `loss=` to compile(), or add losses in "
                     "call() with self.add_loss()."
                 )
-            raise ValueError(
-                "The compiled loss needs targets: pass `y` to fit()/evaluate() (or yield (x, y) batches)."
-            )
+            raise ValueError("The compiled loss needs targets: pass `y` to fit()/evaluate() (or yield (x, y) batches).")
         total = losses[0]
         for value in losses[1:]:
             total = total + value
@@ -296,8 +316,10 @@ class Trainer:
     def _logs_on_demand(self, step_name):
         """Whether a lean step may stand for ``step_name``: the model overrides none of the methods it skips."""
         cls = type(self)
-        return all(getattr(cls, name) is getattr(Trainer, name)
-                   for name in (step_name, "compute_metrics", "get_metrics_result"))
+        return all(
+            getattr(cls, name) is getattr(Trainer, name)
+            for name in (step_name, "compute_metrics", "get_metrics_result")
+        )
 
     def predict_step(self, data):
         """The model's outputs for one batch."""
@@ -309,8 +331,12 @@ class Trainer:
         """Builds the model, losses, metrics and optimizer from a first batch (nothing is trained)."""
         x, y, sample_weight = unpack_x_y_sample_weight(batch)
         needs_output = not self.built or (
-            self._compiled and ((self._compile_loss is not None and not self._compile_loss.built) or
-                                (self._compile_metrics is not None and not self._compile_metrics.built)))
+            self._compiled
+            and (
+                (self._compile_loss is not None and not self._compile_loss.built)
+                or (self._compile_metrics is not None and not self._compile_metrics.built)
+            )
+        )
         if needs_output:
             y_pred = self(x, training=False)
             if self._compiled and y is not None:
@@ -362,10 +388,12 @@ class Trainer:
 
             # An inference step is expected only to read the model's weights (a layer that does update one in
             # inference, a stateful layer, still works: the hint only spares JAX from handing them back).
-            step = current_backend().compile_step(step_recording_keys,
-                                                  self._state_variables(with_optimizer, with_metrics),
-                                                  jit_compile=self.jit_compile,
-                                                  read_only=self.variables if inference else ())
+            step = current_backend().compile_step(
+                step_recording_keys,
+                self._state_variables(with_optimizer, with_metrics),
+                jit_compile=self.jit_compile,
+                read_only=self.variables if inference else (),
+            )
 
         def run(data):
             # A step cannot change the model's structure: its layer-tree walks are memoised.
@@ -386,8 +414,11 @@ class Trainer:
 
     def _feeds_host_arrays(self):
         """Whether batches go to the compiled step as numpy arrays (the engine moves them itself)."""
-        return (current_backend().capabilities.compiled_step_takes_host_arrays and not self.run_eagerly
-                and self._step_compiles())
+        return (
+            current_backend().capabilities.compiled_step_takes_host_arrays
+            and not self.run_eagerly
+            and self._step_compiles()
+        )
 
     def _to_tensors(self, batch, host=False, borrow=False):
         backend = current_backend()
@@ -427,8 +458,9 @@ class Trainer:
         and kept in ``attr``."""
         function = getattr(self, attr)
         if function is None:
-            compiled = self._compile_function(step_sync.distribute_step(step), with_optimizer, True,
-                                              inference=not with_optimizer)
+            compiled = self._compile_function(
+                step_sync.distribute_step(step), with_optimizer, True, inference=not with_optimizer
+            )
             function = step_sync.distribute_function(compiled, self._state_variables(with_optimizer, True))
             setattr(self, attr, function)
         return function
@@ -451,10 +483,12 @@ class Trainer:
     # ------------------------------------------------------------ state tree
     def _state_groups(self):
         optimizer = getattr(self, "optimizer", None)
-        return {"trainable_variables": self.trainable_variables,
-                "non_trainable_variables": self.non_trainable_variables,
-                "optimizer_variables": list(optimizer.variables) if optimizer is not None else [],
-                "metrics_variables": self.metrics_variables}
+        return {
+            "trainable_variables": self.trainable_variables,
+            "non_trainable_variables": self.non_trainable_variables,
+            "optimizer_variables": list(optimizer.variables) if optimizer is not None else [],
+            "metrics_variables": self.metrics_variables,
+        }
 
     def get_state_tree(self, value_format="backend_tensor"):
         """The model's variables as nested dicts keyed by the parts of their paths, in four groups:
@@ -467,15 +501,19 @@ class Trainer:
             ValueError: an unknown ``value_format``, or two variables of a group with the same path.
         """
         if value_format not in ("backend_tensor", "numpy_array"):
-            raise ValueError(f"get_state_tree(value_format=...) must be 'backend_tensor' or 'numpy_array'; received "
-                             f"{value_format!r}.")
+            raise ValueError(
+                f"get_state_tree(value_format=...) must be 'backend_tensor' or 'numpy_array'; received "
+                f"{value_format!r}."
+            )
         tree_out = {}
         for group, variables in self._state_groups().items():
             nested, seen = {}, set()
             for v in variables:
                 if v.path in seen:
-                    raise ValueError(f"get_state_tree: the variable path '{v.path}' appears twice in "
-                                     f"{group}; give the layers unique names.")
+                    raise ValueError(
+                        f"get_state_tree: the variable path '{v.path}' appears twice in "
+                        f"{group}; give the layers unique names."
+                    )
                 seen.add(v.path)
                 node = nested
                 *parents, leaf = v.path.split("/")
@@ -493,8 +531,9 @@ class Trainer:
             ValueError: an unknown group, or a path no variable of the group has.
         """
         if not isinstance(state_tree, dict):
-            raise ValueError(f"set_state_tree expects the dict get_state_tree() returns; received "
-                             f"{type(state_tree).__name__}.")
+            raise ValueError(
+                f"set_state_tree expects the dict get_state_tree() returns; received {type(state_tree).__name__}."
+            )
         groups = self._state_groups()
         for group, nested in state_tree.items():
             if group not in groups:
@@ -510,8 +549,9 @@ class Trainer:
                     elif path in by_path:
                         by_path[path].assign(value)
                     else:
-                        raise ValueError(f"set_state_tree: no variable '{path}' in {group}; the model's are "
-                                         f"{sorted(by_path)}.")
+                        raise ValueError(
+                            f"set_state_tree: no variable '{path}' in {group}; the model's are {sorted(by_path)}."
+                        )
 
     def make_train_function(self, force=False):
         """The compiled training step (one batch in, the logs out) that ``fit`` runs, made once and kept.
@@ -540,13 +580,30 @@ class Trainer:
             self._predict_function = step_sync.distribute_function(
                 self._compile_function(self.predict_step, False, False, inference=True),
                 self._state_variables(False, False),
-                split_batches=False)
+                split_batches=False,
+            )
         return self._predict_function
 
     # -------------------------------------------------------------------- fit
-    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None, validation_split=0.0,
-            validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
-            steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1):
+    def fit(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        epochs=1,
+        verbose="auto",
+        callbacks=None,
+        validation_split=0.0,
+        validation_data=None,
+        shuffle=True,
+        class_weight=None,
+        sample_weight=None,
+        initial_epoch=0,
+        steps_per_epoch=None,
+        validation_steps=None,
+        validation_batch_size=None,
+        validation_freq=1,
+    ):
         """Trains the model for ``epochs`` epochs; returns a :class:`~highlevel.callbacks.History`.
 
         Arguments follow ``keras.Model.fit``. Shuffling draws from the host random stream, so one seed gives the
@@ -568,8 +625,9 @@ class Trainer:
             arrays = to_numpy_structure((x, y, sample_weight), backend)
             (x, y, sample_weight), validation_data = train_validation_split(arrays, validation_split)
         # With steps_per_epoch, epochs take the next batches of the data, not its first ones again (EpochIterator).
-        adapter = get_data_adapter(x, y, sample_weight, batch_size=batch_size, shuffle=shuffle,
-                                   class_weight=class_weight, backend=backend)
+        adapter = get_data_adapter(
+            x, y, sample_weight, batch_size=batch_size, shuffle=shuffle, class_weight=class_weight, backend=backend
+        )
         # hl.config.set_max_epochs / set_max_steps_per_epoch cap every fit (a quick smoke test of a script).
         from highlevel import config as _config
 
@@ -583,11 +641,22 @@ class Trainer:
         val_adapter = None
         if validation_data is not None:
             vx, vy, vsw = unpack_x_y_sample_weight(validation_data)
-            val_adapter = get_data_adapter(vx, vy, vsw, batch_size=validation_batch_size or batch_size,
-                                           steps=validation_steps, backend=backend)
-        callbacks = callbacks if isinstance(callbacks, CallbackList) else CallbackList(
-            callbacks, add_history=True, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=epochs,
-            steps=epochs_data.num_batches)
+            val_adapter = get_data_adapter(
+                vx, vy, vsw, batch_size=validation_batch_size or batch_size, steps=validation_steps, backend=backend
+            )
+        callbacks = (
+            callbacks
+            if isinstance(callbacks, CallbackList)
+            else CallbackList(
+                callbacks,
+                add_history=True,
+                add_progbar=verbose != 0,
+                model=self,
+                verbose=verbose,
+                epochs=epochs,
+                steps=epochs_data.num_batches,
+            )
+        )
         self.stop_training = False
         self._trainable_cache = None  # freezing between fits takes effect (see _sync_train_step_variables)
         self._in_fit = True
@@ -680,16 +749,25 @@ class Trainer:
         return _pythonify(logs)
 
     # --------------------------------------------------------------- evaluate
-    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
-                 callbacks=None, return_dict=False):
+    def evaluate(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        verbose="auto",
+        sample_weight=None,
+        steps=None,
+        callbacks=None,
+        return_dict=False,
+    ):
         """The loss and metrics on the given data (a scalar, a list, or a dict with ``return_dict``)."""
         from highlevel.callbacks import CallbackList
 
         self._assert_compiled("evaluate")
-        adapter = get_data_adapter(x, y, sample_weight, batch_size=batch_size, steps=steps,
-                                   backend=current_backend())
-        callbacks = CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
-                                 steps=adapter.num_batches)
+        adapter = get_data_adapter(x, y, sample_weight, batch_size=batch_size, steps=steps, backend=current_backend())
+        callbacks = CallbackList(
+            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1, steps=adapter.num_batches
+        )
         logs = self._evaluate_adapter(adapter, callbacks)
         if return_dict:
             return logs
@@ -731,8 +809,9 @@ class Trainer:
 
         backend = current_backend()
         adapter = get_data_adapter(x, None, None, batch_size=batch_size, steps=steps, backend=backend)
-        callbacks = CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
-                                 steps=adapter.num_batches)
+        callbacks = CallbackList(
+            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1, steps=adapter.num_batches
+        )
         callbacks.on_predict_begin()
         outputs = []
         predict_function = None
@@ -819,8 +898,10 @@ class Trainer:
         from highlevel.saving.object_registry import allowed_objects
 
         if not isinstance(config, dict) or "optimizer" not in config:
-            raise ValueError(f"compile_from_config expects the dict get_compile_config() returns (with an "
-                             f"'optimizer'); received {config!r}.")
+            raise ValueError(
+                f"compile_from_config expects the dict get_compile_config() returns (with an "
+                f"'optimizer'); received {config!r}."
+            )
         self.compile(**compile_io.compile_arguments(config, allowed_objects()))
         if self.built:
             self.optimizer.build(self.trainable_variables)
@@ -887,11 +968,15 @@ def _check_trainable_variables(model, variables):
         raise RuntimeError(
             f"Model '{model.name}' was about to run a training step over 0 trainable variables, but it has "
             f"{len(model.trainable_weights)} trainable weights: the step would train nothing. This is a bug in "
-            "highlevel (the variable list was taken before the model was built); please report it.")
+            "highlevel (the variable list was taken before the model was built); please report it."
+        )
     import warnings
 
-    warnings.warn(f"Model '{model.name}' has no trainable weights: fit() and train_on_batch() will not change "
-                  "it. Set `trainable = True` on the layers to train, then call fit() again.", stacklevel=3)
+    warnings.warn(
+        f"Model '{model.name}' has no trainable weights: fit() and train_on_batch() will not change "
+        "it. Set `trainable = True` on the layers to train, then call fit() again.",
+        stacklevel=3,
+    )
 
 
 def _is_text_array(a):

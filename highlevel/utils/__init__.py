@@ -61,7 +61,6 @@ _FROM_SAVING = (
 )
 
 
-
 def _resolve(name):
     entry = _LAZY.get(name)
     if entry is not None:

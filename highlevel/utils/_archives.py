@@ -42,8 +42,10 @@ def resolve_formats(archive_format):
     formats = (archive_format,) if isinstance(archive_format, str) else tuple(archive_format)
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
-        raise ValueError(f"archive_format must be 'auto', 'tar', 'zip', a list of those or None; received "
-                         f"archive_format={archive_format!r}.")
+        raise ValueError(
+            f"archive_format must be 'auto', 'tar', 'zip', a list of those or None; received "
+            f"archive_format={archive_format!r}."
+        )
     return formats
 
 
@@ -75,7 +77,8 @@ def _walk(path, links):
 def _refuse(archive, member, why, target):
     raise UnsafeArchiveError(
         f"Refusing to extract {archive!r}: its member {member!r} {why}, so it could write outside {target!r}. "
-        "Nothing was extracted. The archive may be malicious; if you trust it, extract it yourself.")
+        "Nothing was extracted. The archive may be malicious; if you trust it, extract it yourself."
+    )
 
 
 def _check_tar(tar, archive, target):
@@ -158,13 +161,17 @@ def extract_archive(path, target, archive_format="auto"):
     """
     formats = resolve_formats(archive_format)
     if os.path.lexists(target) and not os.path.isdir(target):
-        raise ValueError(f"Cannot extract {path!r} into {target!r}: a file is there, not a folder. Move it away, or "
-                         "choose another name (fname=).")
+        raise ValueError(
+            f"Cannot extract {path!r} into {target!r}: a file is there, not a folder. Move it away, or "
+            "choose another name (fname=)."
+        )
     fmt = next((f for f in formats if _is_format(path, f)), None)
     if fmt is None:
-        raise ValueError(f"Cannot extract {path!r}: it is not a {' or '.join(formats) or 'known'} archive "
-                         f"(archive_format={archive_format!r}). Check that the URL gives an archive, or call "
-                         "get_file without extract=True.")
+        raise ValueError(
+            f"Cannot extract {path!r}: it is not a {' or '.join(formats) or 'known'} archive "
+            f"(archive_format={archive_format!r}). Check that the URL gives an archive, or call "
+            "get_file without extract=True."
+        )
     fresh = f"{target}.{secrets.token_hex(4)}.partial"
     os.makedirs(fresh)
     try:

@@ -58,8 +58,7 @@ def _cache_folder(cache_dir, cache_subdir):
     except OSError:
         pass
     fallback = os.path.join(tempfile.gettempdir(), ".keras", os.fspath(cache_subdir))
-    warnings.warn(f"get_file: cannot write to the cache folder {folder!r}; using {fallback!r} instead.",
-                  stacklevel=3)
+    warnings.warn(f"get_file: cannot write to the cache folder {folder!r}; using {fallback!r} instead.", stacklevel=3)
     os.makedirs(fallback, exist_ok=True)
     return fallback
 
@@ -72,13 +71,16 @@ def _hash_name(file_hash, algorithm):
     digits = len(file_hash)
     if algorithm == "auto":
         if digits not in (64, 32):
-            raise ValueError(f"file_hash has {digits} characters; expected 64 hex digits (sha256) or 32 (md5). "
-                             f"Received file_hash={file_hash!r}.")
+            raise ValueError(
+                f"file_hash has {digits} characters; expected 64 hex digits (sha256) or 32 (md5). "
+                f"Received file_hash={file_hash!r}."
+            )
         algorithm = "sha256" if digits == 64 else "md5"
     expected = 64 if algorithm == "sha256" else 32
     if digits != expected or any(c not in "0123456789abcdefABCDEF" for c in file_hash):
-        raise ValueError(f"file_hash is not a {algorithm} hash ({expected} hex digits); received "
-                         f"file_hash={file_hash!r}.")
+        raise ValueError(
+            f"file_hash is not a {algorithm} hash ({expected} hex digits); received file_hash={file_hash!r}."
+        )
     return algorithm
 
 
@@ -111,8 +113,10 @@ def _fname_from(fname, origin):
     if not isinstance(fname, str):
         raise TypeError(f"fname must be a string; received {type(fname).__name__}.")
     if "/" in fname or os.sep in fname or (os.altsep and os.altsep in fname) or fname in (".", ".."):
-        raise ValueError(f"fname must be a plain file name, without folders; received fname={fname!r}. To choose "
-                         "the folder, pass cache_dir= (and cache_subdir=).")
+        raise ValueError(
+            f"fname must be a plain file name, without folders; received fname={fname!r}. To choose "
+            "the folder, pass cache_dir= (and cache_subdir=)."
+        )
     return fname
 
 
@@ -168,8 +172,9 @@ def _fetch(origin, target, hint):
                     done += len(chunk)
                     _progress(done, total)
         if total is not None and done != total:
-            raise DownloadError(f"Could not download {origin}: the connection closed after {done:,} of {total:,} "
-                                f"bytes. {hint}")
+            raise DownloadError(
+                f"Could not download {origin}: the connection closed after {done:,} of {total:,} bytes. {hint}"
+            )
         if total is not None and sys.stdout.isatty():
             sys.stdout.write("\n")
         return part
@@ -179,8 +184,19 @@ def _fetch(origin, target, hint):
         raise
 
 
-def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None, cache_subdir="datasets",
-             hash_algorithm="auto", extract=False, archive_format="auto", cache_dir=None, force_download=False):
+def get_file(
+    fname=None,
+    origin=None,
+    untar=False,
+    md5_hash=None,
+    file_hash=None,
+    cache_subdir="datasets",
+    hash_algorithm="auto",
+    extract=False,
+    archive_format="auto",
+    cache_dir=None,
+    force_download=False,
+):
     """Downloads a file from a URL unless it is already in the cache; returns its path.
 
     The file lands at ``<cache_dir>/<cache_subdir>/<fname>`` (by default ``~/.keras/datasets/<fname>``; the
@@ -274,8 +290,10 @@ def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None
         if file_hash is None or _hash_matches(target, file_hash, hash_algorithm):
             download = False
         else:
-            stale = (f"The cached file {target} does not match the expected {hash_algorithm} hash {file_hash} "
-                     "(incomplete or outdated)")
+            stale = (
+                f"The cached file {target} does not match the expected {hash_algorithm} hash {file_hash} "
+                "(incomplete or outdated)"
+            )
             print(f"{stale}; downloading it again.")
             download = True
     else:
@@ -299,7 +317,8 @@ def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None
                     raise ValueError(
                         f"The file downloaded from {origin} has {hash_algorithm} hash {actual}, but {file_hash} "
                         f"was expected: it is incomplete, corrupted or not the expected file. Nothing was saved "
-                        f"at {target}. Retry, or check origin= and file_hash=.")
+                        f"at {target}. Retry, or check origin= and file_hash=."
+                    )
             os.replace(part, target)
         finally:
             if os.path.exists(part):

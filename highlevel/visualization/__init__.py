@@ -15,5 +15,10 @@ from .plot_bounding_box_gallery import plot_bounding_box_gallery
 from .plot_image_gallery import plot_image_gallery
 from .plot_segmentation_mask_gallery import plot_segmentation_mask_gallery
 
-__all__ = ["draw_bounding_boxes", "draw_segmentation_masks", "plot_bounding_box_gallery", "plot_image_gallery",
-           "plot_segmentation_mask_gallery"]
+__all__ = [
+    "draw_bounding_boxes",
+    "draw_segmentation_masks",
+    "plot_bounding_box_gallery",
+    "plot_image_gallery",
+    "plot_segmentation_mask_gallery",
+]

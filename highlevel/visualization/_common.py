@@ -18,9 +18,11 @@ def batch_of_images(images, name="images"):
     """``images`` as a numpy array, checked to be a batch: 4 dimensions."""
     array = np.asarray(ops.convert_to_numpy(images))
     if array.ndim != 4:
-        raise ValueError(f"`{name}` must be a batch of images, a 4D tensor or array (batch, height, width, "
-                         f"channels); received {name}.shape={array.shape}. Add a batch axis with "
-                         f"`images[None]` for a single image.")
+        raise ValueError(
+            f"`{name}` must be a batch of images, a 4D tensor or array (batch, height, width, "
+            f"channels); received {name}.shape={array.shape}. Add a batch axis with "
+            f"`images[None]` for a single image."
+        )
     return array
 
 
@@ -29,6 +31,8 @@ def pyplot():
     try:
         import matplotlib.pyplot as plt
     except ImportError as error:
-        raise ImportError("The hl.visualization plotting functions need matplotlib: install it with "
-                          "`pip install matplotlib` (or the `notebooks` extra of highlevel).") from error
+        raise ImportError(
+            "The hl.visualization plotting functions need matplotlib: install it with "
+            "`pip install matplotlib` (or the `notebooks` extra of highlevel)."
+        ) from error
     return plt

@@ -21,7 +21,7 @@ def _fill(image, y0, y1, x0, x1, color):
     h, w = image.shape[:2]
     y0, y1, x0, x1 = max(y0, 0), min(y1, h - 1), max(x0, 0), min(x1, w - 1)
     if y0 <= y1 and x0 <= x1:
-        image[y0:y1 + 1, x0:x1 + 1] = color
+        image[y0 : y1 + 1, x0 : x1 + 1] = color
 
 
 def _disk(image, cy, cx, r, color):
@@ -30,8 +30,8 @@ def _disk(image, cy, cx, r, color):
     y0, y1, x0, x1 = max(cy - r, 0), min(cy + r, h - 1), max(cx - r, 0), min(cx + r, w - 1)
     if y0 > y1 or x0 > x1:
         return
-    yy, xx = np.mgrid[y0:y1 + 1, x0:x1 + 1]
-    image[y0:y1 + 1, x0:x1 + 1][(yy - cy) ** 2 + (xx - cx) ** 2 <= r * r] = color
+    yy, xx = np.mgrid[y0 : y1 + 1, x0 : x1 + 1]
+    image[y0 : y1 + 1, x0 : x1 + 1][(yy - cy) ** 2 + (xx - cx) ** 2 <= r * r] = color
 
 
 def draw_rectangle(image, x1, y1, x2, y2, color, thickness):
@@ -68,9 +68,10 @@ def _draw_text(image, text, origin, color, font_scale, thickness):
     try:
         from PIL import Image, ImageDraw, ImageFont
     except ImportError as error:
-        raise ImportError("Drawing class labels (class_mapping) needs Pillow: install it with `pip install pillow` "
-                          "(the `image` extra of highlevel), or pass class_mapping=None to draw the boxes only.") \
-            from error
+        raise ImportError(
+            "Drawing class labels (class_mapping) needs Pillow: install it with `pip install pillow` "
+            "(the `image` extra of highlevel), or pass class_mapping=None to draw the boxes only."
+        ) from error
     channels = image.shape[-1]
     mode = {1: "L", 3: "RGB", 4: "RGBA"}.get(channels)
     if mode is None:
@@ -78,14 +79,24 @@ def _draw_text(image, text, origin, color, font_scale, thickness):
     canvas = Image.fromarray(image[..., 0] if channels == 1 else image, mode)
     font = ImageFont.load_default(size=max(int(round(20 * font_scale)), 1))
     fill = int(color[0]) if channels == 1 else tuple(int(c) for c in color)
-    ImageDraw.Draw(canvas).text(origin, text, fill=fill, font=font, anchor="ls",
-                                stroke_width=max(int(thickness) - 1, 0) // 2, stroke_fill=fill)
+    ImageDraw.Draw(canvas).text(
+        origin, text, fill=fill, font=font, anchor="ls", stroke_width=max(int(thickness) - 1, 0) // 2, stroke_fill=fill
+    )
     drawn = np.asarray(canvas)
     image[...] = drawn[..., None] if channels == 1 else drawn
 
 
-def draw_bounding_boxes(images, bounding_boxes, bounding_box_format, class_mapping=None, color=(128, 128, 128),
-                        line_thickness=2, text_thickness=1, font_scale=1.0, data_format=None):
+def draw_bounding_boxes(
+    images,
+    bounding_boxes,
+    bounding_box_format,
+    class_mapping=None,
+    color=(128, 128, 128),
+    line_thickness=2,
+    text_thickness=1,
+    font_scale=1.0,
+    data_format=None,
+):
     """Draws bounding boxes, and optionally their class labels and confidences, on a batch of images.
 
     Float images with a maximum of at most 1 are taken to be in ``[0, 1]`` and scaled to ``[0, 255]``;
@@ -118,11 +129,14 @@ def draw_bounding_boxes(images, bounding_boxes, bounding_box_format, class_mappi
     data_format = data_format_of(data_format)
     images = batch_of_images(images)
     if not isinstance(bounding_boxes, dict):
-        raise TypeError(f"`bounding_boxes` must be a dict with 'boxes' and 'labels' (and optionally "
-                        f"'confidences'); received an object of type {type(bounding_boxes).__name__}.")
+        raise TypeError(
+            f"`bounding_boxes` must be a dict with 'boxes' and 'labels' (and optionally "
+            f"'confidences'); received an object of type {type(bounding_boxes).__name__}."
+        )
     if "boxes" not in bounding_boxes or "labels" not in bounding_boxes:
-        raise ValueError(f"`bounding_boxes` must have the keys 'boxes' and 'labels'; received the keys "
-                         f"{sorted(bounding_boxes)}.")
+        raise ValueError(
+            f"`bounding_boxes` must have the keys 'boxes' and 'labels'; received the keys {sorted(bounding_boxes)}."
+        )
     if data_format == "channels_first":
         images = images.transpose(0, 2, 3, 1)
     height, width = images.shape[1], images.shape[2]
@@ -138,7 +152,7 @@ def draw_bounding_boxes(images, bounding_boxes, bounding_box_format, class_mappi
     channels = images.shape[-1]
     paint = np.zeros(channels, "uint8")
     given = np.asarray(color, "int64").reshape(-1)[:channels]
-    paint[:len(given)] = given
+    paint[: len(given)] = given
     for i in range(images.shape[0]):
         for j in range(boxes.shape[1]):
             label = int(labels[i][j])
@@ -150,8 +164,9 @@ def draw_bounding_boxes(images, bounding_boxes, bounding_box_format, class_mappi
                 text = str(class_mapping[label])
                 if confidences is not None:
                     text = f"{text} | {float(confidences[i][j]):.2f}"
-                _draw_text(images[i], text, _text_origin(x1, y1, font_scale, text_thickness), paint, font_scale,
-                           text_thickness)
+                _draw_text(
+                    images[i], text, _text_origin(x1, y1, font_scale, text_thickness), paint, font_scale, text_thickness
+                )
     if data_format == "channels_first":
         images = images.transpose(0, 3, 1, 2)
     return images

@@ -18,12 +18,20 @@ from ._common import batch_of_images, data_format_of
 
 def default_palette(num_classes):
     """One RGB color per class: class ``i`` gets ``(i * (2**25 - 1, 2**15 - 1, 2**21 - 1)) % 255``."""
-    palette = np.array([2 ** 25 - 1, 2 ** 15 - 1, 2 ** 21 - 1])
+    palette = np.array([2**25 - 1, 2**15 - 1, 2**21 - 1])
     return [((i * palette) % 255).tolist() for i in range(num_classes)]
 
 
-def draw_segmentation_masks(images, segmentation_masks, num_classes=None, color_mapping=None, alpha=0.8, blend=True,
-                            ignore_index=-1, data_format=None):
+def draw_segmentation_masks(
+    images,
+    segmentation_masks,
+    num_classes=None,
+    color_mapping=None,
+    alpha=0.8,
+    blend=True,
+    ignore_index=-1,
+    data_format=None,
+):
     """Paints the pixels of each class of ``segmentation_masks`` over ``images`` in that class's color.
 
     Pixels of classes ``0 .. num_classes - 1`` are painted; pixels of other values (``ignore_index``, or a
@@ -59,11 +67,15 @@ def draw_segmentation_masks(images, segmentation_masks, num_classes=None, color_
     if masks.ndim == 4 and masks.shape[-1] == 1:
         masks = masks[..., 0]
     if masks.dtype.kind not in "iu":
-        raise TypeError(f"`segmentation_masks` must hold integer class ids; received dtype {masks.dtype}. Cast them "
-                        f"with `hl.ops.cast(masks, 'int32')`.")
+        raise TypeError(
+            f"`segmentation_masks` must hold integer class ids; received dtype {masks.dtype}. Cast them "
+            f"with `hl.ops.cast(masks, 'int32')`."
+        )
     if masks.shape != images.shape[:3]:
-        raise ValueError(f"`segmentation_masks` must be (batch, height, width[, 1]) like the images "
-                         f"{images.shape[:3]}; received shape {np.shape(segmentation_masks)}.")
+        raise ValueError(
+            f"`segmentation_masks` must be (batch, height, width[, 1]) like the images "
+            f"{images.shape[:3]}; received shape {np.shape(segmentation_masks)}."
+        )
     if not 0.0 <= float(alpha) <= 1.0:
         raise ValueError(f"alpha must be in [0, 1]; received alpha={alpha}.")
     if num_classes is None:
@@ -73,8 +85,10 @@ def draw_segmentation_masks(images, segmentation_masks, num_classes=None, color_
     else:
         missing = [i for i in range(num_classes) if i not in color_mapping]
         if missing:
-            raise ValueError(f"color_mapping has no color for the classes {missing}; give one RGB color for each "
-                             f"class id 0 .. {num_classes - 1}.")
+            raise ValueError(
+                f"color_mapping has no color for the classes {missing}; give one RGB color for each "
+                f"class id 0 .. {num_classes - 1}."
+            )
         colors = [color_mapping[i] for i in range(num_classes)]
     images = images.astype("float32")
     painted = images.copy()

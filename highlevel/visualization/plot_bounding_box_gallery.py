@@ -15,11 +15,27 @@ from .draw_bounding_boxes import draw_bounding_boxes
 from .plot_image_gallery import plot_image_gallery
 
 
-def plot_bounding_box_gallery(images, bounding_box_format, y_true=None, y_pred=None, value_range=(0, 255),
-                              true_color=(0, 188, 212), pred_color=(255, 235, 59), line_thickness=2, font_scale=1.0,
-                              text_thickness=None, class_mapping=None, ground_truth_mapping=None,
-                              prediction_mapping=None, legend=False, legend_handles=None, rows=None, cols=None,
-                              data_format=None, **kwargs):
+def plot_bounding_box_gallery(
+    images,
+    bounding_box_format,
+    y_true=None,
+    y_pred=None,
+    value_range=(0, 255),
+    true_color=(0, 188, 212),
+    pred_color=(255, 235, 59),
+    line_thickness=2,
+    font_scale=1.0,
+    text_thickness=None,
+    class_mapping=None,
+    ground_truth_mapping=None,
+    prediction_mapping=None,
+    legend=False,
+    legend_handles=None,
+    rows=None,
+    cols=None,
+    data_format=None,
+    **kwargs,
+):
     """Draws the true and predicted boxes on a batch of images and plots them in a grid.
 
     Args:
@@ -52,21 +68,40 @@ def plot_bounding_box_gallery(images, bounding_box_format, y_true=None, y_pred=N
         images = images.transpose(0, 2, 3, 1)
     if y_true is not None or y_pred is not None:
         images = to_drawable(images, value_range)
-    for boxes, color, mapping in ((y_true, true_color, ground_truth_mapping or class_mapping),
-                                  (y_pred, pred_color, prediction_mapping or class_mapping)):
+    for boxes, color, mapping in (
+        (y_true, true_color, ground_truth_mapping or class_mapping),
+        (y_pred, pred_color, prediction_mapping or class_mapping),
+    ):
         if boxes is not None:
-            images = draw_bounding_boxes(images, boxes, bounding_box_format, class_mapping=mapping, color=color,
-                                         line_thickness=line_thickness, text_thickness=text_thickness,
-                                         font_scale=font_scale, data_format="channels_last")
+            images = draw_bounding_boxes(
+                images,
+                boxes,
+                bounding_box_format,
+                class_mapping=mapping,
+                color=color,
+                line_thickness=line_thickness,
+                text_thickness=text_thickness,
+                font_scale=font_scale,
+                data_format="channels_last",
+            )
     if legend:
         if legend_handles:
             raise ValueError("Pass either legend=True or legend_handles to plot_bounding_box_gallery(), not both.")
-        legend_handles = [patches.Patch(color=tuple(c / 255.0 for c in true_color), label="Ground Truth"),
-                          patches.Patch(color=tuple(c / 255.0 for c in pred_color), label="Prediction")]
+        legend_handles = [
+            patches.Patch(color=tuple(c / 255.0 for c in true_color), label="Ground Truth"),
+            patches.Patch(color=tuple(c / 255.0 for c in pred_color), label="Prediction"),
+        ]
     if y_true is not None or y_pred is not None:
         value_range = (0, 255)  # the drawn images are uint8 in [0, 255]
-    return plot_image_gallery(images, value_range=value_range, legend_handles=legend_handles, rows=rows, cols=cols,
-                              data_format="channels_last", **kwargs)
+    return plot_image_gallery(
+        images,
+        value_range=value_range,
+        legend_handles=legend_handles,
+        rows=rows,
+        cols=cols,
+        data_format="channels_last",
+        **kwargs,
+    )
 
 
 def to_drawable(images, value_range):

@@ -27,9 +27,22 @@ def to_0_255(images, value_range):
     return (images - np.float32(low)) / (np.float32(high) - np.float32(low)) * np.float32(255)
 
 
-def plot_image_gallery(images, y_true=None, y_pred=None, label_map=None, rows=None, cols=None, value_range=(0, 255),
-                       scale=2, path=None, show=None, transparent=True, dpi=60, legend_handles=None,
-                       data_format=None):
+def plot_image_gallery(
+    images,
+    y_true=None,
+    y_pred=None,
+    label_map=None,
+    rows=None,
+    cols=None,
+    value_range=(0, 255),
+    scale=2,
+    path=None,
+    show=None,
+    transparent=True,
+    dpi=60,
+    legend_handles=None,
+    data_format=None,
+):
     """Plots a batch of images in a grid, with matplotlib.
 
     The grid has ``rows`` rows (by default the square root of the batch size, rounded up) and ``cols``
@@ -61,8 +74,10 @@ def plot_image_gallery(images, y_true=None, y_pred=None, label_map=None, rows=No
     """
     plt = pyplot()
     if path is not None and show:
-        raise ValueError("plot_image_gallery() either saves the figure (`path`) or shows it (`show=True`); "
-                         f"received path={path!r} and show={show!r}.")
+        raise ValueError(
+            "plot_image_gallery() either saves the figure (`path`) or shows it (`show=True`); "
+            f"received path={path!r} and show={show!r}."
+        )
     if (y_true is not None or y_pred is not None) and label_map is None:
         raise ValueError("y_true or y_pred was given without a `label_map`: pass a dict from class id to name.")
     show = show if show is not None else path is None
@@ -73,12 +88,20 @@ def plot_image_gallery(images, y_true=None, y_pred=None, label_map=None, rows=No
     batch_size = images.shape[0]
     rows = rows or int(math.ceil(math.sqrt(batch_size)))
     cols = cols or int(math.ceil(batch_size / rows))
-    images = to_0_255(images[:rows * cols], value_range)
+    images = to_0_255(images[: rows * cols], value_range)
     y_true = None if y_true is None else np.asarray(ops.convert_to_numpy(y_true)).reshape(-1)
     y_pred = None if y_pred is None else np.asarray(ops.convert_to_numpy(y_pred)).reshape(-1)
 
-    fig, axes = plt.subplots(nrows=rows, ncols=cols, figsize=(cols * scale, rows * scale), frameon=False,
-                             layout="tight", squeeze=False, sharex="row", sharey="col")
+    fig, axes = plt.subplots(
+        nrows=rows,
+        ncols=cols,
+        figsize=(cols * scale, rows * scale),
+        frameon=False,
+        layout="tight",
+        squeeze=False,
+        sharex="row",
+        sharey="col",
+    )
     fig.subplots_adjust(wspace=0, hspace=0)
     if legend_handles is not None:
         fig.legend(handles=legend_handles, loc="lower center")
@@ -87,8 +110,10 @@ def plot_image_gallery(images, y_true=None, y_pred=None, label_map=None, rows=No
         if index >= len(images):
             continue
         image = images[index]
-        axis.imshow(image[..., 0] if image.shape[-1] == 1 else image.astype("uint8"),
-                    **({"cmap": "gray", "vmin": 0, "vmax": 255} if image.shape[-1] == 1 else {}))
+        axis.imshow(
+            image[..., 0] if image.shape[-1] == 1 else image.astype("uint8"),
+            **({"cmap": "gray", "vmin": 0, "vmax": 255} if image.shape[-1] == 1 else {}),
+        )
         axis.margins(x=0, y=0)
         title = []
         if y_true is not None and index < len(y_true):

@@ -20,9 +20,19 @@ from .draw_segmentation_masks import draw_segmentation_masks
 from .plot_image_gallery import plot_image_gallery
 
 
-def plot_segmentation_mask_gallery(images, num_classes, value_range=(0, 255), y_true=None, y_pred=None,
-                                   color_mapping=None, blend=True, alpha=0.8, ignore_index=-1, data_format=None,
-                                   **kwargs):
+def plot_segmentation_mask_gallery(
+    images,
+    num_classes,
+    value_range=(0, 255),
+    y_true=None,
+    y_pred=None,
+    color_mapping=None,
+    blend=True,
+    alpha=0.8,
+    ignore_index=-1,
+    data_format=None,
+    **kwargs,
+):
     """Plots a grid with one row per image: the image, then its true mask, then its predicted mask, drawn over it.
 
     Args:
@@ -49,9 +59,19 @@ def plot_segmentation_mask_gallery(images, num_classes, value_range=(0, 255), y_
         masks = np.asarray(ops.convert_to_numpy(masks))
         if data_format == "channels_first" and masks.ndim == 4:
             masks = masks.transpose(0, 2, 3, 1)
-        columns.append(draw_segmentation_masks(images, masks.astype("int32"), num_classes=num_classes,
-                                               color_mapping=color_mapping, alpha=alpha, blend=blend,
-                                               ignore_index=ignore_index, data_format="channels_last"))
+        columns.append(
+            draw_segmentation_masks(
+                images,
+                masks.astype("int32"),
+                num_classes=num_classes,
+                color_mapping=color_mapping,
+                alpha=alpha,
+                blend=blend,
+                ignore_index=ignore_index,
+                data_format="channels_last",
+            )
+        )
     gallery = np.stack([column[i].astype("float32") for i in range(images.shape[0]) for column in columns])
-    return plot_image_gallery(gallery, value_range=value_range, rows=images.shape[0], cols=len(columns),
-                              data_format="channels_last", **kwargs)
+    return plot_image_gallery(
+        gallery, value_range=value_range, rows=images.shape[0], cols=len(columns), data_format="channels_last", **kwargs
+    )

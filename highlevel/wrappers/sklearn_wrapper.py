@@ -57,8 +57,9 @@ from ._model_copy import fresh_copy, model_from_bytes, model_to_bytes
 
 def _require_sklearn(who):
     if sklearn is None:
-        raise ImportError(f"{who} needs scikit-learn, which is not installed. Install it with: "
-                          'pip install "highlevel[sklearn]"')
+        raise ImportError(
+            f'{who} needs scikit-learn, which is not installed. Install it with: pip install "highlevel[sklearn]"'
+        )
     from sklearn.utils.validation import validate_data  # noqa: F401  (scikit-learn >= 1.6)
 
 
@@ -69,11 +70,16 @@ def _is_model(value):
 
 
 def _check_compiled(model, who):
-    if not (getattr(model, "_compiled", False) and model.optimizer is not None
-            and getattr(model, "_compile_loss", None) is not None):
-        raise RuntimeError(f"{who}: the model must be compiled with a loss and an optimizer before it is fitted; "
-                           f"received the model {getattr(model, 'name', model)!r} without them. Call "
-                           "model.compile(optimizer=..., loss=...) (in the building function, if you pass one).")
+    if not (
+        getattr(model, "_compiled", False)
+        and model.optimizer is not None
+        and getattr(model, "_compile_loss", None) is not None
+    ):
+        raise RuntimeError(
+            f"{who}: the model must be compiled with a loss and an optimizer before it is fitted; "
+            f"received the model {getattr(model, 'name', model)!r} without them. Call "
+            "model.compile(optimizer=..., loss=...) (in the building function, if you pass one)."
+        )
 
 
 class _SKLBase(BaseEstimator):
@@ -103,13 +109,17 @@ class _SKLBase(BaseEstimator):
         if _is_model(self.model):
             return fresh_copy(self.model)
         if not callable(self.model):
-            raise TypeError(f"{type(self).__name__}: `model` must be a compiled highlevel Model or a function "
-                            f"that builds one (called as model(X=X, y=y, **model_kwargs)); received "
-                            f"{type(self.model).__name__}: {self.model!r}.")
+            raise TypeError(
+                f"{type(self).__name__}: `model` must be a compiled highlevel Model or a function "
+                f"that builds one (called as model(X=X, y=y, **model_kwargs)); received "
+                f"{type(self.model).__name__}: {self.model!r}."
+            )
         model = self.model(X=X, y=y, **(self.model_kwargs or {}))
         if not _is_model(model):
-            raise TypeError(f"{type(self).__name__}: the function passed as `model` must return a highlevel Model; "
-                            f"it returned {type(model).__name__}.")
+            raise TypeError(
+                f"{type(self).__name__}: the function passed as `model` must return a highlevel Model; "
+                f"it returned {type(model).__name__}."
+            )
         return model
 
     def _check_target_kind(self, y):
@@ -120,8 +130,15 @@ class _SKLBase(BaseEstimator):
 
         if y is None:
             return validate_data(self, X, reset=reset, dtype=np.float64), None
-        return validate_data(self, X, y, reset=reset, dtype=np.float64, multi_output=self._multi_output,
-                             y_numeric=not isinstance(self, ClassifierMixin))
+        return validate_data(
+            self,
+            X,
+            y,
+            reset=reset,
+            dtype=np.float64,
+            multi_output=self._multi_output,
+            y_numeric=not isinstance(self, ClassifierMixin),
+        )
 
     @staticmethod
     def _inputs(X):
@@ -142,8 +159,10 @@ class _SKLBase(BaseEstimator):
             The wrapper, fitted.
         """
         if y is None:
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None. Pass the "
-                             "targets of X (a transformer trained to reproduce its input, an autoencoder, takes y=X).")
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None. Pass the "
+                "targets of X (a transformer trained to reproduce its input, an autoencoder, takes y=X)."
+            )
         self._check_target_kind(y)  # before scikit-learn's validation, whose message names only the shape
         X, y = self._validate(X, y, reset=True)
         y = self._encode_targets(y, reset=True)
@@ -229,20 +248,26 @@ class SKLearnClassifier(ClassifierMixin, _SKLBase):
             return
         kind = type_of_target(y, input_name="y")
         if kind == "unknown":
-            raise ValueError(f"Unknown label type for y: {type(self).__name__} takes class labels (ints, strings); "
-                             f"received an array of dtype {np.asarray(y).dtype}.")
+            raise ValueError(
+                f"Unknown label type for y: {type(self).__name__} takes class labels (ints, strings); "
+                f"received an array of dtype {np.asarray(y).dtype}."
+            )
         if kind not in ("binary", "multiclass"):
-            raise ValueError(f"{type(self).__name__} handles binary and multiclass targets (one label per sample); "
-                             f"received targets of type {kind!r}. For several outputs, use SKLearnRegressor or a "
-                             "model of your own with Model.fit.")
+            raise ValueError(
+                f"{type(self).__name__} handles binary and multiclass targets (one label per sample); "
+                f"received targets of type {kind!r}. For several outputs, use SKLearnRegressor or a "
+                "model of your own with Model.fit."
+            )
 
     def _encode_targets(self, y, reset=False):
         self._check_target_kind(y)
         if reset:
             self.classes_ = np.unique(y)
             if len(self.classes_) < 2:
-                raise ValueError(f"{type(self).__name__} needs at least two classes to learn from; the targets hold "
-                                 f"only 1 class: {self.classes_.tolist()}.")
+                raise ValueError(
+                    f"{type(self).__name__} needs at least two classes to learn from; the targets hold "
+                    f"only 1 class: {self.classes_.tolist()}."
+                )
         index = np.searchsorted(self.classes_, y)
         from highlevel.config import floatx
 
@@ -263,8 +288,10 @@ class SKLearnClassifier(ClassifierMixin, _SKLBase):
         if out.ndim == 2 and out.shape[1] == 1 and len(self.classes_) == 2:  # one sigmoid unit
             out = np.concatenate([1.0 - out, out], axis=1)
         if out.ndim != 2 or out.shape[1] != len(self.classes_):
-            raise ValueError(f"{type(self).__name__}: the model's outputs have shape {out.shape}; expected "
-                             f"(n_samples, {len(self.classes_)}), one column per class.")
+            raise ValueError(
+                f"{type(self).__name__}: the model's outputs have shape {out.shape}; expected "
+                f"(n_samples, {len(self.classes_)}), one column per class."
+            )
         out = np.clip(out, 0.0, None)
         total = out.sum(axis=1, keepdims=True)
         return np.divide(out, total, out=np.full_like(out, 1.0 / out.shape[1]), where=total > 0)

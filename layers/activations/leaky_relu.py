@@ -27,11 +27,18 @@ class LeakyReLU(Layer):
     def __init__(self, negative_slope=0.3, **kwargs):
         if "alpha" in kwargs:
             negative_slope = kwargs.pop("alpha")
-            warnings.warn("Argument `alpha` of LeakyReLU is deprecated. Use `negative_slope` instead.",
-                          DeprecationWarning, stacklevel=2)
+            warnings.warn(
+                "Argument `alpha` of LeakyReLU is deprecated. Use `negative_slope` instead.",
+                DeprecationWarning,
+                stacklevel=2,
+            )
         super().__init__(**kwargs)
-        if negative_slope is None or isinstance(negative_slope, bool) or \
-                not isinstance(negative_slope, (int, float)) or negative_slope < 0:
+        if (
+            negative_slope is None
+            or isinstance(negative_slope, bool)
+            or not isinstance(negative_slope, (int, float))
+            or negative_slope < 0
+        ):
             raise ValueError(
                 "The negative_slope value of a Leaky ReLU layer cannot be None or negative value. Expected a "
                 f"float. Received: negative_slope={negative_slope!r}"

@@ -30,8 +30,9 @@ class PReLU(Layer):
     ((1, 2), [[[-2.5, 2.0], [3.0, -1.0]]])
     """
 
-    def __init__(self, alpha_initializer="Zeros", alpha_regularizer=None, alpha_constraint=None, shared_axes=None,
-                 **kwargs):
+    def __init__(
+        self, alpha_initializer="Zeros", alpha_regularizer=None, alpha_constraint=None, shared_axes=None, **kwargs
+    ):
         super().__init__(**kwargs)
         self.supports_masking = True
         self.alpha_initializer = initializers.get(alpha_initializer)
@@ -68,9 +69,13 @@ class PReLU(Layer):
                 f"Layer '{self.name}' (PReLU) needs the sizes of its non-batch axes to create alpha, but received "
                 f"input_shape={tuple(input_shape)}. Give those axes known sizes or share them with `shared_axes`."
             )
-        self.alpha = self.add_weight(shape=tuple(param_shape), initializer=self.alpha_initializer,
-                                     regularizer=self.alpha_regularizer, constraint=self.alpha_constraint,
-                                     name="alpha")
+        self.alpha = self.add_weight(
+            shape=tuple(param_shape),
+            initializer=self.alpha_initializer,
+            regularizer=self.alpha_regularizer,
+            constraint=self.alpha_constraint,
+            name="alpha",
+        )
         shared = set(self.shared_axes or ())
         self.input_spec = InputSpec(ndim=rank, axes={i: input_shape[i] for i in range(1, rank) if i not in shared})
         self.built = True
@@ -84,10 +89,12 @@ class PReLU(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "alpha_initializer": initializers.serialize(self.alpha_initializer),
-            "alpha_regularizer": regularizers.serialize(self.alpha_regularizer),
-            "alpha_constraint": constraints.serialize(self.alpha_constraint),
-            "shared_axes": self.shared_axes,
-        })
+        config.update(
+            {
+                "alpha_initializer": initializers.serialize(self.alpha_initializer),
+                "alpha_regularizer": regularizers.serialize(self.alpha_regularizer),
+                "alpha_constraint": constraints.serialize(self.alpha_constraint),
+                "shared_axes": self.shared_axes,
+            }
+        )
         return config

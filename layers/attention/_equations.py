@@ -13,8 +13,8 @@ def projection_equation(free_dims, bound_dims, output_dims):
     """
     letters = string.ascii_lowercase
     free = letters[:free_dims]
-    bound = letters[free_dims:free_dims + bound_dims]
-    out = letters[free_dims + bound_dims:free_dims + bound_dims + output_dims]
+    bound = letters[free_dims : free_dims + bound_dims]
+    out = letters[free_dims + bound_dims : free_dims + bound_dims + output_dims]
     return f"{free}{bound},{bound}{out}->{free}{out}", out, len(free) + len(out)
 
 
@@ -48,6 +48,5 @@ def attention_equations(rank, attn_axes):
         else:
             source += letters[offset]
             offset += 1
-    product = "".join([target[i] for i in batch_dims] + [target[i] for i in attn_axes]
-                      + [source[i] for i in attn_axes])
+    product = "".join([target[i] for i in batch_dims] + [target[i] for i in attn_axes] + [source[i] for i in attn_axes])
     return f"{source},{target}->{product}", f"{product},{source}->{target}", len(product)

@@ -10,7 +10,7 @@ from ._masks import as_bool_mask, causal_mask, large_offset
 
 
 def _check_dropout(dropout, who):
-    if (not isinstance(dropout, numbers.Real) or isinstance(dropout, bool) or not 0 <= dropout < 1):
+    if not isinstance(dropout, numbers.Real) or isinstance(dropout, bool) or not 0 <= dropout < 1:
         raise ValueError(
             f"Invalid value received for argument `dropout` of {who}. Expected a float in [0, 1). "
             f"Received: dropout={dropout!r}"
@@ -195,8 +195,9 @@ class Attention(Layer):
         self._validate_inputs(input_shape)
         return (*tuple(input_shape[0])[:-1], tuple(input_shape[1])[-1])
 
-    def compute_output_spec(self, inputs, mask=None, training=None, return_attention_scores=False,
-                            use_causal_mask=False):
+    def compute_output_spec(
+        self, inputs, mask=None, training=None, return_attention_scores=False, use_causal_mask=False
+    ):
         self._validate_inputs(inputs, mask)
         query, value = inputs[0], inputs[1]
         key = inputs[2] if len(inputs) > 2 else value
@@ -207,6 +208,7 @@ class Attention(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({"use_scale": self.use_scale, "score_mode": self.score_mode, "dropout": self.dropout,
-                       "seed": self.seed})
+        config.update(
+            {"use_scale": self.use_scale, "score_mode": self.score_mode, "dropout": self.dropout, "seed": self.seed}
+        )
         return config

@@ -12,8 +12,7 @@ from highlevel.layer import Layer
 from ..activations.softmax import Softmax
 from ..core.einsum_dense import EinsumDense
 from ..regularization.dropout import Dropout
-from ._equations import (attention_equations, normalize_attention_axes, partial_output_shape,
-                         projection_equation)
+from ._equations import attention_equations, normalize_attention_axes, partial_output_shape, projection_equation
 from ._masks import as_bool_mask, causal_mask, sliding_window_mask
 
 
@@ -96,10 +95,28 @@ class MultiHeadAttention(Layer):
     [['query', 'kernel'], ['query', 'bias']]
     """
 
-    def __init__(self, num_heads, key_dim, value_dim=None, dropout=0.0, use_bias=True, output_shape=None,
-                 attention_axes=None, sliding_window=None, flash_attention=None, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, use_gate=False, seed=None, **kwargs):
+    def __init__(
+        self,
+        num_heads,
+        key_dim,
+        value_dim=None,
+        dropout=0.0,
+        use_bias=True,
+        output_shape=None,
+        attention_axes=None,
+        sliding_window=None,
+        flash_attention=None,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        use_gate=False,
+        seed=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self._num_heads = _positive_int(num_heads, "num_heads")
         self._key_dim = _positive_int(key_dim, "key_dim")
@@ -131,7 +148,8 @@ class MultiHeadAttention(Layer):
             attention_axes = (int(attention_axes),)
         elif attention_axes is not None:
             if not isinstance(attention_axes, (list, tuple)) or not all(
-                    isinstance(a, numbers.Integral) and not isinstance(a, bool) for a in attention_axes):
+                isinstance(a, numbers.Integral) and not isinstance(a, bool) for a in attention_axes
+            ):
                 raise ValueError(
                     f"`attention_axes` must be an int, list, or tuple. Received: attention_axes={attention_axes!r}"
                 )
@@ -205,16 +223,24 @@ class MultiHeadAttention(Layer):
         return dict(
             kernel_initializer=initializers.get(initializers.serialize(self._kernel_initializer)),
             bias_initializer=initializers.get(initializers.serialize(self._bias_initializer)),
-            kernel_regularizer=self._kernel_regularizer, bias_regularizer=self._bias_regularizer,
-            activity_regularizer=self._activity_regularizer, kernel_constraint=self._kernel_constraint,
-            bias_constraint=self._bias_constraint, dtype=self.dtype_policy,
+            kernel_regularizer=self._kernel_regularizer,
+            bias_regularizer=self._bias_regularizer,
+            activity_regularizer=self._activity_regularizer,
+            kernel_constraint=self._kernel_constraint,
+            bias_constraint=self._bias_constraint,
+            dtype=self.dtype_policy,
         )
 
     def _projection(self, input_shape, last_dims, name, bound_dims=1, activation=None):
         equation, bias_axes, rank = projection_equation(len(input_shape) - bound_dims, bound_dims, len(last_dims))
-        return EinsumDense(equation, output_shape=partial_output_shape(rank, last_dims),
-                           bias_axes=bias_axes if self._use_bias else None, activation=activation, name=name,
-                           **self._sublayer_kwargs())
+        return EinsumDense(
+            equation,
+            output_shape=partial_output_shape(rank, last_dims),
+            bias_axes=bias_axes if self._use_bias else None,
+            activation=activation,
+            name=name,
+            **self._sublayer_kwargs(),
+        )
 
     def _check_shapes(self, query_shape, value_shape, key_shape):
         if value_shape[1:-1] != key_shape[1:-1]:
@@ -252,8 +278,9 @@ class MultiHeadAttention(Layer):
         self._key_dense = self._projection(key_shape, [self._num_heads, self._key_dim], "key")
         self._key_dense.build(key_shape)
         if self._use_gate:
-            self._gate_dense = self._projection(query_shape, [self._num_heads, self._value_dim], "gate",
-                                                activation="sigmoid")
+            self._gate_dense = self._projection(
+                query_shape, [self._num_heads, self._value_dim], "gate", activation="sigmoid"
+            )
             self._gate_dense.build(query_shape)
         self._value_dense = self._projection(value_shape, [self._num_heads, self._value_dim], "value")
         self._value_dense.build(value_shape)
@@ -262,8 +289,9 @@ class MultiHeadAttention(Layer):
         self._softmax = Softmax(axis=norm_axes, dtype=self.dtype_policy)
         self._dropout_layer = Dropout(rate=self._dropout, seed=self.seed, dtype=self.dtype_policy)
         out_dims = list(self._output_shape) if self._output_shape else [query_shape[-1]]
-        self._output_dense = self._projection(query_shape[:-1] + (self._num_heads, self._value_dim), out_dims,
-                                              "attention_output", bound_dims=2)
+        self._output_dense = self._projection(
+            query_shape[:-1] + (self._num_heads, self._value_dim), out_dims, "attention_output", bound_dims=2
+        )
         self._output_dense.build(query_shape[:-1] + (self._num_heads, self._value_dim))
         self.built = True
 
@@ -292,8 +320,9 @@ class MultiHeadAttention(Layer):
         masks = list(mask) + [None] * 3
         return masks[0], masks[1], (masks[2] if key is not None else None)
 
-    def _compute_attention_mask(self, query, value, query_mask=None, value_mask=None, key_mask=None,
-                                attention_mask=None, use_causal_mask=False):
+    def _compute_attention_mask(
+        self, query, value, query_mask=None, value_mask=None, key_mask=None, attention_mask=None, use_causal_mask=False
+    ):
         """The bool ``(batch or 1, T, S)`` mask combining every mask source, or None."""
         auto = None
 
@@ -332,8 +361,20 @@ class MultiHeadAttention(Layer):
         used = self._dropout_layer(scores, training=training) if self._dropout > 0 else scores
         return ops.einsum(self._combine_equation, used, value), scores
 
-    def call(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None, attention_mask=None,
-             return_attention_scores=False, training=None, use_causal_mask=False, mask=None):
+    def call(
+        self,
+        query,
+        value,
+        key=None,
+        query_mask=None,
+        value_mask=None,
+        key_mask=None,
+        attention_mask=None,
+        return_attention_scores=False,
+        training=None,
+        use_causal_mask=False,
+        mask=None,
+    ):
         if self._flash_attention and return_attention_scores:
             raise ValueError(
                 "Returning attention scores is not supported when flash attention is enabled. Please disable "
@@ -345,8 +386,9 @@ class MultiHeadAttention(Layer):
         key_mask = implicit[2] if key_mask is None else key_mask
         if key is None:
             key = value
-        attention_mask = self._compute_attention_mask(query, value, query_mask, value_mask, key_mask,
-                                                      attention_mask, use_causal_mask)
+        attention_mask = self._compute_attention_mask(
+            query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask
+        )
         gate = self._gate_dense(query) if self._use_gate else None
         q = self._query_dense(query)
         k = self._key_dense(key)
@@ -378,9 +420,20 @@ class MultiHeadAttention(Layer):
             return query_shape[:-1] + tuple(self._output_shape)
         return query_shape
 
-    def compute_output_spec(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None,
-                            attention_mask=None, return_attention_scores=False, training=None,
-                            use_causal_mask=False, mask=None):
+    def compute_output_spec(
+        self,
+        query,
+        value,
+        key=None,
+        query_mask=None,
+        value_mask=None,
+        key_mask=None,
+        attention_mask=None,
+        return_attention_scores=False,
+        training=None,
+        use_causal_mask=False,
+        mask=None,
+    ):
         q_shape, v_shape = _shape(query), _shape(value)
         k_shape = v_shape if key is None else _shape(key)
         out = KerasTensor(self.compute_output_shape(q_shape, v_shape, k_shape), self.compute_dtype)
@@ -397,23 +450,25 @@ class MultiHeadAttention(Layer):
     def get_config(self):
         config = super().get_config()
         config.pop("activity_regularizer", None)
-        config.update({
-            "num_heads": self._num_heads,
-            "key_dim": self._key_dim,
-            "value_dim": self._value_dim,
-            "dropout": self._dropout,
-            "use_bias": self._use_bias,
-            "use_gate": self._use_gate,
-            "output_shape": self._output_shape,
-            "attention_axes": self._attention_axes,
-            "sliding_window": self._sliding_window,
-            "kernel_initializer": initializers.serialize(self._kernel_initializer),
-            "bias_initializer": initializers.serialize(self._bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self._kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self._bias_regularizer),
-            "activity_regularizer": regularizers.serialize(self._activity_regularizer),
-            "kernel_constraint": constraints.serialize(self._kernel_constraint),
-            "bias_constraint": constraints.serialize(self._bias_constraint),
-            "seed": self.seed,
-        })
+        config.update(
+            {
+                "num_heads": self._num_heads,
+                "key_dim": self._key_dim,
+                "value_dim": self._value_dim,
+                "dropout": self._dropout,
+                "use_bias": self._use_bias,
+                "use_gate": self._use_gate,
+                "output_shape": self._output_shape,
+                "attention_axes": self._attention_axes,
+                "sliding_window": self._sliding_window,
+                "kernel_initializer": initializers.serialize(self._kernel_initializer),
+                "bias_initializer": initializers.serialize(self._bias_initializer),
+                "kernel_regularizer": regularizers.serialize(self._kernel_regularizer),
+                "bias_regularizer": regularizers.serialize(self._bias_regularizer),
+                "activity_regularizer": regularizers.serialize(self._activity_regularizer),
+                "kernel_constraint": constraints.serialize(self._kernel_constraint),
+                "bias_constraint": constraints.serialize(self._bias_constraint),
+                "seed": self.seed,
+            }
+        )
         return config

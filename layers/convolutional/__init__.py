@@ -22,8 +22,22 @@ SeparableConvolution1D = SeparableConv1D
 SeparableConvolution2D = SeparableConv2D
 
 __all__ = [
-    "Conv1D", "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DTranspose", "Convolution1D",
-    "Convolution1DTranspose", "Convolution2D", "Convolution2DTranspose", "Convolution3D", "Convolution3DTranspose",
-    "DepthwiseConv1D", "DepthwiseConv2D", "SeparableConv1D", "SeparableConv2D", "SeparableConvolution1D",
+    "Conv1D",
+    "Conv1DTranspose",
+    "Conv2D",
+    "Conv2DTranspose",
+    "Conv3D",
+    "Conv3DTranspose",
+    "Convolution1D",
+    "Convolution1DTranspose",
+    "Convolution2D",
+    "Convolution2DTranspose",
+    "Convolution3D",
+    "Convolution3DTranspose",
+    "DepthwiseConv1D",
+    "DepthwiseConv2D",
+    "SeparableConv1D",
+    "SeparableConv2D",
+    "SeparableConvolution1D",
     "SeparableConvolution2D",
 ]

@@ -11,15 +11,18 @@ from .static_output_spec import StaticOutputSpec
 def check_positive_int(value, name):
     """Raises the Keras-style ValueError unless ``value`` is a positive Python int."""
     if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise ValueError(f"Received an invalid value for `{name}`, expected a positive integer. "
-                         f"Received: {name}={value!r}")
+        raise ValueError(
+            f"Received an invalid value for `{name}`, expected a positive integer. Received: {name}={value!r}"
+        )
 
 
 def check_strides_and_dilation(strides, dilation_rate):
     """Keras rejects strides > 1 together with dilation_rate > 1."""
     if max(strides) > 1 and max(dilation_rate) > 1:
-        raise ValueError("`strides > 1` is not supported together with `dilation_rate > 1`. "
-                         f"Received: strides={strides} and dilation_rate={dilation_rate}")
+        raise ValueError(
+            "`strides > 1` is not supported together with `dilation_rate > 1`. "
+            f"Received: strides={strides} and dilation_rate={dilation_rate}"
+        )
 
 
 def add_channel_bias(outputs, bias, rank, data_format):
@@ -35,9 +38,11 @@ def input_channels(layer, input_shape):
     assert_input_compatibility([layer.input_spec], [tuple(input_shape)], layer.name)
     channels = input_shape[-1] if layer.data_format == "channels_last" else input_shape[1]
     if channels is None:
-        raise ValueError(f"Layer '{layer.name}' needs the size of the channel axis of its input to create its "
-                         f"weights, but received input_shape={tuple(input_shape)} "
-                         f"(data_format={layer.data_format!r}). Give the input a known channel dimension.")
+        raise ValueError(
+            f"Layer '{layer.name}' needs the size of the channel axis of its input to create its "
+            f"weights, but received input_shape={tuple(input_shape)} "
+            f"(data_format={layer.data_format!r}). Give the input a known channel dimension."
+        )
     return channels
 
 
@@ -67,16 +72,35 @@ class BaseConv(StaticOutputSpec, Layer):
         **kwargs: base layer arguments (``name``, ``dtype``...).
     """
 
-    def __init__(self, rank, filters, kernel_size, strides=1, padding="valid", data_format=None, dilation_rate=1,
-                 groups=1, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
-                 activity_regularizer=None, kernel_constraint=None, bias_constraint=None, **kwargs):
+    def __init__(
+        self,
+        rank,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        groups=1,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         check_positive_int(filters, "filters")
         check_positive_int(groups, "groups")
         if filters % groups:
-            raise ValueError("The number of filters must be evenly divisible by the number of groups. "
-                             f"Received: groups={groups}, filters={filters}.")
+            raise ValueError(
+                "The number of filters must be evenly divisible by the number of groups. "
+                f"Received: groups={groups}, filters={filters}."
+            )
         self.rank = rank
         self.filters = filters
         self.groups = groups
@@ -99,17 +123,27 @@ class BaseConv(StaticOutputSpec, Layer):
     def build(self, input_shape):
         channels = input_channels(self, input_shape)
         if channels % self.groups:
-            raise ValueError("The number of input channels must be evenly divisible by the number of groups. "
-                             f"Received: groups={self.groups}, but the input has {channels} channels (full "
-                             f"input shape {tuple(input_shape)}).")
+            raise ValueError(
+                "The number of input channels must be evenly divisible by the number of groups. "
+                f"Received: groups={self.groups}, but the input has {channels} channels (full "
+                f"input shape {tuple(input_shape)})."
+            )
         self.compute_output_shape(input_shape)  # a too-small input fails here, before weights exist
-        self.kernel = self.add_weight(shape=self.kernel_size + (channels // self.groups, self.filters),
-                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint, name="kernel")
+        self.kernel = self.add_weight(
+            shape=self.kernel_size + (channels // self.groups, self.filters),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+            name="kernel",
+        )
         if self.use_bias:
-            self.bias = self.add_weight(shape=(self.filters,), initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,
-                                        name="bias")
+            self.bias = self.add_weight(
+                shape=(self.filters,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+                name="bias",
+            )
         else:
             self.bias = None
         channel_axis = -1 if self.data_format == "channels_last" else 1
@@ -125,8 +159,14 @@ class BaseConv(StaticOutputSpec, Layer):
         padding = self.padding
         if padding == "causal":
             inputs, padding = self._causal_pad(inputs), "valid"
-        outputs = ops.conv(inputs, self.kernel, strides=self.strides, padding=padding,
-                           data_format=self.data_format, dilation_rate=self.dilation_rate)
+        outputs = ops.conv(
+            inputs,
+            self.kernel,
+            strides=self.strides,
+            padding=padding,
+            data_format=self.data_format,
+            dilation_rate=self.dilation_rate,
+        )
         if self.bias is not None:
             outputs = add_channel_bias(outputs, self.bias, self.rank, self.data_format)
         if self.activation is not None:
@@ -138,21 +178,23 @@ class BaseConv(StaticOutputSpec, Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "filters": self.filters,
-            "kernel_size": self.kernel_size,
-            "strides": self.strides,
-            "padding": self.padding,
-            "data_format": self.data_format,
-            "dilation_rate": self.dilation_rate,
-            "groups": self.groups,
-            "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
-        })
+        config.update(
+            {
+                "filters": self.filters,
+                "kernel_size": self.kernel_size,
+                "strides": self.strides,
+                "padding": self.padding,
+                "data_format": self.data_format,
+                "dilation_rate": self.dilation_rate,
+                "groups": self.groups,
+                "activation": activations.serialize(self.activation),
+                "use_bias": self.use_bias,
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+                "kernel_constraint": constraints.serialize(self.kernel_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint),
+            }
+        )
         return config

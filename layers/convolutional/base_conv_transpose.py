@@ -5,8 +5,13 @@ from highlevel.input_spec import InputSpec
 from highlevel.layer import Layer
 
 from .base_conv import add_channel_bias, check_positive_int, check_strides_and_dilation, input_channels
-from .conv_utils import (deconv_output_length, spatial_axes, standardize_data_format, standardize_padding,
-                         standardize_tuple)
+from .conv_utils import (
+    deconv_output_length,
+    spatial_axes,
+    standardize_data_format,
+    standardize_padding,
+    standardize_tuple,
+)
 from .static_output_spec import StaticOutputSpec
 
 
@@ -32,11 +37,27 @@ class BaseConvTranspose(StaticOutputSpec, Layer):
         **kwargs: base layer arguments (``name``, ``dtype``...).
     """
 
-    def __init__(self, rank, filters, kernel_size, strides=1, padding="valid", output_padding=None,
-                 data_format=None, dilation_rate=1, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros", kernel_regularizer=None,
-                 bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
-                 **kwargs):
+    def __init__(
+        self,
+        rank,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        output_padding=None,
+        data_format=None,
+        dilation_rate=1,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         check_positive_int(filters, "filters")
         self.rank = rank
@@ -55,7 +76,8 @@ class BaseConvTranspose(StaticOutputSpec, Layer):
                     raise ValueError(
                         "Each value of `output_padding` must be strictly smaller than the stride along the "
                         f"same axis; at index {i}, output_padding is {pad} and the stride is {stride}. "
-                        f"Received: output_padding={output_padding}, strides={strides}")
+                        f"Received: output_padding={output_padding}, strides={strides}"
+                    )
         self.data_format = standardize_data_format(data_format)
         self.activation = activations.get(activation)
         self.use_bias = bool(use_bias)
@@ -69,13 +91,21 @@ class BaseConvTranspose(StaticOutputSpec, Layer):
 
     def build(self, input_shape):
         channels = input_channels(self, input_shape)
-        self.kernel = self.add_weight(shape=self.kernel_size + (self.filters, channels),
-                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint, name="kernel")
+        self.kernel = self.add_weight(
+            shape=self.kernel_size + (self.filters, channels),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+            name="kernel",
+        )
         if self.use_bias:
-            self.bias = self.add_weight(shape=(self.filters,), initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,
-                                        name="bias")
+            self.bias = self.add_weight(
+                shape=(self.filters,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+                name="bias",
+            )
         else:
             self.bias = None
         channel_axis = -1 if self.data_format == "channels_last" else 1
@@ -83,9 +113,15 @@ class BaseConvTranspose(StaticOutputSpec, Layer):
         self.built = True
 
     def call(self, inputs):
-        outputs = ops.conv_transpose(inputs, self.kernel, strides=self.strides, padding=self.padding,
-                                     output_padding=self.output_padding, data_format=self.data_format,
-                                     dilation_rate=self.dilation_rate)
+        outputs = ops.conv_transpose(
+            inputs,
+            self.kernel,
+            strides=self.strides,
+            padding=self.padding,
+            output_padding=self.output_padding,
+            data_format=self.data_format,
+            dilation_rate=self.dilation_rate,
+        )
         if self.bias is not None:
             outputs = add_channel_bias(outputs, self.bias, self.rank, self.data_format)
         if self.activation is not None:
@@ -98,28 +134,31 @@ class BaseConvTranspose(StaticOutputSpec, Layer):
         out = list(input_shape)
         for i, axis in enumerate(axes):
             pad = None if self.output_padding is None else self.output_padding[i]
-            out[axis] = deconv_output_length(input_shape[axis], self.kernel_size[i], self.padding,
-                                             self.strides[i], self.dilation_rate[i], pad)
+            out[axis] = deconv_output_length(
+                input_shape[axis], self.kernel_size[i], self.padding, self.strides[i], self.dilation_rate[i], pad
+            )
         out[channel_axis] = self.filters
         return tuple(out)
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "filters": self.filters,
-            "kernel_size": self.kernel_size,
-            "strides": self.strides,
-            "padding": self.padding,
-            "output_padding": self.output_padding,
-            "data_format": self.data_format,
-            "dilation_rate": self.dilation_rate,
-            "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
-        })
+        config.update(
+            {
+                "filters": self.filters,
+                "kernel_size": self.kernel_size,
+                "strides": self.strides,
+                "padding": self.padding,
+                "output_padding": self.output_padding,
+                "data_format": self.data_format,
+                "dilation_rate": self.dilation_rate,
+                "activation": activations.serialize(self.activation),
+                "use_bias": self.use_bias,
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+                "kernel_constraint": constraints.serialize(self.kernel_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint),
+            }
+        )
         return config

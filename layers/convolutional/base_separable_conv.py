@@ -35,12 +35,30 @@ class BaseSeparableConv(StaticOutputSpec, Layer):
         **kwargs: base layer arguments (``name``, ``dtype``...).
     """
 
-    def __init__(self, rank, depth_multiplier, filters, kernel_size, strides=1, padding="valid",
-                 data_format=None, dilation_rate=1, activation=None, use_bias=True,
-                 depthwise_initializer="glorot_uniform", pointwise_initializer="glorot_uniform",
-                 bias_initializer="zeros", depthwise_regularizer=None, pointwise_regularizer=None,
-                 bias_regularizer=None, activity_regularizer=None, depthwise_constraint=None,
-                 pointwise_constraint=None, bias_constraint=None, **kwargs):
+    def __init__(
+        self,
+        rank,
+        depth_multiplier,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        activation=None,
+        use_bias=True,
+        depthwise_initializer="glorot_uniform",
+        pointwise_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        depthwise_regularizer=None,
+        pointwise_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        depthwise_constraint=None,
+        pointwise_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         check_positive_int(depth_multiplier, "depth_multiplier")
         check_positive_int(filters, "filters")
@@ -70,16 +88,27 @@ class BaseSeparableConv(StaticOutputSpec, Layer):
         channels = input_channels(self, input_shape)
         self.compute_output_shape(input_shape)  # a too-small input fails here, before weights exist
         self.depthwise_kernel = self.add_weight(
-            shape=self.kernel_size + (channels, self.depth_multiplier), initializer=self.depthwise_initializer,
-            regularizer=self.depthwise_regularizer, constraint=self.depthwise_constraint, name="depthwise_kernel")
+            shape=self.kernel_size + (channels, self.depth_multiplier),
+            initializer=self.depthwise_initializer,
+            regularizer=self.depthwise_regularizer,
+            constraint=self.depthwise_constraint,
+            name="depthwise_kernel",
+        )
         self.pointwise_kernel = self.add_weight(
             shape=(1,) * self.rank + (channels * self.depth_multiplier, self.filters),
-            initializer=self.pointwise_initializer, regularizer=self.pointwise_regularizer,
-            constraint=self.pointwise_constraint, name="pointwise_kernel")
+            initializer=self.pointwise_initializer,
+            regularizer=self.pointwise_regularizer,
+            constraint=self.pointwise_constraint,
+            name="pointwise_kernel",
+        )
         if self.use_bias:
-            self.bias = self.add_weight(shape=(self.filters,), initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,
-                                        name="bias")
+            self.bias = self.add_weight(
+                shape=(self.filters,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+                name="bias",
+            )
         else:
             self.bias = None
         channel_axis = -1 if self.data_format == "channels_last" else 1
@@ -87,10 +116,15 @@ class BaseSeparableConv(StaticOutputSpec, Layer):
         self.built = True
 
     def call(self, inputs):
-        depthwise = ops.depthwise_conv(inputs, self.depthwise_kernel, strides=self.strides, padding=self.padding,
-                                       data_format=self.data_format, dilation_rate=self.dilation_rate)
-        outputs = ops.conv(depthwise, self.pointwise_kernel, strides=1, padding="valid",
-                           data_format=self.data_format)
+        depthwise = ops.depthwise_conv(
+            inputs,
+            self.depthwise_kernel,
+            strides=self.strides,
+            padding=self.padding,
+            data_format=self.data_format,
+            dilation_rate=self.dilation_rate,
+        )
+        outputs = ops.conv(depthwise, self.pointwise_kernel, strides=1, padding="valid", data_format=self.data_format)
         if self.bias is not None:
             outputs = add_channel_bias(outputs, self.bias, self.rank, self.data_format)
         if self.activation is not None:
@@ -102,24 +136,26 @@ class BaseSeparableConv(StaticOutputSpec, Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "depth_multiplier": self.depth_multiplier,
-            "filters": self.filters,
-            "kernel_size": self.kernel_size,
-            "strides": self.strides,
-            "padding": self.padding,
-            "data_format": self.data_format,
-            "dilation_rate": self.dilation_rate,
-            "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-            "depthwise_initializer": initializers.serialize(self.depthwise_initializer),
-            "pointwise_initializer": initializers.serialize(self.pointwise_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "depthwise_regularizer": regularizers.serialize(self.depthwise_regularizer),
-            "pointwise_regularizer": regularizers.serialize(self.pointwise_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "depthwise_constraint": constraints.serialize(self.depthwise_constraint),
-            "pointwise_constraint": constraints.serialize(self.pointwise_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
-        })
+        config.update(
+            {
+                "depth_multiplier": self.depth_multiplier,
+                "filters": self.filters,
+                "kernel_size": self.kernel_size,
+                "strides": self.strides,
+                "padding": self.padding,
+                "data_format": self.data_format,
+                "dilation_rate": self.dilation_rate,
+                "activation": activations.serialize(self.activation),
+                "use_bias": self.use_bias,
+                "depthwise_initializer": initializers.serialize(self.depthwise_initializer),
+                "pointwise_initializer": initializers.serialize(self.pointwise_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                "depthwise_regularizer": regularizers.serialize(self.depthwise_regularizer),
+                "pointwise_regularizer": regularizers.serialize(self.pointwise_regularizer),
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+                "depthwise_constraint": constraints.serialize(self.depthwise_constraint),
+                "pointwise_constraint": constraints.serialize(self.pointwise_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint),
+            }
+        )
         return config

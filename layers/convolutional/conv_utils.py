@@ -9,8 +9,14 @@
 """
 
 __all__ = [
-    "standardize_data_format", "standardize_tuple", "standardize_padding", "conv_output_length",
-    "deconv_output_length", "spatial_axes", "conv_output_shape", "standardize_pairs",
+    "standardize_data_format",
+    "standardize_tuple",
+    "standardize_padding",
+    "conv_output_length",
+    "deconv_output_length",
+    "spatial_axes",
+    "conv_output_shape",
+    "standardize_pairs",
 ]
 
 from highlevel.config import standardize_data_format  # noqa: E402  (the one data_format check)
@@ -20,24 +26,28 @@ def standardize_tuple(value, n, name, allow_zero=False):
     """``value`` (an int or an iterable of ``n`` ints) as a tuple of ``n`` ints, all positive (or
     non-negative with ``allow_zero``); raises ValueError naming ``name`` otherwise."""
     if isinstance(value, bool):
-        raise ValueError(f"The `{name}` argument must be an integer or a tuple of {n} integers. "
-                         f"Received: {name}={value!r}")
+        raise ValueError(
+            f"The `{name}` argument must be an integer or a tuple of {n} integers. Received: {name}={value!r}"
+        )
     if isinstance(value, int):
         values = (value,) * n
     else:
         try:
             values = tuple(value)
         except TypeError:
-            raise ValueError(f"The `{name}` argument must be an integer or a tuple of {n} integers. "
-                             f"Received: {name}={value!r}") from None
+            raise ValueError(
+                f"The `{name}` argument must be an integer or a tuple of {n} integers. Received: {name}={value!r}"
+            ) from None
         if len(values) != n or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            raise ValueError(f"The `{name}` argument must be an integer or a tuple of {n} integers. "
-                             f"Received: {name}={value!r}")
+            raise ValueError(
+                f"The `{name}` argument must be an integer or a tuple of {n} integers. Received: {name}={value!r}"
+            )
     bad = [v for v in values if (v < 0 if allow_zero else v <= 0)]
     if bad:
         need = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"The `{name}` argument must have every value {need}. Received: {name}={value!r}, "
-                         f"including {bad[0]}.")
+        raise ValueError(
+            f"The `{name}` argument must have every value {need}. Received: {name}={value!r}, including {bad[0]}."
+        )
     return tuple(int(v) for v in values)
 
 
@@ -88,14 +98,16 @@ def conv_output_shape(layer, input_shape, channels_out):
     axes, channel_axis = spatial_axes(layer.rank, layer.data_format)
     out = list(input_shape)
     for i, axis in enumerate(axes):
-        out[axis] = conv_output_length(input_shape[axis], layer.kernel_size[i], layer.padding,
-                                       layer.strides[i], layer.dilation_rate[i])
+        out[axis] = conv_output_length(
+            input_shape[axis], layer.kernel_size[i], layer.padding, layer.strides[i], layer.dilation_rate[i]
+        )
         if out[axis] is not None and out[axis] <= 0:
             raise ValueError(
                 f"Layer '{layer.name}': the output would have size {out[axis]} along axis {axis}. Received "
                 f"input shape {input_shape} with kernel_size={layer.kernel_size}, strides={layer.strides}, "
                 f"dilation_rate={layer.dilation_rate}, padding={layer.padding!r}. Use a larger input or "
-                "padding='same'.")
+                "padding='same'."
+            )
     out[channel_axis] = channels_out
     return tuple(out)
 
@@ -110,7 +122,7 @@ def standardize_pairs(value, n, name):
     if not hasattr(value, "__len__") or len(value) != n:
         raise ValueError(
             f"`{name}` should be an int, a tuple of {n} ints (symmetric per axis) or a tuple of {n} tuples of 2 "
-            f"ints ((before, after) per axis). Received: {name}={value!r}")
+            f"ints ((before, after) per axis). Received: {name}={value!r}"
+        )
     ordinal = ("1st", "2nd", "3rd")
-    return tuple(standardize_tuple(v, 2, f"{ordinal[i]} entry of {name}", allow_zero=True)
-                 for i, v in enumerate(value))
+    return tuple(standardize_tuple(v, 2, f"{ordinal[i]} entry of {name}", allow_zero=True) for i, v in enumerate(value))

@@ -23,9 +23,7 @@ class Activation(Layer):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
         if self.activation is None:
-            raise ValueError(
-                f"Activation needs an activation name or callable; received activation={activation!r}."
-            )
+            raise ValueError(f"Activation needs an activation name or callable; received activation={activation!r}.")
         self.supports_masking = True
         self.built = True
 

@@ -4,10 +4,14 @@ from highlevel import activations, constraints, initializers, ops, regularizers
 from highlevel.input_spec import InputSpec
 from highlevel.layer import Layer
 
-
 # The activation functions ops.dense applies itself (with their default arguments they are the ops of that name).
-_FUSED_ACTIVATIONS = {None: None, activations.linear: None, activations.relu: "relu",
-                      activations.sigmoid: "sigmoid", activations.tanh: "tanh"}
+_FUSED_ACTIVATIONS = {
+    None: None,
+    activations.linear: None,
+    activations.relu: "relu",
+    activations.sigmoid: "sigmoid",
+    activations.tanh: "tanh",
+}
 _NOT_FUSED = object()
 
 
@@ -44,9 +48,20 @@ class Dense(Layer):
     ((2, 4), ['dense/kernel', 'dense/bias'])
     """
 
-    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
-                 activity_regularizer=None, kernel_constraint=None, bias_constraint=None, **kwargs):
+    def __init__(
+        self,
+        units,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
             raise ValueError(
                 f"Received an invalid value for `units`, expected a positive integer. Received: units={units!r}"
@@ -71,13 +86,21 @@ class Dense(Layer):
                 f"Layer '{self.name}' needs the size of the last axis of its input to create its kernel, but "
                 f"received input_shape={input_shape}. Give the input a known last dimension."
             )
-        self.kernel = self.add_weight(shape=(input_dim, self.units), initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
-                                      name="kernel")
+        self.kernel = self.add_weight(
+            shape=(input_dim, self.units),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+            name="kernel",
+        )
         if self.use_bias:
-            self.bias = self.add_weight(shape=(self.units,), initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,
-                                        name="bias")
+            self.bias = self.add_weight(
+                shape=(self.units,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+                name="bias",
+            )
         else:
             self.bias = None
         # From now on, a call with another last-axis size is an error that names both sizes.
@@ -98,15 +121,17 @@ class Dense(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "units": self.units,
-            "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
-        })
+        config.update(
+            {
+                "units": self.units,
+                "activation": activations.serialize(self.activation),
+                "use_bias": self.use_bias,
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+                "kernel_constraint": constraints.serialize(self.kernel_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint),
+            }
+        )
         return config

@@ -61,7 +61,7 @@ def analyze_einsum(equation, bias_axes, input_shape, partial_output_shape):
         in_pos = {c: elided + i for i, c in enumerate(input_spec)}
         out_pos = {c: elided + i for i, c in enumerate(output_spec)}
     else:
-        output_shape = [input_shape[0]] + partial + (list(input_shape[rank - elided:]) if elided else [])
+        output_shape = [input_shape[0]] + partial + (list(input_shape[rank - elided :]) if elided else [])
         in_pos = {c: i for i, c in enumerate(input_spec)}
         out_pos = {c: i for i, c in enumerate(output_spec)}
     if len(output_shape) != len(output_spec) + elided:
@@ -142,9 +142,20 @@ class EinsumDense(Layer):
     (None, 32, 64)
     """
 
-    def __init__(self, equation, output_shape, activation=None, bias_axes=None, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
-                 bias_constraint=None, **kwargs):
+    def __init__(
+        self,
+        equation,
+        output_shape,
+        activation=None,
+        bias_axes=None,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         if not isinstance(equation, str):
             raise TypeError(f"`equation` must be a string such as 'ab,bc->ac'; received equation={equation!r}.")
@@ -152,7 +163,8 @@ class EinsumDense(Layer):
         if isinstance(output_shape, int) and not isinstance(output_shape, bool):
             self.partial_output_shape = (output_shape,)
         elif isinstance(output_shape, (list, tuple)) and all(
-                d is None or (isinstance(d, int) and not isinstance(d, bool) and d > 0) for d in output_shape):
+            d is None or (isinstance(d, int) and not isinstance(d, bool) and d > 0) for d in output_shape
+        ):
             self.partial_output_shape = tuple(output_shape)
         else:
             raise ValueError(
@@ -183,16 +195,24 @@ class EinsumDense(Layer):
 
     def build(self, input_shape):
         kernel_shape, bias_shape, _, input_axes, output_axes = analyze_einsum(
-            self.equation, self.bias_axes, input_shape, self.partial_output_shape)
+            self.equation, self.bias_axes, input_shape, self.partial_output_shape
+        )
         self.input_spec = InputSpec(ndim=len(input_shape))
-        self.kernel = self.add_weight(shape=tuple(kernel_shape),
-                                      initializer=self._kernel_initializer_for(input_axes, output_axes),
-                                      regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
-                                      name="kernel")
+        self.kernel = self.add_weight(
+            shape=tuple(kernel_shape),
+            initializer=self._kernel_initializer_for(input_axes, output_axes),
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+            name="kernel",
+        )
         if bias_shape is not None:
-            self.bias = self.add_weight(shape=tuple(bias_shape), initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,
-                                        name="bias")
+            self.bias = self.add_weight(
+                shape=tuple(bias_shape),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+                name="bias",
+            )
         else:
             self.bias = None
         self.built = True
@@ -210,16 +230,18 @@ class EinsumDense(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "equation": self.equation,
-            "output_shape": self.partial_output_shape,
-            "activation": activations.serialize(self.activation),
-            "bias_axes": self.bias_axes,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
-        })
+        config.update(
+            {
+                "equation": self.equation,
+                "output_shape": self.partial_output_shape,
+                "activation": activations.serialize(self.activation),
+                "bias_axes": self.bias_axes,
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+                "kernel_constraint": constraints.serialize(self.kernel_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint),
+            }
+        )
         return config

@@ -43,8 +43,17 @@ class Embedding(Layer):
     ((1, 3, 3), [[True, True, False]])
     """
 
-    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
-                 embeddings_constraint=None, mask_zero=False, weights=None, **kwargs):
+    def __init__(
+        self,
+        input_dim,
+        output_dim,
+        embeddings_initializer="uniform",
+        embeddings_regularizer=None,
+        embeddings_constraint=None,
+        mask_zero=False,
+        weights=None,
+        **kwargs,
+    ):
         _check_positive_int("input_dim", input_dim)
         _check_positive_int("output_dim", output_dim)
         kwargs.pop("input_length", None)  # Keras 2's argument, ignored (and dropped) as Keras 3 does
@@ -67,10 +76,13 @@ class Embedding(Layer):
     def build(self, input_shape=None):
         if self.built:
             return
-        self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
-                                          initializer=self.embeddings_initializer,
-                                          regularizer=self.embeddings_regularizer,
-                                          constraint=self.embeddings_constraint, name="embeddings")
+        self.embeddings = self.add_weight(
+            shape=(self.input_dim, self.output_dim),
+            initializer=self.embeddings_initializer,
+            regularizer=self.embeddings_regularizer,
+            constraint=self.embeddings_constraint,
+            name="embeddings",
+        )
         self.built = True
 
     def _indices(self, inputs):
@@ -102,12 +114,14 @@ class Embedding(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "input_dim": self.input_dim,
-            "output_dim": self.output_dim,
-            "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
-            "embeddings_regularizer": regularizers.serialize(self.embeddings_regularizer),
-            "embeddings_constraint": constraints.serialize(self.embeddings_constraint),
-            "mask_zero": self.mask_zero,
-        })
+        config.update(
+            {
+                "input_dim": self.input_dim,
+                "output_dim": self.output_dim,
+                "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
+                "embeddings_regularizer": regularizers.serialize(self.embeddings_regularizer),
+                "embeddings_constraint": constraints.serialize(self.embeddings_constraint),
+                "mask_zero": self.mask_zero,
+            }
+        )
         return config

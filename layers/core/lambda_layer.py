@@ -139,8 +139,12 @@ class Lambda(Layer):
             raise TypeError(
                 f"Lambda's `function` must be callable; received {function!r} of type {type(function).__name__}."
             )
-        if output_shape is not None and not callable(output_shape) and not _is_shape(output_shape) and not (
-                isinstance(output_shape, (list, tuple)) and all(_is_shape(s) for s in output_shape)):
+        if (
+            output_shape is not None
+            and not callable(output_shape)
+            and not _is_shape(output_shape)
+            and not (isinstance(output_shape, (list, tuple)) and all(_is_shape(s) for s in output_shape))
+        ):
             raise ValueError(
                 "Lambda's `output_shape` must be None, a shape tuple without the batch axis, a list of such "
                 f"tuples, or a callable; received output_shape={output_shape!r}."
@@ -185,7 +189,8 @@ class Lambda(Layer):
         if self._output_shape is None:
             return super().compute_output_spec(inputs, mask=mask, training=training)
         shapes = self.compute_output_shape(
-            [x.shape for x in inputs] if isinstance(inputs, (list, tuple)) else inputs.shape)
+            [x.shape for x in inputs] if isinstance(inputs, (list, tuple)) else inputs.shape
+        )
         if _is_shape(shapes):
             return KerasTensor(shapes, self.compute_dtype)
         return [KerasTensor(s, self.compute_dtype) for s in shapes]
@@ -199,8 +204,11 @@ class Lambda(Layer):
         config = super().get_config()
         config["function"] = _function_info(self.function, "function")
         if self._output_shape is not None:
-            config["output_shape"] = (_function_info(self._output_shape, "output_shape")
-                                      if callable(self._output_shape) else self._output_shape)
+            config["output_shape"] = (
+                _function_info(self._output_shape, "output_shape")
+                if callable(self._output_shape)
+                else self._output_shape
+            )
         if self.mask is not None:
             config["mask"] = _function_info(self.mask, "mask")
         config["arguments"] = dict(self.arguments)

@@ -11,5 +11,22 @@ from .minimum import Minimum, minimum
 from .multiply import Multiply, multiply
 from .subtract import Subtract, subtract
 
-__all__ = ["Add", "Average", "Concatenate", "Dot", "Maximum", "Merge", "Minimum", "Multiply", "Subtract", "add",
-           "average", "concatenate", "dot", "maximum", "minimum", "multiply", "subtract"]
+__all__ = [
+    "Add",
+    "Average",
+    "Concatenate",
+    "Dot",
+    "Maximum",
+    "Merge",
+    "Minimum",
+    "Multiply",
+    "Subtract",
+    "add",
+    "average",
+    "concatenate",
+    "dot",
+    "maximum",
+    "minimum",
+    "multiply",
+    "subtract",
+]

@@ -84,8 +84,7 @@ class Concatenate(Merge):
             return None
         if not isinstance(mask, (list, tuple)) or not isinstance(inputs, (list, tuple)) or len(mask) != len(inputs):
             raise ValueError(
-                f"Layer '{self.name}': `inputs` and `mask` should be lists of the same length. "
-                f"Received mask={mask!r}"
+                f"Layer '{self.name}': `inputs` and `mask` should be lists of the same length. Received mask={mask!r}"
             )
         if all(m is None for m in mask):
             return None

@@ -15,8 +15,8 @@ def batch_dot(x, y, axes):
     the contracted one); a result of rank 1 gets a trailing axis of size 1, as in Keras.
     """
     x_rank, y_rank = len(ops.shape(x)), len(ops.shape(y))
-    x_letters = ["a"] + list(_LETTERS[:x_rank - 1])
-    y_letters = ["a"] + list(_LETTERS[x_rank - 1:x_rank + y_rank - 2])
+    x_letters = ["a"] + list(_LETTERS[: x_rank - 1])
+    y_letters = ["a"] + list(_LETTERS[x_rank - 1 : x_rank + y_rank - 2])
     y_letters[axes[1]] = "z"
     x_letters[axes[0]] = "z"
     out = [c for c in x_letters if c != "z"] + [c for c in y_letters[1:] if c != "z"]

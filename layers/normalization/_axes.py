@@ -9,8 +9,12 @@ def check_axis_arg(axis, who, allow_list=True):
     """``axis`` as given (an int, or a list of ints when ``allow_list``) after checking its type."""
     if isinstance(axis, numbers.Integral) and not isinstance(axis, bool):
         return int(axis)
-    if allow_list and isinstance(axis, (list, tuple)) and axis and all(
-            isinstance(a, numbers.Integral) and not isinstance(a, bool) for a in axis):
+    if (
+        allow_list
+        and isinstance(axis, (list, tuple))
+        and axis
+        and all(isinstance(a, numbers.Integral) and not isinstance(a, bool) for a in axis)
+    ):
         return [int(a) for a in axis]
     expected = "an int or a non-empty list/tuple of ints" if allow_list else "an int"
     raise TypeError(f"Invalid value for argument `axis` of {who}: expected {expected}. Received: axis={axis!r}")
@@ -24,8 +28,7 @@ def resolve_axes(axis, ndim, who, input_shape=None):
         if not -ndim <= a < ndim:
             shape = f"input shape {tuple(input_shape)}" if input_shape is not None else f"inputs of rank {ndim}"
             raise ValueError(
-                f"Axis {a} is out of bounds for {shape} in {who}. Received: axis={axis}. Use axes in "
-                f"[{-ndim}, {ndim})."
+                f"Axis {a} is out of bounds for {shape} in {who}. Received: axis={axis}. Use axes in [{-ndim}, {ndim})."
             )
         out.append(a % ndim)
     if len(set(out)) != len(out):

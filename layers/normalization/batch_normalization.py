@@ -15,11 +15,14 @@ _MASK_EPSILON = 1e-7
 
 def _check_float(value, name, low=None, high=None):
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != value:
-        raise ValueError(f"Invalid value for argument `{name}` of BatchNormalization: expected a float. "
-                         f"Received: {name}={value!r}")
+        raise ValueError(
+            f"Invalid value for argument `{name}` of BatchNormalization: expected a float. Received: {name}={value!r}"
+        )
     if (low is not None and value < low) or (high is not None and value > high):
-        raise ValueError(f"Invalid value for argument `{name}` of BatchNormalization: expected a float in "
-                         f"[{low}, {high if high is not None else 'inf'}]. Received: {name}={value!r}")
+        raise ValueError(
+            f"Invalid value for argument `{name}` of BatchNormalization: expected a float in "
+            f"[{low}, {high if high is not None else 'inf'}]. Received: {name}={value!r}"
+        )
     return float(value)
 
 
@@ -74,10 +77,27 @@ class BatchNormalization(Layer):
     ['batch_normalization/moving_mean', 'batch_normalization/moving_variance']
     """
 
-    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
-                 gamma_initializer="ones", moving_mean_initializer="zeros", moving_variance_initializer="ones",
-                 beta_regularizer=None, gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
-                 renorm=False, renorm_clipping=None, renorm_momentum=0.99, synchronized=False, **kwargs):
+    def __init__(
+        self,
+        axis=-1,
+        momentum=0.99,
+        epsilon=1e-3,
+        center=True,
+        scale=True,
+        beta_initializer="zeros",
+        gamma_initializer="ones",
+        moving_mean_initializer="zeros",
+        moving_variance_initializer="ones",
+        beta_regularizer=None,
+        gamma_regularizer=None,
+        beta_constraint=None,
+        gamma_constraint=None,
+        renorm=False,
+        renorm_clipping=None,
+        renorm_momentum=0.99,
+        synchronized=False,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.axis = check_axis_arg(axis, "BatchNormalization", allow_list=False)
         self.momentum = _check_float(momentum, "momentum", 0.0, 1.0)
@@ -107,8 +127,10 @@ class BatchNormalization(Layer):
         clipping = dict(clipping or {})
         unknown = set(clipping) - {"rmax", "rmin", "dmax"}
         if unknown:
-            raise ValueError(f"Received invalid keys for `renorm_clipping` argument: {sorted(unknown)}. Supported "
-                             "keys: ['rmax', 'rmin', 'dmax'].")
+            raise ValueError(
+                f"Received invalid keys for `renorm_clipping` argument: {sorted(unknown)}. Supported "
+                "keys: ['rmax', 'rmin', 'dmax']."
+            )
         rmax, rmin, dmax = clipping.get("rmax"), clipping.get("rmin"), clipping.get("dmax")
         if rmax is not None and rmin is not None and rmax < rmin:
             raise ValueError(f"`renorm_clipping`: rmax must be >= rmin. Received: rmax={rmax}, rmin={rmin}.")
@@ -128,27 +150,51 @@ class BatchNormalization(Layer):
         shape = (dim,)
         # Every weight is read in float32 (the statistics are computed in float32), never autocast.
         if self.scale:
-            self.gamma = self.add_weight(shape=shape, initializer=self.gamma_initializer,
-                                         regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
-                                         name="gamma", autocast=False)
+            self.gamma = self.add_weight(
+                shape=shape,
+                initializer=self.gamma_initializer,
+                regularizer=self.gamma_regularizer,
+                constraint=self.gamma_constraint,
+                name="gamma",
+                autocast=False,
+            )
         if self.center:
-            self.beta = self.add_weight(shape=shape, initializer=self.beta_initializer,
-                                        regularizer=self.beta_regularizer, constraint=self.beta_constraint,
-                                        name="beta", autocast=False)
-        self.moving_mean = self.add_weight(shape=shape, initializer=self.moving_mean_initializer, trainable=False,
-                                           name="moving_mean", autocast=False)
-        self.moving_variance = self.add_weight(shape=shape, initializer=self.moving_variance_initializer,
-                                               trainable=False, name="moving_variance", autocast=False)
+            self.beta = self.add_weight(
+                shape=shape,
+                initializer=self.beta_initializer,
+                regularizer=self.beta_regularizer,
+                constraint=self.beta_constraint,
+                name="beta",
+                autocast=False,
+            )
+        self.moving_mean = self.add_weight(
+            shape=shape, initializer=self.moving_mean_initializer, trainable=False, name="moving_mean", autocast=False
+        )
+        self.moving_variance = self.add_weight(
+            shape=shape,
+            initializer=self.moving_variance_initializer,
+            trainable=False,
+            name="moving_variance",
+            autocast=False,
+        )
         if self.renorm:
+
             def stddev_init(shape, dtype=None):
                 return ops.sqrt(self.moving_variance_initializer(shape, dtype=dtype))
 
-            self.moving_stddev = self.add_weight(shape=shape, initializer=stddev_init, trainable=False,
-                                                 name="moving_stddev", autocast=False)
-            self.renorm_mean = self.add_weight(shape=shape, initializer=self.moving_mean_initializer,
-                                               trainable=False, name="renorm_mean", autocast=False)
-            self.renorm_stddev = self.add_weight(shape=shape, initializer=stddev_init, trainable=False,
-                                                 name="renorm_stddev", autocast=False)
+            self.moving_stddev = self.add_weight(
+                shape=shape, initializer=stddev_init, trainable=False, name="moving_stddev", autocast=False
+            )
+            self.renorm_mean = self.add_weight(
+                shape=shape,
+                initializer=self.moving_mean_initializer,
+                trainable=False,
+                name="renorm_mean",
+                autocast=False,
+            )
+            self.renorm_stddev = self.add_weight(
+                shape=shape, initializer=stddev_init, trainable=False, name="renorm_stddev", autocast=False
+            )
         self.input_spec = InputSpec(ndim=ndim, axes={self.axis: dim})
         self._axis = axis
         self._reduction_axes = tuple(d for d in range(ndim) if d != axis)
@@ -178,7 +224,7 @@ class BatchNormalization(Layer):
         """Batch renormalization: the (r, d) correction and the update of the renorm statistics."""
         stddev = ops.sqrt(ops.add(variance, self.epsilon))
         renorm_mean = ops.cast(self.renorm_mean, dtype)
-        renorm_stddev = ops.maximum(ops.cast(self.renorm_stddev, dtype), self.epsilon ** 0.5)
+        renorm_stddev = ops.maximum(ops.cast(self.renorm_stddev, dtype), self.epsilon**0.5)
         r = ops.divide(stddev, renorm_stddev)
         d = ops.divide(ops.subtract(mean, renorm_mean), renorm_stddev)
         clip = self.renorm_clipping
@@ -249,23 +295,25 @@ class BatchNormalization(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "axis": self.axis,
-            "momentum": self.momentum,
-            "epsilon": self.epsilon,
-            "center": self.center,
-            "scale": self.scale,
-            "beta_initializer": initializers.serialize(self.beta_initializer),
-            "gamma_initializer": initializers.serialize(self.gamma_initializer),
-            "moving_mean_initializer": initializers.serialize(self.moving_mean_initializer),
-            "moving_variance_initializer": initializers.serialize(self.moving_variance_initializer),
-            "beta_regularizer": regularizers.serialize(self.beta_regularizer),
-            "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
-            "beta_constraint": constraints.serialize(self.beta_constraint),
-            "gamma_constraint": constraints.serialize(self.gamma_constraint),
-            "synchronized": self.synchronized,
-            "renorm": self.renorm,
-            "renorm_clipping": self.renorm_clipping,
-            "renorm_momentum": self.renorm_momentum,
-        })
+        config.update(
+            {
+                "axis": self.axis,
+                "momentum": self.momentum,
+                "epsilon": self.epsilon,
+                "center": self.center,
+                "scale": self.scale,
+                "beta_initializer": initializers.serialize(self.beta_initializer),
+                "gamma_initializer": initializers.serialize(self.gamma_initializer),
+                "moving_mean_initializer": initializers.serialize(self.moving_mean_initializer),
+                "moving_variance_initializer": initializers.serialize(self.moving_variance_initializer),
+                "beta_regularizer": regularizers.serialize(self.beta_regularizer),
+                "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
+                "beta_constraint": constraints.serialize(self.beta_constraint),
+                "gamma_constraint": constraints.serialize(self.gamma_constraint),
+                "synchronized": self.synchronized,
+                "renorm": self.renorm,
+                "renorm_clipping": self.renorm_clipping,
+                "renorm_momentum": self.renorm_momentum,
+            }
+        )
         return config

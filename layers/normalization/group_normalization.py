@@ -38,19 +38,32 @@ class GroupNormalization(Layer):
     [-1.0, 1.0, -1.0, 1.0]
     """
 
-    def __init__(self, groups=32, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
-                 gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
-                 gamma_constraint=None, **kwargs):
-        if (not isinstance(groups, numbers.Integral) or isinstance(groups, bool)
-                or (groups <= 0 and groups != -1)):
+    def __init__(
+        self,
+        groups=32,
+        axis=-1,
+        epsilon=1e-3,
+        center=True,
+        scale=True,
+        beta_initializer="zeros",
+        gamma_initializer="ones",
+        beta_regularizer=None,
+        gamma_regularizer=None,
+        beta_constraint=None,
+        gamma_constraint=None,
+        **kwargs,
+    ):
+        if not isinstance(groups, numbers.Integral) or isinstance(groups, bool) or (groups <= 0 and groups != -1):
             raise ValueError(
                 "Received an invalid value for argument `groups`, expected a positive integer (or `-1` for "
                 f"instance normalization). Received: groups={groups!r}"
             )
         super().__init__(**kwargs)
         if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not epsilon >= 0:
-            raise ValueError(f"Invalid value for argument `epsilon` of GroupNormalization: expected a non-negative "
-                             f"float. Received: epsilon={epsilon!r}")
+            raise ValueError(
+                f"Invalid value for argument `epsilon` of GroupNormalization: expected a non-negative "
+                f"float. Received: epsilon={epsilon!r}"
+            )
         self.groups = int(groups)
         self.axis = check_axis_arg(axis, "GroupNormalization", allow_list=False)
         self.epsilon = float(epsilon)
@@ -70,16 +83,22 @@ class GroupNormalization(Layer):
     def build(self, input_shape):
         ndim = len(input_shape)
         if ndim < 2:
-            raise ValueError(f"Layer '{self.name}' expects inputs of rank >= 2 (batch, ..., channels); received "
-                             f"input_shape={tuple(input_shape)}.")
+            raise ValueError(
+                f"Layer '{self.name}' expects inputs of rank >= 2 (batch, ..., channels); received "
+                f"input_shape={tuple(input_shape)}."
+            )
         (axis,) = resolve_axes(self.axis, ndim, f"layer '{self.name}'", input_shape)
         if axis == 0:
-            raise ValueError(f"Layer '{self.name}': axis {self.axis} is the batch axis; GroupNormalization "
-                             "normalizes within each sample, so pass the channels axis.")
+            raise ValueError(
+                f"Layer '{self.name}': axis {self.axis} is the batch axis; GroupNormalization "
+                "normalizes within each sample, so pass the channels axis."
+            )
         dim = input_shape[axis]
         if dim is None:
-            raise ValueError(f"Axis {self.axis} of the input of layer '{self.name}' should have a defined "
-                             f"dimension but the layer received an input with shape {tuple(input_shape)}.")
+            raise ValueError(
+                f"Axis {self.axis} of the input of layer '{self.name}' should have a defined "
+                f"dimension but the layer received an input with shape {tuple(input_shape)}."
+            )
         groups = dim if self.groups == -1 else self.groups
         if dim < groups:
             raise ValueError(f"Number of groups ({groups}) cannot be more than the number of channels ({dim}).")
@@ -89,13 +108,21 @@ class GroupNormalization(Layer):
         self._axis = axis
         self.input_spec = InputSpec(ndim=ndim, axes={self.axis: dim})
         if self.scale:
-            self.gamma = self.add_weight(shape=(dim,), initializer=self.gamma_initializer,
-                                         regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
-                                         name="gamma")
+            self.gamma = self.add_weight(
+                shape=(dim,),
+                initializer=self.gamma_initializer,
+                regularizer=self.gamma_regularizer,
+                constraint=self.gamma_constraint,
+                name="gamma",
+            )
         if self.center:
-            self.beta = self.add_weight(shape=(dim,), initializer=self.beta_initializer,
-                                        regularizer=self.beta_regularizer, constraint=self.beta_constraint,
-                                        name="beta")
+            self.beta = self.add_weight(
+                shape=(dim,),
+                initializer=self.beta_initializer,
+                regularizer=self.beta_regularizer,
+                constraint=self.beta_constraint,
+                name="beta",
+            )
         # The input seen as (..., groups, channels // groups, ...) and gamma/beta broadcast onto it.
         self._param_shape = [1] * (ndim + 1)
         self._param_shape[axis] = groups
@@ -106,7 +133,7 @@ class GroupNormalization(Layer):
     def call(self, inputs):
         shape = tuple(ops.shape(inputs))
         dim = shape[self._axis]
-        grouped_shape = shape[:self._axis] + (self._groups, dim // self._groups) + shape[self._axis + 1:]
+        grouped_shape = shape[: self._axis] + (self._groups, dim // self._groups) + shape[self._axis + 1 :]
         in_dtype = ops.dtype(inputs)
         dtype = compute_float_dtype(in_dtype)
         x = ops.cast(ops.reshape(inputs, grouped_shape), dtype)
@@ -129,17 +156,19 @@ class GroupNormalization(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "groups": self.groups,
-            "axis": self.axis,
-            "epsilon": self.epsilon,
-            "center": self.center,
-            "scale": self.scale,
-            "beta_initializer": initializers.serialize(self.beta_initializer),
-            "gamma_initializer": initializers.serialize(self.gamma_initializer),
-            "beta_regularizer": regularizers.serialize(self.beta_regularizer),
-            "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
-            "beta_constraint": constraints.serialize(self.beta_constraint),
-            "gamma_constraint": constraints.serialize(self.gamma_constraint),
-        })
+        config.update(
+            {
+                "groups": self.groups,
+                "axis": self.axis,
+                "epsilon": self.epsilon,
+                "center": self.center,
+                "scale": self.scale,
+                "beta_initializer": initializers.serialize(self.beta_initializer),
+                "gamma_initializer": initializers.serialize(self.gamma_initializer),
+                "beta_regularizer": regularizers.serialize(self.beta_regularizer),
+                "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
+                "beta_constraint": constraints.serialize(self.beta_constraint),
+                "gamma_constraint": constraints.serialize(self.gamma_constraint),
+            }
+        )
         return config

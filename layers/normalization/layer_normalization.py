@@ -39,9 +39,21 @@ class LayerNormalization(Layer):
     ['layer_normalization/gamma', 'layer_normalization/beta']
     """
 
-    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, rms_scaling=False,
-                 beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None,
-                 beta_constraint=None, gamma_constraint=None, **kwargs):
+    def __init__(
+        self,
+        axis=-1,
+        epsilon=1e-3,
+        center=True,
+        scale=True,
+        rms_scaling=False,
+        beta_initializer="zeros",
+        gamma_initializer="ones",
+        beta_regularizer=None,
+        gamma_regularizer=None,
+        beta_constraint=None,
+        gamma_constraint=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.axis = check_axis_arg(axis, "LayerNormalization")
         if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not epsilon >= 0:
@@ -52,7 +64,8 @@ class LayerNormalization(Layer):
         if rms_scaling:
             warnings.warn(
                 "You passed `rms_scaling=True`, which is deprecated (as in Keras): it scales the input by the "
-                "variance, not the root mean square.", stacklevel=2,
+                "variance, not the root mean square.",
+                stacklevel=2,
             )
         self.epsilon = float(epsilon)
         self.center = bool(center)
@@ -80,13 +93,21 @@ class LayerNormalization(Layer):
                 f"received input_shape={tuple(input_shape)}."
             )
         if self.scale or self.rms_scaling:
-            self.gamma = self.add_weight(shape=shape, initializer=self.gamma_initializer,
-                                         regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
-                                         name="gamma")
+            self.gamma = self.add_weight(
+                shape=shape,
+                initializer=self.gamma_initializer,
+                regularizer=self.gamma_regularizer,
+                constraint=self.gamma_constraint,
+                name="gamma",
+            )
         if self.center and not self.rms_scaling:
-            self.beta = self.add_weight(shape=shape, initializer=self.beta_initializer,
-                                        regularizer=self.beta_regularizer, constraint=self.beta_constraint,
-                                        name="beta")
+            self.beta = self.add_weight(
+                shape=shape,
+                initializer=self.beta_initializer,
+                regularizer=self.beta_regularizer,
+                constraint=self.beta_constraint,
+                name="beta",
+            )
         self._broadcast_shape = tuple(input_shape[d] if d in self._axes else 1 for d in range(ndim))
         self._needs_reshape = self._axes != [ndim - 1]
         self.built = True
@@ -128,17 +149,19 @@ class LayerNormalization(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "axis": self.axis,
-            "epsilon": self.epsilon,
-            "center": self.center,
-            "scale": self.scale,
-            "rms_scaling": self.rms_scaling,
-            "beta_initializer": initializers.serialize(self.beta_initializer),
-            "gamma_initializer": initializers.serialize(self.gamma_initializer),
-            "beta_regularizer": regularizers.serialize(self.beta_regularizer),
-            "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
-            "beta_constraint": constraints.serialize(self.beta_constraint),
-            "gamma_constraint": constraints.serialize(self.gamma_constraint),
-        })
+        config.update(
+            {
+                "axis": self.axis,
+                "epsilon": self.epsilon,
+                "center": self.center,
+                "scale": self.scale,
+                "rms_scaling": self.rms_scaling,
+                "beta_initializer": initializers.serialize(self.beta_initializer),
+                "gamma_initializer": initializers.serialize(self.gamma_initializer),
+                "beta_regularizer": regularizers.serialize(self.beta_regularizer),
+                "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
+                "beta_constraint": constraints.serialize(self.beta_constraint),
+                "gamma_constraint": constraints.serialize(self.gamma_constraint),
+            }
+        )
         return config

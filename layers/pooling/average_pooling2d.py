@@ -32,5 +32,12 @@ class AveragePooling2D(BasePooling):
     """
 
     def __init__(self, pool_size, strides=None, padding="valid", data_format=None, **kwargs):
-        super().__init__(pool_size, strides, pool_dimensions=2, pool_mode="average", padding=padding,
-                         data_format=data_format, **kwargs)
+        super().__init__(
+            pool_size,
+            strides,
+            pool_dimensions=2,
+            pool_mode="average",
+            padding=padding,
+            data_format=data_format,
+            **kwargs,
+        )

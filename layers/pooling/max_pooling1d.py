@@ -31,5 +31,6 @@ class MaxPooling1D(BasePooling):
     """
 
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
-        super().__init__(pool_size, strides, pool_dimensions=1, pool_mode="max", padding=padding,
-                         data_format=data_format, **kwargs)
+        super().__init__(
+            pool_size, strides, pool_dimensions=1, pool_mode="max", padding=padding, data_format=data_format, **kwargs
+        )

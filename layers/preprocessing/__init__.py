@@ -17,9 +17,22 @@ from .resizing import Resizing
 from .string_lookup import StringLookup
 from .text_vectorization import TextVectorization
 
-__all__ = ["Normalization", "Rescaling", "CategoryEncoding", "Discretization", "Hashing", "HashedCrossing",
-           "IntegerLookup",
-           "StringLookup", "TextVectorization",
-           # image preprocessing
-           "Resizing", "CenterCrop", "RandomFlip", "RandomRotation", "RandomTranslation", "RandomZoom",
-           "RandomContrast"]
+__all__ = [
+    "Normalization",
+    "Rescaling",
+    "CategoryEncoding",
+    "Discretization",
+    "Hashing",
+    "HashedCrossing",
+    "IntegerLookup",
+    "StringLookup",
+    "TextVectorization",
+    # image preprocessing
+    "Resizing",
+    "CenterCrop",
+    "RandomFlip",
+    "RandomRotation",
+    "RandomTranslation",
+    "RandomZoom",
+    "RandomContrast",
+]

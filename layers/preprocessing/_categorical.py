@@ -24,8 +24,10 @@ from highlevel.keras_tensor import KerasTensor
 def validate_output_mode(output_mode, allowed, layer_name):
     """Raises a Keras-style error when ``output_mode`` is not one of ``allowed``."""
     if output_mode not in allowed:
-        raise ValueError(f"Invalid value for argument `output_mode` of {layer_name}. Expected one of "
-                         f"{tuple(allowed)}. Received: output_mode={output_mode!r}")
+        raise ValueError(
+            f"Invalid value for argument `output_mode` of {layer_name}. Expected one of "
+            f"{tuple(allowed)}. Received: output_mode={output_mode!r}"
+        )
 
 
 # Text inputs are recognised once, for the Layer base and these layers alike.
@@ -122,16 +124,21 @@ class HostInputs:
 def batches_of(data, steps=None):
     """The batches of adapt() ``data`` as host numpy arrays: an array/tensor/list of tokens is one batch;
     an iterable (generator, list of arrays, ``tf.data.Dataset``) yields its elements (``x`` of ``(x, y)``)."""
-    if isinstance(data, (np.ndarray, str, bytes)) or ops.is_tensor(data) or (
-            hasattr(data, "shape") and hasattr(data, "dtype") and not hasattr(data, "__next__")):
+    if (
+        isinstance(data, (np.ndarray, str, bytes))
+        or ops.is_tensor(data)
+        or (hasattr(data, "shape") and hasattr(data, "dtype") and not hasattr(data, "__next__"))
+    ):
         yield host_array(data)
         return
     if isinstance(data, (list, tuple)) and (not data or not hasattr(data[0], "shape")):
         yield host_array(data)
         return
     if not hasattr(data, "__iter__"):
-        raise TypeError(f"adapt() does not support data of type {type(data).__name__}. Pass a numpy array, a "
-                        "tensor, a list, or an iterable of batches (generator, tf.data.Dataset).")
+        raise TypeError(
+            f"adapt() does not support data of type {type(data).__name__}. Pass a numpy array, a "
+            "tensor, a list, or an iterable of batches (generator, tf.data.Dataset)."
+        )
     for i, batch in enumerate(data):
         if steps is not None and i >= steps:
             break

@@ -28,11 +28,11 @@ _KMUL = 0x9DDFEA08EB382D69
 
 
 def _fetch64(s, i):
-    return int.from_bytes(s[i:i + 8], "little")
+    return int.from_bytes(s[i : i + 8], "little")
 
 
 def _fetch32(s, i):
-    return int.from_bytes(s[i:i + 4], "little")
+    return int.from_bytes(s[i : i + 4], "little")
 
 
 def _rot(v, shift):
@@ -79,8 +79,7 @@ def _hash_len_17_to_32(s):
     b = _fetch64(s, 8)
     c = (_fetch64(s, n - 8) * mul) & _M
     d = (_fetch64(s, n - 16) * _K2) & _M
-    return _hash_len16((_rot((a + b) & _M, 43) + _rot(c, 30) + d) & _M,
-                       (a + _rot((b + _K2) & _M, 18) + c) & _M, mul)
+    return _hash_len16((_rot((a + b) & _M, 43) + _rot(c, 30) + d) & _M, (a + _rot((b + _K2) & _M, 18) + c) & _M, mul)
 
 
 def _hash_len_33_to_64(s):
@@ -96,8 +95,7 @@ def _hash_len_33_to_64(s):
     f = _fetch64(s, 24)
     g = ((y + _fetch64(s, n - 32)) * mul) & _M
     h = ((z + _fetch64(s, n - 24)) * mul) & _M
-    return _hash_len16((_rot((e + f) & _M, 43) + _rot(g, 30) + h) & _M,
-                       (e + _rot((f + a) & _M, 18) + g) & _M, mul)
+    return _hash_len16((_rot((e + f) & _M, 43) + _rot(g, 30) + h) & _M, (e + _rot((f + a) & _M, 18) + g) & _M, mul)
 
 
 def _weak_hash_len32_with_seeds(s, i, a, b):
@@ -154,8 +152,9 @@ def fingerprint64(data):
     v0, v1 = _weak_hash_len32_with_seeds(s, i, (v1 * mul) & _M, (x + w0) & _M)
     w0, w1 = _weak_hash_len32_with_seeds(s, i + 32, (z + w1) & _M, (y + _fetch64(s, i + 16)) & _M)
     z, x = x, z
-    return _hash_len16((_hash_len16(v0, w0, mul) + _shift_mix(y) * _K0 + z) & _M,
-                       (_hash_len16(v1, w1, mul) + x) & _M, mul)
+    return _hash_len16(
+        (_hash_len16(v0, w0, mul) + _shift_mix(y) * _K0 + z) & _M, (_hash_len16(v1, w1, mul) + x) & _M, mul
+    )
 
 
 def siphash64(data, key):

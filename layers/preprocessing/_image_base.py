@@ -10,11 +10,10 @@ import math
 import numbers
 
 from highlevel import ops, random
+from highlevel.config import standardize_data_format
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
-
 from highlevel.layers.regularization._checks import check_seed
-from highlevel.config import standardize_data_format
 
 FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 INTERPOLATIONS = ("nearest", "bilinear")

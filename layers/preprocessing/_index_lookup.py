@@ -51,41 +51,64 @@ class IndexLookup(HostInputs, Layer):
         salt: key of the strong (SipHash) hash for OOV buckets (an int or a pair of ints).
     """
 
-    def __init__(self, max_tokens, num_oov_indices, mask_token, oov_token, vocabulary_dtype, vocabulary=None,
-                 idf_weights=None, invert=False, output_mode="int", sparse=False, pad_to_max_tokens=False,
-                 oov_method="floormod", salt=None, **kwargs):
+    def __init__(
+        self,
+        max_tokens,
+        num_oov_indices,
+        mask_token,
+        oov_token,
+        vocabulary_dtype,
+        vocabulary=None,
+        idf_weights=None,
+        invert=False,
+        output_mode="int",
+        sparse=False,
+        pad_to_max_tokens=False,
+        oov_method="floormod",
+        salt=None,
+        **kwargs,
+    ):
         name = type(self).__name__
-        if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int)
-                                       or max_tokens <= 1):
+        if max_tokens is not None and (
+            isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens <= 1
+        ):
             raise ValueError(f"If set, `max_tokens` must be greater than 1. Received: max_tokens={max_tokens!r}")
         if pad_to_max_tokens and max_tokens is None:
-            raise ValueError(f"If pad_to_max_tokens is True, must set `max_tokens`. Received: "
-                             f"max_tokens={max_tokens}")
+            raise ValueError(f"If pad_to_max_tokens is True, must set `max_tokens`. Received: max_tokens={max_tokens}")
         if isinstance(num_oov_indices, bool) or not isinstance(num_oov_indices, int) or num_oov_indices < 0:
-            raise ValueError(f"`num_oov_indices` must be greater than or equal to 0. Received: "
-                             f"num_oov_indices={num_oov_indices!r}")
+            raise ValueError(
+                f"`num_oov_indices` must be greater than or equal to 0. Received: num_oov_indices={num_oov_indices!r}"
+            )
         if oov_method not in ("floormod", "farmhash"):
-            raise ValueError(f"Invalid value for argument `oov_method` of {name}. Expected one of "
-                             f"('floormod', 'farmhash'). Received: oov_method={oov_method!r}")
+            raise ValueError(
+                f"Invalid value for argument `oov_method` of {name}. Expected one of "
+                f"('floormod', 'farmhash'). Received: oov_method={oov_method!r}"
+            )
         if salt is not None and oov_method != "farmhash" and vocabulary_dtype != "string":
-            raise ValueError(f"`salt` can only be used when `oov_method='farmhash'`. Received: "
-                             f"oov_method={oov_method}")
+            raise ValueError(f"`salt` can only be used when `oov_method='farmhash'`. Received: oov_method={oov_method}")
         if output_mode == "binary":
             output_mode = "multi_hot"
         if output_mode == "tf-idf":
             output_mode = "tf_idf"
         if output_mode not in _MODES:
-            raise ValueError(f"Invalid value for argument `output_mode` of {name}. Expected one of {_MODES}. "
-                             f"Received: output_mode={output_mode!r}")
+            raise ValueError(
+                f"Invalid value for argument `output_mode` of {name}. Expected one of {_MODES}. "
+                f"Received: output_mode={output_mode!r}"
+            )
         if invert and output_mode != "int":
-            raise ValueError(f"`output_mode` must be `'int'` when `invert` is true. Received: "
-                             f"output_mode={output_mode}")
+            raise ValueError(
+                f"`output_mode` must be `'int'` when `invert` is true. Received: output_mode={output_mode}"
+            )
         if sparse:
-            raise ValueError(f"`sparse=True` is not supported by highlevel's {name} (no backend-neutral sparse "
-                             "tensors). Received: sparse=True")
+            raise ValueError(
+                f"`sparse=True` is not supported by highlevel's {name} (no backend-neutral sparse "
+                "tensors). Received: sparse=True"
+            )
         if idf_weights is not None and output_mode != "tf_idf":
-            raise ValueError(f"`idf_weights` should only be set if `output_mode` is `'tf_idf'`. Received: "
-                             f"idf_weights={idf_weights} and output_mode={output_mode}")
+            raise ValueError(
+                f"`idf_weights` should only be set if `output_mode` is `'tf_idf'`. Received: "
+                f"idf_weights={idf_weights} and output_mode={output_mode}"
+            )
         self._has_input_vocabulary = kwargs.pop("has_input_vocabulary", vocabulary is not None)
         kwargs.pop("vocabulary_size", None)  # Keras records it in the config; it follows from the vocabulary
         if kwargs.get("dtype") is None:
@@ -113,8 +136,10 @@ class IndexLookup(HostInputs, Layer):
         self.input_vocabulary = self._listify(vocabulary)
         self.input_idf_weights = None if idf_weights is None else np.asarray(idf_weights, "float64").tolist()
         if output_mode == "tf_idf" and self._has_input_vocabulary and idf_weights is None:
-            raise ValueError("When specifying the `vocabulary` argument, in TF-IDF output mode, the "
-                             "`idf_weights` argument must also be provided.")
+            raise ValueError(
+                "When specifying the `vocabulary` argument, in TF-IDF output mode, the "
+                "`idf_weights` argument must also be provided."
+            )
         if vocabulary is not None:
             self.set_vocabulary(vocabulary, idf_weights)
         self.built = True
@@ -164,8 +189,10 @@ class IndexLookup(HostInputs, Layer):
             if idf_weights is None:
                 raise ValueError("`idf_weights` must be set if output_mode is 'tf_idf'.")
         elif idf_weights is not None:
-            raise ValueError(f"`idf_weights` should only be set if output_mode is `'tf_idf'`. Received: "
-                             f"output_mode={self.output_mode} and idf_weights={idf_weights}")
+            raise ValueError(
+                f"`idf_weights` should only be set if output_mode is `'tf_idf'`. Received: "
+                f"output_mode={self.output_mode} and idf_weights={idf_weights}"
+            )
         if isinstance(vocabulary, (str, os.PathLike)):
             vocabulary = self._read_vocabulary_file(vocabulary)
         vocab = self._as_token_array(vocabulary).reshape(-1)
@@ -177,31 +204,41 @@ class IndexLookup(HostInputs, Layer):
         tokens = vocab[token_start:] if found_specials else vocab
         repeated = [t for t, c in collections.Counter(tokens.tolist()).items() if c > 1]
         if repeated:
-            raise ValueError(f"The passed vocabulary has at least one repeated term. Please uniquify your "
-                             f"dataset. The repeated terms are: {repeated}")
+            raise ValueError(
+                f"The passed vocabulary has at least one repeated term. Please uniquify your "
+                f"dataset. The repeated terms are: {repeated}"
+            )
         listed = tokens.tolist()
         if self.mask_token is not None and self.mask_token in listed:
-            raise ValueError(f"Found reserved mask token at unexpected location in `vocabulary`. Note that "
-                             f"passed `vocabulary` does not need to include the OOV and mask tokens. Either "
-                             f"remove all mask and OOV tokens, or include them only at the start of the "
-                             f"vocabulary in precisely this order: {specials}. Received: "
-                             f"mask_token={self.mask_token} at vocabulary index {listed.index(self.mask_token)}")
+            raise ValueError(
+                f"Found reserved mask token at unexpected location in `vocabulary`. Note that "
+                f"passed `vocabulary` does not need to include the OOV and mask tokens. Either "
+                f"remove all mask and OOV tokens, or include them only at the start of the "
+                f"vocabulary in precisely this order: {specials}. Received: "
+                f"mask_token={self.mask_token} at vocabulary index {listed.index(self.mask_token)}"
+            )
         if self.invert and self.oov_token is not None and self.num_oov_indices and self.oov_token in listed:
-            raise ValueError(f"Found reserved OOV token at unexpected location in `vocabulary`. Either remove "
-                             f"all mask and OOV tokens, or include them only at the start of the vocabulary in "
-                             f"precisely this order: {specials}. Received: oov_token={self.oov_token} at "
-                             f"vocabulary index {listed.index(self.oov_token)}")
+            raise ValueError(
+                f"Found reserved OOV token at unexpected location in `vocabulary`. Either remove "
+                f"all mask and OOV tokens, or include them only at the start of the vocabulary in "
+                f"precisely this order: {specials}. Received: oov_token={self.oov_token} at "
+                f"vocabulary index {listed.index(self.oov_token)}"
+            )
         size = token_start + len(tokens)
         if self.max_tokens is not None and size > self.max_tokens:
-            raise ValueError(f"Attempted to set a vocabulary larger than the maximum vocab size. Received "
-                             f"vocabulary size is {size}; `max_tokens` is {self.max_tokens}.")
+            raise ValueError(
+                f"Attempted to set a vocabulary larger than the maximum vocab size. Received "
+                f"vocabulary size is {size}; `max_tokens` is {self.max_tokens}."
+            )
         self._check_frozen_size(size)
         self._set_tokens(tokens)
         if self.output_mode == "tf_idf":
             idf = np.asarray(host_array(idf_weights), dtype="float64").reshape(-1)
             if len(vocab) != len(idf):
-                raise ValueError(f"`idf_weights` must be the same length as vocabulary. len(idf_weights) is "
-                                 f"{len(idf)}; len(vocabulary) is {len(vocab)}")
+                raise ValueError(
+                    f"`idf_weights` must be the same length as vocabulary. len(idf_weights) is "
+                    f"{len(idf)}; len(vocabulary) is {len(vocab)}"
+                )
             front = 0 if found_specials else token_start
             self.idf_weights = self._pad_idf(idf, front, float(np.average(idf)))
 
@@ -210,11 +247,17 @@ class IndexLookup(HostInputs, Layer):
         return np.pad(idf, (front, max(back, 0)), constant_values=(front_value, 0)).astype(_config.floatx())
 
     def _check_frozen_size(self, size):
-        if (self.output_mode != "int" and not self.pad_to_max_tokens and self._frozen_vocab_size is not None
-                and size != self._frozen_vocab_size):
-            raise RuntimeError(f"When using `output_mode={self.output_mode}` and `pad_to_max_tokens=False`, the "
-                               f"vocabulary size cannot be changed after the layer is called. Old vocab size is "
-                               f"{self._frozen_vocab_size}, new vocab size is {size}")
+        if (
+            self.output_mode != "int"
+            and not self.pad_to_max_tokens
+            and self._frozen_vocab_size is not None
+            and size != self._frozen_vocab_size
+        ):
+            raise RuntimeError(
+                f"When using `output_mode={self.output_mode}` and `pad_to_max_tokens=False`, the "
+                f"vocabulary size cannot be changed after the layer is called. Old vocab size is "
+                f"{self._frozen_vocab_size}, new vocab size is {size}"
+            )
 
     def _set_tokens(self, tokens):
         self._tokens = tokens
@@ -226,7 +269,7 @@ class IndexLookup(HostInputs, Layer):
         tokens = [] if self._tokens is None else self._tokens.tolist()
         vocab = self._special_tokens() + tokens
         if not include_special_tokens:
-            return vocab[self._token_start_index():]
+            return vocab[self._token_start_index() :]
         return vocab
 
     def vocabulary_size(self):
@@ -241,8 +284,11 @@ class IndexLookup(HostInputs, Layer):
         An array is split into documents along its first axis (a 1-D array: one token per document); each
         batch of an iterable is one document when 1-D.
         """
-        is_array = not (hasattr(data, "__iter__") and not isinstance(data, (list, tuple, np.ndarray, str))
-                        and not ops.is_tensor(data))
+        is_array = not (
+            hasattr(data, "__iter__")
+            and not isinstance(data, (list, tuple, np.ndarray, str))
+            and not ops.is_tensor(data)
+        )
 
         def documents():
             for batch in batches_of(data, steps):
@@ -258,8 +304,10 @@ class IndexLookup(HostInputs, Layer):
     def learn_vocabulary(self, documents):
         """Sets the vocabulary (and IDF weights) from an iterable of documents (sequences of tokens)."""
         if self._has_input_vocabulary:
-            raise ValueError(f"Cannot adapt layer '{self.name}' after setting a static vocabulary via "
-                             "`vocabulary` argument or `set_vocabulary()` method.")
+            raise ValueError(
+                f"Cannot adapt layer '{self.name}' after setting a static vocabulary via "
+                "`vocabulary` argument or `set_vocabulary()` method."
+            )
         counts, doc_counts, num_docs = collections.Counter(), collections.Counter(), 0
         for doc in documents:
             doc = doc.tolist() if isinstance(doc, np.ndarray) else list(doc)
@@ -279,7 +327,7 @@ class IndexLookup(HostInputs, Layer):
         freq = np.asarray(list(counts.values()), dtype="int64")
         order = np.lexsort((tokens, freq))[::-1]
         if self.max_tokens:
-            order = order[:self.max_tokens - self._token_start_index()]
+            order = order[: self.max_tokens - self._token_start_index()]
         tokens = tokens[order]
         self._check_frozen_size(self._token_start_index() + len(tokens))
         self._set_tokens(tokens)
@@ -309,8 +357,10 @@ class IndexLookup(HostInputs, Layer):
         is_mask = (values == self.mask_token) if self.mask_token is not None else np.zeros(values.shape, bool)
         oov = ~found & ~is_mask
         if self.num_oov_indices == 0 and oov.any():
-            raise ValueError(f"When `num_oov_indices=0` all inputs should be in vocabulary, found OOV values "
-                             f"{np.unique(values[oov]).tolist()}, consider setting `num_oov_indices=1`.")
+            raise ValueError(
+                f"When `num_oov_indices=0` all inputs should be in vocabulary, found OOV values "
+                f"{np.unique(values[oov]).tolist()}, consider setting `num_oov_indices=1`."
+            )
         if self.num_oov_indices > 1 and oov.any():
             out = np.where(oov, self._oov_buckets(values) + self._oov_start_index(), out)
         if self.mask_token is not None:
@@ -344,9 +394,11 @@ class IndexLookup(HostInputs, Layer):
         if self.invert:
             return self._invert(inputs)
         if self.output_mode != "int" and not self.pad_to_max_tokens and self._tokens is None:
-            raise RuntimeError(f"When using `output_mode={self.output_mode}` and `pad_to_max_tokens=False`, you "
-                               "must set the layer's vocabulary before calling it. Either pass a `vocabulary` "
-                               "argument to the layer, or call `adapt` with some sample data.")
+            raise RuntimeError(
+                f"When using `output_mode={self.output_mode}` and `pad_to_max_tokens=False`, you "
+                "must set the layer's vocabulary before calling it. Either pass a `vocabulary` "
+                "argument to the layer, or call `adapt` with some sample data."
+            )
         indices = self.lookup_indices(inputs)
         if self.output_mode == "int":
             return ops.convert_to_tensor(indices, dtype="int64")
@@ -365,15 +417,16 @@ class IndexLookup(HostInputs, Layer):
     def compute_output_shape(self, input_shape):
         if self.output_mode == "int":
             return tuple(input_shape)
-        return encoded_shape(input_shape, self.output_mode if self.output_mode != "tf_idf" else "count",
-                             self._depth())
+        return encoded_shape(input_shape, self.output_mode if self.output_mode != "tf_idf" else "count", self._depth())
 
     def compute_output_spec(self, inputs):
         if self.output_mode == "int":
             dtype = "int64"
             if self.invert and self.vocabulary_dtype == "string":
-                raise TypeError(f"{type(self).__name__}(invert=True) returns strings, which have no symbolic "
-                                "tensor type; apply it to the model's output (host data) instead.")
+                raise TypeError(
+                    f"{type(self).__name__}(invert=True) returns strings, which have no symbolic "
+                    "tensor type; apply it to the model's output (host data) instead."
+                )
         else:
             dtype = self.compute_dtype
         return KerasTensor(self.compute_output_shape(inputs.shape), dtype)
@@ -388,13 +441,24 @@ class IndexLookup(HostInputs, Layer):
         if vocabulary is None and self._tokens is not None:
             vocabulary = self.get_vocabulary()
             if self.output_mode == "tf_idf" and self.idf_weights is not None:
-                idf = np.asarray(self.idf_weights, "float64")[:len(vocabulary)].tolist()
-        config.update({
-            "invert": self.invert, "max_tokens": self.max_tokens, "num_oov_indices": self.num_oov_indices,
-            "oov_token": self.oov_token, "mask_token": self.mask_token, "output_mode": self.output_mode,
-            "sparse": self.sparse, "pad_to_max_tokens": self.pad_to_max_tokens,
-            "vocabulary_dtype": self.vocabulary_dtype, "idf_weights": idf, "vocabulary": vocabulary,
-            "vocabulary_size": self._frozen_vocab_size, "oov_method": self.oov_method, "salt": self.salt,
-            "has_input_vocabulary": self._has_input_vocabulary,
-        })
+                idf = np.asarray(self.idf_weights, "float64")[: len(vocabulary)].tolist()
+        config.update(
+            {
+                "invert": self.invert,
+                "max_tokens": self.max_tokens,
+                "num_oov_indices": self.num_oov_indices,
+                "oov_token": self.oov_token,
+                "mask_token": self.mask_token,
+                "output_mode": self.output_mode,
+                "sparse": self.sparse,
+                "pad_to_max_tokens": self.pad_to_max_tokens,
+                "vocabulary_dtype": self.vocabulary_dtype,
+                "idf_weights": idf,
+                "vocabulary": vocabulary,
+                "vocabulary_size": self._frozen_vocab_size,
+                "oov_method": self.oov_method,
+                "salt": self.salt,
+                "has_input_vocabulary": self._has_input_vocabulary,
+            }
+        )
         return config

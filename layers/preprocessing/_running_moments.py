@@ -42,8 +42,11 @@ class RunningMoments:
         if n_b == 0:
             return
         mean_b = batch.mean(axis=self.reduce_axes) if self.reduce_axes else batch
-        m2_b = (np.square(batch - batch.mean(axis=self.reduce_axes, keepdims=True)).sum(axis=self.reduce_axes)
-                if self.reduce_axes else np.zeros_like(batch))
+        m2_b = (
+            np.square(batch - batch.mean(axis=self.reduce_axes, keepdims=True)).sum(axis=self.reduce_axes)
+            if self.reduce_axes
+            else np.zeros_like(batch)
+        )
         if self.count == 0:
             self.count, self.mean, self._m2 = n_b, mean_b, m2_b
             return

@@ -41,13 +41,17 @@ class CategoryEncoding(Layer):
             output_mode = "multi_hot"
         validate_output_mode(output_mode, ("count", "one_hot", "multi_hot"), "CategoryEncoding")
         if num_tokens is None:
-            raise ValueError("num_tokens must be set to use this layer. If the number of tokens is not known "
-                             "beforehand, use the IntegerLookup layer instead.")
+            raise ValueError(
+                "num_tokens must be set to use this layer. If the number of tokens is not known "
+                "beforehand, use the IntegerLookup layer instead."
+            )
         if isinstance(num_tokens, bool) or not isinstance(num_tokens, int) or num_tokens < 1:
             raise ValueError(f"`num_tokens` must be an integer >= 1. Received: num_tokens={num_tokens!r}")
         if sparse:
-            raise ValueError("`sparse=True` is not supported by highlevel's CategoryEncoding (no backend-neutral "
-                             "sparse tensors). Received: sparse=True; use the default dense output.")
+            raise ValueError(
+                "`sparse=True` is not supported by highlevel's CategoryEncoding (no backend-neutral "
+                "sparse tensors). Received: sparse=True; use the default dense output."
+            )
         self.num_tokens = num_tokens
         self.output_mode = output_mode
         self.sparse = False
@@ -58,8 +62,9 @@ class CategoryEncoding(Layer):
         if ops.dtype(indices) not in ("int32", "int64"):
             indices = ops.cast(indices, "int32")
         if count_weights is not None and self.output_mode != "count":
-            raise ValueError(f"`count_weights` is only used with output_mode='count'. Received: "
-                             f"output_mode={self.output_mode!r}")
+            raise ValueError(
+                f"`count_weights` is only used with output_mode='count'. Received: output_mode={self.output_mode!r}"
+            )
         return encode_categorical(indices, self.output_mode, self.num_tokens, self.compute_dtype, count_weights)
 
     def compute_output_shape(self, input_shape):

@@ -3,9 +3,9 @@
 import numpy as np
 
 from highlevel import ops
+from highlevel.config import standardize_data_format
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
-from highlevel.config import standardize_data_format
 
 from ._image_base import check_image_rank
 from .resizing import check_size, resized_shape
@@ -52,8 +52,7 @@ class CenterCrop(Layer):
             top, left = (in_h - self.height) // 2, (in_w - self.width) // 2
             x = ops.take(x, np.arange(top, top + self.height, dtype="int32"), axis=h_axis)
             return ops.take(x, np.arange(left, left + self.width, dtype="int32"), axis=h_axis + 1)
-        return ops.image.resize(x, (self.height, self.width), crop_to_aspect_ratio=True,
-                                data_format=self.data_format)
+        return ops.image.resize(x, (self.height, self.width), crop_to_aspect_ratio=True, data_format=self.data_format)
 
     def compute_output_shape(self, input_shape):
         return resized_shape(input_shape, self.height, self.width, self.data_format, type(self).__name__)

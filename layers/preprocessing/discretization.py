@@ -13,7 +13,7 @@ def _summarize(values, epsilon):
     """A weighted summary of a batch: about ``1 / epsilon`` evenly spaced order statistics with weights."""
     values = np.sort(np.reshape(values, [-1]))
     step = max(values.size / (1.0 / epsilon), 1)
-    points = values[int(step - 1)::int(step)]
+    points = values[int(step - 1) :: int(step)]
     return np.stack([points, np.ones_like(points) * step])
 
 
@@ -60,25 +60,28 @@ class Discretization(Layer):
     [[0, 2, 3, 1]]
     """
 
-    def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int", sparse=False,
-                 **kwargs):
+    def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int", sparse=False, **kwargs):
         super().__init__(**kwargs)
         if sparse:
             raise ValueError("`sparse=True` is not supported by highlevel's Discretization. Received: sparse=True")
         validate_output_mode(output_mode, ("int", "one_hot", "multi_hot", "count"), "Discretization")
         if num_bins is not None and (isinstance(num_bins, bool) or not isinstance(num_bins, int) or num_bins < 0):
-            raise ValueError(f"`num_bins` must be an integer greater than or equal to 0. Received: "
-                             f"`num_bins={num_bins!r}`")
+            raise ValueError(
+                f"`num_bins` must be an integer greater than or equal to 0. Received: `num_bins={num_bins!r}`"
+            )
         if num_bins is not None and bin_boundaries is not None:
-            raise ValueError(f"Both `num_bins` and `bin_boundaries` should not be set. Received: "
-                             f"`num_bins={num_bins}` and `bin_boundaries={bin_boundaries}`")
+            raise ValueError(
+                f"Both `num_bins` and `bin_boundaries` should not be set. Received: "
+                f"`num_bins={num_bins}` and `bin_boundaries={bin_boundaries}`"
+            )
         if num_bins is None and bin_boundaries is None:
             raise ValueError("You need to set either `num_bins` or `bin_boundaries`.")
         if bin_boundaries is not None:
             bin_boundaries = [float(b) for b in np.asarray(bin_boundaries, dtype="float64").reshape(-1)]
             if any(b > a for a, b in zip(bin_boundaries[1:], bin_boundaries[:-1])):
-                raise ValueError(f"`bin_boundaries` must be sorted in increasing order. Received: "
-                                 f"bin_boundaries={bin_boundaries}")
+                raise ValueError(
+                    f"`bin_boundaries` must be sorted in increasing order. Received: bin_boundaries={bin_boundaries}"
+                )
         self.bin_boundaries = bin_boundaries
         self.num_bins = num_bins
         self.epsilon = float(epsilon)
@@ -99,8 +102,10 @@ class Discretization(Layer):
             steps: at most this many batches of an iterable (None: all).
         """
         if self.num_bins is None:
-            raise ValueError("Cannot adapt a Discretization layer that has been initialized with "
-                             "`bin_boundaries`, use `num_bins` instead.")
+            raise ValueError(
+                "Cannot adapt a Discretization layer that has been initialized with "
+                "`bin_boundaries`, use `num_bins` instead."
+            )
         self.summary = np.array([[], []], dtype="float32")
         for batch in batches_of(data, steps):
             batch = np.asarray(batch).astype("float32")
@@ -114,8 +119,10 @@ class Discretization(Layer):
 
     def call(self, inputs):
         if self.bin_boundaries is None:
-            raise ValueError("You need to either pass the `bin_boundaries` argument at construction time or call "
-                             "`adapt(dataset)` before you can start using the `Discretization` layer.")
+            raise ValueError(
+                "You need to either pass the `bin_boundaries` argument at construction time or call "
+                "`adapt(dataset)` before you can start using the `Discretization` layer."
+            )
         x = inputs
         if ops.dtype(x) not in ("float32", "float64"):
             x = ops.cast(x, "float32")
@@ -135,8 +142,15 @@ class Discretization(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({"bin_boundaries": self.bin_boundaries, "num_bins": self.num_bins, "epsilon": self.epsilon,
-                       "output_mode": self.output_mode, "sparse": self.sparse})
+        config.update(
+            {
+                "bin_boundaries": self.bin_boundaries,
+                "num_bins": self.num_bins,
+                "epsilon": self.epsilon,
+                "output_mode": self.output_mode,
+                "sparse": self.sparse,
+            }
+        )
         return config
 
     @classmethod

@@ -44,25 +44,38 @@ class Hashing(HostInputs, Layer):
 
             kwargs["dtype"] = "int64" if output_mode == "int" else _config.floatx()
         super().__init__(**kwargs)
-        if num_bins is None or isinstance(num_bins, bool) or not isinstance(num_bins, (int, np.integer)) \
-                or num_bins <= 0:
-            raise ValueError(f"The `num_bins` for `Hashing` cannot be `None` or non-positive values. Received: "
-                             f"num_bins={num_bins!r}.")
+        if (
+            num_bins is None
+            or isinstance(num_bins, bool)
+            or not isinstance(num_bins, (int, np.integer))
+            or num_bins <= 0
+        ):
+            raise ValueError(
+                f"The `num_bins` for `Hashing` cannot be `None` or non-positive values. Received: "
+                f"num_bins={num_bins!r}."
+            )
         validate_output_mode(output_mode, ("int", "one_hot", "multi_hot", "count"), "Hashing")
         if output_mode == "int" and self.dtype not in ("int32", "int64"):
-            raise ValueError(f'When `output_mode="int"`, `dtype` should be an integer type, \'int32\' or '
-                             f"'int64'. Received: dtype={self.dtype}")
+            raise ValueError(
+                f"When `output_mode=\"int\"`, `dtype` should be an integer type, 'int32' or "
+                f"'int64'. Received: dtype={self.dtype}"
+            )
         if sparse:
             raise ValueError("`sparse=True` is not supported by highlevel's Hashing. Received: sparse=True")
         if salt is not None:
-            if isinstance(salt, (tuple, list)) and len(salt) == 2 and all(isinstance(s, (int, np.integer))
-                                                                        for s in salt):
+            if (
+                isinstance(salt, (tuple, list))
+                and len(salt) == 2
+                and all(isinstance(s, (int, np.integer)) for s in salt)
+            ):
                 salt = [int(s) for s in salt]
             elif isinstance(salt, (int, np.integer)) and not isinstance(salt, bool):
                 salt = [int(salt), int(salt)]
             else:
-                raise ValueError(f"The `salt` argument for `Hashing` can only be a tuple of size 2 integers, or a "
-                                 f"single integer. Received: salt={salt!r}.")
+                raise ValueError(
+                    f"The `salt` argument for `Hashing` can only be a tuple of size 2 integers, or a "
+                    f"single integer. Received: salt={salt!r}."
+                )
         self.num_bins = int(num_bins)
         self.mask_value = mask_value
         self.salt = salt
@@ -105,6 +118,13 @@ class Hashing(HostInputs, Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({"num_bins": self.num_bins, "salt": self.salt, "mask_value": self.mask_value,
-                       "output_mode": self.output_mode, "sparse": self.sparse})
+        config.update(
+            {
+                "num_bins": self.num_bins,
+                "salt": self.salt,
+                "mask_value": self.mask_value,
+                "output_mode": self.output_mode,
+                "sparse": self.sparse,
+            }
+        )
         return config

@@ -42,15 +42,43 @@ class IntegerLookup(IndexLookup):
     [-1, 12, 36, 1138, 42]
     """
 
-    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1, vocabulary=None,
-                 vocabulary_dtype="int64", idf_weights=None, invert=False, output_mode="int", sparse=False,
-                 pad_to_max_tokens=False, oov_method="floormod", salt=None, name=None, **kwargs):
+    def __init__(
+        self,
+        max_tokens=None,
+        num_oov_indices=1,
+        mask_token=None,
+        oov_token=-1,
+        vocabulary=None,
+        vocabulary_dtype="int64",
+        idf_weights=None,
+        invert=False,
+        output_mode="int",
+        sparse=False,
+        pad_to_max_tokens=False,
+        oov_method="floormod",
+        salt=None,
+        name=None,
+        **kwargs,
+    ):
         if vocabulary_dtype != "int64":
-            raise ValueError(f"Only `vocabulary_dtype='int64'` is supported at this time. Received: "
-                             f"vocabulary_dtype={vocabulary_dtype}")
-        super().__init__(max_tokens=max_tokens, num_oov_indices=num_oov_indices,
-                         mask_token=None if mask_token is None else int(mask_token),
-                         oov_token=None if oov_token is None else int(oov_token), vocabulary_dtype="int64",
-                         vocabulary=vocabulary, idf_weights=idf_weights, invert=invert, output_mode=output_mode,
-                         sparse=sparse, pad_to_max_tokens=pad_to_max_tokens, oov_method=oov_method, salt=salt,
-                         name=name, **kwargs)
+            raise ValueError(
+                f"Only `vocabulary_dtype='int64'` is supported at this time. Received: "
+                f"vocabulary_dtype={vocabulary_dtype}"
+            )
+        super().__init__(
+            max_tokens=max_tokens,
+            num_oov_indices=num_oov_indices,
+            mask_token=None if mask_token is None else int(mask_token),
+            oov_token=None if oov_token is None else int(oov_token),
+            vocabulary_dtype="int64",
+            vocabulary=vocabulary,
+            idf_weights=idf_weights,
+            invert=invert,
+            output_mode=output_mode,
+            sparse=sparse,
+            pad_to_max_tokens=pad_to_max_tokens,
+            oov_method=oov_method,
+            salt=salt,
+            name=name,
+            **kwargs,
+        )

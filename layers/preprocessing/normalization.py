@@ -68,24 +68,33 @@ class Normalization(Layer):
             axis = ()
         elif isinstance(axis, (int, np.integer)) and not isinstance(axis, bool):
             axis = (int(axis),)
-        elif isinstance(axis, (list, tuple)) and all(isinstance(a, (int, np.integer)) and not isinstance(a, bool)
-                                                     for a in axis):
+        elif isinstance(axis, (list, tuple)) and all(
+            isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in axis
+        ):
             axis = tuple(int(a) for a in axis)
         else:
-            raise TypeError(f"Invalid value for argument `axis` of Normalization: expected an int, a tuple of ints "
-                            f"or None. Received: axis={axis!r}")
+            raise TypeError(
+                f"Invalid value for argument `axis` of Normalization: expected an int, a tuple of ints "
+                f"or None. Received: axis={axis!r}"
+            )
         self.axis = axis
         if (mean is None) != (variance is None):
-            raise ValueError("When setting values directly, both `mean` and `variance` must be set. Received: "
-                             f"mean={mean!r} and variance={variance!r}")
+            raise ValueError(
+                "When setting values directly, both `mean` and `variance` must be set. Received: "
+                f"mean={mean!r} and variance={variance!r}"
+            )
         if mean is not None:
             mean_arr, var_arr = np.asarray(mean, dtype="float64"), np.asarray(variance, dtype="float64")
             if mean_arr.shape != var_arr.shape:
-                raise ValueError("When setting values directly, `mean` and `variance` must have the same shape. "
-                                 f"Received: mean shape {mean_arr.shape} and variance shape {var_arr.shape}")
+                raise ValueError(
+                    "When setting values directly, `mean` and `variance` must have the same shape. "
+                    f"Received: mean shape {mean_arr.shape} and variance shape {var_arr.shape}"
+                )
             if mean_arr.ndim > len(self.axis):
-                raise ValueError(f"The rank of `mean` must be less than or equal to the number of axes "
-                                 f"({len(self.axis)}). Received: mean shape {mean_arr.shape} for axis {self.axis}")
+                raise ValueError(
+                    f"The rank of `mean` must be less than or equal to the number of axes "
+                    f"({len(self.axis)}). Received: mean shape {mean_arr.shape} for axis {self.axis}"
+                )
             if np.any(var_arr < 0):
                 raise ValueError(f"`variance` must be non-negative. Received: variance={variance!r}")
         self.input_mean = mean
@@ -99,22 +108,28 @@ class Normalization(Layer):
         input_shape = tuple(input_shape)
         ndim = len(input_shape)
         if any(a < -ndim or a >= ndim for a in self.axis):
-            raise ValueError(f"All `axis` values must be in the range [-ndim, ndim). Received inputs with "
-                             f"ndim={ndim} (shape {input_shape}), while axis={self.axis}")
+            raise ValueError(
+                f"All `axis` values must be in the range [-ndim, ndim). Received inputs with "
+                f"ndim={ndim} (shape {input_shape}), while axis={self.axis}"
+            )
         self._build_input_shape = input_shape
         self._keep_axis = tuple(sorted(a % ndim for a in self.axis))
         for d in self._keep_axis:
             if input_shape[d] is None:
-                raise ValueError(f"All `axis` values to be kept must have a known size. Received axis={self.axis}, "
-                                 f"inputs.shape={input_shape}, with unknown size at index {d}")
+                raise ValueError(
+                    f"All `axis` values to be kept must have a known size. Received axis={self.axis}, "
+                    f"inputs.shape={input_shape}, with unknown size at index {d}"
+                )
         self._reduce_axis = tuple(d for d in range(ndim) if d not in self._keep_axis)
         self._broadcast_shape = tuple(input_shape[d] if d in self._keep_axis else 1 for d in range(ndim))
         self._mean_and_var_shape = tuple(input_shape[d] for d in self._keep_axis)
         if self.input_mean is None:
-            self.adapt_mean = self.add_weight(shape=self._mean_and_var_shape, initializer="zeros", trainable=False,
-                                              name="mean")
-            self.adapt_variance = self.add_weight(shape=self._mean_and_var_shape, initializer="ones",
-                                                  trainable=False, name="variance")
+            self.adapt_mean = self.add_weight(
+                shape=self._mean_and_var_shape, initializer="zeros", trainable=False, name="mean"
+            )
+            self.adapt_variance = self.add_weight(
+                shape=self._mean_and_var_shape, initializer="ones", trainable=False, name="variance"
+            )
             self.count = self.add_weight(shape=(), dtype="int32", initializer="zeros", trainable=False, name="count")
         else:
             self._fixed_mean = self._broadcast_given(self.input_mean)
@@ -131,40 +146,50 @@ class Normalization(Layer):
         try:
             return np.broadcast_to(value.reshape(expanded), self._broadcast_shape)
         except ValueError:
-            raise ValueError(f"The given mean/variance of shape {value.shape} cannot be broadcast to the kept axes "
-                             f"{self._keep_axis} of inputs of shape {self._build_input_shape}.") from None
+            raise ValueError(
+                f"The given mean/variance of shape {value.shape} cannot be broadcast to the kept axes "
+                f"{self._keep_axis} of inputs of shape {self._build_input_shape}."
+            ) from None
 
     # ------------------------------------------------------------------- adapt
     def _batches(self, data, batch_size):
         """``(first_batch_shape, iterator of host batches)`` for any supported ``data``."""
         if isinstance(data, (list, tuple)) and len(data) == 0:
             data = iter(())  # reported below as an empty iterable
-        if isinstance(data, (np.ndarray, list)) and not (isinstance(data, list) and data and
-                                                         (hasattr(data[0], "shape") or isinstance(data[0], tuple))):
+        if isinstance(data, (np.ndarray, list)) and not (
+            isinstance(data, list) and data and (hasattr(data[0], "shape") or isinstance(data[0], tuple))
+        ):
             array = _host_array(data)
-        elif ops.is_tensor(data) or (hasattr(data, "shape") and hasattr(data, "dtype")
-                                    and not hasattr(data, "__next__")):
+        elif ops.is_tensor(data) or (
+            hasattr(data, "shape") and hasattr(data, "dtype") and not hasattr(data, "__next__")
+        ):
             array = _host_array(data)
         elif isinstance(data, dict):
-            raise TypeError("Normalization.adapt() received a dict; pass the feature array (or an iterable of "
-                            "feature batches) to normalize.")
+            raise TypeError(
+                "Normalization.adapt() received a dict; pass the feature array (or an iterable of "
+                "feature batches) to normalize."
+            )
         elif hasattr(data, "__iter__"):
             iterator = iter(data)
             first = next(iterator, None)
             if first is None:
-                raise ValueError("adapt() received an empty iterable (no batches). Pass a non-empty array or an "
-                                 "iterable of batches, e.g. layer.adapt([x]) or layer.adapt(list_of_batches).")
+                raise ValueError(
+                    "adapt() received an empty iterable (no batches). Pass a non-empty array or an "
+                    "iterable of batches, e.g. layer.adapt([x]) or layer.adapt(list_of_batches)."
+                )
             first = _host_array(_first_of(first))
             rest = (_host_array(_first_of(b)) for b in iterator)
             return first.shape, itertools.chain([first], rest)
         else:
-            raise TypeError(f"Normalization.adapt() does not support data of type {type(data).__name__}. Pass a "
-                            "numpy array, a tensor, or an iterable of batches (list, generator, tf.data.Dataset).")
+            raise TypeError(
+                f"Normalization.adapt() does not support data of type {type(data).__name__}. Pass a "
+                "numpy array, a tensor, or an iterable of batches (list, generator, tf.data.Dataset)."
+            )
         if array.ndim == 0 or array.size == 0:
             raise ValueError(f"Normalization.adapt() needs samples; received data of shape {array.shape}.")
         if batch_size is None:
             return array.shape, iter([array])
-        return array.shape, (array[i:i + batch_size] for i in range(0, array.shape[0], batch_size))
+        return array.shape, (array[i : i + batch_size] for i in range(0, array.shape[0], batch_size))
 
     def adapt(self, data, batch_size=None, steps=None):
         """Computes the mean and variance of ``data`` and stores them in the layer's weights.
@@ -180,13 +205,18 @@ class Normalization(Layer):
             steps: the number of batches to use at most (None: all of them).
         """
         if self.input_mean is not None:
-            raise ValueError(f"Layer '{self.name}' was given `mean` and `variance` in its constructor; adapt() "
-                             "would ignore them. Create the layer without mean/variance to adapt it to data.")
+            raise ValueError(
+                f"Layer '{self.name}' was given `mean` and `variance` in its constructor; adapt() "
+                "would ignore them. Create the layer without mean/variance to adapt it to data."
+            )
         for name, value in (("batch_size", batch_size), ("steps", steps)):
-            if value is not None and (not isinstance(value, (int, np.integer)) or isinstance(value, bool)
-                                      or value <= 0):
-                raise ValueError(f"Invalid value for argument `{name}` of adapt(): expected a positive int or "
-                                 f"None. Received: {name}={value!r}")
+            if value is not None and (
+                not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value <= 0
+            ):
+                raise ValueError(
+                    f"Invalid value for argument `{name}` of adapt(): expected a positive int or "
+                    f"None. Received: {name}={value!r}"
+                )
         shape, batches = self._batches(data, batch_size)
         if not self.built:
             # Later calls may have another batch size: leave axis 0 unknown unless it keeps statistics.
@@ -208,15 +238,19 @@ class Normalization(Layer):
         expected = self._build_input_shape
         ok = len(shape) == len(expected) and all(shape[d] == expected[d] for d in self._keep_axis)
         if not ok:
-            raise ValueError(f"Layer '{self.name}' was built with input_shape={expected}, but adapt() received a "
-                             f"batch of incompatible shape {tuple(shape)}: the kept axes {self._keep_axis} must "
-                             "match.")
+            raise ValueError(
+                f"Layer '{self.name}' was built with input_shape={expected}, but adapt() received a "
+                f"batch of incompatible shape {tuple(shape)}: the kept axes {self._keep_axis} must "
+                "match."
+            )
 
     # -------------------------------------------------------------------- call
     def _statistics(self, dtype):
         if self.input_mean is not None:
-            return (ops.convert_to_tensor(np.asarray(self._fixed_mean), dtype=dtype),
-                    ops.convert_to_tensor(np.asarray(self._fixed_variance), dtype=dtype))
+            return (
+                ops.convert_to_tensor(np.asarray(self._fixed_mean), dtype=dtype),
+                ops.convert_to_tensor(np.asarray(self._fixed_variance), dtype=dtype),
+            )
         mean = ops.reshape(ops.cast(self.adapt_mean, dtype), self._broadcast_shape)
         variance = ops.reshape(ops.cast(self.adapt_variance, dtype), self._broadcast_shape)
         return mean, variance
@@ -252,12 +286,14 @@ class Normalization(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "axis": self.axis,
-            "invert": self.invert,
-            "mean": None if self.input_mean is None else np.asarray(self.input_mean).tolist(),
-            "variance": None if self.input_variance is None else np.asarray(self.input_variance).tolist(),
-        })
+        config.update(
+            {
+                "axis": self.axis,
+                "invert": self.invert,
+                "mean": None if self.input_mean is None else np.asarray(self.input_mean).tolist(),
+                "variance": None if self.input_variance is None else np.asarray(self.input_variance).tolist(),
+            }
+        )
         return config
 
 

@@ -41,8 +41,11 @@ class RandomContrast(BaseRandomImageLayer):
         self.factor = config_factor(factor)
         if isinstance(factor, (tuple, list)):
             # Keras accepts a pair that overlaps [0, 1]: its entries may be negative.
-            ok = (len(factor) == 2 and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in factor)
-                  and not (factor[0] > 1 or factor[1] < 0))
+            ok = (
+                len(factor) == 2
+                and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in factor)
+                and not (factor[0] > 1 or factor[1] < 0)
+            )
             if not ok:
                 raise ValueError(
                     f"Invalid value received for argument `factor` of {who}. Expected a number in [0, 1] or a "
@@ -51,9 +54,12 @@ class RandomContrast(BaseRandomImageLayer):
             self.lower, self.upper = sorted(float(v) for v in factor)
         else:
             self.lower, self.upper = parse_factor(factor, "factor", who, low=0.0, symmetric_low=0.0)
-        if (not isinstance(value_range, (tuple, list)) or len(value_range) != 2
-                or not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value_range)
-                or value_range[0] >= value_range[1]):
+        if (
+            not isinstance(value_range, (tuple, list))
+            or len(value_range) != 2
+            or not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value_range)
+            or value_range[0] >= value_range[1]
+        ):
             raise ValueError(
                 f"Invalid value received for argument `value_range` of {who}. Expected a pair (low, high) of "
                 f"numbers with low < high. Received: value_range={value_range!r}"

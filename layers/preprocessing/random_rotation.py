@@ -2,8 +2,16 @@
 
 from highlevel import ops
 
-from ._image_base import (FILL_MODES, INTERPOLATIONS, BaseRandomImageLayer, check_choice, config_factor, parse_factor,
-                          rotation_matrix, spatial_size)
+from ._image_base import (
+    FILL_MODES,
+    INTERPOLATIONS,
+    BaseRandomImageLayer,
+    check_choice,
+    config_factor,
+    parse_factor,
+    rotation_matrix,
+    spatial_size,
+)
 
 
 class RandomRotation(BaseRandomImageLayer):
@@ -38,8 +46,16 @@ class RandomRotation(BaseRandomImageLayer):
     [[1.0, 3.0], [0.0, 2.0]]
     """
 
-    def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", seed=None, fill_value=0.0,
-                 data_format=None, **kwargs):
+    def __init__(
+        self,
+        factor,
+        fill_mode="reflect",
+        interpolation="bilinear",
+        seed=None,
+        fill_value=0.0,
+        data_format=None,
+        **kwargs,
+    ):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         who = type(self).__name__
         self.factor = config_factor(factor)
@@ -52,12 +68,23 @@ class RandomRotation(BaseRandomImageLayer):
         batch = ops.shape(images)[0]
         height, width = spatial_size(ops.shape(images), self.data_format)
         angle = self._uniform((batch,), self.lower * 360.0, self.upper * 360.0)
-        return ops.image.affine_transform(images, rotation_matrix(angle, height, width),
-                                          interpolation=self.interpolation, fill_mode=self.fill_mode,
-                                          fill_value=self.fill_value, data_format=self.data_format)
+        return ops.image.affine_transform(
+            images,
+            rotation_matrix(angle, height, width),
+            interpolation=self.interpolation,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            data_format=self.data_format,
+        )
 
     def get_config(self):
         config = super().get_config()
-        config.update({"factor": self.factor, "fill_mode": self.fill_mode, "fill_value": self.fill_value,
-                       "interpolation": self.interpolation})
+        config.update(
+            {
+                "factor": self.factor,
+                "fill_mode": self.fill_mode,
+                "fill_value": self.fill_value,
+                "interpolation": self.interpolation,
+            }
+        )
         return config

@@ -2,8 +2,15 @@
 
 from highlevel import ops
 
-from ._image_base import (FILL_MODES, INTERPOLATIONS, BaseRandomImageLayer, check_choice, config_factor, parse_factor,
-                          spatial_size)
+from ._image_base import (
+    FILL_MODES,
+    INTERPOLATIONS,
+    BaseRandomImageLayer,
+    check_choice,
+    config_factor,
+    parse_factor,
+    spatial_size,
+)
 
 
 class RandomTranslation(BaseRandomImageLayer):
@@ -37,8 +44,17 @@ class RandomTranslation(BaseRandomImageLayer):
     [0.0, 0.0, 1.0, 2.0]
     """
 
-    def __init__(self, height_factor, width_factor, fill_mode="reflect", interpolation="bilinear", seed=None,
-                 fill_value=0.0, data_format=None, **kwargs):
+    def __init__(
+        self,
+        height_factor,
+        width_factor,
+        fill_mode="reflect",
+        interpolation="bilinear",
+        seed=None,
+        fill_value=0.0,
+        data_format=None,
+        **kwargs,
+    ):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         who = type(self).__name__
         self.height_factor = config_factor(height_factor)
@@ -57,15 +73,27 @@ class RandomTranslation(BaseRandomImageLayer):
         dx = ops.multiply(self._uniform((batch, 1), self.width_lower, self.width_upper), float(width))
         ones, zeros = ops.ones_like(dx), ops.zeros_like(dx)
         # The output pixel (x, y) reads the input at (x - dx, y - dy).
-        transform = ops.concatenate([ones, zeros, ops.negative(dx), zeros, ones, ops.negative(dy), zeros, zeros],
-                                    axis=1)
-        return ops.image.affine_transform(images, transform, interpolation=self.interpolation,
-                                          fill_mode=self.fill_mode, fill_value=self.fill_value,
-                                          data_format=self.data_format)
+        transform = ops.concatenate(
+            [ones, zeros, ops.negative(dx), zeros, ones, ops.negative(dy), zeros, zeros], axis=1
+        )
+        return ops.image.affine_transform(
+            images,
+            transform,
+            interpolation=self.interpolation,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            data_format=self.data_format,
+        )
 
     def get_config(self):
         config = super().get_config()
-        config.update({"height_factor": self.height_factor, "width_factor": self.width_factor,
-                       "fill_mode": self.fill_mode, "fill_value": self.fill_value,
-                       "interpolation": self.interpolation})
+        config.update(
+            {
+                "height_factor": self.height_factor,
+                "width_factor": self.width_factor,
+                "fill_mode": self.fill_mode,
+                "fill_value": self.fill_value,
+                "interpolation": self.interpolation,
+            }
+        )
         return config

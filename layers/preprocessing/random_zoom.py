@@ -2,8 +2,15 @@
 
 from highlevel import ops
 
-from ._image_base import (FILL_MODES, INTERPOLATIONS, BaseRandomImageLayer, check_choice, config_factor, parse_factor,
-                          spatial_size)
+from ._image_base import (
+    FILL_MODES,
+    INTERPOLATIONS,
+    BaseRandomImageLayer,
+    check_choice,
+    config_factor,
+    parse_factor,
+    spatial_size,
+)
 
 
 class RandomZoom(BaseRandomImageLayer):
@@ -37,8 +44,17 @@ class RandomZoom(BaseRandomImageLayer):
     [0.0, 0.0, 2.0, 4.0, 0.0]
     """
 
-    def __init__(self, height_factor, width_factor=None, fill_mode="reflect", interpolation="bilinear", seed=None,
-                 fill_value=0.0, data_format=None, **kwargs):
+    def __init__(
+        self,
+        height_factor,
+        width_factor=None,
+        fill_mode="reflect",
+        interpolation="bilinear",
+        seed=None,
+        fill_value=0.0,
+        data_format=None,
+        **kwargs,
+    ):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         who = type(self).__name__
         self.height_factor = config_factor(height_factor)
@@ -63,13 +79,24 @@ class RandomZoom(BaseRandomImageLayer):
         x_offset = ops.multiply((width - 1.0) / 2.0, ops.subtract(1.0, zx))
         y_offset = ops.multiply((height - 1.0) / 2.0, ops.subtract(1.0, zy))
         transform = ops.concatenate([zx, zeros, x_offset, zeros, zy, y_offset, zeros, zeros], axis=1)
-        return ops.image.affine_transform(images, transform, interpolation=self.interpolation,
-                                          fill_mode=self.fill_mode, fill_value=self.fill_value,
-                                          data_format=self.data_format)
+        return ops.image.affine_transform(
+            images,
+            transform,
+            interpolation=self.interpolation,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            data_format=self.data_format,
+        )
 
     def get_config(self):
         config = super().get_config()
-        config.update({"height_factor": self.height_factor, "width_factor": self.width_factor,
-                       "fill_mode": self.fill_mode, "fill_value": self.fill_value,
-                       "interpolation": self.interpolation})
+        config.update(
+            {
+                "height_factor": self.height_factor,
+                "width_factor": self.width_factor,
+                "fill_mode": self.fill_mode,
+                "fill_value": self.fill_value,
+                "interpolation": self.interpolation,
+            }
+        )
         return config

@@ -3,9 +3,9 @@
 import numbers
 
 from highlevel import ops
+from highlevel.config import standardize_data_format
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
-from highlevel.config import standardize_data_format
 
 from ._image_base import check_choice, check_image_rank
 
@@ -61,8 +61,19 @@ class Resizing(Layer):
     (2, 4, 6, 3)
     """
 
-    def __init__(self, height, width, interpolation="bilinear", crop_to_aspect_ratio=False, pad_to_aspect_ratio=False,
-                 fill_mode="constant", fill_value=0.0, antialias=False, data_format=None, **kwargs):
+    def __init__(
+        self,
+        height,
+        width,
+        interpolation="bilinear",
+        crop_to_aspect_ratio=False,
+        pad_to_aspect_ratio=False,
+        fill_mode="constant",
+        fill_value=0.0,
+        antialias=False,
+        data_format=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         who = type(self).__name__
         self.height = check_size(height, "height", who)
@@ -79,10 +90,17 @@ class Resizing(Layer):
         self.built = True
 
     def call(self, inputs):
-        return ops.image.resize(inputs, (self.height, self.width), interpolation=self.interpolation,
-                                antialias=self.antialias, crop_to_aspect_ratio=self.crop_to_aspect_ratio,
-                                pad_to_aspect_ratio=self.pad_to_aspect_ratio, fill_mode=self.fill_mode,
-                                fill_value=self.fill_value, data_format=self.data_format)
+        return ops.image.resize(
+            inputs,
+            (self.height, self.width),
+            interpolation=self.interpolation,
+            antialias=self.antialias,
+            crop_to_aspect_ratio=self.crop_to_aspect_ratio,
+            pad_to_aspect_ratio=self.pad_to_aspect_ratio,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            data_format=self.data_format,
+        )
 
     def compute_output_shape(self, input_shape):
         return resized_shape(input_shape, self.height, self.width, self.data_format, type(self).__name__)
@@ -92,10 +110,17 @@ class Resizing(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "height": self.height, "width": self.width, "interpolation": self.interpolation,
-            "crop_to_aspect_ratio": self.crop_to_aspect_ratio, "pad_to_aspect_ratio": self.pad_to_aspect_ratio,
-            "fill_mode": self.fill_mode, "fill_value": self.fill_value, "antialias": self.antialias,
-            "data_format": self.data_format,
-        })
+        config.update(
+            {
+                "height": self.height,
+                "width": self.width,
+                "interpolation": self.interpolation,
+                "crop_to_aspect_ratio": self.crop_to_aspect_ratio,
+                "pad_to_aspect_ratio": self.pad_to_aspect_ratio,
+                "fill_mode": self.fill_mode,
+                "fill_value": self.fill_value,
+                "antialias": self.antialias,
+                "data_format": self.data_format,
+            }
+        )
         return config

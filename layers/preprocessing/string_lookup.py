@@ -36,16 +36,42 @@ class StringLookup(IndexLookup):
     [[1, 3, 4], [4, 0, 2]]
     """
 
-    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
-                 idf_weights=None, invert=False, output_mode="int", pad_to_max_tokens=False, sparse=False,
-                 encoding="utf-8", name=None, salt=None, **kwargs):
+    def __init__(
+        self,
+        max_tokens=None,
+        num_oov_indices=1,
+        mask_token=None,
+        oov_token="[UNK]",
+        vocabulary=None,
+        idf_weights=None,
+        invert=False,
+        output_mode="int",
+        pad_to_max_tokens=False,
+        sparse=False,
+        encoding="utf-8",
+        name=None,
+        salt=None,
+        **kwargs,
+    ):
         kwargs.pop("vocabulary_dtype", None)
         self.encoding = encoding
         self._input_encoding = encoding
-        super().__init__(max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
-                         oov_token=oov_token, vocabulary_dtype="string", vocabulary=vocabulary,
-                         idf_weights=idf_weights, invert=invert, output_mode=output_mode, sparse=sparse,
-                         pad_to_max_tokens=pad_to_max_tokens, name=name, salt=salt, **kwargs)
+        super().__init__(
+            max_tokens=max_tokens,
+            num_oov_indices=num_oov_indices,
+            mask_token=mask_token,
+            oov_token=oov_token,
+            vocabulary_dtype="string",
+            vocabulary=vocabulary,
+            idf_weights=idf_weights,
+            invert=invert,
+            output_mode=output_mode,
+            sparse=sparse,
+            pad_to_max_tokens=pad_to_max_tokens,
+            name=name,
+            salt=salt,
+            **kwargs,
+        )
 
     def get_config(self):
         config = super().get_config()

@@ -25,15 +25,17 @@ def _ngrams(tokens, widths):
     """All n-grams of ``tokens`` for each width in ``widths`` (in that order), joined by a space."""
     out = []
     for n in widths:
-        out.extend(" ".join(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+        out.extend(" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
     return out
 
 
 def _check_choice(value, allowed, name):
     if value is None or callable(value) or value in allowed:
         return
-    raise ValueError(f"Invalid value for argument `{name}` of TextVectorization. Expected one of {allowed}, None "
-                     f"or a callable. Received: {name}={value!r}")
+    raise ValueError(
+        f"Invalid value for argument `{name}` of TextVectorization. Expected one of {allowed}, None "
+        f"or a callable. Received: {name}={value!r}"
+    )
 
 
 class TextVectorization(HostInputs, Layer):
@@ -80,9 +82,23 @@ class TextVectorization(HostInputs, Layer):
     [[2, 5, 1, 0]]
     """
 
-    def __init__(self, max_tokens=None, standardize="lower_and_strip_punctuation", split="whitespace", ngrams=None,
-                 output_mode="int", output_sequence_length=None, pad_to_max_tokens=False, vocabulary=None,
-                 idf_weights=None, sparse=False, ragged=False, encoding="utf-8", name=None, **kwargs):
+    def __init__(
+        self,
+        max_tokens=None,
+        standardize="lower_and_strip_punctuation",
+        split="whitespace",
+        ngrams=None,
+        output_mode="int",
+        output_sequence_length=None,
+        pad_to_max_tokens=False,
+        vocabulary=None,
+        idf_weights=None,
+        sparse=False,
+        ragged=False,
+        encoding="utf-8",
+        name=None,
+        **kwargs,
+    ):
         _check_choice(standardize, _STANDARDIZE, "standardize")
         _check_choice(split, _SPLIT, "split")
         if output_mode == "binary":
@@ -92,20 +108,31 @@ class TextVectorization(HostInputs, Layer):
         validate_output_mode(output_mode, ("int", "one_hot", "multi_hot", "count", "tf_idf"), "TextVectorization")
         if isinstance(ngrams, list):
             ngrams = tuple(ngrams)
-        if not (ngrams is None or (isinstance(ngrams, int) and not isinstance(ngrams, bool))
-                or (isinstance(ngrams, tuple) and all(isinstance(n, int) for n in ngrams))):
+        if not (
+            ngrams is None
+            or (isinstance(ngrams, int) and not isinstance(ngrams, bool))
+            or (isinstance(ngrams, tuple) and all(isinstance(n, int) for n in ngrams))
+        ):
             raise ValueError(f"`ngrams` must be None, an integer, or a tuple of integers. Received: ngrams={ngrams}")
-        if output_mode == "int" and not (output_sequence_length is None or (
-                isinstance(output_sequence_length, int) and not isinstance(output_sequence_length, bool))):
-            raise ValueError(f"`output_sequence_length` must be either None or an integer when `output_mode` is "
-                             f"'int'. Received: output_sequence_length={output_sequence_length}")
+        if output_mode == "int" and not (
+            output_sequence_length is None
+            or (isinstance(output_sequence_length, int) and not isinstance(output_sequence_length, bool))
+        ):
+            raise ValueError(
+                f"`output_sequence_length` must be either None or an integer when `output_mode` is "
+                f"'int'. Received: output_sequence_length={output_sequence_length}"
+            )
         if output_mode != "int" and output_sequence_length is not None:
-            raise ValueError(f"`output_sequence_length` must not be set if `output_mode` is not 'int'. Received "
-                             f"output_sequence_length={output_sequence_length}.")
+            raise ValueError(
+                f"`output_sequence_length` must not be set if `output_mode` is not 'int'. Received "
+                f"output_sequence_length={output_sequence_length}."
+            )
         if sparse or ragged:
-            raise ValueError(f"`sparse=True` and `ragged=True` need TensorFlow's sparse/ragged tensors and are not "
-                             f"supported by highlevel's TextVectorization. Received: sparse={sparse}, "
-                             f"ragged={ragged}")
+            raise ValueError(
+                f"`sparse=True` and `ragged=True` need TensorFlow's sparse/ragged tensors and are not "
+                f"supported by highlevel's TextVectorization. Received: sparse={sparse}, "
+                f"ragged={ragged}"
+            )
         has_input_vocabulary = kwargs.pop("has_input_vocabulary", vocabulary is not None)
         vocabulary_size = kwargs.pop("vocabulary_size", None)
         kwargs.pop("dtype", None)
@@ -121,9 +148,16 @@ class TextVectorization(HostInputs, Layer):
         # Runs on the host (numpy): cannot be traced into a jitted step (the trainer may check this).
         self.supports_jit = False
         self._lookup_layer = StringLookup(
-            max_tokens=max_tokens, vocabulary=vocabulary, idf_weights=idf_weights,
-            pad_to_max_tokens=pad_to_max_tokens, mask_token="", output_mode=output_mode,
-            has_input_vocabulary=has_input_vocabulary, encoding=encoding, vocabulary_size=vocabulary_size)
+            max_tokens=max_tokens,
+            vocabulary=vocabulary,
+            idf_weights=idf_weights,
+            pad_to_max_tokens=pad_to_max_tokens,
+            mask_token="",
+            output_mode=output_mode,
+            has_input_vocabulary=has_input_vocabulary,
+            encoding=encoding,
+            vocabulary_size=vocabulary_size,
+        )
         self.built = True
 
     # ------------------------------------------------------------- text steps
@@ -146,9 +180,11 @@ class TextVectorization(HostInputs, Layer):
             return [_ngrams(list(r), self._ngrams) for r in rows.tolist()]
         if x.ndim > 1:
             if x.shape[-1] != 1:
-                raise ValueError(f"When using `TextVectorization` to tokenize strings, the input rank must be 1 or "
-                                 f"the last shape dimension must be 1. Received: inputs.shape={x.shape} with "
-                                 f"rank={x.ndim}")
+                raise ValueError(
+                    f"When using `TextVectorization` to tokenize strings, the input rank must be 1 or "
+                    f"the last shape dimension must be 1. Received: inputs.shape={x.shape} with "
+                    f"rank={x.ndim}"
+                )
             x = x.reshape(x.shape[:-1])
         flat = x.reshape(-1)
         if self._split == "whitespace":
@@ -217,14 +253,14 @@ class TextVectorization(HostInputs, Layer):
         for i, row in enumerate(tokens):
             row = row[:length]
             if row:
-                indices[i, :len(row)] = lookup.lookup_indices(np.asarray(row, dtype=str))
+                indices[i, : len(row)] = lookup.lookup_indices(np.asarray(row, dtype=str))
         if self._output_mode == "int":
             return ops.convert_to_tensor(indices, dtype="int64")
         lookup._record_size()
         depth = lookup._depth()
         pad = np.zeros(indices.shape, dtype=bool)
         for i, row in enumerate(tokens):
-            pad[i, len(row):] = True
+            pad[i, len(row) :] = True
         indices = np.where(pad | (indices < 0) | (indices >= depth), -1, indices)
         mode = "count" if self._output_mode == "tf_idf" else self._output_mode
         out = encode_categorical(ops.convert_to_tensor(indices, dtype="int64"), mode, depth, lookup.compute_dtype)
@@ -252,8 +288,11 @@ class TextVectorization(HostInputs, Layer):
                     shape = shape[:-1] + (self._output_sequence_length,)
                 return shape
             return (batch, self._output_sequence_length)
-        depth = self._lookup_layer._depth() if (self._lookup_layer.pad_to_max_tokens
-                                                 or self._lookup_layer._tokens is not None) else None
+        depth = (
+            self._lookup_layer._depth()
+            if (self._lookup_layer.pad_to_max_tokens or self._lookup_layer._tokens is not None)
+            else None
+        )
         if self._output_mode == "one_hot" and self._split is not None:
             return (batch, None, depth)
         if self._split is None and self._ngrams is None:
@@ -272,13 +311,22 @@ class TextVectorization(HostInputs, Layer):
         lookup_config = self._lookup_layer.get_config()
         config = super().get_config()
         config.pop("dtype", None)
-        config.update({
-            "max_tokens": self._lookup_layer.max_tokens, "standardize": self._standardize, "split": self._split,
-            "ngrams": self._ngrams_arg, "output_mode": self._output_mode,
-            "output_sequence_length": self._output_sequence_length,
-            "pad_to_max_tokens": self._lookup_layer.pad_to_max_tokens, "sparse": False, "ragged": False,
-            "vocabulary": lookup_config["vocabulary"], "idf_weights": lookup_config["idf_weights"],
-            "encoding": self._encoding, "vocabulary_size": self.vocabulary_size(),
-            "has_input_vocabulary": self._lookup_layer._has_input_vocabulary,
-        })
+        config.update(
+            {
+                "max_tokens": self._lookup_layer.max_tokens,
+                "standardize": self._standardize,
+                "split": self._split,
+                "ngrams": self._ngrams_arg,
+                "output_mode": self._output_mode,
+                "output_sequence_length": self._output_sequence_length,
+                "pad_to_max_tokens": self._lookup_layer.pad_to_max_tokens,
+                "sparse": False,
+                "ragged": False,
+                "vocabulary": lookup_config["vocabulary"],
+                "idf_weights": lookup_config["idf_weights"],
+                "encoding": self._encoding,
+                "vocabulary_size": self.vocabulary_size(),
+                "has_input_vocabulary": self._lookup_layer._has_input_vocabulary,
+            }
+        )
         return config

@@ -8,5 +8,12 @@ from .spatial_dropout1d import SpatialDropout1D
 from .spatial_dropout2d import SpatialDropout2D
 from .spatial_dropout3d import SpatialDropout3D
 
-__all__ = ["ActivityRegularization", "Dropout", "GaussianDropout", "GaussianNoise", "SpatialDropout1D",
-           "SpatialDropout2D", "SpatialDropout3D"]
+__all__ = [
+    "ActivityRegularization",
+    "Dropout",
+    "GaussianDropout",
+    "GaussianNoise",
+    "SpatialDropout1D",
+    "SpatialDropout2D",
+    "SpatialDropout3D",
+]

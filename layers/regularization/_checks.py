@@ -7,8 +7,12 @@ import numbers
 def check_rate(value, name, who, allow_one=False):
     """``value`` as a float after checking ``0 <= value < 1`` (``<= 1`` with ``allow_one``)."""
     upper_ok = (lambda v: v <= 1) if allow_one else (lambda v: v < 1)
-    if (not isinstance(value, numbers.Real) or isinstance(value, bool) or math.isnan(value)
-            or not (0 <= value and upper_ok(value))):
+    if (
+        not isinstance(value, numbers.Real)
+        or isinstance(value, bool)
+        or math.isnan(value)
+        or not (0 <= value and upper_ok(value))
+    ):
         bound = "[0, 1]" if allow_one else "[0, 1)"
         raise ValueError(
             f"Invalid value received for argument `{name}` of {who}. Expected a float in {bound}. "

@@ -61,8 +61,9 @@ class Dropout(Layer):
 
     def call(self, inputs, training=False):
         if training and self.rate > 0:
-            return random.dropout(inputs, self.rate, noise_shape=self._noise_shape_for(inputs),
-                                  seed=self.seed_generator)
+            return random.dropout(
+                inputs, self.rate, noise_shape=self._noise_shape_for(inputs), seed=self.seed_generator
+            )
         return inputs
 
     def compute_output_spec(self, inputs, *args, **kwargs):

@@ -42,8 +42,7 @@ class GaussianDropout(Layer):
             dtype = ops.dtype(inputs)
             dtype = dtype if "float" in dtype else self.compute_dtype
             stddev = math.sqrt(self.rate / (1.0 - self.rate))
-            noise = random.normal(ops.shape(inputs), mean=1.0, stddev=stddev, dtype=dtype,
-                                  seed=self.seed_generator)
+            noise = random.normal(ops.shape(inputs), mean=1.0, stddev=stddev, dtype=dtype, seed=self.seed_generator)
             return ops.multiply(inputs, noise)
         return inputs
 

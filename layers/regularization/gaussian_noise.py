@@ -34,8 +34,13 @@ class GaussianNoise(Layer):
 
     def __init__(self, stddev, seed=None, **kwargs):
         super().__init__(**kwargs)
-        if (not isinstance(stddev, numbers.Real) or isinstance(stddev, bool) or math.isnan(stddev)
-                or math.isinf(stddev) or stddev < 0):
+        if (
+            not isinstance(stddev, numbers.Real)
+            or isinstance(stddev, bool)
+            or math.isnan(stddev)
+            or math.isinf(stddev)
+            or stddev < 0
+        ):
             raise ValueError(
                 "Invalid value received for argument `stddev` of GaussianNoise. Expected a finite non-negative "
                 f"float. Received: stddev={stddev!r}"
@@ -50,8 +55,9 @@ class GaussianNoise(Layer):
         if training and self.stddev > 0:
             dtype = ops.dtype(inputs)
             dtype = dtype if "float" in dtype else self.compute_dtype
-            noise = random.normal(ops.shape(inputs), mean=0.0, stddev=self.stddev, dtype=dtype,
-                                  seed=self.seed_generator)
+            noise = random.normal(
+                ops.shape(inputs), mean=0.0, stddev=self.stddev, dtype=dtype, seed=self.seed_generator
+            )
             return ops.add(inputs, noise)
         return inputs
 

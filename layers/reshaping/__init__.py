@@ -16,6 +16,17 @@ from .zero_padding2d import ZeroPadding2D
 from .zero_padding3d import ZeroPadding3D
 
 __all__ = [
-    "Cropping1D", "Cropping2D", "Cropping3D", "Flatten", "Permute", "RepeatVector", "Reshape", "UpSampling1D",
-    "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D",
+    "Cropping1D",
+    "Cropping2D",
+    "Cropping3D",
+    "Flatten",
+    "Permute",
+    "RepeatVector",
+    "Reshape",
+    "UpSampling1D",
+    "UpSampling2D",
+    "UpSampling3D",
+    "ZeroPadding1D",
+    "ZeroPadding2D",
+    "ZeroPadding3D",
 ]

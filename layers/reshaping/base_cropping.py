@@ -37,7 +37,8 @@ class BaseCropping(StaticOutputSpec, Layer):
                 raise ValueError(
                     f"Layer '{self.name}': the cropping must be smaller than the input along each cropped axis, "
                     f"but axis {axis} has size {input_shape[axis]} and the cropping removes {before + after}. "
-                    f"Received: input_shape={input_shape}, cropping={self.cropping}")
+                    f"Received: input_shape={input_shape}, cropping={self.cropping}"
+                )
         return tuple(out)
 
     def call(self, inputs):

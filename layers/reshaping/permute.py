@@ -23,8 +23,7 @@ class Permute(Layer):
 
     def __init__(self, dims, **kwargs):
         super().__init__(**kwargs)
-        if not isinstance(dims, (list, tuple)) or not all(isinstance(d, int) and not isinstance(d, bool)
-                                                           for d in dims):
+        if not isinstance(dims, (list, tuple)) or not all(isinstance(d, int) and not isinstance(d, bool) for d in dims):
             raise ValueError(f"`dims` must be a tuple of ints, a permutation of 1..n. Received: dims={dims!r}")
         if sorted(dims) != list(range(1, len(dims) + 1)):
             raise ValueError(

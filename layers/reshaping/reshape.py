@@ -48,7 +48,8 @@ class Reshape(Layer):
         if isinstance(target_shape, int) and not isinstance(target_shape, bool):
             target_shape = (target_shape,)
         if not isinstance(target_shape, (list, tuple)) or not all(
-                isinstance(d, int) and not isinstance(d, bool) and (d > 0 or d == -1) for d in target_shape):
+            isinstance(d, int) and not isinstance(d, bool) and (d > 0 or d == -1) for d in target_shape
+        ):
             raise ValueError(
                 "`target_shape` must be a tuple of positive ints, with at most one -1 for a size to infer. "
                 f"Received: target_shape={target_shape!r}"

@@ -40,8 +40,9 @@ class UpSampling2D(BaseUpSampling):
         factors = standardize_tuple(size, 2, "size")
         value = interpolation.lower() if isinstance(interpolation, str) else interpolation
         if value not in INTERPOLATIONS:
-            raise ValueError(f"`interpolation` must be one of {INTERPOLATIONS}. "
-                             f"Received: interpolation={interpolation!r}")
+            raise ValueError(
+                f"`interpolation` must be one of {INTERPOLATIONS}. Received: interpolation={interpolation!r}"
+            )
         super().__init__(2, factors, data_format=data_format, **kwargs)
         self.size = factors
         self.interpolation = value
@@ -57,10 +58,16 @@ class UpSampling2D(BaseUpSampling):
         shape = tuple(ops.shape(inputs))
         rows, cols = shape[1:3] if self.data_format == "channels_last" else shape[2:4]
         if rows is None or cols is None:
-            raise ValueError(f"Layer '{self.name}' with interpolation={self.interpolation!r} needs known spatial "
-                             f"sizes. Received input shape {shape}.")
-        return ops.image.resize(inputs, (rows * self.size[0], cols * self.size[1]),
-                                interpolation=self.interpolation, data_format=self.data_format)
+            raise ValueError(
+                f"Layer '{self.name}' with interpolation={self.interpolation!r} needs known spatial "
+                f"sizes. Received input shape {shape}."
+            )
+        return ops.image.resize(
+            inputs,
+            (rows * self.size[0], cols * self.size[1]),
+            interpolation=self.interpolation,
+            data_format=self.data_format,
+        )
 
     def get_config(self):
         config = super().get_config()

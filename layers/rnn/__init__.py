@@ -12,5 +12,15 @@ from .simple_rnn_cell import SimpleRNNCell
 from .stacked_rnn_cells import StackedRNNCells
 from .time_distributed import TimeDistributed
 
-__all__ = ["Bidirectional", "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "SimpleRNN", "SimpleRNNCell",
-           "StackedRNNCells", "TimeDistributed"]
+__all__ = [
+    "Bidirectional",
+    "GRU",
+    "GRUCell",
+    "LSTM",
+    "LSTMCell",
+    "RNN",
+    "SimpleRNN",
+    "SimpleRNNCell",
+    "StackedRNNCells",
+    "TimeDistributed",
+]

@@ -24,8 +24,7 @@ def check_units(units, cls_name):
 def check_dropout_rate(rate, arg, cls_name):
     if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0.0 <= rate <= 1.0:
         raise ValueError(
-            f"Received an invalid value for argument `{arg}`, expected a float in [0, 1], got {rate!r} "
-            f"(in {cls_name})."
+            f"Received an invalid value for argument `{arg}`, expected a float in [0, 1], got {rate!r} (in {cls_name})."
         )
     return min(float(rate), 1.0)
 
@@ -101,8 +100,10 @@ def zero_states(state_size, batch_size, dtype):
     """Zero initial states for a cell's ``state_size`` (an int or a nest of ints): one (batch, n) per int."""
     if isinstance(state_size, int):
         return [ops.zeros((batch_size, state_size), dtype=dtype)]
-    return [zero_states(s, batch_size, dtype)[0] if isinstance(s, int) else zero_states(s, batch_size, dtype)
-            for s in state_size]
+    return [
+        zero_states(s, batch_size, dtype)[0] if isinstance(s, int) else zero_states(s, batch_size, dtype)
+        for s in state_size
+    ]
 
 
 def last_axis_size(input_shape, layer_name):

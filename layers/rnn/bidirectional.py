@@ -48,8 +48,9 @@ class Bidirectional(Layer):
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
         from .rnn import RNN
 
-        if not isinstance(layer, Layer) or not all(hasattr(layer, a) for a in
-                                                   ("go_backwards", "return_sequences", "return_state")):
+        if not isinstance(layer, Layer) or not all(
+            hasattr(layer, a) for a in ("go_backwards", "return_sequences", "return_state")
+        ):
             raise ValueError(
                 "Please initialize `Bidirectional` layer with a recurrent `Layer` instance (with `go_backwards`, "
                 f"`return_sequences` and `return_state`). Received: {layer!r}"
@@ -66,9 +67,8 @@ class Bidirectional(Layer):
         name = layer.name if layer.name.startswith("forward_") else "forward_" + layer.name
         self.forward_layer = _copy_layer(layer, name=name)
         if backward_layer is None:
-            base = name[len("forward_"):]
-            self.backward_layer = _copy_layer(layer, name="backward_" + base,
-                                              go_backwards=not layer.go_backwards)
+            base = name[len("forward_") :]
+            self.backward_layer = _copy_layer(layer, name="backward_" + base, go_backwards=not layer.go_backwards)
         else:
             self.backward_layer = backward_layer
         if self.forward_layer.go_backwards == self.backward_layer.go_backwards:
@@ -152,8 +152,10 @@ class Bidirectional(Layer):
             states = list(f[1:]) + list(b[1:])
             f, b = f[0], b[0]
         if self.merge_mode == "concat":
-            out = KerasTensor(f.shape[:-1] + (
-                None if f.shape[-1] is None or b.shape[-1] is None else f.shape[-1] + b.shape[-1],), f.dtype)
+            out = KerasTensor(
+                f.shape[:-1] + (None if f.shape[-1] is None or b.shape[-1] is None else f.shape[-1] + b.shape[-1],),
+                f.dtype,
+            )
             outs = [out]
         elif self.merge_mode is None:
             outs = [f, KerasTensor(b.shape, b.dtype)]

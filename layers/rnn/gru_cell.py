@@ -41,22 +41,49 @@ class GRUCell(DropoutRNNCell, Layer):
     ((2, 4), [(3, 12), (4, 12), (2, 12)])
     """
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
-                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal", bias_initializer="zeros",
-                 kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None, kernel_constraint=None,
-                 recurrent_constraint=None, bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
-                 reset_after=True, seed=None, **kwargs):
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        reset_after=True,
+        seed=None,
+        **kwargs,
+    ):
         name = type(self).__name__
         units = check_units(units, name)
         # Keras' other implementation (1) computes the same values gate by gate; accepted for configs.
         self.implementation = kwargs.pop("implementation", 2)
         super().__init__(**kwargs)
         self._set_cell_arguments(
-            units, activation, use_bias, dropout, recurrent_dropout, seed, kernel_initializer=kernel_initializer,
-            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint)
+            units,
+            activation,
+            use_bias,
+            dropout,
+            recurrent_dropout,
+            seed,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+        )
         self.recurrent_activation = activations.get(recurrent_activation)
         self.reset_after = bool(reset_after)
         self.state_size = self.units
@@ -65,18 +92,30 @@ class GRUCell(DropoutRNNCell, Layer):
     def build(self, input_shape):
         input_dim = last_axis_size(input_shape, self.name)
         u = self.units
-        self.kernel = self.add_weight(shape=(input_dim, 3 * u), initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
-                                      name="kernel")
-        self.recurrent_kernel = self.add_weight(shape=(u, 3 * u), initializer=self.recurrent_initializer,
-                                                regularizer=self.recurrent_regularizer,
-                                                constraint=self.recurrent_constraint, name="recurrent_kernel")
+        self.kernel = self.add_weight(
+            shape=(input_dim, 3 * u),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+            name="kernel",
+        )
+        self.recurrent_kernel = self.add_weight(
+            shape=(u, 3 * u),
+            initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint,
+            name="recurrent_kernel",
+        )
         self.bias = None
         if self.use_bias:
             shape = (2, 3 * u) if self.reset_after else (3 * u,)
-            self.bias = self.add_weight(shape=shape, initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,
-                                        name="bias")
+            self.bias = self.add_weight(
+                shape=shape,
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+                name="bias",
+            )
         self.built = True
 
     def call(self, inputs, states, training=False):
@@ -111,7 +150,7 @@ class GRUCell(DropoutRNNCell, Layer):
         if self.reset_after:
             rec_h = r * rec_h
         else:
-            rec_h = ops.matmul(r * h_rec, self.recurrent_kernel[:, 2 * u:])
+            rec_h = ops.matmul(r * h_rec, self.recurrent_kernel[:, 2 * u :])
         candidate = self.activation(x_h + rec_h)
         h = z * h_prev + (1 - z) * candidate
         return h, ([h] if nested else h)
@@ -123,5 +162,7 @@ class GRUCell(DropoutRNNCell, Layer):
     def get_config(self):
         config = super().get_config()
         config.update(self._cell_config())
-        config.update({"recurrent_activation": activations.serialize(self.recurrent_activation), "reset_after": self.reset_after})
+        config.update(
+            {"recurrent_activation": activations.serialize(self.recurrent_activation), "reset_after": self.reset_after}
+        )
         return config

@@ -42,22 +42,49 @@ class LSTMCell(DropoutRNNCell, Layer):
     ((2, 4), (2, 4))
     """
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
-                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal", bias_initializer="zeros",
-                 unit_forget_bias=True, kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None,
-                 kernel_constraint=None, recurrent_constraint=None, bias_constraint=None, dropout=0.0,
-                 recurrent_dropout=0.0, seed=None, **kwargs):
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        unit_forget_bias=True,
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        **kwargs,
+    ):
         name = type(self).__name__
         units = check_units(units, name)
         # Keras' other implementation (1) computes the same values gate by gate; accepted for configs.
         self.implementation = kwargs.pop("implementation", 2)
         super().__init__(**kwargs)
         self._set_cell_arguments(
-            units, activation, use_bias, dropout, recurrent_dropout, seed, kernel_initializer=kernel_initializer,
-            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint)
+            units,
+            activation,
+            use_bias,
+            dropout,
+            recurrent_dropout,
+            seed,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+        )
         self.recurrent_activation = activations.get(recurrent_activation)
         self.unit_forget_bias = bool(unit_forget_bias)
         self.state_size = [self.units, self.units]
@@ -66,25 +93,38 @@ class LSTMCell(DropoutRNNCell, Layer):
     def build(self, input_shape):
         input_dim = last_axis_size(input_shape, self.name)
         u = self.units
-        self.kernel = self.add_weight(shape=(input_dim, 4 * u), initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
-                                      name="kernel")
-        self.recurrent_kernel = self.add_weight(shape=(u, 4 * u), initializer=self.recurrent_initializer,
-                                                regularizer=self.recurrent_regularizer,
-                                                constraint=self.recurrent_constraint, name="recurrent_kernel")
+        self.kernel = self.add_weight(
+            shape=(input_dim, 4 * u),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+            name="kernel",
+        )
+        self.recurrent_kernel = self.add_weight(
+            shape=(u, 4 * u),
+            initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint,
+            name="recurrent_kernel",
+        )
         self.bias = None
         if self.use_bias:
             if self.unit_forget_bias:
                 base, ones = self.bias_initializer, initializers.get("ones")
 
                 def bias_initializer(shape, dtype=None):
-                    return ops.concatenate([base((u,), dtype=dtype), ones((u,), dtype=dtype),
-                                            base((2 * u,), dtype=dtype)])
+                    return ops.concatenate(
+                        [base((u,), dtype=dtype), ones((u,), dtype=dtype), base((2 * u,), dtype=dtype)]
+                    )
             else:
                 bias_initializer = self.bias_initializer
-            self.bias = self.add_weight(shape=(4 * u,), initializer=bias_initializer,
-                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,
-                                        name="bias")
+            self.bias = self.add_weight(
+                shape=(4 * u,),
+                initializer=bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+                name="bias",
+            )
         self.built = True
 
     def call(self, inputs, states, training=False):
@@ -111,5 +151,10 @@ class LSTMCell(DropoutRNNCell, Layer):
     def get_config(self):
         config = super().get_config()
         config.update(self._cell_config())
-        config.update({"recurrent_activation": activations.serialize(self.recurrent_activation), "unit_forget_bias": self.unit_forget_bias})
+        config.update(
+            {
+                "recurrent_activation": activations.serialize(self.recurrent_activation),
+                "unit_forget_bias": self.unit_forget_bias,
+            }
+        )
         return config

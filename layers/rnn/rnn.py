@@ -58,8 +58,17 @@ class RNN(Layer):
     ((2, 5, 4), (2, 4))
     """
 
-    def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False, stateful=False,
-                 unroll=False, zero_output_for_mask=False, **kwargs):
+    def __init__(
+        self,
+        cell,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        zero_output_for_mask=False,
+        **kwargs,
+    ):
         if isinstance(cell, (list, tuple)):
             cell = StackedRNNCells(cell)
         if not callable(getattr(cell, "call", None)):
@@ -124,7 +133,8 @@ class RNN(Layer):
         # compiled JAX step carry them in and out instead of leaking the assignment.
         self.states = tree.map_structure(
             lambda s: Variable(ops.convert_to_numpy(s), trainable=False, name="rnn_state"),
-            self.get_initial_state(batch_size))
+            self.get_initial_state(batch_size),
+        )
 
     def reset_state(self):
         """Zeros the states of a stateful RNN."""
@@ -173,8 +183,11 @@ class RNN(Layer):
             mask = mask[0] if mask else None
         batch = ops.shape(sequences)[0]
         if initial_state is None:
-            initial_state = (tree.map_structure(lambda v: v.value, self.states)
-                             if self.stateful and self.states is not None else self.get_initial_state(batch))
+            initial_state = (
+                tree.map_structure(lambda v: v.value, self.states)
+                if self.stateful and self.states is not None
+                else self.get_initial_state(batch)
+            )
         initial_state = list(initial_state) if _is_nested(initial_state) else [initial_state]
         dtype = self.compute_dtype
         initial_state = tree.map_structure(lambda s: ops.cast(ops.convert_to_tensor(s), dtype), initial_state)
@@ -243,6 +256,7 @@ class RNN(Layer):
         unroll = True if self.unroll else 1
 
         if mask is None:
+
             def step(states, x):
                 out, new_states = cell_step(x, states)
                 return restructure(new_states), out
@@ -260,8 +274,10 @@ class RNN(Layer):
                 out, new_states = cell_step(x, states)
                 new_states = restructure(new_states)
                 keep = ops.expand_dims(m, -1)
-                new_states = tree.unflatten(state_def, [
-                    ops.where(keep, n, o) for n, o in zip(tree.flatten(new_states)[0], tree.flatten(states)[0])])
+                new_states = tree.unflatten(
+                    state_def,
+                    [ops.where(keep, n, o) for n, o in zip(tree.flatten(new_states)[0], tree.flatten(states)[0])],
+                )
                 out = ops.where(keep, out, ops.zeros_like(out) if zero_output else prev_out)
                 return (new_states, out), out
 
@@ -293,15 +309,17 @@ class RNN(Layer):
         from highlevel.layers import serialize
 
         config = super().get_config()
-        config.update({
-            "return_sequences": self.return_sequences,
-            "return_state": self.return_state,
-            "go_backwards": self.go_backwards,
-            "stateful": self.stateful,
-            "unroll": self.unroll,
-            "zero_output_for_mask": self.zero_output_for_mask,
-            "cell": serialize(self.cell),
-        })
+        config.update(
+            {
+                "return_sequences": self.return_sequences,
+                "return_state": self.return_state,
+                "go_backwards": self.go_backwards,
+                "stateful": self.stateful,
+                "unroll": self.unroll,
+                "zero_output_for_mask": self.zero_output_for_mask,
+                "cell": serialize(self.cell),
+            }
+        )
         return config
 
     @classmethod

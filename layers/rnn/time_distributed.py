@@ -83,8 +83,7 @@ class TimeDistributed(Layer):
             kwargs["mask"] = ops.reshape(mask, (batch * steps,) + tuple(ops.shape(mask)[2:]))
         folded = ops.reshape(inputs, (batch * steps,) + tuple(shape[2:]))
         outputs = self.layer(folded, **kwargs)
-        return tree.map_structure(
-            lambda y: ops.reshape(y, (batch, steps) + tuple(ops.shape(y)[1:])), outputs)
+        return tree.map_structure(lambda y: ops.reshape(y, (batch, steps) + tuple(ops.shape(y)[1:])), outputs)
 
     def compute_mask(self, inputs, mask=None):
         return mask

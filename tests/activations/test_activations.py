@@ -9,8 +9,7 @@ import pytest
 import highlevel as hl
 from highlevel import activations as A
 
-X = np.array([[-1e4, -7.0, -3.0, -1.0, -0.5, -0.2, 0.0],
-              [0.3, 0.5, 1.0, 2.0, 5.9, 7.5, 1e4]], np.float32)
+X = np.array([[-1e4, -7.0, -3.0, -1.0, -0.5, -0.2, 0.0], [0.3, 0.5, 1.0, 2.0, 5.9, 7.5, 1e4]], np.float32)
 SMALL = np.linspace(-6.0, 6.0, 24, dtype=np.float32).reshape(4, 6)
 
 
@@ -25,16 +24,49 @@ def keras():
 
 
 CASES = [  # (our name, kwargs); Keras' function of the same name is the oracle
-    ("relu", {}), ("relu", {"negative_slope": 0.1}), ("relu", {"max_value": 6.0}), ("relu", {"max_value": 6}),
-    ("relu", {"max_value": 2.0}), ("relu", {"threshold": 0.5}), ("relu", {"negative_slope": 0.2, "max_value": 3.0}),
-    ("relu", {"negative_slope": 0.2, "threshold": -1.0, "max_value": 4.0}), ("relu6", {}),
-    ("gelu", {}), ("gelu", {"approximate": True}), ("sigmoid", {}), ("tanh", {}), ("softmax", {}),
-    ("softmax", {"axis": 0}), ("softplus", {}), ("softsign", {}), ("silu", {}), ("swish", {}), ("elu", {}),
-    ("elu", {"alpha": 0.5}), ("selu", {}), ("leaky_relu", {}), ("leaky_relu", {"negative_slope": 0.05}),
-    ("linear", {}), ("hard_sigmoid", {}), ("hard_silu", {}), ("hard_swish", {}), ("mish", {}),
-    ("log_softmax", {}), ("log_softmax", {"axis": 0}), ("celu", {}), ("celu", {"alpha": 2.0}), ("glu", {}),
-    ("log_sigmoid", {}), ("hard_tanh", {}), ("soft_shrink", {}), ("hard_shrink", {"threshold": 1.0}),
-    ("tanh_shrink", {}), ("sparse_plus", {}), ("sparse_sigmoid", {}), ("squareplus", {}), ("squareplus", {"b": 1}),
+    ("relu", {}),
+    ("relu", {"negative_slope": 0.1}),
+    ("relu", {"max_value": 6.0}),
+    ("relu", {"max_value": 6}),
+    ("relu", {"max_value": 2.0}),
+    ("relu", {"threshold": 0.5}),
+    ("relu", {"negative_slope": 0.2, "max_value": 3.0}),
+    ("relu", {"negative_slope": 0.2, "threshold": -1.0, "max_value": 4.0}),
+    ("relu6", {}),
+    ("gelu", {}),
+    ("gelu", {"approximate": True}),
+    ("sigmoid", {}),
+    ("tanh", {}),
+    ("softmax", {}),
+    ("softmax", {"axis": 0}),
+    ("softplus", {}),
+    ("softsign", {}),
+    ("silu", {}),
+    ("swish", {}),
+    ("elu", {}),
+    ("elu", {"alpha": 0.5}),
+    ("selu", {}),
+    ("leaky_relu", {}),
+    ("leaky_relu", {"negative_slope": 0.05}),
+    ("linear", {}),
+    ("hard_sigmoid", {}),
+    ("hard_silu", {}),
+    ("hard_swish", {}),
+    ("mish", {}),
+    ("log_softmax", {}),
+    ("log_softmax", {"axis": 0}),
+    ("celu", {}),
+    ("celu", {"alpha": 2.0}),
+    ("glu", {}),
+    ("log_sigmoid", {}),
+    ("hard_tanh", {}),
+    ("soft_shrink", {}),
+    ("hard_shrink", {"threshold": 1.0}),
+    ("tanh_shrink", {}),
+    ("sparse_plus", {}),
+    ("sparse_sigmoid", {}),
+    ("squareplus", {}),
+    ("squareplus", {"b": 1}),
     ("threshold", {"threshold": 0.4, "default_value": -2.0}),
 ]
 # Not sparsemax: Keras 3.15.1's backends compute its threshold from the sum of the *cumulative* sums of the support
@@ -72,28 +104,74 @@ def _ref(name, x):
     softplus = np.logaddexp(0, x)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return {
-        "relu": np.maximum(x, 0), "relu6": np.clip(x, 0, 6), "sigmoid": sig, "tanh": np.tanh(x),
-        "softplus": softplus, "softsign": x / (1 + np.abs(x)), "silu": x * sig,
+        "relu": np.maximum(x, 0),
+        "relu6": np.clip(x, 0, 6),
+        "sigmoid": sig,
+        "tanh": np.tanh(x),
+        "softplus": softplus,
+        "softsign": x / (1 + np.abs(x)),
+        "silu": x * sig,
         "elu": np.where(x > 0, x, np.expm1(np.minimum(x, 0))),
         "selu": 1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 * np.expm1(np.minimum(x, 0))),
-        "leaky_relu": np.where(x >= 0, x, 0.2 * x), "linear": x, "exponential": np.exp(x),
-        "hard_sigmoid": np.clip(x / 6 + 0.5, 0, 1), "hard_silu": x * np.clip(x / 6 + 0.5, 0, 1),
-        "mish": x * np.tanh(softplus), "softmax": e / e.sum(axis=-1, keepdims=True),
+        "leaky_relu": np.where(x >= 0, x, 0.2 * x),
+        "linear": x,
+        "exponential": np.exp(x),
+        "hard_sigmoid": np.clip(x / 6 + 0.5, 0, 1),
+        "hard_silu": x * np.clip(x / 6 + 0.5, 0, 1),
+        "mish": x * np.tanh(softplus),
+        "softmax": e / e.sum(axis=-1, keepdims=True),
         "log_softmax": x - x.max(axis=-1, keepdims=True) - np.log(e.sum(axis=-1, keepdims=True)),
         "gelu": 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2))),
     }[name]
 
 
-@pytest.mark.parametrize("name", ["relu", "relu6", "sigmoid", "tanh", "softplus", "softsign", "silu", "elu", "selu",
-                                  "leaky_relu", "linear", "exponential", "hard_sigmoid", "hard_silu", "mish",
-                                  "softmax", "log_softmax", "gelu"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "relu",
+        "relu6",
+        "sigmoid",
+        "tanh",
+        "softplus",
+        "softsign",
+        "silu",
+        "elu",
+        "selu",
+        "leaky_relu",
+        "linear",
+        "exponential",
+        "hard_sigmoid",
+        "hard_silu",
+        "mish",
+        "softmax",
+        "log_softmax",
+        "gelu",
+    ],
+)
 def test_against_numpy_float64(backend, name):
     got = out(getattr(A, name)(hl.ops.convert_to_tensor(SMALL)))
     np.testing.assert_allclose(got, _ref(name, SMALL), rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("name", ["sigmoid", "softplus", "softmax", "log_softmax", "log_sigmoid", "silu", "gelu",
-                                  "mish", "elu", "selu", "tanh", "softsign", "hard_silu", "sparsemax"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "sigmoid",
+        "softplus",
+        "softmax",
+        "log_softmax",
+        "log_sigmoid",
+        "silu",
+        "gelu",
+        "mish",
+        "elu",
+        "selu",
+        "tanh",
+        "softsign",
+        "hard_silu",
+        "sparsemax",
+    ],
+)
 def test_finite_for_large_inputs(backend, name):
     assert np.isfinite(out(getattr(A, name)(hl.ops.convert_to_tensor(X)))).all()
 
@@ -132,8 +210,12 @@ def test_get_serialize_deserialize():
     for name in A.ALL_OBJECTS:
         fn = A.get(name)
         assert A.deserialize(A.serialize(fn)) is fn
-    assert A.deserialize({"module": "keras.activations", "class_name": "function", "config": "gelu",
-                          "registered_name": "gelu"}) is A.gelu
+    assert (
+        A.deserialize(
+            {"module": "keras.activations", "class_name": "function", "config": "gelu", "registered_name": "gelu"}
+        )
+        is A.gelu
+    )
     assert A.deserialize("mine", custom_objects={"mine": fn}) is fn
     with pytest.raises(ValueError, match="relu6"):
         A.get("relu7")

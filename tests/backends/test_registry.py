@@ -28,12 +28,14 @@ def test_third_party_backend_through_entry_point(tmp_path, monkeypatch):
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: fakeengine\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text("[highlevel.backends]\nfake = fakeengine_mod:FakeBackend\n")
-    (tmp_path / "fakeengine_mod.py").write_text(textwrap.dedent("""
+    (tmp_path / "fakeengine_mod.py").write_text(
+        textwrap.dedent("""
         from highlevel.backends.native import NativeBackend
 
         class FakeBackend(NativeBackend):
             name = "fake"
-    """))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(registry, "_extra_targets", None)
     try:
@@ -84,6 +86,7 @@ def test_pipeline_owner_finds_the_engine_of_a_traced_tensor_and_nothing_else():
     assert [b.name for b in found] == ["tensorflow"]
     # The engine that runs now is not reported: its own tensors need no switch.
     found.clear()
-    tf.function(lambda x: found.append(registry.pipeline_owner([x], current=registry.get("tensorflow"))) or x,
-                autograph=False)(tf.ones(2))
+    tf.function(
+        lambda x: found.append(registry.pipeline_owner([x], current=registry.get("tensorflow"))) or x, autograph=False
+    )(tf.ones(2))
     assert found == [None]

@@ -47,8 +47,9 @@ def main(out, backup_dir=None):
     rng = np.random.default_rng(0)
     x = rng.normal(size=(32, 5)).astype("float32")
     y = rng.normal(size=(32, 2)).astype("float32")
-    model = hl.Sequential([hl.Input((5,)), hl.layers.Dense(8, activation="relu"), hl.layers.Dropout(0.25),
-                           hl.layers.Dense(2)])
+    model = hl.Sequential(
+        [hl.Input((5,)), hl.layers.Dense(8, activation="relu"), hl.layers.Dropout(0.25), hl.layers.Dense(2)]
+    )
     model.compile(optimizer=hl.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
     callbacks = [PrintBatches()]
     if backup_dir is not None:

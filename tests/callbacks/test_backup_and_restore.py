@@ -65,8 +65,7 @@ def train(callbacks, built=True, epochs=4, eager=True, seed=3):
     layers = [hl.layers.Dense(8, activation="relu"), hl.layers.Dropout(0.3), hl.layers.Dense(2)]
     model = hl.Sequential(([hl.Input((5,))] if built else []) + layers)
     model.compile(optimizer=hl.optimizers.Adam(0.01), loss="mse", metrics=["mae"], run_eagerly=eager)
-    history = model.fit(x, y, batch_size=6, epochs=epochs, shuffle=True, verbose=0,
-                        callbacks=[Jitter()] + callbacks)
+    history = model.fit(x, y, batch_size=6, epochs=epochs, shuffle=True, verbose=0, callbacks=[Jitter()] + callbacks)
     return state_of(model), history
 
 
@@ -95,18 +94,20 @@ def backups(folder):
 
 
 # 7 batches per epoch (42 samples, batch size 6), 4 epochs.
-@pytest.mark.parametrize("save_freq, at, built, eager", [
-    (3, (1, 4), True, False),        # mid-epoch backups, interrupted mid-epoch; compiled steps
-    ("epoch", (2, 1), True, True),   # epoch backups: the interrupted epoch starts again
-    (2, (0, 5), False, True),        # model built by the first batch, backup inside epoch 0
-    (7, (2, 0), False, True),        # the backup falls on an epoch's last batch: the resumed epoch trains none
-])
+@pytest.mark.parametrize(
+    "save_freq, at, built, eager",
+    [
+        (3, (1, 4), True, False),  # mid-epoch backups, interrupted mid-epoch; compiled steps
+        ("epoch", (2, 1), True, True),  # epoch backups: the interrupted epoch starts again
+        (2, (0, 5), False, True),  # model built by the first batch, backup inside epoch 0
+        (7, (2, 0), False, True),  # the backup falls on an epoch's last batch: the resumed epoch trains none
+    ],
+)
 def test_interrupted_fit_resumes_bitwise(backend, tmp_path, save_freq, at, built, eager):
     want, want_history = reference(built, eager)
     folder = str(tmp_path / "backup")
     with pytest.raises(Interrupted):
-        train([hl.callbacks.BackupAndRestore(folder, save_freq=save_freq), InterruptAt(*at)], built=built,
-              eager=eager)
+        train([hl.callbacks.BackupAndRestore(folder, save_freq=save_freq), InterruptAt(*at)], built=built, eager=eager)
     assert backups(folder)
     got, history = train([hl.callbacks.BackupAndRestore(folder, save_freq=save_freq)], built=built, eager=eager)
     assert_bitwise_equal(got, want)
@@ -122,8 +123,13 @@ def test_sigkill_mid_save_and_mid_epoch_resumes_bitwise(backend, tmp_path):
 
     def start(out, *args, slow=True):
         err = open(tmp_path / (out + ".err"), "w")  # the child's errors, for the failure message
-        child = subprocess.Popen([sys.executable, CHILD, str(tmp_path / out), *args], stdout=subprocess.PIPE,
-                                 stderr=err, text=True, env=env if slow else dict(env, BACKUP_CHILD_SLOW_SAVE=""))
+        child = subprocess.Popen(
+            [sys.executable, CHILD, str(tmp_path / out), *args],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+            env=env if slow else dict(env, BACKUP_CHILD_SLOW_SAVE=""),
+        )
         err.close()
         child.err_path = tmp_path / (out + ".err")
         children.append(child)
@@ -140,7 +146,8 @@ def test_sigkill_mid_save_and_mid_epoch_resumes_bitwise(backend, tmp_path):
                     break
         child.wait(timeout=60)
         assert child.returncode == -signal.SIGKILL, (
-            f"the child ended by itself ({child.returncode}): {child.err_path.read_text()[-2000:]}")
+            f"the child ended by itself ({child.returncode}): {child.err_path.read_text()[-2000:]}"
+        )
         return first
 
     uninterrupted = start("want.npz", slow=False)  # runs alongside the killed ones
@@ -168,8 +175,9 @@ def test_sigkill_mid_save_and_mid_epoch_resumes_bitwise(backend, tmp_path):
                 child.wait()
             child.stdout.close()
     want, got = np.load(tmp_path / "want.npz"), np.load(tmp_path / "got.npz")
-    assert_bitwise_equal([got[k] for k in got.files], [want[k] for k in want.files],
-                         f"(second run killed after {count} batches)")
+    assert_bitwise_equal(
+        [got[k] for k in got.files], [want[k] for k in want.files], f"(second run killed after {count} batches)"
+    )
     assert not os.path.exists(folder)
 
 
@@ -218,8 +226,13 @@ def test_no_readable_backup_is_a_clear_error(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(InvalidFileError, match="none is readable.*Delete the folder"):
-            model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=1, verbose=0,
-                      callbacks=[hl.callbacks.BackupAndRestore(str(folder))])
+            model.fit(
+                np.ones((4, 2)),
+                np.ones((4, 1)),
+                epochs=1,
+                verbose=0,
+                callbacks=[hl.callbacks.BackupAndRestore(str(folder))],
+            )
 
 
 def test_nan_stop_keeps_the_last_good_backup(backend, tmp_path):
@@ -240,8 +253,14 @@ def test_nan_stop_keeps_the_last_good_backup(backend, tmp_path):
     # the NaN one. Resuming a run over those five batches trains none and ends where a clean run does.
     want = fit(x[:30], y[:30], [])
     trained = []
-    got = fit(x[:30], y[:30], [hl.callbacks.BackupAndRestore(folder, save_freq=1, delete_checkpoint=False),
-                               hl.callbacks.LambdaCallback(on_train_batch_begin=lambda b, logs: trained.append(b))])
+    got = fit(
+        x[:30],
+        y[:30],
+        [
+            hl.callbacks.BackupAndRestore(folder, save_freq=1, delete_checkpoint=False),
+            hl.callbacks.LambdaCallback(on_train_batch_begin=lambda b, logs: trained.append(b)),
+        ],
+    )
     assert trained == []
     assert_bitwise_equal(got, want)
 
@@ -251,21 +270,28 @@ def test_finished_run_kept_with_delete_checkpoint_false_restores_and_trains_noth
     want, _ = train([hl.callbacks.BackupAndRestore(folder, delete_checkpoint=False)], epochs=2)
     assert backups(folder)
     batches = []
-    got, history = train([hl.callbacks.BackupAndRestore(folder, delete_checkpoint=False),
-                          hl.callbacks.LambdaCallback(on_train_batch_end=lambda b, logs: batches.append(b))],
-                         epochs=2)
+    got, history = train(
+        [
+            hl.callbacks.BackupAndRestore(folder, delete_checkpoint=False),
+            hl.callbacks.LambdaCallback(on_train_batch_end=lambda b, logs: batches.append(b)),
+        ],
+        epochs=2,
+    )
     assert batches == [] and history.epoch == []
     assert_bitwise_equal(got, want)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"backup_dir": ""}, "backup_dir must be a non-empty folder path"),
-    ({"backup_dir": 3}, "backup_dir must be a non-empty folder path"),
-    ({"backup_dir": "d", "save_freq": 0}, "save_freq must be 'epoch' or a positive number"),
-    ({"backup_dir": "d", "save_freq": "batch"}, "save_freq must be 'epoch' or a positive number"),
-    ({"backup_dir": "d", "save_freq": True}, "save_freq must be 'epoch' or a positive number"),
-    ({"backup_dir": "d", "delete_checkpoint": "yes"}, "delete_checkpoint must be True or False"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"backup_dir": ""}, "backup_dir must be a non-empty folder path"),
+        ({"backup_dir": 3}, "backup_dir must be a non-empty folder path"),
+        ({"backup_dir": "d", "save_freq": 0}, "save_freq must be 'epoch' or a positive number"),
+        ({"backup_dir": "d", "save_freq": "batch"}, "save_freq must be 'epoch' or a positive number"),
+        ({"backup_dir": "d", "save_freq": True}, "save_freq must be 'epoch' or a positive number"),
+        ({"backup_dir": "d", "delete_checkpoint": "yes"}, "delete_checkpoint must be True or False"),
+    ],
+)
 def test_arguments_are_validated(kwargs, message):
     with pytest.raises(ValueError, match=message):
         hl.callbacks.BackupAndRestore(**kwargs)
@@ -277,6 +303,6 @@ def test_backup_dir_that_is_a_file_is_refused(tmp_path):
     model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
     model.compile(optimizer="sgd", loss="mse")
     with pytest.raises(ValueError, match="exists and is not a folder"):
-        model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=1, verbose=0,
-                  callbacks=[hl.callbacks.BackupAndRestore(str(path))])
-
+        model.fit(
+            np.ones((4, 2)), np.ones((4, 1)), epochs=1, verbose=0, callbacks=[hl.callbacks.BackupAndRestore(str(path))]
+        )

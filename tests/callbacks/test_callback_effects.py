@@ -47,9 +47,15 @@ def test_early_stopping_restores_the_best_epochs_weights(backend, step_mode):
     model = linear_model(step_mode, hl.optimizers.SGD(0.1))
     at_end = []
     stop = hl.callbacks.EarlyStopping(monitor="score", mode="min", patience=2, restore_best_weights=True)
-    history = model.fit(X, Y, batch_size=4, epochs=8, verbose=0, shuffle=False,
-                        callbacks=[weights_at("on_epoch_end", model, at_end), scripted([3, 2, 1, 1.5, 1.2, 0, 0, 0]),
-                                   stop])
+    history = model.fit(
+        X,
+        Y,
+        batch_size=4,
+        epochs=8,
+        verbose=0,
+        shuffle=False,
+        callbacks=[weights_at("on_epoch_end", model, at_end), scripted([3, 2, 1, 1.5, 1.2, 0, 0, 0]), stop],
+    )
     # best at epoch 2; epochs 3 and 4 do not improve on it: training stops after epoch 4
     assert history.epoch == [0, 1, 2, 3, 4] and stop.stopped_epoch == 4 and stop.best_epoch == 2
     assert not np.array_equal(at_end[4][0], at_end[2][0])  # training went on after the best epoch
@@ -67,8 +73,14 @@ def test_reduce_lr_on_plateau_lowers_the_rate_the_step_uses(backend, step_mode):
     model = linear_model(step_mode, hl.optimizers.SGD(0.1))
     at_begin = []
     plateau = hl.callbacks.ReduceLROnPlateau(monitor="score", mode="min", factor=0.5, patience=1, min_lr=0.02)
-    history = model.fit(X, Y, batch_size=8, epochs=5, verbose=0,
-                        callbacks=[scripted([1.0] * 5), plateau, weights_at("on_epoch_begin", model, at_begin)])
+    history = model.fit(
+        X,
+        Y,
+        batch_size=8,
+        epochs=5,
+        verbose=0,
+        callbacks=[scripted([1.0] * 5), plateau, weights_at("on_epoch_begin", model, at_begin)],
+    )
     at_begin.append(model.get_weights())
     # no improvement from epoch 1 on: halved at the end of epochs 1, 2 and 3 (then held at min_lr)
     rates = [0.1, 0.1, 0.05, 0.025, 0.02]
@@ -82,8 +94,15 @@ def test_learning_rate_scheduler_rate_is_the_one_each_epoch_applies(backend, ste
     rates = [0.1, 0.01, 0.0, 0.3]
     at_begin = []
     schedule = hl.callbacks.LearningRateScheduler(lambda epoch, lr: rates[epoch])
-    model.fit(X, Y, batch_size=4, epochs=4, verbose=0, shuffle=False,
-              callbacks=[schedule, weights_at("on_epoch_begin", model, at_begin)])
+    model.fit(
+        X,
+        Y,
+        batch_size=4,
+        epochs=4,
+        verbose=0,
+        shuffle=False,
+        callbacks=[schedule, weights_at("on_epoch_begin", model, at_begin)],
+    )
     at_begin.append(model.get_weights())
     for epoch, lr in enumerate(rates):  # two steps per epoch, on the two halves of the data
         middle = sgd_update(at_begin[epoch], lr, X[:4], Y[:4])
@@ -101,8 +120,15 @@ def test_a_rate_set_between_two_batches_applies_to_the_next_batch(backend, step_
         model.optimizer.learning_rate = [0.2, 0.0, 0.05, 0.01][batch]
         before.append(model.get_weights())
 
-    model.fit(X, Y, batch_size=2, epochs=1, verbose=0, shuffle=False,
-              callbacks=[hl.callbacks.LambdaCallback(on_train_batch_begin=set_rate)])
+    model.fit(
+        X,
+        Y,
+        batch_size=2,
+        epochs=1,
+        verbose=0,
+        shuffle=False,
+        callbacks=[hl.callbacks.LambdaCallback(on_train_batch_begin=set_rate)],
+    )
     before.append(model.get_weights())
     for batch, lr in enumerate([0.2, 0.0, 0.05, 0.01]):
         rows = slice(2 * batch, 2 * batch + 2)
@@ -114,14 +140,28 @@ def test_swap_ema_weights_evaluates_with_the_average_and_trains_the_weights(back
     momentum = 0.5
     model = linear_model(step_mode, hl.optimizers.SGD(0.2, use_ema=True, ema_momentum=momentum))
     steps, at_test, at_begin = [], [], []
-    history = model.fit(X, Y, batch_size=4, epochs=2, shuffle=False, verbose=0, validation_data=(X, Y),
-                        callbacks=[weights_at("on_train_batch_end", model, steps),
-                                   weights_at("on_epoch_begin", model, at_begin), hl.callbacks.SwapEMAWeights(),
-                                   weights_at("on_test_begin", model, at_test)])
+    history = model.fit(
+        X,
+        Y,
+        batch_size=4,
+        epochs=2,
+        shuffle=False,
+        verbose=0,
+        validation_data=(X, Y),
+        callbacks=[
+            weights_at("on_train_batch_end", model, steps),
+            weights_at("on_epoch_begin", model, at_begin),
+            hl.callbacks.SwapEMAWeights(),
+            weights_at("on_test_begin", model, at_test),
+        ],
+    )
     averages, average = [], None
     for trained in steps:  # the first update copies the weights; then m * average + (1 - m) * weights
-        average = [w.astype("float64") for w in trained] if average is None else \
-            [momentum * a + (1 - momentum) * w for a, w in zip(average, trained)]
+        average = (
+            [w.astype("float64") for w in trained]
+            if average is None
+            else [momentum * a + (1 - momentum) * w for a, w in zip(average, trained)]
+        )
         averages.append(average)
     assert not np.allclose(averages[1][0], steps[1][0])
     for seen, want in ((at_test[0], averages[1]), (at_test[1], averages[3])):
@@ -129,8 +169,7 @@ def test_swap_ema_weights_evaluates_with_the_average_and_trains_the_weights(back
             np.testing.assert_allclose(got, w, rtol=1e-5, atol=1e-6)
     for epoch, step in ((0, 1), (1, 3)):  # validation ran on the average
         kernel, bias = averages[step]
-        np.testing.assert_allclose(history.history["val_loss"][epoch], np.mean((X @ kernel + bias - Y) ** 2),
-                                   rtol=1e-5)
+        np.testing.assert_allclose(history.history["val_loss"][epoch], np.mean((X @ kernel + bias - Y) ** 2), rtol=1e-5)
     # after validation the trained weights came back: epoch 1 started from them and its first step moved them
     for got, trained in zip(at_begin[1], steps[1]):
         np.testing.assert_array_equal(got, trained)
@@ -149,8 +188,15 @@ def test_terminate_on_nan_keeps_a_nan_batch_out_of_the_weights(backend, step_mod
     model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(3, activation="relu"), hl.layers.Dense(1)])
     model.compile(optimizer=hl.optimizers.SGD(0.1), loss="mse", **step_mode)
     after = []
-    history = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0,
-                        callbacks=[hl.callbacks.TerminateOnNaN(), weights_at("on_train_batch_end", model, after)])
+    history = model.fit(
+        x,
+        y,
+        batch_size=4,
+        epochs=2,
+        shuffle=False,
+        verbose=0,
+        callbacks=[hl.callbacks.TerminateOnNaN(), weights_at("on_train_batch_end", model, after)],
+    )
     assert len(after) == 2 and history.epoch == [0] and np.isnan(history.history["loss"][0])
     for got, first in zip(model.get_weights(), after[0]):
         np.testing.assert_array_equal(got, first)

@@ -15,8 +15,9 @@ class _OnlyOne(hl.callbacks.Callback):
         setattr(self, hook, lambda batch, logs=None: self.calls.append((batch, logs)))
 
 
-@pytest.mark.parametrize("hook", ["on_predict_batch_begin", "on_predict_batch_end", "on_test_batch_begin",
-                                  "on_test_batch_end"])
+@pytest.mark.parametrize(
+    "hook", ["on_predict_batch_begin", "on_predict_batch_end", "on_test_batch_begin", "on_test_batch_end"]
+)
 def test_a_callback_defining_a_single_batch_hook_gets_every_call(backend, hook):
     x = np.arange(20, dtype="float32").reshape(10, 2)
     y = np.zeros((10, 1), "float32")

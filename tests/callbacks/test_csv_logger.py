@@ -44,8 +44,10 @@ def _drive(cb, epochs_logs):
 @pytest.mark.parametrize("append", [False, True])
 def test_matches_keras_bytes(tmp_path, append):
     keras = pytest.importorskip("keras")
-    logs = [{"loss": 0.5, "acc": np.float32(0.25), "name": "a,b", "vec": np.array([1.0, 2.0])},
-            {"loss": 0.125, "acc": np.float32(0.5), "name": "c", "vec": [3, 4], "val_loss": 1.0}]
+    logs = [
+        {"loss": 0.5, "acc": np.float32(0.25), "name": "a,b", "vec": np.array([1.0, 2.0])},
+        {"loss": 0.125, "acc": np.float32(0.5), "name": "c", "vec": [3, 4], "val_loss": 1.0},
+    ]
     ours, theirs = tmp_path / "ours.csv", tmp_path / "theirs.csv"
     for _ in range(2 if append else 1):
         _drive(hl.callbacks.CSVLogger(ours, separator="\t", append=append), logs)

@@ -11,8 +11,7 @@ import highlevel as hl
 def tiny_model(optimizer=None, metrics=None, run_eagerly=False):
     # Tests of the callback's logic alone run eagerly: tracing a step per model would dominate their time.
     model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2, activation="tanh"), hl.layers.Dense(1)])
-    model.compile(optimizer=optimizer or hl.optimizers.SGD(0.05), loss="mse", metrics=metrics,
-                  run_eagerly=run_eagerly)
+    model.compile(optimizer=optimizer or hl.optimizers.SGD(0.05), loss="mse", metrics=metrics, run_eagerly=run_eagerly)
     return model
 
 
@@ -24,8 +23,10 @@ def data(n=16):
 
 def scripted(values, key="score"):
     """A callback that writes ``values[epoch]`` into the epoch logs (before the callbacks that follow it)."""
+
     def write(epoch, logs):
         logs[key] = values[epoch]
+
     return hl.callbacks.LambdaCallback(on_epoch_end=write)
 
 
@@ -119,11 +120,22 @@ def _drive(cb, values):
     return ran, cb.stopped_epoch, cb.best, cb.wait, model.w
 
 
-SEQUENCES = [[5, 4, 4.05, 3.9, 3.95, 4, 4.2, 1], [1, 2, 3, 2, 1, 0, 5, 6], [3, 3, 3, 3, 3],
-             [0.5, 0.2, 0.3, 0.1, 0.15, 0.14, 0.13, 0.2, 0.3, 0.4]]
-CONFIGS = [dict(patience=0), dict(patience=2), dict(patience=1, min_delta=0.06), dict(patience=2, baseline=0.25),
-           dict(patience=1, start_from_epoch=3), dict(patience=2, mode="max"),
-           dict(patience=1, restore_best_weights=True), dict(patience=3, baseline=2.5, restore_best_weights=True)]
+SEQUENCES = [
+    [5, 4, 4.05, 3.9, 3.95, 4, 4.2, 1],
+    [1, 2, 3, 2, 1, 0, 5, 6],
+    [3, 3, 3, 3, 3],
+    [0.5, 0.2, 0.3, 0.1, 0.15, 0.14, 0.13, 0.2, 0.3, 0.4],
+]
+CONFIGS = [
+    dict(patience=0),
+    dict(patience=2),
+    dict(patience=1, min_delta=0.06),
+    dict(patience=2, baseline=0.25),
+    dict(patience=1, start_from_epoch=3),
+    dict(patience=2, mode="max"),
+    dict(patience=1, restore_best_weights=True),
+    dict(patience=3, baseline=2.5, restore_best_weights=True),
+]
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)

@@ -28,8 +28,9 @@ def test_schedule_sets_the_learning_rate_used_by_the_step(backend):
     # Epoch 1 trains with a zero learning rate: the weights must not move, also inside jit/tf.function.
     schedule = hl.callbacks.LearningRateScheduler(lambda epoch, lr: [0.1, 0.0, 0.05, lr * math.exp(-0.1)][epoch])
     history = model.fit(x, y, batch_size=4, epochs=4, verbose=0, callbacks=[schedule, record])
-    np.testing.assert_allclose(history.history["learning_rate"],
-                               np.float32([0.1, 0.0, 0.05, 0.05 * math.exp(-0.1)]), rtol=1e-6)
+    np.testing.assert_allclose(
+        history.history["learning_rate"], np.float32([0.1, 0.0, 0.05, 0.05 * math.exp(-0.1)]), rtol=1e-6
+    )
     for before, after in zip(weights[0], weights[1]):
         np.testing.assert_array_equal(before, after)
     assert not np.allclose(weights[1][0], weights[2][0])
@@ -49,8 +50,9 @@ def test_keras_docstring_example_numbers():
 def test_old_api_verbose_and_bad_outputs(backend, capsys):
     x, y = data()
     model = tiny_model(run_eagerly=True)
-    model.fit(x, y, epochs=2, verbose=0, callbacks=[hl.callbacks.LearningRateScheduler(lambda e: 0.5 / (e + 1),
-                                                                                        verbose=1)])
+    model.fit(
+        x, y, epochs=2, verbose=0, callbacks=[hl.callbacks.LearningRateScheduler(lambda e: 0.5 / (e + 1), verbose=1)]
+    )
     assert float(hl.ops.convert_to_numpy(model.optimizer.learning_rate)) == 0.25
     assert "Epoch 2: LearningRateScheduler setting learning rate to 0.25." in capsys.readouterr().out
     with pytest.raises(ValueError, match="should be a float"):

@@ -25,8 +25,15 @@ def test_template_creates_folders_and_the_file_reloads(backend, tmp_path):
     x, y = _data()
     model = _model()
     pattern = str(tmp_path / "a" / "b" / "ckpt-{epoch:02d}-{val_loss:.3f}.keras")
-    history = model.fit(x, y, epochs=3, batch_size=5, validation_data=(x, y), verbose=0,
-                        callbacks=[hl.callbacks.ModelCheckpoint(pattern)])
+    history = model.fit(
+        x,
+        y,
+        epochs=3,
+        batch_size=5,
+        validation_data=(x, y),
+        verbose=0,
+        callbacks=[hl.callbacks.ModelCheckpoint(pattern)],
+    )
     expected = [f"ckpt-{e + 1:02d}-{v:.3f}.keras" for e, v in enumerate(history.history["val_loss"])]
     assert sorted(os.listdir(tmp_path / "a" / "b")) == expected
     again = hl.saving.load_model(tmp_path / "a" / "b" / expected[-1])
@@ -51,8 +58,14 @@ def test_save_best_only_writes_only_on_improvement(backend, tmp_path):
     assert cb.best == 0.4
 
     folder = tmp_path / "max"
-    cb = hl.callbacks.ModelCheckpoint(str(folder / "{epoch}.weights.safetensors"), monitor="val_acc", mode="max",
-                                      save_best_only=True, save_weights_only=True, initial_value_threshold=0.6)
+    cb = hl.callbacks.ModelCheckpoint(
+        str(folder / "{epoch}.weights.safetensors"),
+        monitor="val_acc",
+        mode="max",
+        save_best_only=True,
+        save_weights_only=True,
+        initial_value_threshold=0.6,
+    )
     _drive(cb, model, [0.5, 0.7, 0.65, 0.9], key="val_acc")
     assert sorted(os.listdir(folder)) == ["2.weights.safetensors", "4.weights.safetensors"]
 
@@ -78,9 +91,16 @@ def test_missing_monitor_warns_and_saves(backend, tmp_path):
 def test_weights_only_reload_predicts_the_same(backend, tmp_path):
     x, y = _data()
     model = _model()
-    model.fit(x, y, epochs=2, batch_size=5, verbose=0,
-              callbacks=[hl.callbacks.ModelCheckpoint(tmp_path / "w-{epoch}-{loss:.4f}.weights.safetensors",
-                                                      save_weights_only=True)])
+    model.fit(
+        x,
+        y,
+        epochs=2,
+        batch_size=5,
+        verbose=0,
+        callbacks=[
+            hl.callbacks.ModelCheckpoint(tmp_path / "w-{epoch}-{loss:.4f}.weights.safetensors", save_weights_only=True)
+        ],
+    )
     names = sorted(os.listdir(tmp_path))
     assert [n.split("-")[1] for n in names] == ["1", "2"] and all(n.endswith(".weights.safetensors") for n in names)
     fresh = _model()
@@ -90,12 +110,16 @@ def test_weights_only_reload_predicts_the_same(backend, tmp_path):
 
 def test_batch_save_freq_counts_batches_across_epochs(backend, tmp_path):
     x, y = _data(10)  # 5 batches of 2 per epoch
-    cb = hl.callbacks.ModelCheckpoint(tmp_path / "e{epoch}-b{batch}.weights.safetensors", save_weights_only=True,
-                                      save_freq=3)
+    cb = hl.callbacks.ModelCheckpoint(
+        tmp_path / "e{epoch}-b{batch}.weights.safetensors", save_weights_only=True, save_freq=3
+    )
     _model().fit(x, y, epochs=2, batch_size=2, shuffle=False, verbose=0, callbacks=[cb])
     # global batches 3, 6 and 9 = epoch 1 batch 3, epoch 2 batch 1, epoch 2 batch 4
-    assert sorted(os.listdir(tmp_path)) == ["e1-b3.weights.safetensors", "e2-b1.weights.safetensors",
-                                            "e2-b4.weights.safetensors"]
+    assert sorted(os.listdir(tmp_path)) == [
+        "e1-b3.weights.safetensors",
+        "e2-b1.weights.safetensors",
+        "e2-b4.weights.safetensors",
+    ]
 
 
 def test_max_to_keep_deletes_only_its_own_older_files(backend, tmp_path):
@@ -116,18 +140,21 @@ def test_max_to_keep_deletes_only_its_own_older_files(backend, tmp_path):
     assert os.listdir(fixed) == ["last.keras"]
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    ({"save_freq": "batch"}, ValueError, "save_freq"),
-    ({"save_freq": 0}, ValueError, "positive integer"),
-    ({"save_freq": 1.5}, ValueError, "save_freq"),
-    ({"save_freq": True}, ValueError, "save_freq"),
-    ({"mode": "maximum"}, ValueError, "mode='maximum'"),
-    ({"max_to_keep": 0}, ValueError, "max_to_keep"),
-    ({"filepath": "m.keras", "save_weights_only": True}, ValueError, r"must end in `\.weights\.safetensors`"),
-    ({"filepath": "m.weights.h5", "save_weights_only": True}, ValueError, r"\.weights\.safetensors"),
-    ({"filepath": "m.weights.safetensors"}, ValueError, "save_weights_only=True"),
-    ({"filepath": "m.h5"}, ValueError, r"\.keras"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"save_freq": "batch"}, ValueError, "save_freq"),
+        ({"save_freq": 0}, ValueError, "positive integer"),
+        ({"save_freq": 1.5}, ValueError, "save_freq"),
+        ({"save_freq": True}, ValueError, "save_freq"),
+        ({"mode": "maximum"}, ValueError, "mode='maximum'"),
+        ({"max_to_keep": 0}, ValueError, "max_to_keep"),
+        ({"filepath": "m.keras", "save_weights_only": True}, ValueError, r"must end in `\.weights\.safetensors`"),
+        ({"filepath": "m.weights.h5", "save_weights_only": True}, ValueError, r"\.weights\.safetensors"),
+        ({"filepath": "m.weights.safetensors"}, ValueError, "save_weights_only=True"),
+        ({"filepath": "m.h5"}, ValueError, r"\.keras"),
+    ],
+)
 def test_bad_arguments_raise_clear_errors(kwargs, error, match):
     kwargs = {"filepath": "m.keras", **kwargs}
     with pytest.raises(error, match=match):

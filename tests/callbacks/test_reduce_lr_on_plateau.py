@@ -11,6 +11,7 @@ import highlevel as hl
 def scripted(values, key="score"):
     def write(epoch, logs):
         logs[key] = values[epoch]
+
     return hl.callbacks.LambdaCallback(on_epoch_end=write)
 
 
@@ -26,11 +27,9 @@ def test_reduces_the_learning_rate_in_fit(backend):
     plateau = hl.callbacks.ReduceLROnPlateau(monitor="score", mode="min", factor=0.5, patience=1)
     # min_lr clamps later reductions; the compiled step must use the reduced rate: lr=0 leaves the weights.
     to_zero = hl.callbacks.ReduceLROnPlateau(monitor="score", mode="min", factor=0.0, patience=4)
-    history = model.fit(x, y, batch_size=4, epochs=6, verbose=0,
-                        callbacks=[scripted(scores), plateau, to_zero, record])
+    history = model.fit(x, y, batch_size=4, epochs=6, verbose=0, callbacks=[scripted(scores), plateau, to_zero, record])
     # `to_zero` runs after `plateau`, so the logged rate is the one after plateau's reduction of that epoch
-    np.testing.assert_allclose(history.history["learning_rate"][:5], [0.1, 0.05, 0.025, 0.0125, 0.00625],
-                               rtol=1e-6)
+    np.testing.assert_allclose(history.history["learning_rate"][:5], [0.1, 0.05, 0.025, 0.0125, 0.00625], rtol=1e-6)
     assert float(hl.ops.convert_to_numpy(model.optimizer.learning_rate)) == 0.0
     for before, after in zip(weights[4], weights[5]):
         np.testing.assert_array_equal(before, after)
@@ -68,11 +67,20 @@ def _drive(cb, values, lr=1.0):
     return lrs
 
 
-SEQUENCES = [[5, 4, 4, 4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
-             [1.0, 0.99995, 0.9999, 0.98, 0.98, 0.97, 0.97, 0.97, 0.97, 0.97]]
-CONFIGS = [dict(patience=1), dict(patience=2, factor=0.5), dict(patience=1, cooldown=2),
-           dict(patience=1, factor=0.2, min_lr=0.01), dict(patience=0, factor=0.5, min_delta=0.0),
-           dict(patience=1, mode="max"), dict(patience=2, cooldown=1, min_delta=0.015)]
+SEQUENCES = [
+    [5, 4, 4, 4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3],
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    [1.0, 0.99995, 0.9999, 0.98, 0.98, 0.97, 0.97, 0.97, 0.97, 0.97],
+]
+CONFIGS = [
+    dict(patience=1),
+    dict(patience=2, factor=0.5),
+    dict(patience=1, cooldown=2),
+    dict(patience=1, factor=0.2, min_lr=0.01),
+    dict(patience=0, factor=0.5, min_delta=0.0),
+    dict(patience=1, mode="max"),
+    dict(patience=2, cooldown=1, min_delta=0.015),
+]
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)

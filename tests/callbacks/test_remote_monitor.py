@@ -59,7 +59,7 @@ def test_posts_epoch_logs_as_json(backend, server):
 def test_posts_a_form_field_by_default(server):
     root = f"http://127.0.0.1:{server.server_port}"
     _fit([hl.callbacks.RemoteMonitor(root=root, field="payload")], epochs=1)
-    (path, content_type, _, body), = server.received
+    ((path, content_type, _, body),) = server.received
     assert path == "/publish/epoch/end/" and content_type == "application/x-www-form-urlencoded"
     form = urllib.parse.parse_qs(body.decode())
     sent = json.loads(form["payload"][0])

@@ -36,8 +36,16 @@ def test_validation_uses_the_average_and_training_the_weights(backend):
     steps, at_test = [], []
     record_steps = hl.callbacks.LambdaCallback(on_train_batch_end=lambda b, logs: steps.append(model.get_weights()))
     record_test = hl.callbacks.LambdaCallback(on_test_begin=lambda logs: at_test.append(model.get_weights()))
-    history = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0, validation_data=(x, y),
-                        callbacks=[record_steps, hl.callbacks.SwapEMAWeights(), record_test])
+    history = model.fit(
+        x,
+        y,
+        batch_size=4,
+        epochs=2,
+        shuffle=False,
+        verbose=0,
+        validation_data=(x, y),
+        callbacks=[record_steps, hl.callbacks.SwapEMAWeights(), record_test],
+    )
     emas = ema_after_each_step(steps)
     assert_weights_close(at_test[0], emas[1])
     assert_weights_close(at_test[1], emas[3])
@@ -60,10 +68,19 @@ def test_swap_on_epoch_leaves_the_average_in_the_model(backend):
     model, x, y = setup_model()
     steps, at_end, at_begin = [], [], []
     record_steps = hl.callbacks.LambdaCallback(on_train_batch_end=lambda b, logs: steps.append(model.get_weights()))
-    record = hl.callbacks.LambdaCallback(on_epoch_end=lambda e, logs: at_end.append(model.get_weights()),
-                                         on_epoch_begin=lambda e, logs: at_begin.append(model.get_weights()))
-    model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0,
-              callbacks=[record_steps, hl.callbacks.SwapEMAWeights(swap_on_epoch=True), record])
+    record = hl.callbacks.LambdaCallback(
+        on_epoch_end=lambda e, logs: at_end.append(model.get_weights()),
+        on_epoch_begin=lambda e, logs: at_begin.append(model.get_weights()),
+    )
+    model.fit(
+        x,
+        y,
+        batch_size=4,
+        epochs=2,
+        shuffle=False,
+        verbose=0,
+        callbacks=[record_steps, hl.callbacks.SwapEMAWeights(swap_on_epoch=True), record],
+    )
     emas = ema_after_each_step(steps)
     assert_weights_close(at_end[0], emas[1])
     assert_weights_close(at_begin[1], steps[1])  # training resumes from the trained weights

@@ -16,8 +16,9 @@ def _read(folder):
     files = [f for f in os.listdir(folder) if f.startswith("events.out.tfevents.")]
     assert len(files) == 1, files
     acc = event_accumulator.EventAccumulator(
-        str(folder), size_guidance={event_accumulator.SCALARS: 0, event_accumulator.HISTOGRAMS: 0,
-                                    event_accumulator.TENSORS: 0})
+        str(folder),
+        size_guidance={event_accumulator.SCALARS: 0, event_accumulator.HISTOGRAMS: 0, event_accumulator.TENSORS: 0},
+    )
     return acc.Reload()
 
 
@@ -129,15 +130,18 @@ def test_missing_tensorboard_raises_import_error_with_the_extra(monkeypatch):
         hl.callbacks.TensorBoard("logs")
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"update_freq": "step"}, "update_freq"),
-    ({"update_freq": 0}, "update_freq"),
-    ({"histogram_freq": -1}, "histogram_freq"),
-    ({"histogram_freq": 1.5}, "histogram_freq"),
-    ({"write_images": True}, "write_images"),
-    ({"profile_batch": 2}, "profile_batch"),
-    ({"embeddings_freq": 1}, "embeddings_freq"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"update_freq": "step"}, "update_freq"),
+        ({"update_freq": 0}, "update_freq"),
+        ({"histogram_freq": -1}, "histogram_freq"),
+        ({"histogram_freq": 1.5}, "histogram_freq"),
+        ({"write_images": True}, "write_images"),
+        ({"profile_batch": 2}, "profile_batch"),
+        ({"embeddings_freq": 1}, "embeddings_freq"),
+    ],
+)
 def test_bad_arguments(tmp_path, kwargs, match):
     with pytest.raises(ValueError, match=match):
         hl.callbacks.TensorBoard(tmp_path, **kwargs)
@@ -154,8 +158,11 @@ def test_graph_names_shared_layer_calls_and_op_nodes():
     model = hl.Model(inputs, hl.ops.add(first, second))
     graph = model_graph_def(model, _tensorboard())
     assert [(n.name, n.op, list(n.input)) for n in graph.node] == [
-        ("x", "InputLayer", []), ("shared", "Dense", ["x"]), ("shared_1", "Dense", ["shared"]),
-        ("add", "ops.add", ["shared", "shared_1"])]
+        ("x", "InputLayer", []),
+        ("shared", "Dense", ["x"]),
+        ("shared_1", "Dense", ["shared"]),
+        ("add", "ops.add", ["shared", "shared_1"]),
+    ]
 
     class Subclassed(hl.Model):
         def __init__(self):

@@ -18,8 +18,9 @@ def test_stops_at_the_first_nan_batch(backend, capsys):
     model.compile(optimizer="sgd", loss="mse")
     batches = []
     record = hl.callbacks.LambdaCallback(on_train_batch_end=lambda batch, logs: batches.append(batch))
-    history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0,
-                        callbacks=[hl.callbacks.TerminateOnNaN(), record])
+    history = model.fit(
+        x, y, batch_size=4, epochs=3, shuffle=False, verbose=0, callbacks=[hl.callbacks.TerminateOnNaN(), record]
+    )
     assert batches == [0, 1, 2] and history.epoch == [0]
     assert np.isnan(history.history["loss"][0])
     assert "Batch 2: Invalid loss nan, terminating training" in capsys.readouterr().out
@@ -32,12 +33,20 @@ def test_raise_error_and_inf(backend):
     ended = []
     record = hl.callbacks.LambdaCallback(on_train_end=lambda logs: ended.append(True))
     with pytest.raises(RuntimeError, match="batch 2. Loss value: nan"):
-        model.fit(x, y, batch_size=4, epochs=1, shuffle=False, verbose=0,
-                  callbacks=[hl.callbacks.TerminateOnNaN(raise_error=True), record])
+        model.fit(
+            x,
+            y,
+            batch_size=4,
+            epochs=1,
+            shuffle=False,
+            verbose=0,
+            callbacks=[hl.callbacks.TerminateOnNaN(raise_error=True), record],
+        )
     assert ended == []  # no clean-up hooks ran
 
     class Fake:
         stop_training = False
+
     cb = hl.callbacks.TerminateOnNaN()
     cb.set_model(Fake())
     cb.on_batch_end(0, {})
@@ -106,8 +115,9 @@ def test_a_finite_loss_with_nan_gradients_stops_without_an_update(backend, monke
     monkeypatch.setattr(trainer_module.step_sync, "value_and_grad", poisoned)
     weights = []
     record = hl.callbacks.LambdaCallback(on_train_batch_end=lambda b, logs: weights.append(model.get_weights()))
-    history = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0,
-                        callbacks=[hl.callbacks.TerminateOnNaN(), record])
+    history = model.fit(
+        x, y, batch_size=4, epochs=2, shuffle=False, verbose=0, callbacks=[hl.callbacks.TerminateOnNaN(), record]
+    )
     assert len(weights) == 2 and history.epoch == [0]  # stopped at the second batch
     for got, want in zip(weights[1], weights[0]):
         np.testing.assert_array_equal(got, want)  # that batch changed nothing

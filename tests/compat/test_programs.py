@@ -13,13 +13,17 @@ import pytest
 
 import highlevel as hl
 
-PROGRAMS = sorted(p.stem for p in (pathlib.Path(__file__).parent / "programs").glob("*.py")
-                  if not p.stem.startswith("_"))
+PROGRAMS = sorted(
+    p.stem for p in (pathlib.Path(__file__).parent / "programs").glob("*.py") if not p.stem.startswith("_")
+)
 
 #: program -> (backends it fails on, or None for all; the missing feature).
 PENDING = {
-    "text_end_to_end": (None, "needs keras.Input(dtype='string'): raw strings flowing into a model through "
-                              "TextVectorization (Keras has it on its TensorFlow backend only)"),
+    "text_end_to_end": (
+        None,
+        "needs keras.Input(dtype='string'): raw strings flowing into a model through "
+        "TextVectorization (Keras has it on its TensorFlow backend only)",
+    ),
 }
 
 

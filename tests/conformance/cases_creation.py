@@ -98,15 +98,23 @@ CASES = [
     C("convert_to_tensor", "dtype", ([1, 2],), _convert, dtypes=N, out="float32", dtype="float32"),
     C("convert_to_tensor", "tensor-dtype", (normal(3),), _convert, out="float16", dtype="float16"),
     C("convert_to_tensor", "tensor", (normal(3),), _convert, dtypes=("float32", "int32", "bool"), out=SAME),
-    *[C("cast", f"to-{dt}", (normal(3, 4, scale=3),), _cast, dtypes=F32, out=fixed_dtype(dt), dtype=dt)
-      for dt in ("int32", "int64", "float16", "bfloat16", "float64", "bool")],
-    C("cast", "from-int", (ints(3, 4),), _cast, dtypes=("int32", "int64", "uint8"), out="float32",
-      dtype="float32"),
-    C("cast", "from-bool", (ints(3, 4, low=0, high=2),), _cast, dtypes=("bool",), out="float32",
-      dtype="float32"),
+    *[
+        C("cast", f"to-{dt}", (normal(3, 4, scale=3),), _cast, dtypes=F32, out=fixed_dtype(dt), dtype=dt)
+        for dt in ("int32", "int64", "float16", "bfloat16", "float64", "bool")
+    ],
+    C("cast", "from-int", (ints(3, 4),), _cast, dtypes=("int32", "int64", "uint8"), out="float32", dtype="float32"),
+    C("cast", "from-bool", (ints(3, 4, low=0, high=2),), _cast, dtypes=("bool",), out="float32", dtype="float32"),
     C("cast", "grad-f32-f64", (normal(3, 4),), _cast, grad=(0,), out="float64", dtype="float64"),
-    C("cast", "grad-f32-f16", (normal(3, 4),), _identity, grad=(0,), out="float16", dtype="float16",
-      tol_op="cast-float16"),
+    C(
+        "cast",
+        "grad-f32-f16",
+        (normal(3, 4),),
+        _identity,
+        grad=(0,),
+        out="float16",
+        dtype="float16",
+        tol_op="cast-float16",
+    ),
     C("copy", "basic", (normal(3, 4),), _identity, dtypes=("float32", "int32", "bool"), grad=(0,)),
     C("zeros_like", "basic", (normal(3, 4),), _like, dtypes=("float32", "int32", "bool"), out=SAME),
     C("zeros_like", "dtype", (normal(3, 4),), _like, out="int32", dtype="int32"),

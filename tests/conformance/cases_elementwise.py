@@ -8,8 +8,7 @@ import math
 
 import numpy as np
 
-from .harness import (BOOL, F32_64, FLOAT, FLOATS, INTS, C, const, fixed, ints, normal, positive,
-                      uniform)
+from .harness import BOOL, F32_64, FLOAT, FLOATS, INTS, C, const, fixed, ints, normal, positive, uniform
 
 NAN, INF = float("nan"), float("inf")
 _erf = np.vectorize(math.erf, otypes=[np.float64])
@@ -81,30 +80,42 @@ UNARY = [
     C("clip", "int", (ints(3, 4), -2, 3), dtypes=INTS),
     C("clip", "half", (normal(3, 4), -0.5, 0.5), dtypes=("float16", "bfloat16")),
     C("nan_to_num", "defaults", (const([NAN, INF, -INF, 1.5]),), _nan_to_num_f32),
-    C("nan_to_num", "values", (const([NAN, INF, -INF, 1.5]),), dtypes=F32_64, nan=-1.0, posinf=100.0,
-      neginf=-100.0),
+    C("nan_to_num", "values", (const([NAN, INF, -INF, 1.5]),), dtypes=F32_64, nan=-1.0, posinf=100.0, neginf=-100.0),
     C("nan_to_num", "grad", (normal(3, 4),), grad=(0,)),
 ]
 
 BINARY = [
     # the four arithmetic ops share the same broadcasting and promotion cases
-    *[row for op in ("add", "subtract", "multiply") for row in (
-        C(op, "basic", (normal(3, 4), normal(3, 4)), dtypes=F32_64, grad=(0, 1)),
-        C(op, "broadcast", (normal(3, 1, 4), normal(5, 4)), dtypes=F32_64, grad=(0, 1)),
-        C(op, "broadcast-scalar-tensor", (normal(3, 4), normal()), grad=(0, 1)),
-        C(op, "size0", (normal(0, 4), normal(4)), grad=(0, 1)),
-        C(op, "int", (ints(3, 4), ints(4)), dtypes=INTS + ("int8", "int16")),
-        C(op, "uint8", (ints(3, 4, low=5, high=10), ints(4, low=0, high=5)), dtypes=("uint8",)),
-        C(op, "half", (normal(3, 4), normal(3, 4)), dtypes=("float16", "bfloat16")),
-        C(op, "mixed", (ints(3, 4, low=0), normal(3, 4)), dtypes=(("int32", "float32"), ("int64", "float16"),
-                                                             ("float32", "float64"), ("uint8", "int8"),
-                                                             ("int32", "int64"))),
-        C(op, "weak-float", (normal(3, 4), 2.0), dtypes=("float32", "float16", "bfloat16"), grad=(0,)),
-        C(op, "weak-float-int", (ints(3, 4, low=0), 2.5), dtypes=("int32", "int8", "uint8"), out=FLOAT),
-        C(op, "weak-int", (ints(3, 4, low=0, high=5), 3), dtypes=("int8", "uint8", "int32", "float32")),
-        C(op, "weak-left", (2.0, normal(3, 4)), grad=(1,)),
-        C(op, "strong-np-float64", (normal(3, 4), fixed(np.float64(2.0)))),
-    )],
+    *[
+        row
+        for op in ("add", "subtract", "multiply")
+        for row in (
+            C(op, "basic", (normal(3, 4), normal(3, 4)), dtypes=F32_64, grad=(0, 1)),
+            C(op, "broadcast", (normal(3, 1, 4), normal(5, 4)), dtypes=F32_64, grad=(0, 1)),
+            C(op, "broadcast-scalar-tensor", (normal(3, 4), normal()), grad=(0, 1)),
+            C(op, "size0", (normal(0, 4), normal(4)), grad=(0, 1)),
+            C(op, "int", (ints(3, 4), ints(4)), dtypes=INTS + ("int8", "int16")),
+            C(op, "uint8", (ints(3, 4, low=5, high=10), ints(4, low=0, high=5)), dtypes=("uint8",)),
+            C(op, "half", (normal(3, 4), normal(3, 4)), dtypes=("float16", "bfloat16")),
+            C(
+                op,
+                "mixed",
+                (ints(3, 4, low=0), normal(3, 4)),
+                dtypes=(
+                    ("int32", "float32"),
+                    ("int64", "float16"),
+                    ("float32", "float64"),
+                    ("uint8", "int8"),
+                    ("int32", "int64"),
+                ),
+            ),
+            C(op, "weak-float", (normal(3, 4), 2.0), dtypes=("float32", "float16", "bfloat16"), grad=(0,)),
+            C(op, "weak-float-int", (ints(3, 4, low=0), 2.5), dtypes=("int32", "int8", "uint8"), out=FLOAT),
+            C(op, "weak-int", (ints(3, 4, low=0, high=5), 3), dtypes=("int8", "uint8", "int32", "float32")),
+            C(op, "weak-left", (2.0, normal(3, 4)), grad=(1,)),
+            C(op, "strong-np-float64", (normal(3, 4), fixed(np.float64(2.0)))),
+        )
+    ],
     C("add", "bool", (ints(3, 4, low=0, high=2), ints(3, 4, low=0, high=2)), dtypes=("bool",)),
     C("multiply", "nan", (const([1.0, NAN, 2.0]), const([NAN, 1.0, 3.0]))),
     C("divide", "basic", (normal(3, 4), normal(3, 4, away=[0.0], margin=0.3)), dtypes=F32_64, grad=(0, 1)),
@@ -113,10 +124,8 @@ BINARY = [
     C("divide", "weak-int", (ints(3, 4), 2), dtypes=("int32",), out=FLOAT),
     C("divide", "half", (normal(3, 4), normal(3, 4, away=[0.0], margin=0.3)), dtypes=("float16", "bfloat16")),
     C("floor_divide", "float", (normal(3, 4, scale=3), normal(3, 4, away=[0.0], margin=0.3)), dtypes=F32_64),
-    C("floor_divide", "int-signs", (ints(4, 5, low=-9, high=10), const([[3, -3, 2, -2, 7]] * 4)),
-      dtypes=INTS),
-    C("mod", "float", (normal(3, 4, scale=3), normal(3, 4, away=[0.0], margin=0.3)), dtypes=F32_64,
-      grad=(0, 1)),
+    C("floor_divide", "int-signs", (ints(4, 5, low=-9, high=10), const([[3, -3, 2, -2, 7]] * 4)), dtypes=INTS),
+    C("mod", "float", (normal(3, 4, scale=3), normal(3, 4, away=[0.0], margin=0.3)), dtypes=F32_64, grad=(0, 1)),
     C("mod", "int-signs", (ints(4, 5, low=-9, high=10), const([[3, -3, 2, -2, 7]] * 4)), dtypes=INTS),
     C("power", "basic", (positive(3, 4), normal(3, 4)), dtypes=F32_64, grad=(0, 1)),
     C("power", "int", (ints(3, 4, low=0, high=5), ints(3, 4, low=0, high=4)), dtypes=INTS),
@@ -124,37 +133,54 @@ BINARY = [
     C("power", "weak-float-exponent", (positive(3, 4), 0.5), dtypes=("float32", "float16"), grad=(0,)),
     C("arctan2", "basic", (normal(3, 4), normal(3, 4)), dtypes=F32_64, grad=(0, 1)),
     C("arctan2", "int", (ints(3, 4), ints(3, 4, low=1, high=5)), dtypes=("int32",), out=FLOAT),
-    *[row for op in ("maximum", "minimum") for row in (
-        C(op, "basic", (normal(3, 4), normal(3, 4)), dtypes=F32_64, grad=(0, 1)),
-        C(op, "broadcast", (normal(3, 1, 4), normal(5, 4)), grad=(0, 1)),
-        C(op, "weak", (normal(3, 4, away=[0.0]), 0.0), grad=(0,)),
-        C(op, "int", (ints(3, 4), ints(3, 4)), dtypes=INTS + ("uint8",)),
-        C(op, "mixed", (ints(3, 4, low=0), normal(3, 4)), dtypes=(("int32", "float32"),)),
-        C(op, "nan", (const([1.0, NAN, 3.0, NAN]), const([NAN, 2.0, 1.0, NAN])), dtypes=F32_64),
-    )],
+    *[
+        row
+        for op in ("maximum", "minimum")
+        for row in (
+            C(op, "basic", (normal(3, 4), normal(3, 4)), dtypes=F32_64, grad=(0, 1)),
+            C(op, "broadcast", (normal(3, 1, 4), normal(5, 4)), grad=(0, 1)),
+            C(op, "weak", (normal(3, 4, away=[0.0]), 0.0), grad=(0,)),
+            C(op, "int", (ints(3, 4), ints(3, 4)), dtypes=INTS + ("uint8",)),
+            C(op, "mixed", (ints(3, 4, low=0), normal(3, 4)), dtypes=(("int32", "float32"),)),
+            C(op, "nan", (const([1.0, NAN, 3.0, NAN]), const([NAN, 2.0, 1.0, NAN])), dtypes=F32_64),
+        )
+    ],
     C("logaddexp", "basic", (normal(3, 4), normal(3, 4)), dtypes=F32_64, grad=(0, 1)),
     C("logaddexp", "large", (const([1e4, -1e4, 1e4, -1e4]), const([1e4, -1e4, -1e4, 0.0])), finite=True),
     C("logaddexp", "int", (ints(3, 4), ints(3, 4)), dtypes=("int32",), out=FLOAT),
 ]
 
 COMPARISON = [
-    row for op in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal") for row in (
+    row
+    for op in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
+    for row in (
         C(op, "basic", (ints(3, 4, low=-2, high=3), ints(3, 4, low=-2, high=3)), dtypes=F32_64 + INTS, out=BOOL),
         C(op, "broadcast", (ints(3, 1, 4, low=-2, high=3), ints(5, 4, low=-2, high=3)), out=BOOL),
         C(op, "weak", (ints(3, 4, low=0, high=3), 1), dtypes=("float32", "int32", "uint8"), out=BOOL),
-        C(op, "mixed", (ints(3, 4, low=-2, high=3), ints(3, 4, low=-2, high=3)),
-          dtypes=(("int32", "float32"),), out=BOOL),
+        C(
+            op,
+            "mixed",
+            (ints(3, 4, low=-2, high=3), ints(3, 4, low=-2, high=3)),
+            dtypes=(("int32", "float32"),),
+            out=BOOL,
+        ),
         C(op, "nan", (const([1.0, NAN, NAN]), const([NAN, 1.0, NAN])), out=BOOL),
     )
 ]
 
 LOGICAL = [
-    row for op in ("logical_and", "logical_or", "logical_xor") for row in (
+    row
+    for op in ("logical_and", "logical_or", "logical_xor")
+    for row in (
         C(op, "basic", (ints(3, 4, low=0, high=2), ints(3, 4, low=0, high=2)), dtypes=("bool",), out=BOOL),
-        C(op, "broadcast", (ints(3, 1, 4, low=0, high=2), ints(5, 4, low=0, high=2)), dtypes=("bool",),
-          out=BOOL),
-        C(op, "numbers", (ints(3, 4, low=-1, high=2), ints(3, 4, low=-1, high=2)), dtypes=("float32", "int32"),
-          out=BOOL),
+        C(op, "broadcast", (ints(3, 1, 4, low=0, high=2), ints(5, 4, low=0, high=2)), dtypes=("bool",), out=BOOL),
+        C(
+            op,
+            "numbers",
+            (ints(3, 4, low=-1, high=2), ints(3, 4, low=-1, high=2)),
+            dtypes=("float32", "int32"),
+            out=BOOL,
+        ),
     )
 ]
 

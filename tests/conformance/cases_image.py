@@ -49,8 +49,16 @@ def _unbatched(x, rank):
 
 
 # ------------------------------------------------------------------------------------------ crop / pad
-def ref_crop_images(images, top_cropping=None, left_cropping=None, bottom_cropping=None, right_cropping=None,
-                    target_height=None, target_width=None, data_format=None):
+def ref_crop_images(
+    images,
+    top_cropping=None,
+    left_cropping=None,
+    bottom_cropping=None,
+    right_cropping=None,
+    target_height=None,
+    target_width=None,
+    data_format=None,
+):
     rank = images.ndim
     x = _cl(images, data_format, rank)
     height, width = x.shape[-3], x.shape[-2]
@@ -61,8 +69,16 @@ def ref_crop_images(images, top_cropping=None, left_cropping=None, bottom_croppi
     return _back(x[..., top:bottom, left:right, :], data_format, rank)
 
 
-def ref_pad_images(images, top_padding=None, left_padding=None, bottom_padding=None, right_padding=None,
-                   target_height=None, target_width=None, data_format=None):
+def ref_pad_images(
+    images,
+    top_padding=None,
+    left_padding=None,
+    bottom_padding=None,
+    right_padding=None,
+    target_height=None,
+    target_width=None,
+    data_format=None,
+):
     rank = images.ndim
     x = _cl(images, data_format, rank)
     height, width = x.shape[-3], x.shape[-2]
@@ -123,8 +139,9 @@ def ref_extract_patches(images, size, strides=None, dilation_rate=1, padding="va
         outs = [(s - sp) // st + 1 for s, st, sp in zip(x.shape[1:-1], strides, spans)]
     out = np.zeros((x.shape[0],) + tuple(outs) + (int(np.prod(size)) * x.shape[-1],), dtype=x.dtype)
     for pos in itertools.product(*[range(o) for o in outs]):
-        window = x[(slice(None),) + tuple(slice(p * st, p * st + sp, d)
-                                          for p, st, sp, d in zip(pos, strides, spans, dilation))]
+        window = x[
+            (slice(None),) + tuple(slice(p * st, p * st + sp, d) for p, st, sp, d in zip(pos, strides, spans, dilation))
+        ]
         out[(slice(None),) + pos] = window.reshape(x.shape[0], -1)
     if data_format == "channels_first":
         out = np.moveaxis(out, -1, 1)
@@ -205,19 +222,25 @@ def _sample_projective(image, t, interpolation, fill):
                 continue
             x0, y0 = int(np.floor(sx)), int(np.floor(sy))
             fx, fy = sx - x0, sy - y0
-            out[y, x] = ((1 - fy) * ((1 - fx) * read(y0, x0) + fx * read(y0, x0 + 1))
-                         + fy * ((1 - fx) * read(y0 + 1, x0) + fx * read(y0 + 1, x0 + 1)))
+            out[y, x] = (1 - fy) * ((1 - fx) * read(y0, x0) + fx * read(y0, x0 + 1)) + fy * (
+                (1 - fx) * read(y0 + 1, x0) + fx * read(y0 + 1, x0 + 1)
+            )
     return out
 
 
-def ref_perspective_transform(images, start_points, end_points, interpolation="bilinear", fill_value=0,
-                              data_format=None):
+def ref_perspective_transform(
+    images, start_points, end_points, interpolation="bilinear", fill_value=0, data_format=None
+):
     rank = images.ndim
     x = _batched(_cl(images, data_format, rank), rank)
     start = np.reshape(start_points, (-1, 4, 2))
     end = np.reshape(end_points, (-1, 4, 2))
-    out = np.stack([_sample_projective(x[i], _homography(start[i % len(start)], end[i % len(end)]), interpolation,
-                                       fill_value) for i in range(x.shape[0])])
+    out = np.stack(
+        [
+            _sample_projective(x[i], _homography(start[i % len(start)], end[i % len(end)]), interpolation, fill_value)
+            for i in range(x.shape[0])
+        ]
+    )
     return _back(_unbatched(out, rank), data_format, rank)
 
 
@@ -240,7 +263,7 @@ def _correlate_valid(plane, kernel):
     out = np.zeros((plane.shape[0] - kh + 1, plane.shape[1] - kw + 1))
     for i in range(kh):
         for j in range(kw):
-            out += kernel[i, j] * plane[i:i + out.shape[0], j:j + out.shape[1]]
+            out += kernel[i, j] * plane[i : i + out.shape[0], j : j + out.shape[1]]
     return out
 
 
@@ -264,8 +287,7 @@ def _kernel(method, x):
     if method == "linear":
         return np.maximum(0.0, 1.0 - x)
     if method == "cubic":  # Keys, a = -0.5
-        return np.where(x < 1, 1.5 * x ** 3 - 2.5 * x ** 2 + 1,
-                        np.where(x < 2, -0.5 * x ** 3 + 2.5 * x ** 2 - 4 * x + 2, 0.0))
+        return np.where(x < 1, 1.5 * x**3 - 2.5 * x**2 + 1, np.where(x < 2, -0.5 * x**3 + 2.5 * x**2 - 4 * x + 2, 0.0))
     radius = 3.0 if method == "lanczos3" else 5.0
     return np.where(x < radius, np.sinc(x) * np.sinc(x / radius), 0.0)
 
@@ -310,8 +332,8 @@ def ref_ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0
 
     c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
     mu1, mu2 = mean(a), mean(b)
-    s11, s22, s12 = mean(a * a) - mu1 ** 2, mean(b * b) - mu2 ** 2, mean(a * b) - mu1 * mu2
-    ssim_map = (2 * mu1 * mu2 + c1) * (2 * s12 + c2) / ((mu1 ** 2 + mu2 ** 2 + c1) * (s11 + s22 + c2))
+    s11, s22, s12 = mean(a * a) - mu1**2, mean(b * b) - mu2**2, mean(a * b) - mu1 * mu2
+    ssim_map = (2 * mu1 * mu2 + c1) * (2 * s12 + c2) / ((mu1**2 + mu2**2 + c1) * (s11 + s22 + c2))
     out = ssim_map.mean(axis=(1, 2, 3))
     return out[0] if rank == 3 else out
 
@@ -333,143 +355,535 @@ EXACT_START = fixed(np.array([[0.25, -0.5], [2.25, -0.5], [2.25, 2.5], [0.25, 2.
 EXACT_END = fixed(np.array([[0, 0], [4, 0], [4, 4], [0, 4]], np.float32))
 #: two projective maps (the grid of affine_transform is float32, as TensorFlow's: see tolerances.py)
 PROJ_START = fixed(np.array([[[0, 0], [5, 0], [5, 4], [0, 4]], [[0, 0], [0, 4], [5, 0], [5, 4]]], np.float32))
-PROJ_END = fixed(np.array([[[0.5, 0.2], [4.6, -0.3], [5.2, 3.7], [-0.4, 4.1]],
-                           [[1.0, 0.5], [0.3, 3.2], [4.5, 0.3], [4.8, 4.4]]], np.float32))
+PROJ_END = fixed(
+    np.array(
+        [[[0.5, 0.2], [4.6, -0.3], [5.2, 3.7], [-0.4, 4.1]], [[1.0, 0.5], [0.3, 3.2], [4.5, 0.3], [4.8, 4.4]]],
+        np.float32,
+    )
+)
 #: map_coordinates' sample points: inside and outside the array, kept 0.05 from integers (the kinks)
 INTEGERS = list(range(-6, 12))
 
 I = "image."
 CASES = [
     # crop_images / pad_images: exact copies of the window, any dtype
-    C(I + "crop_images", "target", (pixels(2, 5, 6, 3),), ref_crop_images, dtypes=FLOATS + INTS, out=SAME,
-      grad=(0,), top_cropping=1, left_cropping=2, target_height=3, target_width=3),
-    C(I + "crop_images", "bottom-right", (pixels(5, 6, 2),), ref_crop_images, out=SAME, grad=(0,),
-      top_cropping=0, bottom_cropping=2, left_cropping=1, right_cropping=1),
-    C(I + "crop_images", "channels-first", (pixels(2, 3, 5, 6),), ref_crop_images, out=SAME, grad=(0,),
-      bottom_cropping=1, target_height=3, right_cropping=2, target_width=4, data_format="channels_first"),
-    C(I + "crop_images", "empty", (pixels(2, 5, 6, 3),), ref_crop_images, out=SAME,
-      top_cropping=2, left_cropping=0, target_height=0, target_width=6),
-    C(I + "pad_images", "target", (pixels(2, 4, 5, 3),), ref_pad_images, dtypes=FLOATS + INTS, out=SAME,
-      grad=(0,), top_padding=1, left_padding=2, target_height=7, target_width=8),
-    C(I + "pad_images", "sides", (pixels(4, 5, 2),), ref_pad_images, out=SAME, grad=(0,),
-      top_padding=0, bottom_padding=2, left_padding=3, right_padding=1),
-    C(I + "pad_images", "channels-first", (pixels(2, 3, 4, 5),), ref_pad_images, out=SAME, grad=(0,),
-      bottom_padding=1, target_height=6, right_padding=0, target_width=5, data_format="channels_first"),
-
+    C(
+        I + "crop_images",
+        "target",
+        (pixels(2, 5, 6, 3),),
+        ref_crop_images,
+        dtypes=FLOATS + INTS,
+        out=SAME,
+        grad=(0,),
+        top_cropping=1,
+        left_cropping=2,
+        target_height=3,
+        target_width=3,
+    ),
+    C(
+        I + "crop_images",
+        "bottom-right",
+        (pixels(5, 6, 2),),
+        ref_crop_images,
+        out=SAME,
+        grad=(0,),
+        top_cropping=0,
+        bottom_cropping=2,
+        left_cropping=1,
+        right_cropping=1,
+    ),
+    C(
+        I + "crop_images",
+        "channels-first",
+        (pixels(2, 3, 5, 6),),
+        ref_crop_images,
+        out=SAME,
+        grad=(0,),
+        bottom_cropping=1,
+        target_height=3,
+        right_cropping=2,
+        target_width=4,
+        data_format="channels_first",
+    ),
+    C(
+        I + "crop_images",
+        "empty",
+        (pixels(2, 5, 6, 3),),
+        ref_crop_images,
+        out=SAME,
+        top_cropping=2,
+        left_cropping=0,
+        target_height=0,
+        target_width=6,
+    ),
+    C(
+        I + "pad_images",
+        "target",
+        (pixels(2, 4, 5, 3),),
+        ref_pad_images,
+        dtypes=FLOATS + INTS,
+        out=SAME,
+        grad=(0,),
+        top_padding=1,
+        left_padding=2,
+        target_height=7,
+        target_width=8,
+    ),
+    C(
+        I + "pad_images",
+        "sides",
+        (pixels(4, 5, 2),),
+        ref_pad_images,
+        out=SAME,
+        grad=(0,),
+        top_padding=0,
+        bottom_padding=2,
+        left_padding=3,
+        right_padding=1,
+    ),
+    C(
+        I + "pad_images",
+        "channels-first",
+        (pixels(2, 3, 4, 5),),
+        ref_pad_images,
+        out=SAME,
+        grad=(0,),
+        bottom_padding=1,
+        target_height=6,
+        right_padding=0,
+        target_width=5,
+        data_format="channels_first",
+    ),
     # color spaces
-    C(I + "rgb_to_grayscale", "basic", (pixels(2, 4, 5, 3),), ref_rgb_to_grayscale, dtypes=FLOATS,
-      out=SAME, grad=(0,)),
-    C(I + "rgb_to_grayscale", "uint8", (ints(2, 4, 5, 3, low=0, high=256),), ref_rgb_to_grayscale,
-      dtypes=("uint8", "int32"), out=SAME),
-    C(I + "rgb_to_grayscale", "channels-first", (pixels(3, 4, 5),), ref_rgb_to_grayscale, out=SAME, grad=(0,),
-      data_format="channels_first"),
+    C(I + "rgb_to_grayscale", "basic", (pixels(2, 4, 5, 3),), ref_rgb_to_grayscale, dtypes=FLOATS, out=SAME, grad=(0,)),
+    C(
+        I + "rgb_to_grayscale",
+        "uint8",
+        (ints(2, 4, 5, 3, low=0, high=256),),
+        ref_rgb_to_grayscale,
+        dtypes=("uint8", "int32"),
+        out=SAME,
+    ),
+    C(
+        I + "rgb_to_grayscale",
+        "channels-first",
+        (pixels(3, 4, 5),),
+        ref_rgb_to_grayscale,
+        out=SAME,
+        grad=(0,),
+        data_format="channels_first",
+    ),
     C(I + "rgb_to_grayscale", "one-channel", (pixels(2, 4, 5, 1),), ref_identity, out=SAME),
     C(I + "rgb_to_hsv", "basic", (pixels(2, 4, 5, 3),), ref_rgb_to_hsv, dtypes=FLOAT_IMAGES, out=SAME, grad=(0,)),
-    C(I + "rgb_to_hsv", "channels-first", (pixels(2, 3, 4, 5),), ref_rgb_to_hsv, out=SAME, grad=(0,),
-      data_format="channels_first"),
+    C(
+        I + "rgb_to_hsv",
+        "channels-first",
+        (pixels(2, 3, 4, 5),),
+        ref_rgb_to_hsv,
+        out=SAME,
+        grad=(0,),
+        data_format="channels_first",
+    ),
     # black, white, grays (no chroma: hue 0), pure primaries and a max tie between red and green
-    C(I + "rgb_to_hsv", "special", (const([[[0, 0, 0], [1, 1, 1], [0.5, 0.5, 0.5], [1, 0, 0]],
-                                          [[0, 1, 0], [0, 0, 1], [0.6, 0.6, 0.2], [0.2, 0.4, 0.4]]]),),
-      ref_rgb_to_hsv, dtypes=FLOAT_IMAGES, out=SAME),
-    C(I + "hsv_to_rgb", "basic", (pixels(2, 4, 5, 3, away=HUE_KINKS),), ref_hsv_to_rgb, dtypes=FLOAT_IMAGES,
-      out=SAME, grad=(0,)),
-    C(I + "hsv_to_rgb", "channels-first", (pixels(3, 4, 5, away=HUE_KINKS),), ref_hsv_to_rgb, out=SAME,
-      grad=(0,), data_format="channels_first"),
-
+    C(
+        I + "rgb_to_hsv",
+        "special",
+        (
+            const(
+                [
+                    [[0, 0, 0], [1, 1, 1], [0.5, 0.5, 0.5], [1, 0, 0]],
+                    [[0, 1, 0], [0, 0, 1], [0.6, 0.6, 0.2], [0.2, 0.4, 0.4]],
+                ]
+            ),
+        ),
+        ref_rgb_to_hsv,
+        dtypes=FLOAT_IMAGES,
+        out=SAME,
+    ),
+    C(
+        I + "hsv_to_rgb",
+        "basic",
+        (pixels(2, 4, 5, 3, away=HUE_KINKS),),
+        ref_hsv_to_rgb,
+        dtypes=FLOAT_IMAGES,
+        out=SAME,
+        grad=(0,),
+    ),
+    C(
+        I + "hsv_to_rgb",
+        "channels-first",
+        (pixels(3, 4, 5, away=HUE_KINKS),),
+        ref_hsv_to_rgb,
+        out=SAME,
+        grad=(0,),
+        data_format="channels_first",
+    ),
     # extract_patches: gathered windows (exact for every dtype)
-    C(I + "extract_patches", "vit", (pixels(2, 6, 8, 3),), ref_extract_patches, dtypes=FLOATS + INTS,
-      out=SAME, grad=(0,), size=2),
-    C(I + "extract_patches", "overlap", (pixels(1, 5, 6, 2),), ref_extract_patches, out=SAME, grad=(0,),
-      size=(3, 2), strides=(1, 2)),
-    C(I + "extract_patches", "same", (pixels(2, 5, 7, 2),), ref_extract_patches, out=SAME, grad=(0,),
-      size=(3, 3), strides=2, padding="same"),
-    C(I + "extract_patches", "dilated", (pixels(1, 7, 6, 2),), ref_extract_patches, out=SAME, grad=(0,),
-      size=2, strides=1, dilation_rate=(2, 3)),
+    C(
+        I + "extract_patches",
+        "vit",
+        (pixels(2, 6, 8, 3),),
+        ref_extract_patches,
+        dtypes=FLOATS + INTS,
+        out=SAME,
+        grad=(0,),
+        size=2,
+    ),
+    C(
+        I + "extract_patches",
+        "overlap",
+        (pixels(1, 5, 6, 2),),
+        ref_extract_patches,
+        out=SAME,
+        grad=(0,),
+        size=(3, 2),
+        strides=(1, 2),
+    ),
+    C(
+        I + "extract_patches",
+        "same",
+        (pixels(2, 5, 7, 2),),
+        ref_extract_patches,
+        out=SAME,
+        grad=(0,),
+        size=(3, 3),
+        strides=2,
+        padding="same",
+    ),
+    C(
+        I + "extract_patches",
+        "dilated",
+        (pixels(1, 7, 6, 2),),
+        ref_extract_patches,
+        out=SAME,
+        grad=(0,),
+        size=2,
+        strides=1,
+        dilation_rate=(2, 3),
+    ),
     # TensorFlow refuses dilation with strides > 1; the gathered patches need no such limit
-    C(I + "extract_patches", "dilated-strided", (pixels(1, 9, 8, 1),), ref_extract_patches, out=SAME,
-      size=(2, 2), strides=(2, 3), dilation_rate=2, padding="same"),
-    C(I + "extract_patches", "unbatched", (pixels(6, 6, 2),), ref_extract_patches, out=SAME, grad=(0,),
-      size=(3, 2)),
-    C(I + "extract_patches", "channels-first", (pixels(2, 3, 6, 5),), ref_extract_patches, out=SAME,
-      grad=(0,), size=(2, 3), strides=1, data_format="channels_first"),
-    C(I + "extract_patches", "volume", (pixels(1, 4, 5, 4, 2),), ref_extract_patches, out=SAME, grad=(0,),
-      size=(2, 3, 2)),
-    C(I + "extract_patches_3d", "basic", (pixels(2, 4, 4, 6, 2),), ref_extract_patches_3d,
-      dtypes=FLOATS + INTS, out=SAME, grad=(0,), size=2),
-    C(I + "extract_patches_3d", "same", (pixels(1, 3, 4, 5, 1),), ref_extract_patches_3d, out=SAME, grad=(0,),
-      size=(2, 3, 2), strides=(1, 2, 2), padding="same"),
-    C(I + "extract_patches_3d", "unbatched-cf", (pixels(2, 4, 5, 4),), ref_extract_patches_3d, out=SAME,
-      grad=(0,), size=(2, 2, 3), strides=1, dilation_rate=(1, 2, 1), data_format="channels_first"),
-
+    C(
+        I + "extract_patches",
+        "dilated-strided",
+        (pixels(1, 9, 8, 1),),
+        ref_extract_patches,
+        out=SAME,
+        size=(2, 2),
+        strides=(2, 3),
+        dilation_rate=2,
+        padding="same",
+    ),
+    C(I + "extract_patches", "unbatched", (pixels(6, 6, 2),), ref_extract_patches, out=SAME, grad=(0,), size=(3, 2)),
+    C(
+        I + "extract_patches",
+        "channels-first",
+        (pixels(2, 3, 6, 5),),
+        ref_extract_patches,
+        out=SAME,
+        grad=(0,),
+        size=(2, 3),
+        strides=1,
+        data_format="channels_first",
+    ),
+    C(
+        I + "extract_patches",
+        "volume",
+        (pixels(1, 4, 5, 4, 2),),
+        ref_extract_patches,
+        out=SAME,
+        grad=(0,),
+        size=(2, 3, 2),
+    ),
+    C(
+        I + "extract_patches_3d",
+        "basic",
+        (pixels(2, 4, 4, 6, 2),),
+        ref_extract_patches_3d,
+        dtypes=FLOATS + INTS,
+        out=SAME,
+        grad=(0,),
+        size=2,
+    ),
+    C(
+        I + "extract_patches_3d",
+        "same",
+        (pixels(1, 3, 4, 5, 1),),
+        ref_extract_patches_3d,
+        out=SAME,
+        grad=(0,),
+        size=(2, 3, 2),
+        strides=(1, 2, 2),
+        padding="same",
+    ),
+    C(
+        I + "extract_patches_3d",
+        "unbatched-cf",
+        (pixels(2, 4, 5, 4),),
+        ref_extract_patches_3d,
+        out=SAME,
+        grad=(0,),
+        size=(2, 2, 3),
+        strides=1,
+        dilation_rate=(1, 2, 1),
+        data_format="channels_first",
+    ),
     # map_coordinates: every fill mode, order 0 and 1, gradients to the array and (order 1) to the coordinates
-    *[C(I + "map_coordinates", f"linear-{mode}", (pixels(4, 5), uniform(2, 3, 4, low=-5, high=10, away=INTEGERS)),
-        ref_map_coordinates, dtypes=FLOAT_IMAGES, out=SAME, grad=(0, 1), order=1, fill_mode=mode, fill_value=0.5)
-      for mode in ("constant", "nearest", "wrap", "mirror", "reflect")],
-    *[C(I + "map_coordinates", f"nearest-{mode}", (pixels(4, 5), uniform(2, 3, 4, low=-5, high=10, away=INTEGERS)),
-        ref_map_coordinates, dtypes=FLOAT_IMAGES, out=SAME, grad=(0,), order=0, fill_mode=mode, fill_value=-1.0)
-      for mode in ("constant", "nearest", "wrap", "mirror", "reflect")],
-    C(I + "map_coordinates", "3d", (pixels(3, 4, 2), uniform(3, 6, low=-1, high=4, away=INTEGERS)),
-      ref_map_coordinates, out=SAME, grad=(0, 1), order=1, fill_mode="reflect"),
-    C(I + "map_coordinates", "length-1-axis", (pixels(1, 4), uniform(2, 5, low=-2, high=5, away=INTEGERS)),
-      ref_map_coordinates, out=SAME, grad=(0, 1), order=1, fill_mode="mirror"),
-    C(I + "map_coordinates", "int-array", (ints(4, 5, low=0, high=200), uniform(2, 6, low=-1, high=5,
-                                                                             away=INTEGERS)),
-      ref_map_coordinates, dtypes=(("int32", "float32"),), out=SAME, order=1, fill_mode="nearest"),
-    C(I + "map_coordinates", "empty", (pixels(4, 5), uniform(2, 0, low=0, high=3)), ref_map_coordinates,
-      out=SAME, order=1),
-
+    *[
+        C(
+            I + "map_coordinates",
+            f"linear-{mode}",
+            (pixels(4, 5), uniform(2, 3, 4, low=-5, high=10, away=INTEGERS)),
+            ref_map_coordinates,
+            dtypes=FLOAT_IMAGES,
+            out=SAME,
+            grad=(0, 1),
+            order=1,
+            fill_mode=mode,
+            fill_value=0.5,
+        )
+        for mode in ("constant", "nearest", "wrap", "mirror", "reflect")
+    ],
+    *[
+        C(
+            I + "map_coordinates",
+            f"nearest-{mode}",
+            (pixels(4, 5), uniform(2, 3, 4, low=-5, high=10, away=INTEGERS)),
+            ref_map_coordinates,
+            dtypes=FLOAT_IMAGES,
+            out=SAME,
+            grad=(0,),
+            order=0,
+            fill_mode=mode,
+            fill_value=-1.0,
+        )
+        for mode in ("constant", "nearest", "wrap", "mirror", "reflect")
+    ],
+    C(
+        I + "map_coordinates",
+        "3d",
+        (pixels(3, 4, 2), uniform(3, 6, low=-1, high=4, away=INTEGERS)),
+        ref_map_coordinates,
+        out=SAME,
+        grad=(0, 1),
+        order=1,
+        fill_mode="reflect",
+    ),
+    C(
+        I + "map_coordinates",
+        "length-1-axis",
+        (pixels(1, 4), uniform(2, 5, low=-2, high=5, away=INTEGERS)),
+        ref_map_coordinates,
+        out=SAME,
+        grad=(0, 1),
+        order=1,
+        fill_mode="mirror",
+    ),
+    C(
+        I + "map_coordinates",
+        "int-array",
+        (ints(4, 5, low=0, high=200), uniform(2, 6, low=-1, high=5, away=INTEGERS)),
+        ref_map_coordinates,
+        dtypes=(("int32", "float32"),),
+        out=SAME,
+        order=1,
+        fill_mode="nearest",
+    ),
+    C(
+        I + "map_coordinates",
+        "empty",
+        (pixels(4, 5), uniform(2, 0, low=0, high=3)),
+        ref_map_coordinates,
+        out=SAME,
+        order=1,
+    ),
     # perspective_transform
-    C(I + "perspective_transform", "exact-affine", (pixels(1, 5, 5, 2), EXACT_START, EXACT_END),
-      ref_perspective_transform, dtypes=FLOAT_IMAGES, out=SAME, grad=(0,)),
-    C(I + "perspective_transform", "exact-nearest", (pixels(5, 5, 2), EXACT_START, EXACT_END),
-      ref_perspective_transform, out=SAME, interpolation="nearest", fill_value=0.5),
-    C(I + "perspective_transform", "projective", (pixels(2, 5, 6, 2), PROJ_START, PROJ_END),
-      ref_perspective_transform, dtypes=FLOAT_IMAGES, out=SAME, tol_op="image.projective-grid", fill_value=0.25),
-    C(I + "perspective_transform", "projective-cf", (pixels(2, 2, 5, 6), PROJ_START, PROJ_END),
-      ref_perspective_transform, out=SAME, tol_op="image.projective-grid", data_format="channels_first"),
-
+    C(
+        I + "perspective_transform",
+        "exact-affine",
+        (pixels(1, 5, 5, 2), EXACT_START, EXACT_END),
+        ref_perspective_transform,
+        dtypes=FLOAT_IMAGES,
+        out=SAME,
+        grad=(0,),
+    ),
+    C(
+        I + "perspective_transform",
+        "exact-nearest",
+        (pixels(5, 5, 2), EXACT_START, EXACT_END),
+        ref_perspective_transform,
+        out=SAME,
+        interpolation="nearest",
+        fill_value=0.5,
+    ),
+    C(
+        I + "perspective_transform",
+        "projective",
+        (pixels(2, 5, 6, 2), PROJ_START, PROJ_END),
+        ref_perspective_transform,
+        dtypes=FLOAT_IMAGES,
+        out=SAME,
+        tol_op="image.projective-grid",
+        fill_value=0.25,
+    ),
+    C(
+        I + "perspective_transform",
+        "projective-cf",
+        (pixels(2, 2, 5, 6), PROJ_START, PROJ_END),
+        ref_perspective_transform,
+        out=SAME,
+        tol_op="image.projective-grid",
+        data_format="channels_first",
+    ),
     # gaussian_blur
-    C(I + "gaussian_blur", "basic", (pixels(2, 5, 6, 3),), ref_gaussian_blur, dtypes=FLOATS, out=SAME,
-      grad=(0,)),
-    C(I + "gaussian_blur", "anisotropic", (pixels(1, 6, 7, 2),), ref_gaussian_blur, out=SAME, grad=(0,),
-      kernel_size=(5, 5), sigma=(0.7, 2.0)),
-    C(I + "gaussian_blur", "even", (pixels(1, 5, 6, 1),), ref_gaussian_blur, out=SAME, grad=(0,),
-      kernel_size=(4, 4), sigma=(1.5, 1.5)),
-    C(I + "gaussian_blur", "non-square", (pixels(1, 6, 7, 2),), ref_gaussian_blur, out=SAME, grad=(0,),
-      kernel_size=(3, 5), sigma=(1.0, 2.0)),
-    C(I + "gaussian_blur", "unbatched-cf", (pixels(2, 5, 6),), ref_gaussian_blur, out=SAME, grad=(0,),
-      kernel_size=(3, 3), sigma=(1.0, 0.5), data_format="channels_first"),
-
+    C(I + "gaussian_blur", "basic", (pixels(2, 5, 6, 3),), ref_gaussian_blur, dtypes=FLOATS, out=SAME, grad=(0,)),
+    C(
+        I + "gaussian_blur",
+        "anisotropic",
+        (pixels(1, 6, 7, 2),),
+        ref_gaussian_blur,
+        out=SAME,
+        grad=(0,),
+        kernel_size=(5, 5),
+        sigma=(0.7, 2.0),
+    ),
+    C(
+        I + "gaussian_blur",
+        "even",
+        (pixels(1, 5, 6, 1),),
+        ref_gaussian_blur,
+        out=SAME,
+        grad=(0,),
+        kernel_size=(4, 4),
+        sigma=(1.5, 1.5),
+    ),
+    C(
+        I + "gaussian_blur",
+        "non-square",
+        (pixels(1, 6, 7, 2),),
+        ref_gaussian_blur,
+        out=SAME,
+        grad=(0,),
+        kernel_size=(3, 5),
+        sigma=(1.0, 2.0),
+    ),
+    C(
+        I + "gaussian_blur",
+        "unbatched-cf",
+        (pixels(2, 5, 6),),
+        ref_gaussian_blur,
+        out=SAME,
+        grad=(0,),
+        kernel_size=(3, 3),
+        sigma=(1.0, 0.5),
+        data_format="channels_first",
+    ),
     # elastic_transform: alpha = 0 leaves every pixel in place, whatever the random field
-    C(I + "elastic_transform", "alpha-0", (pixels(2, 5, 6, 2),), ref_identity, dtypes=FLOAT_IMAGES, out=SAME,
-      grad=(0,), alpha=0.0, sigma=1.0, seed=3),
-    C(I + "elastic_transform", "alpha-0-nearest", (pixels(5, 6, 2),), ref_identity, out=SAME,
-      alpha=0.0, sigma=2.0, interpolation="nearest", fill_mode="constant", seed=4),
-
+    C(
+        I + "elastic_transform",
+        "alpha-0",
+        (pixels(2, 5, 6, 2),),
+        ref_identity,
+        dtypes=FLOAT_IMAGES,
+        out=SAME,
+        grad=(0,),
+        alpha=0.0,
+        sigma=1.0,
+        seed=3,
+    ),
+    C(
+        I + "elastic_transform",
+        "alpha-0-nearest",
+        (pixels(5, 6, 2),),
+        ref_identity,
+        out=SAME,
+        alpha=0.0,
+        sigma=2.0,
+        interpolation="nearest",
+        fill_mode="constant",
+        seed=4,
+    ),
     # scale_and_translate: gradients to the images and to the translation
-    *[C(I + "scale_and_translate", f"{method}-{'aa' if aa else 'plain'}",
-        (pixels(2, 5, 6, 1), fixed((2, 7, 4, 1)), const([1.4, 0.6]), uniform(2, low=-0.8, high=0.8)),
-        ref_scale_and_translate, dtypes=FLOAT_IMAGES, out=SAME, grad=(0, 3), spatial_dims=(1, 2),
-        method=method, antialias=aa)
-      for method in ("linear", "cubic", "lanczos3", "lanczos5") for aa in (True, False)],
-    C(I + "scale_and_translate", "1d", (pixels(7, 2), fixed((4, 2)), const([0.5]), const([0.3])),
-      ref_scale_and_translate, out=SAME, grad=(0, 3), spatial_dims=(0,), method="bicubic"),
-    C(I + "scale_and_translate", "outside", (pixels(5, 4), fixed((6, 4)), const([1.0]), const([2.5])),
-      ref_scale_and_translate, out=SAME, grad=(0,), spatial_dims=(-2,), method="bilinear"),
-
+    *[
+        C(
+            I + "scale_and_translate",
+            f"{method}-{'aa' if aa else 'plain'}",
+            (pixels(2, 5, 6, 1), fixed((2, 7, 4, 1)), const([1.4, 0.6]), uniform(2, low=-0.8, high=0.8)),
+            ref_scale_and_translate,
+            dtypes=FLOAT_IMAGES,
+            out=SAME,
+            grad=(0, 3),
+            spatial_dims=(1, 2),
+            method=method,
+            antialias=aa,
+        )
+        for method in ("linear", "cubic", "lanczos3", "lanczos5")
+        for aa in (True, False)
+    ],
+    C(
+        I + "scale_and_translate",
+        "1d",
+        (pixels(7, 2), fixed((4, 2)), const([0.5]), const([0.3])),
+        ref_scale_and_translate,
+        out=SAME,
+        grad=(0, 3),
+        spatial_dims=(0,),
+        method="bicubic",
+    ),
+    C(
+        I + "scale_and_translate",
+        "outside",
+        (pixels(5, 4), fixed((6, 4)), const([1.0]), const([2.5])),
+        ref_scale_and_translate,
+        out=SAME,
+        grad=(0,),
+        spatial_dims=(-2,),
+        method="bilinear",
+    ),
     # sobel_edges
-    C(I + "sobel_edges", "basic", (pixels(2, 4, 5, 3),), ref_sobel_edges, dtypes=FLOATS, out=SAME,
-      grad=(0,)),
-    C(I + "sobel_edges", "channels-first", (pixels(1, 2, 3, 4),), ref_sobel_edges, out=SAME, grad=(0,),
-      data_format="channels_first"),
+    C(I + "sobel_edges", "basic", (pixels(2, 4, 5, 3),), ref_sobel_edges, dtypes=FLOATS, out=SAME, grad=(0,)),
+    C(
+        I + "sobel_edges",
+        "channels-first",
+        (pixels(1, 2, 3, 4),),
+        ref_sobel_edges,
+        out=SAME,
+        grad=(0,),
+        data_format="channels_first",
+    ),
     C(I + "sobel_edges", "2x2", (pixels(1, 2, 2, 1),), ref_sobel_edges, out=SAME, grad=(0,)),
-
     # ssim
-    C(I + "ssim", "basic", (pixels(2, 6, 7, 2), pixels(2, 6, 7, 2)), ref_ssim, dtypes=FLOAT_IMAGES, out=SAME,
-      grad=(0, 1), filter_size=3),
-    C(I + "ssim", "unbatched", (pixels(7, 6, 1), pixels(7, 6, 1)), ref_ssim, out=SAME, grad=(0, 1),
-      filter_size=5, filter_sigma=1.0, max_val=2.0, k1=0.02, k2=0.05),
-    C(I + "ssim", "channels-first", (pixels(1, 2, 5, 6), pixels(1, 2, 5, 6)), ref_ssim, out=SAME, grad=(0, 1),
-      filter_size=3, data_format="channels_first"),
+    C(
+        I + "ssim",
+        "basic",
+        (pixels(2, 6, 7, 2), pixels(2, 6, 7, 2)),
+        ref_ssim,
+        dtypes=FLOAT_IMAGES,
+        out=SAME,
+        grad=(0, 1),
+        filter_size=3,
+    ),
+    C(
+        I + "ssim",
+        "unbatched",
+        (pixels(7, 6, 1), pixels(7, 6, 1)),
+        ref_ssim,
+        out=SAME,
+        grad=(0, 1),
+        filter_size=5,
+        filter_sigma=1.0,
+        max_val=2.0,
+        k1=0.02,
+        k2=0.05,
+    ),
+    C(
+        I + "ssim",
+        "channels-first",
+        (pixels(1, 2, 5, 6), pixels(1, 2, 5, 6)),
+        ref_ssim,
+        out=SAME,
+        grad=(0, 1),
+        filter_size=3,
+        data_format="channels_first",
+    ),
     C(I + "ssim", "default-window", (pixels(1, 11, 12, 1), pixels(1, 11, 12, 1)), ref_ssim, out=SAME),
 ]

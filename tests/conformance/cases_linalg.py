@@ -44,11 +44,14 @@ CASES = [
 # shifted random matrices, distinct eigenvalues and singular values), so float32 results and gradients stay
 # within the default tolerances.
 
+
 def spd(n, *batch):
     """A symmetric positive-definite matrix (or batch): A A^T + n I, eigenvalues spread well apart."""
+
     def fn(rng):
         a = rng.standard_normal(batch + (n, n))
         return a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+
     return Gen(fn, f"spd{batch + (n, n)}")
 
 
@@ -59,9 +62,11 @@ def shifted(n, *batch, shift=3.0):
 
 def factor(n, *batch, upper=False):
     """A Cholesky factor: triangular with a positive diagonal (1 to 2) and small entries off it."""
+
     def fn(rng):
         a = np.tril(rng.standard_normal(batch + (n, n)) * 0.5, -1) + np.eye(n) * rng.uniform(1.0, 2.0, batch + (n, 1))
         return np.swapaxes(a, -1, -2) if upper else a
+
     return Gen(fn, f"factor{batch + (n, n)}")
 
 
@@ -137,7 +142,10 @@ def ref_qr(x, mode="reduced"):
 def ref_lu_factor(x):
     flat = x.reshape((-1,) + x.shape[-2:])
     lus, pivots = zip(*[scipy.linalg.lu_factor(m) for m in flat])
-    return (np.stack(lus).reshape(x.shape), np.stack(pivots).astype(np.int32).reshape(x.shape[:-2] + (min(x.shape[-2:]),)))
+    return (
+        np.stack(lus).reshape(x.shape),
+        np.stack(pivots).astype(np.int32).reshape(x.shape[:-2] + (min(x.shape[-2:]),)),
+    )
 
 
 def ref_slogdet(x):
@@ -222,8 +230,14 @@ CASES += [
     C("solve", "mixed", (shifted(3), normal(3)), ref_solve, dtypes=(("float32", "float64"),)),
     C("solve_triangular", "upper", (shifted(3), normal(3, 2)), ref_solve_triangular, dtypes=F32_64, grad=(0, 1)),
     C("solve_triangular", "lower-vector", (shifted(3), normal(3)), ref_solve_triangular, grad=(0, 1), lower=True),
-    C("solve_triangular", "lower-batched", (shifted(3, 2), normal(2, 3, 1)), ref_solve_triangular, grad=(0, 1),
-      lower=True),
+    C(
+        "solve_triangular",
+        "lower-batched",
+        (shifted(3, 2), normal(2, 3, 1)),
+        ref_solve_triangular,
+        grad=(0, 1),
+        lower=True,
+    ),
     C("eigh", "basic", (spd(4),), ref_eigh, dtypes=F32_64, grad=(0,)),
     C("eigh", "batched", (spd(3, 2),), ref_eigh, grad=(0,)),
     # always complex (Keras's numpy backend returns real arrays when every eigenvalue is real, its others complex);
@@ -246,12 +260,24 @@ CASES += [
     C("slogdet", "basic", (normal(3, 3),), ref_slogdet, dtypes=F32_64, grad=(0,)),
     C("slogdet", "batched", (shifted(3, 2),), ref_slogdet, grad=(0,)),
     # exactly singular (a zero row: the last pivot of every factorization is exactly 0): sign 0, log|det| -inf
-    C("slogdet", "singular", (fixed(np.array([[1.0, 2.0], [0.0, 0.0]], np.float32)),), ref_slogdet, dtypes=(NONE,),
-      out="float32"),
+    C(
+        "slogdet",
+        "singular",
+        (fixed(np.array([[1.0, 2.0], [0.0, 0.0]], np.float32)),),
+        ref_slogdet,
+        dtypes=(NONE,),
+        out="float32",
+    ),
     C("logdet", "basic", (spd(3),), ref_logdet, dtypes=F32_64, grad=(0,)),
     # a negative determinant: NaN (torch.logdet's answer; jax and numpy give log|det|, the log of another number)
-    C("logdet", "negative-det", (fixed(np.array([[0.0, 1.0], [1.0, 0.0]], np.float32)),), ref_logdet, dtypes=(NONE,),
-      out="float32"),
+    C(
+        "logdet",
+        "negative-det",
+        (fixed(np.array([[0.0, 1.0], [1.0, 0.0]], np.float32)),),
+        ref_logdet,
+        dtypes=(NONE,),
+        out="float32",
+    ),
     C("pinv", "tall", (normal(4, 3),), ref_pinv, dtypes=F32_64, grad=(0,)),
     C("pinv", "batched-wide", (normal(2, 2, 3),), ref_pinv, grad=(0,)),
     C("pinv", "rank-deficient", (low_rank(4, 3, 2),), ref_pinv, dtypes=("float64",), rcond=1e-10),
@@ -287,7 +313,13 @@ CASES += [
     C("cdist", "basic", (normal(3, 2), normal(4, 2)), ref_cdist, dtypes=F32_64, grad=(0, 1)),
     C("cdist", "batched-broadcast", (normal(2, 3, 5), normal(1, 4, 5)), ref_cdist, grad=(0, 1)),
     C("cdist", "int", (ints(3, 2), ints(2, 2)), ref_cdist, dtypes=("int32",), out=FLOAT),
-    C("jvp", "sin-product", (_sin_product, [normal(3), normal(3)], [normal(3), normal(3)]), ref_jvp_sin_product,
-      dtypes=F32_64, grad=(1, 2)),
+    C(
+        "jvp",
+        "sin-product",
+        (_sin_product, [normal(3), normal(3)], [normal(3), normal(3)]),
+        ref_jvp_sin_product,
+        dtypes=F32_64,
+        grad=(1, 2),
+    ),
     C("jvp", "solve", (_solve, [shifted(3), normal(3)], [normal(3, 3), normal(3)]), ref_jvp_solve, grad=(1, 2)),
 ]

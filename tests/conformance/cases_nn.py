@@ -24,7 +24,7 @@ def _softplus(x):
 
 def _gelu(x, approximate=True):
     if approximate:
-        return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
+        return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x**3)))
     return 0.5 * x * (1.0 + _erf(x / np.sqrt(2.0)))
 
 
@@ -46,6 +46,7 @@ def _sparse_xent(labels, logits, axis=-1):
     log_probs = _log_softmax(logits, axis=axis)
     picked = np.take_along_axis(log_probs, np.expand_dims(np.asarray(labels, np.int64), axis), axis=axis)
     return -np.squeeze(picked, axis=axis)
+
 
 def _fused_batch_norm(x, scale=None, offset=None, axis=-1, epsilon=1e-3):
     axes = tuple(d for d in range(x.ndim) if d != axis % x.ndim)
@@ -79,26 +80,50 @@ ACTIVATIONS = {
 }
 
 # kinks of each activation: finite differences keep a margin from them
-_KINKS = {"relu": [0.0], "relu6": [0.0, 6.0], "elu": [0.0], "selu": [0.0], "leaky_relu": [0.0],
-          "hard_sigmoid": [-3.0, 3.0], "softsign": [0.0]}
+_KINKS = {
+    "relu": [0.0],
+    "relu6": [0.0, 6.0],
+    "elu": [0.0],
+    "selu": [0.0],
+    "leaky_relu": [0.0],
+    "hard_sigmoid": [-3.0, 3.0],
+    "softsign": [0.0],
+}
 
 LARGE = const([[1e4, -1e4, 0.0, 1.0], [-1e4, -1e4, -1e4, -1e4], [1e4, 1e4, -3.0, 2.0]])
 
 CASES = [
-    *[C(op, "basic", (normal(3, 4, scale=4 if op in ("relu6", "hard_sigmoid") else 2, away=_KINKS.get(op)),),
-        ref, dtypes=F32_64, grad=(0,), out=FLOAT) for op, ref in ACTIVATIONS.items()],
-    *[C(op, "half", (normal(3, 4, scale=2),), ref, dtypes=("float16", "bfloat16"), out=FLOAT)
-      for op, ref in ACTIVATIONS.items() if op in ("relu", "sigmoid", "gelu", "silu", "softplus")],
-    *[C(op, "int", (ints(3, 4),), ref, dtypes=("int32",), out=FLOAT)
-      for op, ref in ACTIVATIONS.items() if op in ("sigmoid", "softplus", "silu", "gelu", "elu")],
+    *[
+        C(
+            op,
+            "basic",
+            (normal(3, 4, scale=4 if op in ("relu6", "hard_sigmoid") else 2, away=_KINKS.get(op)),),
+            ref,
+            dtypes=F32_64,
+            grad=(0,),
+            out=FLOAT,
+        )
+        for op, ref in ACTIVATIONS.items()
+    ],
+    *[
+        C(op, "half", (normal(3, 4, scale=2),), ref, dtypes=("float16", "bfloat16"), out=FLOAT)
+        for op, ref in ACTIVATIONS.items()
+        if op in ("relu", "sigmoid", "gelu", "silu", "softplus")
+    ],
+    *[
+        C(op, "int", (ints(3, 4),), ref, dtypes=("int32",), out=FLOAT)
+        for op, ref in ACTIVATIONS.items()
+        if op in ("sigmoid", "softplus", "silu", "gelu", "elu")
+    ],
     C("relu", "int", (ints(3, 4),), ACTIVATIONS["relu"], dtypes=("int32",)),
     C("relu", "nan", (const([1.0, float("nan"), -1.0]),), ACTIVATIONS["relu"]),
     C("gelu", "exact", (normal(3, 4, scale=2),), _gelu, dtypes=F32_64, grad=(0,), approximate=False),
     C("elu", "alpha", (normal(3, 4, away=[0.0]),), _elu, grad=(0,), alpha=0.5),
-    C("leaky_relu", "slope", (normal(3, 4, away=[0.0]),), ACTIVATIONS["leaky_relu"], grad=(0,),
-      negative_slope=0.05),
-    *[C(op, "large", (LARGE,), ACTIVATIONS[op], dtypes=F32_64, finite=True)
-      for op in ("sigmoid", "softplus", "silu", "softsign", "gelu", "elu", "selu")],
+    C("leaky_relu", "slope", (normal(3, 4, away=[0.0]),), ACTIVATIONS["leaky_relu"], grad=(0,), negative_slope=0.05),
+    *[
+        C(op, "large", (LARGE,), ACTIVATIONS[op], dtypes=F32_64, finite=True)
+        for op in ("sigmoid", "softplus", "silu", "softsign", "gelu", "elu", "selu")
+    ],
     C("softmax", "last", (normal(2, 3, 4, scale=2),), _softmax, dtypes=FLOATS, grad=(0,), out=FLOAT),
     C("softmax", "axis0", (normal(3, 4, scale=2),), _softmax, grad=(0,), axis=0),
     C("softmax", "large", (LARGE,), _softmax, dtypes=F32_64, finite=True, grad=(0,)),
@@ -106,36 +131,125 @@ CASES = [
     C("log_softmax", "last", (normal(2, 3, 4, scale=2),), _log_softmax, dtypes=FLOATS, grad=(0,), out=FLOAT),
     C("log_softmax", "axis-neg2", (normal(3, 4, scale=2),), _log_softmax, grad=(0,), axis=-2),
     C("log_softmax", "large", (LARGE,), _log_softmax, dtypes=F32_64, finite=True, grad=(0,)),
-    C("sparse_softmax_cross_entropy", "last", (fixed(np.array([0, 3, 1], np.int32)), normal(3, 4, scale=2)),
-      _sparse_xent, dtypes=FLOATS, grad=(1,), out=FLOAT, tol_op="log_softmax"),
-    C("sparse_softmax_cross_entropy", "axis1", (fixed(np.array([[0, 2], [1, 1]], np.int32)), normal(2, 3, 2)),
-      _sparse_xent, dtypes=F32_64, grad=(1,), out=FLOAT, tol_op="log_softmax", axis=1),
-    C("sparse_softmax_cross_entropy", "large", (fixed(np.array([0, 2], np.int32)), const([[1e4, -1e4, 0.0], [-1e4, 1e4, 1e4]])), _sparse_xent, dtypes=F32_64, finite=True, grad=(1,),
-      out=FLOAT, tol_op="log_softmax"),
+    C(
+        "sparse_softmax_cross_entropy",
+        "last",
+        (fixed(np.array([0, 3, 1], np.int32)), normal(3, 4, scale=2)),
+        _sparse_xent,
+        dtypes=FLOATS,
+        grad=(1,),
+        out=FLOAT,
+        tol_op="log_softmax",
+    ),
+    C(
+        "sparse_softmax_cross_entropy",
+        "axis1",
+        (fixed(np.array([[0, 2], [1, 1]], np.int32)), normal(2, 3, 2)),
+        _sparse_xent,
+        dtypes=F32_64,
+        grad=(1,),
+        out=FLOAT,
+        tol_op="log_softmax",
+        axis=1,
+    ),
+    C(
+        "sparse_softmax_cross_entropy",
+        "large",
+        (fixed(np.array([0, 2], np.int32)), const([[1e4, -1e4, 0.0], [-1e4, 1e4, 1e4]])),
+        _sparse_xent,
+        dtypes=F32_64,
+        finite=True,
+        grad=(1,),
+        out=FLOAT,
+        tol_op="log_softmax",
+    ),
     # fused batch normalization (the batch statistics come back for the moving averages, without a gradient on
     # some engines: the gradient of the normalized output is checked in tests/backends/contract/test_fused.py)
-    C("fused_batch_norm", "channels-last", (normal(4, 3, 3, 5), normal(5), normal(5)), _fused_batch_norm,
-      dtypes=F32_64, tol_op="moments"),
-    C("fused_batch_norm", "axis1-no-offset", (normal(6, 3, 4), normal(3)), _fused_batch_norm, dtypes=F32_64,
-      tol_op="moments", axis=1, epsilon=1e-5),
+    C(
+        "fused_batch_norm",
+        "channels-last",
+        (normal(4, 3, 3, 5), normal(5), normal(5)),
+        _fused_batch_norm,
+        dtypes=F32_64,
+        tol_op="moments",
+    ),
+    C(
+        "fused_batch_norm",
+        "axis1-no-offset",
+        (normal(6, 3, 4), normal(3)),
+        _fused_batch_norm,
+        dtypes=F32_64,
+        tol_op="moments",
+        axis=1,
+        epsilon=1e-5,
+    ),
     C("fused_batch_norm", "plain", (normal(8, 2, scale=3),), _fused_batch_norm, dtypes=F32_64, tol_op="moments"),
     # the fused dense layer op (backends/contract/fused.py): one case per activation it applies itself
-    C("dense", "relu", (normal(4, 3), normal(3, 5), normal(5)), _dense, dtypes=F32_64, grad=(0, 1, 2),
-      tol_op="matmul", activation="relu"),
-    C("dense", "no-bias-rank3", (normal(2, 4, 3), normal(3, 5)), _dense, dtypes=FLOATS, grad=(0, 1), out=FLOAT,
-      tol_op="matmul"),
-    C("dense", "sigmoid", (normal(4, 3), normal(3, 2), normal(2)), _dense, grad=(0, 1, 2), tol_op="matmul",
-      activation="sigmoid"),
-    C("dense", "tanh", (normal(4, 3), normal(3, 2), normal(2)), _dense, grad=(0, 1, 2), tol_op="matmul",
-      activation="tanh"),
-    C("dense", "linear", (normal(4, 3), normal(3, 2), normal(2)), _dense, grad=(0, 1, 2), tol_op="matmul",
-      activation="linear"),
-    C("divide_no_nan", "zeros", (normal(2, 3), fixed(np.array([[1.5, 0.0, -2.0], [0.0, 0.5, 3.0]], np.float32))),
-      lambda x, y: np.where(y == 0, 0.0, x / np.where(y == 0, 1.0, y)), dtypes=F32_64, grad=(0,),
-      tol_op="divide"),
-    C("divide_no_nan", "int", (ints(2, 3), fixed(np.array([[2, 0, 3], [0, 1, 4]], np.int32))),
-      lambda x, y: np.where(y == 0, 0.0, x / np.where(y == 0, 1.0, y)), dtypes=("int32",), out=FLOAT,
-      tol_op="divide"),
+    C(
+        "dense",
+        "relu",
+        (normal(4, 3), normal(3, 5), normal(5)),
+        _dense,
+        dtypes=F32_64,
+        grad=(0, 1, 2),
+        tol_op="matmul",
+        activation="relu",
+    ),
+    C(
+        "dense",
+        "no-bias-rank3",
+        (normal(2, 4, 3), normal(3, 5)),
+        _dense,
+        dtypes=FLOATS,
+        grad=(0, 1),
+        out=FLOAT,
+        tol_op="matmul",
+    ),
+    C(
+        "dense",
+        "sigmoid",
+        (normal(4, 3), normal(3, 2), normal(2)),
+        _dense,
+        grad=(0, 1, 2),
+        tol_op="matmul",
+        activation="sigmoid",
+    ),
+    C(
+        "dense",
+        "tanh",
+        (normal(4, 3), normal(3, 2), normal(2)),
+        _dense,
+        grad=(0, 1, 2),
+        tol_op="matmul",
+        activation="tanh",
+    ),
+    C(
+        "dense",
+        "linear",
+        (normal(4, 3), normal(3, 2), normal(2)),
+        _dense,
+        grad=(0, 1, 2),
+        tol_op="matmul",
+        activation="linear",
+    ),
+    C(
+        "divide_no_nan",
+        "zeros",
+        (normal(2, 3), fixed(np.array([[1.5, 0.0, -2.0], [0.0, 0.5, 3.0]], np.float32))),
+        lambda x, y: np.where(y == 0, 0.0, x / np.where(y == 0, 1.0, y)),
+        dtypes=F32_64,
+        grad=(0,),
+        tol_op="divide",
+    ),
+    C(
+        "divide_no_nan",
+        "int",
+        (ints(2, 3), fixed(np.array([[2, 0, 3], [0, 1, 4]], np.int32))),
+        lambda x, y: np.where(y == 0, 0.0, x / np.where(y == 0, 1.0, y)),
+        dtypes=("int32",),
+        out=FLOAT,
+        tol_op="divide",
+    ),
     C("moments", "axes", (normal(2, 3, 4),), R.moments, dtypes=F32_64, grad=(0,), out=FLOAT, axes=(0, 1)),
     C("moments", "keepdims", (normal(2, 3, 4),), R.moments, grad=(0,), out=FLOAT, axes=(-1,), keepdims=True),
     C("moments", "int", (ints(3, 4),), R.moments, dtypes=("int32",), out=FLOAT, axes=(0,)),

@@ -15,10 +15,12 @@ NAN = float("nan")
 
 def _quiet(fn):
     """numpy warns on empty means ("Mean of empty slice"); the value (nan) is what we compare."""
+
     def ref(*args, **kwargs):
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore", RuntimeWarning)
             return fn(*args, **kwargs)
+
     ref.__name__ = fn.__name__
     return ref
 
@@ -80,27 +82,49 @@ CASES = [
     C("var", "int", (ints(3, 4),), dtypes=INTS, out=FLOAT, axis=0),
     *_axes_family("std", X, (0,), out=FLOAT),
     C("std", "int", (ints(3, 4),), dtypes=("int32",), out=FLOAT, axis=-1),
-    *[row for op in ("any", "all") for row in (
-        C(op, "all", (ints(3, 4, low=0, high=2),), dtypes=("bool", "float32", "int32"), out=BOOL),
-        C(op, "axis", (ints(3, 4, low=0, high=2),), dtypes=("bool",), out=BOOL, axis=0),
-        C(op, "axis-neg-keepdims", (ints(2, 3, 4, low=0, high=2),), dtypes=("bool",), out=BOOL, axis=-1,
-          keepdims=True),
-        C(op, "axis-tuple", (ints(2, 3, 4, low=0, high=2),), dtypes=("bool",), out=BOOL, axis=(0, 2)),
-        C(op, "size0", (ints(0, 3, low=0, high=2),), dtypes=("bool",), out=BOOL, axis=0),
-    )],
+    *[
+        row
+        for op in ("any", "all")
+        for row in (
+            C(op, "all", (ints(3, 4, low=0, high=2),), dtypes=("bool", "float32", "int32"), out=BOOL),
+            C(op, "axis", (ints(3, 4, low=0, high=2),), dtypes=("bool",), out=BOOL, axis=0),
+            C(
+                op,
+                "axis-neg-keepdims",
+                (ints(2, 3, 4, low=0, high=2),),
+                dtypes=("bool",),
+                out=BOOL,
+                axis=-1,
+                keepdims=True,
+            ),
+            C(op, "axis-tuple", (ints(2, 3, 4, low=0, high=2),), dtypes=("bool",), out=BOOL, axis=(0, 2)),
+            C(op, "size0", (ints(0, 3, low=0, high=2),), dtypes=("bool",), out=BOOL, axis=0),
+        )
+    ],
     *_axes_family("logsumexp", X, (0,), ref=_logsumexp),
-    C("logsumexp", "large", (const([[1e4, -1e4, 0.0], [-1e4, -1e4, -1e4], [1e4, 1e4, 1e4]]),), _logsumexp,
-      dtypes=F32_64, finite=True, axis=-1),
+    C(
+        "logsumexp",
+        "large",
+        (const([[1e4, -1e4, 0.0], [-1e4, -1e4, -1e4], [1e4, 1e4, 1e4]]),),
+        _logsumexp,
+        dtypes=F32_64,
+        finite=True,
+        axis=-1,
+    ),
     C("logsumexp", "large-grad", (normal(3, 4, scale=1e3),), _logsumexp, finite=True, grad=(0,), axis=-1),
     C("logsumexp", "int", (ints(3, 4),), _logsumexp, dtypes=("int32",), out=FLOAT, axis=-1),
-    *[row for op, ref in (("argmax", _argmax), ("argmin", _argmin)) for row in (
-        C(op, "all", (distinct(3, 4),), ref, dtypes=F32_64, out=INT32),
-        C(op, "axis0", (distinct(3, 4),), ref, out=INT32, axis=0),
-        C(op, "axis-neg", (distinct(2, 3, 4),), ref, out=INT32, axis=-1),
-        C(op, "keepdims", (distinct(2, 3, 4),), ref, out=INT32, axis=1, keepdims=True),
-        C(op, "int", (ints(3, 4, low=0, high=3),), ref, dtypes=INTS, out=INT32, axis=1),  # ties: first index
-        C(op, "ties", (const([[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, 0.0, 0.0]]),), ref, out=INT32, axis=-1),
-    )],
+    *[
+        row
+        for op, ref in (("argmax", _argmax), ("argmin", _argmin))
+        for row in (
+            C(op, "all", (distinct(3, 4),), ref, dtypes=F32_64, out=INT32),
+            C(op, "axis0", (distinct(3, 4),), ref, out=INT32, axis=0),
+            C(op, "axis-neg", (distinct(2, 3, 4),), ref, out=INT32, axis=-1),
+            C(op, "keepdims", (distinct(2, 3, 4),), ref, out=INT32, axis=1, keepdims=True),
+            C(op, "int", (ints(3, 4, low=0, high=3),), ref, dtypes=INTS, out=INT32, axis=1),  # ties: first index
+            C(op, "ties", (const([[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, 0.0, 0.0]]),), ref, out=INT32, axis=-1),
+        )
+    ],
     C("cumsum", "flat", (normal(3, 4),), dtypes=F32_64, grad=(0,)),
     C("cumsum", "axis-neg", (normal(2, 3, 4),), grad=(0,), axis=-1),
     C("cumsum", "axis0", (normal(2, 3, 4),), grad=(0,), axis=0),

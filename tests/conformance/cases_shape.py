@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .harness import (F32_64, INT32, INTS, NONE, SAME, C, distinct, fixed, ints, mask, normal, raw)
+from .harness import F32_64, INT32, INTS, NONE, SAME, C, distinct, fixed, ints, mask, normal, raw
 
 
 def _reshape(x, newshape):
@@ -69,8 +69,7 @@ CASES = [
     C("concatenate", "axis0", ([normal(2, 3), normal(4, 3)],), grad=(0,), dtypes=F32_64 + INTS),
     C("concatenate", "axis-neg", ([normal(2, 3), normal(2, 1), normal(2, 2)],), grad=(0,), axis=-1),
     C("concatenate", "size0", ([normal(0, 3), normal(2, 3)],), grad=(0,), axis=0),
-    C("concatenate", "promote", ([ints(2, 3), normal(2, 3)],), dtypes=(("int32", "float32"),
-                                                                       ("float16", "float32"))),
+    C("concatenate", "promote", ([ints(2, 3), normal(2, 3)],), dtypes=(("int32", "float32"), ("float16", "float32"))),
     C("stack", "axis0", ([normal(2, 3), normal(2, 3), normal(2, 3)],), grad=(0,), dtypes=F32_64 + INTS),
     C("stack", "axis-neg", ([normal(2, 3), normal(2, 3)],), grad=(0,), axis=-1),
     C("stack", "promote", ([ints(2, 3), normal(2, 3)],), dtypes=(("int32", "float32"),)),
@@ -82,23 +81,34 @@ CASES = [
     C("squeeze", "axis-neg", (normal(1, 3, 1),), grad=(0,), axis=-1),
     C("take", "flat", (normal(3, 4), IDX), grad=(0,), out=SAME),
     C("take", "axis1-neg-index", (normal(3, 4), IDX), grad=(0,), out=SAME, axis=1, dtypes=F32_64 + INTS),
-    C("take", "axis-neg", (normal(2, 3, 5), fixed(np.array([[0, 4], [2, 2]], np.int32))), grad=(0,), out=SAME,
-      axis=-1),
-    C("take", "int64-indices", (normal(3, 4), fixed(np.array([1, 1, 0], np.int64))), grad=(0,), out=SAME,
-      axis=0),
-    C("take_along_axis", "axis1", (normal(3, 4), fixed(np.array([[0, 3], [1, 1], [2, 0]], np.int32))),
-      grad=(0,), out=SAME, axis=1),
-    C("take_along_axis", "axis0", (normal(3, 4), fixed(np.array([[2, 0, 1, 1]], np.int32))), grad=(0,),
-      out=SAME, axis=0),
+    C("take", "axis-neg", (normal(2, 3, 5), fixed(np.array([[0, 4], [2, 2]], np.int32))), grad=(0,), out=SAME, axis=-1),
+    C("take", "int64-indices", (normal(3, 4), fixed(np.array([1, 1, 0], np.int64))), grad=(0,), out=SAME, axis=0),
+    C(
+        "take_along_axis",
+        "axis1",
+        (normal(3, 4), fixed(np.array([[0, 3], [1, 1], [2, 0]], np.int32))),
+        grad=(0,),
+        out=SAME,
+        axis=1,
+    ),
+    C(
+        "take_along_axis",
+        "axis0",
+        (normal(3, 4), fixed(np.array([[2, 0, 1, 1]], np.int32))),
+        grad=(0,),
+        out=SAME,
+        axis=0,
+    ),
     C("where", "basic", (mask(3, 4), normal(3, 4), normal(3, 4)), _where, grad=(1, 2), dtypes=F32_64 + INTS),
     C("where", "broadcast", (mask(3, 1), normal(1, 4), normal(3, 4)), _where, grad=(1, 2)),
     C("where", "weak-scalar", (mask(3, 4), normal(3, 4), 0.0), _where, grad=(1,)),
     C("where", "promote", (mask(3, 4), ints(3, 4), normal(3, 4)), _where, dtypes=(("int32", "float32"),)),
     C("pad", "constant", (normal(2, 3), ((1, 2), (0, 1))), _pad, grad=(0,), out=SAME, dtypes=F32_64 + INTS),
-    C("pad", "constant-value", (normal(2, 3), ((1, 1), (2, 0))), _pad, grad=(0,), out=SAME,
-      constant_values=1.5),
-    *[C("pad", mode, (normal(3, 4), ((1, 2), (2, 1))), _pad, grad=(0,), out=SAME, mode=mode)
-      for mode in ("reflect", "symmetric", "edge")],
+    C("pad", "constant-value", (normal(2, 3), ((1, 1), (2, 0))), _pad, grad=(0,), out=SAME, constant_values=1.5),
+    *[
+        C("pad", mode, (normal(3, 4), ((1, 2), (2, 1))), _pad, grad=(0,), out=SAME, mode=mode)
+        for mode in ("reflect", "symmetric", "edge")
+    ],
     C("tile", "basic", (normal(2, 3), (2, 1)), grad=(0,), out=SAME, dtypes=F32_64 + ("int32",)),
     C("tile", "more-reps", (normal(2, 3), (2, 1, 2)), grad=(0,), out=SAME),
     C("repeat", "flat", (normal(2, 3), 2), grad=(0,), out=SAME),
@@ -114,8 +124,7 @@ CASES = [
     C("getitem", "neg-slice", (normal(4, 5), (slice(-3, None), slice(None, -1))), _getitem, grad=(0,), out=SAME),
     C("getitem", "ellipsis-newaxis", (normal(2, 3, 4), (Ellipsis, None, 1)), _getitem, grad=(0,), out=SAME),
     C("getitem", "int-array", (normal(4, 3), raw(np.array([3, 0, 3]))), _getitem, grad=(0,), out=SAME),
-    C("getitem", "int-array-axis1", (normal(4, 3), (slice(None), np.array([2, 0]))), _getitem, grad=(0,),
-      out=SAME),
+    C("getitem", "int-array-axis1", (normal(4, 3), (slice(None), np.array([2, 0]))), _getitem, grad=(0,), out=SAME),
     C("slice", "basic", (normal(4, 5), (1, 2), (2, 3)), _slice, grad=(0,), out=SAME, dtypes=F32_64 + ("int32",)),
     C("slice_update", "basic", (normal(4, 5), (1, 2), normal(2, 3)), _slice_update, grad=(0, 2), out=SAME),
     C("slice_update", "int", (ints(4, 5), (0, 1), ints(2, 3)), _slice_update, dtypes=INTS, out=SAME),
@@ -128,8 +137,14 @@ CASES = [
     C("top_k", "int", (distinct(3, 6, spacing=1, jitter=0), 3), _top_k, out=(SAME, INT32), dtypes=INTS),
     C("top_k", "k1", (distinct(2, 3, 5), 1), _top_k, grad=(0,), out=(SAME, INT32)),
     C("one_hot", "basic", (LABELS, 4), _one_hot, dtypes=(NONE,), out="float32"),
-    C("one_hot", "out-of-range", (fixed(np.array([[0, -1], [4, 2]], np.int32)), 4), _one_hot, dtypes=(NONE,),
-      out="float32"),
+    C(
+        "one_hot",
+        "out-of-range",
+        (fixed(np.array([[0, -1], [4, 2]], np.int32)), 4),
+        _one_hot,
+        dtypes=(NONE,),
+        out="float32",
+    ),
     C("one_hot", "axis0", (LABELS, 4), _one_hot, dtypes=(NONE,), out="float32", axis=0),
     C("one_hot", "dtype", (LABELS, 4), _one_hot, dtypes=(NONE,), out="int32", dtype="int32"),
 ]

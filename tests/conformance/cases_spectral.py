@@ -76,8 +76,16 @@ def ref_stft(x, sequence_length, sequence_stride, fft_length, window="hann", cen
     if center:
         x = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(fft_length // 2, fft_length // 2)], mode="reflect")
     win = _window(window, sequence_length, fft_length)
-    z = scipy.signal.stft(x, fs=1.0, window=win, nperseg=fft_length, noverlap=fft_length - sequence_stride,
-                          nfft=fft_length, boundary=None, padded=False)[-1]
+    z = scipy.signal.stft(
+        x,
+        fs=1.0,
+        window=win,
+        nperseg=fft_length,
+        noverlap=fft_length - sequence_stride,
+        nfft=fft_length,
+        boundary=None,
+        padded=False,
+    )[-1]
     z = np.swapaxes(z * win.sum(), -2, -1)  # scipy scales the spectrum by 1 / sum(window)
     return z.real, z.imag
 
@@ -87,8 +95,20 @@ def ref_istft(x, sequence_length, sequence_stride, fft_length, length=None, wind
     win = _window(window, sequence_length, fft_length)
     with warnings.catch_warnings():  # where the squared windows add up to 0 (a zero-padded window's first sample)
         warnings.simplefilter("ignore", UserWarning)
-        y = scipy.signal.istft(z, fs=1.0, window=win, nperseg=fft_length, noverlap=fft_length - sequence_stride,
-                               nfft=fft_length, boundary=False, time_axis=-2, freq_axis=-1)[-1] / win.sum()
+        y = (
+            scipy.signal.istft(
+                z,
+                fs=1.0,
+                window=win,
+                nperseg=fft_length,
+                noverlap=fft_length - sequence_stride,
+                nfft=fft_length,
+                boundary=False,
+                time_axis=-2,
+                freq_axis=-1,
+            )[-1]
+            / win.sum()
+        )
     start = fft_length // 2 if center else 0
     stop = start + length if length is not None else (y.shape[-1] - fft_length // 2 if center else y.shape[-1])
     y = y[..., start:stop]
@@ -170,13 +190,20 @@ CASES = [
     C("irfft", "crop", (pair(6),), ref_irfft, grad=(0,), fft_length=6),
     C("irfft", "pad", (pair(3),), ref_irfft, grad=(0,), fft_length=8),
     C("stft", "hann", (normal(2, 24), 8, 3, 8), ref_stft, dtypes=F32_64, grad=(0,)),
-    C("stft", "hamming-padded-frames", (normal(30), 6, 4, 10), ref_stft, grad=(0,), window="hamming",
-      center=False),
+    C("stft", "hamming-padded-frames", (normal(30), 6, 4, 10), ref_stft, grad=(0,), window="hamming", center=False),
     C("stft", "no-window", (normal(2, 20), 5, 2, 7), ref_stft, grad=(0,), window=None),
     C("stft", "tensor-window", (normal(20), 6, 2, 8, positive(6)), ref_stft, grad=(0, 4)),
     C("istft", "hann", (pair(2, 7, 5), 8, 2, 8), ref_istft, dtypes=F32_64, grad=(0,)),
-    C("istft", "hamming-length", (pair(6, 6), 8, 3, 10), ref_istft, grad=(0,), length=15, window="hamming",
-      center=False),
+    C(
+        "istft",
+        "hamming-length",
+        (pair(6, 6), 8, 3, 10),
+        ref_istft,
+        grad=(0,),
+        length=15,
+        window="hamming",
+        center=False,
+    ),
     C("istft", "no-window-longer", (pair(5, 4), 6, 3, 6), ref_istft, grad=(0,), length=20, window=None),
     C("extract_sequences", "basic", (normal(2, 10), 4, 3), ref_extract_sequences, dtypes=F32_64 + INTS, grad=(0,)),
     C("extract_sequences", "overlap", (normal(9), 5, 1), ref_extract_sequences, grad=(0,)),

@@ -27,8 +27,24 @@ import warnings
 
 import numpy as np
 
-from .harness import (BOOL, F32_64, FLOAT, INT32, INTS, NONE, SAME, SUM, C, Gen, const, distinct, fixed, ints,
-                      normal, uniform)
+from .harness import (
+    BOOL,
+    F32_64,
+    FLOAT,
+    INT32,
+    INTS,
+    NONE,
+    SAME,
+    SUM,
+    C,
+    Gen,
+    const,
+    distinct,
+    fixed,
+    ints,
+    normal,
+    uniform,
+)
 
 NAN = float("nan")
 INF = float("inf")
@@ -39,19 +55,23 @@ METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 def _quiet(fn):
     """numpy warns on all-NaN and empty slices ("Mean of empty slice", "All-NaN slice"); the values are compared."""
+
     @functools.wraps(fn)
     def ref(*args, **kwargs):
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore", RuntimeWarning)
             return fn(*args, **kwargs)
+
     return ref
 
 
 def _on_floats(fn):
     """``fn`` on float64 data (numpy's quantiles refuse bools), warnings silenced."""
+
     @functools.wraps(fn)
     def ref(x, *args, **kwargs):
         return _quiet(fn)(np.asarray(x, np.float64), *args, **kwargs)
+
     return ref
 
 
@@ -59,6 +79,7 @@ def with_nans(gen, p=0.3):
     """``gen``'s draws with about a fraction ``p`` of the entries NaN, drawn again until every slice along every
     axis keeps two numbers (one along an axis of length 2): the gradient cases then have finite outputs, and a
     standard deviation is never of a single number."""
+
     def fn(rng):
         v = np.array(gen(rng), dtype=np.float64)
         for _ in range(1000):
@@ -66,6 +87,7 @@ def with_nans(gen, p=0.3):
             if all(np.all(np.sum(~hole, axis=a) >= min(2, n - 1)) for a, n in enumerate(v.shape)):
                 return np.where(hole, np.nan, v)
         raise AssertionError(f"no NaN pattern for shape {v.shape}")  # pragma: no cover
+
     return Gen(fn, f"with_nans({gen!r})")
 
 
@@ -85,14 +107,17 @@ def _nanarg(np_fn):
         empty = np.all(np.isnan(x), axis=axis, keepdims=keepdims)
         safe = np.where(np.all(np.isnan(x), axis=axis, keepdims=True), 0.0, x) if x.dtype.kind == "f" else x
         return np.where(empty, -1, np_fn(safe, axis=axis, keepdims=keepdims)).astype(np.int32)
+
     ref.__name__ = np_fn.__name__
     return ref
 
 
 def _literal(value, dtype=np.float64):
     """A reference that is a value worked out by hand (where numpy's answer is not the one we keep)."""
+
     def ref(*args, **kwargs):
         return np.asarray(value, dtype=dtype)
+
     return ref
 
 
@@ -121,18 +146,23 @@ _REDUCTIONS = [
     C("nansum", "all-nan-row", (ALL_NAN_ROW,), _quiet(np.nansum), dtypes=F32_64, axis=1),
     C("nansum", "inf", (WITH_INF,), _quiet(np.nansum), axis=0),
     C("nansum", "int", (ints(3, 4),), np.nansum, dtypes=INTS, out=_widened, axis=1),
-    C("nansum", "small-int", (ints(3, 4, low=0, high=100),), np.nansum, out=_widened, axis=0,
-      dtypes=("int8", "int16", "uint8", "uint16")),
+    C(
+        "nansum",
+        "small-int",
+        (ints(3, 4, low=0, high=100),),
+        np.nansum,
+        out=_widened,
+        axis=0,
+        dtypes=("int8", "int16", "uint8", "uint16"),
+    ),
     C("nansum", "bool", (ints(3, 4, low=0, high=2),), np.nansum, dtypes=("bool",), out=_widened, axis=-1),
     C("nansum", "half", (with_nans(normal(3, 4)),), _quiet(np.nansum), dtypes=HALF, axis=-1),
     C("nansum", "size0", (normal(0, 3),), np.nansum, axis=0),
-
     *_axes_family("nanmean", XN, out=FLOAT),
     C("nanmean", "all-nan-row", (ALL_NAN_ROW,), _quiet(np.nanmean), dtypes=F32_64, out=FLOAT, axis=1),
     C("nanmean", "int", (ints(3, 4),), np.nanmean, dtypes=INTS + ("bool",), out=FLOAT, axis=0),
     C("nanmean", "half", (with_nans(normal(3, 4)),), _quiet(np.nanmean), dtypes=HALF, out=FLOAT, axis=-1),
     C("nanmean", "size0", (normal(0, 3),), _quiet(np.nanmean), out=FLOAT, axis=0),
-
     *_axes_family("nanmax", XN_DISTINCT, out=SAME),
     C("nanmax", "all-nan-row", (ALL_NAN_ROW,), _quiet(np.nanmax), dtypes=F32_64, out=SAME, axis=1),
     C("nanmax", "inf", (WITH_INF,), _quiet(np.nanmax), out=SAME, axis=1),
@@ -143,13 +173,18 @@ _REDUCTIONS = [
     C("nanmin", "inf", (WITH_INF,), _quiet(np.nanmin), out=SAME, axis=0),
     C("nanmin", "int", (ints(3, 4),), np.nanmin, dtypes=INTS, out=SAME, axis=-1),
     C("nanmin", "bool", (ints(3, 4, low=0, high=2),), np.nanmin, dtypes=("bool",), out=BOOL, axis=1),
-
     *_axes_family("nanprod", XN_POSITIVE),
     C("nanprod", "all-nan-row", (ALL_NAN_ROW,), np.nanprod, dtypes=F32_64, axis=1),
     C("nanprod", "int", (ints(3, 4, low=-3, high=4),), np.nanprod, dtypes=INTS, out=_widened, axis=1),
-    C("nanprod", "small-int", (ints(3, 4, low=1, high=6),), np.nanprod, out=_widened, axis=0,
-      dtypes=("int8", "uint8", "bool")),
-
+    C(
+        "nanprod",
+        "small-int",
+        (ints(3, 4, low=1, high=6),),
+        np.nanprod,
+        out=_widened,
+        axis=0,
+        dtypes=("int8", "uint8", "bool"),
+    ),
     *_axes_family("nanvar", XN, out=FLOAT),
     C("nanvar", "all-nan-row", (ALL_NAN_ROW,), _quiet(np.nanvar), dtypes=F32_64, out=FLOAT, axis=1),
     C("nanvar", "int", (ints(3, 4),), np.nanvar, dtypes=INTS, out=FLOAT, axis=0),
@@ -160,31 +195,38 @@ _REDUCTIONS = [
     C("nanstd", "half", (with_nans(normal(3, 4)),), _quiet(np.nanstd), dtypes=HALF, out=FLOAT, axis=-1),
 ]
 
-_ARGS = [row for op, fn in (("nanargmax", np.nanargmax), ("nanargmin", np.nanargmin)) for row in (
-    C(op, "all", (with_nans(distinct(3, 4)),), _nanarg(fn), dtypes=F32_64, out=INT32),
-    C(op, "axis0", (with_nans(distinct(3, 4)),), _nanarg(fn), out=INT32, axis=0),
-    C(op, "axis-neg-keepdims", (with_nans(distinct(2, 3, 4)),), _nanarg(fn), out=INT32, axis=-1, keepdims=True),
-    C(op, "keepdims-all", (with_nans(distinct(2, 3)),), _nanarg(fn), out=INT32, keepdims=True),
-    # numpy raises on an all-NaN slice; -1, as every Keras backend gives
-    C(op, "all-nan-row", (ALL_NAN_ROW,), _nanarg(fn), dtypes=F32_64, out=INT32, axis=1),
-    C(op, "ties", (const([[1.0, 3.0, 3.0, NAN], [NAN, 2.0, 2.0, 0.0]]),), _nanarg(fn), out=INT32, axis=-1),
-    C(op, "int", (ints(3, 4, low=0, high=3),), _nanarg(fn), dtypes=INTS + ("bool",), out=INT32, axis=1),
-)] + [
+_ARGS = [
+    row
+    for op, fn in (("nanargmax", np.nanargmax), ("nanargmin", np.nanargmin))
+    for row in (
+        C(op, "all", (with_nans(distinct(3, 4)),), _nanarg(fn), dtypes=F32_64, out=INT32),
+        C(op, "axis0", (with_nans(distinct(3, 4)),), _nanarg(fn), out=INT32, axis=0),
+        C(op, "axis-neg-keepdims", (with_nans(distinct(2, 3, 4)),), _nanarg(fn), out=INT32, axis=-1, keepdims=True),
+        C(op, "keepdims-all", (with_nans(distinct(2, 3)),), _nanarg(fn), out=INT32, keepdims=True),
+        # numpy raises on an all-NaN slice; -1, as every Keras backend gives
+        C(op, "all-nan-row", (ALL_NAN_ROW,), _nanarg(fn), dtypes=F32_64, out=INT32, axis=1),
+        C(op, "ties", (const([[1.0, 3.0, 3.0, NAN], [NAN, 2.0, 2.0, 0.0]]),), _nanarg(fn), out=INT32, axis=-1),
+        C(op, "int", (ints(3, 4, low=0, high=3),), _nanarg(fn), dtypes=INTS + ("bool",), out=INT32, axis=1),
+    )
+] + [
     # numpy and every Keras backend give 0 here, the index of the NaN; the extreme of the real entries is at 1
     C("nanargmax", "nan-then-neg-inf", (const([NAN, -INF]),), _literal(1, np.int32), dtypes=F32_64, out=INT32),
-    C("nanargmin", "nan-then-inf", (const([[NAN, INF], [INF, NAN]]),), _literal([1, 0], np.int32), out=INT32,
-      axis=1),
+    C("nanargmin", "nan-then-inf", (const([[NAN, INF], [INF, NAN]]),), _literal([1, 0], np.int32), out=INT32, axis=1),
 ]
 
-_CUMULATIVE = [row for op in ("nancumsum", "nancumprod") for row in (
-    C(op, "flat", (with_nans(uniform(3, 4, low=0.5, high=1.5)),), dtypes=F32_64, grad=(0,)),
-    C(op, "axis-neg", (with_nans(uniform(2, 3, 4, low=0.5, high=1.5)),), grad=(0,), axis=-1),
-    C(op, "axis0", (with_nans(uniform(2, 3, 4, low=0.5, high=1.5)),), grad=(0,), axis=0),
-    C(op, "all-nan-row", (ALL_NAN_ROW,), axis=1),
-    C(op, "int", (ints(3, 4, low=-2, high=3),), dtypes=INTS, out=SUM, axis=1),
-    C(op, "bool", (ints(3, 4, low=0, high=2),), dtypes=("bool",), out=SUM, axis=0),
-    C(op, "dtype", (with_nans(uniform(3, 4, low=0.5, high=1.5)),), out="float64", axis=1, dtype="float64"),
-)]
+_CUMULATIVE = [
+    row
+    for op in ("nancumsum", "nancumprod")
+    for row in (
+        C(op, "flat", (with_nans(uniform(3, 4, low=0.5, high=1.5)),), dtypes=F32_64, grad=(0,)),
+        C(op, "axis-neg", (with_nans(uniform(2, 3, 4, low=0.5, high=1.5)),), grad=(0,), axis=-1),
+        C(op, "axis0", (with_nans(uniform(2, 3, 4, low=0.5, high=1.5)),), grad=(0,), axis=0),
+        C(op, "all-nan-row", (ALL_NAN_ROW,), axis=1),
+        C(op, "int", (ints(3, 4, low=-2, high=3),), dtypes=INTS, out=SUM, axis=1),
+        C(op, "bool", (ints(3, 4, low=0, high=2),), dtypes=("bool",), out=SUM, axis=0),
+        C(op, "dtype", (with_nans(uniform(3, 4, low=0.5, high=1.5)),), out="float64", axis=1, dtype="float64"),
+    )
+]
 
 
 def _quantile_cases(op, scale, ignore_nan):
@@ -202,18 +244,49 @@ def _quantile_cases(op, scale, ignore_nan):
         C(op, "list-axis-tuple", (gen3, [q(0.25), q(0.5), q(0.9)]), ref, out=FLOAT, grad=(0,), axis=(0, -1)),
         C(op, "list-keepdims", (gen3, [q(0.1), q(0.6)]), ref, out=FLOAT, grad=(0,), axis=1, keepdims=True),
         C(op, "keepdims-all", (gen3, q(0.5)), ref, out=FLOAT, grad=(0,), keepdims=True),
-        *[C(op, method, (gen2, [q(v) for v in levels]), ref, dtypes=F32_64, out=FLOAT, grad=(0,), axis=-1,
-            method=method) for method in METHODS],
+        *[
+            C(
+                op,
+                method,
+                (gen2, [q(v) for v in levels]),
+                ref,
+                dtypes=F32_64,
+                out=FLOAT,
+                grad=(0,),
+                axis=-1,
+                method=method,
+            )
+            for method in METHODS
+        ],
         # virtual indices 0.3 * 10 and 0.7 * 10 in float64: exactly 3 and 7
-        *[C(op, f"exact-index-{method}", (const(np.arange(11.0)), [q(0.3), q(0.7)]), ref, out=FLOAT,
-            method=method) for method in ("lower", "higher", "nearest")],
+        *[
+            C(op, f"exact-index-{method}", (const(np.arange(11.0)), [q(0.3), q(0.7)]), ref, out=FLOAT, method=method)
+            for method in ("lower", "higher", "nearest")
+        ],
         # virtual indices 0.5, 1.5 and 2.5: to the even position, as numpy (Keras on JAX rounds 1.5 down)
-        *[C(op, f"nearest-half-even-{n}", (const(np.stack([np.arange(n, 0.0, -1), np.arange(n) * 2.0])), q(0.5)), ref,
-            out=FLOAT, axis=1, method="nearest") for n in (2, 4, 6)],
-        C(op, "int", (ints(3, 5),  q(0.4)), ref, dtypes=INTS + ("bool",), out=FLOAT, axis=1),
+        *[
+            C(
+                op,
+                f"nearest-half-even-{n}",
+                (const(np.stack([np.arange(n, 0.0, -1), np.arange(n) * 2.0])), q(0.5)),
+                ref,
+                out=FLOAT,
+                axis=1,
+                method="nearest",
+            )
+            for n in (2, 4, 6)
+        ],
+        C(op, "int", (ints(3, 5), q(0.4)), ref, dtypes=INTS + ("bool",), out=FLOAT, axis=1),
         C(op, "half", (gen2, [q(0.2), q(0.5)]), ref, dtypes=HALF, out=FLOAT, axis=-1),
-        C(op, "tensor-q", (gen2, fixed(np.array([q(0.2), q(0.75)], np.float32))), ref, out=_float_of_x,
-          grad=(0,), axis=1),
+        C(
+            op,
+            "tensor-q",
+            (gen2, fixed(np.array([q(0.2), q(0.75)], np.float32))),
+            ref,
+            out=_float_of_x,
+            grad=(0,),
+            axis=1,
+        ),
         C(op, "tensor-q-scalar", (gen2, fixed(np.array(q(0.5), np.float64))), ref, out=_float_of_x, axis=-1),
         # NaN, as numpy's median and nanquantile (its quantile raises an IndexError)
         C(op, "size0", (normal(0, 3), q(0.5)), _literal([NAN] * 3), out=FLOAT, axis=0),
@@ -244,19 +317,40 @@ _ORDER = [
     C("quantile", "nan", (ALL_NAN_ROW, [0.0, 0.5]), out=FLOAT, axis=0),
     # the quantile of an empty slice (all NaN) is NaN; the others use the numbers they have
     C("nanmedian", "all-nan-row", (ALL_NAN_ROW,), _quiet(np.nanmedian), dtypes=F32_64, out=FLOAT, axis=1),
-    C("nanquantile", "all-nan-row", (ALL_NAN_ROW, [0.2, 1.0]), _quiet(np.nanquantile), out=FLOAT, axis=1,
-      method="midpoint"),
+    C(
+        "nanquantile",
+        "all-nan-row",
+        (ALL_NAN_ROW, [0.2, 1.0]),
+        _quiet(np.nanquantile),
+        out=FLOAT,
+        axis=1,
+        method="midpoint",
+    ),
     # on an entry, that entry; between a number and inf, inf (numpy: NaN for every level but the first)
-    C("quantile", "inf", (const([2.0, INF, 1.0]), [0.0, 0.5, 0.75, 1.0]), _literal([1.0, 2.0, INF, INF]),
-      out=FLOAT),
-    C("nanquantile", "inf", (const([NAN, 2.0, INF, 1.0]), [0.0, 0.5, 0.75, 1.0]), _literal([1.0, 2.0, INF, INF]),
-      out=FLOAT),
-    C("median", "infinities", (const([[-INF, INF], [1.0, INF], [-INF, -INF]]),), _literal([NAN, INF, -INF]),
-      out=FLOAT, axis=1),
+    C("quantile", "inf", (const([2.0, INF, 1.0]), [0.0, 0.5, 0.75, 1.0]), _literal([1.0, 2.0, INF, INF]), out=FLOAT),
+    C(
+        "nanquantile",
+        "inf",
+        (const([NAN, 2.0, INF, 1.0]), [0.0, 0.5, 0.75, 1.0]),
+        _literal([1.0, 2.0, INF, INF]),
+        out=FLOAT,
+    ),
+    C(
+        "median",
+        "infinities",
+        (const([[-INF, INF], [1.0, INF], [-INF, -INF]]),),
+        _literal([NAN, INF, -INF]),
+        out=FLOAT,
+        axis=1,
+    ),
     # a tensor q outside [0, 1] (which cannot be checked up front) gives NaN
-    C("quantile", "tensor-q-out-of-range", (const([3.0, 1.0, 2.0, 0.0, 4.0]),
-                                             fixed(np.array([-0.5, 0.5, 1.5], np.float32))),
-      _literal([NAN, 2.0, NAN]), out=_float_of_x),
+    C(
+        "quantile",
+        "tensor-q-out-of-range",
+        (const([3.0, 1.0, 2.0, 0.0, 4.0]), fixed(np.array([-0.5, 0.5, 1.5], np.float32))),
+        _literal([NAN, 2.0, NAN]),
+        out=_float_of_x,
+    ),
 ]
 
 
@@ -264,31 +358,74 @@ _ORDER = [
 _AVERAGE = [
     C("average", "all", (normal(3, 4),), np.average, dtypes=F32_64, out=FLOAT, grad=(0,)),
     C("average", "axis-tuple", (normal(2, 3, 4), (0, 2)), np.average, out=FLOAT, grad=(0,)),
-    C("average", "weights-1d", (normal(3, 4), 1, uniform(4, low=0.5, high=2.0)), np.average, dtypes=F32_64,
-      out=FLOAT, grad=(0, 2)),
-    C("average", "weights-1d-neg-axis", (normal(2, 3, 4), -2, uniform(3, low=0.5, high=2.0)), np.average,
-      out=FLOAT, grad=(0, 2)),
-    C("average", "weights-same-shape", (normal(2, 3), 0, uniform(2, 3, low=0.5, high=2.0)), np.average,
-      out=FLOAT, grad=(0, 2)),
-    C("average", "weights-all", (normal(2, 3), None, uniform(2, 3, low=0.5, high=2.0)), np.average, out=FLOAT,
-      grad=(0, 2)),
+    C(
+        "average",
+        "weights-1d",
+        (normal(3, 4), 1, uniform(4, low=0.5, high=2.0)),
+        np.average,
+        dtypes=F32_64,
+        out=FLOAT,
+        grad=(0, 2),
+    ),
+    C(
+        "average",
+        "weights-1d-neg-axis",
+        (normal(2, 3, 4), -2, uniform(3, low=0.5, high=2.0)),
+        np.average,
+        out=FLOAT,
+        grad=(0, 2),
+    ),
+    C(
+        "average",
+        "weights-same-shape",
+        (normal(2, 3), 0, uniform(2, 3, low=0.5, high=2.0)),
+        np.average,
+        out=FLOAT,
+        grad=(0, 2),
+    ),
+    C(
+        "average",
+        "weights-all",
+        (normal(2, 3), None, uniform(2, 3, low=0.5, high=2.0)),
+        np.average,
+        out=FLOAT,
+        grad=(0, 2),
+    ),
     C("average", "int", (ints(3, 4), 1, ints(4, low=1, high=4)), np.average, dtypes=INTS, out=FLOAT),
-    C("average", "promote", (normal(3, 4), None, uniform(3, 4, low=0.5, high=2.0)), np.average, out=FLOAT,
-      dtypes=(("float32", "float64"), ("int32", "float16"))),
+    C(
+        "average",
+        "promote",
+        (normal(3, 4), None, uniform(3, 4, low=0.5, high=2.0)),
+        np.average,
+        out=FLOAT,
+        dtypes=(("float32", "float64"), ("int32", "float16")),
+    ),
 ]
 
 
 def _window(length):
-    return [C(op, f"m{length}", (length,), dtypes=N, out="float32")
-            for op in ("bartlett", "blackman", "hamming", "hanning")]
+    return [
+        C(op, f"m{length}", (length,), dtypes=N, out="float32") for op in ("bartlett", "blackman", "hamming", "hanning")
+    ]
 
 
 _WINDOWS = [
     *[row for length in (0, 1, 2, 7, 16) for row in _window(length)],
     C("hamming", "negative-length", (-3,), dtypes=N, out="float32"),
-    *[C("kaiser", f"m{length}-beta{beta:g}", (length, beta), dtypes=N, out="float32")
-      for length, beta in ((0, 3.0), (1, 3.0), (2, 5.0), (5, 14.0), (16, 8.6), (6, 0.0), (9, 40.0), (4, 200.0),
-                           (7, -3.0))],
+    *[
+        C("kaiser", f"m{length}-beta{beta:g}", (length, beta), dtypes=N, out="float32")
+        for length, beta in (
+            (0, 3.0),
+            (1, 3.0),
+            (2, 5.0),
+            (5, 14.0),
+            (16, 8.6),
+            (6, 0.0),
+            (9, 40.0),
+            (4, 200.0),
+            (7, -3.0),
+        )
+    ],
 ]
 
 CASES = [*_REDUCTIONS, *_ARGS, *_CUMULATIVE, *_ORDER, *_AVERAGE, *_WINDOWS]

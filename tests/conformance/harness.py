@@ -29,9 +29,23 @@ try:  # ml_dtypes ships with jax and tensorflow; without it bfloat16 cases are s
 except ImportError:  # pragma: no cover
     BFLOAT16 = None
 
-SHORT = {"float64": "f64", "float32": "f32", "float16": "f16", "bfloat16": "bf16", "int64": "i64",
-         "int32": "i32", "int16": "i16", "int8": "i8", "uint8": "u8", "uint16": "u16", "uint32": "u32",
-         "uint64": "u64", "bool": "bool", "complex64": "c64", "complex128": "c128"}
+SHORT = {
+    "float64": "f64",
+    "float32": "f32",
+    "float16": "f16",
+    "bfloat16": "bf16",
+    "int64": "i64",
+    "int32": "i32",
+    "int16": "i16",
+    "int8": "i8",
+    "uint8": "u8",
+    "uint16": "u16",
+    "uint32": "u32",
+    "uint64": "u64",
+    "bool": "bool",
+    "complex64": "c64",
+    "complex128": "c128",
+}
 
 #: the run "dtype" of cases without master inputs (creation ops): no suffix in the test id
 NONE = "-"
@@ -76,17 +90,21 @@ def _away(values, kinks, margin):
 
 def normal(*shape, scale=1.0, shift=0.0, away=None, margin=0.1):
     """Standard normal draws times ``scale`` plus ``shift``; ``away``: kinks to keep ``margin`` from."""
+
     def fn(rng):
         v = rng.standard_normal(shape) * scale + shift
         return _away(v, away, margin) if away is not None else v
+
     return Gen(fn, f"normal{shape}")
 
 
 def uniform(*shape, low=-1.0, high=1.0, away=None, margin=0.05):
     """Uniform draws in ``[low, high)``; ``away``: kinks to keep ``margin`` from."""
+
     def fn(rng):
         v = rng.uniform(low, high, shape)
         return _away(v, away, margin) if away is not None else v
+
     return Gen(fn, f"uniform{shape}[{low},{high})")
 
 
@@ -105,9 +123,11 @@ def distinct(*shape, spacing=0.25, jitter=0.05):
 
     With ``spacing=1, jitter=0`` the values are distinct integers (for integer-dtype runs).
     """
+
     def fn(rng):
         n = int(np.prod(shape))
         return (rng.permutation(n) - n // 2).reshape(shape) * spacing + rng.uniform(0, jitter, shape)
+
     return Gen(fn, f"distinct{shape}")
 
 
@@ -178,8 +198,10 @@ def SUM(p):
 
 def fixed_dtype(name):
     """A rule that always gives ``name``."""
+
     def rule(p):
         return name
+
     rule.__doc__ = f"always {name}"
     return rule
 
@@ -222,8 +244,20 @@ class Case:
             yield f"{self.id}-{tag}", spec
 
 
-def C(op, label, args, ref=None, *, dtypes=F32, grad=(), out=PROMOTE, finite=False, tol_op=None,
-      grad_dtype="float32", **kwargs):
+def C(
+    op,
+    label,
+    args,
+    ref=None,
+    *,
+    dtypes=F32,
+    grad=(),
+    out=PROMOTE,
+    finite=False,
+    tol_op=None,
+    grad_dtype="float32",
+    **kwargs,
+):
     """Builds a :class:`Case`.
 
     Args:
@@ -244,8 +278,7 @@ def C(op, label, args, ref=None, *, dtypes=F32, grad=(), out=PROMOTE, finite=Fal
         ref = getattr(np, op)
     if isinstance(out, str):
         out = fixed_dtype(out)
-    return Case(op, label, tuple(args), kwargs, ref, tuple(dtypes), tuple(grad), out, finite,
-                tol_op or op, grad_dtype)
+    return Case(op, label, tuple(args), kwargs, ref, tuple(dtypes), tuple(grad), out, finite, tol_op or op, grad_dtype)
 
 
 def collect(*tables):
@@ -327,6 +360,7 @@ def reference_args(cast_args, widen_ints=False):
     With ``widen_ints`` (ops whose integer inputs compute in floatx) ints become int64, so that numpy
     does not compute ``sqrt(uint8)`` in float16.
     """
+
     def go(a):
         if isinstance(a, _Master):
             if a.value.dtype.kind == "f":
@@ -402,20 +436,25 @@ def compare(got, want, rtol, atol, what):
             raise AssertionError(
                 f"{what}: {int(bad.sum())} of {want.size} entries differ (exact match required); first at "
                 f"index {idx}: got {got[idx]!r}, expected {want[idx]!r}\n  got:      {_brief(got)}\n"
-                f"  expected: {_brief(want)}")
+                f"  expected: {_brief(want)}"
+            )
         return
     g = got.astype(np.float64)
     w = want.astype(np.float64)
     nan_g, nan_w = np.isnan(g), np.isnan(w)
     if (nan_g != nan_w).any():
         idx = tuple(int(i) for i in np.argwhere(nan_g != nan_w)[0])
-        raise AssertionError(f"{what}: NaN placement differs; first at index {idx}: got {g[idx]!r}, "
-                             f"expected {w[idx]!r}\n  got:      {_brief(g)}\n  expected: {_brief(w)}")
+        raise AssertionError(
+            f"{what}: NaN placement differs; first at index {idx}: got {g[idx]!r}, "
+            f"expected {w[idx]!r}\n  got:      {_brief(g)}\n  expected: {_brief(w)}"
+        )
     inf_g, inf_w = np.isinf(g), np.isinf(w)
     if (inf_g != inf_w).any() or (g[inf_w] != w[inf_w]).any():
         idx = tuple(int(i) for i in np.argwhere((inf_g != inf_w) | (inf_w & (g != w)))[0])
-        raise AssertionError(f"{what}: infinities differ; first at index {idx}: got {g[idx]!r}, "
-                             f"expected {w[idx]!r}\n  got:      {_brief(g)}\n  expected: {_brief(w)}")
+        raise AssertionError(
+            f"{what}: infinities differ; first at index {idx}: got {g[idx]!r}, "
+            f"expected {w[idx]!r}\n  got:      {_brief(g)}\n  expected: {_brief(w)}"
+        )
     ok = nan_w | inf_w
     err = np.where(ok, 0.0, np.abs(g - w))
     bound = atol + rtol * np.abs(np.where(ok, 0.0, w))
@@ -426,7 +465,8 @@ def compare(got, want, rtol, atol, what):
         raise AssertionError(
             f"{what}: {int(bad.sum())} of {w.size} entries out of tolerance (rtol={rtol:g}, atol={atol:g}); "
             f"worst at index {idx}: got {g[idx]!r}, expected {w[idx]!r} (abs err {err[idx]:.3g}, rel err "
-            f"{rel:.3g}); max abs err {err.max():.3g}\n  got:      {_brief(g)}\n  expected: {_brief(w)}")
+            f"{rel:.3g}); max abs err {err.max():.3g}\n  got:      {_brief(g)}\n  expected: {_brief(w)}"
+        )
 
 
 def _compare_complex(got, want, rtol, atol, what):
@@ -434,8 +474,9 @@ def _compare_complex(got, want, rtol, atol, what):
     nan_g, nan_w = np.isnan(got), np.isnan(want)
     if (nan_g != nan_w).any():
         idx = tuple(int(i) for i in np.argwhere(nan_g != nan_w)[0])
-        raise AssertionError(f"{what}: NaN placement differs; first at index {idx}: got {got[idx]!r}, expected "
-                             f"{want[idx]!r}")
+        raise AssertionError(
+            f"{what}: NaN placement differs; first at index {idx}: got {got[idx]!r}, expected {want[idx]!r}"
+        )
     err = np.where(nan_w, 0.0, np.abs(np.where(nan_w, 0, got - want)))
     bound = atol + rtol * np.abs(np.where(nan_w, 0, want))
     bad = err > bound
@@ -444,7 +485,8 @@ def _compare_complex(got, want, rtol, atol, what):
         raise AssertionError(
             f"{what}: {int(bad.sum())} of {want.size} entries out of tolerance (rtol={rtol:g}, atol={atol:g}); "
             f"worst at index {idx}: got {got[idx]!r}, expected {want[idx]!r} (abs err {err[idx]:.3g}); max abs err "
-            f"{err.max():.3g}\n  got:      {_brief(got)}\n  expected: {_brief(want)}")
+            f"{err.max():.3g}\n  got:      {_brief(got)}\n  expected: {_brief(want)}"
+        )
 
 
 def _brief(a, n=8):

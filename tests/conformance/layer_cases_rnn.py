@@ -50,6 +50,7 @@ def _rnn_over(*cells, **kwargs):
         made = [getattr(hl.layers, name)(units, dtype=dtype) for name, units in cells]
         cell = made[0] if len(made) == 1 else hl.layers.StackedRNNCells(made, dtype=dtype)
         return hl.layers.RNN(cell, dtype=dtype, **kwargs)
+
     return build
 
 
@@ -58,8 +59,9 @@ def _masked(cls_name, mask, **kwargs):
 
 
 def _bidirectional(merge_mode, **kwargs):
-    return lambda dtype: hl.layers.Bidirectional(hl.layers.LSTM(3, dtype=dtype, **kwargs), merge_mode=merge_mode,
-                                                 dtype=dtype)
+    return lambda dtype: hl.layers.Bidirectional(
+        hl.layers.LSTM(3, dtype=dtype, **kwargs), merge_mode=merge_mode, dtype=dtype
+    )
 
 
 def _time_distributed(dtype):
@@ -71,38 +73,98 @@ MASK[1, :3] = False  # leading padding too
 L = LayerCase
 CASES = [
     # cells: one step, gradients also with respect to the incoming states
-    L("simple_rnn_cell", "SimpleRNNCell", inputs=[normal(3, 4), normal(3, 5)], like="matmul",
-      build=_cell("SimpleRNNCell", units=5)),
-    L("lstm_cell", "LSTMCell", inputs=[normal(3, 4), normal(3, 5), normal(3, 5)], like="matmul",
-      build=_cell("LSTMCell", units=5)),
+    L(
+        "simple_rnn_cell",
+        "SimpleRNNCell",
+        inputs=[normal(3, 4), normal(3, 5)],
+        like="matmul",
+        build=_cell("SimpleRNNCell", units=5),
+    ),
+    L(
+        "lstm_cell",
+        "LSTMCell",
+        inputs=[normal(3, 4), normal(3, 5), normal(3, 5)],
+        like="matmul",
+        build=_cell("LSTMCell", units=5),
+    ),
     L("gru_cell", "GRUCell", inputs=[normal(3, 4), normal(3, 5)], like="matmul", build=_cell("GRUCell", units=5)),
-    L("gru_cell_reset_before", "GRUCell", inputs=[normal(3, 4), normal(3, 5)], like="matmul",
-      build=_cell("GRUCell", units=5, reset_after=False)),
+    L(
+        "gru_cell_reset_before",
+        "GRUCell",
+        inputs=[normal(3, 4), normal(3, 5)],
+        like="matmul",
+        build=_cell("GRUCell", units=5, reset_after=False),
+    ),
     # full layers over 20 steps
     L("simple_rnn_20", "SimpleRNN", {"units": 4, "return_sequences": True}, normal(2, STEPS, 3), like="matmul"),
-    L("simple_rnn_20_backwards_unrolled", "SimpleRNN", {"units": 4, "go_backwards": True, "unroll": True},
-      normal(2, STEPS, 3), like="matmul"),
+    L(
+        "simple_rnn_20_backwards_unrolled",
+        "SimpleRNN",
+        {"units": 4, "go_backwards": True, "unroll": True},
+        normal(2, STEPS, 3),
+        like="matmul",
+    ),
     L("lstm_20", "LSTM", {"units": 4}, normal(2, STEPS, 3), like="matmul"),
-    L("lstm_20_sequences_backwards", "LSTM", {"units": 3, "return_sequences": True, "go_backwards": True},
-      normal(2, STEPS, 3), like="matmul"),
-    L("lstm_20_initial_state", "LSTM", inputs=[normal(2, STEPS, 3), normal(2, 4), normal(2, 4)], like="matmul",
-      build=lambda dtype: _Call(hl.layers.LSTM(4, dtype=dtype, return_sequences=True), initial_state=True)),
-    L("lstm_20_masked", "LSTM", inputs=normal(2, STEPS, 3), like="matmul",
-      build=_masked("LSTM", MASK, units=4, return_sequences=True)),
-    L("lstm_20_dropout", "LSTM", {"units": 4, "dropout": 0.3, "recurrent_dropout": 0.2, "seed": 3},
-      normal(2, STEPS, 3), like="matmul", modes=(False, True), random=True),
+    L(
+        "lstm_20_sequences_backwards",
+        "LSTM",
+        {"units": 3, "return_sequences": True, "go_backwards": True},
+        normal(2, STEPS, 3),
+        like="matmul",
+    ),
+    L(
+        "lstm_20_initial_state",
+        "LSTM",
+        inputs=[normal(2, STEPS, 3), normal(2, 4), normal(2, 4)],
+        like="matmul",
+        build=lambda dtype: _Call(hl.layers.LSTM(4, dtype=dtype, return_sequences=True), initial_state=True),
+    ),
+    L(
+        "lstm_20_masked",
+        "LSTM",
+        inputs=normal(2, STEPS, 3),
+        like="matmul",
+        build=_masked("LSTM", MASK, units=4, return_sequences=True),
+    ),
+    L(
+        "lstm_20_dropout",
+        "LSTM",
+        {"units": 4, "dropout": 0.3, "recurrent_dropout": 0.2, "seed": 3},
+        normal(2, STEPS, 3),
+        like="matmul",
+        modes=(False, True),
+        random=True,
+    ),
     L("gru_20", "GRU", {"units": 4, "return_sequences": True}, normal(2, STEPS, 3), like="matmul"),
     L("gru_20_reset_before", "GRU", {"units": 4, "reset_after": False}, normal(2, STEPS, 3), like="matmul"),
-    L("gru_20_masked_backwards", "GRU", inputs=normal(2, STEPS, 3), like="matmul",
-      build=_masked("GRU", MASK, units=3, go_backwards=True)),
-    L("rnn_lstm_cell_20", "RNN", inputs=normal(2, STEPS, 3), like="matmul",
-      build=_rnn_over(("LSTMCell", 3), return_sequences=True)),
-    L("stacked_cells_20", "StackedRNNCells", inputs=normal(2, STEPS, 3), like="matmul",
-      build=_rnn_over(("LSTMCell", 3), ("GRUCell", 4), ("SimpleRNNCell", 2))),
-    L("bidirectional_concat_20", "Bidirectional", inputs=normal(2, STEPS, 3), like="matmul",
-      build=_bidirectional("concat", return_sequences=True)),
-    L("bidirectional_sum_20", "Bidirectional", inputs=normal(2, STEPS, 3), like="matmul",
-      build=_bidirectional("sum")),
-    L("time_distributed_dense", "TimeDistributed", inputs=normal(2, STEPS, 3), like="matmul",
-      build=_time_distributed),
+    L(
+        "gru_20_masked_backwards",
+        "GRU",
+        inputs=normal(2, STEPS, 3),
+        like="matmul",
+        build=_masked("GRU", MASK, units=3, go_backwards=True),
+    ),
+    L(
+        "rnn_lstm_cell_20",
+        "RNN",
+        inputs=normal(2, STEPS, 3),
+        like="matmul",
+        build=_rnn_over(("LSTMCell", 3), return_sequences=True),
+    ),
+    L(
+        "stacked_cells_20",
+        "StackedRNNCells",
+        inputs=normal(2, STEPS, 3),
+        like="matmul",
+        build=_rnn_over(("LSTMCell", 3), ("GRUCell", 4), ("SimpleRNNCell", 2)),
+    ),
+    L(
+        "bidirectional_concat_20",
+        "Bidirectional",
+        inputs=normal(2, STEPS, 3),
+        like="matmul",
+        build=_bidirectional("concat", return_sequences=True),
+    ),
+    L("bidirectional_sum_20", "Bidirectional", inputs=normal(2, STEPS, 3), like="matmul", build=_bidirectional("sum")),
+    L("time_distributed_dense", "TimeDistributed", inputs=normal(2, STEPS, 3), like="matmul", build=_time_distributed),
 ]

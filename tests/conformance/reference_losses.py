@@ -34,7 +34,7 @@ def msle(t, p):
 
 def huber(t, p, delta=1.0):
     e = np.abs(p - t)
-    return np.mean(np.where(e <= delta, 0.5 * e ** 2, delta * e - 0.5 * delta ** 2), axis=-1)
+    return np.mean(np.where(e <= delta, 0.5 * e**2, delta * e - 0.5 * delta**2), axis=-1)
 
 
 def log_cosh(t, p):
@@ -67,8 +67,9 @@ def _sigmoid(x):
     return np.exp(-np.logaddexp(0.0, -x))
 
 
-def binary_focal_crossentropy(t, p, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False,
-                              label_smoothing=0.0):
+def binary_focal_crossentropy(
+    t, p, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0
+):
     t = t * (1 - label_smoothing) + 0.5 * label_smoothing
     bce = _bce(t, p, from_logits)
     prob = _sigmoid(p) if from_logits else p

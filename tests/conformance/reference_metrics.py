@@ -13,6 +13,7 @@ from . import reference_losses as L
 
 def mean_of(per_sample):
     """The weighted mean of a per-sample function over all batches."""
+
     def result(batches):
         total = count = 0.0
         for t, p, sw in batches:
@@ -22,6 +23,7 @@ def mean_of(per_sample):
             total += np.sum(v * w)
             count += np.sum(w)
         return total / count if count else 0.0
+
     return result
 
 
@@ -55,15 +57,19 @@ def counts(batches, thresholds, top_k=None, class_id=None):
         t, p = np.asarray(t, np.float64), np.asarray(p, np.float64)
         w = np.ones_like(p) if sw is None else np.broadcast_to(np.asarray(sw, np.float64)[:, None], p.shape)
         if top_k is not None:
-            kth = -np.sort(-p, axis=-1)[:, top_k - 1:top_k]
+            kth = -np.sort(-p, axis=-1)[:, top_k - 1 : top_k]
             p = np.where(p >= kth, p, -1e10)
         if class_id is not None:
             t, p, w = t[:, class_id], p[:, class_id], w[:, class_id]
         pos = p.reshape(1, -1) > thresholds.astype(np.float32).astype(np.float64)[:, None]
-        lab = (t.reshape(1, -1) != 0)
+        lab = t.reshape(1, -1) != 0
         w = w.reshape(1, -1)
-        out += [np.sum(w * (lab & pos), 1), np.sum(w * (~lab & pos), 1), np.sum(w * (~lab & ~pos), 1),
-                np.sum(w * (lab & ~pos), 1)]
+        out += [
+            np.sum(w * (lab & pos), 1),
+            np.sum(w * (~lab & pos), 1),
+            np.sum(w * (~lab & ~pos), 1),
+            np.sum(w * (lab & ~pos), 1),
+        ]
     return out
 
 
@@ -111,7 +117,7 @@ def fbeta(batches, beta=1.0, average=None, threshold=None):
         fn += np.sum(w * (1 - pred) * t, axis)
         support += np.sum(w * t, axis)
     prec, rec = tp / (tp + fp + eps), tp / (tp + fn + eps)
-    f = (1 + beta ** 2) * prec * rec / (beta ** 2 * prec + rec + eps)
+    f = (1 + beta**2) * prec * rec / (beta**2 * prec + rec + eps)
     if average == "weighted":
         return np.sum(f * support / (np.sum(support) + eps))
     return np.mean(f) if average else f

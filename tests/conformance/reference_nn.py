@@ -49,8 +49,9 @@ def _pads(spatial, ksize, strides, dilation, padding):
 def _windows(xp, ksize, strides, dilation, out_sizes):
     """Yields ``(offset, window)``: the strided input window that meets kernel tap ``offset``."""
     for offset in itertools.product(*(range(k) for k in ksize)):
-        idx = tuple(slice(o * d, o * d + (n - 1) * s + 1, s)
-                    for o, d, s, n in zip(offset, dilation, strides, out_sizes))
+        idx = tuple(
+            slice(o * d, o * d + (n - 1) * s + 1, s) for o, d, s, n in zip(offset, dilation, strides, out_sizes)
+        )
         yield offset, xp[(slice(None),) + idx]
 
 
@@ -76,7 +77,7 @@ def conv(x, kernel, strides=1, padding="valid", data_format=None, dilation_rate=
     for offset, win in _windows(xp, ksize, strides, dilation, out_sizes):
         tap = kernel[offset]  # (cin // groups, cout)
         for g in range(groups):
-            y[..., g * go:(g + 1) * go] += win[..., g * gi:(g + 1) * gi] @ tap[:, g * go:(g + 1) * go]
+            y[..., g * go : (g + 1) * go] += win[..., g * gi : (g + 1) * gi] @ tap[:, g * go : (g + 1) * go]
     return _from_last(y, data_format)
 
 
@@ -100,8 +101,7 @@ def conv_transpose_length(n, k, s, padding, output_padding=None, d=1):
     return (n - 1) * s + eff - 2 * pad + output_padding
 
 
-def conv_transpose(x, kernel, strides, padding="valid", output_padding=None, data_format=None,
-                   dilation_rate=1):
+def conv_transpose(x, kernel, strides, padding="valid", output_padding=None, data_format=None, dilation_rate=1):
     """Transposed convolution: the adjoint of :func:`conv` on an input of the Keras output length.
 
     Each input position ``i`` scatters ``x[i] @ kernel[offset].T`` to output position
@@ -116,15 +116,17 @@ def conv_transpose(x, kernel, strides, padding="valid", output_padding=None, dat
     ksize = kernel.shape[:nd]
     strides, dilation = _tuple(strides, nd), _tuple(dilation_rate, nd)
     in_sizes = x.shape[1:-1]
-    out_sizes = [conv_transpose_length(n, k, s, padding, None, d)
-                 for n, k, s, d in zip(in_sizes, ksize, strides, dilation)]
+    out_sizes = [
+        conv_transpose_length(n, k, s, padding, None, d) for n, k, s, d in zip(in_sizes, ksize, strides, dilation)
+    ]
     befores = [p[0] for p in _pads(out_sizes, ksize, strides, dilation, padding)]
-    full = [max((n - 1) * s + (k - 1) * d + 1, o + b)
-            for n, k, s, d, o, b in zip(in_sizes, ksize, strides, dilation, out_sizes, befores)]
+    full = [
+        max((n - 1) * s + (k - 1) * d + 1, o + b)
+        for n, k, s, d, o, b in zip(in_sizes, ksize, strides, dilation, out_sizes, befores)
+    ]
     y = np.zeros((x.shape[0], *full, kernel.shape[-2]))
     for offset in itertools.product(*(range(k) for k in ksize)):
-        idx = tuple(slice(o * d, o * d + (n - 1) * s + 1, s)
-                    for o, d, s, n in zip(offset, dilation, strides, in_sizes))
+        idx = tuple(slice(o * d, o * d + (n - 1) * s + 1, s) for o, d, s, n in zip(offset, dilation, strides, in_sizes))
         y[(slice(None),) + idx] += x @ kernel[offset].T  # kernel tap (out, in)
     crop = tuple(slice(b, b + o) for b, o in zip(befores, out_sizes))
     return _from_last(y[(slice(None),) + crop], data_format)
@@ -152,8 +154,7 @@ def max_pool(x, pool_size, strides=None, padding="valid", data_format=None):
 
 def average_pool(x, pool_size, strides=None, padding="valid", data_format=None):
     """Average pooling over the real (unpadded) entries of each window."""
-    return _pool(x, pool_size, strides, padding, data_format,
-                 lambda w, c: w.sum(axis=0) / c.sum(axis=0), 0.0)
+    return _pool(x, pool_size, strides, padding, data_format, lambda w, c: w.sum(axis=0) / c.sum(axis=0), 0.0)
 
 
 def moments(x, axes, keepdims=False):

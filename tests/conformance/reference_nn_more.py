@@ -206,8 +206,9 @@ def _adaptive(x, output_size, data_format, reduce):
     sizes = (output_size,) * len(spatial) if isinstance(output_size, int) else tuple(output_size)
     out = np.zeros((x.shape[0],) + sizes + (x.shape[-1],), np.float64 if reduce is np.mean else x.dtype)
     for cell in itertools.product(*(range(o) for o in sizes)):
-        window = tuple(slice(math.floor(i * n / o), math.ceil((i + 1) * n / o)) for i, n, o in
-                       zip(cell, spatial, sizes))
+        window = tuple(
+            slice(math.floor(i * n / o), math.ceil((i + 1) * n / o)) for i, n, o in zip(cell, spatial, sizes)
+        )
         block = x[(slice(None),) + window + (slice(None),)]
         out[(slice(None),) + cell + (slice(None),)] = reduce(block, axis=tuple(range(1, 1 + len(sizes))))
     return R._from_last(out, data_format)
@@ -221,10 +222,12 @@ def adaptive_max_pool(inputs, output_size, data_format=None):
     return _adaptive(inputs, output_size, data_format, np.max)
 
 
-def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None,
-                   dilation_rate=1):
-    mid = R.depthwise_conv(inputs, depthwise_kernel, strides=strides, padding=padding, data_format=data_format,
-                           dilation_rate=dilation_rate)
+def separable_conv(
+    inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None, dilation_rate=1
+):
+    mid = R.depthwise_conv(
+        inputs, depthwise_kernel, strides=strides, padding=padding, data_format=data_format, dilation_rate=dilation_rate
+    )
     return R.conv(mid, pointwise_kernel, data_format=data_format)
 
 
@@ -245,8 +248,7 @@ def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
 
 
 def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
-    (oh, ow), (kh, kw), (dh, dw), (ph, pw), (sh, sw) = map(_pair, (output_size, kernel_size, dilation, padding,
-                                                               stride))
+    (oh, ow), (kh, kw), (dh, dw), (ph, pw), (sh, sw) = map(_pair, (output_size, kernel_size, dilation, padding, stride))
     n, ckk, _ = x.shape
     c = ckk // (kh * kw)
     nh = (oh + 2 * ph - dh * (kh - 1) - 1) // sh + 1
@@ -254,7 +256,7 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     out = np.zeros((n, c, oh + 2 * ph, ow + 2 * pw), x.dtype)
     for ci, i, j, r, q in itertools.product(range(c), range(kh), range(kw), range(nh), range(nw)):
         out[:, ci, r * sh + i * dh, q * sw + j * dw] += x[:, (ci * kh + i) * kw + j, r * nw + q]
-    return out[:, :, ph:ph + oh, pw:pw + ow]
+    return out[:, :, ph : ph + oh, pw : pw + ow]
 
 
 def depth_to_space(x, block_size, data_format="channels_last"):
@@ -288,8 +290,17 @@ def space_to_depth(x, block_size, data_format="channels_last"):
 
 
 # ------------------------------------------------------------------------------------------------- attention
-def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False,
-                          flash_attention=None, attn_logits_soft_cap=None):
+def dot_product_attention(
+    query,
+    key,
+    value,
+    bias=None,
+    mask=None,
+    scale=None,
+    is_causal=False,
+    flash_attention=None,
+    attn_logits_soft_cap=None,
+):
     b, t, n, h = query.shape
     s, kv = key.shape[1], key.shape[2]
     scale = 1.0 / math.sqrt(h) if scale is None else scale
@@ -322,7 +333,7 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
     log_probs = _log_softmax_last(output)
     losses = []
     for b in range(len(target)):
-        labels = [int(v) for v in target[b][:int(target_length[b])]]
+        labels = [int(v) for v in target[b][: int(target_length[b])]]
         ext = [mask_index]
         for label in labels:
             ext += [label, mask_index]
@@ -379,8 +390,9 @@ def _beam(logits, length, beam_width, blank):
     return sorted(((list(p), float(np.logaddexp(*v))) for p, v in beams.items()), key=lambda e: -e[1])
 
 
-def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True,
-               mask_index=0):
+def ctc_decode(
+    inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True, mask_index=0
+):
     inputs = np.asarray(inputs, np.float64)
     batch, steps, classes = inputs.shape
     blank = classes - 1 if mask_index is None else mask_index % classes
@@ -394,6 +406,6 @@ def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_
         else:
             found = _beam(inputs[b], length, beam_width, blank)[:top_paths]
         for p, (labels, score) in enumerate(found):
-            paths[p, b, :len(labels)] = labels
+            paths[p, b, : len(labels)] = labels
             scores[b, p] = score
     return paths, scores

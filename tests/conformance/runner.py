@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import highlevel as hl
+
 from . import harness as H
 from .tolerances import reason, tolerance
 
@@ -69,8 +70,9 @@ def check_forward(b, case, spec):
     wants, gots = H.as_list(want), H.as_list(got)
     multi = isinstance(want, (list, tuple))
     if multi:
-        assert isinstance(got, (list, tuple)), f"{where}: returned {type(got).__name__}, expected a " \
-                                               f"sequence of {len(wants)} tensors"
+        assert isinstance(got, (list, tuple)), (
+            f"{where}: returned {type(got).__name__}, expected a sequence of {len(wants)} tensors"
+        )
     assert len(gots) == len(wants), f"{where}: {len(gots)} outputs, expected {len(wants)}"
     participants = H._participants(cast)
     for i, (g, w, rule) in enumerate(zip(gots, wants, _rules(case, len(wants)))):
@@ -82,10 +84,12 @@ def check_forward(b, case, spec):
         got_dtype = b.dtype(g)
         assert got_dtype == expected_dtype, (
             f"{what}: result dtype {got_dtype!r}, expected {expected_dtype!r} "
-            f"(rule {rule.__name__ if hasattr(rule, '__name__') else rule} of {participants})")
+            f"(rule {rule.__name__ if hasattr(rule, '__name__') else rule} of {participants})"
+        )
         shape = b.shape(g)
         assert isinstance(shape, tuple) and all(type(d) is int for d in shape), (
-            f"{what}: shape() returned {shape!r}; expected a tuple of Python ints")
+            f"{what}: shape() returned {shape!r}; expected a tuple of Python ints"
+        )
         assert shape == w.shape, f"{what}: shape {shape}, expected {w.shape}"
         arr = H.to_numpy(b, g)
         rtol, atol = tolerance(case.tol_op, expected_dtype, b.name, "forward")
@@ -212,8 +216,7 @@ def native_float64_grad(case, spec):
         native = hl.backends.get("native")
         with hl.config.backend_scope("native"):
             value, grads, paths = backend_value_and_grad(native, case, wide, cots)
-            _NATIVE_CACHE[key] = (float(H.to_numpy(native, value)),
-                                  [H.to_numpy(native, g) for g in grads])
+            _NATIVE_CACHE[key] = (float(H.to_numpy(native, value)), [H.to_numpy(native, g) for g in grads])
     return _NATIVE_CACHE[key]
 
 
@@ -235,8 +238,7 @@ def _check_grads(b, case, grads, paths, cast_args, want_grads, kind, dtype, wher
         assert b.dtype(g) == leaf.dtype, f"{what}: gradient dtype {b.dtype(g)!r}, expected {leaf.dtype!r}"
         assert tuple(b.shape(g)) == leaf.shape, f"{what}: gradient shape {b.shape(g)}, expected {leaf.shape}"
         rtol, atol = tolerance(case.tol_op, dtype, b.name, kind)
-        H.compare(H.to_numpy(b, g), w, rtol, atol,
-                  f"{what}\n  [tolerance: {reason(case.tol_op, dtype, b.name, kind)}]")
+        H.compare(H.to_numpy(b, g), w, rtol, atol, f"{what}\n  [tolerance: {reason(case.tol_op, dtype, b.name, kind)}]")
 
 
 def check_fd(case):
@@ -275,4 +277,3 @@ def check_grad(b, case):
     scale = max(1.0, float(np.sqrt(sum(np.asarray(c).size for c in cots if c is not None))))
     H.compare(H.to_numpy(b, value), want_value, rtol, atol * scale, f"{where}: loss value vs {source}")
     _check_grads(b, case, grads, paths, cast, want, "grad", spec, f"{where} vs {source}")
-

@@ -22,9 +22,9 @@ checks, so that ``x +- eps * v`` is a meaningful step for inputs of size 1e4 too
 """
 
 import numpy as np
-import pytest
 
 import highlevel as hl
+
 from . import harness as H
 from .runner import FD_EPS, _get, _leaves, _put, cotangents, op_call, skip_unsupported
 from .tolerances import reason, tolerance
@@ -72,8 +72,10 @@ def _quadratic_loss(b, case, base, paths, cots, curvs):
             if c is None:
                 continue
             dt = b.dtype(o)
-            term = b.add(b.multiply(o, b.convert_to_tensor(c, dtype=dt)),
-                         b.multiply(b.multiply(b.multiply(o, o), b.convert_to_tensor(d, dtype=dt)), 0.5))
+            term = b.add(
+                b.multiply(o, b.convert_to_tensor(c, dtype=dt)),
+                b.multiply(b.multiply(b.multiply(o, o), b.convert_to_tensor(d, dtype=dt)), 0.5),
+            )
             total = b.sum(term) if total is None else b.add(total, b.sum(term))
         return total
 
@@ -82,8 +84,11 @@ def _quadratic_loss(b, case, base, paths, cots, curvs):
 
 def reference_quadratic_loss(case, ref_args, cots, curvs):
     outs = H.as_list(case.ref(*ref_args, **case.kwargs))
-    return sum(float(np.sum(np.asarray(o, np.float64) * c + 0.5 * np.asarray(o, np.float64) ** 2 * d))
-               for o, c, d in zip(outs, cots, curvs) if c is not None)
+    return sum(
+        float(np.sum(np.asarray(o, np.float64) * c + 0.5 * np.asarray(o, np.float64) ** 2 * d))
+        for o, c, d in zip(outs, cots, curvs)
+        if c is not None
+    )
 
 
 def backend_hvp(b, case, cast_args, cots, curvs, dirs):
@@ -112,8 +117,9 @@ def _native_gradient(case, cast_args, cots, curvs):
     paths = _leaves(cast_args, case.grad)
     base = [H.to_backend(b, a) for a in cast_args]
     leaves = [_get(base, p) for p in paths]
-    _, grads = b.value_and_grad(_quadratic_loss(b, case, base, paths, cots, curvs),
-                                argnums=tuple(range(len(leaves))))(*leaves)
+    _, grads = b.value_and_grad(_quadratic_loss(b, case, base, paths, cots, curvs), argnums=tuple(range(len(leaves))))(
+        *leaves
+    )
     return [H.to_numpy(b, g) for g in grads]
 
 
@@ -158,10 +164,24 @@ def check_hvp_fd(case):
         ref_up = reference_quadratic_loss(case, H.reference_args(_shifted(cast, paths, dirs, FD_EPS)), cots, curvs)
         ref_down = reference_quadratic_loss(case, H.reference_args(_shifted(cast, paths, dirs, -FD_EPS)), cots, curvs)
         rtol, atol = tolerance(case.tol_op, "float64", "native", "hvp-fd")
-        H.compare(H.to_numpy(b, value), (ref_up - ref_down) / (2 * FD_EPS), rtol, atol,
-                  f"{where}: <grad L, v> vs finite differences of the reference")
-        _compare_hvps(b, case, hvps, paths, cast, want, "hvp-fd", "float64",
-                      where + " vs finite differences of the native gradient")
+        H.compare(
+            H.to_numpy(b, value),
+            (ref_up - ref_down) / (2 * FD_EPS),
+            rtol,
+            atol,
+            f"{where}: <grad L, v> vs finite differences of the reference",
+        )
+        _compare_hvps(
+            b,
+            case,
+            hvps,
+            paths,
+            cast,
+            want,
+            "hvp-fd",
+            "float64",
+            where + " vs finite differences of the native gradient",
+        )
 
 
 _NATIVE_CACHE = {}

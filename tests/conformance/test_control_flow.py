@@ -18,8 +18,13 @@ from .tolerances import reason, tolerance
 def _check(backend, got, want, what, kind="grad"):
     rtol, atol = tolerance("composition", "float32", backend.name, kind)
     why = reason("composition", "float32", backend.name, kind)
-    np.testing.assert_allclose(np.asarray(ops.convert_to_numpy(got), np.float64), want, rtol=rtol, atol=atol,
-                               err_msg=f"{backend.name}: {what} [tolerance: {why}]")
+    np.testing.assert_allclose(
+        np.asarray(ops.convert_to_numpy(got), np.float64),
+        want,
+        rtol=rtol,
+        atol=atol,
+        err_msg=f"{backend.name}: {what} [tolerance: {why}]",
+    )
 
 
 X = np.array([0.3, -1.2, 0.8], np.float32)
@@ -36,8 +41,7 @@ def _branchy(x, threshold):
 def test_cond_value_gradient_and_second_derivative(backend, threshold, taken):
     x = ops.convert_to_tensor(X)
     value = _branchy(x, threshold)
-    f, f1, f2 = ((np.sin(XD) * 2, np.cos(XD) * 2, -np.sin(XD) * 2) if taken == "true"
-                 else (XD ** 3, 3 * XD ** 2, 6 * XD))
+    f, f1, f2 = (np.sin(XD) * 2, np.cos(XD) * 2, -np.sin(XD) * 2) if taken == "true" else (XD**3, 3 * XD**2, 6 * XD)
     _check(backend, value, f, f"cond value ({taken} branch)", "forward")
     _check(backend, ops.grad(lambda t: ops.sum(_branchy(t, threshold)))(x), f1, f"d/dx cond ({taken} branch)")
     g2 = ops.grad(lambda t: ops.sum(ops.grad(lambda u: ops.sum(_branchy(u, threshold)))(t)))(x)
@@ -105,16 +109,20 @@ def test_custom_gradient_keras_signatures(backend, style):
         # several arguments and outputs; the gradient given is twice the true one, to see it is used
         out = (x * y, x + y)
         if style == "positional":
+
             def grad(up):
                 return 2.0 * (up[0] * y + up[1]), 2.0 * (up[0] * x + up[1])
         elif style == "keyword-only":
+
             def grad(*args, upstream):
                 a, b = args
                 return 2.0 * (upstream[0] * b + upstream[1]), 2.0 * (upstream[0] * a + upstream[1])
         else:
+
             def grad(*args, upstream=None):
                 up = args[0] if upstream is None else upstream
                 return [2.0 * (up[0] * y + up[1]), 2.0 * (up[0] * x + up[1])]
+
         return out, grad
 
     f = ops.custom_gradient(forward)
@@ -179,7 +187,7 @@ def test_while_loop_gradient_without_bound(backend):
         with pytest.raises(ValueError, match="[Rr]everse-mode differentiation"):
             ops.grad(lambda t: ops.sum(_grow(t)))(x)
         return
-    _check(backend, ops.grad(lambda t: ops.sum(_grow(t)))(x), np.full(3, 1.5 ** n), f"d/dx after {n} iterations")
+    _check(backend, ops.grad(lambda t: ops.sum(_grow(t)))(x), np.full(3, 1.5**n), f"d/dx after {n} iterations")
 
 
 def test_while_loop_errors(backend):
@@ -226,5 +234,5 @@ def test_vectorized_map_of_conditionals_and_loops(backend):
     want = [reference(r.astype(np.float64)) for r in rows]
     _check(backend, ops.vectorized_map(per_row, x), np.stack([w[0] for w in want]), "values", "forward")
     grad = ops.grad(lambda t: ops.sum(ops.vectorized_map(per_row, t)))(x)
-    slopes = [(2.0 if r.sum() > 0 else -1.0) * 1.5 ** n for r, (_, n) in zip(rows, want)]
+    slopes = [(2.0 if r.sum() > 0 else -1.0) * 1.5**n for r, (_, n) in zip(rows, want)]
     _check(backend, grad, np.repeat(np.array(slopes)[:, None], 2, axis=1), "gradient")

@@ -24,22 +24,41 @@ KINKS = {
     "sign-is-flat": (lambda b, x: b.sum(b.sign(x)), ([-1.0, 0.0, 2.0],), 0, [0.0, 0.0, 0.0]),
     "sqrt-at-0-is-inf": (lambda b, x: b.sum(b.sqrt(x)), ([0.0, 4.0],), 0, [INF, 0.25]),
     "max-ties-split": (lambda b, x: b.max(x), ([1.0, 3.0, 3.0, 0.0],), 0, [0.0, 0.5, 0.5, 0.0]),
-    "max-axis-ties": (lambda b, x: b.sum(b.max(x, axis=1)), ([[2.0, 2.0, 2.0], [1.0, 5.0, 5.0]],), 0,
-                      [[1 / 3, 1 / 3, 1 / 3], [0.0, 0.5, 0.5]]),
+    "max-axis-ties": (
+        lambda b, x: b.sum(b.max(x, axis=1)),
+        ([[2.0, 2.0, 2.0], [1.0, 5.0, 5.0]],),
+        0,
+        [[1 / 3, 1 / 3, 1 / 3], [0.0, 0.5, 0.5]],
+    ),
     "min-ties-split": (lambda b, x: b.min(x), ([1.0, 0.0, 3.0, 0.0],), 0, [0.0, 0.5, 0.0, 0.5]),
-    "maximum-tie-half": (lambda b, x, y: b.sum(b.maximum(x, y)), ([1.0, 2.0], [1.0, 3.0]), (0, 1),
-                         ([0.5, 0.0], [0.5, 1.0])),
-    "minimum-tie-half": (lambda b, x, y: b.sum(b.minimum(x, y)), ([1.0, 2.0], [1.0, 3.0]), (0, 1),
-                         ([0.5, 1.0], [0.5, 0.0])),
-    "clip-bounds-inclusive": (lambda b, x: b.sum(b.clip(x, -0.5, 0.5)), ([-1.0, -0.5, 0.0, 0.5, 1.0],), 0,
-                              [0.0, 1.0, 1.0, 1.0, 0.0]),
+    "maximum-tie-half": (
+        lambda b, x, y: b.sum(b.maximum(x, y)),
+        ([1.0, 2.0], [1.0, 3.0]),
+        (0, 1),
+        ([0.5, 0.0], [0.5, 1.0]),
+    ),
+    "minimum-tie-half": (
+        lambda b, x, y: b.sum(b.minimum(x, y)),
+        ([1.0, 2.0], [1.0, 3.0]),
+        (0, 1),
+        ([0.5, 1.0], [0.5, 0.0]),
+    ),
+    "clip-bounds-inclusive": (
+        lambda b, x: b.sum(b.clip(x, -0.5, 0.5)),
+        ([-1.0, -0.5, 0.0, 0.5, 1.0],),
+        0,
+        [0.0, 1.0, 1.0, 1.0, 0.0],
+    ),
     "leaky-relu-at-0": (lambda b, x: b.sum(b.leaky_relu(x)), ([-1.0, 0.0, 1.0],), 0, [0.2, 1.0, 1.0]),
     "stop-gradient": (lambda b, x: b.sum(b.multiply(b.stop_gradient(x), x)), ([2.0, 3.0],), 0, [2.0, 3.0]),
     "round-floor-flat": (lambda b, x: b.sum(b.add(b.round(x), b.floor(x))), ([0.3, 1.7],), 0, [0.0, 0.0]),
-    "unused-arg-zeros": (lambda b, x, y: b.sum(x), ([1.0, 2.0], [5.0, 6.0, 7.0]), (0, 1),
-                         ([1.0, 1.0], [0.0, 0.0, 0.0])),
-    "reused-input-accumulates": (lambda b, x: b.sum(b.add(b.multiply(x, x), x)), ([1.0, -2.0],), 0,
-                                 [3.0, -3.0]),
+    "unused-arg-zeros": (
+        lambda b, x, y: b.sum(x),
+        ([1.0, 2.0], [5.0, 6.0, 7.0]),
+        (0, 1),
+        ([1.0, 1.0], [0.0, 0.0, 0.0]),
+    ),
+    "reused-input-accumulates": (lambda b, x: b.sum(b.add(b.multiply(x, x), x)), ([1.0, -2.0],), 0, [3.0, -3.0]),
 }
 
 
@@ -63,8 +82,10 @@ def test_integer_argument_gets_none(backend):
 
 
 def test_has_aux_and_nested_structure(backend):
-    params = {"w": backend.convert_to_tensor(np.array([1.0, 2.0], np.float32)),
-              "b": [backend.convert_to_tensor(np.array(0.5, np.float32))]}
+    params = {
+        "w": backend.convert_to_tensor(np.array([1.0, 2.0], np.float32)),
+        "b": [backend.convert_to_tensor(np.array(0.5, np.float32))],
+    }
 
     def fn(p):
         y = backend.add(backend.multiply(p["w"], 3.0), p["b"][0])

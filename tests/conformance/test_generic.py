@@ -51,8 +51,11 @@ def test_the_contract_has_generic_ops():
     # tensors (11 and 6), and the gamma and binomial draws (2)
     linalg, spectral = LinalgContract.__abstractmethods__, SpectralContract.__abstractmethods__
     random = RandomContract.__abstractmethods__
-    assert len(linalg) <= 11 and len(spectral) <= 6 and len(random) <= 2, (sorted(linalg), sorted(spectral),
-                                                                            sorted(random))
+    assert len(linalg) <= 11 and len(spectral) <= 6 and len(random) <= 2, (
+        sorted(linalg),
+        sorted(spectral),
+        sorted(random),
+    )
     rest = Backend.__abstractmethods__ - linalg - spectral - random
     assert len(rest) <= 112, sorted(rest)
 

@@ -65,12 +65,27 @@ CASES = [
     L("dense", "Dense", {"units": 6}, normal(4, 3), like="matmul"),
     L("dense_tanh_3d", "Dense", {"units": 5, "activation": "tanh"}, normal(2, 3, 4), like="matmul"),
     L("dense_no_bias", "Dense", {"units": 2, "use_bias": False}, normal(3, 4), like="matmul"),
-    L("dense_l2", "Dense", {"units": 3, "kernel_regularizer": "l2", "activity_regularizer": "l1"}, normal(3, 4),
-      like="matmul"),
-    L("einsum_dense", "EinsumDense", {"equation": "abc,cd->abd", "output_shape": (None, 6), "bias_axes": "d"},
-      normal(2, 3, 4), like="einsum"),
-    L("einsum_dense_2d_out", "EinsumDense", {"equation": "ab,bcd->acd", "output_shape": (3, 2), "bias_axes": "cd",
-                                             "activation": "relu"}, normal(4, 5), like="einsum"),
+    L(
+        "dense_l2",
+        "Dense",
+        {"units": 3, "kernel_regularizer": "l2", "activity_regularizer": "l1"},
+        normal(3, 4),
+        like="matmul",
+    ),
+    L(
+        "einsum_dense",
+        "EinsumDense",
+        {"equation": "abc,cd->abd", "output_shape": (None, 6), "bias_axes": "d"},
+        normal(2, 3, 4),
+        like="einsum",
+    ),
+    L(
+        "einsum_dense_2d_out",
+        "EinsumDense",
+        {"equation": "ab,bcd->acd", "output_shape": (3, 2), "bias_axes": "cd", "activation": "relu"},
+        normal(4, 5),
+        like="einsum",
+    ),
     L("activation_gelu", "Activation", {"activation": "gelu"}, normal(3, 4), like="gelu"),
     L("activation_softplus", "Activation", {"activation": "softplus"}, normal(3, 4), like="softplus"),
     L("dropout", "Dropout", {"rate": 0.3, "seed": 1}, normal(4, 5), random=True),
@@ -94,8 +109,7 @@ CASES = [
     L("minimum", "Minimum", {}, [normal(3, 4), normal(3, 4)]),
     L("concatenate", "Concatenate", {"axis": 1}, [normal(2, 3, 4), normal(2, 2, 4)]),
     L("dot", "Dot", {"axes": 1}, [normal(3, 4), normal(3, 4)], like="matmul"),
-    L("dot_normalize", "Dot", {"axes": (2, 2), "normalize": True}, [normal(2, 3, 4), normal(2, 5, 4)],
-      like="matmul"),
+    L("dot_normalize", "Dot", {"axes": (2, 2), "normalize": True}, [normal(2, 3, 4), normal(2, 5, 4)], like="matmul"),
     L("relu", "ReLU", {}, normal(3, 4)),
     L("relu_params", "ReLU", {"max_value": 1.0, "negative_slope": 0.1, "threshold": 0.2}, normal(4, 5)),
     L("leaky_relu", "LeakyReLU", {"negative_slope": 0.2}, normal(3, 4)),
@@ -105,19 +119,40 @@ CASES = [
     L("softmax", "Softmax", {}, normal(3, 4), like="softmax"),
     L("softmax_axis1", "Softmax", {"axis": 1}, normal(2, 3, 4), like="softmax"),
     L("layer_normalization", "LayerNormalization", {}, normal(3, 6), like="var"),
-    L("layer_normalization_rms", "LayerNormalization", {"rms_scaling": True, "axis": [1, 2]}, normal(2, 3, 4),
-      like="var"),
+    L(
+        "layer_normalization_rms",
+        "LayerNormalization",
+        {"rms_scaling": True, "axis": [1, 2]},
+        normal(2, 3, 4),
+        like="var",
+    ),
     L("batch_normalization", "BatchNormalization", {"momentum": 0.8}, normal(6, 4), like="var", modes=(False, True)),
-    L("batch_normalization_axis1", "BatchNormalization", {"axis": 1, "momentum": 0.5, "center": False},
-      normal(3, 4, 2, 2), like="var", modes=(False, True)),
+    L(
+        "batch_normalization_axis1",
+        "BatchNormalization",
+        {"axis": 1, "momentum": 0.5, "center": False},
+        normal(3, 4, 2, 2),
+        like="var",
+        modes=(False, True),
+    ),
     L("group_normalization", "GroupNormalization", {"groups": 2}, normal(2, 3, 4), like="var"),
     L("unit_normalization", "UnitNormalization", {}, normal(3, 4), like="sum"),
     L("rescaling", "Rescaling", {"scale": 1.0 / 255, "offset": -1.0}, normal(3, 4)),
-    L("normalization_given", "Normalization", {"mean": [0.5, -1.0, 2.0], "variance": [1.0, 4.0, 0.25]},
-      normal(4, 3), like="rsqrt"),
+    L(
+        "normalization_given",
+        "Normalization",
+        {"mean": [0.5, -1.0, 2.0], "variance": [1.0, 4.0, 0.25]},
+        normal(4, 3),
+        like="rsqrt",
+    ),
     L("normalization_adapted", "Normalization", {"axis": -1}, normal(4, 3), like="rsqrt"),
-    L("normalization_invert", "Normalization", {"mean": [1.0, 2.0], "variance": [4.0, 9.0], "invert": True},
-      normal(3, 2), like="rsqrt"),
+    L(
+        "normalization_invert",
+        "Normalization",
+        {"mean": [1.0, 2.0], "variance": [4.0, 9.0], "invert": True},
+        normal(3, 2),
+        like="rsqrt",
+    ),
     L("activity_regularization", "ActivityRegularization", {"l1": 0.01, "l2": 0.02}, normal(3, 4), like="sum"),
     L("masking", "Masking", {"mask_value": 0.0}, with_zero_steps(2, 4, 3)),
 ]
@@ -139,12 +174,12 @@ NOT_CASES = {
     "Layer": "the abstract base; every case exercises it",
     "Merge": "the abstract base of the merging layers (Add, Concatenate, ... are cases)",
     "HashedCrossing": "hashes on the host (the bins of TensorFlow's cross hashing, computed with numpy), strings "
-                      "or ints alike; checked against Keras in tests/layers/preprocessing/test_hashed_crossing.py "
-                      "on every backend",
+    "or ints alike; checked against Keras in tests/layers/preprocessing/test_hashed_crossing.py "
+    "on every backend",
     "StringLookup": "reads host strings only (no engine has string tensors); checked against Keras in "
-                    "tests/layers/preprocessing/test_string_lookup.py on every backend",
+    "tests/layers/preprocessing/test_string_lookup.py on every backend",
     "TextVectorization": "reads host strings only (no engine has string tensors); checked against Keras in "
-                         "tests/layers/preprocessing/test_text_vectorization.py on every backend",
+    "tests/layers/preprocessing/test_text_vectorization.py on every backend",
 }
 
 IDS = [c.id for c in CASES]
@@ -155,8 +190,11 @@ def _seed(text):
 
 
 def _layer_classes():
-    return sorted(name for name in dir(hl.layers)
-                  if isinstance(getattr(hl.layers, name), type) and issubclass(getattr(hl.layers, name), hl.layers.Layer))
+    return sorted(
+        name
+        for name in dir(hl.layers)
+        if isinstance(getattr(hl.layers, name), type) and issubclass(getattr(hl.layers, name), hl.layers.Layer)
+    )
 
 
 def test_every_layer_has_a_case():
@@ -204,8 +242,7 @@ def run_case(case, dtype, training, grads=True):
     inputs = _cast_inputs(masters, dtype)
     with hl.config.backend_scope("native"):
         probe = case.make("float64")
-        probe([hl.ops.convert_to_tensor(x) for x in masters] if case.multi
-              else hl.ops.convert_to_tensor(masters[0]))
+        probe([hl.ops.convert_to_tensor(x) for x in masters] if case.multi else hl.ops.convert_to_tensor(masters[0]))
         weights = _weights_for(case, probe)
     layer = case.make(dtype)
     xs = [hl.ops.convert_to_tensor(x) for x in inputs]
@@ -289,14 +326,16 @@ def test_layer_outputs(backend, case, training):
     anchor = reference(case.id, "float32", training)
     where = f"{case.id} ({case.cls}, training={training}) on {name}"
     _check(got["output"], want["output"], case.like, name, "forward", f"{where}: output vs native float64")
-    _check(got["output"], anchor["output"], case.like, name, "forward", f"{where}: output vs native float32",
-           widen=2.0)
+    _check(got["output"], anchor["output"], case.like, name, "forward", f"{where}: output vs native float32", widen=2.0)
     assert len(got["non_trainable"]) == len(want["non_trainable"])
     for i, (g, w) in enumerate(zip(got["non_trainable"], want["non_trainable"])):
         _check(g, w, case.like, name, "forward", f"{where}: updated non-trainable weight {i}")
     if training and case.cls == "BatchNormalization":  # the moving statistics did move
-        moved = [not np.allclose(a, b) for a, b in zip(got["non_trainable"], got["non_trainable_before"])
-                 if a.dtype.kind == "f"]
+        moved = [
+            not np.allclose(a, b)
+            for a, b in zip(got["non_trainable"], got["non_trainable_before"])
+            if a.dtype.kind == "f"
+        ]
         assert moved and all(moved), f"{where}: training did not update the moving statistics"
     assert len(got["losses"]) == len(want["losses"]), f"{where}: number of losses"
     for i, (g, w) in enumerate(zip(got["losses"], want["losses"])):
@@ -353,8 +392,11 @@ def test_random_layer_statistics(backend, name, make, shape, constant_axes):
     elif name == "gaussian_dropout":
         factor = y / x
         want_std = np.sqrt(0.3 / 0.7)
-        assert abs(factor.mean() - 1.0) < 0.03 and abs(factor.std() - want_std) < 0.03, \
-            (where, factor.mean(), factor.std())
+        assert abs(factor.mean() - 1.0) < 0.03 and abs(factor.std() - want_std) < 0.03, (
+            where,
+            factor.mean(),
+            factor.std(),
+        )
     else:
         _dropout_stats(y, x, 0.3, where)
         kept = y != 0
@@ -367,14 +409,16 @@ def test_random_layer_statistics(backend, name, make, shape, constant_axes):
 
 # ------------------------------------------------------------------- seeded initial weights, bitwise
 def _sequential():
-    return hl.Sequential([
-        hl.Input((5,)),
-        hl.layers.Dense(8, activation="relu"),
-        hl.layers.BatchNormalization(gamma_initializer="random_normal", beta_initializer="random_uniform"),
-        hl.layers.Dense(4, kernel_initializer="he_normal", bias_initializer="truncated_normal"),
-        hl.layers.PReLU(alpha_initializer="random_uniform"),
-        hl.layers.Dense(2, kernel_initializer="orthogonal"),
-    ])
+    return hl.Sequential(
+        [
+            hl.Input((5,)),
+            hl.layers.Dense(8, activation="relu"),
+            hl.layers.BatchNormalization(gamma_initializer="random_normal", beta_initializer="random_uniform"),
+            hl.layers.Dense(4, kernel_initializer="he_normal", bias_initializer="truncated_normal"),
+            hl.layers.PReLU(alpha_initializer="random_uniform"),
+            hl.layers.Dense(2, kernel_initializer="orthogonal"),
+        ]
+    )
 
 
 def _embedding_model():
@@ -382,8 +426,7 @@ def _embedding_model():
     extra = hl.Input((3,))
     e = hl.layers.Embedding(20, 4)(tokens)
     e = hl.layers.LayerNormalization(gamma_initializer="glorot_normal")(e)
-    e = hl.layers.EinsumDense("abc,cd->abd", output_shape=(None, 5), bias_axes="d",
-                              bias_initializer="lecun_uniform")(e)
+    e = hl.layers.EinsumDense("abc,cd->abd", output_shape=(None, 5), bias_axes="d", bias_initializer="lecun_uniform")(e)
     pooled = hl.layers.Flatten()(e)
     h = hl.layers.Concatenate()([pooled, hl.layers.Dense(3, kernel_initializer="variance_scaling")(extra)])
     return hl.Model([tokens, extra], hl.layers.Dense(2, kernel_initializer="lecun_normal")(h))

@@ -13,10 +13,16 @@ from .tolerances import tolerance
 
 #: Tolerances of this file beyond tolerances.py, each with its reason.
 LOCAL_TOLERANCES = {
-    "float64": ((1e-9, 1e-12), "the losses chain logs, exps and sums whose float64 libm variants (SLEEF, "
-                               "Eigen, XLA) differ in the last bits, as _TRANSCENDENTAL in tolerances.py"),
-    "float32": ((1e-5, 3e-6), "losses are built from transcendental ops (log, exp, log_softmax) and sums: the "
-                              "float32 transcendental tolerance of tolerances.py"),
+    "float64": (
+        (1e-9, 1e-12),
+        "the losses chain logs, exps and sums whose float64 libm variants (SLEEF, "
+        "Eigen, XLA) differ in the last bits, as _TRANSCENDENTAL in tolerances.py",
+    ),
+    "float32": (
+        (1e-5, 3e-6),
+        "losses are built from transcendental ops (log, exp, log_softmax) and sums: the "
+        "float32 transcendental tolerance of tolerances.py",
+    ),
 }
 
 
@@ -57,25 +63,61 @@ CASES = [
     ("Huber", {"delta": 0.6}, "regression", lambda t, p: ref.huber(t, p, 0.6)),
     ("LogCosh", {}, "regression", ref.log_cosh),
     ("CosineSimilarity", {}, "regression", ref.cosine_similarity),
-    ("BinaryCrossentropy", {"label_smoothing": 0.1}, "binary",
-     lambda t, p: ref.binary_crossentropy(t, p, label_smoothing=0.1)),
-    ("BinaryCrossentropy", {"from_logits": True}, "binary_logits",
-     lambda t, p: ref.binary_crossentropy(t, p, from_logits=True)),
-    ("BinaryFocalCrossentropy", {"apply_class_balancing": True, "gamma": 1.5}, "binary",
-     lambda t, p: ref.binary_focal_crossentropy(t, p, apply_class_balancing=True, gamma=1.5)),
-    ("BinaryFocalCrossentropy", {"from_logits": True, "label_smoothing": 0.2}, "binary_logits",
-     lambda t, p: ref.binary_focal_crossentropy(t, p, from_logits=True, label_smoothing=0.2)),
-    ("CategoricalCrossentropy", {"label_smoothing": 0.2}, "categorical",
-     lambda t, p: ref.categorical_crossentropy(t, p, label_smoothing=0.2)),
-    ("CategoricalCrossentropy", {"from_logits": True}, "categorical_logits",
-     lambda t, p: ref.categorical_crossentropy(t, p, from_logits=True)),
-    ("CategoricalFocalCrossentropy", {"alpha": 0.4}, "categorical",
-     lambda t, p: ref.categorical_focal_crossentropy(t, p, alpha=0.4)),
-    ("CategoricalFocalCrossentropy", {"from_logits": True}, "categorical_logits",
-     lambda t, p: ref.categorical_focal_crossentropy(t, p, from_logits=True)),
+    (
+        "BinaryCrossentropy",
+        {"label_smoothing": 0.1},
+        "binary",
+        lambda t, p: ref.binary_crossentropy(t, p, label_smoothing=0.1),
+    ),
+    (
+        "BinaryCrossentropy",
+        {"from_logits": True},
+        "binary_logits",
+        lambda t, p: ref.binary_crossentropy(t, p, from_logits=True),
+    ),
+    (
+        "BinaryFocalCrossentropy",
+        {"apply_class_balancing": True, "gamma": 1.5},
+        "binary",
+        lambda t, p: ref.binary_focal_crossentropy(t, p, apply_class_balancing=True, gamma=1.5),
+    ),
+    (
+        "BinaryFocalCrossentropy",
+        {"from_logits": True, "label_smoothing": 0.2},
+        "binary_logits",
+        lambda t, p: ref.binary_focal_crossentropy(t, p, from_logits=True, label_smoothing=0.2),
+    ),
+    (
+        "CategoricalCrossentropy",
+        {"label_smoothing": 0.2},
+        "categorical",
+        lambda t, p: ref.categorical_crossentropy(t, p, label_smoothing=0.2),
+    ),
+    (
+        "CategoricalCrossentropy",
+        {"from_logits": True},
+        "categorical_logits",
+        lambda t, p: ref.categorical_crossentropy(t, p, from_logits=True),
+    ),
+    (
+        "CategoricalFocalCrossentropy",
+        {"alpha": 0.4},
+        "categorical",
+        lambda t, p: ref.categorical_focal_crossentropy(t, p, alpha=0.4),
+    ),
+    (
+        "CategoricalFocalCrossentropy",
+        {"from_logits": True},
+        "categorical_logits",
+        lambda t, p: ref.categorical_focal_crossentropy(t, p, from_logits=True),
+    ),
     ("SparseCategoricalCrossentropy", {}, "sparse", lambda t, p: ref.sparse_categorical_crossentropy(t, p)),
-    ("SparseCategoricalCrossentropy", {"from_logits": True, "ignore_class": 2}, "sparse_logits",
-     lambda t, p: ref.sparse_categorical_crossentropy(t, p, from_logits=True, ignore_class=2)),
+    (
+        "SparseCategoricalCrossentropy",
+        {"from_logits": True, "ignore_class": 2},
+        "sparse_logits",
+        lambda t, p: ref.sparse_categorical_crossentropy(t, p, from_logits=True, ignore_class=2),
+    ),
     ("KLDivergence", {}, "distribution", ref.kl_divergence),
     ("Poisson", {}, "positive", ref.poisson),
     ("Hinge", {}, "hinge", ref.hinge),
@@ -109,5 +151,4 @@ def test_loss_matches_float64_reference(backend, case, reduction, dtype):
         values, mask = values if isinstance(values, tuple) else (values, None)
         want = ref.reduce(values, None if weights is None else weights.astype(np.float64), mask, reduction)
         assert str(got.dtype) == dtype
-        np.testing.assert_allclose(got, want, rtol=rtol, atol=atol,
-                                   err_msg=f"{name} {kwargs} sw={weights is not None}")
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, err_msg=f"{name} {kwargs} sw={weights is not None}")

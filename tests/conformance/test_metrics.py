@@ -13,11 +13,17 @@ from .tolerances import tolerance
 
 #: Tolerances of this file beyond tolerances.py, each with its reason.
 LOCAL_TOLERANCES = {
-    "accumulating": ((2e-5, 2e-6), "metrics accumulate float32 sums over batches (and AUC/R2 divide "
-                                   "differences of such sums), while the reference sums in float64"),
-    "bucket": ((2e-5, 1e-5), "with evenly spaced thresholds the counts come from the bucket method: "
-                             "tn = total_negatives - fp and fn = total_positives - tp, a float32 cancellation "
-                             "of the order of one ulp of the total weight (~30 here), as in Keras"),
+    "accumulating": (
+        (2e-5, 2e-6),
+        "metrics accumulate float32 sums over batches (and AUC/R2 divide "
+        "differences of such sums), while the reference sums in float64",
+    ),
+    "bucket": (
+        (2e-5, 1e-5),
+        "with evenly spaced thresholds the counts come from the bucket method: "
+        "tn = total_negatives - fp and fn = total_positives - tp, a float32 cancellation "
+        "of the order of one ulp of the total weight (~30 here), as in Keras",
+    ),
 }
 _BUCKET = ("TrueNegatives", "FalseNegatives", "AUC")
 
@@ -52,8 +58,7 @@ CASES = [
     ("BinaryAccuracy", {"threshold": 0.4}, "binary", R.mean_of(lambda t, p: R.binary_accuracy(t, p, 0.4))),
     ("CategoricalAccuracy", {}, "categorical", R.mean_of(R.categorical_accuracy)),
     ("SparseCategoricalAccuracy", {}, "sparse", R.mean_of(R.sparse_accuracy)),
-    ("TopKCategoricalAccuracy", {"k": 2}, "categorical",
-     R.mean_of(lambda t, p: R.top_k(np.argmax(t, -1), p, 2))),
+    ("TopKCategoricalAccuracy", {"k": 2}, "categorical", R.mean_of(lambda t, p: R.top_k(np.argmax(t, -1), p, 2))),
     ("SparseTopKCategoricalAccuracy", {"k": 3}, "sparse", R.mean_of(lambda t, p: R.top_k(t, p, 3))),
     ("MeanSquaredError", {}, "regression", R.loss_mean(L.mse)),
     ("RootMeanSquaredError", {}, "regression", R.rmse),
@@ -64,8 +69,12 @@ CASES = [
     ("CosineSimilarity", {}, "regression", R.mean_of(lambda t, p: -L.cosine_similarity(t, p))),
     ("R2Score", {}, "regression", R.r2),
     ("BinaryCrossentropy", {}, "binary", R.loss_mean(L.binary_crossentropy)),
-    ("CategoricalCrossentropy", {"label_smoothing": 0.1}, "categorical",
-     R.loss_mean(L.categorical_crossentropy, label_smoothing=0.1)),
+    (
+        "CategoricalCrossentropy",
+        {"label_smoothing": 0.1},
+        "categorical",
+        R.loss_mean(L.categorical_crossentropy, label_smoothing=0.1),
+    ),
     ("SparseCategoricalCrossentropy", {}, "sparse", R.sparse_ce()),
     ("SparseCategoricalCrossentropy", {"from_logits": True}, "logits", R.sparse_ce(from_logits=True)),
     ("KLDivergence", {}, "categorical", R.loss_mean(L.kl_divergence)),
@@ -85,8 +94,12 @@ CASES = [
     ("AUC", {"curve": "PR", "num_thresholds": 30}, "binary", lambda b: R.auc(b, 30, "PR")),
     ("F1Score", {"average": "macro"}, "binary", lambda b: R.fbeta(b, average="macro")),
     ("F1Score", {"threshold": 0.5}, "binary", lambda b: R.fbeta(b, threshold=0.5)),
-    ("FBetaScore", {"beta": 2.0, "average": "weighted", "threshold": 0.3}, "binary",
-     lambda b: R.fbeta(b, beta=2.0, average="weighted", threshold=0.3)),
+    (
+        "FBetaScore",
+        {"beta": 2.0, "average": "weighted", "threshold": 0.3},
+        "binary",
+        lambda b: R.fbeta(b, beta=2.0, average="weighted", threshold=0.3),
+    ),
     ("FBetaScore", {"beta": 0.5, "average": "micro"}, "binary", lambda b: R.fbeta(b, beta=0.5, average="micro")),
 ]
 

@@ -22,11 +22,17 @@ SHAPES = ((3, 4), (4,))
 
 #: Tolerances wider than DEFAULTS, with the reason for each.
 WIDER = {
-    ("float32", "Adadelta"): ((1e-4, 1e-6), "its step is a ratio of two square roots of running averages that "
-                                           "start at epsilon=1e-7: each float32 rounding is magnified ~100x "
-                                           "relative to the tiny steps, over 20 steps"),
-    ("float32", "Adam"): ((1e-5, 2e-5), "float32(0.999) is 0.99900001: 1 - beta_2**t at t=1 is off by 1.3e-5 "
-                                        "relative, and that bias correction scales every early step"),
+    ("float32", "Adadelta"): (
+        (1e-4, 1e-6),
+        "its step is a ratio of two square roots of running averages that "
+        "start at epsilon=1e-7: each float32 rounding is magnified ~100x "
+        "relative to the tiny steps, over 20 steps",
+    ),
+    ("float32", "Adam"): (
+        (1e-5, 2e-5),
+        "float32(0.999) is 0.99900001: 1 - beta_2**t at t=1 is off by 1.3e-5 "
+        "relative, and that bias correction scales every early step",
+    ),
     ("float32", "AdamW"): ((1e-5, 2e-5), "as Adam"),
     ("float64", "*"): ((1e-9, 1e-12), "20 steps of sqrt/power/divide chains: a few float64 ulps per step"),
 }
@@ -65,7 +71,7 @@ def ref_adam(w, g, s, t, lr, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=Fal
     v = s["v"]
     if amsgrad:
         s["vhat"] = v = np.maximum(s.get("vhat", 0.0), v)
-    return w - lr * math.sqrt(1 - beta_2 ** t) / (1 - beta_1 ** t) * s["m"] / (np.sqrt(v) + epsilon)
+    return w - lr * math.sqrt(1 - beta_2**t) / (1 - beta_1**t) * s["m"] / (np.sqrt(v) + epsilon)
 
 
 def ref_adamw(w, g, s, t, lr, weight_decay=0.004, **kw):
@@ -93,25 +99,25 @@ def ref_adagrad(w, g, s, t, lr, initial_accumulator_value=0.1, epsilon=1e-7):
 def ref_adadelta(w, g, s, t, lr, rho=0.95, epsilon=1e-7):
     s["g2"] = rho * s.get("g2", 0.0) + (1 - rho) * g * g
     delta = -np.sqrt(s.get("d2", 0.0) + epsilon) / np.sqrt(s["g2"] + epsilon) * g
-    s["d2"] = rho * s.get("d2", 0.0) + (1 - rho) * delta ** 2
+    s["d2"] = rho * s.get("d2", 0.0) + (1 - rho) * delta**2
     return w + lr * delta
 
 
 def ref_adamax(w, g, s, t, lr, beta_1=0.9, beta_2=0.999, epsilon=1e-7):
     s["m"] = beta_1 * s.get("m", 0.0) + (1 - beta_1) * g
     s["u"] = np.maximum(beta_2 * s.get("u", 0.0), np.abs(g))
-    return w - lr * s["m"] / ((1 - beta_1 ** t) * (s["u"] + epsilon))
+    return w - lr * s["m"] / ((1 - beta_1**t) * (s["u"] + epsilon))
 
 
 def ref_nadam(w, g, s, t, lr, beta_1=0.9, beta_2=0.999, epsilon=1e-7):
-    u_t = beta_1 * (1 - 0.5 * 0.96 ** t)
+    u_t = beta_1 * (1 - 0.5 * 0.96**t)
     u_next = beta_1 * (1 - 0.5 * 0.96 ** (t + 1))
     # The momentum-cache product is shared by all variables: the runner keeps it in s["shared"].
     prod = s["shared"].setdefault(t, s["shared"].get(t - 1, 1.0) * u_t)
     s["m"] = beta_1 * s.get("m", 0.0) + (1 - beta_1) * g
     s["v"] = beta_2 * s.get("v", 0.0) + (1 - beta_2) * g * g
     m_hat = u_next * s["m"] / (1 - prod * u_next) + (1 - u_t) * g / (1 - prod)
-    return w - lr * m_hat / (np.sqrt(s["v"] / (1 - beta_2 ** t)) + epsilon)
+    return w - lr * m_hat / (np.sqrt(s["v"] / (1 - beta_2**t)) + epsilon)
 
 
 def ref_lion(w, g, s, t, lr, beta_1=0.9, beta_2=0.99):
@@ -121,11 +127,11 @@ def ref_lion(w, g, s, t, lr, beta_1=0.9, beta_2=0.99):
 
 
 def ref_adafactor(w, g, s, t, lr, beta_2_decay=-0.8, epsilon_1=1e-30, epsilon_2=1e-3, clip_threshold=1.0):
-    rms = lambda x: np.sqrt(np.mean(x ** 2))  # noqa: E731
+    rms = lambda x: np.sqrt(np.mean(x**2))  # noqa: E731
     rho = min(lr, 1 / math.sqrt(t))
     alpha = max(epsilon_2, rms(w)) * rho
     g2 = g * g + epsilon_1
-    beta = 1 - t ** beta_2_decay
+    beta = 1 - t**beta_2_decay
     if w.ndim >= 2:
         s["r"] = beta * s.get("r", 0.0) + (1 - beta) * g2.mean(-1)
         s["c"] = beta * s.get("c", 0.0) + (1 - beta) * g2.mean(-2)
@@ -139,15 +145,30 @@ def ref_adafactor(w, g, s, t, lr, beta_2_decay=-0.8, epsilon_1=1e-30, epsilon_2=
 #: (id, class name, kwargs, reference, reference kwargs)
 CASES = [
     ("sgd", "SGD", {"learning_rate": 0.05}, ref_sgd, {}),
-    ("sgd-nesterov", "SGD", {"learning_rate": 0.01, "momentum": 0.9, "nesterov": True}, ref_sgd,
-     {"momentum": 0.9, "nesterov": True}),
+    (
+        "sgd-nesterov",
+        "SGD",
+        {"learning_rate": 0.01, "momentum": 0.9, "nesterov": True},
+        ref_sgd,
+        {"momentum": 0.9, "nesterov": True},
+    ),
     ("adam", "Adam", {"learning_rate": 0.05}, ref_adam, {}),
-    ("adam-amsgrad", "Adam", {"learning_rate": 0.05, "amsgrad": True, "beta_2": 0.9}, ref_adam,
-     {"amsgrad": True, "beta_2": 0.9}),
+    (
+        "adam-amsgrad",
+        "Adam",
+        {"learning_rate": 0.05, "amsgrad": True, "beta_2": 0.9},
+        ref_adam,
+        {"amsgrad": True, "beta_2": 0.9},
+    ),
     ("adamw", "AdamW", {"learning_rate": 0.05, "weight_decay": 0.1}, ref_adamw, {"weight_decay": 0.1}),
     ("rmsprop", "RMSprop", {"learning_rate": 0.01}, ref_rmsprop, {}),
-    ("rmsprop-centered", "RMSprop", {"learning_rate": 0.01, "centered": True, "momentum": 0.5}, ref_rmsprop,
-     {"centered": True, "momentum": 0.5}),
+    (
+        "rmsprop-centered",
+        "RMSprop",
+        {"learning_rate": 0.01, "centered": True, "momentum": 0.5},
+        ref_rmsprop,
+        {"centered": True, "momentum": 0.5},
+    ),
     ("adagrad", "Adagrad", {"learning_rate": 0.1}, ref_adagrad, {}),
     ("adadelta", "Adadelta", {"learning_rate": 1.0}, ref_adadelta, {}),
     ("adamax", "Adamax", {"learning_rate": 0.05}, ref_adamax, {}),
@@ -199,33 +220,66 @@ def _sgdr_period(fraction, t_mul):
 
 
 SCHEDULE_REFS = [
-    ("ExponentialDecay", {"initial_learning_rate": 0.1, "decay_steps": 7, "decay_rate": 0.8},
-     lambda t: 0.1 * 0.8 ** (t / 7)),
-    ("ExponentialDecay-staircase", {"initial_learning_rate": 0.1, "decay_steps": 7, "decay_rate": 0.8,
-                                    "staircase": True}, lambda t: 0.1 * 0.8 ** (t // 7)),
-    ("PiecewiseConstantDecay", {"boundaries": [5, 20, 40], "values": [1.0, 0.5, 0.1, 0.01]},
-     lambda t: 1.0 if t <= 5 else 0.5 if t <= 20 else 0.1 if t <= 40 else 0.01),
-    ("PolynomialDecay", {"initial_learning_rate": 0.1, "decay_steps": 30, "end_learning_rate": 0.01,
-                         "power": 2.0}, lambda t: 0.09 * (1 - min(t, 30) / 30) ** 2 + 0.01),
-    ("PolynomialDecay-cycle", {"initial_learning_rate": 0.1, "decay_steps": 13, "power": 0.5, "cycle": True},
-     lambda t: (0.1 - 1e-4) * (1 - t / (13 * max(1, math.ceil(t / 13)))) ** 0.5 + 1e-4),
-    ("InverseTimeDecay", {"initial_learning_rate": 0.1, "decay_steps": 5, "decay_rate": 0.5},
-     lambda t: 0.1 / (1 + 0.5 * t / 5)),
-    ("InverseTimeDecay-staircase", {"initial_learning_rate": 0.1, "decay_steps": 5, "decay_rate": 0.5,
-                                    "staircase": True}, lambda t: 0.1 / (1 + 0.5 * (t // 5))),
-    ("CosineDecay", {"initial_learning_rate": 0.1, "decay_steps": 40, "alpha": 0.2},
-     lambda t: 0.1 * (0.8 * 0.5 * (1 + math.cos(math.pi * min(t, 40) / 40)) + 0.2)),
-    ("CosineDecay-warmup", {"initial_learning_rate": 0.01, "decay_steps": 40, "warmup_target": 0.2,
-                            "warmup_steps": 10},
-     lambda t: 0.01 + 0.19 * t / 10 if t < 10 else 0.2 * 0.5 * (1 + math.cos(math.pi * min(t - 10, 40) / 40))),
-    ("CosineDecayRestarts", {"initial_learning_rate": 0.1, "first_decay_steps": 4, "t_mul": 1.0, "m_mul": 0.8,
-                             "alpha": 0.1},
-     lambda t: 0.1 * (0.9 * 0.5 * 0.8 ** (t // 4) * (1 + math.cos(math.pi * (t / 4 - t // 4))) + 0.1)),
-    ("CosineDecayRestarts-geometric", {"initial_learning_rate": 0.1, "first_decay_steps": 4, "t_mul": 1.5,
-                                       "m_mul": 0.5},
-     lambda t: (lambda i, f: 0.1 * 0.5 * 0.5 ** i * (1 + math.cos(math.pi * f)))(*_sgdr_period(t / 4, 1.5))),
-    ("CosineDecayRestarts-double", {"initial_learning_rate": 0.1, "first_decay_steps": 3},
-     lambda t: (lambda i, f: 0.1 * 0.5 * (1 + math.cos(math.pi * f)))(*_sgdr_period(t / 3, 2.0))),
+    (
+        "ExponentialDecay",
+        {"initial_learning_rate": 0.1, "decay_steps": 7, "decay_rate": 0.8},
+        lambda t: 0.1 * 0.8 ** (t / 7),
+    ),
+    (
+        "ExponentialDecay-staircase",
+        {"initial_learning_rate": 0.1, "decay_steps": 7, "decay_rate": 0.8, "staircase": True},
+        lambda t: 0.1 * 0.8 ** (t // 7),
+    ),
+    (
+        "PiecewiseConstantDecay",
+        {"boundaries": [5, 20, 40], "values": [1.0, 0.5, 0.1, 0.01]},
+        lambda t: 1.0 if t <= 5 else 0.5 if t <= 20 else 0.1 if t <= 40 else 0.01,
+    ),
+    (
+        "PolynomialDecay",
+        {"initial_learning_rate": 0.1, "decay_steps": 30, "end_learning_rate": 0.01, "power": 2.0},
+        lambda t: 0.09 * (1 - min(t, 30) / 30) ** 2 + 0.01,
+    ),
+    (
+        "PolynomialDecay-cycle",
+        {"initial_learning_rate": 0.1, "decay_steps": 13, "power": 0.5, "cycle": True},
+        lambda t: (0.1 - 1e-4) * (1 - t / (13 * max(1, math.ceil(t / 13)))) ** 0.5 + 1e-4,
+    ),
+    (
+        "InverseTimeDecay",
+        {"initial_learning_rate": 0.1, "decay_steps": 5, "decay_rate": 0.5},
+        lambda t: 0.1 / (1 + 0.5 * t / 5),
+    ),
+    (
+        "InverseTimeDecay-staircase",
+        {"initial_learning_rate": 0.1, "decay_steps": 5, "decay_rate": 0.5, "staircase": True},
+        lambda t: 0.1 / (1 + 0.5 * (t // 5)),
+    ),
+    (
+        "CosineDecay",
+        {"initial_learning_rate": 0.1, "decay_steps": 40, "alpha": 0.2},
+        lambda t: 0.1 * (0.8 * 0.5 * (1 + math.cos(math.pi * min(t, 40) / 40)) + 0.2),
+    ),
+    (
+        "CosineDecay-warmup",
+        {"initial_learning_rate": 0.01, "decay_steps": 40, "warmup_target": 0.2, "warmup_steps": 10},
+        lambda t: 0.01 + 0.19 * t / 10 if t < 10 else 0.2 * 0.5 * (1 + math.cos(math.pi * min(t - 10, 40) / 40)),
+    ),
+    (
+        "CosineDecayRestarts",
+        {"initial_learning_rate": 0.1, "first_decay_steps": 4, "t_mul": 1.0, "m_mul": 0.8, "alpha": 0.1},
+        lambda t: 0.1 * (0.9 * 0.5 * 0.8 ** (t // 4) * (1 + math.cos(math.pi * (t / 4 - t // 4))) + 0.1),
+    ),
+    (
+        "CosineDecayRestarts-geometric",
+        {"initial_learning_rate": 0.1, "first_decay_steps": 4, "t_mul": 1.5, "m_mul": 0.5},
+        lambda t: (lambda i, f: 0.1 * 0.5 * 0.5**i * (1 + math.cos(math.pi * f)))(*_sgdr_period(t / 4, 1.5)),
+    ),
+    (
+        "CosineDecayRestarts-double",
+        {"initial_learning_rate": 0.1, "first_decay_steps": 3},
+        lambda t: (lambda i, f: 0.1 * 0.5 * (1 + math.cos(math.pi * f)))(*_sgdr_period(t / 3, 2.0)),
+    ),
 ]
 
 #: float32 schedule values against float64: default rtol, and an absolute floor for the cosine schedules,
@@ -233,8 +287,11 @@ SCHEDULE_REFS = [
 SCHEDULE_TOL = (1e-5, 1e-8)
 #: Wider, with the reason.
 SCHEDULE_WIDER = {
-    "PolynomialDecay-cycle": ((1e-5, 1e-7), "late in a long cycle 1 - step / (13 k) cancels in float32, and the "
-                                            "power 0.5 halves the exponent but not the relative error"),
+    "PolynomialDecay-cycle": (
+        (1e-5, 1e-7),
+        "late in a long cycle 1 - step / (13 k) cancels in float32, and the "
+        "power 0.5 halves the exponent but not the relative error",
+    ),
 }
 
 

@@ -34,7 +34,8 @@ def test_add_promotes_by_the_table(backend, a, b):
         pytest.skip(f"{backend.name}: capabilities.supports_float64 is False")
     out = backend.add(_tensor(backend, a), _tensor(backend, b, (1, 1, 0)))
     assert backend.dtype(out) == want, (
-        f"{backend.name}: add({a}, {b}) gave dtype {backend.dtype(out)!r}; the promotion table says {want!r}")
+        f"{backend.name}: add({a}, {b}) gave dtype {backend.dtype(out)!r}; the promotion table says {want!r}"
+    )
     got = np.asarray(backend.to_numpy(out)).astype(np.float64)
     expected = [1.0, 1.0, 1.0] if want == "bool" else [2.0, 1.0, 1.0]
     np.testing.assert_array_equal(got, expected, err_msg=f"{backend.name}: add({a}, {b}) values")
@@ -49,20 +50,30 @@ def test_python_scalars_are_weak(backend, dtype, scalar):
     out = backend.add(_tensor(backend, dtype), scalar)
     assert backend.dtype(out) == want, (
         f"{backend.name}: add({dtype} tensor, Python {type(scalar).__name__} {scalar!r}) gave dtype "
-        f"{backend.dtype(out)!r}; the promotion table says {want!r} (Python scalars are weak)")
+        f"{backend.dtype(out)!r}; the promotion table says {want!r} (Python scalars are weak)"
+    )
     out_left = backend.add(scalar, _tensor(backend, dtype))
     assert backend.dtype(out_left) == want, (
         f"{backend.name}: add(Python {scalar!r}, {dtype} tensor) gave dtype {backend.dtype(out_left)!r}; "
-        f"expected {want!r}")
+        f"expected {want!r}"
+    )
 
 
-@pytest.mark.parametrize("scalar,want", [(np.float64(2.0), "float64"), (np.float32(2.0), "float32"),
-                                         (np.int64(2), "float32"), (np.float16(2.0), "float32")],
-                         ids=["np-float64", "np-float32", "np-int64", "np-float16"])
+@pytest.mark.parametrize(
+    "scalar,want",
+    [
+        (np.float64(2.0), "float64"),
+        (np.float32(2.0), "float32"),
+        (np.int64(2), "float32"),
+        (np.float16(2.0), "float32"),
+    ],
+    ids=["np-float64", "np-float32", "np-int64", "np-float16"],
+)
 def test_numpy_scalars_are_strong(backend, scalar, want):
     if want == "float64" and not backend.capabilities.supports_float64:
         pytest.skip(f"{backend.name}: capabilities.supports_float64 is False")
     out = backend.multiply(_tensor(backend, "float32"), scalar)
     assert backend.dtype(out) == want, (
         f"{backend.name}: float32 tensor * {type(scalar).__name__}(2) gave {backend.dtype(out)!r}; numpy "
-        f"scalars are not weak, expected {want!r}")
+        f"scalars are not weak, expected {want!r}"
+    )

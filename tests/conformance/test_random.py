@@ -24,6 +24,7 @@ def _draw(b, op, seed=SEED, dtype=None, shape=(N,)):
 def _trunc_std(k=2.0):
     """Std of a standard normal truncated to [-k, k]."""
     from math import erf, exp, pi, sqrt
+
     phi = exp(-k * k / 2) / sqrt(2 * pi)
     z = erf(k / sqrt(2))
     return sqrt(1 - 2 * k * phi / z)
@@ -33,9 +34,8 @@ def _trunc_std(k=2.0):
 OPS = {
     "random_normal": ({"mean": 2.0, "stddev": 3.0}, "float32", 2.0, 3.0, (-np.inf, np.inf)),
     "random_uniform": ({"minval": -2.0, "maxval": 3.0}, "float32", 0.5, 5 / np.sqrt(12), (-2.0, 3.0)),
-    "random_truncated_normal": ({"mean": -1.0, "stddev": 2.0}, "float32", -1.0, 2.0 * _trunc_std(),
-                                (-5.0, 3.0 + 1e-6)),
-    "random_randint": ({"minval": 3, "maxval": 9}, "int32", 5.5, np.sqrt((6 ** 2 - 1) / 12), (3, 9)),
+    "random_truncated_normal": ({"mean": -1.0, "stddev": 2.0}, "float32", -1.0, 2.0 * _trunc_std(), (-5.0, 3.0 + 1e-6)),
+    "random_randint": ({"minval": 3, "maxval": 9}, "int32", 5.5, np.sqrt((6**2 - 1) / 12), (3, 9)),
 }
 DRAWS = list(OPS)
 
@@ -49,12 +49,15 @@ def test_shape_dtype_range_moments(backend, op):
     v = np.asarray(backend.to_numpy(x), np.float64)
     assert np.isfinite(v).all(), f"{backend.name} {op}: non-finite draws"
     assert v.min() >= lo and v.max() < hi, (
-        f"{backend.name} {op}{kwargs}: draws outside [{lo}, {hi}): min {v.min()}, max {v.max()}")
+        f"{backend.name} {op}{kwargs}: draws outside [{lo}, {hi}): min {v.min()}, max {v.max()}"
+    )
     se_mean, se_std = std / np.sqrt(N), std / np.sqrt(2 * N) * 1.5  # 1.5: margin for non-normal kurtosis
     assert abs(v.mean() - mean) < 6 * se_mean, (
-        f"{backend.name} {op}{kwargs}: mean of {N} draws {v.mean():.4f}, expected {mean:.4f} +- {6 * se_mean:.4f}")
+        f"{backend.name} {op}{kwargs}: mean of {N} draws {v.mean():.4f}, expected {mean:.4f} +- {6 * se_mean:.4f}"
+    )
     assert abs(v.std() - std) < 6 * se_std, (
-        f"{backend.name} {op}{kwargs}: std of {N} draws {v.std():.4f}, expected {std:.4f} +- {6 * se_std:.4f}")
+        f"{backend.name} {op}{kwargs}: std of {N} draws {v.std():.4f}, expected {std:.4f} +- {6 * se_std:.4f}"
+    )
     if op == "random_randint":
         assert set(np.unique(v).astype(int)) == set(range(3, 9)), f"{backend.name}: randint misses values"
 
@@ -74,10 +77,10 @@ def test_same_seed_same_draw_other_counter_other_draw(backend, op):
 def test_tensor_seed(backend, op):
     seed = backend.convert_to_tensor(np.array([7, 3], np.int32))
     a = backend.to_numpy(_draw(backend, op, seed=seed, shape=(100,)))
-    b = backend.to_numpy(_draw(backend, op, seed=backend.convert_to_tensor(np.array([7, 3], np.int32)),
-                                shape=(100,)))
-    np.testing.assert_array_equal(a, b, err_msg=f"{backend.name} {op}: the same int32 seed tensor twice "
-                                                "gave different draws")
+    b = backend.to_numpy(_draw(backend, op, seed=backend.convert_to_tensor(np.array([7, 3], np.int32)), shape=(100,)))
+    np.testing.assert_array_equal(
+        a, b, err_msg=f"{backend.name} {op}: the same int32 seed tensor twice gave different draws"
+    )
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float16", "bfloat16"])
@@ -125,4 +128,5 @@ def test_dropout(backend, rate):
     np.testing.assert_allclose(y[kept], 1.0 / (1.0 - rate), rtol=1e-6)
     p = 1 - rate
     assert abs(kept.mean() - p) < 6 * np.sqrt(p * (1 - p) / N) + 1e-12, (
-        f"{backend.name}: dropout kept {kept.mean():.4f} of entries, expected {p}")
+        f"{backend.name}: dropout kept {kept.mean():.4f} of entries, expected {p}"
+    )

@@ -19,6 +19,7 @@ def _rnn_step(b, W, U):
     def step(h, x):
         h = b.tanh(b.add(b.matmul(x, W), b.matmul(h, U)))
         return h, {"h": h, "sq": b.square(h)}
+
     return step
 
 
@@ -31,6 +32,7 @@ def _nested_step(b, W, U):
         c = b.add(b.multiply(b.sigmoid(z), c), b.multiply(xb, b.tanh(z)))
         h = b.multiply(b.tanh(c), 0.5)
         return (h, c), h
+
     return step
 
 
@@ -41,6 +43,7 @@ def _loss(b, kind, reverse, unroll):
             return b.add(b.add(b.sum(carry), b.sum(ys["h"])), b.multiply(b.sum(ys["sq"]), 0.5))
         (h, c), ys = b.scan(_nested_step(b, W, U), (h0, b.multiply(h0, 2.0)), xs, reverse=reverse, unroll=unroll)
         return b.add(b.add(b.sum(h), b.sum(c)), b.sum(b.multiply(ys, ys)))
+
     return loss
 
 
@@ -114,8 +117,9 @@ def test_scan_semantics(backend):
     np.testing.assert_allclose(ops.convert_to_numpy(carry), 32.0)
     np.testing.assert_allclose(ops.convert_to_numpy(ys), [1, 2, 4, 8, 16])
     # nested carry and outputs keep their structure
-    (a, b), ys = ops.scan(lambda c, x: ((c[0] + x, c[1] * 1.0), {"s": c[0]}), (np.zeros(3, "float32"),
-                          np.ones(2, "float32")), xs)
+    (a, b), ys = ops.scan(
+        lambda c, x: ((c[0] + x, c[1] * 1.0), {"s": c[0]}), (np.zeros(3, "float32"), np.ones(2, "float32")), xs
+    )
     assert set(ys) == {"s"} and ops.shape(ys["s"]) == (4, 3)
 
 

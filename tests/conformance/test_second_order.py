@@ -14,6 +14,7 @@ import pytest
 
 import highlevel as hl
 from highlevel import ops
+
 from .cases import ALL
 from .runner import grad_cases
 from .second_order import check_hvp, check_hvp_fd
@@ -41,19 +42,24 @@ def test_hvp(backend, case):
 def _check(backend, got, want, what, dtype="float32"):
     rtol, atol = tolerance("composition", dtype, backend.name, "hvp")
     why = reason("composition", dtype, backend.name, "hvp")
-    np.testing.assert_allclose(np.asarray(ops.convert_to_numpy(got), np.float64), want, rtol=rtol, atol=atol,
-                               err_msg=f"{backend.name}: {what} [tolerance: {why}]")
+    np.testing.assert_allclose(
+        np.asarray(ops.convert_to_numpy(got), np.float64),
+        want,
+        rtol=rtol,
+        atol=atol,
+        err_msg=f"{backend.name}: {what} [tolerance: {why}]",
+    )
 
 
 def test_grad_of_grad_example(backend):
-    f = lambda x: ops.sum(x ** 3)  # noqa: E731
+    f = lambda x: ops.sum(x**3)  # noqa: E731
     g = lambda x: ops.sum(ops.grad(f)(x))  # noqa: E731
     _check(backend, ops.grad(g)(ops.convert_to_tensor([1.0, 2.0])), [6.0, 12.0], "d/dx sum(3 x^2)")
 
 
 def test_third_derivative(backend):
     x = np.array([0.5, -1.0, 2.0], np.float32)
-    f = lambda t: ops.sum(t ** 4)  # noqa: E731
+    f = lambda t: ops.sum(t**4)  # noqa: E731
     f1 = lambda t: ops.sum(ops.grad(f)(t))  # noqa: E731
     f2 = lambda t: ops.sum(ops.grad(f1)(t))  # noqa: E731
     _check(backend, ops.grad(f2)(ops.convert_to_tensor(x)), 24.0 * x.astype(np.float64), "d3/dx3 x^4")
@@ -112,7 +118,7 @@ def test_has_aux_inside(backend):
     xd = x.astype(np.float64)
     th = np.tanh(xd)
     # d/dx [sum(1 - tanh^2) + sum(x^2) + sum(tanh)] = -2 tanh (1 - tanh^2) + 2x + (1 - tanh^2)
-    want = -2 * th * (1 - th ** 2) + 2 * xd + (1 - th ** 2)
+    want = -2 * th * (1 - th**2) + 2 * xd + (1 - th**2)
     _check(backend, ops.grad(outer)(ops.convert_to_tensor(x)), want, "d/dx with an aux output")
 
 
@@ -157,7 +163,8 @@ def _native_mlp(dtype=np.float64, shift=0.0):
     directions = [v.astype(dtype) for v in directions]
     with hl.config.backend_scope("native"):
         grads = ops.grad(_mlp_loss(ops.convert_to_tensor(x), ops.convert_to_tensor(y)), argnums=(0, 1, 2, 3))(
-            *[ops.convert_to_tensor(w) for w in weights])
+            *[ops.convert_to_tensor(w) for w in weights]
+        )
         hvp = _mlp_hvp(ops.convert_to_tensor(x), ops.convert_to_tensor(y), weights, directions)
         return [ops.convert_to_numpy(g) for g in grads], [ops.convert_to_numpy(h) for h in hvp]
 
@@ -196,8 +203,8 @@ def test_gradient_penalty_in_a_training_loss(backend):
     (_, _), (gw,) = backend.variables_value_and_grad(loss, [w])
     xd, wd = x.astype(np.float64), w.numpy().astype(np.float64)
     t = np.tanh(xd * wd)
-    s = 1 - t ** 2  # d/dx tanh(x w) = w s;  p = sum(w^2 s^2);  ds/dw = -2 t s x
-    _check(backend, gw, 2 * wd * s ** 2 - 4 * wd ** 2 * s ** 2 * t * xd, "d/dw of a gradient penalty")
+    s = 1 - t**2  # d/dx tanh(x w) = w s;  p = sum(w^2 s^2);  ds/dw = -2 t s x
+    _check(backend, gw, 2 * wd * s**2 - 4 * wd**2 * s**2 * t * xd, "d/dw of a gradient penalty")
 
 
 @pytest.mark.parametrize("op", ["relu", "relu6", "leaky_relu", "hard_sigmoid", "abs"])

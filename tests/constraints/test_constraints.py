@@ -65,9 +65,12 @@ def test_accepts_a_variable_and_keeps_dtype(backend):
 def test_keras_oracle():
     os.environ.setdefault("KERAS_BACKEND", "jax")
     keras = pytest.importorskip("keras")
-    pairs = [(C.MaxNorm(2.5, axis=1), keras.constraints.MaxNorm(2.5, axis=1)),
-             (C.MinMaxNorm(1.5, 3.0, 0.4, axis=[0, 2]), keras.constraints.MinMaxNorm(1.5, 3.0, 0.4, axis=[0, 2])),
-             (C.UnitNorm(axis=-1), keras.constraints.UnitNorm(axis=-1)), (C.NonNeg(), keras.constraints.NonNeg())]
+    pairs = [
+        (C.MaxNorm(2.5, axis=1), keras.constraints.MaxNorm(2.5, axis=1)),
+        (C.MinMaxNorm(1.5, 3.0, 0.4, axis=[0, 2]), keras.constraints.MinMaxNorm(1.5, 3.0, 0.4, axis=[0, 2])),
+        (C.UnitNorm(axis=-1), keras.constraints.UnitNorm(axis=-1)),
+        (C.NonNeg(), keras.constraints.NonNeg()),
+    ]
     with hl.config.backend_scope("native"):
         for ours, theirs in pairs:
             expected = np.asarray(keras.ops.convert_to_numpy(theirs(keras.ops.convert_to_tensor(W))))
@@ -76,9 +79,19 @@ def test_keras_oracle():
             assert type(C.deserialize(keras.constraints.serialize(theirs))) is type(ours)
 
 
-@pytest.mark.parametrize("name,cls", [("max_norm", C.MaxNorm), ("MaxNorm", C.MaxNorm), ("min_max_norm", C.MinMaxNorm),
-                                      ("MinMaxNorm", C.MinMaxNorm), ("non_neg", C.NonNeg), ("NonNeg", C.NonNeg),
-                                      ("unit_norm", C.UnitNorm), ("UnitNorm", C.UnitNorm)])
+@pytest.mark.parametrize(
+    "name,cls",
+    [
+        ("max_norm", C.MaxNorm),
+        ("MaxNorm", C.MaxNorm),
+        ("min_max_norm", C.MinMaxNorm),
+        ("MinMaxNorm", C.MinMaxNorm),
+        ("non_neg", C.NonNeg),
+        ("NonNeg", C.NonNeg),
+        ("unit_norm", C.UnitNorm),
+        ("UnitNorm", C.UnitNorm),
+    ],
+)
 def test_get_by_name(name, cls):
     assert type(C.get(name)) is cls
 

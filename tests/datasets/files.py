@@ -48,8 +48,11 @@ def cifar_batch(images, **labels):
     """A CIFAR batch file's bytes: ``images`` (n, 3, 32, 32) uint8, ``labels`` e.g. labels=[...] or
     fine_labels=[...], coarse_labels=[...]."""
     n = len(images)
-    batch = {"batch_label": "testing batch 1 of 1", "data": np.asarray(images, np.uint8).reshape(n, 3072),
-             "filenames": [f"img_{i}.png" for i in range(n)]}
+    batch = {
+        "batch_label": "testing batch 1 of 1",
+        "data": np.asarray(images, np.uint8).reshape(n, 3072),
+        "filenames": [f"img_{i}.png" for i in range(n)],
+    }
     batch.update({k: [int(v) for v in vs] for k, vs in labels.items()})
     return py2_pickle(batch)
 

@@ -14,8 +14,12 @@ from .files import cifar_batch, idx_gz, npz, tar_gz
 
 
 def test_mnist_is_downloaded_once_into_keras_home(home, monkeypatch):
-    arrays = {"x_train": np.ones((2, 28, 28), np.uint8), "y_train": np.array([3, 4], np.uint8),
-              "x_test": np.zeros((1, 28, 28), np.uint8), "y_test": np.array([7], np.uint8)}
+    arrays = {
+        "x_train": np.ones((2, 28, 28), np.uint8),
+        "y_train": np.array([3, 4], np.uint8),
+        "x_test": np.zeros((1, 28, 28), np.uint8),
+        "y_test": np.array([7], np.uint8),
+    }
     data = npz(**arrays)
     with serve({"/mnist.npz": data}) as server:
         monkeypatch.setitem(mnist.SOURCES, "mnist.npz", (server.url("/mnist.npz"), hashlib.sha256(data).hexdigest()))
@@ -35,8 +39,9 @@ def test_a_download_with_the_wrong_hash_is_not_kept(home, monkeypatch):
 
 
 def test_fashion_mnist_downloads_into_its_folder(home, monkeypatch):
-    files = {name: idx_gz(np.zeros((2, 28, 28) if "images" in name else (2,), np.uint8))
-             for name in fashion_mnist.SOURCES}
+    files = {
+        name: idx_gz(np.zeros((2, 28, 28) if "images" in name else (2,), np.uint8)) for name in fashion_mnist.SOURCES
+    }
     with serve({f"/{name}": data for name, data in files.items()}) as server:
         for name in files:
             monkeypatch.setitem(fashion_mnist.SOURCES, name, (server.url(f"/{name}"), None))
@@ -50,8 +55,11 @@ def test_cifar10_archive_is_downloaded_and_extracted(home, monkeypatch):
     names = [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]
     archive = tar_gz({f"cifar-10-batches-py/{n}": batch for n in names})
     with serve({"/cifar-10-python.tar.gz": archive}) as server:
-        monkeypatch.setitem(cifar10.SOURCES, "cifar-10-batches-py-target",
-                            (server.url("/cifar-10-python.tar.gz"), hashlib.sha256(archive).hexdigest()))
+        monkeypatch.setitem(
+            cifar10.SOURCES,
+            "cifar-10-batches-py-target",
+            (server.url("/cifar-10-python.tar.gz"), hashlib.sha256(archive).hexdigest()),
+        )
         (_, y_train), _ = cifar10.load_data()
         cifar10.load_data()
         assert server.hits == {"/cifar-10-python.tar.gz": 1}
@@ -73,6 +81,10 @@ def test_real_sources_are_keras_addresses():
     # the addresses and hashes are Keras's, so one cache serves both libraries
     assert mnist.SOURCES["mnist.npz"] == (
         "https://storage.googleapis.com/tensorflow/tf-keras-datasets/mnist.npz",
-        "731c5ac602752760c8e48fbffcf8c3b850d9dc2a2aedcf2cc48468fc17b673d1")
-    assert all(url.startswith("https://") for module in (mnist, fashion_mnist, cifar10, imdb)
-               for url, _ in module.SOURCES.values())
+        "731c5ac602752760c8e48fbffcf8c3b850d9dc2a2aedcf2cc48468fc17b673d1",
+    )
+    assert all(
+        url.startswith("https://")
+        for module in (mnist, fashion_mnist, cifar10, imdb)
+        for url, _ in module.SOURCES.values()
+    )

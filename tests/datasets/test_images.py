@@ -35,8 +35,12 @@ def _flat(result):
 
 @pytest.fixture
 def mnist_file(home, nowhere, monkeypatch):
-    arrays = {"x_train": _images(6, (28, 28)), "y_train": _labels(6), "x_test": _images(3, (28, 28)),
-              "y_test": _labels(3)}
+    arrays = {
+        "x_train": _images(6, (28, 28)),
+        "y_train": _labels(6),
+        "x_test": _images(3, (28, 28)),
+        "y_test": _labels(3),
+    }
     path = place(monkeypatch, mnist, "mnist.npz", npz(**arrays), home, nowhere)
     return path, arrays
 
@@ -51,8 +55,12 @@ def test_mnist(mnist_file, keras_loader):
 
 
 def test_mnist_path_argument_names_the_cached_file(home, nowhere, monkeypatch):
-    arrays = {"x_train": _images(2, (28, 28)), "y_train": _labels(2), "x_test": _images(1, (28, 28)),
-              "y_test": _labels(1)}
+    arrays = {
+        "x_train": _images(2, (28, 28)),
+        "y_train": _labels(2),
+        "x_test": _images(1, (28, 28)),
+        "y_test": _labels(1),
+    }
     place(monkeypatch, mnist, "mnist.npz", npz(**arrays), home, nowhere, fname="my_mnist.npz")
     (x_train, _), _ = mnist.load_data(path="my_mnist.npz")
     np.testing.assert_array_equal(x_train, arrays["x_train"])
@@ -69,8 +77,12 @@ def test_a_corrupt_file_gets_a_clear_error(home, nowhere, monkeypatch):
 
 def test_fashion_mnist(home, nowhere, monkeypatch, keras_loader):
     folder = os.path.join(home, "fashion-mnist")
-    content = {"train-labels-idx1-ubyte.gz": _labels(5), "train-images-idx3-ubyte.gz": _images(5, (28, 28)),
-               "t10k-labels-idx1-ubyte.gz": _labels(2), "t10k-images-idx3-ubyte.gz": _images(2, (28, 28))}
+    content = {
+        "train-labels-idx1-ubyte.gz": _labels(5),
+        "train-images-idx3-ubyte.gz": _images(5, (28, 28)),
+        "t10k-labels-idx1-ubyte.gz": _labels(2),
+        "t10k-images-idx3-ubyte.gz": _images(2, (28, 28)),
+    }
     for name, array in content.items():
         place(monkeypatch, fashion_mnist, name, idx_gz(array), folder, nowhere)
     (x_train, y_train), (x_test, y_test) = fashion_mnist.load_data()
@@ -100,8 +112,15 @@ def _cifar10_archive(per_batch=3, n_test=2):
 
 def test_cifar10_extracts_and_reads_python_2_batches(home, nowhere, monkeypatch, keras_loader):
     archive, train, test = _cifar10_archive()
-    place(monkeypatch, cifar10, "cifar-10-batches-py-target", archive, home, nowhere,
-          fname="cifar-10-batches-py-target_archive")
+    place(
+        monkeypatch,
+        cifar10,
+        "cifar-10-batches-py-target",
+        archive,
+        home,
+        nowhere,
+        fname="cifar-10-batches-py-target_archive",
+    )
     (x_train, y_train), (x_test, y_test) = cifar10.load_data()
     assert os.path.isdir(os.path.join(home, "cifar-10-batches-py-target", "cifar-10-batches-py"))
     assert x_train.shape == (15, 32, 32, 3) and x_train.dtype == np.uint8
@@ -121,8 +140,15 @@ def test_cifar10_extracts_and_reads_python_2_batches(home, nowhere, monkeypatch,
 
 def test_cifar10_channels_first(home, nowhere, monkeypatch):
     archive, train, test = _cifar10_archive(per_batch=1, n_test=1)
-    place(monkeypatch, cifar10, "cifar-10-batches-py-target", archive, home, nowhere,
-          fname="cifar-10-batches-py-target_archive")
+    place(
+        monkeypatch,
+        cifar10,
+        "cifar-10-batches-py-target",
+        archive,
+        home,
+        nowhere,
+        fname="cifar-10-batches-py-target_archive",
+    )
     hl.config.set_image_data_format("channels_first")
     try:
         (x_train, _), (x_test, _) = cifar10.load_data()
@@ -136,12 +162,21 @@ def test_cifar10_channels_first(home, nowhere, monkeypatch):
 def test_cifar100(home, nowhere, monkeypatch, keras_loader, label_mode):
     x_tr, x_te = _images(4, (3, 32, 32)), _images(2, (3, 32, 32))
     fine_tr, fine_te, coarse_tr, coarse_te = _labels(4, 100), _labels(2, 100), _labels(4, 20), _labels(2, 20)
-    archive = tar_gz({
-        "cifar-100-python/train": cifar_batch(x_tr, fine_labels=fine_tr, coarse_labels=coarse_tr),
-        "cifar-100-python/test": cifar_batch(x_te, fine_labels=fine_te, coarse_labels=coarse_te),
-    })
-    place(monkeypatch, cifar100, "cifar-100-python-target", archive, home, nowhere,
-          fname="cifar-100-python-target_archive")
+    archive = tar_gz(
+        {
+            "cifar-100-python/train": cifar_batch(x_tr, fine_labels=fine_tr, coarse_labels=coarse_tr),
+            "cifar-100-python/test": cifar_batch(x_te, fine_labels=fine_te, coarse_labels=coarse_te),
+        }
+    )
+    place(
+        monkeypatch,
+        cifar100,
+        "cifar-100-python-target",
+        archive,
+        home,
+        nowhere,
+        fname="cifar-100-python-target_archive",
+    )
     (x_train, y_train), (x_test, y_test) = cifar100.load_data(label_mode=label_mode)
     np.testing.assert_array_equal(x_train, x_tr.transpose(0, 2, 3, 1))
     np.testing.assert_array_equal(y_test[:, 0], fine_te if label_mode == "fine" else coarse_te)
@@ -164,10 +199,21 @@ def test_a_tampered_cifar_batch_runs_no_code(home, nowhere, monkeypatch, tmp_pat
         def __reduce__(self):
             return os.mkdir, (str(witness),)
 
-    archive = tar_gz({"cifar-100-python/train": pickle.dumps({b"data": Gadget()}, protocol=2),
-                      "cifar-100-python/test": pickle.dumps({}, protocol=2)})
-    place(monkeypatch, cifar100, "cifar-100-python-target", archive, home, nowhere,
-          fname="cifar-100-python-target_archive")
+    archive = tar_gz(
+        {
+            "cifar-100-python/train": pickle.dumps({b"data": Gadget()}, protocol=2),
+            "cifar-100-python/test": pickle.dumps({}, protocol=2),
+        }
+    )
+    place(
+        monkeypatch,
+        cifar100,
+        "cifar-100-python-target",
+        archive,
+        home,
+        nowhere,
+        fname="cifar-100-python-target_archive",
+    )
     with pytest.raises(pickle.UnpicklingError, match="Refusing to load posix.mkdir|Refusing to load nt.mkdir"):
         cifar100.load_data()
     assert not witness.exists()

@@ -30,8 +30,12 @@ def _assert_same(ours, theirs):
 
 @pytest.fixture
 def imdb_file(home, nowhere, monkeypatch):
-    arrays = {"x_train": ragged(RNG, 12, 30, 9), "y_train": RNG.integers(0, 2, 12),
-              "x_test": ragged(RNG, 8, 30, 9), "y_test": RNG.integers(0, 2, 8)}
+    arrays = {
+        "x_train": ragged(RNG, 12, 30, 9),
+        "y_train": RNG.integers(0, 2, 12),
+        "x_test": ragged(RNG, 8, 30, 9),
+        "y_test": RNG.integers(0, 2, 8),
+    }
     return place(monkeypatch, imdb, "imdb.npz", npz(**arrays), home, nowhere), arrays
 
 
@@ -78,8 +82,14 @@ def test_imdb_arrays_stay_one_dimensional_when_lengths_agree(home, nowhere, monk
     same = np.empty(3, dtype=object)
     for i in range(3):
         same[i] = [1, 2, 3]
-    place(monkeypatch, imdb, "imdb.npz", npz(x_train=same, y_train=np.arange(3), x_test=same, y_test=np.arange(3)),
-          home, nowhere)
+    place(
+        monkeypatch,
+        imdb,
+        "imdb.npz",
+        npz(x_train=same, y_train=np.arange(3), x_test=same, y_test=np.arange(3)),
+        home,
+        nowhere,
+    )
     (x_train, _), _ = imdb.load_data()
     assert x_train.shape == (3,) and x_train[0] == [1, 4, 5, 6]
 

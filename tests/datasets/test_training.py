@@ -13,7 +13,7 @@ def _digit_like_images(rng, n):
     y = rng.integers(0, 10, n).astype(np.uint8)
     x = rng.integers(0, 40, (n, 28, 28)).astype(np.uint8)
     for i, k in enumerate(y):
-        x[i, 2 * k: 2 * k + 3] = 250
+        x[i, 2 * k : 2 * k + 3] = 250
     return x, y
 
 
@@ -50,12 +50,18 @@ def test_a_model_learns_imdb_as_loaded(backend, home, nowhere, monkeypatch):
     def pad(seqs):
         out = np.zeros((len(seqs), 10), "int32")
         for i, s in enumerate(seqs):
-            out[i, -len(s):] = s
+            out[i, -len(s) :] = s
         return out
 
     hl.utils.set_random_seed(0)
-    model = hl.Sequential([hl.Input((10,), dtype="int32"), hl.layers.Embedding(30, 8),
-                           hl.layers.GlobalAveragePooling1D(), hl.layers.Dense(1, activation="sigmoid")])
+    model = hl.Sequential(
+        [
+            hl.Input((10,), dtype="int32"),
+            hl.layers.Embedding(30, 8),
+            hl.layers.GlobalAveragePooling1D(),
+            hl.layers.Dense(1, activation="sigmoid"),
+        ]
+    )
     model.compile(optimizer=hl.optimizers.Adam(0.05), loss="binary_crossentropy", metrics=["accuracy"])
     before = model.evaluate(pad(x_test), y_test, verbose=0)
     model.fit(pad(x_train), y_train, epochs=15, batch_size=16, verbose=0)

@@ -35,8 +35,9 @@ def test_student_learns_from_the_teacher_alone(backend):
     teacher, student = _teacher(), _student()
     frozen = [w.copy() for w in teacher.get_weights()]
     before = _agreement(teacher, student)
-    distiller = hl.distillation.Distiller(teacher, student, hl.distillation.LogitsDistillation(temperature=2.0),
-                                          student_loss_weight=0.0)
+    distiller = hl.distillation.Distiller(
+        teacher, student, hl.distillation.LogitsDistillation(temperature=2.0), student_loss_weight=0.0
+    )
     distiller.compile(optimizer=hl.optimizers.Adam(0.03), loss="sparse_categorical_crossentropy")
     labels = np.zeros((len(X),), "int32")  # ignored: student_loss_weight=0
     history = distiller.fit(X, labels, batch_size=32, epochs=25, verbose=0)
@@ -57,18 +58,23 @@ def test_labels_and_features_together(backend):
     teacher, student = _teacher(), _student()
     labels = np.argmax(teacher.predict(X, verbose=0), -1).astype("int32")
     distiller = hl.distillation.Distiller(
-        teacher, student,
-        [hl.distillation.LogitsDistillation(temperature=3.0),
-         hl.distillation.FeatureDistillation(loss="mse", teacher_layer_name="h", student_layer_name="h")],
-        distillation_loss_weights=[1.0, 0.5], student_loss_weight=0.3)
-    distiller.compile(optimizer=hl.optimizers.Adam(0.03), loss="sparse_categorical_crossentropy",
-                      metrics=["accuracy"])
+        teacher,
+        student,
+        [
+            hl.distillation.LogitsDistillation(temperature=3.0),
+            hl.distillation.FeatureDistillation(loss="mse", teacher_layer_name="h", student_layer_name="h"),
+        ],
+        distillation_loss_weights=[1.0, 0.5],
+        student_loss_weight=0.3,
+    )
+    distiller.compile(optimizer=hl.optimizers.Adam(0.03), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     history = distiller.fit(X, labels, batch_size=32, epochs=20, verbose=0)
     h = history.history
     assert h["student_loss"][-1] < 0.5 * h["student_loss"][0]
     assert h["distillation_loss"][-1] < 0.5 * h["distillation_loss"][0]
-    np.testing.assert_allclose(h["total_loss"], 0.3 * np.array(h["student_loss"]) +
-                               0.7 * np.array(h["distillation_loss"]), rtol=1e-4)
+    np.testing.assert_allclose(
+        h["total_loss"], 0.3 * np.array(h["student_loss"]) + 0.7 * np.array(h["distillation_loss"]), rtol=1e-4
+    )
     assert h["accuracy"][-1] > 0.85
 
 
@@ -83,8 +89,11 @@ def test_feature_distillation_pulls_the_hidden_layer(backend):
     teacher, student = _teacher(), _student()
     before = _hidden_gap(teacher, student)
     distiller = hl.distillation.Distiller(
-        teacher, student, hl.distillation.FeatureDistillation(teacher_layer_name="h", student_layer_name="h"),
-        student_loss_weight=0.0)
+        teacher,
+        student,
+        hl.distillation.FeatureDistillation(teacher_layer_name="h", student_layer_name="h"),
+        student_loss_weight=0.0,
+    )
     distiller.compile(optimizer=hl.optimizers.Adam(0.03), loss="mse")
     history = distiller.fit(X, np.zeros((len(X), 4), "float32"), batch_size=32, epochs=15, verbose=0)
     assert history.history["distillation_loss"][-1] < 0.2 * history.history["distillation_loss"][0]
@@ -113,10 +122,15 @@ def test_bad_arguments_are_named():
 def test_a_saved_distiller_loads_and_predicts_the_same(backend, tmp_path):
     teacher, student = _teacher(), _student()
     distiller = hl.distillation.Distiller(
-        teacher, student,
-        [hl.distillation.LogitsDistillation(temperature=2.0, loss="kl_divergence"),
-         hl.distillation.FeatureDistillation(loss="mae", teacher_layer_name="h", student_layer_name="h")],
-        distillation_loss_weights=[1.0, 0.25], student_loss_weight=0.2)
+        teacher,
+        student,
+        [
+            hl.distillation.LogitsDistillation(temperature=2.0, loss="kl_divergence"),
+            hl.distillation.FeatureDistillation(loss="mae", teacher_layer_name="h", student_layer_name="h"),
+        ],
+        distillation_loss_weights=[1.0, 0.25],
+        student_loss_weight=0.2,
+    )
     distiller.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
     labels = np.argmax(teacher.predict(X, verbose=0), -1).astype("int32")
     distiller.fit(X, labels, batch_size=32, epochs=2, verbose=0)
@@ -127,8 +141,9 @@ def test_a_saved_distiller_loads_and_predicts_the_same(backend, tmp_path):
     assert (loaded.student_loss_weight, loaded.distillation_loss_weights) == (0.2, [1.0, 0.25])
     assert [type(loss).__name__ for loss in loaded.distillation_losses] == ["LogitsDistillation", "FeatureDistillation"]
     np.testing.assert_allclose(loaded.predict(X, verbose=0), distiller.predict(X, verbose=0), rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(loaded.teacher.predict(X, verbose=0), teacher.predict(X, verbose=0), rtol=1e-5,
-                               atol=1e-6)
+    np.testing.assert_allclose(
+        loaded.teacher.predict(X, verbose=0), teacher.predict(X, verbose=0), rtol=1e-5, atol=1e-6
+    )
     assert not loaded.teacher.trainable
     want = distiller.evaluate(X, labels, verbose=0, return_dict=True)
     got = loaded.evaluate(X, labels, verbose=0, return_dict=True)

@@ -34,8 +34,9 @@ def main(out):
     data_parallel = dist.DataParallel()
     checks["mesh"] = list(data_parallel.device_mesh.shape)
     ckpt = os.path.join(out, "dp.keras")
-    model = jobs.run_and_write(hl, out, "data_parallel", data_parallel,
-                               callbacks=[hl.callbacks.ModelCheckpoint(ckpt, monitor="loss")])
+    model = jobs.run_and_write(
+        hl, out, "data_parallel", data_parallel, callbacks=[hl.callbacks.ModelCheckpoint(ckpt, monitor="loss")]
+    )
     x, y = jobs.data()
     batch = hl.config.current_backend().distribute_batch((x[:16], y[:16]), data_parallel)
     checks["batch_shards"] = [[int(s.data.shape[0]) for s in a.addressable_shards] for a in batch]
@@ -46,8 +47,9 @@ def main(out):
     layout_map = dist.LayoutMap(mesh)
     layout_map["dense/kernel"] = (None, "model")
     layout_map["out.*kernel"] = ("model", None)
-    model = jobs.run_and_write(hl, out, "model_parallel",
-                               dist.ModelParallel(layout_map=layout_map, batch_dim_name="batch"))
+    model = jobs.run_and_write(
+        hl, out, "model_parallel", dist.ModelParallel(layout_map=layout_map, batch_dim_name="batch")
+    )
     kernel = model.layers[0].kernel.handle.value
     checks["mp_specs"] = {v.path: spec(v) for v in model.trainable_variables}
     checks["mp_kernel_shards"] = [list(s.data.shape) for s in kernel.addressable_shards]

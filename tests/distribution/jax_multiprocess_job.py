@@ -12,8 +12,9 @@ import traceback
 
 # One CPU device per process: drop a forced host device count inherited from the environment (the other flags,
 # such as the test processes' thread settings, stay).
-os.environ["XLA_FLAGS"] = " ".join(f for f in os.environ.get("XLA_FLAGS", "").split()
-                                   if "xla_force_host_platform_device_count" not in f)
+os.environ["XLA_FLAGS"] = " ".join(
+    f for f in os.environ.get("XLA_FLAGS", "").split() if "xla_force_host_platform_device_count" not in f
+)
 os.environ["HIGHLEVEL_BACKEND"] = "jax"
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -37,7 +38,7 @@ def placement_checks(model, process_id):
         "kernel": [len(kernel.sharding.device_set), kernel.is_fully_addressable, kernel.is_fully_replicated],
         # The even batch: this process holds its 8 rows (process 0 the first 8); the uneven one runs replicated.
         "even_shards": [list(s.data.shape) for a in even for s in a.addressable_shards],
-        "even_rows_are_mine": bool(np.array_equal(local, x[8 * process_id:8 * process_id + 8])),
+        "even_rows_are_mine": bool(np.array_equal(local, x[8 * process_id : 8 * process_id + 8])),
         "uneven_shards": [list(s.data.shape) for a in uneven for s in a.addressable_shards],
         "uneven_replicated": [a.is_fully_replicated for a in uneven],
         # A replicated global array reads back to numpy (from the local shard).
@@ -63,8 +64,10 @@ def main(out, process_id, port):
     index, count = hl.distribution.process_index(), hl.distribution.num_processes()
     devices = hl.distribution.list_devices()
     assert (index, count) == (process_id, 2) and devices == ["cpu:0", "cpu:1"], (index, count, devices)
-    callbacks = [hl.callbacks.ModelCheckpoint(os.path.join(out, f"ckpt{index}.keras"), monitor="loss"),
-                 hl.callbacks.CSVLogger(os.path.join(out, f"log{index}.csv"))]
+    callbacks = [
+        hl.callbacks.ModelCheckpoint(os.path.join(out, f"ckpt{index}.keras"), monitor="loss"),
+        hl.callbacks.CSVLogger(os.path.join(out, f"log{index}.csv")),
+    ]
     model, history, logs = jobs.train(hl, callbacks=callbacks)
     result = jobs.summary(model, history, logs)
     x, _ = jobs.data()

@@ -30,11 +30,14 @@ def data():
 def build(hl):
     """A seeded two-layer MLP, compiled (same initial weights on every backend and process)."""
     hl.utils.set_random_seed(1)
-    model = hl.Sequential([hl.Input((8,)), hl.layers.Dense(16, activation="relu", name="dense"),
-                           hl.layers.Dense(3, name="out")])
-    model.compile(optimizer=hl.optimizers.Adam(0.01),
-                  loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True),
-                  metrics=["accuracy"])
+    model = hl.Sequential(
+        [hl.Input((8,)), hl.layers.Dense(16, activation="relu", name="dense"), hl.layers.Dense(3, name="out")]
+    )
+    model.compile(
+        optimizer=hl.optimizers.Adam(0.01),
+        loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True),
+        metrics=["accuracy"],
+    )
     return model
 
 
@@ -42,8 +45,16 @@ def train(hl, callbacks=None, validation=True):
     """Builds and fits the MLP with global batch ``GLOBAL_BATCH``; returns (model, history, evaluate logs)."""
     x, y = data()
     model = build(hl)
-    history = model.fit(x, y, batch_size=GLOBAL_BATCH, epochs=EPOCHS, verbose=0, shuffle=True,
-                        validation_data=(x[:32], y[:32]) if validation else None, callbacks=callbacks)
+    history = model.fit(
+        x,
+        y,
+        batch_size=GLOBAL_BATCH,
+        epochs=EPOCHS,
+        verbose=0,
+        shuffle=True,
+        validation_data=(x[:32], y[:32]) if validation else None,
+        callbacks=callbacks,
+    )
     logs = model.evaluate(x, y, batch_size=GLOBAL_BATCH, verbose=0, return_dict=True)
     return model, history.history, logs
 
@@ -61,8 +72,7 @@ def run_and_write(hl, out, name, distribution, callbacks=None):
 
 def summary(model, history, logs):
     """What a job reports back: weights (lists), fit history and evaluate logs."""
-    return {"weights": [np.asarray(w).tolist() for w in model.get_weights()], "history": history,
-            "evaluate": logs}
+    return {"weights": [np.asarray(w).tolist() for w in model.get_weights()], "history": history, "evaluate": logs}
 
 
 def assert_same_run(expected, got, rtol=1e-5, atol=1e-6):
@@ -119,9 +129,14 @@ def free_port():
 def child_env(**extra):
     """The environment of a job subprocess: this one's, with the repository importable and CPU-only."""
     env = dict(os.environ)
-    env.update({"PYTHONPATH": os.pathsep.join([os.path.dirname(os.path.dirname(HERE)),
-                                               env.get("PYTHONPATH", "")]),
-                "CUDA_VISIBLE_DEVICES": "", "TF_CPP_MIN_LOG_LEVEL": "2", "OMP_NUM_THREADS": "1"})
+    env.update(
+        {
+            "PYTHONPATH": os.pathsep.join([os.path.dirname(os.path.dirname(HERE)), env.get("PYTHONPATH", "")]),
+            "CUDA_VISIBLE_DEVICES": "",
+            "TF_CPP_MIN_LOG_LEVEL": "2",
+            "OMP_NUM_THREADS": "1",
+        }
+    )
     env.pop("HIGHLEVEL_BACKEND", None)
     env.update({k: str(v) for k, v in extra.items()})
     return env
@@ -129,7 +144,12 @@ def child_env(**extra):
 
 def run_job(script, *args, timeout=300, **env):
     """Runs ``script`` (a ``*_job.py`` here) in a fresh interpreter; fails the test with its output on error."""
-    proc = subprocess.run([sys.executable, os.path.join(HERE, script), *map(str, args)], env=child_env(**env),
-                          capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, os.path.join(HERE, script), *map(str, args)],
+        env=child_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     assert proc.returncode == 0, f"{script} failed (rc={proc.returncode}):\n{proc.stdout}\n{proc.stderr[-6000:]}"
     return proc

@@ -22,8 +22,7 @@ def test_data_parallel_fit_equals_one_device_fit(results):
     checks = results["checks"]
     assert checks["devices"] == ["cpu:0", "cpu:1"] and checks["mesh"] == [2]
     jobs.assert_same_run(results["single"], results["data_parallel"])
-    np.testing.assert_allclose(results["data_parallel"]["predict"], results["single"]["predict"], rtol=1e-5,
-                               atol=1e-6)
+    np.testing.assert_allclose(results["data_parallel"]["predict"], results["single"]["predict"], rtol=1e-5, atol=1e-6)
     # The batch is split over the two devices; the weights are replicated on both.
     assert checks["batch_shards"] == [[8, 8], [8, 8]]
     assert checks["dp_kernel_spec"] == [None, None]

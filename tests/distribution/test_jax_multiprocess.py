@@ -30,9 +30,14 @@ def _run_two_processes(out, logs):
         stdout, stderr = open(logs / f"out{i}.txt", "w"), open(logs / f"err{i}.txt", "w")
         files += [stdout, stderr]
         # Output goes to files, not pipes: a process blocked on a full pipe would block its peer's collectives.
-        procs.append(subprocess.Popen([sys.executable, os.path.join(jobs.HERE, "jax_multiprocess_job.py"), out,
-                                       str(i), str(port)],
-                                      env=jobs.child_env(HIGHLEVEL_DIST_TIMEOUT=60), stdout=stdout, stderr=stderr))
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, os.path.join(jobs.HERE, "jax_multiprocess_job.py"), out, str(i), str(port)],
+                env=jobs.child_env(HIGHLEVEL_DIST_TIMEOUT=60),
+                stdout=stdout,
+                stderr=stderr,
+            )
+        )
     deadline = time.monotonic() + TIMEOUT_S
     failed = False
     try:
@@ -49,8 +54,10 @@ def _run_two_processes(out, logs):
             p.wait()
         for f in files:
             f.close()
-    stderr = "\n".join(f"--- process {i} (rc={p.returncode}) stderr:\n{(logs / f'err{i}.txt').read_text()[-4000:]}"
-                       for i, p in enumerate(procs))
+    stderr = "\n".join(
+        f"--- process {i} (rc={p.returncode}) stderr:\n{(logs / f'err{i}.txt').read_text()[-4000:]}"
+        for i, p in enumerate(procs)
+    )
     if running and not failed:
         pytest.fail(f"the JAX processes did not finish within {TIMEOUT_S} s; killed {len(running)} of them.\n{stderr}")
     assert not failed and all(p.returncode == 0 for p in procs), f"a JAX process failed:\n{stderr}"

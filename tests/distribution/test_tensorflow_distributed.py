@@ -12,8 +12,7 @@ import highlevel as hl
 
 from . import jobs
 
-pytestmark = pytest.mark.skipif("tensorflow" not in hl.backends.installed(),
-                                reason="tensorflow is not installed")
+pytestmark = pytest.mark.skipif("tensorflow" not in hl.backends.installed(), reason="tensorflow is not installed")
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +26,7 @@ def test_mirrored_fit_equals_one_device_fit(results):
     checks = results["checks"]
     assert checks["devices"] == ["cpu:0", "cpu:1"]
     jobs.assert_same_run(results["single"], results["data_parallel"])
-    np.testing.assert_allclose(results["data_parallel"]["predict"], results["single"]["predict"], rtol=1e-5,
-                               atol=1e-6)
+    np.testing.assert_allclose(results["data_parallel"]["predict"], results["single"]["predict"], rtol=1e-5, atol=1e-6)
     # Every variable (weights, optimizer slots) is mirrored on both devices, and the copies agree.
     assert set(checks["mirrored"]) == {"MirroredVariable"} and set(checks["replicas"]) == {2}
     assert checks["copies_equal"]
@@ -55,8 +53,9 @@ def test_tf_config_names_the_workers(monkeypatch):
     # A multi-worker run reads its cluster from TF_CONFIG (MultiWorkerMirroredStrategy); the process index and
     # count come from there, and initialize() writes it from addresses.
     with hl.config.backend_scope("tensorflow") as backend:
-        monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": {"worker": ["a:1", "b:2"]},
-                                                    "task": {"type": "worker", "index": 1}}))
+        monkeypatch.setenv(
+            "TF_CONFIG", json.dumps({"cluster": {"worker": ["a:1", "b:2"]}, "task": {"type": "worker", "index": 1}})
+        )
         assert (backend.distribution_num_processes(), backend.distribution_process_index()) == (2, 1)
         assert not hl.distribution.is_chief()
         backend.distribution_initialize(job_addresses="h0:10,h1:11", num_processes=2, process_id=0)
@@ -73,9 +72,15 @@ def test_two_workers_with_multi_worker_mirrored_strategy(tmp_path):
     procs = []
     for index in range(2):
         config = {"cluster": {"worker": [f"localhost:{p}" for p in ports]}, "task": {"type": "worker", "index": index}}
-        procs.append(subprocess.Popen([sys.executable, os.path.join(jobs.HERE, "tf_multiworker_job.py"), str(tmp_path)],
-                                      env=jobs.child_env(TF_CONFIG=json.dumps(config)), stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, text=True))
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, os.path.join(jobs.HERE, "tf_multiworker_job.py"), str(tmp_path)],
+                env=jobs.child_env(TF_CONFIG=json.dumps(config)),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     for index, proc in enumerate(procs):
         try:
             out, err = proc.communicate(timeout=400)

@@ -17,11 +17,23 @@ pytestmark = pytest.mark.skipif("torch" not in hl.backends.installed(), reason="
 
 def _launch(out, mode, timeout_s=30):
     port = jobs.free_port()
-    return [subprocess.Popen([sys.executable, os.path.join(jobs.HERE, "torch_job.py"), out, mode],
-                             env=jobs.child_env(RANK=rank, LOCAL_RANK=rank, WORLD_SIZE=2, MASTER_ADDR="127.0.0.1",
-                                                MASTER_PORT=port, HIGHLEVEL_DIST_TIMEOUT=timeout_s),
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for rank in range(2)]
+    return [
+        subprocess.Popen(
+            [sys.executable, os.path.join(jobs.HERE, "torch_job.py"), out, mode],
+            env=jobs.child_env(
+                RANK=rank,
+                LOCAL_RANK=rank,
+                WORLD_SIZE=2,
+                MASTER_ADDR="127.0.0.1",
+                MASTER_PORT=port,
+                HIGHLEVEL_DIST_TIMEOUT=timeout_s,
+            ),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for rank in range(2)
+    ]
 
 
 def _finish(proc, timeout):
@@ -48,8 +60,10 @@ def test_two_process_fit_matches_one_device_and_only_rank0_writes(tmp_path):
             jobs.assert_same_run(single, result)
         jobs.assert_shared_host_stream(results)
         # Only rank 0 wrote the checkpoint and the CSV log.
-        assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("result")) == \
-            ["ckpt0.keras", "log0.csv"]
+        assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("result")) == [
+            "ckpt0.keras",
+            "log0.csv",
+        ]
         assert len((tmp_path / "log0.csv").read_text().splitlines()) == 1 + jobs.EPOCHS
         # The distributed run's checkpoint loads into a single-device model.
         restored = hl.saving.load_model(tmp_path / "ckpt0.keras")

@@ -26,8 +26,9 @@ def main(out):
     checks = {"devices": dist.list_devices()}
     jobs.run_and_write(hl, out, "single", None)
     ckpt = os.path.join(out, "dp.keras")
-    model = jobs.run_and_write(hl, out, "data_parallel", dist.DataParallel(),
-                callbacks=[hl.callbacks.ModelCheckpoint(ckpt, monitor="loss")])
+    model = jobs.run_and_write(
+        hl, out, "data_parallel", dist.DataParallel(), callbacks=[hl.callbacks.ModelCheckpoint(ckpt, monitor="loss")]
+    )
     handles = [v.handle for v in model.variables + model.optimizer.variables]
     checks["mirrored"] = [type(h).__name__ for h in handles]
     checks["replicas"] = [len(h.values) for h in handles]

@@ -23,8 +23,10 @@ def main(out):
     draw = jobs.host_draw(hl)  # the same in both workers: worker 0's stream is shared
     index, workers = hl.distribution.process_index(), hl.distribution.num_processes()
     assert workers == 2 and hl.distribution.list_devices() == ["cpu:0", "cpu:1"], hl.distribution.list_devices()
-    callbacks = [hl.callbacks.ModelCheckpoint(os.path.join(out, f"ckpt{index}.keras"), monitor="loss"),
-                 hl.callbacks.CSVLogger(os.path.join(out, f"log{index}.csv"))]
+    callbacks = [
+        hl.callbacks.ModelCheckpoint(os.path.join(out, f"ckpt{index}.keras"), monitor="loss"),
+        hl.callbacks.CSVLogger(os.path.join(out, f"log{index}.csv")),
+    ]
     model, history, logs = jobs.train(hl, callbacks=callbacks, validation=False)
     jobs.write_json(os.path.join(out, f"result{index}.json"), dict(jobs.summary(model, history, logs), host_draw=draw))
 

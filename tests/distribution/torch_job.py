@@ -25,13 +25,16 @@ def main(out, mode):
     draw = jobs.host_draw(hl)  # the same in both processes: process 0's stream is shared
     rank, world = hl.distribution.process_index(), hl.distribution.num_processes()
     assert world == 2 and hl.distribution.list_devices() == ["cpu:0", "cpu:1"], (world, hl.distribution.list_devices())
-    callbacks = [hl.callbacks.ModelCheckpoint(os.path.join(out, f"ckpt{rank}.keras"), monitor="loss"),
-                 hl.callbacks.CSVLogger(os.path.join(out, f"log{rank}.csv"))]
+    callbacks = [
+        hl.callbacks.ModelCheckpoint(os.path.join(out, f"ckpt{rank}.keras"), monitor="loss"),
+        hl.callbacks.CSVLogger(os.path.join(out, f"log{rank}.csv")),
+    ]
     if mode in ("die", "hang") and rank == 1:
         # "die": killed outright (its sockets close); "hang": stopped, alive but silent (only a timeout tells).
         sig = signal.SIGKILL if mode == "die" else signal.SIGSTOP
-        callbacks.append(hl.callbacks.LambdaCallback(
-            on_train_batch_end=lambda batch, logs: batch == 1 and os.kill(os.getpid(), sig)))
+        callbacks.append(
+            hl.callbacks.LambdaCallback(on_train_batch_end=lambda batch, logs: batch == 1 and os.kill(os.getpid(), sig))
+        )
     model, history, logs = jobs.train(hl, callbacks=callbacks)
     # The gradients went through torch's own DistributedDataParallel (not a hand-made all-reduce).
     import torch

@@ -10,8 +10,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 def test_digits_example_on_the_native_backend():
     env = dict(os.environ, HIGHLEVEL_BACKEND="native")
-    out = subprocess.run([sys.executable, str(ROOT / "examples" / "digits.py")], capture_output=True, text=True,
-                         env=env, timeout=600)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "digits.py")], capture_output=True, text=True, env=env, timeout=600
+    )
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     line = [l for l in out.stdout.splitlines() if "test accuracy" in l][-1]
     assert float(line.split("test accuracy")[1].split()[0]) >= 0.96
@@ -20,7 +21,12 @@ def test_digits_example_on_the_native_backend():
 
 def test_fit_function_example_runs():
     env = dict(os.environ, HIGHLEVEL_BACKEND="native")
-    out = subprocess.run([sys.executable, str(ROOT / "examples" / "fit_function.py")], capture_output=True,
-                         text=True, env=env, timeout=600)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "fit_function.py")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert float(out.stdout.strip().splitlines()[-1].split("final mse")[1].split()[0]) < 0.01

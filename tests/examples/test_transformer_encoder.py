@@ -22,8 +22,13 @@ def test_transformer_encoder_example_learns(backend_name):
     # One BLAS thread: on a shared machine, several BLAS threads per process slow small matmuls ~50x.
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     env.setdefault("OMP_NUM_THREADS", "1")
-    out = subprocess.run([sys.executable, str(ROOT / "examples" / "transformer_encoder.py"), "--quick"],
-                         capture_output=True, text=True, env=env, timeout=900)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "transformer_encoder.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     line = [l for l in out.stdout.splitlines() if "test accuracy" in l][-1]
     assert line.startswith(f"backend {backend_name}:"), line

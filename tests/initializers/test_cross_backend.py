@@ -9,11 +9,19 @@ from highlevel import initializers as I
 from ..conftest import selected_backends
 
 MAKERS = [
-    lambda: I.RandomNormal(0.1, 0.3, seed=17), lambda: I.RandomUniform(-0.7, 0.2, seed=17),
-    lambda: I.TruncatedNormal(0.0, 1.0, seed=17), lambda: I.GlorotUniform(seed=17), lambda: I.GlorotNormal(seed=17),
-    lambda: I.HeUniform(seed=17), lambda: I.HeNormal(seed=17), lambda: I.LecunUniform(seed=17),
-    lambda: I.LecunNormal(seed=17), lambda: I.VarianceScaling(0.5, "fan_out", "untruncated_normal", seed=17),
-    lambda: I.Orthogonal(1.3, seed=17), lambda: I.Identity(0.5), lambda: I.Constant(0.1),
+    lambda: I.RandomNormal(0.1, 0.3, seed=17),
+    lambda: I.RandomUniform(-0.7, 0.2, seed=17),
+    lambda: I.TruncatedNormal(0.0, 1.0, seed=17),
+    lambda: I.GlorotUniform(seed=17),
+    lambda: I.GlorotNormal(seed=17),
+    lambda: I.HeUniform(seed=17),
+    lambda: I.HeNormal(seed=17),
+    lambda: I.LecunUniform(seed=17),
+    lambda: I.LecunNormal(seed=17),
+    lambda: I.VarianceScaling(0.5, "fan_out", "untruncated_normal", seed=17),
+    lambda: I.Orthogonal(1.3, seed=17),
+    lambda: I.Identity(0.5),
+    lambda: I.Constant(0.1),
 ]
 
 

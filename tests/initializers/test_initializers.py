@@ -44,10 +44,17 @@ def test_identity(backend):
 
 
 # ----------------------------------------------------------------------------------------- fans
-@pytest.mark.parametrize("shape,fans", [
-    ((), (1, 1)), ((5,), (5, 5)), ((3, 7), (3, 7)), ((3, 4, 5), (12, 15)), ((3, 3, 16, 32), (144, 288)),
-    ((2, 3, 3, 4, 8), (18 * 4, 18 * 8)),
-])
+@pytest.mark.parametrize(
+    "shape,fans",
+    [
+        ((), (1, 1)),
+        ((5,), (5, 5)),
+        ((3, 7), (3, 7)),
+        ((3, 4, 5), (12, 15)),
+        ((3, 3, 16, 32), (144, 288)),
+        ((2, 3, 3, 4, 8), (18 * 4, 18 * 8)),
+    ],
+)
 def test_compute_fans(shape, fans):
     assert compute_fans(shape) == fans
 
@@ -60,14 +67,17 @@ def test_compute_fans_axes():
 N = (200, 300)
 
 
-@pytest.mark.parametrize("cls,scale,fan_kind,dist", [
-    (initializers.GlorotUniform, 1.0, "avg", "uniform"),
-    (initializers.GlorotNormal, 1.0, "avg", "normal"),
-    (initializers.HeUniform, 2.0, "in", "uniform"),
-    (initializers.HeNormal, 2.0, "in", "normal"),
-    (initializers.LecunUniform, 1.0, "in", "uniform"),
-    (initializers.LecunNormal, 1.0, "in", "normal"),
-])
+@pytest.mark.parametrize(
+    "cls,scale,fan_kind,dist",
+    [
+        (initializers.GlorotUniform, 1.0, "avg", "uniform"),
+        (initializers.GlorotNormal, 1.0, "avg", "normal"),
+        (initializers.HeUniform, 2.0, "in", "uniform"),
+        (initializers.HeNormal, 2.0, "in", "normal"),
+        (initializers.LecunUniform, 1.0, "in", "uniform"),
+        (initializers.LecunNormal, 1.0, "in", "normal"),
+    ],
+)
 def test_presets_statistics(backend, cls, scale, fan_kind, dist):
     w = np_of(cls(seed=11)(N)).astype(np.float64)
     fan = {"avg": (N[0] + N[1]) / 2, "in": N[0]}[fan_kind]
@@ -137,9 +147,17 @@ def test_values_equal_the_host_float64_reference():
 
 # ----------------------------------------------------------------------------------------- seeding
 ALL_RANDOM = [
-    initializers.RandomNormal, initializers.RandomUniform, initializers.TruncatedNormal,
-    initializers.VarianceScaling, initializers.GlorotUniform, initializers.GlorotNormal, initializers.HeUniform,
-    initializers.HeNormal, initializers.LecunUniform, initializers.LecunNormal, initializers.Orthogonal,
+    initializers.RandomNormal,
+    initializers.RandomUniform,
+    initializers.TruncatedNormal,
+    initializers.VarianceScaling,
+    initializers.GlorotUniform,
+    initializers.GlorotNormal,
+    initializers.HeUniform,
+    initializers.HeNormal,
+    initializers.LecunUniform,
+    initializers.LecunNormal,
+    initializers.Orthogonal,
 ]
 
 
@@ -179,16 +197,19 @@ def test_random_initializer_rejects_int_dtype():
 
 
 # ----------------------------------------------------------------------------------------- errors
-@pytest.mark.parametrize("make,match", [
-    (lambda: initializers.RandomNormal(stddev=-1.0), "stddev"),
-    (lambda: initializers.TruncatedNormal(stddev=float("nan")), "stddev"),
-    (lambda: initializers.RandomUniform(minval=1.0, maxval=0.0), "maxval"),
-    (lambda: initializers.VarianceScaling(scale=0.0), "scale"),
-    (lambda: initializers.VarianceScaling(mode="fan_sideways"), "mode"),
-    (lambda: initializers.VarianceScaling(distribution="cauchy"), "distribution"),
-    (lambda: initializers.GlorotUniform(seed=-3), "seed"),
-    (lambda: initializers.GlorotUniform(seed="abc"), "seed"),
-])
+@pytest.mark.parametrize(
+    "make,match",
+    [
+        (lambda: initializers.RandomNormal(stddev=-1.0), "stddev"),
+        (lambda: initializers.TruncatedNormal(stddev=float("nan")), "stddev"),
+        (lambda: initializers.RandomUniform(minval=1.0, maxval=0.0), "maxval"),
+        (lambda: initializers.VarianceScaling(scale=0.0), "scale"),
+        (lambda: initializers.VarianceScaling(mode="fan_sideways"), "mode"),
+        (lambda: initializers.VarianceScaling(distribution="cauchy"), "distribution"),
+        (lambda: initializers.GlorotUniform(seed=-3), "seed"),
+        (lambda: initializers.GlorotUniform(seed="abc"), "seed"),
+    ],
+)
 def test_bad_arguments(make, match):
     with pytest.raises(ValueError, match=match):
         make()
@@ -203,8 +224,20 @@ def test_variance_scaling_normal_means_truncated():
     assert initializers.VarianceScaling(distribution="normal").distribution == "truncated_normal"
 
 
-@pytest.mark.parametrize("name", ["glorot_uniform", "glorot_normal", "he_uniform", "he_normal", "lecun_uniform",
-                                  "lecun_normal", "orthogonal", "truncated_normal", "random_uniform"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "glorot_uniform",
+        "glorot_normal",
+        "he_uniform",
+        "he_normal",
+        "lecun_uniform",
+        "lecun_normal",
+        "orthogonal",
+        "truncated_normal",
+        "random_uniform",
+    ],
+)
 @pytest.mark.parametrize("shape", [(300, 200), (3, 3, 32, 64)])
 def test_statistics_match_keras(name, shape):
     # Values differ from Keras by design (host stream vs Keras' generator); the distributions must not.

@@ -7,15 +7,34 @@ import highlevel as hl
 from highlevel import initializers as I
 
 
-@pytest.mark.parametrize("name,cls", [
-    ("zeros", I.Zeros), ("Zeros", I.Zeros), ("zero", I.Zeros), ("ones", I.Ones), ("one", I.Ones),
-    ("constant", I.Constant), ("identity", I.Identity), ("IdentityInitializer", I.Identity),
-    ("random_normal", I.RandomNormal), ("normal", I.RandomNormal), ("random_uniform", I.RandomUniform),
-    ("uniform", I.RandomUniform), ("truncated_normal", I.TruncatedNormal), ("variance_scaling", I.VarianceScaling),
-    ("glorot_uniform", I.GlorotUniform), ("GlorotUniform", I.GlorotUniform), ("glorot_normal", I.GlorotNormal),
-    ("he_uniform", I.HeUniform), ("he_normal", I.HeNormal), ("lecun_uniform", I.LecunUniform),
-    ("lecun_normal", I.LecunNormal), ("orthogonal", I.Orthogonal), ("OrthogonalInitializer", I.Orthogonal),
-])
+@pytest.mark.parametrize(
+    "name,cls",
+    [
+        ("zeros", I.Zeros),
+        ("Zeros", I.Zeros),
+        ("zero", I.Zeros),
+        ("ones", I.Ones),
+        ("one", I.Ones),
+        ("constant", I.Constant),
+        ("identity", I.Identity),
+        ("IdentityInitializer", I.Identity),
+        ("random_normal", I.RandomNormal),
+        ("normal", I.RandomNormal),
+        ("random_uniform", I.RandomUniform),
+        ("uniform", I.RandomUniform),
+        ("truncated_normal", I.TruncatedNormal),
+        ("variance_scaling", I.VarianceScaling),
+        ("glorot_uniform", I.GlorotUniform),
+        ("GlorotUniform", I.GlorotUniform),
+        ("glorot_normal", I.GlorotNormal),
+        ("he_uniform", I.HeUniform),
+        ("he_normal", I.HeNormal),
+        ("lecun_uniform", I.LecunUniform),
+        ("lecun_normal", I.LecunNormal),
+        ("orthogonal", I.Orthogonal),
+        ("OrthogonalInitializer", I.Orthogonal),
+    ],
+)
 def test_get_by_name(name, cls):
     assert type(I.get(name)) is cls
 
@@ -47,10 +66,20 @@ def test_unknown_name_lists_valid_ones():
 
 
 CONFIGS = [
-    I.Zeros(), I.Ones(), I.Constant(3.0), I.Identity(2.0), I.RandomNormal(1.0, 0.5, seed=3),
-    I.RandomUniform(-2.0, 2.0, seed=3), I.TruncatedNormal(0.0, 1.0, seed=None),
-    I.VarianceScaling(2.0, "fan_out", "uniform", seed=4), I.GlorotUniform(seed=5), I.GlorotNormal(),
-    I.HeUniform(seed=6), I.HeNormal(seed=7), I.LecunUniform(seed=8), I.LecunNormal(seed=9),
+    I.Zeros(),
+    I.Ones(),
+    I.Constant(3.0),
+    I.Identity(2.0),
+    I.RandomNormal(1.0, 0.5, seed=3),
+    I.RandomUniform(-2.0, 2.0, seed=3),
+    I.TruncatedNormal(0.0, 1.0, seed=None),
+    I.VarianceScaling(2.0, "fan_out", "uniform", seed=4),
+    I.GlorotUniform(seed=5),
+    I.GlorotNormal(),
+    I.HeUniform(seed=6),
+    I.HeNormal(seed=7),
+    I.LecunUniform(seed=8),
+    I.LecunNormal(seed=9),
     I.Orthogonal(gain=1.5, seed=10),
 ]
 
@@ -68,13 +97,13 @@ def test_round_trip(init):
     assert type(clone) is type(init) and clone.get_config() == init.get_config()
     assert type(I.get(config)) is type(init)
     if init.get_config().get("seed") is not None:  # seeded: the clone draws the same values
-        np.testing.assert_array_equal(np.asarray(hl.ops.convert_to_numpy(init((3, 4)))),
-                                      np.asarray(hl.ops.convert_to_numpy(again((3, 4)))))
+        np.testing.assert_array_equal(
+            np.asarray(hl.ops.convert_to_numpy(init((3, 4)))), np.asarray(hl.ops.convert_to_numpy(again((3, 4))))
+        )
 
 
 def test_deserialize_keras_style_dict_and_custom_objects():
-    config = {"module": "keras.initializers", "class_name": "HeNormal", "config": {"seed": 1},
-              "registered_name": None}
+    config = {"module": "keras.initializers", "class_name": "HeNormal", "config": {"seed": 1}, "registered_name": None}
     assert type(I.deserialize(config)) is I.HeNormal
 
     class Fives(I.Initializer):
@@ -101,13 +130,18 @@ def test_keras_configs_match():
 
     os.environ.setdefault("KERAS_BACKEND", "jax")
     keras = pytest.importorskip("keras")
-    pairs = [(I.VarianceScaling(2.0, "fan_out", "uniform", seed=4), keras.initializers.VarianceScaling(2.0, "fan_out", "uniform", seed=4)),
-             (I.GlorotUniform(seed=5), keras.initializers.GlorotUniform(seed=5)),
-             (I.RandomNormal(1.0, 0.5, seed=3), keras.initializers.RandomNormal(1.0, 0.5, seed=3)),
-             (I.RandomUniform(-2.0, 2.0, seed=3), keras.initializers.RandomUniform(-2.0, 2.0, seed=3)),
-             (I.TruncatedNormal(0.0, 1.0, seed=3), keras.initializers.TruncatedNormal(0.0, 1.0, seed=3)),
-             (I.Orthogonal(1.5, seed=10), keras.initializers.Orthogonal(1.5, seed=10)),
-             (I.Constant(3.0), keras.initializers.Constant(3.0))]
+    pairs = [
+        (
+            I.VarianceScaling(2.0, "fan_out", "uniform", seed=4),
+            keras.initializers.VarianceScaling(2.0, "fan_out", "uniform", seed=4),
+        ),
+        (I.GlorotUniform(seed=5), keras.initializers.GlorotUniform(seed=5)),
+        (I.RandomNormal(1.0, 0.5, seed=3), keras.initializers.RandomNormal(1.0, 0.5, seed=3)),
+        (I.RandomUniform(-2.0, 2.0, seed=3), keras.initializers.RandomUniform(-2.0, 2.0, seed=3)),
+        (I.TruncatedNormal(0.0, 1.0, seed=3), keras.initializers.TruncatedNormal(0.0, 1.0, seed=3)),
+        (I.Orthogonal(1.5, seed=10), keras.initializers.Orthogonal(1.5, seed=10)),
+        (I.Constant(3.0), keras.initializers.Constant(3.0)),
+    ]
     # (Keras' Identity writes an empty config, losing its gain; ours keeps {"gain": ...}.)
     for ours, theirs in pairs:
         assert ours.get_config() == theirs.get_config(), type(ours).__name__

@@ -155,8 +155,9 @@ def gradient_check(layer, inputs, call_kwargs=None, training=None, seed=0):
     probe, _ = layer.stateless_call(trainable, non_trainable, inputs, **call_kwargs)
     rng = np.random.default_rng(seed)
     float_leaves = [x for x in _leaves(probe) if hl.dtypes.is_float_dtype(hl.ops.dtype(x))]
-    cotangents = [hl.ops.convert_to_tensor(rng.normal(size=tuple(x.shape)).astype(hl.ops.dtype(x)))
-                  for x in float_leaves]
+    cotangents = [
+        hl.ops.convert_to_tensor(rng.normal(size=tuple(x.shape)).astype(hl.ops.dtype(x))) for x in float_leaves
+    ]
 
     def loss(weights):
         out, _ = layer.stateless_call(weights, non_trainable, inputs, **call_kwargs)
@@ -180,11 +181,27 @@ def gradient_check(layer, inputs, call_kwargs=None, training=None, seed=0):
     return out
 
 
-def run_layer_test(layer_cls, init_kwargs, input_shape=None, input_data=None, expected_output_shape=None,
-                   expected_num_trainable_weights=None, expected_num_non_trainable_weights=None,
-                   expected_num_losses=0, expected_output=None, expected_output_dtype=None, supports_masking=None,
-                   run_training_check=True, input_dtype="float32", call_kwargs=None, run_symbolic_check=True,
-                   run_functional_check=True, run_config_check=True, atol=1e-6, rtol=1e-6):
+def run_layer_test(
+    layer_cls,
+    init_kwargs,
+    input_shape=None,
+    input_data=None,
+    expected_output_shape=None,
+    expected_num_trainable_weights=None,
+    expected_num_non_trainable_weights=None,
+    expected_num_losses=0,
+    expected_output=None,
+    expected_output_dtype=None,
+    supports_masking=None,
+    run_training_check=True,
+    input_dtype="float32",
+    call_kwargs=None,
+    run_symbolic_check=True,
+    run_functional_check=True,
+    run_config_check=True,
+    atol=1e-6,
+    rtol=1e-6,
+):
     """Runs the standard checks of a layer on the current backend; raises AssertionError on a failure.
 
     Args:
@@ -227,7 +244,8 @@ def run_layer_test(layer_cls, init_kwargs, input_shape=None, input_data=None, ex
     layer = fresh()
     if supports_masking is not None:
         assert layer.supports_masking == supports_masking, (
-            f"{layer_cls.__name__}.supports_masking is {layer.supports_masking}, expected {supports_masking}")
+            f"{layer_cls.__name__}.supports_masking is {layer.supports_masking}, expected {supports_masking}"
+        )
     if run_config_check:
         config = layer.get_config()
         assert layer_cls.from_config(config).get_config() == config, "from_config(get_config()) changed the config"
@@ -248,8 +266,9 @@ def run_layer_test(layer_cls, init_kwargs, input_shape=None, input_data=None, ex
             _assert_shapes_equal(output_shapes(sym_out), expected_output_shape, "symbolic output")
         if expected_output_dtype is not None:
             for t in _leaves(sym_out):
-                assert t.dtype == expected_output_dtype, f"symbolic output dtype {t.dtype}, expected " \
-                                                         f"{expected_output_dtype}"
+                assert t.dtype == expected_output_dtype, (
+                    f"symbolic output dtype {t.dtype}, expected {expected_output_dtype}"
+                )
         _check_counts(sym_layer, expected_num_trainable_weights, expected_num_non_trainable_weights)
 
     # The eager call: build, counts, shape, dtype, values, losses.
@@ -261,13 +280,15 @@ def run_layer_test(layer_cls, init_kwargs, input_shape=None, input_data=None, ex
         _assert_shapes_equal(output_shapes(out), expected_output_shape, "eager output")
     if expected_output_dtype is not None:
         for t in _leaves(out):
-            assert hl.ops.dtype(t) == expected_output_dtype, \
+            assert hl.ops.dtype(t) == expected_output_dtype, (
                 f"output dtype {hl.ops.dtype(t)}, expected {expected_output_dtype}"
+            )
     if expected_output is not None:
         _assert_close(out, expected_output, atol, rtol, "eager output vs expected_output")
     if expected_num_losses is not None:
-        assert len(layer.losses) == expected_num_losses, \
+        assert len(layer.losses) == expected_num_losses, (
             f"{len(layer.losses)} losses after a call, expected {expected_num_losses}"
+        )
     reference = to_numpy(out)
 
     # The rebuilt layer with the same weights computes the same output.
@@ -294,10 +315,14 @@ def run_layer_test(layer_cls, init_kwargs, input_shape=None, input_data=None, ex
 def _check_counts(layer, n_trainable, n_non_trainable):
     if n_trainable is not None:
         got = len(layer.trainable_weights)
-        assert got == n_trainable, (f"layer '{layer.name}' has {got} trainable weights "
-                                    f"({[v.path for v in layer.trainable_weights]}), expected {n_trainable}")
+        assert got == n_trainable, (
+            f"layer '{layer.name}' has {got} trainable weights "
+            f"({[v.path for v in layer.trainable_weights]}), expected {n_trainable}"
+        )
     if n_non_trainable is not None:
         got = len(layer.non_trainable_weights)
-        assert got == n_non_trainable, (f"layer '{layer.name}' has {got} non-trainable weights "
-                                        f"({[v.path for v in layer.non_trainable_weights]}), "
-                                        f"expected {n_non_trainable}")
+        assert got == n_non_trainable, (
+            f"layer '{layer.name}' has {got} non-trainable weights "
+            f"({[v.path for v in layer.non_trainable_weights]}), "
+            f"expected {n_non_trainable}"
+        )

@@ -135,16 +135,21 @@ def test_class_matches_keras(backend, case, reduction):
     if "axis" in kwargs and kwargs["axis"] == 0:
         return  # per-sample values run along the other axis: batch weights do not apply
     n = y_pred.shape[0]
-    for sw in (_rng(1).uniform(0, 2, size=(n,)).astype("float32"),
-               _rng(2).uniform(0, 2, size=(n, 1)).astype("float32"),
-               np.array([1.0, 0.0] + [0.5] * (n - 2), dtype="float32")):
+    for sw in (
+        _rng(1).uniform(0, 2, size=(n,)).astype("float32"),
+        _rng(2).uniform(0, 2, size=(n, 1)).astype("float32"),
+        np.array([1.0, 0.0] + [0.5] * (n - 2), dtype="float32"),
+    ):
         _check(_ours(ours, y_true, y_pred, sw), _keras(name, kwargs, y_true, y_pred, sw))
 
 
 FUNCTIONS = [
-    ("mean_squared_error", {}, "regression"), ("mean_absolute_error", {}, "regression"),
-    ("mean_absolute_percentage_error", {}, "regression"), ("mean_squared_logarithmic_error", {}, "positive"),
-    ("huber", {"delta": 0.7}, "regression"), ("log_cosh", {}, "regression"),
+    ("mean_squared_error", {}, "regression"),
+    ("mean_absolute_error", {}, "regression"),
+    ("mean_absolute_percentage_error", {}, "regression"),
+    ("mean_squared_logarithmic_error", {}, "positive"),
+    ("huber", {"delta": 0.7}, "regression"),
+    ("log_cosh", {}, "regression"),
     ("cosine_similarity", {"axis": -1}, "regression"),
     ("binary_crossentropy", {"from_logits": True}, "binary_logits"),
     ("binary_crossentropy", {"label_smoothing": 0.2}, "binary"),
@@ -154,8 +159,11 @@ FUNCTIONS = [
     ("categorical_focal_crossentropy", {"gamma": 1.0}, "categorical"),
     ("sparse_categorical_crossentropy", {}, "sparse"),
     ("sparse_categorical_crossentropy", {"from_logits": True, "ignore_class": 1}, "sparse_logits"),
-    ("kl_divergence", {}, "distribution"), ("poisson", {}, "positive"), ("hinge", {}, "hinge01"),
-    ("squared_hinge", {}, "hinge_pm1"), ("categorical_hinge", {}, "categorical"),
+    ("kl_divergence", {}, "distribution"),
+    ("poisson", {}, "positive"),
+    ("hinge", {}, "hinge01"),
+    ("squared_hinge", {}, "hinge_pm1"),
+    ("categorical_hinge", {}, "categorical"),
 ]
 
 
@@ -168,10 +176,18 @@ def test_function_matches_keras(backend, case):
     _check(got, want)
 
 
-@pytest.mark.parametrize("alias,target", [("mse", "mean_squared_error"), ("mae", "mean_absolute_error"),
-                                          ("mape", "mean_absolute_percentage_error"),
-                                          ("msle", "mean_squared_logarithmic_error"), ("kld", "kl_divergence"),
-                                          ("bce", "binary_crossentropy"), ("MSE", "mean_squared_error")])
+@pytest.mark.parametrize(
+    "alias,target",
+    [
+        ("mse", "mean_squared_error"),
+        ("mae", "mean_absolute_error"),
+        ("mape", "mean_absolute_percentage_error"),
+        ("msle", "mean_squared_logarithmic_error"),
+        ("kld", "kl_divergence"),
+        ("bce", "binary_crossentropy"),
+        ("MSE", "mean_squared_error"),
+    ],
+)
 def test_aliases_are_the_functions(alias, target):
     assert getattr(losses, alias) is getattr(losses, target)
 
@@ -201,8 +217,10 @@ def test_categorical_axis_1(backend):
     y_true = np.moveaxis(_onehot(r.integers(0, 4, size=(2, 3)), 4), -1, 1)
     y_pred = r.normal(size=(2, 4, 3)).astype("float32")
     kwargs = {"from_logits": True, "axis": 1}
-    _check(_ours(losses.CategoricalCrossentropy(**kwargs), y_true, y_pred, None),
-           _keras("CategoricalCrossentropy", kwargs, y_true, y_pred, None))
+    _check(
+        _ours(losses.CategoricalCrossentropy(**kwargs), y_true, y_pred, None),
+        _keras("CategoricalCrossentropy", kwargs, y_true, y_pred, None),
+    )
 
 
 @pytest.mark.parametrize("name", ["BinaryCrossentropy", "MeanSquaredError", "Hinge"])
@@ -230,5 +248,6 @@ def test_float64_dtype(backend):
     loss = losses.MeanSquaredError(dtype="float64")
     out = loss(y_true.astype("float64"), y_pred.astype("float64"))
     assert hl.ops.dtype(out) == "float64"
-    np.testing.assert_allclose(float(hl.ops.convert_to_numpy(out)),
-                               np.mean((y_true.astype("float64") - y_pred) ** 2), rtol=1e-12)
+    np.testing.assert_allclose(
+        float(hl.ops.convert_to_numpy(out)), np.mean((y_true.astype("float64") - y_pred) ** 2), rtol=1e-12
+    )

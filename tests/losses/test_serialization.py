@@ -7,8 +7,11 @@ import highlevel as hl
 import highlevel.losses  # noqa: F401
 from highlevel import losses
 
-CLASSES = [c for c in set(losses.ALL_OBJECTS.values())
-           if isinstance(c, type) and c not in (losses.Loss, losses.LossFunctionWrapper)]
+CLASSES = [
+    c
+    for c in set(losses.ALL_OBJECTS.values())
+    if isinstance(c, type) and c not in (losses.Loss, losses.LossFunctionWrapper)
+]
 
 
 @pytest.mark.parametrize("cls", sorted(CLASSES, key=lambda c: c.__name__), ids=lambda c: c.__name__)
@@ -23,10 +26,19 @@ def test_config_round_trip(cls):
     np.testing.assert_allclose(hl.ops.convert_to_numpy(loss(t, p)), hl.ops.convert_to_numpy(again(t, p)))
 
 
-@pytest.mark.parametrize("name,fn", [("mse", "mean_squared_error"), ("MAE", "mean_absolute_error"),
-                                     ("kld", "kl_divergence"), ("binary_crossentropy", "binary_crossentropy"),
-                                     ("sparse_categorical_crossentropy", "sparse_categorical_crossentropy"),
-                                     ("huber", "huber"), ("log_cosh", "log_cosh"), ("logcosh", "log_cosh")])
+@pytest.mark.parametrize(
+    "name,fn",
+    [
+        ("mse", "mean_squared_error"),
+        ("MAE", "mean_absolute_error"),
+        ("kld", "kl_divergence"),
+        ("binary_crossentropy", "binary_crossentropy"),
+        ("sparse_categorical_crossentropy", "sparse_categorical_crossentropy"),
+        ("huber", "huber"),
+        ("log_cosh", "log_cosh"),
+        ("logcosh", "log_cosh"),
+    ],
+)
 def test_get_function_names_gives_wrapped_losses(name, fn):
     loss = losses.get(name)
     assert isinstance(loss, losses.LossFunctionWrapper) and loss.fn is getattr(losses, fn)
@@ -78,8 +90,10 @@ def test_sparse_label_error_message(backend):
     losses.SparseCategoricalCrossentropy(ignore_class=-3)(np.array([0, -3]), np.full((2, 3), 1 / 3, "float32"))
 
 
-@pytest.mark.parametrize("name", ["BinaryCrossentropy", "CategoricalCrossentropy", "SparseCategoricalCrossentropy",
-                                  "BinaryFocalCrossentropy"])
+@pytest.mark.parametrize(
+    "name",
+    ["BinaryCrossentropy", "CategoricalCrossentropy", "SparseCategoricalCrossentropy", "BinaryFocalCrossentropy"],
+)
 def test_gradients_finite_for_huge_logits(backend, name):
     logits = np.array([[1e4, -1e4, 0.0], [-1e4, 1e4, 3.0]], "float32")
     if name == "SparseCategoricalCrossentropy":

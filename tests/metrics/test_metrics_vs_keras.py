@@ -200,5 +200,7 @@ def test_segmentation_sparse_metric_with_ignore_class(backend):
         theirs = keras.metrics.SparseCategoricalCrossentropy(**kwargs)
         _check(_np(ours(y_true, y_pred, sample_weight=s)), np.asarray(theirs(y_true, y_pred, sample_weight=ks)))
         loss = hl.losses.SparseCategoricalCrossentropy(**kwargs)
-        _check(_np(loss(y_true, y_pred, sample_weight=s)),
-               np.asarray(keras.losses.SparseCategoricalCrossentropy(**kwargs)(y_true, y_pred, sample_weight=ks)))
+        _check(
+            _np(loss(y_true, y_pred, sample_weight=s)),
+            np.asarray(keras.losses.SparseCategoricalCrossentropy(**kwargs)(y_true, y_pred, sample_weight=ks)),
+        )

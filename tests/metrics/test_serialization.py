@@ -7,8 +7,10 @@ import highlevel as hl
 from highlevel import metrics
 from highlevel.backends.contract import StatelessScope
 
-CLASSES = sorted({c for c in metrics.ALL_OBJECTS.values()
-                  if c not in (metrics.Metric, metrics.MeanMetricWrapper)}, key=lambda c: c.__name__)
+CLASSES = sorted(
+    {c for c in metrics.ALL_OBJECTS.values() if c not in (metrics.Metric, metrics.MeanMetricWrapper)},
+    key=lambda c: c.__name__,
+)
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
@@ -19,14 +21,30 @@ def test_config_round_trip(cls):
     assert all(not v.trainable for v in m.variables)
 
 
-@pytest.mark.parametrize("name,cls", [
-    ("accuracy", "Accuracy"), ("acc", "Accuracy"), ("binary_accuracy", "BinaryAccuracy"),
-    ("categorical_accuracy", "CategoricalAccuracy"), ("sparse_categorical_accuracy", "SparseCategoricalAccuracy"),
-    ("sparse_categorical_crossentropy", "SparseCategoricalCrossentropy"), ("mse", "MeanSquaredError"),
-    ("MAE", "MeanAbsoluteError"), ("mape", "MeanAbsolutePercentageError"), ("msle", "MeanSquaredLogarithmicError"),
-    ("auc", "AUC"), ("AUC", "AUC"), ("f1_score", "F1Score"), ("r2_score", "R2Score"), ("precision", "Precision"),
-    ("top_k_categorical_accuracy", "TopKCategoricalAccuracy"), ("kl_divergence", "KLDivergence"),
-    ("root_mean_squared_error", "RootMeanSquaredError"), ("bce", "BinaryCrossentropy")])
+@pytest.mark.parametrize(
+    "name,cls",
+    [
+        ("accuracy", "Accuracy"),
+        ("acc", "Accuracy"),
+        ("binary_accuracy", "BinaryAccuracy"),
+        ("categorical_accuracy", "CategoricalAccuracy"),
+        ("sparse_categorical_accuracy", "SparseCategoricalAccuracy"),
+        ("sparse_categorical_crossentropy", "SparseCategoricalCrossentropy"),
+        ("mse", "MeanSquaredError"),
+        ("MAE", "MeanAbsoluteError"),
+        ("mape", "MeanAbsolutePercentageError"),
+        ("msle", "MeanSquaredLogarithmicError"),
+        ("auc", "AUC"),
+        ("AUC", "AUC"),
+        ("f1_score", "F1Score"),
+        ("r2_score", "R2Score"),
+        ("precision", "Precision"),
+        ("top_k_categorical_accuracy", "TopKCategoricalAccuracy"),
+        ("kl_divergence", "KLDivergence"),
+        ("root_mean_squared_error", "RootMeanSquaredError"),
+        ("bce", "BinaryCrossentropy"),
+    ],
+)
 def test_get_names(name, cls):
     a, b = metrics.get(name), metrics.get(name)
     assert type(a) is getattr(metrics, cls) and a is not b  # a fresh instance each time

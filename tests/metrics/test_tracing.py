@@ -24,17 +24,24 @@ SW = R.uniform(0, 1, size=(8,)).astype("float32")
 def _metric_cases():
     return [
         ("Mean", lambda: metrics.Mean(), lambda: (P_REG[:, 0],), {"sample_weight": SW}),
-        ("SparseCategoricalAccuracy", lambda: metrics.SparseCategoricalAccuracy(),
-         lambda: (np.abs(Y_SPARSE), LOGITS), {}),
+        (
+            "SparseCategoricalAccuracy",
+            lambda: metrics.SparseCategoricalAccuracy(),
+            lambda: (np.abs(Y_SPARSE), LOGITS),
+            {},
+        ),
         ("AUC", lambda: metrics.AUC(num_thresholds=50), lambda: (Y_BIN, P_BIN), {"sample_weight": SW}),
         ("AUC-multi", lambda: metrics.AUC(multi_label=True, num_labels=3, curve="PR"), lambda: (Y_BIN, P_BIN), {}),
         ("Precision", lambda: metrics.Precision(top_k=2), lambda: (Y_BIN, P_BIN), {}),
         ("Recall", lambda: metrics.Recall(thresholds=[0.2, 0.5]), lambda: (Y_BIN, P_BIN), {"sample_weight": SW}),
         ("F1Score", lambda: metrics.F1Score(average="macro"), lambda: (Y_BIN, P_BIN), {}),
         ("R2Score", lambda: metrics.R2Score(num_regressors=1), lambda: (Y_REG, P_REG), {}),
-        ("SparseCategoricalCrossentropy", lambda: metrics.SparseCategoricalCrossentropy(from_logits=True,
-                                                                                        ignore_class=-1),
-         lambda: (Y_SPARSE, LOGITS), {"sample_weight": SW}),
+        (
+            "SparseCategoricalCrossentropy",
+            lambda: metrics.SparseCategoricalCrossentropy(from_logits=True, ignore_class=-1),
+            lambda: (Y_SPARSE, LOGITS),
+            {"sample_weight": SW},
+        ),
         ("Hinge", lambda: metrics.Hinge(), lambda: (Y_BIN, P_BIN), {}),
     ]
 
@@ -107,8 +114,11 @@ def test_metric_inside_tf_function(case):
 
 
 LOSS_CASES = [
-    ("SparseCategoricalCrossentropy", lambda: losses.SparseCategoricalCrossentropy(from_logits=True, ignore_class=-1),
-     (Y_SPARSE, LOGITS)),
+    (
+        "SparseCategoricalCrossentropy",
+        lambda: losses.SparseCategoricalCrossentropy(from_logits=True, ignore_class=-1),
+        (Y_SPARSE, LOGITS),
+    ),
     ("BinaryCrossentropy", lambda: losses.BinaryCrossentropy(label_smoothing=0.1), (Y_BIN, P_BIN)),
     ("Hinge", lambda: losses.Hinge(reduction="sum"), (Y_BIN, P_BIN)),
     ("Huber", lambda: losses.Huber(delta=0.5, reduction="mean_with_sample_weight"), (Y_REG, P_REG)),

@@ -11,12 +11,12 @@ INF, NAN = float("inf"), float("nan")
 TRUE_GRADS = [
     ([0.5, -1.0], [2.0]),
     ([0.25, 0.5], [-1.0]),
-    None,                       # inf in a
+    None,  # inf in a
     ([1.0, 1.0], [0.5]),
     ([-0.5, 0.25], [1.0]),
     ([0.5, 0.5], [0.5]),
-    None,                       # nan in b
-    None,                       # inf in both
+    None,  # nan in b
+    None,  # inf in both
     ([0.125, -0.25], [4.0]),
     ([1.0, -1.0], [-2.0]),
     ([0.5, 0.5], [0.5]),
@@ -64,10 +64,11 @@ def _expected_inner_state():
     return [v.numpy() for v in variables], [v.numpy() for v in opt.variables]
 
 
-def _run(steps_compiled, initial=2.0 ** 15, growth_steps=3):
+def _run(steps_compiled, initial=2.0**15, growth_steps=3):
     variables = _variables()
-    opt = hl.optimizers.LossScaleOptimizer(hl.optimizers.SGD(0.1, momentum=0.9), initial_scale=initial,
-                                           dynamic_growth_steps=growth_steps)
+    opt = hl.optimizers.LossScaleOptimizer(
+        hl.optimizers.SGD(0.1, momentum=0.9), initial_scale=initial, dynamic_growth_steps=growth_steps
+    )
     opt.build(variables)
     grads, finite = _scaled_gradients(initial, growth_steps)
     expected = reference_scales(finite, initial, growth_steps)
@@ -108,9 +109,9 @@ def test_rules_compiled(backend):
 def test_defaults_and_delegation(backend):
     inner = hl.optimizers.Adam(0.01, loss_scale_factor=8.0)
     opt = hl.optimizers.LossScaleOptimizer(inner)
-    assert opt.initial_scale == 2.0 ** 15 and opt.dynamic_growth_steps == 2000
+    assert opt.initial_scale == 2.0**15 and opt.dynamic_growth_steps == 2000
     assert inner.loss_scale_factor is None  # the gradients are unscaled once, by the wrapper
-    assert float(hl.ops.convert_to_numpy(opt.scale_loss(hl.ops.convert_to_tensor(2.0)))) == 2.0 ** 16
+    assert float(hl.ops.convert_to_numpy(opt.scale_loss(hl.ops.convert_to_tensor(2.0)))) == 2.0**16
     v = hl.Variable([1.0])
     opt.build([v])
     assert [x.name for x in opt.variables[:2]] == ["step_counter", "dynamic_scale"]

@@ -17,13 +17,21 @@ def _data(n=32, shape=(4,), seed=0):
 
 
 def _dense_model():
-    return hl.Sequential([hl.Input((4,)), hl.layers.Dense(8, activation="tanh"),
-                          hl.layers.BatchNormalization(), hl.layers.Dense(1)])
+    return hl.Sequential(
+        [hl.Input((4,)), hl.layers.Dense(8, activation="tanh"), hl.layers.BatchNormalization(), hl.layers.Dense(1)]
+    )
 
 
 def _conv_model():
-    return hl.Sequential([hl.Input((6, 6, 2)), hl.layers.Conv2D(3, 3, activation="relu"),
-                          hl.layers.LayerNormalization(), hl.layers.Flatten(), hl.layers.Dense(1)])
+    return hl.Sequential(
+        [
+            hl.Input((6, 6, 2)),
+            hl.layers.Conv2D(3, 3, activation="relu"),
+            hl.layers.LayerNormalization(),
+            hl.layers.Flatten(),
+            hl.layers.Dense(1),
+        ]
+    )
 
 
 @pytest.mark.parametrize("policy", sorted(POLICIES))
@@ -83,7 +91,7 @@ def test_auto_scale_loss_options(backend):
     model = _dense_model()
     model.compile(optimizer="sgd", loss="mse")
     assert isinstance(model.optimizer, hl.optimizers.LossScaleOptimizer)
-    assert model.optimizer.initial_scale == 2.0 ** 15
+    assert model.optimizer.initial_scale == 2.0**15
     assert type(model.optimizer.inner_optimizer) is hl.optimizers.SGD
     model.compile(optimizer="sgd", loss="mse", auto_scale_loss=False)
     assert type(model.optimizer) is hl.optimizers.SGD
@@ -137,8 +145,12 @@ def test_loss_is_scaled_for_the_gradients_only(backend):
 def test_save_and_load_mixed_model(backend, tmp_path):
     hl.mixed_precision.set_dtype_policy("mixed_float16")
     model = _dense_model()
-    model.compile(optimizer=hl.optimizers.LossScaleOptimizer(hl.optimizers.Adam(0.01), initial_scale=64.0,
-                                                             dynamic_growth_steps=3), loss="mse")
+    model.compile(
+        optimizer=hl.optimizers.LossScaleOptimizer(
+            hl.optimizers.Adam(0.01), initial_scale=64.0, dynamic_growth_steps=3
+        ),
+        loss="mse",
+    )
     x, y = _data()
     model.fit(x, y, batch_size=8, epochs=1, verbose=0)
     opt = model.optimizer

@@ -5,9 +5,14 @@ import pytest
 import highlevel as hl
 from highlevel.mixed_precision import DTypePolicy
 
-CASES = [("float32", "float32", "float32"), ("mixed_float16", "float16", "float32"),
-         ("mixed_bfloat16", "bfloat16", "float32"), ("float16", "float16", "float16"),
-         ("bfloat16", "bfloat16", "bfloat16"), ("float64", "float64", "float64")]
+CASES = [
+    ("float32", "float32", "float32"),
+    ("mixed_float16", "float16", "float32"),
+    ("mixed_bfloat16", "bfloat16", "float32"),
+    ("float16", "float16", "float16"),
+    ("bfloat16", "bfloat16", "bfloat16"),
+    ("float64", "float64", "float64"),
+]
 
 
 @pytest.mark.parametrize("name,compute,variable", CASES)

@@ -165,8 +165,7 @@ def test_state_tree_round_trip(backend):
     model.compile(optimizer="adam", loss="mse")
     model.fit(X, np.zeros((16, 2), "float32"), epochs=1, verbose=0)
     state = model.get_state_tree(value_format="numpy_array")
-    assert set(state) == {"trainable_variables", "non_trainable_variables", "optimizer_variables",
-                          "metrics_variables"}
+    assert set(state) == {"trainable_variables", "non_trainable_variables", "optimizer_variables", "metrics_variables"}
     kernel = state["trainable_variables"]["d"]["kernel"]
     assert kernel.shape == (3, 2)
     before = model.predict(X, verbose=0)

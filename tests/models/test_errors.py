@@ -74,7 +74,8 @@ def test_model_input_sizes_are_checked_against_hl_input(backend):
     model = hl.Model({"zeta": zeta, "alpha": alpha}, L.Concatenate()([zeta, alpha]), name="by_name")
     assert [t.name for t in model.inputs] == ["alpha", "zeta"]  # dict inputs are flattened in key order
     np.testing.assert_array_equal(
-        hl.ops.convert_to_numpy(model({"zeta": np.zeros((1, 1), "float32"), "alpha": _ones(1, 2)})), [[0, 1, 1]])
+        hl.ops.convert_to_numpy(model({"zeta": np.zeros((1, 1), "float32"), "alpha": _ones(1, 2)})), [[0, 1, 1]]
+    )
     with pytest.raises(ValueError, match=r"\(None, 2\).*\(1, 1\)"):
         model([np.zeros((1, 1), "float32"), _ones(1, 2)])
 

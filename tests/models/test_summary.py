@@ -13,8 +13,9 @@ L = hl.layers
 
 
 def _sequential():
-    return hl.Sequential([hl.Input((3,)), L.Dense(4, name="hidden"), L.BatchNormalization(name="bn"),
-                          L.Dense(2, name="out")], name="seq")
+    return hl.Sequential(
+        [hl.Input((3,)), L.Dense(4, name="hidden"), L.BatchNormalization(name="bn"), L.Dense(2, name="out")], name="seq"
+    )
 
 
 def _totals(text):
@@ -29,8 +30,16 @@ def _totals(text):
 def test_sequential_summary_as_string(backend):
     text = _sequential().summary(return_string=True)
     assert 'Model: "seq"' in text
-    for cell in ("Layer (type)", "Output Shape", "Param #", "hidden (Dense)", "bn (BatchNormalization)",
-                 "out (Dense)", "(None, 4)", "(None, 2)"):
+    for cell in (
+        "Layer (type)",
+        "Output Shape",
+        "Param #",
+        "hidden (Dense)",
+        "bn (BatchNormalization)",
+        "out (Dense)",
+        "(None, 4)",
+        "(None, 2)",
+    ):
         assert cell in text, f"{cell!r} missing from:\n{text}"
     assert "Connected to" not in text
     assert "╭" in text or "┏" in text  # a rich box, not plain text

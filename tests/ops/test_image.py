@@ -34,10 +34,20 @@ def test_resize_matches_keras(backend, interpolation, antialias):
         np.testing.assert_allclose(got, want, atol=2e-6, err_msg=f"{interpolation} antialias={antialias} {size}")
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"crop_to_aspect_ratio": True},
-                                    {"pad_to_aspect_ratio": True, "fill_value": 0.5}], ids=["plain", "crop", "pad"])
-@pytest.mark.parametrize("shape,data_format", [((2, 5, 7, 3), "channels_last"), ((5, 7, 3), "channels_last"),
-                                               ((2, 3, 5, 7), "channels_first"), ((3, 6, 4), "channels_first")])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"crop_to_aspect_ratio": True}, {"pad_to_aspect_ratio": True, "fill_value": 0.5}],
+    ids=["plain", "crop", "pad"],
+)
+@pytest.mark.parametrize(
+    "shape,data_format",
+    [
+        ((2, 5, 7, 3), "channels_last"),
+        ((5, 7, 3), "channels_last"),
+        ((2, 3, 5, 7), "channels_first"),
+        ((3, 6, 4), "channels_first"),
+    ],
+)
 def test_resize_layouts_and_aspect_ratio(backend, kwargs, shape, data_format):
     x = np.random.default_rng(1).random(shape).astype("float32")
     for size in [(3, 4), (10, 13), (4, 2), (8, 8)]:
@@ -72,7 +82,8 @@ def test_resize_gradient_matches_tensorflow(backend, interpolation, antialias):
     cot = RNG.normal(size=(2, 3, 8, 2)).astype("float32")
     kw = {"interpolation": interpolation, "antialias": antialias}
     g = hl.ops.grad(lambda t: hl.ops.sum(hl.ops.multiply(hl.ops.image.resize(t, (3, 8), **kw), cot)))(
-        hl.ops.convert_to_tensor(x))
+        hl.ops.convert_to_tensor(x)
+    )
     xt = tf.constant(x)
     with tf.GradientTape() as tape:
         tape.watch(xt)
@@ -88,15 +99,21 @@ def test_resize_symbolic(backend):
     assert tuple(out.shape) == (None, 10, 14, 3)
     model = hl.Model(inp, out)
     again = hl.Model.from_config(model.get_config())
-    np.testing.assert_allclose(_np(again(IMAGES)), _keras("resize", IMAGES, (10, 14), crop_to_aspect_ratio=True),
-                               atol=2e-6)
+    np.testing.assert_allclose(
+        _np(again(IMAGES)), _keras("resize", IMAGES, (10, 14), crop_to_aspect_ratio=True), atol=2e-6
+    )
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    ({"size": (2,)}, "size"), ({"size": (0, 3)}, "size"), ({"size": (2, 2), "interpolation": "cubic"}, "interpolation"),
-    ({"size": (2, 2), "crop_to_aspect_ratio": True, "pad_to_aspect_ratio": True}, "Only one"),
-    ({"size": (2, 2), "fill_mode": "reflect"}, "fill_mode"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"size": (2,)}, "size"),
+        ({"size": (0, 3)}, "size"),
+        ({"size": (2, 2), "interpolation": "cubic"}, "interpolation"),
+        ({"size": (2, 2), "crop_to_aspect_ratio": True, "pad_to_aspect_ratio": True}, "Only one"),
+        ({"size": (2, 2), "fill_mode": "reflect"}, "fill_mode"),
+    ],
+)
 def test_resize_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
         hl.ops.image.resize(IMAGES, **kwargs)
@@ -109,15 +126,26 @@ def _random_transforms(rng, n):
     rows = []
     for i in range(n):
         a, s = rng.uniform(-3, 3), rng.uniform(0.3, 2.5)
-        rows.append([s * np.cos(a), -s * np.sin(a) + rng.uniform(-0.3, 0.3), rng.uniform(-9, 9),
-                     s * np.sin(a), s * np.cos(a), rng.uniform(-9, 9),
-                     rng.uniform(-0.02, 0.02) * (i % 2), rng.uniform(-0.02, 0.02) * (i % 2)])
+        rows.append(
+            [
+                s * np.cos(a),
+                -s * np.sin(a) + rng.uniform(-0.3, 0.3),
+                rng.uniform(-9, 9),
+                s * np.sin(a),
+                s * np.cos(a),
+                rng.uniform(-9, 9),
+                rng.uniform(-0.02, 0.02) * (i % 2),
+                rng.uniform(-0.02, 0.02) * (i % 2),
+            ]
+        )
     return np.array(rows, "float32")
 
 
 # Integer shifts and flips put sample points exactly on pixels and borders.
-EXACT = np.array([[1, 0, 2, 0, 1, -3, 0, 0], [-1, 0, 8, 0, 1, 0, 0, 0], [1, 0, -0.5, 0, 1, 0.5, 0, 0],
-                  [1, 0, 9, 0, 1, -6, 0, 0]], "float32")
+EXACT = np.array(
+    [[1, 0, 2, 0, 1, -3, 0, 0], [-1, 0, 8, 0, 1, 0, 0, 0], [1, 0, -0.5, 0, 1, 0.5, 0, 0], [1, 0, 9, 0, 1, -6, 0, 0]],
+    "float32",
+)
 
 
 @pytest.mark.parametrize("interpolation", ["bilinear", "nearest"])
@@ -160,8 +188,9 @@ def test_affine_transform_gradient(backend):
         fd = (_np(loss(bumped, transform)) - _np(loss(x, transform))) / eps
     assert abs(want[i] - fd) < 1e-4
     np.testing.assert_allclose(g, want, atol=1e-4)
-    g_t = hl.ops.grad(loss, argnums=1)(hl.ops.convert_to_tensor(x.astype("float32")),
-                                       hl.ops.convert_to_tensor(transform))
+    g_t = hl.ops.grad(loss, argnums=1)(
+        hl.ops.convert_to_tensor(x.astype("float32")), hl.ops.convert_to_tensor(transform)
+    )
     assert np.all(_np(g_t) == 0)
 
 
@@ -176,26 +205,38 @@ def test_affine_transform_errors():
 
 # ------------------------------------------------------------------------------- crop_images / pad_images
 UINT8 = (np.random.default_rng(7).random((2, 5, 7, 3)) * 255).astype("uint8")
-CROP_PAD_LAYOUTS = [((2, 5, 7, 3), "channels_last"), ((5, 7, 3), "channels_last"), ((2, 3, 5, 7), "channels_first"),
-                    ((3, 5, 7), "channels_first")]
+CROP_PAD_LAYOUTS = [
+    ((2, 5, 7, 3), "channels_last"),
+    ((5, 7, 3), "channels_last"),
+    ((2, 3, 5, 7), "channels_first"),
+    ((3, 5, 7), "channels_first"),
+]
 
 
 @pytest.mark.parametrize("shape,data_format", CROP_PAD_LAYOUTS)
 def test_crop_and_pad_images_match_keras(backend, shape, data_format):
     x = np.random.default_rng(8).random(shape).astype("float32")
-    crops = [dict(top_cropping=1, left_cropping=2, target_height=3, target_width=4),
-             dict(top_cropping=0, bottom_cropping=2, left_cropping=1, right_cropping=3),
-             dict(bottom_cropping=1, target_height=2, right_cropping=0, target_width=7)]
+    crops = [
+        dict(top_cropping=1, left_cropping=2, target_height=3, target_width=4),
+        dict(top_cropping=0, bottom_cropping=2, left_cropping=1, right_cropping=3),
+        dict(bottom_cropping=1, target_height=2, right_cropping=0, target_width=7),
+    ]
     for kw in crops:
-        got, want = _np(hl.ops.image.crop_images(x, data_format=data_format, **kw)), _keras(
-            "crop_images", x, data_format=data_format, **kw)
+        got, want = (
+            _np(hl.ops.image.crop_images(x, data_format=data_format, **kw)),
+            _keras("crop_images", x, data_format=data_format, **kw),
+        )
         assert got.shape == want.shape and np.array_equal(got, want), kw
-    pads = [dict(top_padding=1, left_padding=2, target_height=8, target_width=9),
-            dict(top_padding=0, bottom_padding=2, left_padding=3, right_padding=1),
-            dict(bottom_padding=1, target_height=6, right_padding=0, target_width=7)]
+    pads = [
+        dict(top_padding=1, left_padding=2, target_height=8, target_width=9),
+        dict(top_padding=0, bottom_padding=2, left_padding=3, right_padding=1),
+        dict(bottom_padding=1, target_height=6, right_padding=0, target_width=7),
+    ]
     for kw in pads:
-        got, want = _np(hl.ops.image.pad_images(x, data_format=data_format, **kw)), _keras(
-            "pad_images", x, data_format=data_format, **kw)
+        got, want = (
+            _np(hl.ops.image.pad_images(x, data_format=data_format, **kw)),
+            _keras("pad_images", x, data_format=data_format, **kw),
+        )
         assert got.shape == want.shape and np.array_equal(got, want), kw
 
 
@@ -207,19 +248,34 @@ def test_crop_and_pad_images_keep_integer_dtypes(backend):
     assert np.array_equal(_np(padded), _keras("pad_images", UINT8, 1, 1, 1, 1))
 
 
-@pytest.mark.parametrize("fn,kwargs,message", [
-    ("crop_images", {"top_cropping": 1, "left_cropping": 1}, "exactly two of top_cropping"),
-    ("crop_images", {"top_cropping": 1, "bottom_cropping": 1, "target_height": 3, "left_cropping": 1,
-                     "target_width": 2}, "exactly two of top_cropping"),
-    ("crop_images", {"top_cropping": -1, "target_height": 2, "left_cropping": 1, "target_width": 2},
-     "top_cropping must be >= 0"),
-    ("crop_images", {"top_cropping": 4, "target_height": 3, "left_cropping": 1, "target_width": 2}, "exceeds"),
-    ("crop_images", {"top_cropping": 3, "bottom_cropping": 3, "left_cropping": 1, "target_width": 2},
-     "target_height must be >= 0"),
-    ("pad_images", {"top_padding": 1, "target_height": 4, "left_padding": 0, "right_padding": 0},
-     "bottom_padding must be >= 0"),
-    ("pad_images", {"top_padding": 1, "bottom_padding": 1, "left_padding": 0}, "exactly two of left_padding"),
-])
+@pytest.mark.parametrize(
+    "fn,kwargs,message",
+    [
+        ("crop_images", {"top_cropping": 1, "left_cropping": 1}, "exactly two of top_cropping"),
+        (
+            "crop_images",
+            {"top_cropping": 1, "bottom_cropping": 1, "target_height": 3, "left_cropping": 1, "target_width": 2},
+            "exactly two of top_cropping",
+        ),
+        (
+            "crop_images",
+            {"top_cropping": -1, "target_height": 2, "left_cropping": 1, "target_width": 2},
+            "top_cropping must be >= 0",
+        ),
+        ("crop_images", {"top_cropping": 4, "target_height": 3, "left_cropping": 1, "target_width": 2}, "exceeds"),
+        (
+            "crop_images",
+            {"top_cropping": 3, "bottom_cropping": 3, "left_cropping": 1, "target_width": 2},
+            "target_height must be >= 0",
+        ),
+        (
+            "pad_images",
+            {"top_padding": 1, "target_height": 4, "left_padding": 0, "right_padding": 0},
+            "bottom_padding must be >= 0",
+        ),
+        ("pad_images", {"top_padding": 1, "bottom_padding": 1, "left_padding": 0}, "exactly two of left_padding"),
+    ],
+)
 def test_crop_and_pad_images_errors(fn, kwargs, message):
     with pytest.raises(ValueError, match=message):
         getattr(hl.ops.image, fn)(IMAGES, **kwargs)
@@ -276,28 +332,42 @@ def test_color_conversion_errors():
 
 
 # ------------------------------------------------------------------------------------------ extract_patches
-PATCH_ARGS = [((2, 3), {}), (3, {"strides": 1}), ((2, 2), {"strides": (1, 2), "padding": "same"}),
-              ((3, 2), {"strides": 1, "dilation_rate": 2}), ((4, 4), {"padding": "same"}),
-              ((3, 3), {"strides": 2, "padding": "SAME"}), ([5, 7], {})]
+PATCH_ARGS = [
+    ((2, 3), {}),
+    (3, {"strides": 1}),
+    ((2, 2), {"strides": (1, 2), "padding": "same"}),
+    ((3, 2), {"strides": 1, "dilation_rate": 2}),
+    ((4, 4), {"padding": "same"}),
+    ((3, 3), {"strides": 2, "padding": "SAME"}),
+    ([5, 7], {}),
+]
 
 
 @pytest.mark.parametrize("size,kwargs", PATCH_ARGS, ids=[f"{s}-{sorted(k.items())}" for s, k in PATCH_ARGS])
 def test_extract_patches_match_keras(backend, size, kwargs):
     x = RNG.random((2, 7, 9, 3)).astype("float32")
-    for images, data_format in [(x, "channels_last"), (np.transpose(x, (0, 3, 1, 2)), "channels_first"),
-                                (x[0], "channels_last")]:
+    for images, data_format in [
+        (x, "channels_last"),
+        (np.transpose(x, (0, 3, 1, 2)), "channels_first"),
+        (x[0], "channels_last"),
+    ]:
         got = _np(hl.ops.image.extract_patches(images, size, data_format=data_format, **kwargs))
         want = _keras("extract_patches", images, size, data_format=data_format, **kwargs)
         assert got.shape == want.shape, (data_format, got.shape, want.shape)
         assert np.array_equal(got, want), data_format  # gathered, not convolved: exact
 
 
-@pytest.mark.parametrize("size,kwargs", [((2, 3, 2), {}), (2, {"strides": 1, "padding": "same"}),
-                                         ((2, 2, 3), {"strides": (1, 2, 2), "dilation_rate": 1})])
+@pytest.mark.parametrize(
+    "size,kwargs",
+    [((2, 3, 2), {}), (2, {"strides": 1, "padding": "same"}), ((2, 2, 3), {"strides": (1, 2, 2), "dilation_rate": 1})],
+)
 def test_extract_patches_3d_match_keras(backend, size, kwargs):
     v = RNG.random((2, 5, 6, 7, 2)).astype("float32")
-    for volumes, data_format in [(v, "channels_last"), (np.moveaxis(v, -1, 1), "channels_first"),
-                                 (v[0], "channels_last")]:
+    for volumes, data_format in [
+        (v, "channels_last"),
+        (np.moveaxis(v, -1, 1), "channels_first"),
+        (v[0], "channels_last"),
+    ]:
         got = _np(hl.ops.image.extract_patches_3d(volumes, size, data_format=data_format, **kwargs))
         want = _keras("extract_patches_3d", volumes, size, data_format=data_format, **kwargs)
         assert got.shape == want.shape and np.array_equal(got, want), data_format
@@ -346,21 +416,27 @@ def test_extract_patches_vit_model(backend):
 def test_extract_patches_gradient_is_a_scatter(backend):
     """Each pixel's gradient is the sum of the cotangents of the patch taps that read it."""
     x = RNG.random((1, 4, 5, 2)).astype("float32")
-    g = _np(hl.ops.grad(lambda t: hl.ops.sum(hl.ops.image.extract_patches(t, (2, 2), strides=1)))(
-        hl.ops.convert_to_tensor(x)))
+    g = _np(
+        hl.ops.grad(lambda t: hl.ops.sum(hl.ops.image.extract_patches(t, (2, 2), strides=1)))(
+            hl.ops.convert_to_tensor(x)
+        )
+    )
     taps = np.array([1, 2, 2, 2, 1])
     np.testing.assert_array_equal(g[0, :, :, 0], np.outer([1, 2, 2, 1], taps))
 
 
-@pytest.mark.parametrize("call,error,message", [
-    (lambda: hl.ops.image.extract_patches(IMAGES, "2"), TypeError, "Expected an int or a tuple"),
-    (lambda: hl.ops.image.extract_patches(IMAGES, (2, 2, 2, 2)), ValueError, "length 2"),
-    (lambda: hl.ops.image.extract_patches(IMAGES[0], (2, 2, 2)), ValueError, "rank 4"),
-    (lambda: hl.ops.image.extract_patches(IMAGES, 6), ValueError, "spans more than"),
-    (lambda: hl.ops.image.extract_patches(IMAGES, 2, padding="full"), ValueError, "padding"),
-    (lambda: hl.ops.image.extract_patches(IMAGES, 2, strides=0), ValueError, "strides"),
-    (lambda: hl.ops.image.extract_patches_3d(IMAGES[0], 2), ValueError, "rank 4"),
-])
+@pytest.mark.parametrize(
+    "call,error,message",
+    [
+        (lambda: hl.ops.image.extract_patches(IMAGES, "2"), TypeError, "Expected an int or a tuple"),
+        (lambda: hl.ops.image.extract_patches(IMAGES, (2, 2, 2, 2)), ValueError, "length 2"),
+        (lambda: hl.ops.image.extract_patches(IMAGES[0], (2, 2, 2)), ValueError, "rank 4"),
+        (lambda: hl.ops.image.extract_patches(IMAGES, 6), ValueError, "spans more than"),
+        (lambda: hl.ops.image.extract_patches(IMAGES, 2, padding="full"), ValueError, "padding"),
+        (lambda: hl.ops.image.extract_patches(IMAGES, 2, strides=0), ValueError, "strides"),
+        (lambda: hl.ops.image.extract_patches_3d(IMAGES[0], 2), ValueError, "rank 4"),
+    ],
+)
 def test_extract_patches_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
@@ -399,8 +475,9 @@ def test_map_coordinates_mirror_and_reflect_follow_jax_and_scipy(backend, order,
     integer = np.round(MAP_COORDS)
     got = _np(hl.ops.image.map_coordinates(MAP_INPUT, integer, order, fill_mode=fill_mode))
     scipy_mode = {"mirror": "mirror", "reflect": "reflect"}[fill_mode]
-    np.testing.assert_allclose(got, scipy.ndimage.map_coordinates(MAP_INPUT, integer, order=order, mode=scipy_mode),
-                               atol=1e-6)
+    np.testing.assert_allclose(
+        got, scipy.ndimage.map_coordinates(MAP_INPUT, integer, order=order, mode=scipy_mode), atol=1e-6
+    )
     row = np.array([1.0, 2.0, 3.0, 4.0], "float32")
     at = np.array([[-1.0, 4.0, -2.0]], "float32")
     expect = {"reflect": [1.0, 4.0, 2.0], "mirror": [2.0, 3.0, 3.0]}[fill_mode]
@@ -417,8 +494,10 @@ def test_map_coordinates_dtypes_and_sequences(backend):
     # integer coordinates sample the float array (Keras's TensorFlow backend casts the array to their integer
     # dtype first, so it returns zeros for values in [0, 1))
     int_coords = np.round(MAP_COORDS).astype("int32")
-    np.testing.assert_array_equal(_np(hl.ops.image.map_coordinates(MAP_INPUT, int_coords, 0)),
-                                  _keras("map_coordinates", MAP_INPUT, int_coords.astype("float32"), 0))
+    np.testing.assert_array_equal(
+        _np(hl.ops.image.map_coordinates(MAP_INPUT, int_coords, 0)),
+        _keras("map_coordinates", MAP_INPUT, int_coords.astype("float32"), 0),
+    )
     wide = hl.ops.image.map_coordinates(MAP_INPUT.astype("float64"), MAP_COORDS, 1)
     assert hl.ops.dtype(wide) == "float64"
 
@@ -442,8 +521,12 @@ END = np.array([[[1, 0.5], [0.3, 6.2], [8, -1], [9.5, 6]], [[2, 1], [1, 6.1], [6
 @pytest.mark.parametrize("interpolation", ["bilinear", "nearest"])
 def test_perspective_transform_matches_keras(backend, interpolation):
     x = RNG.random((2, 7, 9, 3)).astype("float32")
-    cases = [(x, START, END, "channels_last"), (x[0], START[0], END[1], "channels_last"),
-             (np.transpose(x, (0, 3, 1, 2)), START[0], END[0], "channels_first"), (x, END, START, "channels_last")]
+    cases = [
+        (x, START, END, "channels_last"),
+        (x[0], START[0], END[1], "channels_last"),
+        (np.transpose(x, (0, 3, 1, 2)), START[0], END[0], "channels_first"),
+        (x, END, START, "channels_last"),
+    ]
     for images, start, end, data_format in cases:
         kw = {"interpolation": interpolation, "fill_value": 0.3, "data_format": data_format}
         got = _np(hl.ops.image.perspective_transform(images, start, end, **kw))
@@ -460,13 +543,21 @@ def test_perspective_transform_solves_the_four_point_equations(backend):
     end = (start + rng.uniform(-2, 2, (3, 4, 2))).astype("float32")
     from highlevel.ops.image import _homography
 
-    t = _np(_homography(hl.ops.convert_to_tensor(start.astype("float64")),
-                        hl.ops.convert_to_tensor(end.astype("float64")), "float64"))
+    t = _np(
+        _homography(
+            hl.ops.convert_to_tensor(start.astype("float64")),
+            hl.ops.convert_to_tensor(end.astype("float64")),
+            "float64",
+        )
+    )
     for i in range(3):
         for (xs, ys), (xe, ye) in zip(start[i], end[i]):
             k = t[i, 6] * xe + t[i, 7] * ye + 1
-            np.testing.assert_allclose([(t[i, 0] * xe + t[i, 1] * ye + t[i, 2]) / k,
-                                        (t[i, 3] * xe + t[i, 4] * ye + t[i, 5]) / k], [xs, ys], atol=1e-9)
+            np.testing.assert_allclose(
+                [(t[i, 0] * xe + t[i, 1] * ye + t[i, 2]) / k, (t[i, 3] * xe + t[i, 4] * ye + t[i, 5]) / k],
+                [xs, ys],
+                atol=1e-9,
+            )
 
 
 def test_perspective_transform_errors():
@@ -479,14 +570,18 @@ def test_perspective_transform_errors():
 
 
 # ------------------------------------------------------------------------------------------- gaussian_blur
-@pytest.mark.parametrize("kernel_size,sigma", [((3, 3), (1.0, 1.0)), ((5, 5), (0.7, 2.0)), ((4, 4), 1.5),
-                                               (7, (2.0, 0.5))])
+@pytest.mark.parametrize(
+    "kernel_size,sigma", [((3, 3), (1.0, 1.0)), ((5, 5), (0.7, 2.0)), ((4, 4), 1.5), (7, (2.0, 0.5))]
+)
 def test_gaussian_blur_matches_keras(backend, kernel_size, sigma):
     x = RNG.random((2, 7, 9, 3)).astype("float32")
     keras_kernel = (kernel_size,) * 2 if isinstance(kernel_size, int) else kernel_size
     keras_sigma = (sigma,) * 2 if isinstance(sigma, float) else sigma
-    for images, data_format in [(x, "channels_last"), (np.transpose(x, (0, 3, 1, 2)), "channels_first"),
-                                (x[1], "channels_last")]:
+    for images, data_format in [
+        (x, "channels_last"),
+        (np.transpose(x, (0, 3, 1, 2)), "channels_first"),
+        (x[1], "channels_last"),
+    ]:
         got = _np(hl.ops.image.gaussian_blur(images, kernel_size, sigma, data_format=data_format))
         want = _keras("gaussian_blur", images, keras_kernel, keras_sigma, data_format=data_format)
         np.testing.assert_allclose(got, want, atol=1e-6, err_msg=data_format)
@@ -543,8 +638,9 @@ def test_elastic_transform_displaces_by_a_smooth_random_field(backend):
     # two independent fields (Keras's TensorFlow and JAX backends draw both from one seed: dx == dy)
     assert abs(np.corrcoef(dx[inner].ravel(), dy[inner].ravel())[0, 1]) < 0.6
     # every channel is sampled at (y + dy, x + dx), as map_coordinates does
-    want = ref_map_coordinates(image[..., 2].astype(np.float64),
-                               np.stack([image[..., 1] + dy, image[..., 0] + dx]), 1, fill_mode="nearest")
+    want = ref_map_coordinates(
+        image[..., 2].astype(np.float64), np.stack([image[..., 1] + dy, image[..., 0] + dx]), 1, fill_mode="nearest"
+    )
     np.testing.assert_allclose(out[..., 2][inner], want[inner], atol=1e-4)
 
 
@@ -589,8 +685,10 @@ def test_elastic_transform_errors():
 @pytest.mark.parametrize("method", ["linear", "bilinear", "cubic", "tricubic", "lanczos3", "lanczos5"])
 def test_scale_and_translate_matches_keras(backend, method):
     x = RNG.random((2, 7, 9, 3)).astype("float32")
-    for scale, translation, out_shape in [([1.6, 0.55], [0.3, -0.4], (2, 11, 5, 3)), ([0.5, 2.0], [0.0, 1.5],
-                                                                                      (2, 4, 20, 3))]:
+    for scale, translation, out_shape in [
+        ([1.6, 0.55], [0.3, -0.4], (2, 11, 5, 3)),
+        ([0.5, 2.0], [0.0, 1.5], (2, 4, 20, 3)),
+    ]:
         scale, translation = np.array(scale, "float32"), np.array(translation, "float32")
         for antialias in (True, False):
             got = _np(hl.ops.image.scale_and_translate(x, out_shape, scale, translation, (1, 2), method, antialias))
@@ -607,8 +705,11 @@ def test_scale_and_translate_examples_and_dtypes(backend):
     from keras.src.backend.jax import image as keras_jax
 
     u8 = hl.ops.image.scale_and_translate(UINT8, (2, 9, 4, 3), [1.3, 0.7], [0.5, -0.2], (1, 2), "cubic")
-    want = np.asarray(keras_jax.scale_and_translate(UINT8, (2, 9, 4, 3), np.array([1.3, 0.7], "float32"),
-                                                    np.array([0.5, -0.2], "float32"), (1, 2), "cubic"))
+    want = np.asarray(
+        keras_jax.scale_and_translate(
+            UINT8, (2, 9, 4, 3), np.array([1.3, 0.7], "float32"), np.array([0.5, -0.2], "float32"), (1, 2), "cubic"
+        )
+    )
     assert hl.ops.dtype(u8) == "uint8" and np.abs(_np(u8).astype(int) - want.astype(int)).max() <= 1
     # "triangle" is documented by Keras but refused by its backends; it is the linear kernel
     tri = hl.ops.image.scale_and_translate(images, (5, 5), scale, -(scale / 2 - 0.5), (0, 1), "triangle")
@@ -665,8 +766,11 @@ def test_ssim_matches_keras(backend):
     assert tuple(got.shape) == ()
     np.testing.assert_allclose(_np(got), _keras("ssim", a[0], b[0], filter_size=3), atol=2e-6)
     ac, bc = np.transpose(a, (0, 3, 1, 2)), np.transpose(b, (0, 3, 1, 2))
-    np.testing.assert_allclose(_np(hl.ops.image.ssim(ac, bc, data_format="channels_first")),
-                               _keras("ssim", ac, bc, data_format="channels_first"), atol=2e-6)
+    np.testing.assert_allclose(
+        _np(hl.ops.image.ssim(ac, bc, data_format="channels_first")),
+        _keras("ssim", ac, bc, data_format="channels_first"),
+        atol=2e-6,
+    )
     np.testing.assert_allclose(_np(hl.ops.image.ssim(a, a)), [1.0, 1.0], atol=1e-6)
 
 
@@ -720,13 +824,30 @@ def test_image_ops_in_a_functional_model(backend):
     assert tuple(patches.shape) == (None, 2, 2, 25) and tuple(edges.shape) == (None, 10, 12, 3, 2)
     again = hl.Model.from_config(model.get_config())
     x = np.random.default_rng(19).random((2, 10, 12, 3)).astype("float32")
-    want_patches = _keras("extract_patches", _keras("pad_images", _keras("crop_images", _keras(
-        "gaussian_blur", _keras("rgb_to_grayscale", x), (3, 3), (1.0, 1.0)), 1, 2, target_height=8, target_width=8),
-        0, 0, 2, 2), 5)
+    want_patches = _keras(
+        "extract_patches",
+        _keras(
+            "pad_images",
+            _keras(
+                "crop_images",
+                _keras("gaussian_blur", _keras("rgb_to_grayscale", x), (3, 3), (1.0, 1.0)),
+                1,
+                2,
+                target_height=8,
+                target_width=8,
+            ),
+            0,
+            0,
+            2,
+            2,
+        ),
+        5,
+    )
     for m in (model, again):
         p, e, s = (_np(t) for t in m.predict(x, verbose=0))
         np.testing.assert_allclose(p, want_patches, atol=1e-5)
         np.testing.assert_allclose(e, _keras("sobel_edges", _keras("rgb_to_hsv", x)), atol=1e-4)
         want_blur = _keras("gaussian_blur", _keras("rgb_to_grayscale", x), (3, 3), (1.0, 1.0))
-        np.testing.assert_allclose(s, _keras("ssim", _keras("rgb_to_grayscale", x), want_blur, filter_size=3),
-                                   atol=1e-5)
+        np.testing.assert_allclose(
+            s, _keras("ssim", _keras("rgb_to_grayscale", x), want_blur, filter_size=3), atol=1e-5
+        )

@@ -80,7 +80,11 @@ def test_signatures_take_keras_arguments(keras_ops, namespace):
             gaps.append(f"{name}: positional order {my_names} vs Keras {positional}")
         for n, kind, default in params:
             mine_p = next((p for p in mine if p.name == n), None)
-            if default is not None and mine_p is not None and mine_p.default is not mine_p.empty \
-                    and repr(mine_p.default) != default:
+            if (
+                default is not None
+                and mine_p is not None
+                and mine_p.default is not mine_p.empty
+                and repr(mine_p.default) != default
+            ):
                 gaps.append(f"{name}: {n}={mine_p.default!r}, Keras {default}")
     assert not gaps, "\n".join(gaps)

@@ -37,8 +37,12 @@ def test_a_functional_model_of_linalg_and_spectral_ops(backend):
     ss = RNG.standard_normal((4, 16)).astype("float32")
     got = [_np(o) for o in model.predict([xs, ss], verbose=0)]
     a = xs.astype(np.float64) @ np.swapaxes(xs, -1, -2) + 3 * np.eye(3)
-    want = [np.linalg.slogdet(a)[1], np.linalg.norm(np.linalg.inv(a), axis=(-2, -1)),
-            np.sum(np.abs(np.fft.rfft(ss.astype(np.float64))) ** 2, axis=-1), np.linalg.eigvalsh(a)]
+    want = [
+        np.linalg.slogdet(a)[1],
+        np.linalg.norm(np.linalg.inv(a), axis=(-2, -1)),
+        np.sum(np.abs(np.fft.rfft(ss.astype(np.float64))) ** 2, axis=-1),
+        np.linalg.eigvalsh(a),
+    ]
     for g, w_ in zip(got, want):
         np.testing.assert_allclose(g, w_, rtol=2e-5, atol=2e-5)
 
@@ -210,30 +214,33 @@ def test_gradients_of_norms_and_distances_at_zero_are_zero(backend):
 
 
 # ------------------------------------------------------------------------------------------------ errors
-@pytest.mark.parametrize("call,error,message", [
-    (lambda: ops.det(np.ones((2, 3))), ValueError, "square"),
-    (lambda: ops.inv(np.ones(3)), ValueError, "rank 2"),
-    (lambda: ops.solve(np.eye(3), np.ones((2,))), ValueError, "rows"),
-    (lambda: ops.qr(np.ones((3, 3)), mode="full"), ValueError, "mode"),
-    (lambda: ops.norm(np.ones((2, 2)), ord="nuc", axis=0), ValueError, "vector norm"),
-    (lambda: ops.norm(np.ones((2, 2)), ord=3), ValueError, "matrix norm"),
-    (lambda: ops.norm(np.ones((2, 2, 2)), ord=1), ValueError, "vector or a matrix"),
-    (lambda: ops.norm(np.ones((2, 2, 2)), axis=(0, 1, 2)), ValueError, "pair of axes"),
-    (lambda: ops.lstsq(np.ones((3, 2)), np.ones(4)), ValueError, "rows"),
-    (lambda: ops.svd(np.ones((2, 2)), full_matrices="yes"), TypeError, "full_matrices"),
-    (lambda: ops.fft(np.ones(3)), ValueError, "pair"),
-    (lambda: ops.fft((np.ones(3), np.ones(4))), ValueError, "one shape"),
-    (lambda: ops.fft2((np.ones(3), np.ones(3))), ValueError, "rank 2"),
-    (lambda: ops.rfft(np.ones(4), fft_length=0), ValueError, "fft_length"),
-    (lambda: ops.stft(np.ones(20), 8, 2, 4), ValueError, "at least `sequence_length`"),
-    (lambda: ops.stft(np.ones(20), 8, 2, 8, window="kaiser"), ValueError, "window"),
-    (lambda: ops.stft(np.ones(20), 8, 2, 8, window=np.ones(5)), ValueError, "window"),
-    (lambda: ops.stft(np.ones(20), 8, 0, 8), ValueError, "sequence_stride"),
-    (lambda: ops.stft(np.ones(3), 8, 2, 8), ValueError, "reflection"),
-    (lambda: ops.extract_sequences(np.ones(5), 0, 1), ValueError, "sequence_length"),
-    (lambda: ops.view_as_complex(np.ones((3, 3))), ValueError, "size 2"),
-    (lambda: ops.cdist(np.ones((2, 3)), np.ones((2, 4))), ValueError, "one length"),
-])
+@pytest.mark.parametrize(
+    "call,error,message",
+    [
+        (lambda: ops.det(np.ones((2, 3))), ValueError, "square"),
+        (lambda: ops.inv(np.ones(3)), ValueError, "rank 2"),
+        (lambda: ops.solve(np.eye(3), np.ones((2,))), ValueError, "rows"),
+        (lambda: ops.qr(np.ones((3, 3)), mode="full"), ValueError, "mode"),
+        (lambda: ops.norm(np.ones((2, 2)), ord="nuc", axis=0), ValueError, "vector norm"),
+        (lambda: ops.norm(np.ones((2, 2)), ord=3), ValueError, "matrix norm"),
+        (lambda: ops.norm(np.ones((2, 2, 2)), ord=1), ValueError, "vector or a matrix"),
+        (lambda: ops.norm(np.ones((2, 2, 2)), axis=(0, 1, 2)), ValueError, "pair of axes"),
+        (lambda: ops.lstsq(np.ones((3, 2)), np.ones(4)), ValueError, "rows"),
+        (lambda: ops.svd(np.ones((2, 2)), full_matrices="yes"), TypeError, "full_matrices"),
+        (lambda: ops.fft(np.ones(3)), ValueError, "pair"),
+        (lambda: ops.fft((np.ones(3), np.ones(4))), ValueError, "one shape"),
+        (lambda: ops.fft2((np.ones(3), np.ones(3))), ValueError, "rank 2"),
+        (lambda: ops.rfft(np.ones(4), fft_length=0), ValueError, "fft_length"),
+        (lambda: ops.stft(np.ones(20), 8, 2, 4), ValueError, "at least `sequence_length`"),
+        (lambda: ops.stft(np.ones(20), 8, 2, 8, window="kaiser"), ValueError, "window"),
+        (lambda: ops.stft(np.ones(20), 8, 2, 8, window=np.ones(5)), ValueError, "window"),
+        (lambda: ops.stft(np.ones(20), 8, 0, 8), ValueError, "sequence_stride"),
+        (lambda: ops.stft(np.ones(3), 8, 2, 8), ValueError, "reflection"),
+        (lambda: ops.extract_sequences(np.ones(5), 0, 1), ValueError, "sequence_length"),
+        (lambda: ops.view_as_complex(np.ones((3, 3))), ValueError, "size 2"),
+        (lambda: ops.cdist(np.ones((2, 3)), np.ones((2, 4))), ValueError, "one length"),
+    ],
+)
 def test_argument_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()

@@ -21,10 +21,10 @@ def _attention_model():
     x = hl.Input((6, 8))
     lengths = hl.Input((), dtype="int32")
     h = ops.layer_normalization(x)
-    g = ops.glu(h)                                        # (None, 6, 4)
+    g = ops.glu(h)  # (None, 6, 4)
     q = ops.reshape(g, (-1, 6, 2, 2))
     att = ops.reshape(ops.dot_product_attention(q, q, q, is_causal=True), (-1, 6, 4))
-    pooled = ops.adaptive_average_pool(att, 3)            # (None, 3, 4)
+    pooled = ops.adaptive_average_pool(att, 3)  # (None, 3, 4)
     paths, scores = ops.ctc_decode(att, lengths, strategy="beam_search", beam_width=4, top_paths=2)
     return hl.Model([x, lengths], [pooled, paths, scores]), (h, g, att, pooled, paths, scores)
 
@@ -76,13 +76,19 @@ def test_ctc_loss_trains_a_model_until_greedy_decoding_reads_the_targets(backend
     steps, classes = 6, 4
     targets = np.array([[1, 2], [3, 1], [2, 2], [1, 3]], np.int32)  # "2 2" needs a blank between the two
     # each step sees which sample it is and where it is in time
-    features = np.concatenate([np.eye(4, dtype="float32")[:, None, :].repeat(steps, axis=1),
-                               np.eye(steps, dtype="float32")[None].repeat(4, axis=0)], axis=2)
+    features = np.concatenate(
+        [
+            np.eye(4, dtype="float32")[:, None, :].repeat(steps, axis=1),
+            np.eye(steps, dtype="float32")[None].repeat(4, axis=0),
+        ],
+        axis=2,
+    )
 
     def ctc(y_true, y_pred):
         batch = ops.shape(y_pred)[0]
-        return ops.ctc_loss(ops.cast(y_true, "int32"), y_pred, ops.full((batch,), 2, "int32"),
-                            ops.full((batch,), steps, "int32"))
+        return ops.ctc_loss(
+            ops.cast(y_true, "int32"), y_pred, ops.full((batch,), 2, "int32"), ops.full((batch,), steps, "int32")
+        )
 
     hl.utils.set_random_seed(1)
     inputs = hl.Input((steps, 4 + steps))
@@ -125,9 +131,11 @@ KINKS = {
     "sparse_plus-smooth": (ops.sparse_plus, [-1.0, 0.0, 1.0], [0.0, 0.5, 1.0]),  # its slope is continuous
     "celu-smooth": (ops.celu, [0.0], [1.0]),
     "hard_silu-ends": (ops.hard_silu, [-3.0, 3.0], [0.0, 1.0]),  # from hard_sigmoid's relu6: 0 at its kinks
-    "binary_crossentropy-logit-0": (lambda x: ops.binary_crossentropy(ops.convert_to_tensor([1.0, 0.0, 0.3]), x,
-                                                                      from_logits=True),
-                                    [0.0, 0.0, 0.0], [-0.5, 0.5, 0.2]),  # sigmoid(0) - target, exactly
+    "binary_crossentropy-logit-0": (
+        lambda x: ops.binary_crossentropy(ops.convert_to_tensor([1.0, 0.0, 0.3]), x, from_logits=True),
+        [0.0, 0.0, 0.0],
+        [-0.5, 0.5, 0.2],
+    ),  # sigmoid(0) - target, exactly
     "normalize-zero-vector": (lambda x: ops.normalize(ops.reshape(x, (1, 3))), [0.0, 0.0, 0.0], [1e7, 1e7, 1e7]),
 }
 
@@ -151,42 +159,54 @@ def test_piecewise_linear_second_derivative_is_zero_off_the_kinks(backend, op):
 X4 = np.zeros((1, 4, 4, 4), np.float32)
 
 
-@pytest.mark.parametrize("call,error,message", [
-    (lambda: ops.glu(np.zeros((2, 3))), ValueError, "even"),
-    (lambda: ops.celu(np.zeros(2), alpha=0), ValueError, "nonzero"),
-    (lambda: ops.squareplus(np.zeros(2), b=-1), ValueError, ">= 0"),
-    (lambda: ops.threshold(np.zeros(2), "a", 0.0), TypeError, "number"),
-    (lambda: ops.batch_normalization(np.zeros((2, 3)), np.zeros(2), np.ones(3), axis=1), ValueError, "vector of"),
-    (lambda: ops.layer_normalization(np.zeros(3), center=True), TypeError, "center"),
-    (lambda: ops.normalize(np.zeros(3), order=0), ValueError, "order"),
-    (lambda: ops.normalize(np.zeros(3), order=2.5), ValueError, "order"),
-    (lambda: ops.binary_crossentropy(np.zeros(3), np.zeros(4)), ValueError, "same shape"),
-    (lambda: ops.sparse_categorical_crossentropy(np.zeros((2, 3)), np.zeros((2, 3))), ValueError, "one-hot"),
-    (lambda: ops.multi_hot(np.zeros(2, np.int32)), ValueError, "num_classes"),
-    (lambda: ops.multi_hot(np.zeros(2, np.int32), 3, sparse=True), ValueError, "sparse"),
-    (lambda: ops.psnr(np.zeros(3), np.zeros(4), 1.0), ValueError, "same shape"),
-    (lambda: ops.adaptive_max_pool(np.zeros((4, 4)), 2), ValueError, "rank"),
-    (lambda: ops.adaptive_average_pool(X4, (2, 2, 2)), ValueError, "output_size"),
-    (lambda: ops.separable_conv(X4, np.zeros((3, 3, 4, 1)), np.zeros((4, 2))), ValueError, "rank 4"),
-    (lambda: ops.unfold(np.zeros((4, 4, 4)), 2), ValueError, "4-D"),
-    (lambda: ops.unfold(X4, 5), ValueError, "spans"),
-    (lambda: ops.fold(np.zeros((1, 8, 5)), 4, 2), ValueError, "blocks"),
-    (lambda: ops.fold(np.zeros((1, 6, 9)), 4, 2), ValueError, "multiple"),
-    (lambda: ops.depth_to_space(np.zeros((1, 2, 2, 6)), 2), ValueError, "multiple of block_size"),
-    (lambda: ops.depth_to_space(X4, 1), ValueError, "block_size"),
-    (lambda: ops.space_to_depth(np.zeros((1, 3, 4, 1)), 2), ValueError, "multiples"),
-    (lambda: ops.dot_product_attention(X4, X4[:, :, :3], X4[:, :, :3]), ValueError, "multiple"),
-    (lambda: ops.dot_product_attention(X4, X4[..., :2], X4[..., :2]), ValueError, "head size"),
-    (lambda: ops.dot_product_attention(X4[0], X4[0], X4[0]), ValueError, "4-D"),
-    (lambda: ops.dot_product_attention(X4, X4, X4, attn_logits_soft_cap=0), ValueError, "positive"),
-    (lambda: ops.ctc_loss(np.zeros((2, 3)), np.zeros((2, 5, 4)), np.zeros(3), np.zeros(2)), ValueError,
-     "target_length"),
-    (lambda: ops.ctc_loss(np.zeros((2, 3)), np.zeros((2, 5, 4)), np.zeros(2), np.zeros(2), mask_index=4),
-     ValueError, "mask_index"),
-    (lambda: ops.ctc_decode(np.zeros((2, 5, 4)), np.zeros(2), strategy="beam"), ValueError, "strategy"),
-    (lambda: ops.ctc_decode(np.zeros((2, 5, 4)), np.zeros(2), strategy="beam_search", beam_width=2, top_paths=3),
-     ValueError, "top_paths"),
-])
+@pytest.mark.parametrize(
+    "call,error,message",
+    [
+        (lambda: ops.glu(np.zeros((2, 3))), ValueError, "even"),
+        (lambda: ops.celu(np.zeros(2), alpha=0), ValueError, "nonzero"),
+        (lambda: ops.squareplus(np.zeros(2), b=-1), ValueError, ">= 0"),
+        (lambda: ops.threshold(np.zeros(2), "a", 0.0), TypeError, "number"),
+        (lambda: ops.batch_normalization(np.zeros((2, 3)), np.zeros(2), np.ones(3), axis=1), ValueError, "vector of"),
+        (lambda: ops.layer_normalization(np.zeros(3), center=True), TypeError, "center"),
+        (lambda: ops.normalize(np.zeros(3), order=0), ValueError, "order"),
+        (lambda: ops.normalize(np.zeros(3), order=2.5), ValueError, "order"),
+        (lambda: ops.binary_crossentropy(np.zeros(3), np.zeros(4)), ValueError, "same shape"),
+        (lambda: ops.sparse_categorical_crossentropy(np.zeros((2, 3)), np.zeros((2, 3))), ValueError, "one-hot"),
+        (lambda: ops.multi_hot(np.zeros(2, np.int32)), ValueError, "num_classes"),
+        (lambda: ops.multi_hot(np.zeros(2, np.int32), 3, sparse=True), ValueError, "sparse"),
+        (lambda: ops.psnr(np.zeros(3), np.zeros(4), 1.0), ValueError, "same shape"),
+        (lambda: ops.adaptive_max_pool(np.zeros((4, 4)), 2), ValueError, "rank"),
+        (lambda: ops.adaptive_average_pool(X4, (2, 2, 2)), ValueError, "output_size"),
+        (lambda: ops.separable_conv(X4, np.zeros((3, 3, 4, 1)), np.zeros((4, 2))), ValueError, "rank 4"),
+        (lambda: ops.unfold(np.zeros((4, 4, 4)), 2), ValueError, "4-D"),
+        (lambda: ops.unfold(X4, 5), ValueError, "spans"),
+        (lambda: ops.fold(np.zeros((1, 8, 5)), 4, 2), ValueError, "blocks"),
+        (lambda: ops.fold(np.zeros((1, 6, 9)), 4, 2), ValueError, "multiple"),
+        (lambda: ops.depth_to_space(np.zeros((1, 2, 2, 6)), 2), ValueError, "multiple of block_size"),
+        (lambda: ops.depth_to_space(X4, 1), ValueError, "block_size"),
+        (lambda: ops.space_to_depth(np.zeros((1, 3, 4, 1)), 2), ValueError, "multiples"),
+        (lambda: ops.dot_product_attention(X4, X4[:, :, :3], X4[:, :, :3]), ValueError, "multiple"),
+        (lambda: ops.dot_product_attention(X4, X4[..., :2], X4[..., :2]), ValueError, "head size"),
+        (lambda: ops.dot_product_attention(X4[0], X4[0], X4[0]), ValueError, "4-D"),
+        (lambda: ops.dot_product_attention(X4, X4, X4, attn_logits_soft_cap=0), ValueError, "positive"),
+        (
+            lambda: ops.ctc_loss(np.zeros((2, 3)), np.zeros((2, 5, 4)), np.zeros(3), np.zeros(2)),
+            ValueError,
+            "target_length",
+        ),
+        (
+            lambda: ops.ctc_loss(np.zeros((2, 3)), np.zeros((2, 5, 4)), np.zeros(2), np.zeros(2), mask_index=4),
+            ValueError,
+            "mask_index",
+        ),
+        (lambda: ops.ctc_decode(np.zeros((2, 5, 4)), np.zeros(2), strategy="beam"), ValueError, "strategy"),
+        (
+            lambda: ops.ctc_decode(np.zeros((2, 5, 4)), np.zeros(2), strategy="beam_search", beam_width=2, top_paths=3),
+            ValueError,
+            "top_paths",
+        ),
+    ],
+)
 def test_errors_name_the_problem(call, error, message):
     with pytest.raises(error, match=message):
         call()

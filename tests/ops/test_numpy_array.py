@@ -12,11 +12,50 @@ import pytest
 import highlevel as hl
 from highlevel import ops
 
-NUMPY_OPS = ["append", "array_split", "hsplit", "vsplit", "dsplit", "hstack", "vstack", "dstack", "fliplr",
-             "flipud", "rot90", "roll", "diag", "diagonal", "diagflat", "trace", "tri", "vander", "meshgrid",
-             "logspace", "geomspace", "kron", "cross", "dot", "inner", "vdot", "unravel_index", "select", "isin",
-             "argpartition", "unique", "nonzero", "searchsorted", "digitize", "bincount", "histogram",
-             "count_nonzero", "diff", "trapezoid", "correlate", "corrcoef", "vectorize"]
+NUMPY_OPS = [
+    "append",
+    "array_split",
+    "hsplit",
+    "vsplit",
+    "dsplit",
+    "hstack",
+    "vstack",
+    "dstack",
+    "fliplr",
+    "flipud",
+    "rot90",
+    "roll",
+    "diag",
+    "diagonal",
+    "diagflat",
+    "trace",
+    "tri",
+    "vander",
+    "meshgrid",
+    "logspace",
+    "geomspace",
+    "kron",
+    "cross",
+    "dot",
+    "inner",
+    "vdot",
+    "unravel_index",
+    "select",
+    "isin",
+    "argpartition",
+    "unique",
+    "nonzero",
+    "searchsorted",
+    "digitize",
+    "bincount",
+    "histogram",
+    "count_nonzero",
+    "diff",
+    "trapezoid",
+    "correlate",
+    "corrcoef",
+    "vectorize",
+]
 CORE_OPS = ["unstack", "rearrange"]
 
 
@@ -148,12 +187,15 @@ def test_vectorize_is_differentiable(backend):
     np.testing.assert_allclose(_np(g), x / np.linalg.norm(x, axis=1, keepdims=True), rtol=1e-6)
 
 
-@pytest.mark.parametrize("signature,args,match", [
-    ("(n)->", None, "signature"),
-    ("(n),(n)->()", [np.ones(3, np.float32)], "2 inputs"),
-    ("(n)->()", [np.ones((2, 3), np.float32), np.ones(2, np.float32)], "1 inputs"),
-    ("(n),(n)->()", [np.ones(3, np.float32), np.ones(4, np.float32)], "core axis 'n'"),
-])
+@pytest.mark.parametrize(
+    "signature,args,match",
+    [
+        ("(n)->", None, "signature"),
+        ("(n),(n)->()", [np.ones(3, np.float32)], "2 inputs"),
+        ("(n)->()", [np.ones((2, 3), np.float32), np.ones(2, np.float32)], "1 inputs"),
+        ("(n),(n)->()", [np.ones(3, np.float32), np.ones(4, np.float32)], "core axis 'n'"),
+    ],
+)
 def test_vectorize_errors(signature, args, match):
     with pytest.raises(ValueError, match=match):
         f = ops.vectorize(lambda *a: a[0], signature=signature)
@@ -186,42 +228,48 @@ def test_rearrange_symbolic_batch():
     assert ops.rearrange(x, "b ... c -> c b ...").shape == (3, None, 4, 6)
 
 
-@pytest.mark.parametrize("pattern,lengths,match", [
-    ("a b c", {}, "input axes -> output axes"),
-    ("a b c -> a b", {}, "only on the left"),
-    ("a b c -> a b c d", {}, "only on the right"),
-    ("a a c -> a c", {}, "repeat"),
-    ("(a b) c d -> a b c d", {}, "cannot be inferred"),
-    ("(a b) c d -> a b c d", {"a": 3}, "does not split"),
-    ("a b -> b a", {}, "names 2 axes"),
-    ("a b c -> c b a", {"z": 2}, "name no axis"),
-    ("a (b (c)) d -> a b c d", {}, "nest"),
-    ("a b c -> a b c!", {}, "'!'"),
-])
+@pytest.mark.parametrize(
+    "pattern,lengths,match",
+    [
+        ("a b c", {}, "input axes -> output axes"),
+        ("a b c -> a b", {}, "only on the left"),
+        ("a b c -> a b c d", {}, "only on the right"),
+        ("a a c -> a c", {}, "repeat"),
+        ("(a b) c d -> a b c d", {}, "cannot be inferred"),
+        ("(a b) c d -> a b c d", {"a": 3}, "does not split"),
+        ("a b -> b a", {}, "names 2 axes"),
+        ("a b c -> c b a", {"z": 2}, "name no axis"),
+        ("a (b (c)) d -> a b c d", {}, "nest"),
+        ("a b c -> a b c!", {}, "'!'"),
+    ],
+)
 def test_rearrange_errors(pattern, lengths, match):
     with pytest.raises(ValueError, match=match):
         ops.rearrange(ops.ones((4, 3, 2)), pattern, **lengths)
 
 
 # --------------------------------------------------------------------------------------- front-door errors
-@pytest.mark.parametrize("call,error,match", [
-    (lambda: ops.hsplit(ops.ones((2, 5)), 2), ValueError, "equal sections"),
-    (lambda: ops.vsplit(ops.ones(4), 2), ValueError, "rank 2 or more"),
-    (lambda: ops.bincount(ops.convert_to_tensor([1, 2]), sparse=True), ValueError, "sparse"),
-    (lambda: ops.bincount(ops.convert_to_tensor([1, -2])), ValueError, "non-negative"),
-    (lambda: ops.bincount(ops.convert_to_tensor([1.0, 2.0])), TypeError, "integers"),
-    (lambda: ops.histogram(ops.ones(3), range=(2, 1)), ValueError, "low <= high"),
-    (lambda: ops.argpartition(ops.ones(3), 3), ValueError, "out of bounds"),
-    (lambda: ops.cross(ops.ones(4), ops.ones(3)), ValueError, "2 or 3 components"),
-    (lambda: ops.diagonal(ops.ones((2, 2)), axis1=1, axis2=-1), ValueError, "different axes"),
-    (lambda: ops.roll(ops.ones((2, 2)), (1, 2, 3), axis=(0, 1)), ValueError, "same length"),
-    (lambda: ops.select([ops.ones(2) > 0], []), ValueError, "same length"),
-    (lambda: ops.correlate(ops.ones((2, 2)), ops.ones(2)), ValueError, "rank 1"),
-    (lambda: ops.unstack(ops.ones((2, 3)), num=2, axis=1), ValueError, "num=2"),
-    (lambda: ops.unstack(hl.Input((3,)), axis=0), ValueError, "pass num="),
-    (lambda: ops.dot(ops.ones((2, 3)), ops.ones((2, 3))), ValueError, "same size"),
-    (lambda: ops.meshgrid(ops.ones(2), indexing="ji"), ValueError, "indexing"),
-])
+@pytest.mark.parametrize(
+    "call,error,match",
+    [
+        (lambda: ops.hsplit(ops.ones((2, 5)), 2), ValueError, "equal sections"),
+        (lambda: ops.vsplit(ops.ones(4), 2), ValueError, "rank 2 or more"),
+        (lambda: ops.bincount(ops.convert_to_tensor([1, 2]), sparse=True), ValueError, "sparse"),
+        (lambda: ops.bincount(ops.convert_to_tensor([1, -2])), ValueError, "non-negative"),
+        (lambda: ops.bincount(ops.convert_to_tensor([1.0, 2.0])), TypeError, "integers"),
+        (lambda: ops.histogram(ops.ones(3), range=(2, 1)), ValueError, "low <= high"),
+        (lambda: ops.argpartition(ops.ones(3), 3), ValueError, "out of bounds"),
+        (lambda: ops.cross(ops.ones(4), ops.ones(3)), ValueError, "2 or 3 components"),
+        (lambda: ops.diagonal(ops.ones((2, 2)), axis1=1, axis2=-1), ValueError, "different axes"),
+        (lambda: ops.roll(ops.ones((2, 2)), (1, 2, 3), axis=(0, 1)), ValueError, "same length"),
+        (lambda: ops.select([ops.ones(2) > 0], []), ValueError, "same length"),
+        (lambda: ops.correlate(ops.ones((2, 2)), ops.ones(2)), ValueError, "rank 1"),
+        (lambda: ops.unstack(ops.ones((2, 3)), num=2, axis=1), ValueError, "num=2"),
+        (lambda: ops.unstack(hl.Input((3,)), axis=0), ValueError, "pass num="),
+        (lambda: ops.dot(ops.ones((2, 3)), ops.ones((2, 3))), ValueError, "same size"),
+        (lambda: ops.meshgrid(ops.ones(2), indexing="ji"), ValueError, "indexing"),
+    ],
+)
 def test_front_door_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()

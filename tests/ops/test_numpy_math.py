@@ -9,16 +9,67 @@ import pytest
 
 import highlevel as hl
 
-OPS = ["allclose", "isclose", "cbrt", "fabs", "fmax", "fmin", "fmod", "gcd", "lcm", "heaviside", "hypot", "i0",
-       "isneginf", "isposinf", "isreal", "ldexp", "left_shift", "right_shift", "bitwise_and", "bitwise_invert",
-       "bitwise_left_shift", "bitwise_not", "bitwise_or", "bitwise_right_shift", "bitwise_xor", "logaddexp2",
-       "nextafter", "signbit", "sinc", "trunc", "empty", "empty_like", "identity", "array", "view", "get_item",
-       "erfc", "erfinv", "saturate_cast",
-       # existing ops whose signatures gained Keras's arguments
-       "max", "min", "prod", "linspace", "stack", "convert_to_tensor", "one_hot", "moments", "stop_gradient"]
+OPS = [
+    "allclose",
+    "isclose",
+    "cbrt",
+    "fabs",
+    "fmax",
+    "fmin",
+    "fmod",
+    "gcd",
+    "lcm",
+    "heaviside",
+    "hypot",
+    "i0",
+    "isneginf",
+    "isposinf",
+    "isreal",
+    "ldexp",
+    "left_shift",
+    "right_shift",
+    "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_not",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "logaddexp2",
+    "nextafter",
+    "signbit",
+    "sinc",
+    "trunc",
+    "empty",
+    "empty_like",
+    "identity",
+    "array",
+    "view",
+    "get_item",
+    "erfc",
+    "erfinv",
+    "saturate_cast",
+    # existing ops whose signatures gained Keras's arguments
+    "max",
+    "min",
+    "prod",
+    "linspace",
+    "stack",
+    "convert_to_tensor",
+    "one_hot",
+    "moments",
+    "stop_gradient",
+]
 
-NAMESPACES = {"erfc": "math", "erfinv": "math", "saturate_cast": "core", "convert_to_tensor": "core",
-              "stop_gradient": "core", "one_hot": "nn", "moments": "nn"}
+NAMESPACES = {
+    "erfc": "math",
+    "erfinv": "math",
+    "saturate_cast": "core",
+    "convert_to_tensor": "core",
+    "stop_gradient": "core",
+    "one_hot": "nn",
+    "moments": "nn",
+}
 
 
 def _np(x):
@@ -32,31 +83,51 @@ def _keras_signatures():
     import subprocess
     import sys
 
-    code = ("import inspect, json, keras\n"
-            f"names = {OPS!r}\n"
-            "out = {n: [[p.name, repr(p.default), str(p.kind)] for p in "
-            "inspect.signature(getattr(keras.ops, n)).parameters.values()] for n in names}\n"
-            "print('SIGNATURES' + json.dumps(out))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
-                          env={**__import__("os").environ, "KERAS_BACKEND": "numpy"})
+    code = (
+        "import inspect, json, keras\n"
+        f"names = {OPS!r}\n"
+        "out = {n: [[p.name, repr(p.default), str(p.kind)] for p in "
+        "inspect.signature(getattr(keras.ops, n)).parameters.values()] for n in names}\n"
+        "print('SIGNATURES' + json.dumps(out))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**__import__("os").environ, "KERAS_BACKEND": "numpy"},
+    )
     line = [ln for ln in done.stdout.splitlines() if ln.startswith("SIGNATURES")]
     assert line, done.stderr[-2000:]
-    return json.loads(line[0][len("SIGNATURES"):])
+    return json.loads(line[0][len("SIGNATURES") :])
 
 
 def test_signatures_are_keras_ones():
     keras_signatures = _keras_signatures()
     for name in OPS:
-        ours = [[p.name, repr(p.default), str(p.kind)]
-                for p in inspect.signature(getattr(hl.ops, name)).parameters.values()]
+        ours = [
+            [p.name, repr(p.default), str(p.kind)] for p in inspect.signature(getattr(hl.ops, name)).parameters.values()
+        ]
         assert ours == keras_signatures[name], f"hl.ops.{name}{inspect.signature(getattr(hl.ops, name))}"
         module = getattr(hl.ops, NAMESPACES.get(name, "numpy"))
         assert getattr(module, name) is getattr(hl.ops, name), f"{name} is not in hl.ops.{module.__name__}"
 
 
 # ------------------------------------------------------------------------------------------------ errors
-@pytest.mark.parametrize("op", ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "left_shift",
-                                "bitwise_right_shift", "right_shift", "gcd", "lcm"])
+@pytest.mark.parametrize(
+    "op",
+    [
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+        "bitwise_left_shift",
+        "left_shift",
+        "bitwise_right_shift",
+        "right_shift",
+        "gcd",
+        "lcm",
+    ],
+)
 def test_integer_ops_refuse_floats(backend, op):
     with pytest.raises(TypeError, match=rf"{op}: `x1?` must be an integer.*float32.*hl.ops.cast"):
         getattr(hl.ops, op)(np.array([1.0, 2.0], np.float32), np.array([1, 2], np.int32))
@@ -64,14 +135,20 @@ def test_integer_ops_refuse_floats(backend, op):
 
 @pytest.mark.parametrize("op", ["bitwise_invert", "bitwise_not"])
 def test_bitwise_not_refuses_floats(backend, op):
-    with pytest.raises(TypeError, match=rf"{op}: `x` must be an integer or bool tensor; received a tensor of dtype "
-                                        "float32"):
+    with pytest.raises(
+        TypeError,
+        match=rf"{op}: `x` must be an integer or bool tensor; received a tensor of dtype "
+        "float32",
+    ):
         getattr(hl.ops, op)(np.array([1.0], np.float32))
 
 
 def test_shifts_refuse_bools(backend):
-    with pytest.raises(TypeError, match=r"left_shift: `x` must be an integer tensor; received a tensor of dtype "
-                                        r"bool.*cast the bools"):
+    with pytest.raises(
+        TypeError,
+        match=r"left_shift: `x` must be an integer tensor; received a tensor of dtype "
+        r"bool.*cast the bools",
+    ):
         hl.ops.left_shift(np.array([True]), 1)
 
 
@@ -84,8 +161,11 @@ def test_ldexp_exponent_must_be_integer(backend):
 
 
 def test_view_checks_the_bytes(backend):
-    with pytest.raises(ValueError, match=r"view: the last axis of a tensor of shape \(2, 3\) and dtype int16 holds 6 "
-                                         r"bytes, not a whole number of int32 items"):
+    with pytest.raises(
+        ValueError,
+        match=r"view: the last axis of a tensor of shape \(2, 3\) and dtype int16 holds 6 "
+        r"bytes, not a whole number of int32 items",
+    ):
         hl.ops.view(np.zeros((2, 3), np.int16), "int32")
     with pytest.raises(ValueError, match=r"view: cannot view a 0-d tensor of float32"):
         hl.ops.view(np.float32(1.0), "int16")
@@ -93,13 +173,21 @@ def test_view_checks_the_bytes(backend):
     assert hl.ops.dtype(hl.ops.view(np.zeros((2,), np.float32))) == "float32"
 
 
-@pytest.mark.parametrize("call", [lambda: hl.ops.convert_to_tensor([1.0], sparse=True),
-                                  lambda: hl.ops.convert_to_tensor([1.0], ragged=True),
-                                  lambda: hl.ops.one_hot(np.array([1]), 3, sparse=True)],
-                         ids=["convert_to_tensor-sparse", "convert_to_tensor-ragged", "one_hot-sparse"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: hl.ops.convert_to_tensor([1.0], sparse=True),
+        lambda: hl.ops.convert_to_tensor([1.0], ragged=True),
+        lambda: hl.ops.one_hot(np.array([1]), 3, sparse=True),
+    ],
+    ids=["convert_to_tensor-sparse", "convert_to_tensor-ragged", "one_hot-sparse"],
+)
 def test_sparse_and_ragged_are_refused_clearly(call):
-    with pytest.raises(ValueError, match=r"(sparse|ragged)=True asks for a (sparse|ragged) tensor, but highlevel's "
-                                         r"tensors are dense"):
+    with pytest.raises(
+        ValueError,
+        match=r"(sparse|ragged)=True asks for a (sparse|ragged) tensor, but highlevel's "
+        r"tensors are dense",
+    ):
         call()
 
 
@@ -153,6 +241,9 @@ def test_ops_on_symbolic_tensors_build_a_model(backend):
 
 
 def test_integer_checks_see_symbolic_dtypes():
-    with pytest.raises(TypeError, match=r"bitwise_xor: `x` must be an integer or bool tensor; received a tensor of "
-                                        r"dtype float32"):
+    with pytest.raises(
+        TypeError,
+        match=r"bitwise_xor: `x` must be an integer or bool tensor; received a tensor of "
+        r"dtype float32",
+    ):
         hl.ops.bitwise_xor(hl.Input((2,)), 1)

@@ -115,15 +115,20 @@ def test_matches_keras_where_its_backends_agree(backend):
     upd = RNG.standard_normal((3, 3)).astype("float32")
     pred = RNG.standard_normal((5, 4)).astype("float32")
     targets = np.array([0, 3, 1, 2, 2], np.int32)
-    pairs = [(ops.segment_sum(data, ids, 3), k.segment_sum(data, ids, 3)),
-             (ops.segment_max(data, ids, 3), k.segment_max(data, ids, 3)),
-             (ops.segment_min(data, ids, 3), k.segment_min(data, ids, 3)),
-             (ops.segment_prod(data, ids, 3), k.segment_prod(data, ids, 3)),
-             (ops.scatter(idx, upd, (4, 3)), k.scatter(idx, upd, (4, 3))),
-             (ops.scatter_update(inputs, idx[:2], upd[:2]), k.scatter_update(inputs, idx[:2], upd[:2])),
-             (ops.in_top_k(targets, pred, 2), k.in_top_k(targets, pred, 2))]
-    pairs += [(ops.scatter_update(inputs, idx, upd, reduction=r), k.scatter_update(inputs, idx, upd, reduction=r))
-              for r in ("add", "max", "min", "mul")]
+    pairs = [
+        (ops.segment_sum(data, ids, 3), k.segment_sum(data, ids, 3)),
+        (ops.segment_max(data, ids, 3), k.segment_max(data, ids, 3)),
+        (ops.segment_min(data, ids, 3), k.segment_min(data, ids, 3)),
+        (ops.segment_prod(data, ids, 3), k.segment_prod(data, ids, 3)),
+        (ops.scatter(idx, upd, (4, 3)), k.scatter(idx, upd, (4, 3))),
+        (ops.scatter_update(inputs, idx[:2], upd[:2]), k.scatter_update(inputs, idx[:2], upd[:2])),
+        (ops.in_top_k(targets, pred, 2), k.in_top_k(targets, pred, 2)),
+    ]
+    pairs += [
+        (ops.scatter_update(inputs, idx, upd, reduction=r), k.scatter_update(inputs, idx, upd, reduction=r))
+        for r in ("add", "max", "min", "mul")
+    ]
     for i, (got, want) in enumerate(pairs):
-        np.testing.assert_allclose(_np(got), np.asarray(k.convert_to_numpy(want)), rtol=1e-5, atol=1e-6,
-                                   err_msg=f"pair {i}")
+        np.testing.assert_allclose(
+            _np(got), np.asarray(k.convert_to_numpy(want)), rtol=1e-5, atol=1e-6, err_msg=f"pair {i}"
+        )

@@ -12,9 +12,31 @@ from highlevel import ops
 
 NAN = float("nan")
 
-STATISTICS = ("nansum", "nanmean", "nanmax", "nanmin", "nanprod", "nanstd", "nanvar", "nanargmax", "nanargmin",
-              "nancumsum", "nancumprod", "nanmedian", "nanpercentile", "nanquantile", "median", "percentile",
-              "quantile", "average", "bartlett", "blackman", "hamming", "hanning", "kaiser")
+STATISTICS = (
+    "nansum",
+    "nanmean",
+    "nanmax",
+    "nanmin",
+    "nanprod",
+    "nanstd",
+    "nanvar",
+    "nanargmax",
+    "nanargmin",
+    "nancumsum",
+    "nancumprod",
+    "nanmedian",
+    "nanpercentile",
+    "nanquantile",
+    "median",
+    "percentile",
+    "quantile",
+    "average",
+    "bartlett",
+    "blackman",
+    "hamming",
+    "hanning",
+    "kaiser",
+)
 
 
 def _np(x):
@@ -32,12 +54,25 @@ def test_signatures_are_keras_signatures():
         assert getattr(ops.numpy, name) is getattr(ops, name)
 
 
-DTYPES = ("bool", "uint8", "uint16", "uint32", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-          "float64")
+DTYPES = (
+    "bool",
+    "uint8",
+    "uint16",
+    "uint32",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+)
 
 
-@pytest.mark.parametrize("name", [n for n in STATISTICS if n not in ("bartlett", "blackman", "hamming", "hanning",
-                                                                      "kaiser")])
+@pytest.mark.parametrize(
+    "name", [n for n in STATISTICS if n not in ("bartlett", "blackman", "hamming", "hanning", "kaiser")]
+)
 def test_result_dtypes_are_keras_result_dtypes(name):
     import keras
 
@@ -52,8 +87,15 @@ def _statistics_model():
     inputs = hl.Input((6,))
     q = ops.quantile(inputs, [0.25, 0.75], axis=-1)  # (2, batch): the quantile axis comes first
     assert q.shape == (2, None)
-    features = [ops.nanmean(inputs, axis=-1), ops.nanmax(inputs, axis=-1), ops.nanmedian(inputs, axis=-1),
-                ops.nanstd(inputs, axis=-1), q[0], q[1], ops.average(inputs, axis=-1, weights=np.arange(1.0, 7.0, dtype=np.float32))]
+    features = [
+        ops.nanmean(inputs, axis=-1),
+        ops.nanmax(inputs, axis=-1),
+        ops.nanmedian(inputs, axis=-1),
+        ops.nanstd(inputs, axis=-1),
+        q[0],
+        q[1],
+        ops.average(inputs, axis=-1, weights=np.arange(1.0, 7.0, dtype=np.float32)),
+    ]
     outputs = ops.stack(features, axis=-1)
     assert outputs.shape == (None, 7) and outputs.dtype == "float32"
     index = ops.nanargmax(inputs, axis=1)
@@ -69,9 +111,18 @@ def test_ops_on_symbolic_tensors_build_a_model_that_predicts(backend):
     got, index = _statistics_model().predict(x, batch_size=4, verbose=0)  # compiled where the engine compiles
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)  # numpy's "All-NaN slice" (the row of NaN)
-        want = np.stack([np.nanmean(x, -1), np.nanmax(x, -1), np.nanmedian(x, -1), np.nanstd(x, -1),
-                         np.quantile(x, 0.25, -1), np.quantile(x, 0.75, -1),
-                         np.average(x, -1, np.arange(1.0, 7.0))], -1)
+        want = np.stack(
+            [
+                np.nanmean(x, -1),
+                np.nanmax(x, -1),
+                np.nanmedian(x, -1),
+                np.nanstd(x, -1),
+                np.quantile(x, 0.25, -1),
+                np.quantile(x, 0.75, -1),
+                np.average(x, -1, np.arange(1.0, 7.0)),
+            ],
+            -1,
+        )
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     rows = ~np.isnan(x).all(1)
     np.testing.assert_array_equal(index[rows], np.nanargmax(x[rows], 1))
@@ -127,8 +178,10 @@ def test_the_kaiser_window_is_accurate_for_any_beta():
             np.testing.assert_allclose(got, want.astype(np.float32), rtol=1e-6, atol=1e-30, err_msg=f"beta={beta}")
 
 
-@pytest.mark.parametrize("op,q", [("quantile", 1.5), ("quantile", [0.5, -0.1]), ("percentile", 101),
-                                  ("nanpercentile", -1), ("nanquantile", NAN)])
+@pytest.mark.parametrize(
+    "op,q",
+    [("quantile", 1.5), ("quantile", [0.5, -0.1]), ("percentile", 101), ("nanpercentile", -1), ("nanquantile", NAN)],
+)
 def test_levels_outside_the_range_raise(op, q):
     with pytest.raises(ValueError, match=r"must be in the range \[0, 1(00)?\]"):
         getattr(ops, op)(np.arange(4.0), q)

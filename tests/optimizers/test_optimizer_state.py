@@ -158,8 +158,7 @@ def test_get_and_serialize_round_trip(backend, name):
 
 
 def test_schedule_round_trips_through_optimizer_config(backend):
-    schedule = hl.optimizers.schedules.CosineDecay(0.1, decay_steps=100, alpha=0.1, warmup_target=0.2,
-                                                   warmup_steps=10)
+    schedule = hl.optimizers.schedules.CosineDecay(0.1, decay_steps=100, alpha=0.1, warmup_target=0.2, warmup_steps=10)
     opt = hl.optimizers.Lion(learning_rate=schedule, clipnorm=1.0)
     config = opt.get_config()
     assert config["learning_rate"]["class_name"] == "CosineDecay"
@@ -179,25 +178,28 @@ def test_get_errors():
         hl.optimizers.deserialize({"class_name": "Mystery", "config": {}})
 
 
-@pytest.mark.parametrize("cls,kwargs,match", [
-    ("SGD", {"momentum": 1.5}, "momentum"),
-    ("SGD", {"clipnorm": 1.0, "clipvalue": 1.0}, "Only one"),
-    ("SGD", {"learning_rate": -1.0}, "learning_rate"),
-    ("SGD", {"learning_rate": lambda: 0.1}, "LearningRateSchedule"),
-    ("SGD", {"gradient_accumulation_steps": 1}, "gradient_accumulation_steps"),
-    ("SGD", {"ema_momentum": 2.0}, "ema_momentum"),
-    ("SGD", {"unknown_option": 1}, "unknown_option"),
-    ("AdamW", {"weight_decay": None}, "weight_decay"),
-    ("RMSprop", {"rho": 1.5}, "rho"),
-    ("RMSprop", {"epsilon": -1.0}, "epsilon"),
-    ("Adagrad", {"initial_accumulator_value": -0.1}, "initial_accumulator_value"),
-    ("Adadelta", {"rho": "high"}, "rho"),
-    ("Adamax", {"beta_1": 1.0}, "beta_1"),
-    ("Nadam", {"beta_2": -0.1}, "beta_2"),
-    ("Lion", {"beta_1": 0.0}, "beta_1"),
-    ("Adafactor", {"clip_threshold": 0.0}, "clip_threshold"),
-    ("Adafactor", {"beta_2_decay": 0.5}, "beta_2_decay"),
-])
+@pytest.mark.parametrize(
+    "cls,kwargs,match",
+    [
+        ("SGD", {"momentum": 1.5}, "momentum"),
+        ("SGD", {"clipnorm": 1.0, "clipvalue": 1.0}, "Only one"),
+        ("SGD", {"learning_rate": -1.0}, "learning_rate"),
+        ("SGD", {"learning_rate": lambda: 0.1}, "LearningRateSchedule"),
+        ("SGD", {"gradient_accumulation_steps": 1}, "gradient_accumulation_steps"),
+        ("SGD", {"ema_momentum": 2.0}, "ema_momentum"),
+        ("SGD", {"unknown_option": 1}, "unknown_option"),
+        ("AdamW", {"weight_decay": None}, "weight_decay"),
+        ("RMSprop", {"rho": 1.5}, "rho"),
+        ("RMSprop", {"epsilon": -1.0}, "epsilon"),
+        ("Adagrad", {"initial_accumulator_value": -0.1}, "initial_accumulator_value"),
+        ("Adadelta", {"rho": "high"}, "rho"),
+        ("Adamax", {"beta_1": 1.0}, "beta_1"),
+        ("Nadam", {"beta_2": -0.1}, "beta_2"),
+        ("Lion", {"beta_1": 0.0}, "beta_1"),
+        ("Adafactor", {"clip_threshold": 0.0}, "clip_threshold"),
+        ("Adafactor", {"beta_2_decay": 0.5}, "beta_2_decay"),
+    ],
+)
 def test_invalid_arguments(backend, cls, kwargs, match):
     with pytest.raises((ValueError, TypeError), match=match):
         getattr(hl.optimizers, cls)(**kwargs)
@@ -212,7 +214,8 @@ def test_fit_ends_with_the_moving_average_weights(backend):
     x, y = rng.normal(size=(16, 3)).astype("float32"), rng.normal(size=(16, 2)).astype("float32")
     averages = []
     record = hl.callbacks.LambdaCallback(
-        on_epoch_end=lambda epoch, logs: averages.append([a.numpy() for a in model.optimizer._ema]))
+        on_epoch_end=lambda epoch, logs: averages.append([a.numpy() for a in model.optimizer._ema])
+    )
     model.fit(x, y, batch_size=4, epochs=2, verbose=0, callbacks=[record])
     for weight, average in zip(model.get_weights(), averages[-1]):
         np.testing.assert_allclose(weight, average, rtol=1e-6)

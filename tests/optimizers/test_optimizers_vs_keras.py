@@ -32,8 +32,7 @@ CASES = [
     ("rmsprop", "RMSprop", {"learning_rate": 0.01}),
     ("rmsprop-momentum", "RMSprop", {"learning_rate": 0.01, "momentum": 0.5}),
     ("rmsprop-centered", "RMSprop", {"learning_rate": 0.01, "centered": True}),
-    ("rmsprop-centered-momentum", "RMSprop", {"learning_rate": 0.01, "centered": True, "momentum": 0.5,
-                                              "rho": 0.8}),
+    ("rmsprop-centered-momentum", "RMSprop", {"learning_rate": 0.01, "centered": True, "momentum": 0.5, "rho": 0.8}),
     ("adagrad", "Adagrad", {"learning_rate": 0.1}),
     ("adagrad-init", "Adagrad", {"learning_rate": 0.1, "initial_accumulator_value": 0.5, "epsilon": 1e-5}),
     ("adadelta", "Adadelta", {"learning_rate": 1.0}),
@@ -43,8 +42,11 @@ CASES = [
     ("lion", "Lion", {"learning_rate": 0.01}),
     ("lion-betas", "Lion", {"learning_rate": 0.01, "beta_1": 0.5, "beta_2": 0.9}),
     ("adafactor", "Adafactor", {"learning_rate": 0.1}),
-    ("adafactor-options", "Adafactor", {"learning_rate": 0.5, "beta_2_decay": -0.5, "epsilon_2": 1e-2,
-                                        "clip_threshold": 0.5}),
+    (
+        "adafactor-options",
+        "Adafactor",
+        {"learning_rate": 0.5, "beta_2_decay": -0.5, "epsilon_2": 1e-2, "clip_threshold": 0.5},
+    ),
     # Base-class options.
     ("clipnorm", "Adam", {"learning_rate": 0.05, "clipnorm": 0.5}),
     ("clipvalue", "SGD", {"learning_rate": 0.1, "clipvalue": 0.5}),
@@ -53,39 +55,107 @@ CASES = [
     ("weight_decay-exclude", "Adam", {"learning_rate": 0.05, "weight_decay": 0.3, "exclude": ["kernel", "filt"]}),
     ("loss_scale", "Adam", {"learning_rate": 0.05, "loss_scale_factor": 4.0}),
     ("ema", "Adam", {"learning_rate": 0.05, "use_ema": True, "ema_momentum": 0.9}),
-    ("ema-overwrite", "SGD", {"learning_rate": 0.1, "momentum": 0.5, "use_ema": True, "ema_momentum": 0.8,
-                              "ema_overwrite_frequency": 2}),
+    (
+        "ema-overwrite",
+        "SGD",
+        {"learning_rate": 0.1, "momentum": 0.5, "use_ema": True, "ema_momentum": 0.8, "ema_overwrite_frequency": 2},
+    ),
     ("accumulation", "Adam", {"learning_rate": 0.05, "gradient_accumulation_steps": 2}),
     ("accumulation-nadam", "Nadam", {"learning_rate": 0.05, "gradient_accumulation_steps": 2}),
-    ("accumulation-clip-wd", "SGD", {"learning_rate": 0.1, "momentum": 0.9, "gradient_accumulation_steps": 3,
-                                     "clipnorm": 0.5, "weight_decay": 0.1}),
-    ("accumulation-ema", "Adamax", {"learning_rate": 0.05, "gradient_accumulation_steps": 2, "use_ema": True,
-                                    "ema_momentum": 0.5, "ema_overwrite_frequency": 2}),
+    (
+        "accumulation-clip-wd",
+        "SGD",
+        {"learning_rate": 0.1, "momentum": 0.9, "gradient_accumulation_steps": 3, "clipnorm": 0.5, "weight_decay": 0.1},
+    ),
+    (
+        "accumulation-ema",
+        "Adamax",
+        {
+            "learning_rate": 0.05,
+            "gradient_accumulation_steps": 2,
+            "use_ema": True,
+            "ema_momentum": 0.5,
+            "ema_overwrite_frequency": 2,
+        },
+    ),
     ("constraint", "Adam", {"learning_rate": 0.3, "constraint": True}),
-    ("schedule-exponential", "Adam", {"learning_rate": ("schedule", "ExponentialDecay",
-                                                        {"initial_learning_rate": 0.1, "decay_steps": 2,
-                                                         "decay_rate": 0.5})}),
-    ("schedule-exponential-staircase-wd", "AdamW", {"weight_decay": 0.1, "learning_rate": (
-        "schedule", "ExponentialDecay", {"initial_learning_rate": 0.1, "decay_steps": 2, "decay_rate": 0.5,
-                                         "staircase": True})}),
-    ("schedule-piecewise", "SGD", {"learning_rate": ("schedule", "PiecewiseConstantDecay",
-                                                     {"boundaries": [1, 3], "values": [0.1, 0.05, 0.01]})}),
-    ("schedule-polynomial", "SGD", {"learning_rate": ("schedule", "PolynomialDecay",
-                                                      {"initial_learning_rate": 0.1, "decay_steps": 3,
-                                                       "power": 2.0, "cycle": True})}),
-    ("schedule-inverse-time", "RMSprop", {"learning_rate": ("schedule", "InverseTimeDecay",
-                                                            {"initial_learning_rate": 0.05, "decay_steps": 1,
-                                                             "decay_rate": 0.5, "staircase": True})}),
-    ("schedule-cosine-warmup", "Adam", {"learning_rate": ("schedule", "CosineDecay",
-                                                          {"initial_learning_rate": 0.0, "decay_steps": 3,
-                                                           "warmup_target": 0.1, "warmup_steps": 2,
-                                                           "alpha": 0.1})}),
-    ("schedule-cosine-restarts", "Lion", {"learning_rate": ("schedule", "CosineDecayRestarts",
-                                                            {"initial_learning_rate": 0.01,
-                                                             "first_decay_steps": 1, "t_mul": 1.5,
-                                                             "m_mul": 0.5, "alpha": 0.1})}),
-    ("schedule-adafactor", "Adafactor", {"learning_rate": ("schedule", "CosineDecay",
-                                                           {"initial_learning_rate": 0.5, "decay_steps": 4})}),
+    (
+        "schedule-exponential",
+        "Adam",
+        {
+            "learning_rate": (
+                "schedule",
+                "ExponentialDecay",
+                {"initial_learning_rate": 0.1, "decay_steps": 2, "decay_rate": 0.5},
+            )
+        },
+    ),
+    (
+        "schedule-exponential-staircase-wd",
+        "AdamW",
+        {
+            "weight_decay": 0.1,
+            "learning_rate": (
+                "schedule",
+                "ExponentialDecay",
+                {"initial_learning_rate": 0.1, "decay_steps": 2, "decay_rate": 0.5, "staircase": True},
+            ),
+        },
+    ),
+    (
+        "schedule-piecewise",
+        "SGD",
+        {"learning_rate": ("schedule", "PiecewiseConstantDecay", {"boundaries": [1, 3], "values": [0.1, 0.05, 0.01]})},
+    ),
+    (
+        "schedule-polynomial",
+        "SGD",
+        {
+            "learning_rate": (
+                "schedule",
+                "PolynomialDecay",
+                {"initial_learning_rate": 0.1, "decay_steps": 3, "power": 2.0, "cycle": True},
+            )
+        },
+    ),
+    (
+        "schedule-inverse-time",
+        "RMSprop",
+        {
+            "learning_rate": (
+                "schedule",
+                "InverseTimeDecay",
+                {"initial_learning_rate": 0.05, "decay_steps": 1, "decay_rate": 0.5, "staircase": True},
+            )
+        },
+    ),
+    (
+        "schedule-cosine-warmup",
+        "Adam",
+        {
+            "learning_rate": (
+                "schedule",
+                "CosineDecay",
+                {"initial_learning_rate": 0.0, "decay_steps": 3, "warmup_target": 0.1, "warmup_steps": 2, "alpha": 0.1},
+            )
+        },
+    ),
+    (
+        "schedule-cosine-restarts",
+        "Lion",
+        {
+            "learning_rate": (
+                "schedule",
+                "CosineDecayRestarts",
+                {"initial_learning_rate": 0.01, "first_decay_steps": 1, "t_mul": 1.5, "m_mul": 0.5, "alpha": 0.1},
+            )
+        },
+    ),
+    (
+        "schedule-adafactor",
+        "Adafactor",
+        {"learning_rate": ("schedule", "CosineDecay", {"initial_learning_rate": 0.5, "decay_steps": 4})},
+    ),
 ]
 
 
@@ -161,8 +231,9 @@ def test_exclude_by_variable_object(backend):
         np.testing.assert_allclose(h.numpy(), k.numpy(), rtol=RTOL, atol=ATOL)
 
 
-@pytest.mark.parametrize("cls", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam",
-                                 "Lion", "Adafactor"])
+@pytest.mark.parametrize(
+    "cls", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Lion", "Adafactor"]
+)
 def test_config_keys_match_keras(cls):
     """Same constructor defaults and config keys as Keras (``name`` aside: Keras numbers its auto names)."""
     with hl.config.backend_scope("native"):
@@ -171,5 +242,6 @@ def test_config_keys_match_keras(cls):
     assert set(ours) == set(theirs)
     for key in theirs:
         if key != "name":
-            assert ours[key] == pytest.approx(theirs[key]) if isinstance(theirs[key], float) else \
-                ours[key] == theirs[key], key
+            assert (
+                ours[key] == pytest.approx(theirs[key]) if isinstance(theirs[key], float) else ours[key] == theirs[key]
+            ), key

@@ -17,18 +17,24 @@ CASES = [
     ("PiecewiseConstantDecay", {"boundaries": [5, 20, 40], "values": [1.0, 0.5, 0.1, 0.01]}),
     ("PiecewiseConstantDecay", {"boundaries": [10], "values": [0.3, 0.03]}),
     ("PolynomialDecay", {"initial_learning_rate": 0.1, "decay_steps": 30}),
-    ("PolynomialDecay", {"initial_learning_rate": 0.1, "decay_steps": 13, "end_learning_rate": 0.01, "power": 0.5,
-                         "cycle": True}),
+    (
+        "PolynomialDecay",
+        {"initial_learning_rate": 0.1, "decay_steps": 13, "end_learning_rate": 0.01, "power": 0.5, "cycle": True},
+    ),
     ("InverseTimeDecay", {"initial_learning_rate": 0.1, "decay_steps": 5, "decay_rate": 0.5}),
     ("InverseTimeDecay", {"initial_learning_rate": 0.1, "decay_steps": 5, "decay_rate": 0.5, "staircase": True}),
     ("CosineDecay", {"initial_learning_rate": 0.1, "decay_steps": 40}),
     ("CosineDecay", {"initial_learning_rate": 0.1, "decay_steps": 40, "alpha": 0.2}),
     ("CosineDecay", {"initial_learning_rate": 0.0, "decay_steps": 40, "warmup_target": 0.2, "warmup_steps": 10}),
-    ("CosineDecay", {"initial_learning_rate": 0.05, "decay_steps": 25, "alpha": 0.1, "warmup_target": 0.2,
-                     "warmup_steps": 7}),
+    (
+        "CosineDecay",
+        {"initial_learning_rate": 0.05, "decay_steps": 25, "alpha": 0.1, "warmup_target": 0.2, "warmup_steps": 7},
+    ),
     ("CosineDecayRestarts", {"initial_learning_rate": 0.1, "first_decay_steps": 7}),
-    ("CosineDecayRestarts", {"initial_learning_rate": 0.1, "first_decay_steps": 4, "t_mul": 1.0, "m_mul": 0.8,
-                             "alpha": 0.1}),
+    (
+        "CosineDecayRestarts",
+        {"initial_learning_rate": 0.1, "first_decay_steps": 4, "t_mul": 1.0, "m_mul": 0.8, "alpha": 0.1},
+    ),
     ("CosineDecayRestarts", {"initial_learning_rate": 0.1, "first_decay_steps": 3, "t_mul": 1.5, "m_mul": 0.5}),
 ]
 IDS = [f"{c}-{i}" for i, (c, _) in enumerate(CASES)]
@@ -77,20 +83,26 @@ def test_custom_schedule_deserializes_with_custom_objects():
         schedules.deserialize({"class_name": "Nope", "config": {}})
 
 
-@pytest.mark.parametrize("cls,kwargs,match", [
-    ("ExponentialDecay", {"initial_learning_rate": 0.1, "decay_steps": 0, "decay_rate": 0.5}, "decay_steps"),
-    ("ExponentialDecay", {"initial_learning_rate": "big", "decay_steps": 1, "decay_rate": 0.5},
-     "initial_learning_rate"),
-    ("InverseTimeDecay", {"initial_learning_rate": 0.1, "decay_steps": -3, "decay_rate": 0.5}, "decay_steps"),
-    ("InverseTimeDecay", {"initial_learning_rate": 0.1, "decay_steps": 3, "decay_rate": -0.5}, "decay_rate"),
-    ("PolynomialDecay", {"initial_learning_rate": 0.1, "decay_steps": 0}, "decay_steps"),
-    ("PiecewiseConstantDecay", {"boundaries": [1, 2], "values": [0.1, 0.2]}, "one more value"),
-    ("PiecewiseConstantDecay", {"boundaries": [5, 2], "values": [0.1, 0.2, 0.3]}, "non-decreasing"),
-    ("CosineDecay", {"initial_learning_rate": 0.1, "decay_steps": 0}, "decay_steps"),
-    ("CosineDecay", {"initial_learning_rate": 0.1, "decay_steps": 5, "warmup_steps": -1}, "warmup_steps"),
-    ("CosineDecayRestarts", {"initial_learning_rate": 0.1, "first_decay_steps": 0}, "first_decay_steps"),
-    ("CosineDecayRestarts", {"initial_learning_rate": 0.1, "first_decay_steps": 5, "t_mul": 0.0}, "t_mul"),
-])
+@pytest.mark.parametrize(
+    "cls,kwargs,match",
+    [
+        ("ExponentialDecay", {"initial_learning_rate": 0.1, "decay_steps": 0, "decay_rate": 0.5}, "decay_steps"),
+        (
+            "ExponentialDecay",
+            {"initial_learning_rate": "big", "decay_steps": 1, "decay_rate": 0.5},
+            "initial_learning_rate",
+        ),
+        ("InverseTimeDecay", {"initial_learning_rate": 0.1, "decay_steps": -3, "decay_rate": 0.5}, "decay_steps"),
+        ("InverseTimeDecay", {"initial_learning_rate": 0.1, "decay_steps": 3, "decay_rate": -0.5}, "decay_rate"),
+        ("PolynomialDecay", {"initial_learning_rate": 0.1, "decay_steps": 0}, "decay_steps"),
+        ("PiecewiseConstantDecay", {"boundaries": [1, 2], "values": [0.1, 0.2]}, "one more value"),
+        ("PiecewiseConstantDecay", {"boundaries": [5, 2], "values": [0.1, 0.2, 0.3]}, "non-decreasing"),
+        ("CosineDecay", {"initial_learning_rate": 0.1, "decay_steps": 0}, "decay_steps"),
+        ("CosineDecay", {"initial_learning_rate": 0.1, "decay_steps": 5, "warmup_steps": -1}, "warmup_steps"),
+        ("CosineDecayRestarts", {"initial_learning_rate": 0.1, "first_decay_steps": 0}, "first_decay_steps"),
+        ("CosineDecayRestarts", {"initial_learning_rate": 0.1, "first_decay_steps": 5, "t_mul": 0.0}, "t_mul"),
+    ],
+)
 def test_invalid_arguments(cls, kwargs, match):
     with pytest.raises(ValueError, match=match):
         getattr(schedules, cls)(**kwargs)

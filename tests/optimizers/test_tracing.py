@@ -12,9 +12,16 @@ from ._problem import SHAPES, gradient_sequence, initial_values
 #: Optimizers traced: plain Adam, and Adam with the options whose logic selects with ops.where at run time.
 TRACED = [
     ("Adam", {"learning_rate": 0.05}),
-    ("Adam", {"learning_rate": hl.optimizers.schedules.CosineDecay(0.1, 4, warmup_target=0.2, warmup_steps=2),
-              "use_ema": True, "ema_overwrite_frequency": 2, "gradient_accumulation_steps": 2,
-              "global_clipnorm": 1.0}),
+    (
+        "Adam",
+        {
+            "learning_rate": hl.optimizers.schedules.CosineDecay(0.1, 4, warmup_target=0.2, warmup_steps=2),
+            "use_ema": True,
+            "ema_overwrite_frequency": 2,
+            "gradient_accumulation_steps": 2,
+            "global_clipnorm": 1.0,
+        },
+    ),
     ("Nadam", {"learning_rate": 0.05, "weight_decay": 0.1}),
 ]
 #: XLA fuses ``0.5 * (1 + cos(pi f))`` differently from eager ops: near the cosine's minimum, 1 + cos cancels
@@ -89,8 +96,10 @@ def test_tf_function_matches_eager(cls, kwargs):
         step = tf.function(lambda grads: opt.apply(grads, variables).value)
         for grads in gradient_sequence(steps):
             step([tf.constant(g) for g in grads])
-        assert len(step.get_concrete_function([tf.constant(g) for g in gradient_sequence(1)[0]])
-                   .graph.get_operations()) > 0
+        assert (
+            len(step.get_concrete_function([tf.constant(g) for g in gradient_sequence(1)[0]]).graph.get_operations())
+            > 0
+        )
         for got, expected in zip(variables + opt.variables, want):
             np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6, atol=1e-7)
 

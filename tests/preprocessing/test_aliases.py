@@ -9,8 +9,13 @@ import highlevel as hl
 from highlevel.preprocessing import _lazy
 
 KERAS_NAMES = {
-    "highlevel.preprocessing": ["image", "image_dataset_from_directory", "sequence", "text_dataset_from_directory",
-                                "timeseries_dataset_from_array"],
+    "highlevel.preprocessing": [
+        "image",
+        "image_dataset_from_directory",
+        "sequence",
+        "text_dataset_from_directory",
+        "timeseries_dataset_from_array",
+    ],
     "highlevel.preprocessing.image": ["array_to_img", "img_to_array", "load_img", "save_img", "smart_resize"],
     "highlevel.preprocessing.sequence": ["pad_sequences"],
 }
@@ -32,8 +37,9 @@ def test_namespaces_list_keras_names(module_name):
     assert set(KERAS_NAMES[module_name]) <= set(dir(module))
 
 
-@pytest.mark.parametrize("module_name,name", [(m, n) for m, names in KERAS_NAMES.items() for n in names
-                                              if n not in ("image", "sequence")])
+@pytest.mark.parametrize(
+    "module_name,name", [(m, n) for m, names in KERAS_NAMES.items() for n in names if n not in ("image", "sequence")]
+)
 def test_each_alias_is_the_utils_function_or_says_where_it_would_come_from(module_name, name):
     module = importlib.import_module(module_name)
     target = _utils_definition(module_name, name)
@@ -62,7 +68,7 @@ def test_alias_appears_once_utils_defines_it(monkeypatch):
 
 def test_unknown_name_is_an_attribute_error():
     with pytest.raises(AttributeError, match="has no attribute 'not_a_name'"):
-        hl.preprocessing.image.not_a_name
+        hl.preprocessing.image.not_a_name  # noqa: B018 - the lookup itself must raise
     assert not hasattr(hl.preprocessing, "not_a_name")
 
 
@@ -75,8 +81,9 @@ def test_pad_sequences_through_the_alias_when_utils_has_it():
 
 def test_image_round_trip_through_the_aliases_when_utils_has_them(tmp_path):
     image = hl.preprocessing.image
-    if any(_utils_definition("highlevel.preprocessing.image", n) is None for n in ("save_img", "load_img",
-                                                                                    "img_to_array")):
+    if any(
+        _utils_definition("highlevel.preprocessing.image", n) is None for n in ("save_img", "load_img", "img_to_array")
+    ):
         pytest.skip("hl.utils' image helpers are not defined in this version")
     pytest.importorskip("PIL")
     pixels = (np.arange(4 * 5 * 3).reshape(4, 5, 3) * 4).astype("float32")

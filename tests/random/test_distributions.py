@@ -72,8 +72,9 @@ def test_binomial_matches_theory(backend, n, p):
 
 
 def test_binomial_edges_and_integer_dtype(backend):
-    x = hl.random.binomial((3, 4), counts=[[0.0], [3.0], [7.0]], probabilities=[0.0, 1.0, 1.0, 1.0],
-                           dtype="int32", seed=1)
+    x = hl.random.binomial(
+        (3, 4), counts=[[0.0], [3.0], [7.0]], probabilities=[0.0, 1.0, 1.0, 1.0], dtype="int32", seed=1
+    )
     assert ops.dtype(x) == "int32"
     np.testing.assert_array_equal(np_(x), [[0, 0, 0, 0], [0, 3, 3, 3], [0, 7, 7, 7]])
 
@@ -100,12 +101,16 @@ def test_parameters_broadcast_per_element(backend):
     assert abs(y[0].mean() - 2.0) < 0.15 and abs(y[1].mean() - 15.0) < 0.3
 
 
-@pytest.mark.parametrize("draw", [
-    lambda seed: hl.random.gamma((6,), 1.5, seed=seed),
-    lambda seed: hl.random.beta((6,), 1.5, 2.5, seed=seed),
-    lambda seed: hl.random.binomial((6,), 20, 0.4, seed=seed),
-    lambda seed: hl.random.categorical(ops.zeros((2, 10)), 6, seed=seed),
-], ids=["gamma", "beta", "binomial", "categorical"])
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda seed: hl.random.gamma((6,), 1.5, seed=seed),
+        lambda seed: hl.random.beta((6,), 1.5, 2.5, seed=seed),
+        lambda seed: hl.random.binomial((6,), 20, 0.4, seed=seed),
+        lambda seed: hl.random.categorical(ops.zeros((2, 10)), 6, seed=seed),
+    ],
+    ids=["gamma", "beta", "binomial", "categorical"],
+)
 def test_seeds(backend, draw):
     # an int seed repeats its draw; another seed draws differently
     np.testing.assert_array_equal(np_(draw(4)), np_(draw(4)))
@@ -125,8 +130,11 @@ def test_seeds(backend, draw):
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 def test_float_dtypes(backend, dtype):
-    for x in (hl.random.gamma((50,), 2.0, dtype=dtype, seed=1), hl.random.beta((50,), 2.0, 2.0, dtype=dtype, seed=1),
-              hl.random.binomial((50,), 5, 0.5, dtype=dtype, seed=1)):
+    for x in (
+        hl.random.gamma((50,), 2.0, dtype=dtype, seed=1),
+        hl.random.beta((50,), 2.0, 2.0, dtype=dtype, seed=1),
+        hl.random.binomial((50,), 5, 0.5, dtype=dtype, seed=1),
+    ):
         assert ops.dtype(x) == dtype and ops.shape(x) == (50,)
         assert np.isfinite(np_(x)).all()
     hl.config.set_floatx("float64")

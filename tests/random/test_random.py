@@ -29,10 +29,15 @@ def test_global_generator_is_reset_by_set_random_seed(backend):
     np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.parametrize("fn,kwargs", [
-    (hl.random.normal, {}), (hl.random.uniform, {"minval": -2.0, "maxval": 3.0}),
-    (hl.random.truncated_normal, {"stddev": 2.0}), (hl.random.randint, {"minval": 2, "maxval": 9}),
-])
+@pytest.mark.parametrize(
+    "fn,kwargs",
+    [
+        (hl.random.normal, {}),
+        (hl.random.uniform, {"minval": -2.0, "maxval": 3.0}),
+        (hl.random.truncated_normal, {"stddev": 2.0}),
+        (hl.random.randint, {"minval": 2, "maxval": 9}),
+    ],
+)
 def test_shapes_dtypes_and_ranges(backend, fn, kwargs):
     x = fn((200, 3), seed=5, **kwargs)
     assert ops.shape(x) == (200, 3)
@@ -109,10 +114,13 @@ def test_a_layer_that_draws_noise_of_its_input_shape_builds_in_a_functional_mode
 
         def call(self, x):
             shape = hl.ops.shape(x)
-            return (x + hl.random.normal(shape, seed=self.seed_generator)
-                    + hl.random.uniform(shape, seed=self.seed_generator)
-                    + hl.random.truncated_normal(shape, seed=self.seed_generator)
-                    + hl.ops.cast(hl.random.randint(shape, 0, 2, seed=self.seed_generator), "float32"))
+            return (
+                x
+                + hl.random.normal(shape, seed=self.seed_generator)
+                + hl.random.uniform(shape, seed=self.seed_generator)
+                + hl.random.truncated_normal(shape, seed=self.seed_generator)
+                + hl.ops.cast(hl.random.randint(shape, 0, 2, seed=self.seed_generator), "float32")
+            )
 
     symbolic = hl.random.normal((None, 3))
     assert isinstance(symbolic, hl.KerasTensor) and symbolic.shape == (None, 3) and symbolic.dtype == "float32"

@@ -21,7 +21,7 @@ def ref_orthogonal(w, factor, mode):
     w = w.astype(np.float64)
     if mode == "columns":
         w = w.T
-    n = w * np.minimum(1 / np.sqrt((w ** 2).sum(axis=1, keepdims=True)), 1e7)  # Keras' L2 normalize
+    n = w * np.minimum(1 / np.sqrt((w**2).sum(axis=1, keepdims=True)), 1e7)  # Keras' L2 normalize
     p = n @ n.T
     size = w.shape[0]
     return factor * 0.5 * np.abs(p * (1 - np.eye(size))).sum() / (size * (size - 1) / 2)
@@ -31,8 +31,8 @@ def test_l1_l2_l1l2(backend):
     x = hl.ops.convert_to_tensor(W)
     w = W.astype(np.float64)
     assert val(R.L1(0.3)(x)) == pytest.approx(0.3 * np.abs(w).sum(), rel=1e-6)
-    assert val(R.L2(0.2)(x)) == pytest.approx(0.2 * (w ** 2).sum(), rel=1e-6)
-    assert val(R.L1L2(0.1, 0.2)(x)) == pytest.approx(0.1 * np.abs(w).sum() + 0.2 * (w ** 2).sum(), rel=1e-6)
+    assert val(R.L2(0.2)(x)) == pytest.approx(0.2 * (w**2).sum(), rel=1e-6)
+    assert val(R.L1L2(0.1, 0.2)(x)) == pytest.approx(0.1 * np.abs(w).sum() + 0.2 * (w**2).sum(), rel=1e-6)
     assert val(R.L1L2()(x)) == 0.0
     assert val(R.L1()(x)) == pytest.approx(0.01 * np.abs(w).sum(), rel=1e-6)
     for reg in (R.L1(0.3), R.L2(0.2), R.L1L2(0.1, 0.2)):
@@ -74,8 +74,15 @@ def test_gradient_of_l2(backend):
     np.testing.assert_allclose(np.asarray(hl.ops.convert_to_numpy(g)), W, rtol=1e-6)
 
 
-@pytest.mark.parametrize("make", [lambda: R.L1(-0.1), lambda: R.L2(float("inf")), lambda: R.L1L2(l1="a"),
-                                  lambda: R.OrthogonalRegularizer(factor=-1.0)])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: R.L1(-0.1),
+        lambda: R.L2(float("inf")),
+        lambda: R.L1L2(l1="a"),
+        lambda: R.OrthogonalRegularizer(factor=-1.0),
+    ],
+)
 def test_bad_factors(make):
     with pytest.raises(ValueError, match="non-negative"):
         make()
@@ -85,10 +92,13 @@ def test_keras_oracle_penalties():
     os.environ.setdefault("KERAS_BACKEND", "jax")
     keras = pytest.importorskip("keras")
     x = W.astype(np.float32)
-    pairs = [(R.L1(0.3), keras.regularizers.L1(0.3)), (R.L2(0.2), keras.regularizers.L2(0.2)),
-             (R.L1L2(0.1, 0.2), keras.regularizers.L1L2(0.1, 0.2)),
-             (R.OrthogonalRegularizer(0.7, "rows"), keras.regularizers.OrthogonalRegularizer(0.7, "rows")),
-             (R.OrthogonalRegularizer(0.7, "columns"), keras.regularizers.OrthogonalRegularizer(0.7, "columns"))]
+    pairs = [
+        (R.L1(0.3), keras.regularizers.L1(0.3)),
+        (R.L2(0.2), keras.regularizers.L2(0.2)),
+        (R.L1L2(0.1, 0.2), keras.regularizers.L1L2(0.1, 0.2)),
+        (R.OrthogonalRegularizer(0.7, "rows"), keras.regularizers.OrthogonalRegularizer(0.7, "rows")),
+        (R.OrthogonalRegularizer(0.7, "columns"), keras.regularizers.OrthogonalRegularizer(0.7, "columns")),
+    ]
     with hl.config.backend_scope("native"):
         for ours, theirs in pairs:
             expected = float(keras.ops.convert_to_numpy(theirs(keras.ops.convert_to_tensor(x))))
@@ -96,10 +106,20 @@ def test_keras_oracle_penalties():
             assert R.deserialize(keras.regularizers.serialize(theirs)).get_config().keys() == theirs.get_config().keys()
 
 
-@pytest.mark.parametrize("name,cls", [("l1", R.L1), ("L1", R.L1), ("l2", R.L2), ("L2", R.L2), ("l1l2", R.L1L2),
-                                      ("l1_l2", R.L1L2), ("L1L2", R.L1L2),
-                                      ("orthogonal_regularizer", R.OrthogonalRegularizer),
-                                      ("OrthogonalRegularizer", R.OrthogonalRegularizer)])
+@pytest.mark.parametrize(
+    "name,cls",
+    [
+        ("l1", R.L1),
+        ("L1", R.L1),
+        ("l2", R.L2),
+        ("L2", R.L2),
+        ("l1l2", R.L1L2),
+        ("l1_l2", R.L1L2),
+        ("L1L2", R.L1L2),
+        ("orthogonal_regularizer", R.OrthogonalRegularizer),
+        ("OrthogonalRegularizer", R.OrthogonalRegularizer),
+    ],
+)
 def test_get_by_name(name, cls):
     assert type(R.get(name)) is cls
 

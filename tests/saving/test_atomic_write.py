@@ -22,15 +22,21 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 
 def _harness(folder, rounds, seed, *extra):
     env = dict(os.environ, HIGHLEVEL_BACKEND="native")
-    proc = subprocess.run([sys.executable, "-m", "tests.saving.sigkill_harness", str(folder), str(rounds), str(seed),
-                           *extra], cwd=_ROOT, env=env, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.saving.sigkill_harness", str(folder), str(rounds), str(seed), *extra],
+        cwd=_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the harness forks its writers (POSIX only)")
 def test_sigkill_while_saving_always_leaves_a_loadable_file(tmp_path):
-    seed = random.randrange(2 ** 31)
+    seed = random.randrange(2**31)
     rounds = _harness(tmp_path, 20, seed)
     context = f"(seed {seed}) {rounds}"
     assert len(rounds) == 20
@@ -46,7 +52,7 @@ def test_sigkill_while_saving_always_leaves_a_loadable_file(tmp_path):
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the harness forks its writers (POSIX only)")
 def test_sigkill_harness_catches_a_writer_that_is_not_atomic(tmp_path):
     # The control: the same kills against a writer that overwrites the file in place do tear it.
-    seed = random.randrange(2 ** 31)
+    seed = random.randrange(2**31)
     rounds = _harness(tmp_path, 20, seed, "in-place")
     assert [r for r in rounds if r["error"]], f"(seed {seed}) no torn file detected: {rounds}"
 
@@ -105,6 +111,7 @@ def test_no_space_left_raises_and_keeps_the_old_file(tmp_path, monkeypatch, save
         real_fdopen = os.fdopen
         monkeypatch.setattr(os, "fdopen", lambda *a, **k: _FullDisk(real_fdopen(*a, **k)))
     else:
+
         def no_space(*args, **kwargs):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
@@ -168,7 +175,10 @@ def test_save_replaces_and_syncs_through_a_temporary_file_in_the_same_folder(tmp
     expected = [("fsync-file",), ("replace", str(tmp_path), str(path))]
     if os.path.isdir("/proc/self/fd"):  # where the folder's fsync can be told apart
         expected.append(("fsync-dir",))
-        assert events[3:] == [("fsync-file",), ("replace", str(tmp_path), str(tmp_path / "w.safetensors")),
-                              ("fsync-dir",)]
-    assert events[:len(expected)] == expected
+        assert events[3:] == [
+            ("fsync-file",),
+            ("replace", str(tmp_path), str(tmp_path / "w.safetensors")),
+            ("fsync-dir",),
+        ]
+    assert events[: len(expected)] == expected
     assert sorted(os.listdir(tmp_path)) == ["m.hl.zip", "w.safetensors"]

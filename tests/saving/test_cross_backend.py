@@ -7,7 +7,6 @@ import pytest
 import highlevel as hl
 import highlevel.saving  # noqa: F401
 from highlevel.saving.weights_io import model_variables
-
 from tests.conftest import selected_backends
 
 from .helpers import SubclassedModel, build, data, numpy_vars, outputs
@@ -24,8 +23,12 @@ def _saved(src, kind, folder):
             model.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
             path = folder / f"{src}-{kind}.hl.zip"
             model.save(path)
-            _SAVED[key] = (path, outputs(model, x), numpy_vars(model.optimizer.variables),
-                           numpy_vars(model_variables(model)))
+            _SAVED[key] = (
+                path,
+                outputs(model, x),
+                numpy_vars(model.optimizer.variables),
+                numpy_vars(model_variables(model)),
+            )
     return _SAVED[key]
 
 

@@ -9,7 +9,6 @@ import pytest
 
 import highlevel as hl
 import highlevel.saving  # noqa: F401
-
 from tests.conftest import selected_backends
 
 ml_dtypes = pytest.importorskip("ml_dtypes")  # numpy holds bfloat16 only through ml_dtypes
@@ -31,14 +30,20 @@ class IntState(hl.layers.Layer):
 
 
 def _model():
-    return hl.Sequential([hl.Input((3,)), hl.layers.Dense(4, dtype="bfloat16", name="bf16"),
-                          hl.layers.Dense(2, dtype="float16", name="fp16"), IntState(name="ints")])
+    return hl.Sequential(
+        [
+            hl.Input((3,)),
+            hl.layers.Dense(4, dtype="bfloat16", name="bf16"),
+            hl.layers.Dense(2, dtype="float16", name="fp16"),
+            IntState(name="ints"),
+        ]
+    )
 
 
 def _finite_bits(rng, dtype, shape):
     """Random bit patterns of ``dtype`` (subnormals, -0.0 and the last mantissa bit included), no inf/nan."""
     exponent_mask = {"bfloat16": 0x7F80, "float16": 0x7C00}[dtype]
-    bits = rng.integers(0, 2 ** 16, size=shape, dtype=np.uint16)
+    bits = rng.integers(0, 2**16, size=shape, dtype=np.uint16)
     bits = np.where((bits & exponent_mask) == exponent_mask, bits ^ 0x4000, bits).astype(np.uint16)
     bits.flat[0] = 0x8000  # -0.0
     bits.flat[-1] = 0x0001  # the smallest subnormal
@@ -77,7 +82,7 @@ def _assert_bit_exact(model, expected):
 
 def _header(data):
     (n,) = struct.unpack("<Q", data[:8])
-    return json.loads(data[8:8 + n])
+    return json.loads(data[8 : 8 + n])
 
 
 def test_file_stores_bf16_f16_and_integer_dtypes(backend, tmp_path):
@@ -87,8 +92,15 @@ def test_file_stores_bf16_f16_and_integer_dtypes(backend, tmp_path):
     with zipfile.ZipFile(tmp_path / "m.zip") as zf:
         header = _header(zf.read("model.weights.safetensors"))
     dtypes = {key.split("/", 2)[2]: entry["dtype"] for key, entry in header.items() if key != "__metadata__"}
-    assert dtypes == {"bf16/kernel": "BF16", "bf16/bias": "BF16", "fp16/kernel": "F16", "fp16/bias": "F16",
-                      "ints/count": "I32", "ints/small": "I8", "ints/octets": "U8"}
+    assert dtypes == {
+        "bf16/kernel": "BF16",
+        "bf16/bias": "BF16",
+        "fp16/kernel": "F16",
+        "fp16/bias": "F16",
+        "ints/count": "I32",
+        "ints/small": "I8",
+        "ints/octets": "U8",
+    }
 
 
 @pytest.mark.parametrize("how", ["save", "save_weights"])
@@ -143,8 +155,9 @@ def test_weights_file_reads_in_safetensors_torch(tmp_path):
     model.save_weights(tmp_path / "w.safetensors")
     tensors = {key.split("/", 2)[2]: t for key, t in load((tmp_path / "w.safetensors").read_bytes()).items()}
     assert tensors["bf16/kernel"].dtype == torch.bfloat16 and tensors["fp16/bias"].dtype == torch.float16
-    np.testing.assert_array_equal(tensors["bf16/kernel"].view(torch.int16).numpy().view(np.uint16),
-                                  expected["bf16/kernel"].view(np.uint16))
+    np.testing.assert_array_equal(
+        tensors["bf16/kernel"].view(torch.int16).numpy().view(np.uint16), expected["bf16/kernel"].view(np.uint16)
+    )
     np.testing.assert_array_equal(tensors["ints/small"].numpy(), expected["ints/small"])
 
 

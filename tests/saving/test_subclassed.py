@@ -65,16 +65,19 @@ def test_unregistered_subclassed_model_error_says_how_to_register(tmp_path):
     np.testing.assert_array_equal(numpy_vars(loaded.variables)[0], numpy_vars(model.variables)[0])
 
 
-@pytest.mark.parametrize("build_config", [
-    "not a dict",
-    {"input_shape": [None, 3], "extra": 1},
-    {"input_shape": "(None, 3)"},
-    {"input_shape": [None, -3]},
-    {"input_shape": [None, 3.5]},
-    {"input_shape": []},
-    {"input_shape": {"a": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[None]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}},
-    {"input_shape": [None, 7]},  # well formed, but the saved weights expect 3 features
-])
+@pytest.mark.parametrize(
+    "build_config",
+    [
+        "not a dict",
+        {"input_shape": [None, 3], "extra": 1},
+        {"input_shape": "(None, 3)"},
+        {"input_shape": [None, -3]},
+        {"input_shape": [None, 3.5]},
+        {"input_shape": []},
+        {"input_shape": {"a": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[None]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}},
+        {"input_shape": [None, 7]},  # well formed, but the saved weights expect 3 features
+    ],
+)
 def test_malformed_build_config_is_refused(tmp_path, build_config):
     model = build("subclassed", run_eagerly=True)
     model(np.ones((2, 3), "float32"))

@@ -1,6 +1,5 @@
 """Random byte mutations of a valid model file: loading succeeds or raises the library's error."""
 
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +13,9 @@ _CACHE = {}
 def _valid_bytes(folder):
     if "data" not in _CACHE:
         with hl.config.backend_scope("native"):
-            model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1, name="fuzz_dense", kernel_initializer="ones")],
-                                  name="fuzz_model")
+            model = hl.Sequential(
+                [hl.Input((2,)), hl.layers.Dense(1, name="fuzz_dense", kernel_initializer="ones")], name="fuzz_model"
+            )
             model.save(folder / "valid.zip")
         _CACHE["data"] = (folder / "valid.zip").read_bytes()
     return _CACHE["data"]
@@ -26,8 +26,9 @@ def _valid_bytes(folder):
 def test_mutated_files_fail_cleanly(tmp_path_factory, data):
     folder = tmp_path_factory.getbasetemp()
     original = bytearray(_valid_bytes(folder))
-    edits = data.draw(st.lists(st.tuples(st.integers(0, len(original) - 1), st.integers(0, 255)), min_size=1,
-                               max_size=4))
+    edits = data.draw(
+        st.lists(st.tuples(st.integers(0, len(original) - 1), st.integers(0, 255)), min_size=1, max_size=4)
+    )
     for i, b in edits:
         original[i] = b
     cut = data.draw(st.one_of(st.none(), st.integers(0, len(original))))

@@ -38,12 +38,15 @@ def _with_config(tmp_path, mutate, name="hostile.zip"):
     return _zip(tmp_path / name, members)
 
 
-@pytest.mark.parametrize("module,cls,argument", [
-    ("subprocess", "Popen", ["touch", "CANARY"]),
-    ("os", "system", "touch CANARY"),
-    ("builtins", "eval", "open('CANARY','w')"),
-    ("importlib", "import_module", "CANARY"),
-])
+@pytest.mark.parametrize(
+    "module,cls,argument",
+    [
+        ("subprocess", "Popen", ["touch", "CANARY"]),
+        ("os", "system", "touch CANARY"),
+        ("builtins", "eval", "open('CANARY','w')"),
+        ("importlib", "import_module", "CANARY"),
+    ],
+)
 def test_foreign_classes_refused(tmp_path, monkeypatch, module, cls, argument):
     monkeypatch.chdir(tmp_path)
 
@@ -69,9 +72,16 @@ def test_foreign_function_in_lambda_refused_unless_unsafe(tmp_path, monkeypatch)
 
     def mutate(config):
         config["model"]["config"]["layers"].append(
-            {"module": "highlevel.layers.core.lambda_layer", "class_name": "Lambda",
-             "config": {"name": "evil", "function": {"class_name": "function", "module": "os", "config": "getcwd"},
-                        "arguments": {}}})
+            {
+                "module": "highlevel.layers.core.lambda_layer",
+                "class_name": "Lambda",
+                "config": {
+                    "name": "evil",
+                    "function": {"class_name": "function", "module": "os", "config": "getcwd"},
+                    "arguments": {},
+                },
+            }
+        )
 
     with pytest.raises(UnsafeFileError, match="os.getcwd"):
         hl.saving.load_model(_with_config(tmp_path, mutate))
@@ -126,7 +136,7 @@ def test_duplicate_members(tmp_path):
 
 def test_zip_bomb(tmp_path):
     members = _valid_members(tmp_path)
-    members["config.json"] = b" " * (32 * 1024 ** 2)
+    members["config.json"] = b" " * (32 * 1024**2)
     with pytest.raises(UnsafeFileError, match="zip bomb"):
         hl.saving.load_model(_zip(tmp_path / "b.zip", members))
 
@@ -161,7 +171,7 @@ def test_safetensors_offsets_past_end(tmp_path):
 
 def test_safetensors_header_length_past_end(tmp_path):
     members = _valid_members(tmp_path)
-    members["model.weights.safetensors"] = struct.pack("<Q", 10 ** 6) + b"{}"
+    members["model.weights.safetensors"] = struct.pack("<Q", 10**6) + b"{}"
     with pytest.raises(InvalidFileError, match="truncated"):
         hl.saving.load_model(_zip(tmp_path / "h.zip", members))
 
@@ -180,7 +190,7 @@ def test_truncated_and_non_zip_files(tmp_path):
 
 def test_weights_file_hostile(tmp_path):
     model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1, name="d")])
-    (tmp_path / "w.st").write_bytes(struct.pack("<Q", 2 ** 60))
+    (tmp_path / "w.st").write_bytes(struct.pack("<Q", 2**60))
     with pytest.raises(UnsafeFileError):
         model.load_weights(tmp_path / "w.st")
     (tmp_path / "w.st").write_bytes(b"\x01\x02")

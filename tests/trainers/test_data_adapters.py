@@ -41,7 +41,7 @@ def test_validation_split_keeps_the_tail():
 
 def test_class_weight_becomes_sample_weight():
     y = np.array([0, 1, 1, 2])
-    (_, _, sw), = batches(get_data_adapter(np.zeros((4, 1)), y, batch_size=4, class_weight={1: 3.0}))
+    ((_, _, sw),) = batches(get_data_adapter(np.zeros((4, 1)), y, batch_size=4, class_weight={1: 3.0}))
     assert sw.tolist() == [1.0, 3.0, 3.0, 1.0]
 
 
@@ -74,8 +74,9 @@ def test_fit_on_framework_datasets(backend):
     torch = pytest.importorskip("torch")
     x = np.random.default_rng(0).normal(size=(32, 3)).astype("float32")
     y = x.sum(axis=1, keepdims=True)
-    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.from_numpy(x), torch.from_numpy(y)),
-                                         batch_size=8)
+    loader = torch.utils.data.DataLoader(
+        torch.utils.data.TensorDataset(torch.from_numpy(x), torch.from_numpy(y)), batch_size=8
+    )
     model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(1)])
     model.compile(optimizer="sgd", loss="mse")
     assert len(model.fit(loader, epochs=2, verbose=0).history["loss"]) == 2

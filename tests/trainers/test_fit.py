@@ -87,8 +87,7 @@ def test_custom_train_step_override(backend):
                 y_pred = self(x, training=True)
                 return self.compute_loss(x=x, y=y, y_pred=y_pred), y_pred
 
-            (loss, _), grads = hl.config.current_backend().variables_value_and_grad(
-                loss_fn, self.trainable_variables)
+            (loss, _), grads = hl.config.current_backend().variables_value_and_grad(loss_fn, self.trainable_variables)
             self.optimizer.apply([g * 0.5 for g in grads], self.trainable_variables)
             self._loss_tracker.update_state(loss)
             return {"loss": self._loss_tracker.result()}
@@ -101,14 +100,19 @@ def test_custom_train_step_override(backend):
     assert h.history["loss"][-1] < h.history["loss"][0]
 
 
-@pytest.mark.parametrize("bad,match", [
-    (lambda m, x, y: m.fit(x, y[:-1], verbose=0), "same number of samples"),
-    (lambda m, x, y: m.fit(x[:0], y[:0], verbose=0), "0 samples"),
-    (lambda m, x, y: m.fit(iter([]), verbose=0), "yielded no batches"),
-    (lambda m, x, y: m.fit(x, y, class_weight={0: 1.0}, sample_weight=np.ones(len(x)), verbose=0),
-     "class_weight` and `sample_weight"),
-    (lambda m, x, y: m.fit(x, y, batch_size=0, verbose=0), "batch_size must be a positive integer"),
-])
+@pytest.mark.parametrize(
+    "bad,match",
+    [
+        (lambda m, x, y: m.fit(x, y[:-1], verbose=0), "same number of samples"),
+        (lambda m, x, y: m.fit(x[:0], y[:0], verbose=0), "0 samples"),
+        (lambda m, x, y: m.fit(iter([]), verbose=0), "yielded no batches"),
+        (
+            lambda m, x, y: m.fit(x, y, class_weight={0: 1.0}, sample_weight=np.ones(len(x)), verbose=0),
+            "class_weight` and `sample_weight",
+        ),
+        (lambda m, x, y: m.fit(x, y, batch_size=0, verbose=0), "batch_size must be a positive integer"),
+    ],
+)
 def test_bad_data_errors(backend, bad, match):
     x, y = regression_data(16)
     model = mlp()
@@ -129,14 +133,14 @@ def test_generators_and_py_dataset(backend):
     def gen():
         while True:
             for i in range(0, 64, 16):
-                yield x[i:i + 16], y[i:i + 16]
+                yield x[i : i + 16], y[i : i + 16]
 
     class Data(hl.utils.PyDataset):
         def __len__(self):
             return 4
 
         def __getitem__(self, i):
-            return x[i * 16:(i + 1) * 16], y[i * 16:(i + 1) * 16]
+            return x[i * 16 : (i + 1) * 16], y[i * 16 : (i + 1) * 16]
 
     model = mlp()
     model.compile(optimizer="sgd", loss="mse")
@@ -152,8 +156,11 @@ def test_dict_inputs_and_two_outputs(backend):
     out1 = hl.layers.Dense(1, name="reg")(h)
     out2 = hl.layers.Dense(3, name="cls")(h)
     model = hl.Model({"a": a, "b": b}, {"reg": out1, "cls": out2})
-    model.compile(optimizer="adam", loss={"reg": "mse", "cls": "sparse_categorical_crossentropy"},
-                  loss_weights={"reg": 1.0, "cls": 0.5})
+    model.compile(
+        optimizer="adam",
+        loss={"reg": "mse", "cls": "sparse_categorical_crossentropy"},
+        loss_weights={"reg": 1.0, "cls": 0.5},
+    )
     rng = np.random.default_rng(0)
     xa, xb = rng.normal(size=(20, 3)).astype("float32"), rng.normal(size=(20, 2)).astype("float32")
     yr, yc = rng.normal(size=(20, 1)).astype("float32"), rng.integers(0, 3, 20)
@@ -214,7 +221,7 @@ def test_evaluate_and_predict_leave_the_data_untouched(backend):
     np.testing.assert_array_equal(x, x0)
     np.testing.assert_array_equal(y, y0)
     assert x.flags.writeable and y.flags.writeable
-    by_batch = np.concatenate([model.predict_on_batch(x[i:i + 16]) for i in range(0, 40, 16)])
+    by_batch = np.concatenate([model.predict_on_batch(x[i : i + 16]) for i in range(0, 40, 16)])
     np.testing.assert_array_equal(pred, by_batch)
     x[:] = 0.0  # the user changes the data afterwards: nothing of ours changes with it
     np.testing.assert_array_equal(pred, by_batch)
@@ -331,7 +338,8 @@ def test_an_unbuilt_optimizer_first_applied_inside_a_step_builds_once(backend):
         def train_step(self, data):
             x, y = data
             (loss, _), grads = hl.config.current_backend().variables_value_and_grad(
-                lambda: (ops.mean(ops.square(self(x) - y)), None), self.trainable_weights)
+                lambda: (ops.mean(ops.square(self(x) - y)), None), self.trainable_weights
+            )
             self.own.apply(grads, self.trainable_weights)
             return {"loss": loss}
 

@@ -32,8 +32,10 @@ def regression(lib):
 def two_outputs(lib):
     inputs = lib.Input((3,))
     hidden = lib.layers.Dense(4, activation="tanh")(inputs)
-    model = lib.Model(inputs, {"a": lib.layers.Dense(1, name="a")(hidden),
-                               "b": lib.layers.Dense(3, activation="softmax", name="b")(hidden)})
+    model = lib.Model(
+        inputs,
+        {"a": lib.layers.Dense(1, name="a")(hidden), "b": lib.layers.Dense(3, activation="softmax", name="b")(hidden)},
+    )
     model.layers[1].set_weights(HIDDEN)
     model.get_layer("a").set_weights(HEAD)
     model.get_layer("b").set_weights(CLASSIFIER)
@@ -43,19 +45,40 @@ def two_outputs(lib):
 def cases(lib):
     schedule = lib.callbacks.LearningRateScheduler(lambda epoch: 0.1 * (epoch + 1))
     return {
-        "validation_split": (regression, dict(weighted_metrics=["mae"]),
-                             dict(x=X, y=Y, sample_weight=SW, batch_size=4, epochs=2, validation_split=0.3), None),
-        "validation_freq": (regression, dict(metrics=["mae"]),
-                            dict(x=X, y=Y, batch_size=4, epochs=4, validation_data=(X[:5], Y[:5]), validation_freq=2),
-                            None),
-        "initial_epoch": (regression, {}, dict(x=X, y=Y, batch_size=5, epochs=4, initial_epoch=2, callbacks=[schedule]),
-                          None),
-        "small_last_batch": (regression, dict(metrics=["mae", "mse"]), dict(x=X, y=Y, batch_size=3, epochs=2),
-                             dict(x=X, y=Y, batch_size=3)),
-        "two_outputs": (two_outputs, dict(loss={"a": "mse", "b": "sparse_categorical_crossentropy"},
-                                          loss_weights={"a": 0.3, "b": 2.0}, metrics={"b": ["accuracy"]}),
-                        dict(x=X, y={"a": Y, "b": CLASSES}, batch_size=4, epochs=2, validation_split=0.2),
-                        dict(x=X, y={"a": Y, "b": CLASSES})),
+        "validation_split": (
+            regression,
+            dict(weighted_metrics=["mae"]),
+            dict(x=X, y=Y, sample_weight=SW, batch_size=4, epochs=2, validation_split=0.3),
+            None,
+        ),
+        "validation_freq": (
+            regression,
+            dict(metrics=["mae"]),
+            dict(x=X, y=Y, batch_size=4, epochs=4, validation_data=(X[:5], Y[:5]), validation_freq=2),
+            None,
+        ),
+        "initial_epoch": (
+            regression,
+            {},
+            dict(x=X, y=Y, batch_size=5, epochs=4, initial_epoch=2, callbacks=[schedule]),
+            None,
+        ),
+        "small_last_batch": (
+            regression,
+            dict(metrics=["mae", "mse"]),
+            dict(x=X, y=Y, batch_size=3, epochs=2),
+            dict(x=X, y=Y, batch_size=3),
+        ),
+        "two_outputs": (
+            two_outputs,
+            dict(
+                loss={"a": "mse", "b": "sparse_categorical_crossentropy"},
+                loss_weights={"a": 0.3, "b": 2.0},
+                metrics={"b": ["accuracy"]},
+            ),
+            dict(x=X, y={"a": Y, "b": CLASSES}, batch_size=4, epochs=2, validation_split=0.2),
+            dict(x=X, y={"a": Y, "b": CLASSES}),
+        ),
     }
 
 
@@ -66,9 +89,13 @@ def run(lib):
         model.compile(**dict(dict(optimizer=lib.optimizers.SGD(0.1), loss="mse"), **compile_kwargs))
         history = model.fit(shuffle=False, verbose=0, **fit_kwargs)
         evaluated = model.evaluate(verbose=0, return_dict=True, **evaluate_kwargs) if evaluate_kwargs else {}
-        out[name] = (history.epoch, {k: [float(v) for v in vs] for k, vs in history.history.items()},
-                     {k: float(v) for k, v in evaluated.items()}, [np.array(w) for w in model.get_weights()],
-                     int(np.asarray(model.optimizer.iterations)))
+        out[name] = (
+            history.epoch,
+            {k: [float(v) for v in vs] for k, vs in history.history.items()},
+            {k: float(v) for k, v in evaluated.items()},
+            [np.array(w) for w in model.get_weights()],
+            int(np.asarray(model.optimizer.iterations)),
+        )
     return out
 
 

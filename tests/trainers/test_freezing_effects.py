@@ -74,8 +74,7 @@ def test_a_frozen_nested_model_and_its_batch_norm_stay_as_they_were(backend, ste
     # the frozen batch norm normalized with its moving statistics, not the batch's: the loss shows it
     kernel, bias, gamma, beta, mean, var = frozen
     hidden = ((X @ kernel + bias) - mean) / np.sqrt(var + 1e-3) * gamma + beta
-    np.testing.assert_allclose(history.history["loss"][0], np.mean((hidden @ head[0] + head[1] - Y) ** 2),
-                               rtol=1e-5)
+    np.testing.assert_allclose(history.history["loss"][0], np.mean((hidden @ head[0] + head[1] - Y) ** 2), rtol=1e-5)
 
     inner.trainable = True  # unfrozen: every weight trains again, and the moving statistics move
     model.fit(X, Y, batch_size=8, epochs=1, verbose=0)

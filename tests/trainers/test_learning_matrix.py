@@ -40,9 +40,12 @@ def digits():
 
 
 def _compile(model, mode, optimizer=None, loss=None, metrics=("accuracy",)):
-    model.compile(optimizer=optimizer or hl.optimizers.Adam(learning_rate=0.02),
-                  loss=loss or hl.losses.SparseCategoricalCrossentropy(from_logits=True),
-                  metrics=list(metrics), **MODES[mode])
+    model.compile(
+        optimizer=optimizer or hl.optimizers.Adam(learning_rate=0.02),
+        loss=loss or hl.losses.SparseCategoricalCrossentropy(from_logits=True),
+        metrics=list(metrics),
+        **MODES[mode],
+    )
     return model
 
 
@@ -57,8 +60,13 @@ def _untrained_loss(x, y, loss_factory, activation=None):
     if key not in _UNTRAINED:
         with hl.config.backend_scope("native"):
             hl.utils.set_random_seed(0)
-            model = hl.Sequential([hl.layers.Flatten(), hl.layers.Dense(HIDDEN, activation="relu"),
-                                   hl.layers.Dense(10, activation=activation)])
+            model = hl.Sequential(
+                [
+                    hl.layers.Flatten(),
+                    hl.layers.Dense(HIDDEN, activation="relu"),
+                    hl.layers.Dense(10, activation=activation),
+                ]
+            )
             model.compile(optimizer="sgd", loss=loss_factory())
             _UNTRAINED[key] = float(model.evaluate(x, y, batch_size=512, verbose=0))
     return _UNTRAINED[key]
@@ -75,11 +83,13 @@ def _assert_learned(model, x, y, history_losses, initial_loss):
     final_loss = result["loss"]
     assert final_loss <= 0.5 * initial_loss, (
         f"the training loss did not halve: untrained {initial_loss:.4f}, after training {final_loss:.4f} "
-        f"(epoch losses {history_losses})")
+        f"(epoch losses {history_losses})"
+    )
     if len(history_losses) > 1:
         assert history_losses[-1] < history_losses[0], f"the loss did not fall during fit: {history_losses}"
-    assert accuracy[0] >= 0.90, (f"training accuracy {accuracy[0]:.3f} < 0.90 "
-                                 f"(loss {initial_loss:.4f} -> {final_loss:.4f})")
+    assert accuracy[0] >= 0.90, (
+        f"training accuracy {accuracy[0]:.3f} < 0.90 (loss {initial_loss:.4f} -> {final_loss:.4f})"
+    )
 
 
 def _fit_and_check(model, x, y, epochs=EPOCHS):
@@ -257,7 +267,7 @@ def test_train_on_batch_first_learns(backend, digits, row, mode):
     for _ in range(EPOCHS):
         order = rng.permutation(len(x))
         for start in range(0, len(x), BATCH):
-            idx = order[start:start + BATCH]
+            idx = order[start : start + BATCH]
             logs = model.train_on_batch(x[idx], y[idx], return_dict=True)
             if first is None:
                 first = logs["loss"]
@@ -273,12 +283,24 @@ def _one_hot(y):
 
 PAIRS = {
     "sparse_cce_adam": (lambda: hl.optimizers.Adam(learning_rate=0.02), _sparse_cce, None, False),
-    "cce_sgd_momentum": (lambda: hl.optimizers.SGD(learning_rate=0.1, momentum=0.9),
-                         lambda: hl.losses.CategoricalCrossentropy(), "softmax", True),
-    "mse_rmsprop": (lambda: hl.optimizers.RMSprop(learning_rate=0.005),
-                    lambda: hl.losses.MeanSquaredError(), "softmax", True),
-    "bce_adagrad": (lambda: hl.optimizers.Adagrad(learning_rate=1.0),
-                    lambda: hl.losses.BinaryCrossentropy(), "sigmoid", True),
+    "cce_sgd_momentum": (
+        lambda: hl.optimizers.SGD(learning_rate=0.1, momentum=0.9),
+        lambda: hl.losses.CategoricalCrossentropy(),
+        "softmax",
+        True,
+    ),
+    "mse_rmsprop": (
+        lambda: hl.optimizers.RMSprop(learning_rate=0.005),
+        lambda: hl.losses.MeanSquaredError(),
+        "softmax",
+        True,
+    ),
+    "bce_adagrad": (
+        lambda: hl.optimizers.Adagrad(learning_rate=1.0),
+        lambda: hl.losses.BinaryCrossentropy(),
+        "sigmoid",
+        True,
+    ),
 }
 
 
@@ -288,14 +310,14 @@ def test_loss_optimizer_pair_learns(backend, digits, pair, mode):
     x, y = digits
     make_optimizer, make_loss, activation, one_hot = PAIRS[pair]
     hl.utils.set_random_seed(0)
-    model = hl.Sequential([hl.layers.Flatten(), hl.layers.Dense(HIDDEN, activation="relu"),
-                           hl.layers.Dense(10, activation=activation)])
+    model = hl.Sequential(
+        [hl.layers.Flatten(), hl.layers.Dense(HIDDEN, activation="relu"), hl.layers.Dense(10, activation=activation)]
+    )
     metric = "categorical_accuracy" if one_hot else "sparse_categorical_accuracy"
     _compile(model, mode, optimizer=make_optimizer(), loss=make_loss(), metrics=[metric])
     targets = _one_hot(y) if one_hot else y
     history = model.fit(x, targets, batch_size=BATCH, epochs=EPOCHS, verbose=0)
-    _assert_learned(model, x, targets, history.history["loss"],
-                    _untrained_loss(x, targets, make_loss, activation))
+    _assert_learned(model, x, targets, history.history["loss"], _untrained_loss(x, targets, make_loss, activation))
 
 
 # --------------------------------------------------------------------------- the guard

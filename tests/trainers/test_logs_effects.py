@@ -45,8 +45,12 @@ def log_names(lib):
         out.append(sorted(model.evaluate(X, Y, sample_weight=SW, verbose=0, return_dict=True)))
     inputs = lib.Input((3,))
     model = lib.Model(inputs, {"a": lib.layers.Dense(1, name="a")(inputs), "b": lib.layers.Dense(1, name="b")(inputs)})
-    model.compile(optimizer="sgd", loss="mse", metrics={"a": ["mae", "mae"], "b": ["mse"]},
-                  weighted_metrics={"a": ["mae", "mse"], "b": ["mae"]})
+    model.compile(
+        optimizer="sgd",
+        loss="mse",
+        metrics={"a": ["mae", "mae"], "b": ["mse"]},
+        weighted_metrics={"a": ["mae", "mse"], "b": ["mae"]},
+    )
     out.append(sorted(model.evaluate(X, {"a": Y, "b": Y}, sample_weight=SW, verbose=0, return_dict=True)))
     return out
 

@@ -16,8 +16,11 @@ def _data(n=70, seed=0):
 def _model():
     hl.utils.set_random_seed(4)
     model = hl.Sequential([hl.Input((5,)), hl.layers.Dense(8, activation="relu"), hl.layers.Dense(3)])
-    model.compile(optimizer=hl.optimizers.Adam(0.01),
-                  loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
+    model.compile(
+        optimizer=hl.optimizers.Adam(0.01),
+        loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True),
+        metrics=["accuracy"],
+    )
     return model
 
 
@@ -39,8 +42,9 @@ def _run(callbacks):
     x, y = _data()
     model = _model()
     # 70 samples in batches of 16: the last batch is partial, so the epoch's results weigh batches by size.
-    history = model.fit(x, y, batch_size=16, epochs=3, verbose=0, shuffle=False, validation_split=0.2,
-                        callbacks=callbacks)
+    history = model.fit(
+        x, y, batch_size=16, epochs=3, verbose=0, shuffle=False, validation_split=0.2, callbacks=callbacks
+    )
     result = model.evaluate(x, y, batch_size=32, verbose=0, return_dict=True, callbacks=callbacks)
     return model, history.history, result
 

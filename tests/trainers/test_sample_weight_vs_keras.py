@@ -24,26 +24,38 @@ SOME_ZERO = np.where(np.isin(np.arange(8), [1, 4, 5]), 0.0, SW).astype("float32"
 KERNEL = (RNG.normal(size=(3, 3)) * 0.5).astype("float32")
 BIAS = (RNG.normal(size=(3,)) * 0.1).astype("float32")
 
-CASES = {"unweighted": {}, "sample_weight": {"sample_weight": SW}, "some_zero": {"sample_weight": SOME_ZERO},
-         "all_zero": {"sample_weight": np.zeros(8, "float32")}, "class_weight": {"class_weight": {0: 0.5, 1: 2.0,
-                                                                                                2: 1.5}}}
+CASES = {
+    "unweighted": {},
+    "sample_weight": {"sample_weight": SW},
+    "some_zero": {"sample_weight": SOME_ZERO},
+    "all_zero": {"sample_weight": np.zeros(8, "float32")},
+    "class_weight": {"class_weight": {0: 0.5, 1: 2.0, 2: 1.5}},
+}
 
 
 def run(lib, **compile_kwargs):
     """Every case on one model (the weights put back before each): ``{case: (logs, weights)}``."""
     model = lib.Sequential([lib.Input((3,)), lib.layers.Dense(3, activation="softmax")])
-    model.compile(optimizer=lib.optimizers.SGD(0.5), loss="sparse_categorical_crossentropy", metrics=["accuracy"],
-                  weighted_metrics=["accuracy"], **compile_kwargs)
+    model.compile(
+        optimizer=lib.optimizers.SGD(0.5),
+        loss="sparse_categorical_crossentropy",
+        metrics=["accuracy"],
+        weighted_metrics=["accuracy"],
+        **compile_kwargs,
+    )
     out = {}
     for case, kwargs in CASES.items():
         model.layers[0].set_weights([KERNEL, BIAS])
         logs = model.train_on_batch(X, Y, return_dict=True, **kwargs)
         out[case] = ({k: float(v) for k, v in logs.items()}, [np.array(w) for w in model.get_weights()])
     model.layers[0].set_weights([KERNEL, BIAS])
-    history = model.fit(X, Y, sample_weight=SW, batch_size=4, epochs=2, shuffle=False, verbose=0,
-                        validation_data=(X, Y, SOME_ZERO))
-    out["fit"] = ({k: [float(v) for v in vs] for k, vs in history.history.items()},
-                  [np.array(w) for w in model.get_weights()])
+    history = model.fit(
+        X, Y, sample_weight=SW, batch_size=4, epochs=2, shuffle=False, verbose=0, validation_data=(X, Y, SOME_ZERO)
+    )
+    out["fit"] = (
+        {k: [float(v) for v in vs] for k, vs in history.history.items()},
+        [np.array(w) for w in model.get_weights()],
+    )
     return out
 
 

@@ -73,7 +73,7 @@ class Indexed(hl.utils.PyDataset):
 
     def __getitem__(self, i):
         self.asked.append(i)
-        return X[2 * i:2 * i + 2], Y[2 * i:2 * i + 2]
+        return X[2 * i : 2 * i + 2], Y[2 * i : 2 * i + 2]
 
     def on_epoch_end(self):
         self.passes += 1
@@ -94,7 +94,7 @@ def test_py_dataset_continues_across_epochs_and_is_shuffled_as_fit_asks():
         hl.utils.set_random_seed(1)
         shuffled = Indexed()
         model.fit(shuffled, epochs=3, verbose=0)  # shuffle=True by default
-        passes = [shuffled.asked[i:i + 4] for i in (0, 4, 8)]
+        passes = [shuffled.asked[i : i + 4] for i in (0, 4, 8)]
         assert all(sorted(p) == [0, 1, 2, 3] for p in passes) and passes != [[0, 1, 2, 3]] * 3
         assert shuffled.passes == 3
         in_order = Indexed()

@@ -13,10 +13,17 @@ def run(name):
         rng = np.random.default_rng(0)
         x = rng.normal(size=(200, 10)).astype("float32")
         y = (np.sin(x[:, :3]).sum(axis=1) > 0).astype("int32")
-        model = hl.Sequential([hl.Input((10,)), hl.layers.Dense(32, activation="relu"),
-                               hl.layers.Dense(16, activation="tanh"), hl.layers.Dense(2)])
-        model.compile(optimizer=hl.optimizers.Adam(1e-2),
-                      loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True))
+        model = hl.Sequential(
+            [
+                hl.Input((10,)),
+                hl.layers.Dense(32, activation="relu"),
+                hl.layers.Dense(16, activation="tanh"),
+                hl.layers.Dense(2),
+            ]
+        )
+        model.compile(
+            optimizer=hl.optimizers.Adam(1e-2), loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True)
+        )
         history = model.fit(x, y, batch_size=32, epochs=3, shuffle=True, verbose=0)
         return history.history["loss"], [w.numpy() for w in model.weights]
 

@@ -27,26 +27,30 @@ def token_sequences(n=192, length=10, vocab=20):
 
 
 def small_cnn():
-    return hl.Sequential([
-        hl.Input((8, 8, 1)),
-        # no conv bias before BatchNormalization (usual practice): BN subtracts the batch mean, so the bias's
-        # true gradient is 0 and Adam (g / sqrt(v)) turns each backend's rounding noise into full-size steps
-        hl.layers.Conv2D(8, 3, padding="same", use_bias=False),
-        hl.layers.BatchNormalization(),
-        hl.layers.Activation("relu"),
-        hl.layers.MaxPooling2D(2),
-        hl.layers.Flatten(),
-        hl.layers.Dense(10),
-    ])
+    return hl.Sequential(
+        [
+            hl.Input((8, 8, 1)),
+            # no conv bias before BatchNormalization (usual practice): BN subtracts the batch mean, so the bias's
+            # true gradient is 0 and Adam (g / sqrt(v)) turns each backend's rounding noise into full-size steps
+            hl.layers.Conv2D(8, 3, padding="same", use_bias=False),
+            hl.layers.BatchNormalization(),
+            hl.layers.Activation("relu"),
+            hl.layers.MaxPooling2D(2),
+            hl.layers.Flatten(),
+            hl.layers.Dense(10),
+        ]
+    )
 
 
 def lstm_classifier():
-    return hl.Sequential([
-        hl.Input((10,), dtype="int32"),
-        hl.layers.Embedding(20, 8),
-        hl.layers.LSTM(16),
-        hl.layers.Dense(2),
-    ])
+    return hl.Sequential(
+        [
+            hl.Input((10,), dtype="int32"),
+            hl.layers.Embedding(20, 8),
+            hl.layers.LSTM(16),
+            hl.layers.Dense(2),
+        ]
+    )
 
 
 CASES = {"cnn": (small_cnn, digits_subset), "lstm": (lstm_classifier, token_sequences)}
@@ -58,8 +62,9 @@ def run(name, case):
         hl.utils.set_random_seed(42)
         x, y = data()
         model = build()
-        model.compile(optimizer=hl.optimizers.Adam(1e-2),
-                      loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True))
+        model.compile(
+            optimizer=hl.optimizers.Adam(1e-2), loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True)
+        )
         history = model.fit(x, y, batch_size=32, epochs=3, shuffle=True, verbose=0)
         # model.weights includes BatchNormalization's moving statistics: they must agree too
         return history.history["loss"], [(w.path, w.numpy()) for w in model.weights]

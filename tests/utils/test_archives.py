@@ -22,8 +22,13 @@ def _tar(path, members, mode="w"):
                 info.size = len(payload)
                 tar.addfile(info, io.BytesIO(payload))
                 continue
-            info.type = {"dir": tarfile.DIRTYPE, "sym": tarfile.SYMTYPE, "hard": tarfile.LNKTYPE,
-                         "fifo": tarfile.FIFOTYPE, "chr": tarfile.CHRTYPE}[kind]
+            info.type = {
+                "dir": tarfile.DIRTYPE,
+                "sym": tarfile.SYMTYPE,
+                "hard": tarfile.LNKTYPE,
+                "fifo": tarfile.FIFOTYPE,
+                "chr": tarfile.CHRTYPE,
+            }[kind]
             if kind in ("sym", "hard"):
                 info.linkname = payload
             tar.addfile(info)
@@ -41,8 +46,16 @@ def _only(folder, *names):
 
 def test_a_safe_tar_with_inner_links_extracts(tmp_path):
     archive = tmp_path / "ok.tar"
-    _tar(archive, [("d", "dir", None), ("d/a.txt", "file", b"alpha"), ("d/link", "sym", "a.txt"),
-                   ("hard", "hard", "d/a.txt"), ("up", "sym", "d/../d/a.txt")])
+    _tar(
+        archive,
+        [
+            ("d", "dir", None),
+            ("d/a.txt", "file", b"alpha"),
+            ("d/link", "sym", "a.txt"),
+            ("hard", "hard", "d/a.txt"),
+            ("up", "sym", "d/../d/a.txt"),
+        ],
+    )
     assert extract_archive(str(archive), str(tmp_path / "out")) == "tar"
     out = tmp_path / "out"
     assert (out / "d" / "link").read_bytes() == b"alpha" and (out / "hard").read_bytes() == b"alpha"
@@ -50,22 +63,25 @@ def test_a_safe_tar_with_inner_links_extracts(tmp_path):
     assert _only(tmp_path, "ok.tar", "out")
 
 
-@pytest.mark.parametrize("members, culprit", [
-    ([("../evil.txt", "file", b"x")], "../evil.txt"),
-    ([("ok/../../evil.txt", "file", b"x")], "ok/../../evil.txt"),
-    ([("/tmp/evil.txt", "file", b"x")], "/tmp/evil.txt"),
-    ([("link", "sym", "/etc/passwd")], "link"),
-    ([("link", "sym", "../../outside")], "link"),
-    ([("d", "dir", None), ("d/link", "sym", "../../outside")], "d/link"),
-    ([("hard", "hard", "../outside")], "hard"),
-    # a link to the folder itself, then a file written through it: fine lexically, outside in fact
-    ([("here", "sym", "."), ("here/../evil.txt", "file", b"x")], "here/../evil.txt"),
-    ([("here", "sym", "."), ("escape", "sym", "here/../outside")], "escape"),
-    ([("sub", "sym", "."), ("sub/evil.txt", "file", b"x")], "sub/evil.txt"),
-    ([("pipe", "fifo", None)], "pipe"),
-    ([("device", "chr", None)], "device"),
-    ([("fine.txt", "file", b"ok"), ("..\\evil.txt", "file", b"x")], "..\\evil.txt"),
-])
+@pytest.mark.parametrize(
+    "members, culprit",
+    [
+        ([("../evil.txt", "file", b"x")], "../evil.txt"),
+        ([("ok/../../evil.txt", "file", b"x")], "ok/../../evil.txt"),
+        ([("/tmp/evil.txt", "file", b"x")], "/tmp/evil.txt"),
+        ([("link", "sym", "/etc/passwd")], "link"),
+        ([("link", "sym", "../../outside")], "link"),
+        ([("d", "dir", None), ("d/link", "sym", "../../outside")], "d/link"),
+        ([("hard", "hard", "../outside")], "hard"),
+        # a link to the folder itself, then a file written through it: fine lexically, outside in fact
+        ([("here", "sym", "."), ("here/../evil.txt", "file", b"x")], "here/../evil.txt"),
+        ([("here", "sym", "."), ("escape", "sym", "here/../outside")], "escape"),
+        ([("sub", "sym", "."), ("sub/evil.txt", "file", b"x")], "sub/evil.txt"),
+        ([("pipe", "fifo", None)], "pipe"),
+        ([("device", "chr", None)], "device"),
+        ([("fine.txt", "file", b"ok"), ("..\\evil.txt", "file", b"x")], "..\\evil.txt"),
+    ],
+)
 def test_unsafe_tar_members_refuse_the_whole_archive(tmp_path, members, culprit):
     archive = tmp_path / "bad.tar.gz"
     _tar(archive, [("first.txt", "file", b"written first?")] + members, mode="w:gz")

@@ -15,10 +15,18 @@ def _elements(ds):
     return [tuple(b if isinstance(b, tuple) else (b,)) for b in batches]
 
 
-@pytest.mark.parametrize("kwargs", [
-    {}, {"output_sequence_length": 30}, {"output_sequence_length": 70, "label_mode": "categorical"},
-    {"labels": None}, {"ragged": True}, {"batch_size": None}, {"label_mode": "binary"},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"output_sequence_length": 30},
+        {"output_sequence_length": 70, "label_mode": "categorical"},
+        {"labels": None},
+        {"ragged": True},
+        {"batch_size": None},
+        {"label_mode": "binary"},
+    ],
+)
 def test_matches_keras(keras, wav_dir, kwargs):
     kwargs = {"batch_size": 4, "shuffle": False, "verbose": False, **kwargs}
     theirs = _elements(keras.utils.audio_dataset_from_directory(wav_dir, **kwargs))
@@ -98,11 +106,18 @@ def test_errors(wav_dir):
 
 
 def test_a_model_learns_from_it(backend, wav_dir):
-    train = hl.utils.audio_dataset_from_directory(wav_dir, batch_size=4, output_sequence_length=64, seed=0,
-                                                  verbose=False)
+    train = hl.utils.audio_dataset_from_directory(
+        wav_dir, batch_size=4, output_sequence_length=64, seed=0, verbose=False
+    )
     hl.utils.set_random_seed(0)
-    model = hl.Sequential([hl.Input((64, 1)), hl.layers.Lambda(lambda x: 10.0 * hl.ops.abs(x)),
-                           hl.layers.GlobalAveragePooling1D(), hl.layers.Dense(2, activation="softmax")])
+    model = hl.Sequential(
+        [
+            hl.Input((64, 1)),
+            hl.layers.Lambda(lambda x: 10.0 * hl.ops.abs(x)),
+            hl.layers.GlobalAveragePooling1D(),
+            hl.layers.Dense(2, activation="softmax"),
+        ]
+    )
     model.compile(optimizer=hl.optimizers.Adam(0.2), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     history = model.fit(train, epochs=15, verbose=0)
     assert history.history["loss"][-1] < 0.5 * history.history["loss"][0]

@@ -7,8 +7,7 @@ import highlevel as hl
 
 bb = hl.utils.bounding_boxes
 RNG = np.random.default_rng(0)
-FORMATS = ["xyxy", "yxyx", "xywh", "center_xywh", "center_yxhw", "rel_xyxy", "rel_yxyx", "rel_xywh",
-           "rel_center_xywh"]
+FORMATS = ["xyxy", "yxyx", "xywh", "center_xywh", "center_yxhw", "rel_xyxy", "rel_yxyx", "rel_xywh", "rel_center_xywh"]
 
 
 def _boxes(*shape):
@@ -37,13 +36,17 @@ def test_convert_format_between_every_pair(keras, backend):
 def test_clip_crop_pad(keras, backend):
     kb = keras.utils.bounding_boxes
     data = {"boxes": _boxes(2, 3) * 2 - 20, "labels": np.array([[1, 2, 3], [4, 5, 6]])}
-    ours, theirs = bb.clip_to_image_size(dict(data), height=40, width=50), kb.clip_to_image_size(
-        dict(data), height=40, width=50)
+    ours, theirs = (
+        bb.clip_to_image_size(dict(data), height=40, width=50),
+        kb.clip_to_image_size(dict(data), height=40, width=50),
+    )
     _close(ours["boxes"], theirs["boxes"])
     _close(ours["labels"], theirs["labels"])
     rel = {"boxes": _boxes(4) / 40 - 0.2}
-    _close(bb.clip_to_image_size(rel, bounding_box_format="rel_xyxy")["boxes"],
-           kb.clip_to_image_size(dict(rel), bounding_box_format="rel_xyxy")["boxes"])
+    _close(
+        bb.clip_to_image_size(rel, bounding_box_format="rel_xyxy")["boxes"],
+        kb.clip_to_image_size(dict(rel), bounding_box_format="rel_xyxy")["boxes"],
+    )
     boxes = _boxes(6)
     _close(bb.crop(boxes, 5, 6, 30, 40), kb.crop(boxes, 5, 6, 30, 40))
     _close(bb.pad(boxes, 5, 6), kb.pad(boxes, 5, 6))
@@ -54,8 +57,11 @@ def test_affine_transform(keras, backend):
     zeros = np.zeros(2, "float32")
     args = (np.array([10.0, -30.0], "float32"), zeros + 0.1, zeros - 0.05, zeros + 1.2, zeros + 5, zeros - 3, 80, 100)
     _close(bb.affine_transform(boxes, *args), keras.utils.bounding_boxes.affine_transform(boxes, *args), atol=1e-3)
-    _close(bb.affine_transform(boxes, *args, center_x=0.2, center_y=0.7),
-           keras.utils.bounding_boxes.affine_transform(boxes, *args, center_x=0.2, center_y=0.7), atol=1e-3)
+    _close(
+        bb.affine_transform(boxes, *args, center_x=0.2, center_y=0.7),
+        keras.utils.bounding_boxes.affine_transform(boxes, *args, center_x=0.2, center_y=0.7),
+        atol=1e-3,
+    )
 
 
 @pytest.mark.parametrize("encoding", ["center_yxhw", "center_xywh"])
@@ -67,29 +73,37 @@ def test_deltas(keras, backend, encoding, variance):
     ours = bb.encode_box_to_deltas(anchors, boxes, "xyxy", "xyxy", encoding_format=encoding, variance=variance)
     _close(ours, theirs)
     deltas = np.asarray(theirs)
-    _close(bb.decode_deltas_to_boxes(anchors, deltas, "xyxy", "center_xywh", encoded_format=encoding,
-                                     variance=variance),
-           kb.decode_deltas_to_boxes(anchors, deltas, "xyxy", "center_xywh", encoded_format=encoding,
-                                     variance=variance))
+    _close(
+        bb.decode_deltas_to_boxes(anchors, deltas, "xyxy", "center_xywh", encoded_format=encoding, variance=variance),
+        kb.decode_deltas_to_boxes(anchors, deltas, "xyxy", "center_xywh", encoded_format=encoding, variance=variance),
+    )
     decoded = bb.decode_deltas_to_boxes(anchors, ours, "xyxy", "xyxy", encoded_format=encoding, variance=variance)
     _close(decoded, boxes, atol=1e-3)  # decoding inverts encoding
-    levels = bb.decode_deltas_to_boxes({"p3": anchors}, {"p3": deltas}, "xyxy", "xyxy", encoded_format=encoding,
-                                       variance=variance)
+    levels = bb.decode_deltas_to_boxes(
+        {"p3": anchors}, {"p3": deltas}, "xyxy", "xyxy", encoded_format=encoding, variance=variance
+    )
     _close(levels["p3"], boxes, atol=1e-3)
 
 
 def test_iou_and_ciou(keras, backend):
     kb = keras.utils.bounding_boxes
-    for first, second in [(_boxes(4), _boxes(3)), (_boxes(2, 4), _boxes(3)), (_boxes(4), _boxes(2, 3)),
-                          (_boxes(2, 4), _boxes(2, 3))]:
+    for first, second in [
+        (_boxes(4), _boxes(3)),
+        (_boxes(2, 4), _boxes(3)),
+        (_boxes(4), _boxes(2, 3)),
+        (_boxes(2, 4), _boxes(2, 3)),
+    ]:
         _close(bb.compute_iou(first, second, "xyxy"), kb.compute_iou(first, second, "xyxy"))
     masked, other = _boxes(2, 4), _boxes(2, 3)
     masked[0, 1] = -1.0
-    _close(bb.compute_iou(masked, other, "yxyx", use_masking=True),
-           kb.compute_iou(masked, other, "yxyx", use_masking=True))
+    _close(
+        bb.compute_iou(masked, other, "yxyx", use_masking=True), kb.compute_iou(masked, other, "yxyx", use_masking=True)
+    )
     rel = _boxes(3) / 100
-    _close(bb.compute_iou(rel, rel, "rel_xyxy", image_shape=(100, 100, 3)),
-           kb.compute_iou(rel, rel, "rel_xyxy", image_shape=(100, 100, 3)))
+    _close(
+        bb.compute_iou(rel, rel, "rel_xyxy", image_shape=(100, 100, 3)),
+        kb.compute_iou(rel, rel, "rel_xyxy", image_shape=(100, 100, 3)),
+    )
     first, second = _boxes(2, 4), _boxes(2, 4)
     for fmt in ("xyxy", "center_xywh"):
         _close(bb.compute_ciou(first, second, fmt), kb.compute_ciou(first, second, fmt))
@@ -103,8 +117,9 @@ def test_iou_inside_a_model(backend):
     iou = hl.layers.Lambda(lambda b: bb.compute_iou(b, anchors, "xyxy"))(inputs)
     model = hl.Model(inputs, iou)
     boxes = _boxes(2, 3)
-    np.testing.assert_allclose(model.predict(boxes, verbose=0),
-                               hl.ops.convert_to_numpy(bb.compute_iou(boxes, anchors, "xyxy")), atol=1e-6)
+    np.testing.assert_allclose(
+        model.predict(boxes, verbose=0), hl.ops.convert_to_numpy(bb.compute_iou(boxes, anchors, "xyxy")), atol=1e-6
+    )
 
 
 def test_errors():

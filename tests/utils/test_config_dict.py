@@ -27,8 +27,13 @@ def test_behaves_like_keras_config(keras):
         assert sorted(config.keys()) == ["learning_rate", "name", "seed"]
         config.freeze()
         assert config.frozen
-        for change in (lambda: setattr(config, "seed", 4), lambda: config.__setitem__("seed", 4),
-                       lambda: config.pop("seed"), lambda: config.update(seed=4), lambda: config.__delitem__("seed")):
+        for change in (
+            lambda: setattr(config, "seed", 4),
+            lambda: config.__setitem__("seed", 4),
+            lambda: config.pop("seed"),
+            lambda: config.update(seed=4),
+            lambda: config.__delitem__("seed"),
+        ):
             with pytest.raises(ValueError, match="frozen"):
                 change()
         assert config.seed == 3

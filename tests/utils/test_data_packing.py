@@ -6,8 +6,9 @@ import pytest
 import highlevel as hl
 
 
-@pytest.mark.parametrize("args", [("x",), ("x", "y"), ("x", "y", "w"), (("a", "b"),), (["a", "b"], "y"),
-                                  ("x", None, "w")])
+@pytest.mark.parametrize(
+    "args", [("x",), ("x", "y"), ("x", "y", "w"), (("a", "b"),), (["a", "b"], "y"), ("x", None, "w")]
+)
 def test_pack_matches_keras(keras, args):
     assert hl.utils.pack_x_y_sample_weight(*args) == keras.utils.pack_x_y_sample_weight(*args)
 

@@ -46,8 +46,9 @@ def test_padding_and_strings():
     x, text = ds[0]
     assert x.tolist() == [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
     assert text.dtype == object and text.tolist() == [b"", b"x", b"xx"]
-    ragged = HostDataset(2, lambda i: np.ones((i + 1, 2), "float32"), SampleSpec((None, 2), "float32"),
-                         batch_size=2, batching="ragged")
+    ragged = HostDataset(
+        2, lambda i: np.ones((i + 1, 2), "float32"), SampleSpec((None, 2), "float32"), batch_size=2, batching="ragged"
+    )
     assert [a.shape for a in ragged[0]] == [(1, 2), (2, 2)]
 
 

@@ -21,11 +21,20 @@ DATA = {
 
 def _space(lib, output_mode="concat"):
     fs = lib.utils.FeatureSpace
-    features = {"age": "float_normalized", "income": fs.float_rescaled(scale=0.1, offset=-5.0),
-                "city": "string_categorical", "rooms": "integer_categorical", "code": fs.string_hashed(num_bins=7),
-                "score": fs.float_discretized(num_bins=4), "zip": fs.integer_hashed(num_bins=5)}
-    return fs(features=features, crosses=[("city", "rooms"), fs.cross(("code", "zip"), crossing_dim=11)],
-              output_mode=output_mode)
+    features = {
+        "age": "float_normalized",
+        "income": fs.float_rescaled(scale=0.1, offset=-5.0),
+        "city": "string_categorical",
+        "rooms": "integer_categorical",
+        "code": fs.string_hashed(num_bins=7),
+        "score": fs.float_discretized(num_bins=4),
+        "zip": fs.integer_hashed(num_bins=5),
+    }
+    return fs(
+        features=features,
+        crosses=[("city", "rooms"), fs.cross(("code", "zip"), crossing_dim=11)],
+        output_mode=output_mode,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -94,8 +103,9 @@ def test_a_model_learns_from_the_encoded_features(backend):
     space.adapt(data)
     train = tf.data.Dataset.from_tensor_slices((data, target)).batch(16).map(lambda x, y: (space(x), y))
     hl.utils.set_random_seed(0)
-    model = hl.Sequential([hl.Input((5,)), hl.layers.Dense(8, activation="relu"),
-                           hl.layers.Dense(1, activation="sigmoid")])
+    model = hl.Sequential(
+        [hl.Input((5,)), hl.layers.Dense(8, activation="relu"), hl.layers.Dense(1, activation="sigmoid")]
+    )
     model.compile(optimizer=hl.optimizers.Adam(0.05), loss="binary_crossentropy", metrics=["accuracy"])
     history = model.fit(train, epochs=25, verbose=0)
     assert history.history["loss"][-1] < 0.5 * history.history["loss"][0]
@@ -122,7 +132,9 @@ def test_config_round_trip_and_errors():
     space = _space(hl)
     clone = hl.utils.FeatureSpace.from_config(space.get_config())
     assert sorted(clone.features) == sorted(space.features) and [c.name for c in clone.crosses] == [
-        "city_X_rooms", "code_X_zip"]
+        "city_X_rooms",
+        "code_X_zip",
+    ]
     with pytest.raises(ValueError, match="adapt"):
         space({key: v[:2] for key, v in DATA.items()})
     space.adapt(DATA)

@@ -49,8 +49,14 @@ def _leftovers(folder):
 
 @pytest.fixture
 def server():
-    with serve({"/data.bin": DATA, "/bundle.tar.gz": _tar_gz({"inner/a.txt": b"alpha", "b.txt": b"beta"}),
-                "/bundle.zip": _zip({"inner/a.txt": b"alpha"}), "/cut.bin": Truncated(DATA)}) as s:
+    with serve(
+        {
+            "/data.bin": DATA,
+            "/bundle.tar.gz": _tar_gz({"inner/a.txt": b"alpha", "b.txt": b"beta"}),
+            "/bundle.zip": _zip({"inner/a.txt": b"alpha"}),
+            "/cut.bin": Truncated(DATA),
+        }
+    ) as s:
         yield s
 
 
@@ -59,8 +65,18 @@ def test_public_name_and_keras_signature():
 
     assert hl.utils.get_file is get_file
     assert list(inspect.signature(get_file).parameters) == [
-        "fname", "origin", "untar", "md5_hash", "file_hash", "cache_subdir", "hash_algorithm", "extract",
-        "archive_format", "cache_dir", "force_download"]
+        "fname",
+        "origin",
+        "untar",
+        "md5_hash",
+        "file_hash",
+        "cache_subdir",
+        "hash_algorithm",
+        "extract",
+        "archive_format",
+        "cache_dir",
+        "force_download",
+    ]
 
 
 def test_download_lands_in_the_cache_and_is_reused(server, tmp_path, capsys):
@@ -99,11 +115,13 @@ def test_an_unwritable_cache_falls_back_to_the_temporary_folder(server, tmp_path
     assert path == str(tmp_path / "tmp" / ".keras" / "datasets" / "data.bin") and _read(path) == DATA
 
 
-@pytest.mark.parametrize("file_hash, algorithm", [(SHA256, "auto"), (MD5, "auto"), (SHA256.upper(), "sha256"),
-                                                  (MD5, "md5")])
+@pytest.mark.parametrize(
+    "file_hash, algorithm", [(SHA256, "auto"), (MD5, "auto"), (SHA256.upper(), "sha256"), (MD5, "md5")]
+)
 def test_matching_hashes_are_accepted(server, tmp_path, file_hash, algorithm):
-    path = get_file("data.bin", server.url("/data.bin"), file_hash=file_hash, hash_algorithm=algorithm,
-                    cache_dir=tmp_path)
+    path = get_file(
+        "data.bin", server.url("/data.bin"), file_hash=file_hash, hash_algorithm=algorithm, cache_dir=tmp_path
+    )
     assert _read(path) == DATA
 
 
@@ -198,13 +216,16 @@ def test_file_url(tmp_path):
         get_file(origin=(tmp_path / "absent.bin").as_uri(), cache_dir=tmp_path / "cache")
 
 
-@pytest.mark.parametrize("name, fname, kwargs, folder", [
-    ("/bundle.tar.gz", "bundle", {"extract": True}, "bundle"),
-    ("/bundle.tar.gz", "bundle.tar.gz", {"extract": True}, "bundle_extracted"),
-    ("/bundle.tar.gz", None, {"extract": True}, "bundle.tar.gz"),
-    ("/bundle.tar.gz", "bundle", {"untar": True}, "bundle"),
-    ("/bundle.zip", "bundle", {"extract": True, "archive_format": "zip"}, "bundle"),
-])
+@pytest.mark.parametrize(
+    "name, fname, kwargs, folder",
+    [
+        ("/bundle.tar.gz", "bundle", {"extract": True}, "bundle"),
+        ("/bundle.tar.gz", "bundle.tar.gz", {"extract": True}, "bundle_extracted"),
+        ("/bundle.tar.gz", None, {"extract": True}, "bundle.tar.gz"),
+        ("/bundle.tar.gz", "bundle", {"untar": True}, "bundle"),
+        ("/bundle.zip", "bundle", {"extract": True, "archive_format": "zip"}, "bundle"),
+    ],
+)
 def test_extraction(server, tmp_path, name, fname, kwargs, folder):
     path = get_file(fname, server.url(name), cache_dir=tmp_path, **kwargs)
     assert path == str(tmp_path / "datasets" / folder)
@@ -263,8 +284,13 @@ def test_bad_arguments(tmp_path):
 def test_same_cache_layout_as_keras(server, tmp_path):
     os.environ.setdefault("KERAS_BACKEND", "jax")
     keras = pytest.importorskip("keras")
-    cases = [("data.bin", {}), (None, {}), ("bundle", {"extract": True}), ("bundle.tar.gz", {"extract": True}),
-             (None, {"extract": True})]
+    cases = [
+        ("data.bin", {}),
+        (None, {}),
+        ("bundle", {"extract": True}),
+        ("bundle.tar.gz", {"extract": True}),
+        (None, {"extract": True}),
+    ]
     for i, (fname, kwargs) in enumerate(cases):
         name = "/bundle.tar.gz" if kwargs else "/data.bin"
         ours_root, theirs_root = tmp_path / f"ours{i}", tmp_path / f"keras{i}"

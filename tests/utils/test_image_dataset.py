@@ -11,18 +11,28 @@ pytest.importorskip("PIL")
 
 def _elements(ds):
     out = []
-    for batch in (ds.as_numpy_iterator() if hasattr(ds, "as_numpy_iterator") else ds):
+    for batch in ds.as_numpy_iterator() if hasattr(ds, "as_numpy_iterator") else ds:
         out.append(tuple(np.asarray(v) for v in (batch if isinstance(batch, tuple) else (batch,))))
     return out
 
 
-@pytest.mark.parametrize("kwargs", [
-    {}, {"interpolation": "area"}, {"interpolation": "bicubic"}, {"crop_to_aspect_ratio": True},
-    {"pad_to_aspect_ratio": True}, {"label_mode": "categorical", "color_mode": "rgba"},
-    {"label_mode": "binary", "data_format": "channels_first"}, {"labels": None},
-    {"labels": [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2], "label_mode": "categorical"}, {"batch_size": None},
-    {"class_names": ["dark", "bright"]}, {"image_size": 5, "interpolation": "mitchellcubic"},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"interpolation": "area"},
+        {"interpolation": "bicubic"},
+        {"crop_to_aspect_ratio": True},
+        {"pad_to_aspect_ratio": True},
+        {"label_mode": "categorical", "color_mode": "rgba"},
+        {"label_mode": "binary", "data_format": "channels_first"},
+        {"labels": None},
+        {"labels": [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2], "label_mode": "categorical"},
+        {"batch_size": None},
+        {"class_names": ["dark", "bright"]},
+        {"image_size": 5, "interpolation": "mitchellcubic"},
+    ],
+)
 def test_matches_keras(keras, image_dir, kwargs):
     kwargs = {"image_size": (5, 6), "batch_size": 5, "shuffle": False, "verbose": False, **kwargs}
     theirs = keras.utils.image_dataset_from_directory(image_dir, **kwargs)
@@ -56,12 +66,14 @@ def test_validation_split_takes_the_same_files_as_keras(keras, image_dir):
     assert train.file_paths == ours[0].file_paths
     x, y = train[0]
     assert x.shape == (9, 4, 4, 3) and sorted(y.tolist()) == sorted(
-        [0 if "bright" in p else 1 for p in train.file_paths])
+        [0 if "bright" in p else 1 for p in train.file_paths]
+    )
 
 
 def test_prints_what_it_found(image_dir, capsys):
-    hl.utils.image_dataset_from_directory(image_dir, validation_split=0.5, subset="validation", seed=1,
-                                          format="pydataset")
+    hl.utils.image_dataset_from_directory(
+        image_dir, validation_split=0.5, subset="validation", seed=1, format="pydataset"
+    )
     assert capsys.readouterr().out == "Found 12 files belonging to 2 classes.\nUsing 6 files for validation.\n"
 
 
@@ -104,11 +116,19 @@ def test_errors(image_dir, tmp_path):
 
 @pytest.mark.parametrize("format", ["tf", "pydataset"])
 def test_a_model_learns_from_it(backend, image_dir, format):
-    train = hl.utils.image_dataset_from_directory(image_dir, image_size=(8, 8), batch_size=4, seed=0,
-                                                  label_mode="binary", verbose=False, format=format)
+    train = hl.utils.image_dataset_from_directory(
+        image_dir, image_size=(8, 8), batch_size=4, seed=0, label_mode="binary", verbose=False, format=format
+    )
     hl.utils.set_random_seed(0)
-    model = hl.Sequential([hl.Input((8, 8, 3)), hl.layers.Rescaling(1 / 255.0), hl.layers.Conv2D(2, 3),
-                           hl.layers.GlobalAveragePooling2D(), hl.layers.Dense(1, activation="sigmoid")])
+    model = hl.Sequential(
+        [
+            hl.Input((8, 8, 3)),
+            hl.layers.Rescaling(1 / 255.0),
+            hl.layers.Conv2D(2, 3),
+            hl.layers.GlobalAveragePooling2D(),
+            hl.layers.Dense(1, activation="sigmoid"),
+        ]
+    )
     model.compile(optimizer=hl.optimizers.Adam(0.05), loss="binary_crossentropy", metrics=["accuracy"])
     history = model.fit(train, epochs=12, verbose=0)
     assert history.history["loss"][-1] < 0.5 * history.history["loss"][0]

@@ -22,9 +22,17 @@ def test_save_then_load_is_lossless(tmp_path, suffix):
     np.testing.assert_array_equal(back, IMAGE)
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"color_mode": "grayscale"}, {"color_mode": "rgba"},
-                                    {"target_size": (5, 7)}, {"target_size": (5, 7), "interpolation": "bilinear"},
-                                    {"target_size": (6, 6), "keep_aspect_ratio": True, "interpolation": "bicubic"}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"color_mode": "grayscale"},
+        {"color_mode": "rgba"},
+        {"target_size": (5, 7)},
+        {"target_size": (5, 7), "interpolation": "bilinear"},
+        {"target_size": (6, 6), "keep_aspect_ratio": True, "interpolation": "bicubic"},
+    ],
+)
 def test_load_img_matches_keras(keras, tmp_path, kwargs):
     path = tmp_path / "image.png"
     hl.utils.save_img(path, IMAGE, scale=False)
@@ -45,8 +53,10 @@ def test_array_to_img_matches_keras(keras, kwargs, channels):
     assert ours.mode == theirs.mode and ours.size == theirs.size
     np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))
     for data_format in ("channels_last", "channels_first"):
-        np.testing.assert_array_equal(hl.utils.img_to_array(ours, data_format=data_format),
-                                      keras.utils.img_to_array(theirs, data_format=data_format))
+        np.testing.assert_array_equal(
+            hl.utils.img_to_array(ours, data_format=data_format),
+            keras.utils.img_to_array(theirs, data_format=data_format),
+        )
 
 
 def test_sixteen_bit_grayscale_and_file_objects():
@@ -84,8 +94,11 @@ def test_errors(tmp_path):
 
 def test_missing_pillow_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "PIL", None)
-    for call in (lambda: hl.utils.load_img("x.png"), lambda: hl.utils.array_to_img(IMAGE),
-                 lambda: hl.utils.save_img("x.png", IMAGE)):
+    for call in (
+        lambda: hl.utils.load_img("x.png"),
+        lambda: hl.utils.array_to_img(IMAGE),
+        lambda: hl.utils.save_img("x.png", IMAGE),
+    ):
         with pytest.raises(ImportError, match=r"pip install pillow"):
             call()
 
@@ -109,8 +122,9 @@ def test_smart_resize_matches_keras_on_numpy(keras, size, interpolation):
     np.testing.assert_allclose(ours, theirs, atol=2e-5)
     one = smart_resize(batch[0], size, interpolation=interpolation)
     np.testing.assert_allclose(one, ours[0], atol=1e-6)
-    first = smart_resize(np.transpose(batch, (0, 3, 1, 2)), size, interpolation=interpolation,
-                         data_format="channels_first")
+    first = smart_resize(
+        np.transpose(batch, (0, 3, 1, 2)), size, interpolation=interpolation, data_format="channels_first"
+    )
     np.testing.assert_allclose(np.transpose(first, (0, 2, 3, 1)), ours, atol=1e-6)
 
 

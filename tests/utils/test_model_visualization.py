@@ -12,8 +12,9 @@ import highlevel as hl
 def _model():
     a, b = hl.Input((4,), name="a"), hl.Input((4,), name="b")
     shared = hl.layers.Dense(3, activation="relu", name="shared")
-    inner = hl.Sequential([hl.Input((6,)), hl.layers.Dense(2, name="inner_1"), hl.layers.Dense(1, name="inner_2")],
-                          name="inner")
+    inner = hl.Sequential(
+        [hl.Input((6,)), hl.layers.Dense(2, name="inner_1"), hl.layers.Dense(1, name="inner_2")], name="inner"
+    )
     joined = hl.layers.Concatenate(name="joined")([shared(a), shared(b)])
     return hl.Model([a, b], inner(joined * 2.0), name="net")
 
@@ -34,8 +35,13 @@ def _edges(dot):
 def test_functional_graph():
     pytest.importorskip("pydot")
     dot = hl.utils.model_to_dot(_model())
-    assert _edges(dot) == [("a", "shared"), ("b", "shared"), ("joined", "multiply"), ("multiply", "inner"),
-                           ("shared", "joined")]
+    assert _edges(dot) == [
+        ("a", "shared"),
+        ("b", "shared"),
+        ("joined", "multiply"),
+        ("multiply", "inner"),
+        ("shared", "joined"),
+    ]
     text = dot.to_string()
     assert "rankdir=TB" in text and "dpi=200" in text and "splines=ortho" in text
     assert "(Dense)" in text and "(Operation)" in text and "(Sequential)" in text
@@ -45,8 +51,16 @@ def test_options_show_shapes_dtypes_activations_and_trainable():
     pytest.importorskip("pydot")
     model = _model()
     model.get_layer("joined").trainable = False
-    text = hl.utils.model_to_dot(model, show_shapes=True, show_dtype=True, show_layer_activations=True,
-                                 show_trainable=True, rankdir="LR", dpi=96, splines="curved").to_string()
+    text = hl.utils.model_to_dot(
+        model,
+        show_shapes=True,
+        show_dtype=True,
+        show_layer_activations=True,
+        show_trainable=True,
+        rankdir="LR",
+        dpi=96,
+        splines="curved",
+    ).to_string()
     assert "Input shape: <b>[(None, 3), (None, 3)]</b>" in text and "Output shape: <b>(None, 6)</b>" in text
     assert "Output dtype: <b>float32</b>" in text and "Activation: <b>relu</b>" in text
     assert "Trainable" in text and "rankdir=LR" in text and "dpi=96" in text and "splines=curved" in text

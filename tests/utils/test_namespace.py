@@ -10,17 +10,56 @@ import highlevel as hl
 
 # keras.utils's public names (Keras 3.15); get_file lives in file_utils (below).
 KERAS_NAMES = [
-    "Config", "FeatureSpace", "CustomObjectScope", "Progbar", "PyDataset", "Sequence", "array_to_img",
-    "audio_dataset_from_directory", "bounding_boxes", "clear_session", "custom_object_scope",
-    "deserialize_keras_object", "disable_interactive_logging", "enable_interactive_logging", "get_custom_objects",
-    "get_registered_name", "get_registered_object", "get_source_inputs", "image_dataset_from_directory",
-    "img_to_array", "is_interactive_logging_enabled", "is_keras_tensor", "legacy", "load_img", "model_to_dot",
-    "normalize", "pack_x_y_sample_weight", "pad_sequences", "plot_model", "register_keras_serializable", "save_img",
-    "serialize_keras_object", "set_random_seed", "split_dataset", "standardize_dtype", "text_dataset_from_directory",
-    "timeseries_dataset_from_array", "to_categorical", "unpack_x_y_sample_weight",
+    "Config",
+    "FeatureSpace",
+    "CustomObjectScope",
+    "Progbar",
+    "PyDataset",
+    "Sequence",
+    "array_to_img",
+    "audio_dataset_from_directory",
+    "bounding_boxes",
+    "clear_session",
+    "custom_object_scope",
+    "deserialize_keras_object",
+    "disable_interactive_logging",
+    "enable_interactive_logging",
+    "get_custom_objects",
+    "get_registered_name",
+    "get_registered_object",
+    "get_source_inputs",
+    "image_dataset_from_directory",
+    "img_to_array",
+    "is_interactive_logging_enabled",
+    "is_keras_tensor",
+    "legacy",
+    "load_img",
+    "model_to_dot",
+    "normalize",
+    "pack_x_y_sample_weight",
+    "pad_sequences",
+    "plot_model",
+    "register_keras_serializable",
+    "save_img",
+    "serialize_keras_object",
+    "set_random_seed",
+    "split_dataset",
+    "standardize_dtype",
+    "text_dataset_from_directory",
+    "timeseries_dataset_from_array",
+    "to_categorical",
+    "unpack_x_y_sample_weight",
 ]
-SAVING_NAMES = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object", "get_custom_objects",
-                "get_registered_name", "get_registered_object", "register_keras_serializable", "serialize_keras_object"]
+SAVING_NAMES = [
+    "CustomObjectScope",
+    "custom_object_scope",
+    "deserialize_keras_object",
+    "get_custom_objects",
+    "get_registered_name",
+    "get_registered_object",
+    "register_keras_serializable",
+    "serialize_keras_object",
+]
 
 
 @pytest.mark.parametrize("name", [n for n in KERAS_NAMES if n not in SAVING_NAMES])
@@ -45,8 +84,7 @@ def test_the_names_match_keras(keras):
     ours = set(KERAS_NAMES) | {"get_file"}
     theirs = {n for n in dir(keras.utils) if not n.startswith("_")}
     assert ours == theirs
-    assert {n for n in dir(keras.utils.bounding_boxes) if not n.startswith("_")} == set(
-        hl.utils.bounding_boxes.__all__)
+    assert {n for n in dir(keras.utils.bounding_boxes) if not n.startswith("_")} == set(hl.utils.bounding_boxes.__all__)
     for name in ("serialize_keras_object", "deserialize_keras_object"):
         assert callable(getattr(hl.utils.legacy, name))
 
@@ -70,12 +108,19 @@ def test_unknown_name_is_an_attribute_error():
 
 
 def test_importing_the_utils_loads_no_framework():
-    code = ("import sys, highlevel as hl\n"
-            "hl.utils.to_categorical([0, 1]); hl.utils.pad_sequences([[1]]); hl.utils.Progbar(1, verbose=0)\n"
-            "hl.utils.bounding_boxes; hl.utils.legacy; hl.utils.split_dataset; hl.utils.plot_model\n"
-            "print(*[m for m in ('jax', 'torch', 'tensorflow', 'keras') if m in sys.modules] or ['none'])")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "HIGHLEVEL_BACKEND": "native"})
+    code = (
+        "import sys, highlevel as hl\n"
+        "hl.utils.to_categorical([0, 1]); hl.utils.pad_sequences([[1]]); hl.utils.Progbar(1, verbose=0)\n"
+        "hl.utils.bounding_boxes; hl.utils.legacy; hl.utils.split_dataset; hl.utils.plot_model\n"
+        "print(*[m for m in ('jax', 'torch', 'tensorflow', 'keras') if m in sys.modules] or ['none'])"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "HIGHLEVEL_BACKEND": "native"},
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split() == ["none"]
 

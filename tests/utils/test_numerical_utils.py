@@ -6,10 +6,17 @@ import pytest
 import highlevel as hl
 
 
-@pytest.mark.parametrize("labels, num_classes", [
-    ([0, 1, 2, 3], None), ([2, 0], 4), (np.array([[1], [0], [2]]), None), (np.array([[0, 1], [2, 2]]), 3),
-    (np.array([1.0, 0.0]), None), (np.array([], dtype="int64"), 3),
-])
+@pytest.mark.parametrize(
+    "labels, num_classes",
+    [
+        ([0, 1, 2, 3], None),
+        ([2, 0], 4),
+        (np.array([[1], [0], [2]]), None),
+        (np.array([[0, 1], [2, 2]]), 3),
+        (np.array([1.0, 0.0]), None),
+        (np.array([], dtype="int64"), 3),
+    ],
+)
 def test_to_categorical_matches_keras(keras, labels, num_classes):
     ours = hl.utils.to_categorical(labels, num_classes=num_classes)
     theirs = keras.utils.to_categorical(labels, num_classes=num_classes)
@@ -53,8 +60,9 @@ X = np.array([[3.0, 4.0, 0.0], [0.0, 0.0, 0.0], [1.0, -2.0, 2.0]])
 
 @pytest.mark.parametrize("axis, order", [(-1, 2), (1, 1), (-1, 3)])
 def test_normalize_matches_keras(keras, axis, order):
-    np.testing.assert_allclose(hl.utils.normalize(X, axis=axis, order=order),
-                               keras.utils.normalize(X, axis=axis, order=order), rtol=1e-12)
+    np.testing.assert_allclose(
+        hl.utils.normalize(X, axis=axis, order=order), keras.utils.normalize(X, axis=axis, order=order), rtol=1e-12
+    )
 
 
 def test_normalize_along_axis_0():

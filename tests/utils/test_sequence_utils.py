@@ -8,11 +8,19 @@ import highlevel as hl
 SEQUENCES = [[1, 2, 3, 4], [5], [], [6, 7]]
 
 
-@pytest.mark.parametrize("kwargs", [
-    {}, {"maxlen": 2}, {"maxlen": 6}, {"padding": "post"}, {"truncating": "post", "maxlen": 3},
-    {"padding": "post", "truncating": "post", "maxlen": 2, "value": -1}, {"dtype": "float32", "value": 0.5},
-    {"dtype": "int64", "maxlen": 1},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"maxlen": 2},
+        {"maxlen": 6},
+        {"padding": "post"},
+        {"truncating": "post", "maxlen": 3},
+        {"padding": "post", "truncating": "post", "maxlen": 2, "value": -1},
+        {"dtype": "float32", "value": 0.5},
+        {"dtype": "int64", "maxlen": 1},
+    ],
+)
 def test_matches_keras(keras, kwargs):
     ours = hl.utils.pad_sequences(SEQUENCES, **kwargs)
     theirs = keras.utils.pad_sequences(SEQUENCES, **kwargs)
@@ -23,8 +31,9 @@ def test_matches_keras(keras, kwargs):
 def test_items_with_a_shape_and_arrays(keras):
     sequences = [np.ones((3, 2)), np.zeros((1, 2)), np.full((5, 2), 2.0)]
     for kwargs in ({"maxlen": 4, "dtype": "float32"}, {"padding": "post", "truncating": "post", "dtype": "float32"}):
-        np.testing.assert_array_equal(hl.utils.pad_sequences(sequences, **kwargs),
-                                      keras.utils.pad_sequences(sequences, **kwargs))
+        np.testing.assert_array_equal(
+            hl.utils.pad_sequences(sequences, **kwargs), keras.utils.pad_sequences(sequences, **kwargs)
+        )
 
 
 def test_strings(keras):
@@ -62,8 +71,14 @@ def test_padded_sequences_train_an_embedding_model(backend):
     labels = np.array([float(9 in s or 8 in s) for s in sequences], "float32")
     x = hl.utils.pad_sequences(sequences, maxlen=8)
     hl.utils.set_random_seed(0)
-    model = hl.Sequential([hl.Input((8,), dtype="int32"), hl.layers.Embedding(10, 8),
-                           hl.layers.GlobalMaxPooling1D(), hl.layers.Dense(1, activation="sigmoid")])
+    model = hl.Sequential(
+        [
+            hl.Input((8,), dtype="int32"),
+            hl.layers.Embedding(10, 8),
+            hl.layers.GlobalMaxPooling1D(),
+            hl.layers.Dense(1, activation="sigmoid"),
+        ]
+    )
     model.compile(optimizer=hl.optimizers.Adam(0.05), loss="binary_crossentropy")
     history = model.fit(x, labels, epochs=20, batch_size=16, verbose=0)
     assert history.history["loss"][-1] < 0.5 * history.history["loss"][0]

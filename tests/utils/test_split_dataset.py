@@ -14,9 +14,15 @@ def _rows(ds):
     return [tuple(np.asarray(v).tolist() for v in (b if isinstance(b, tuple) else (b,))) for b in batches]
 
 
-@pytest.mark.parametrize("kwargs", [{"left_size": 0.8}, {"right_size": 3, "shuffle": True, "seed": 4},
-                                    {"left_size": 4, "right_size": 3, "shuffle": True, "seed": 1},
-                                    {"left_size": 0.25, "right_size": 0.5}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"left_size": 0.8},
+        {"right_size": 3, "shuffle": True, "seed": 4},
+        {"left_size": 4, "right_size": 3, "shuffle": True, "seed": 1},
+        {"left_size": 0.25, "right_size": 0.5},
+    ],
+)
 def test_matches_keras(keras, kwargs):
     for data in ((X, Y), X, [X, Y]):
         theirs = keras.utils.split_dataset(data, **kwargs)

@@ -12,10 +12,19 @@ def _elements(ds):
     return [tuple(np.asarray(v) for v in (b if isinstance(b, tuple) else (b,))) for b in batches]
 
 
-@pytest.mark.parametrize("kwargs", [
-    {}, {"max_length": 9}, {"label_mode": "binary"}, {"label_mode": "categorical"}, {"labels": None},
-    {"batch_size": None}, {"class_names": ["pos", "neg"]}, {"labels": list(range(20)), "batch_size": 8},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"max_length": 9},
+        {"label_mode": "binary"},
+        {"label_mode": "categorical"},
+        {"labels": None},
+        {"batch_size": None},
+        {"class_names": ["pos", "neg"]},
+        {"labels": list(range(20)), "batch_size": 8},
+    ],
+)
 def test_matches_keras(keras, text_dir, kwargs):
     kwargs = {"batch_size": 6, "shuffle": False, "verbose": False, **kwargs}
     theirs = _elements(keras.utils.text_dataset_from_directory(text_dir, **kwargs))
@@ -34,9 +43,12 @@ def test_shuffled_validation_split_takes_the_same_files_as_keras(keras, text_dir
     ours = hl.utils.text_dataset_from_directory(text_dir, subset="both", **kwargs)
     for a, b in zip(theirs, ours):
         assert sorted(np.concatenate([t for t, _ in _elements(a)]).tolist()) == sorted(
-            np.concatenate([t for t, _ in _elements(b)]).tolist())
-    assert ours[1].file_paths == hl.utils.text_dataset_from_directory(
-        text_dir, subset="validation", format="pydataset", **kwargs).file_paths
+            np.concatenate([t for t, _ in _elements(b)]).tolist()
+        )
+    assert (
+        ours[1].file_paths
+        == hl.utils.text_dataset_from_directory(text_dir, subset="validation", format="pydataset", **kwargs).file_paths
+    )
 
 
 def test_errors(text_dir):
@@ -50,8 +62,9 @@ def test_errors(text_dir):
 
 @pytest.mark.parametrize("format", ["tf", "pydataset"])
 def test_a_text_model_learns_from_it(backend, text_dir, format):
-    train = hl.utils.text_dataset_from_directory(text_dir, batch_size=8, seed=2, label_mode="binary",
-                                                 verbose=False, format=format)
+    train = hl.utils.text_dataset_from_directory(
+        text_dir, batch_size=8, seed=2, label_mode="binary", verbose=False, format=format
+    )
     vectorize = hl.layers.TextVectorization(max_tokens=16, output_mode="multi_hot")
     vectorize.adapt(np.concatenate([texts for texts, _ in _elements(train)]))
     hl.utils.set_random_seed(0)

@@ -45,10 +45,12 @@ def test_box_pixels_match_keras(keras, backend, fmt, thickness):
     boxes = _boxes(rng, 2, 4, 24)
     boxes["boxes"] = keras.utils.bounding_boxes.convert_format(boxes["boxes"], "xyxy", fmt, height=20, width=24)
     boxes["boxes"] = np.asarray(boxes["boxes"])
-    want = keras.visualization.draw_bounding_boxes(images, dict(boxes), fmt, color=(255, 10, 0),
-                                                   line_thickness=thickness)
-    got = hl.visualization.draw_bounding_boxes(hl.ops.convert_to_tensor(images), boxes, fmt, color=(255, 10, 0),
-                                               line_thickness=thickness)
+    want = keras.visualization.draw_bounding_boxes(
+        images, dict(boxes), fmt, color=(255, 10, 0), line_thickness=thickness
+    )
+    got = hl.visualization.draw_bounding_boxes(
+        hl.ops.convert_to_tensor(images), boxes, fmt, color=(255, 10, 0), line_thickness=thickness
+    )
     np.testing.assert_array_equal(got, want)
     assert (got != images).any()  # boxes were drawn
     assert boxes["boxes"].dtype == np.float32  # the caller's data is left alone
@@ -57,8 +59,9 @@ def test_box_pixels_match_keras(keras, backend, fmt, thickness):
 def test_float_images_channels_first_and_padding_labels(backend):
     images = np.full((1, 3, 6, 6), 0.5, "float32")  # [0, 1] floats, channels first
     boxes = {"boxes": np.array([[[0, 0, 5, 5], [1, 1, 4, 4]]], "float32"), "labels": np.array([[0, -1]])}
-    out = hl.visualization.draw_bounding_boxes(images, boxes, "xyxy", color=(0, 255, 0), line_thickness=1,
-                                               data_format="channels_first")
+    out = hl.visualization.draw_bounding_boxes(
+        images, boxes, "xyxy", color=(0, 255, 0), line_thickness=1, data_format="channels_first"
+    )
     assert out.shape == (1, 3, 6, 6) and out.dtype == np.uint8
     assert out[0, :, 0, 0].tolist() == [0, 255, 0]  # the first box's corner
     assert out[0, :, 1, 1].tolist() == [127, 127, 127]  # the padded (-1) box is not drawn
@@ -69,8 +72,7 @@ def test_labels_are_written_above_the_box(backend):
     images = np.zeros((1, 64, 64, 3), "uint8")
     boxes = {"boxes": np.array([[[10, 40, 50, 60]]]), "labels": np.array([[2]]), "confidences": np.array([[0.9]])}
     plain = hl.visualization.draw_bounding_boxes(images, boxes, "xyxy", line_thickness=1)
-    labelled = hl.visualization.draw_bounding_boxes(images, boxes, "xyxy", line_thickness=1,
-                                                    class_mapping={2: "cat"})
+    labelled = hl.visualization.draw_bounding_boxes(images, boxes, "xyxy", line_thickness=1, class_mapping={2: "cat"})
     text = (labelled != plain).any(axis=-1)[0]
     assert text.any() and text[:32].any() and not text[41:].any()  # ink above the box's top edge only
 

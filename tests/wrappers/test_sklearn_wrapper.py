@@ -75,8 +75,10 @@ def test_binary_classifier_decision_function_is_one_column(backend):
 def test_regressor_learns_in_a_pipeline(backend):
     hl.utils.set_random_seed(0)
     X, y = linear()
-    reg = make_pipeline(StandardScaler(), SKLearnRegressor(
-        mlp, model_kwargs={"loss": "mse", "activation": None}, fit_kwargs={**FIT, "epochs": 40}))
+    reg = make_pipeline(
+        StandardScaler(),
+        SKLearnRegressor(mlp, model_kwargs={"loss": "mse", "activation": None}, fit_kwargs={**FIT, "epochs": 40}),
+    )
     reg.fit(X, y)
     assert reg.score(X, y) > 0.9  # R^2
     prediction = reg.predict(X[:4])
@@ -101,8 +103,9 @@ def test_transformer_feeds_the_next_pipeline_step(backend):
     embed = SKLearnTransformer(mlp, model_kwargs={"loss": "mse", "activation": None}, fit_kwargs=FIT)
     features = embed.fit(X, onehot).transform(X)
     assert features.shape == (len(X), 3)
-    pipe = make_pipeline(SKLearnTransformer(mlp, model_kwargs={"loss": "mse", "activation": None},
-                                            fit_kwargs=FIT), LogisticRegression())
+    pipe = make_pipeline(
+        SKLearnTransformer(mlp, model_kwargs={"loss": "mse", "activation": None}, fit_kwargs=FIT), LogisticRegression()
+    )
     # the pipeline's fit passes y to both steps: the transformer learns to map X to the label's code
     pipe.fit(X, (y == "dog").astype(float))
     assert pipe.score(X, (y == "dog").astype(float)) > 0.9
@@ -111,10 +114,15 @@ def test_transformer_feeds_the_next_pipeline_step(backend):
 def test_params_clone_warm_start_and_pickle(backend):
     hl.utils.set_random_seed(0)
     X, y = linear(64)
-    reg = SKLearnRegressor(mlp, model_kwargs={"loss": "mse", "activation": None},
-                           fit_kwargs={"epochs": 5, "verbose": 0})
-    assert reg.get_params() == {"model": mlp, "warm_start": False, "fit_kwargs": {"epochs": 5, "verbose": 0},
-                                "model_kwargs": {"loss": "mse", "activation": None}}
+    reg = SKLearnRegressor(
+        mlp, model_kwargs={"loss": "mse", "activation": None}, fit_kwargs={"epochs": 5, "verbose": 0}
+    )
+    assert reg.get_params() == {
+        "model": mlp,
+        "warm_start": False,
+        "fit_kwargs": {"epochs": 5, "verbose": 0},
+        "model_kwargs": {"loss": "mse", "activation": None},
+    }
     twin = clone(reg)
     assert twin.get_params()["fit_kwargs"] == {"epochs": 5, "verbose": 0} and not hasattr(twin, "model_")
     reg.fit(X, y, epochs=3)  # fit's own arguments win over fit_kwargs, which stay as given
@@ -156,16 +164,25 @@ def test_errors_are_explained(backend, monkeypatch):
 # code is the same on every engine; the tests above run it on each). The checks that fail are those that fit twice
 # and expect the same model (training starts from random weights; check_classifiers_classes fits on string and on integer labels and compares), and the weighted one-label check (a zero sample
 # weight is not dropping a sample): Keras 3.15's wrappers fail the same ones.
-NOT_REPRODUCIBLE = {"check_classifier_data_not_an_array", "check_supervised_y_2d", "check_fit_idempotent",
-                    "check_regressor_data_not_an_array", "check_regressors_int", "check_classifiers_train",
-                    "check_classifiers_one_label_sample_weights", "check_classifiers_classes"}
+NOT_REPRODUCIBLE = {
+    "check_classifier_data_not_an_array",
+    "check_supervised_y_2d",
+    "check_fit_idempotent",
+    "check_regressor_data_not_an_array",
+    "check_regressors_int",
+    "check_classifiers_train",
+    "check_classifiers_one_label_sample_weights",
+    "check_classifiers_classes",
+}
 
 
 def _conformance_estimators():
     small = {"epochs": 5, "verbose": 0}
-    return [SKLearnClassifier(mlp, model_kwargs={"learning_rate": 0.01}, fit_kwargs=small),
-            SKLearnRegressor(mlp, model_kwargs={"loss": "mse", "activation": None}, fit_kwargs=small),
-            SKLearnTransformer(mlp, model_kwargs={"loss": "mse", "activation": None}, fit_kwargs=small)]
+    return [
+        SKLearnClassifier(mlp, model_kwargs={"learning_rate": 0.01}, fit_kwargs=small),
+        SKLearnRegressor(mlp, model_kwargs={"loss": "mse", "activation": None}, fit_kwargs=small),
+        SKLearnTransformer(mlp, model_kwargs={"loss": "mse", "activation": None}, fit_kwargs=small),
+    ]
 
 
 @pytest.mark.parametrize("estimator", _conformance_estimators(), ids=lambda e: type(e).__name__)

@@ -19,8 +19,17 @@ from .piecewise_constant_decay import PiecewiseConstantDecay
 from .polynomial_decay import PolynomialDecay
 
 #: The schedules that ``deserialize`` knows by class name (plus direct user subclasses, and custom_objects).
-ALL_SCHEDULES = {cls.__name__: cls for cls in (CosineDecay, CosineDecayRestarts, ExponentialDecay,
-                                                InverseTimeDecay, PiecewiseConstantDecay, PolynomialDecay)}
+ALL_SCHEDULES = {
+    cls.__name__: cls
+    for cls in (
+        CosineDecay,
+        CosineDecayRestarts,
+        ExponentialDecay,
+        InverseTimeDecay,
+        PiecewiseConstantDecay,
+        PolynomialDecay,
+    )
+}
 
 
 def _all():
@@ -47,11 +56,22 @@ def deserialize(config, custom_objects=None):
     cls = find(config.get("registered_name"), custom_objects) if isinstance(config, dict) else None
     cls = cls or find(name, custom_objects, classes)
     if cls is None:
-        raise ValueError(f"Unknown learning-rate schedule {name!r}; known: {sorted(classes)}. Pass your own "
-                         "classes with custom_objects={'Name': Class}, or register them with "
-                         "@hl.saving.register_keras_serializable().")
+        raise ValueError(
+            f"Unknown learning-rate schedule {name!r}; known: {sorted(classes)}. Pass your own "
+            "classes with custom_objects={'Name': Class}, or register them with "
+            "@hl.saving.register_keras_serializable()."
+        )
     return cls.from_config(config.get("config", {}))
 
 
-__all__ = ["CosineDecay", "CosineDecayRestarts", "ExponentialDecay", "InverseTimeDecay", "LearningRateSchedule",
-           "PiecewiseConstantDecay", "PolynomialDecay", "deserialize", "serialize"]
+__all__ = [
+    "CosineDecay",
+    "CosineDecayRestarts",
+    "ExponentialDecay",
+    "InverseTimeDecay",
+    "LearningRateSchedule",
+    "PiecewiseConstantDecay",
+    "PolynomialDecay",
+    "deserialize",
+    "serialize",
+]

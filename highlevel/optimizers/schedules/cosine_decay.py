@@ -34,8 +34,9 @@ class CosineDecay(LearningRateSchedule):
         warmup_steps: the warmup's length (>= 0).
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, alpha=0.0, name="CosineDecay", warmup_target=None,
-                 warmup_steps=0):
+    def __init__(
+        self, initial_learning_rate, decay_steps, alpha=0.0, name="CosineDecay", warmup_target=None, warmup_steps=0
+    ):
         self.initial_learning_rate = check_number("initial_learning_rate", initial_learning_rate)
         self.decay_steps = check_number("decay_steps", decay_steps, 0, low_open=True)
         self.alpha = check_number("alpha", alpha)
@@ -65,6 +66,11 @@ class CosineDecay(LearningRateSchedule):
         return ops.where(ops.less(step, warmup_steps), warmup, decay)
 
     def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
-                "alpha": self.alpha, "name": self.name, "warmup_target": self.warmup_target,
-                "warmup_steps": self.warmup_steps}
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "decay_steps": self.decay_steps,
+            "alpha": self.alpha,
+            "name": self.name,
+            "warmup_target": self.warmup_target,
+            "warmup_steps": self.warmup_steps,
+        }

@@ -30,8 +30,7 @@ class CosineDecayRestarts(LearningRateSchedule):
         name: a name (kept in the config).
     """
 
-    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0,
-                 name="SGDRDecay"):
+    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0, name="SGDRDecay"):
         self.initial_learning_rate = check_number("initial_learning_rate", initial_learning_rate)
         self.first_decay_steps = check_number("first_decay_steps", first_decay_steps, 0, low_open=True)
         self._t_mul = check_number("t_mul", t_mul, 0, low_open=True)
@@ -66,5 +65,11 @@ class CosineDecayRestarts(LearningRateSchedule):
         return initial * ((1.0 - self.alpha) * cosine + self.alpha)
 
     def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate, "first_decay_steps": self.first_decay_steps,
-                "t_mul": self._t_mul, "m_mul": self._m_mul, "alpha": self.alpha, "name": self.name}
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "first_decay_steps": self.first_decay_steps,
+            "t_mul": self._t_mul,
+            "m_mul": self._m_mul,
+            "alpha": self.alpha,
+            "name": self.name,
+        }

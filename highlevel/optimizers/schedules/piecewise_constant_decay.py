@@ -27,9 +27,11 @@ class PiecewiseConstantDecay(LearningRateSchedule):
     def __init__(self, boundaries, values, name="PiecewiseConstant"):
         boundaries, values = list(boundaries), list(values)
         if len(boundaries) != len(values) - 1 or not boundaries:
-            raise ValueError("PiecewiseConstantDecay needs at least one boundary and exactly one more value than "
-                             f"boundaries; received boundaries={boundaries} (length {len(boundaries)}) and "
-                             f"values={values} (length {len(values)}).")
+            raise ValueError(
+                "PiecewiseConstantDecay needs at least one boundary and exactly one more value than "
+                f"boundaries; received boundaries={boundaries} (length {len(boundaries)}) and "
+                f"values={values} (length {len(values)})."
+            )
         for b in boundaries:
             check_number("boundaries[i]", b)
         for v in values:

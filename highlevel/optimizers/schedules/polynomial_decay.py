@@ -27,8 +27,15 @@ class PolynomialDecay(LearningRateSchedule):
         name: a name (kept in the config).
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False,
-                 name="PolynomialDecay"):
+    def __init__(
+        self,
+        initial_learning_rate,
+        decay_steps,
+        end_learning_rate=0.0001,
+        power=1.0,
+        cycle=False,
+        name="PolynomialDecay",
+    ):
         self.initial_learning_rate = check_number("initial_learning_rate", initial_learning_rate)
         self.decay_steps = check_number("decay_steps", decay_steps, 0, low_open=True)
         self.end_learning_rate = check_number("end_learning_rate", end_learning_rate)
@@ -52,6 +59,11 @@ class PolynomialDecay(LearningRateSchedule):
         return (initial - end) * ops.power(1.0 - p, ops.cast(self.power, dtype)) + end
 
     def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
-                "end_learning_rate": self.end_learning_rate, "power": self.power, "cycle": self.cycle,
-                "name": self.name}
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "decay_steps": self.decay_steps,
+            "end_learning_rate": self.end_learning_rate,
+            "power": self.power,
+            "cycle": self.cycle,
+            "name": self.name,
+        }

@@ -20,14 +20,17 @@ def _is_array_structure(x, backend):
     if isinstance(x, dict):
         return all(_is_array_structure(v, backend) for v in x.values())
     if isinstance(x, (list, tuple)):
-        return len(x) > 0 and all(_is_array_structure(v, backend) or isinstance(v, (int, float, bool, list))
-                                  for v in x)
-    return isinstance(x, (np.ndarray, Variable)) or backend.is_tensor(x) or \
-        (hasattr(x, "__array__") and hasattr(x, "shape") and hasattr(x, "dtype"))
+        return len(x) > 0 and all(_is_array_structure(v, backend) or isinstance(v, (int, float, bool, list)) for v in x)
+    return (
+        isinstance(x, (np.ndarray, Variable))
+        or backend.is_tensor(x)
+        or (hasattr(x, "__array__") and hasattr(x, "shape") and hasattr(x, "dtype"))
+    )
 
 
-def get_data_adapter(x, y=None, sample_weight=None, batch_size=None, steps=None, shuffle=False,
-                     class_weight=None, backend=None):
+def get_data_adapter(
+    x, y=None, sample_weight=None, batch_size=None, steps=None, shuffle=False, class_weight=None, backend=None
+):
     """Chooses the adapter for ``x`` (and checks that ``y``/``sample_weight`` fit it)."""
     if backend is None:
         from highlevel.config import current_backend
@@ -51,7 +54,9 @@ def get_data_adapter(x, y=None, sample_weight=None, batch_size=None, steps=None,
             if y is None:
                 raise ValueError("`class_weight` needs targets `y`.")
             sample_weight = utils.class_weight_to_sample_weight(y, class_weight)
-        return ArrayDataAdapter(x, y, sample_weight, batch_size=32 if batch_size is None else batch_size, shuffle=shuffle, steps=steps)
+        return ArrayDataAdapter(
+            x, y, sample_weight, batch_size=32 if batch_size is None else batch_size, shuffle=shuffle, steps=steps
+        )
     if hasattr(x, "__iter__") or hasattr(x, "__next__"):
         _no_y(y, sample_weight, "a generator or dataset")
         if class_weight is not None:
@@ -70,5 +75,12 @@ def _no_y(y, sample_weight, what):
         )
 
 
-__all__ = ["ArrayDataAdapter", "EpochIterator", "GeneratorDataAdapter", "PyDataset", "PyDatasetAdapter",
-           "get_data_adapter", "utils"]
+__all__ = [
+    "ArrayDataAdapter",
+    "EpochIterator",
+    "GeneratorDataAdapter",
+    "PyDataset",
+    "PyDatasetAdapter",
+    "get_data_adapter",
+    "utils",
+]

@@ -23,8 +23,9 @@ class EpochIterator:
     """
 
     def __init__(self, adapter, steps_per_epoch=None):
-        if steps_per_epoch is not None and (not isinstance(steps_per_epoch, int) or isinstance(steps_per_epoch, bool)
-                                            or steps_per_epoch < 1):
+        if steps_per_epoch is not None and (
+            not isinstance(steps_per_epoch, int) or isinstance(steps_per_epoch, bool) or steps_per_epoch < 1
+        ):
             raise ValueError(f"steps_per_epoch must be a positive integer or None; received {steps_per_epoch!r}.")
         self.adapter = adapter
         self.steps_per_epoch = steps_per_epoch

@@ -18,8 +18,7 @@ def unpack_x_y_sample_weight(data):
     if len(data) == 3:
         return data[0], data[1], data[2]
     raise ValueError(
-        "Data should be `x`, `(x,)`, `(x, y)` or `(x, y, sample_weight)`; received a tuple of "
-        f"{len(data)} elements."
+        f"Data should be `x`, `(x,)`, `(x, y)` or `(x, y, sample_weight)`; received a tuple of {len(data)} elements."
     )
 
 

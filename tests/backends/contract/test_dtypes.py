@@ -10,18 +10,41 @@ from highlevel.backends.contract import dtypes
 ALL = dtypes.ALLOWED_DTYPES
 
 
-@pytest.mark.parametrize("a,b,expected", [
-    ("int32", "float16", "float16"), ("int64", "float32", "float32"), ("int8", "uint8", "int16"),
-    ("uint32", "int32", "int64"), ("uint64", "int64", "float32"), ("bool", "int8", "int8"),
-    ("bfloat16", "float16", "float32"), ("float32", "float64", "float64"), ("bool", "bool", "bool"),
-    ("float16", float, "float16"), ("int8", int, "int8"), ("int32", float, "float32"), ("bool", int, "int32"),
-    (int, float, "float32"), (int, int, "int32"), ("uint8", 3, "uint8"), ("float32", 2.0, "float32"),
-    # complex numbers, as JAX and Keras: the complex dtype wide enough for both parts
-    ("float32", "complex64", "complex64"), ("float64", "complex64", "complex128"), ("int32", "complex64", "complex64"),
-    ("int64", "complex128", "complex128"), ("float16", "complex64", "complex64"), ("bool", "complex64", "complex64"),
-    ("complex64", 2.0, "complex64"), ("complex64", 3, "complex64"), ("float32", 1j, "complex64"),
-    ("float64", 1j, "complex128"), ("int8", 1j, "complex64"), (complex, float, "complex64"),
-])
+@pytest.mark.parametrize(
+    "a,b,expected",
+    [
+        ("int32", "float16", "float16"),
+        ("int64", "float32", "float32"),
+        ("int8", "uint8", "int16"),
+        ("uint32", "int32", "int64"),
+        ("uint64", "int64", "float32"),
+        ("bool", "int8", "int8"),
+        ("bfloat16", "float16", "float32"),
+        ("float32", "float64", "float64"),
+        ("bool", "bool", "bool"),
+        ("float16", float, "float16"),
+        ("int8", int, "int8"),
+        ("int32", float, "float32"),
+        ("bool", int, "int32"),
+        (int, float, "float32"),
+        (int, int, "int32"),
+        ("uint8", 3, "uint8"),
+        ("float32", 2.0, "float32"),
+        # complex numbers, as JAX and Keras: the complex dtype wide enough for both parts
+        ("float32", "complex64", "complex64"),
+        ("float64", "complex64", "complex128"),
+        ("int32", "complex64", "complex64"),
+        ("int64", "complex128", "complex128"),
+        ("float16", "complex64", "complex64"),
+        ("bool", "complex64", "complex64"),
+        ("complex64", 2.0, "complex64"),
+        ("complex64", 3, "complex64"),
+        ("float32", 1j, "complex64"),
+        ("float64", 1j, "complex128"),
+        ("int8", 1j, "complex64"),
+        (complex, float, "complex64"),
+    ],
+)
 def test_known_pairs(a, b, expected):
     assert dtypes.result_type(a, b) == expected
 

@@ -44,12 +44,16 @@ def _fit(build, jit_compile, epochs=3, batch_size=16, fit_kwargs=None, compile_k
     hl.utils.set_random_seed(7)
     x, y = _data()
     model = build()
-    model.compile(optimizer=hl.optimizers.Adam(0.01), loss="sparse_categorical_crossentropy",
-                  metrics=["accuracy"], jit_compile=jit_compile, **(compile_kwargs or {}))
+    model.compile(
+        optimizer=hl.optimizers.Adam(0.01),
+        loss="sparse_categorical_crossentropy",
+        metrics=["accuracy"],
+        jit_compile=jit_compile,
+        **(compile_kwargs or {}),
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)  # no fallback: these steps replay
-        history = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffle=True, verbose=0,
-                            **(fit_kwargs or {}))
+        history = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffle=True, verbose=0, **(fit_kwargs or {}))
         evaluation = model.evaluate(x, y, batch_size=batch_size, verbose=0, return_dict=True)
         prediction = model.predict(x, batch_size=batch_size, verbose=0)
     state = [v.numpy() for v in model.variables + model.optimizer.variables]
@@ -57,19 +61,31 @@ def _fit(build, jit_compile, epochs=3, batch_size=16, fit_kwargs=None, compile_k
 
 
 def _mlp():
-    return hl.Sequential([hl.Input((6,)), hl.layers.Dense(16, activation="relu"), hl.layers.Dropout(0.3),
-                          hl.layers.BatchNormalization(), hl.layers.Dense(3, activation="softmax")])
+    return hl.Sequential(
+        [
+            hl.Input((6,)),
+            hl.layers.Dense(16, activation="relu"),
+            hl.layers.Dropout(0.3),
+            hl.layers.BatchNormalization(),
+            hl.layers.Dense(3, activation="softmax"),
+        ]
+    )
 
 
 def _two_outputs():
     inp = hl.Input((6,))
     h = hl.layers.Dense(8, activation="tanh")(inp)
-    return hl.Model(inp, [hl.layers.Dense(3, activation="softmax", name="a")(h),
-                          hl.layers.Dense(3, activation="softmax", name="b")(h)])
+    return hl.Model(
+        inp,
+        [hl.layers.Dense(3, activation="softmax", name="a")(h), hl.layers.Dense(3, activation="softmax", name="b")(h)],
+    )
 
 
-@pytest.mark.parametrize("fit_kwargs", [{}, {"class_weight": {0: 1.0, 1: 2.0, 2: 0.5}}, {"validation_split": 0.25}],
-                         ids=["plain", "class_weight", "validation"])
+@pytest.mark.parametrize(
+    "fit_kwargs",
+    [{}, {"class_weight": {0: 1.0, 1: 2.0, 2: 0.5}}, {"validation_split": 0.25}],
+    ids=["plain", "class_weight", "validation"],
+)
 def test_replay_matches_eager_bitwise(fit_kwargs):
     eager = _fit(_mlp, False, fit_kwargs=fit_kwargs)
     replayed = _fit(_mlp, "auto", fit_kwargs=fit_kwargs)
@@ -88,8 +104,13 @@ def test_multi_output_model_replays_like_eager():
         hl.utils.set_random_seed(3)
         x, y = _data()
         model = _two_outputs()
-        model.compile(optimizer="rmsprop", loss=["sparse_categorical_crossentropy"] * 2,
-                      metrics=[["accuracy"], ["accuracy"]], loss_weights=[1.0, 0.5], jit_compile=jit)
+        model.compile(
+            optimizer="rmsprop",
+            loss=["sparse_categorical_crossentropy"] * 2,
+            metrics=[["accuracy"], ["accuracy"]],
+            loss_weights=[1.0, 0.5],
+            jit_compile=jit,
+        )
         history = model.fit(x, [y, y], batch_size=8, epochs=2, verbose=0, shuffle=False)
         return history.history, [v.numpy() for v in model.variables]
 
@@ -166,8 +187,7 @@ def test_a_python_function_given_to_an_op_keeps_the_step_eager():
         rng = np.random.default_rng(0)
         x, y = rng.normal(size=(12, 5, 3)).astype("float32"), rng.integers(0, 2, size=(12,))
         model = hl.Sequential([hl.Input((5, 3)), hl.layers.SimpleRNN(4), hl.layers.Dense(2)])
-        model.compile(optimizer="sgd", loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True),
-                      jit_compile=jit)
+        model.compile(optimizer="sgd", loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True), jit_compile=jit)
         model.fit(x, y, batch_size=4, epochs=1, verbose=0, shuffle=False)
         return model, [v.numpy() for v in model.variables]
 

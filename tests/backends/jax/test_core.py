@@ -109,8 +109,11 @@ def test_value_and_grad_int_arguments_get_none(b):
 
 
 def test_value_and_grad_pytrees_and_aux(b):
-    params = {"w": b.convert_to_tensor([1.0, 2.0]), "b": [b.convert_to_tensor(0.5), b.convert_to_tensor(3)],
-              "unused": b.convert_to_tensor([7.0])}
+    params = {
+        "w": b.convert_to_tensor([1.0, 2.0]),
+        "b": [b.convert_to_tensor(0.5), b.convert_to_tensor(3)],
+        "unused": b.convert_to_tensor([7.0]),
+    }
 
     def loss(p, x):
         y = b.add(b.multiply(p["w"], x), p["b"][0])
@@ -118,7 +121,7 @@ def test_value_and_grad_pytrees_and_aux(b):
 
     x = b.convert_to_tensor([1.0, 1.0])
     (value, aux), grads = b.value_and_grad(loss, has_aux=True)(params, x)
-    np.testing.assert_allclose(float(value), 1.5 ** 2 + 2.5 ** 2)
+    np.testing.assert_allclose(float(value), 1.5**2 + 2.5**2)
     np.testing.assert_allclose(b.to_numpy(aux["y"]), [1.5, 2.5])
     assert set(grads) == {"w", "b", "unused"}
     np.testing.assert_allclose(b.to_numpy(grads["w"]), [3.0, 5.0])
@@ -145,16 +148,20 @@ def test_gradient_conventions(b):
     np.testing.assert_array_equal(grad(lambda x: b.sum(b.abs(x)), [0.0, 2.0, -2.0]), [0.0, 1.0, -1.0])
     np.testing.assert_array_equal(grad(lambda x: b.max(x), [1.0, 3.0, 3.0]), [0.0, 0.5, 0.5])
     np.testing.assert_array_equal(grad(lambda x: b.sum(b.maximum(x, 1.0)), [1.0, 2.0]), [0.5, 1.0])
-    np.testing.assert_array_equal(grad(lambda x: b.sum(b.clip(x, 0.0, 1.0)), [-1.0, 0.0, 0.5, 1.0, 2.0]),
-                                  [0.0, 1.0, 1.0, 1.0, 0.0])
+    np.testing.assert_array_equal(
+        grad(lambda x: b.sum(b.clip(x, 0.0, 1.0)), [-1.0, 0.0, 0.5, 1.0, 2.0]), [0.0, 1.0, 1.0, 1.0, 0.0]
+    )
     assert np.isinf(grad(lambda x: b.sum(b.sqrt(x)), [0.0])[0])
 
 
 def test_random_reproducible_and_seed_sensitive(b):
-    for draw in (lambda s: b.random_normal((5,), seed=s), lambda s: b.random_uniform((5,), seed=s),
-                 lambda s: b.random_truncated_normal((5,), seed=s),
-                 lambda s: b.random_randint((5,), 0, 100, seed=s),
-                 lambda s: b.random_shuffle(np.arange(10), seed=s)):
+    for draw in (
+        lambda s: b.random_normal((5,), seed=s),
+        lambda s: b.random_uniform((5,), seed=s),
+        lambda s: b.random_truncated_normal((5,), seed=s),
+        lambda s: b.random_randint((5,), 0, 100, seed=s),
+        lambda s: b.random_shuffle(np.arange(10), seed=s),
+    ):
         a = b.to_numpy(draw((1, 2)))
         np.testing.assert_array_equal(a, b.to_numpy(draw((1, 2))))
         np.testing.assert_array_equal(a, b.to_numpy(draw(b.convert_to_tensor([1, 2], "int32"))))
@@ -184,9 +191,15 @@ def test_random_with_traced_seed_under_jit(b):
     f = jax.jit(lambda s: b.random_normal((3,), seed=s))
     seed = b.convert_to_tensor([4, 5], "int32")
     np.testing.assert_array_equal(b.to_numpy(f(seed)), b.to_numpy(b.random_normal((3,), seed=(4, 5))))
-    g = jax.jit(lambda s: (b.random_uniform((2,), seed=s), b.random_randint((2,), 0, 9, seed=s),
-                           b.random_truncated_normal((2,), seed=s), b.random_shuffle(jnp.arange(4), seed=s),
-                           b.random_dropout(b.ones((8,)), 0.5, seed=s)))
+    g = jax.jit(
+        lambda s: (
+            b.random_uniform((2,), seed=s),
+            b.random_randint((2,), 0, 9, seed=s),
+            b.random_truncated_normal((2,), seed=s),
+            b.random_shuffle(jnp.arange(4), seed=s),
+            b.random_dropout(b.ones((8,)), 0.5, seed=s),
+        )
+    )
     outs = g(seed)
     assert b.shape(outs[-1]) == (8,)
     kept = b.to_numpy(outs[-1])

@@ -20,34 +20,49 @@ def test_x64_is_enabled_by_the_backend(b):
     assert b.dtype(b.cast([1, 2], "int64")) == "int64"
 
 
-@pytest.mark.parametrize("value, expected", [
-    (1.5, "float32"), (2, "int32"), (True, "bool"), ([1, 2], "int32"), ([1.0, 2], "float32"),
-    ([[True, False]], "bool"), ([], "float32"), (np.float64(2.0), "float64"), (np.int64(3), "int64"),
-    (np.zeros(2, np.float64), "float64"), (np.zeros(2, np.int64), "int64"), (np.zeros(2, np.uint8), "uint8"),
-    ([np.float32(1.0), 2.0], "float32"),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (1.5, "float32"),
+        (2, "int32"),
+        (True, "bool"),
+        ([1, 2], "int32"),
+        ([1.0, 2], "float32"),
+        ([[True, False]], "bool"),
+        ([], "float32"),
+        (np.float64(2.0), "float64"),
+        (np.int64(3), "int64"),
+        (np.zeros(2, np.float64), "float64"),
+        (np.zeros(2, np.int64), "int64"),
+        (np.zeros(2, np.uint8), "uint8"),
+        ([np.float32(1.0), 2.0], "float32"),
+    ],
+)
 def test_convert_to_tensor_defaults(b, value, expected):
     assert b.dtype(b.convert_to_tensor(value)) == expected
 
 
-@pytest.mark.parametrize("x_dtype, other, expected", [
-    ("float32", 2.0, "float32"),
-    ("float16", 2.0, "float16"),
-    ("bfloat16", 2.0, "bfloat16"),
-    ("int8", 3, "int8"),
-    ("uint8", 3, "uint8"),
-    ("int32", 2.5, "float32"),
-    ("int64", 2.5, "float32"),
-    ("float32", np.float64(2.0), "float64"),  # numpy scalars are strong
-    ("float32", np.float32(2.0), "float32"),
-    ("int32", np.int64(2), "int64"),
-    ("bool", 1, "int32"),
-    ("int8", "uint8", "int16"),
-    ("int32", "float16", "float16"),
-    ("int64", "float16", "float16"),
-    ("uint64", "int64", "float32"),
-    ("float16", "bfloat16", "float32"),
-])
+@pytest.mark.parametrize(
+    "x_dtype, other, expected",
+    [
+        ("float32", 2.0, "float32"),
+        ("float16", 2.0, "float16"),
+        ("bfloat16", 2.0, "bfloat16"),
+        ("int8", 3, "int8"),
+        ("uint8", 3, "uint8"),
+        ("int32", 2.5, "float32"),
+        ("int64", 2.5, "float32"),
+        ("float32", np.float64(2.0), "float64"),  # numpy scalars are strong
+        ("float32", np.float32(2.0), "float32"),
+        ("int32", np.int64(2), "int64"),
+        ("bool", 1, "int32"),
+        ("int8", "uint8", "int16"),
+        ("int32", "float16", "float16"),
+        ("int64", "float16", "float16"),
+        ("uint64", "int64", "float32"),
+        ("float16", "bfloat16", "float32"),
+    ],
+)
 def test_binary_promotion_follows_the_contract(b, x_dtype, other, expected):
     x = b.ones((2,), x_dtype)
     if isinstance(other, str):

@@ -47,8 +47,9 @@ def test_activations(b):
     close(b, b.softplus(x), np.log1p(np.exp(xd)))
     close(b, b.softsign(x), x / (1 + np.abs(x)))
     close(b, b.silu(x), xd * sig)
-    close(b, b.gelu(x), 0.5 * xd * (1 + np.tanh(np.sqrt(2 / np.pi) * (xd + 0.044715 * xd ** 3))))
+    close(b, b.gelu(x), 0.5 * xd * (1 + np.tanh(np.sqrt(2 / np.pi) * (xd + 0.044715 * xd**3))))
     from math import erf
+
     close(b, b.gelu(x, approximate=False), 0.5 * xd * (1 + np.vectorize(erf)(xd / np.sqrt(2))))
     close(b, b.elu(x, alpha=0.5), np.where(x > 0, xd, 0.5 * np.expm1(xd)))
     alpha, scale = 1.6732632423543772, 1.0507009873554805
@@ -91,13 +92,13 @@ def _ref_conv(x, kernel, stride, padding, dilation, groups):
     cout_g = cout // groups
     out = np.zeros((x.shape[0], *out_sp, cout), np.float64)
     for pos in itertools.product(*[range(o) for o in out_sp]):
-        window = x[(slice(None),) + tuple(
-            slice(p * s, p * s + e, d) for p, s, e, d in zip(pos, stride, eff, dilation))]
+        window = x[(slice(None),) + tuple(slice(p * s, p * s + e, d) for p, s, e, d in zip(pos, stride, eff, dilation))]
         for g in range(groups):
-            patch = window[..., g * cin_g:(g + 1) * cin_g]
-            k = kernel[..., g * cout_g:(g + 1) * cout_g]
+            patch = window[..., g * cin_g : (g + 1) * cin_g]
+            k = kernel[..., g * cout_g : (g + 1) * cout_g]
             out[(slice(None),) + pos + (slice(g * cout_g, (g + 1) * cout_g),)] = np.tensordot(
-                patch, k, axes=(list(range(1, n + 2)), list(range(n + 1))))
+                patch, k, axes=(list(range(1, n + 2)), list(range(n + 1)))
+            )
     return out
 
 
@@ -168,8 +169,17 @@ def test_conv_transpose_matches_keras(b, keras_jax_nn, case):
     spatial, ksp, strides, padding, output_padding, dilation = case
     x = RNG.randn(2, *spatial, 3).astype("float32")
     k = RNG.randn(*ksp, 4, 3).astype("float32")
-    want = np.asarray(keras_jax_nn.conv_transpose(x, k, strides, padding=padding, output_padding=output_padding,
-                                                  data_format="channels_last", dilation_rate=dilation))
+    want = np.asarray(
+        keras_jax_nn.conv_transpose(
+            x,
+            k,
+            strides,
+            padding=padding,
+            output_padding=output_padding,
+            data_format="channels_last",
+            dilation_rate=dilation,
+        )
+    )
     got = b.conv_transpose(x, k, strides, padding=padding, output_padding=output_padding, dilation_rate=dilation)
     assert b.shape(got) == want.shape
     close(b, got, want, rtol=1e-4, atol=1e-4)
@@ -200,8 +210,12 @@ def _ref_pool(x, pool, strides, padding, kind):
 
 
 POOL_CASES = [
-    ((7,), 2, None, "valid"), ((7,), 3, 2, "same"), ((6, 7), 2, None, "valid"), ((6, 7), 3, (2, 1), "same"),
-    ((5, 5), (2, 3), 2, "same"), ((4, 5, 3), 2, 1, "same"),
+    ((7,), 2, None, "valid"),
+    ((7,), 3, 2, "same"),
+    ((6, 7), 2, None, "valid"),
+    ((6, 7), 3, (2, 1), "same"),
+    ((5, 5), (2, 3), 2, "same"),
+    ((4, 5, 3), 2, 1, "same"),
 ]
 
 

@@ -26,15 +26,37 @@ def close(b, actual, expected, rtol=1e-5, atol=1e-6):
 
 
 UNARY = [
-    ("negative", X, np.negative), ("abs", X, np.abs), ("sign", X, np.sign), ("sqrt", POS, np.sqrt),
-    ("square", X, np.square), ("exp", X, np.exp), ("expm1", X, np.expm1), ("log", POS, np.log),
-    ("log1p", POS, np.log1p), ("log2", POS, np.log2), ("log10", POS, np.log10), ("sin", X, np.sin),
-    ("cos", X, np.cos), ("tan", UNIT, np.tan), ("arcsin", UNIT, np.arcsin), ("arccos", UNIT, np.arccos),
-    ("arctan", X, np.arctan), ("sinh", X, np.sinh), ("cosh", X, np.cosh), ("tanh", X, np.tanh),
-    ("arcsinh", X, np.arcsinh), ("arccosh", POS + 1, np.arccosh), ("arctanh", UNIT, np.arctanh),
-    ("floor", X, np.floor), ("ceil", X, np.ceil), ("reciprocal", POS, np.reciprocal),
-    ("rsqrt", POS, lambda v: 1 / np.sqrt(v)), ("isnan", X, np.isnan), ("isinf", X, np.isinf),
-    ("isfinite", X, np.isfinite), ("logical_not", X > 0, np.logical_not),
+    ("negative", X, np.negative),
+    ("abs", X, np.abs),
+    ("sign", X, np.sign),
+    ("sqrt", POS, np.sqrt),
+    ("square", X, np.square),
+    ("exp", X, np.exp),
+    ("expm1", X, np.expm1),
+    ("log", POS, np.log),
+    ("log1p", POS, np.log1p),
+    ("log2", POS, np.log2),
+    ("log10", POS, np.log10),
+    ("sin", X, np.sin),
+    ("cos", X, np.cos),
+    ("tan", UNIT, np.tan),
+    ("arcsin", UNIT, np.arcsin),
+    ("arccos", UNIT, np.arccos),
+    ("arctan", X, np.arctan),
+    ("sinh", X, np.sinh),
+    ("cosh", X, np.cosh),
+    ("tanh", X, np.tanh),
+    ("arcsinh", X, np.arcsinh),
+    ("arccosh", POS + 1, np.arccosh),
+    ("arctanh", UNIT, np.arctanh),
+    ("floor", X, np.floor),
+    ("ceil", X, np.ceil),
+    ("reciprocal", POS, np.reciprocal),
+    ("rsqrt", POS, lambda v: 1 / np.sqrt(v)),
+    ("isnan", X, np.isnan),
+    ("isinf", X, np.isinf),
+    ("isfinite", X, np.isfinite),
+    ("logical_not", X > 0, np.logical_not),
 ]
 
 
@@ -45,6 +67,7 @@ def test_unary(b, name, x, ref):
 
 def test_erf_round_clip_nan_to_num(b):
     from math import erf
+
     close(b, b.erf(X), np.vectorize(erf)(X.astype(np.float64)), rtol=1e-5)
     close(b, b.round(np.array([0.5, 1.5, 2.5, -0.5], "float32")), [0.0, 2.0, 2.0, -0.0])
     close(b, b.round(np.array([1.234, 5.678], "float32"), 1), [1.2, 5.7])
@@ -58,10 +81,21 @@ def test_erf_round_clip_nan_to_num(b):
 
 
 BINARY = [
-    ("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply), ("divide", np.divide),
-    ("power", None), ("arctan2", np.arctan2), ("maximum", np.maximum), ("minimum", np.minimum),
-    ("logaddexp", np.logaddexp), ("equal", np.equal), ("not_equal", np.not_equal), ("less", np.less),
-    ("less_equal", np.less_equal), ("greater", np.greater), ("greater_equal", np.greater_equal),
+    ("add", np.add),
+    ("subtract", np.subtract),
+    ("multiply", np.multiply),
+    ("divide", np.divide),
+    ("power", None),
+    ("arctan2", np.arctan2),
+    ("maximum", np.maximum),
+    ("minimum", np.minimum),
+    ("logaddexp", np.logaddexp),
+    ("equal", np.equal),
+    ("not_equal", np.not_equal),
+    ("less", np.less),
+    ("less_equal", np.less_equal),
+    ("greater", np.greater),
+    ("greater_equal", np.greater_equal),
 ]
 
 
@@ -84,7 +118,7 @@ def test_integer_division_semantics(b):
     af, cf = a.astype("float32"), c.astype("float32")
     close(b, b.floor_divide(af, cf), af // cf)
     close(b, b.mod(af, cf), np.mod(af, cf))
-    np.testing.assert_array_equal(b.to_numpy(b.power(a, 2)), a ** 2)
+    np.testing.assert_array_equal(b.to_numpy(b.power(a, 2)), a**2)
 
 
 def test_logical_binary(b):
@@ -105,8 +139,17 @@ def test_nan_propagation(b):
 @pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 1), (-2,)])
 @pytest.mark.parametrize("keepdims", [False, True])
 def test_reductions(b, axis, keepdims):
-    for name, ref in (("sum", np.sum), ("mean", np.mean), ("max", np.max), ("min", np.min), ("prod", np.prod),
-                      ("var", np.var), ("std", np.std), ("any", np.any), ("all", np.all)):
+    for name, ref in (
+        ("sum", np.sum),
+        ("mean", np.mean),
+        ("max", np.max),
+        ("min", np.min),
+        ("prod", np.prod),
+        ("var", np.var),
+        ("std", np.std),
+        ("any", np.any),
+        ("all", np.all),
+    ):
         x = X > 0 if name in ("any", "all") else X
         close(b, getattr(b, name)(x, axis=axis, keepdims=keepdims), ref(x, axis=axis, keepdims=keepdims), rtol=1e-5)
     lse = np.log(np.sum(np.exp(X.astype(np.float64)), axis=axis, keepdims=keepdims))
@@ -204,8 +247,17 @@ def test_indexing(b):
     close(b, b.where(X > 0, X, 0.0), np.where(X > 0, X, 0.0))
     rows, cols = b.where(X > 0)
     np.testing.assert_array_equal(b.to_numpy(rows), np.nonzero(X > 0)[0])
-    for key in (1, (slice(None), 2), (Ellipsis, None, 1), slice(None, None, -1), [2, 0],
-                (slice(None), [0, 3]), np.array([1, 1]), (1, slice(1, 3)), X[:, 0] > 0):
+    for key in (
+        1,
+        (slice(None), 2),
+        (Ellipsis, None, 1),
+        slice(None, None, -1),
+        [2, 0],
+        (slice(None), [0, 3]),
+        np.array([1, 1]),
+        (1, slice(1, 3)),
+        X[:, 0] > 0,
+    ):
         close(b, b.getitem(X, key), X[key])
     close(b, b.getitem(X, b.convert_to_tensor([2, 0])), X[[2, 0]])
     close(b, b.slice(X, (1, 1), (2, 2)), X[1:3, 1:3])

@@ -95,8 +95,10 @@ class ndarray:  # noqa: N801 - CuPy's name
 
     # ----------------------------------------------------------- host reads
     def __array__(self, dtype=None, copy=None):
-        raise TypeError("Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a "
-                        "NumPy array explicitly.")
+        raise TypeError(
+            "Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a "
+            "NumPy array explicitly."
+        )
 
     def get(self, stream=None, order="C", out=None):
         _read("get")
@@ -237,8 +239,7 @@ def _binop(name, inplace=False):
     return method
 
 
-for _n in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor", "lshift",
-           "rshift"):
+for _n in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor", "lshift", "rshift"):
     setattr(ndarray, f"__{_n}__", _binop(f"__{_n}__"))
     setattr(ndarray, f"__r{_n}__", _binop(f"__r{_n}__"))
     setattr(ndarray, f"__i{_n}__", _binop(f"__i{_n}__", inplace=True))
@@ -457,8 +458,7 @@ class _MemoryPool:
 
 
 _POOL = _MemoryPool()
-cuda = types.SimpleNamespace(runtime=_Runtime(), Device=_Device, is_available=lambda: True,
-                             get_device_id=lambda: 0)
+cuda = types.SimpleNamespace(runtime=_Runtime(), Device=_Device, is_available=lambda: True, get_device_id=lambda: 0)
 
 
 def get_default_memory_pool():
@@ -470,8 +470,18 @@ def get_default_pinned_memory_pool():
 
 
 # ------------------------------------------------------------------------------- user kernels
-_C_FUNCS = {"sqrt": np.sqrt, "exp": np.exp, "log": np.log, "log1p": np.log1p, "expm1": np.expm1, "tanh": np.tanh,
-            "max": np.maximum, "min": np.minimum, "fabs": np.abs, "abs": np.abs}
+_C_FUNCS = {
+    "sqrt": np.sqrt,
+    "exp": np.exp,
+    "log": np.log,
+    "log1p": np.log1p,
+    "expm1": np.expm1,
+    "tanh": np.tanh,
+    "max": np.maximum,
+    "min": np.minimum,
+    "fabs": np.abs,
+    "abs": np.abs,
+}
 _STATEMENT = re.compile(r"^\s*([A-Za-z_]\w*)\s*(=|\+=|-=|\*=|/=)\s*(.+?)\s*$", re.S)
 _ALLOWED = re.compile(r"^[\w\s.+\-*/()<>=!,]*$")
 
@@ -495,8 +505,18 @@ class ElementwiseKernel:
     in place; missing outputs are allocated. Returns the output (a tuple when there are several).
     """
 
-    def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True, preamble="",
-                 no_return=False, return_tuple=False, **kwargs):
+    def __init__(
+        self,
+        in_params,
+        out_params,
+        operation,
+        name="kernel",
+        reduce_dims=True,
+        preamble="",
+        no_return=False,
+        return_tuple=False,
+        **kwargs,
+    ):
         unknown = set(kwargs) - {"options", "loop_prep", "after_loop"}
         if unknown:
             raise TypeError(f"ElementwiseKernel got unexpected keyword arguments {sorted(unknown)}")
@@ -509,8 +529,10 @@ class ElementwiseKernel:
         for stmt in filter(None, (s.strip() for s in operation.split(";"))):
             m = _STATEMENT.match(stmt)
             if not m or not _ALLOWED.match(m.group(3)) or "?" in stmt:
-                raise ValueError(f"fake ElementwiseKernel {name}: unsupported statement {stmt!r} (the fake reads "
-                                 "'out = expr;' statements only)")
+                raise ValueError(
+                    f"fake ElementwiseKernel {name}: unsupported statement {stmt!r} (the fake reads "
+                    "'out = expr;' statements only)"
+                )
             target = m.group(1)
             if target not in {n for _, n in self.outs}:
                 raise ValueError(f"ElementwiseKernel {name}: {target!r} is assigned but not an output parameter")
@@ -524,8 +546,10 @@ class ElementwiseKernel:
     def __call__(self, *args, size=None, block_size=None, stream=None):
         n_in = len(self.ins)
         if len(args) not in (n_in, n_in + len(self.outs)):
-            raise TypeError(f"Wrong number of arguments for {self.name!r}: {len(args)} given, {n_in} or "
-                            f"{n_in + len(self.outs)} expected")
+            raise TypeError(
+                f"Wrong number of arguments for {self.name!r}: {len(args)} given, {n_in} or "
+                f"{n_in + len(self.outs)} expected"
+            )
         params = self.ins + self.outs
         bound = {}
         for (t, n), v in zip(params, args):
@@ -580,6 +604,7 @@ class ElementwiseKernel:
 
 def fuse(*args, **kwargs):
     """``cupy.fuse``: here the function runs unfused on the device arrays."""
+
     def decorate(fn):
         return fn
 

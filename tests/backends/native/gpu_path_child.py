@@ -54,20 +54,32 @@ def data(n, shape, classes, seed=0):
 
 def mlp():
     """B1's shape, small: Dense+ReLU twice, logits, sparse categorical cross-entropy from logits, Adam."""
-    layers = [hl.Input((20,)), hl.layers.Dense(32, activation="relu"), hl.layers.Dense(32, activation="relu"),
-              hl.layers.Dense(5)]
+    layers = [
+        hl.Input((20,)),
+        hl.layers.Dense(32, activation="relu"),
+        hl.layers.Dense(32, activation="relu"),
+        hl.layers.Dense(5),
+    ]
     return hl.Sequential(layers)
 
 
 def cnn():
-    layers = [hl.Input((8, 8, 2)), hl.layers.Conv2D(4, 3, activation="relu"), hl.layers.MaxPooling2D(2),
-              hl.layers.Flatten(), hl.layers.Dense(5)]
+    layers = [
+        hl.Input((8, 8, 2)),
+        hl.layers.Conv2D(4, 3, activation="relu"),
+        hl.layers.MaxPooling2D(2),
+        hl.layers.Flatten(),
+        hl.layers.Dense(5),
+    ]
     return hl.Sequential(layers)
 
 
 def compile_model(model, metrics=()):
-    model.compile(optimizer=hl.optimizers.Adam(1e-2),
-                  loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=list(metrics))
+    model.compile(
+        optimizer=hl.optimizers.Adam(1e-2),
+        loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True),
+        metrics=list(metrics),
+    )
     return model
 
 
@@ -77,8 +89,7 @@ def save_weights(model, path):
 
 def main(out):
     hl.config.set_backend("native")
-    result = {"device": hl.config.current_backend().default_device() if hasattr(hl.config, "current_backend")
-              else None}
+    result = {"device": hl.config.current_backend().default_device() if hasattr(hl.config, "current_backend") else None}
 
     # the B1-shaped MLP: a warm-up epoch (recording the step), then one epoch measured step by step
     hl.utils.set_random_seed(0)
@@ -97,8 +108,11 @@ def main(out):
     # check, Adam's step count) are skipped where reading waits for the device
     hl.utils.set_random_seed(0)
     eager = compile_model(mlp())
-    eager.compile(optimizer=hl.optimizers.Adam(1e-2),
-                  loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True), jit_compile=False)
+    eager.compile(
+        optimizer=hl.optimizers.Adam(1e-2),
+        loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True),
+        jit_compile=False,
+    )
     eager.fit(x, y, batch_size=32, epochs=1, verbose=0, shuffle=False)
     probe = StepReads()
     eager.fit(x, y, batch_size=32, epochs=1, verbose=0, shuffle=False, callbacks=[probe])
@@ -118,8 +132,9 @@ def main(out):
     path = os.path.join(out, "mlp.hl.zip")
     model.save(path)
     again = hl.saving.load_model(path)
-    result["load_predict_equal"] = bool(np.array_equal(again.predict(x[:16], verbose=0),
-                                                       model.predict(x[:16], verbose=0)))
+    result["load_predict_equal"] = bool(
+        np.array_equal(again.predict(x[:16], verbose=0), model.predict(x[:16], verbose=0))
+    )
     again.fit(x, y, batch_size=32, epochs=1, verbose=0, shuffle=False)  # the loaded optimizer state trains on
     save_weights(again, os.path.join(out, "mlp_loaded.npz"))
 
@@ -139,13 +154,16 @@ def main(out):
     logits = backend.convert_to_tensor(np.zeros((3, 4), np.float32))
     labels = backend.convert_to_tensor(np.array([0, 4, -1], np.int32))
     try:
-        value, grad = backend.value_and_grad(
-            lambda z: backend.sum(backend.sparse_softmax_cross_entropy(labels, z)))(logits)
+        value, grad = backend.value_and_grad(lambda z: backend.sum(backend.sparse_softmax_cross_entropy(labels, z)))(
+            logits
+        )
         loss = backend.to_numpy(backend.sparse_softmax_cross_entropy(labels, logits))
         grad = backend.to_numpy(grad)
-        result["bad_labels"] = {"loss": [None if np.isnan(v) else float(v) for v in loss.tolist()],
-                                "grad_nan_rows": np.isnan(grad).all(axis=1).tolist(),
-                                "grad_row0": grad[0].tolist()}
+        result["bad_labels"] = {
+            "loss": [None if np.isnan(v) else float(v) for v in loss.tolist()],
+            "grad_nan_rows": np.isnan(grad).all(axis=1).tolist(),
+            "grad_row0": grad[0].tolist(),
+        }
     except ValueError as e:
         result["bad_labels"] = {"error": str(e)}
     y_bad = y.copy()
@@ -163,13 +181,18 @@ def main(out):
     try:
         value, grad = backend.value_and_grad(lambda t: backend.sum(backend.take(t, ids, axis=0) * 1.0))(table)
         out = backend.to_numpy(backend.take(table, ids, axis=0))
-        result["bad_take"] = {"nan_rows": np.isnan(out).all(axis=1).tolist(), "row0": out[0].tolist(),
-                              "grad": backend.to_numpy(grad).tolist()}
+        result["bad_take"] = {
+            "nan_rows": np.isnan(out).all(axis=1).tolist(),
+            "row0": out[0].tolist(),
+            "grad": backend.to_numpy(grad).tolist(),
+        }
     except IndexError as e:
         result["bad_take"] = {"error": str(e)}
     # integer powers with negative exponents (JAX's rule), computed without reading the exponents on the host
-    p = backend.power(backend.convert_to_tensor(np.array([2, 1, -1, 3], np.int32)),
-                      backend.convert_to_tensor(np.array([-1, -2, -3, 2], np.int32)))
+    p = backend.power(
+        backend.convert_to_tensor(np.array([2, 1, -1, 3], np.int32)),
+        backend.convert_to_tensor(np.array([-1, -2, -3, 2], np.int32)),
+    )
     result["int_power"] = backend.to_numpy(p).tolist()
     result["op_reads"] = None if start is None else reads() - start  # the to_numpy calls above only
 
@@ -190,8 +213,14 @@ def main(out):
     stats = {}
     for name, t in draws.items():
         v = backend.to_numpy(t).astype(np.float64)
-        stats[name] = {"dtype": backend.dtype(t), "mean": v.mean(), "std": v.std(), "min": v.min(), "max": v.max(),
-                       "sorted_is_range": bool(np.array_equal(np.sort(v), np.arange(v.size)))}
+        stats[name] = {
+            "dtype": backend.dtype(t),
+            "mean": v.mean(),
+            "std": v.std(),
+            "min": v.min(),
+            "max": v.max(),
+            "sorted_is_range": bool(np.array_equal(np.sort(v), np.arange(v.size))),
+        }
     stats["same_seed_same_draw"] = bool(np.array_equal(backend.to_numpy(again), backend.to_numpy(draws["uniform"])))
     stats["new_counter_new_draw"] = not np.array_equal(backend.to_numpy(changed), backend.to_numpy(draws["uniform"]))
     result["draws"] = stats
@@ -199,8 +228,16 @@ def main(out):
     # dropout and an embedding inside a training step
     hl.utils.set_random_seed(2)
     xi = np.random.default_rng(2).integers(0, 50, size=(128, 6))
-    drop = hl.Sequential([hl.Input((6,), dtype="int32"), hl.layers.Embedding(50, 8), hl.layers.Flatten(),
-                          hl.layers.Dropout(0.3), hl.layers.Dense(16, activation="relu"), hl.layers.Dense(5)])
+    drop = hl.Sequential(
+        [
+            hl.Input((6,), dtype="int32"),
+            hl.layers.Embedding(50, 8),
+            hl.layers.Flatten(),
+            hl.layers.Dropout(0.3),
+            hl.layers.Dense(16, activation="relu"),
+            hl.layers.Dense(5),
+        ]
+    )
     compile_model(drop)
     drop.fit(xi, y[:128], batch_size=32, epochs=1, verbose=0)
     probe = StepReads()

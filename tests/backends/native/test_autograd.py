@@ -151,6 +151,7 @@ def test_intermediate_gradients_are_freed_during_backward():
         def backward(g):
             refs.append(weakref.ref(g))
             return (g,)
+
         return record(t.data.copy(), (t,), backward)
 
     x = leaf(np.ones(10))

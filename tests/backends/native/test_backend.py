@@ -25,6 +25,7 @@ def test_contract_is_complete_and_capabilities():
     assert caps.supports_float64 and caps.supports_gpu and not caps.supports_jit
     try:
         import ml_dtypes  # noqa: F401
+
         assert caps.supports_bfloat16
     except ImportError:
         assert not caps.supports_bfloat16
@@ -49,7 +50,8 @@ def test_value_and_grad_argnums_aux_unused_and_ints():
         return B.sum(a * 2.0), {"double": a * 2.0}
 
     (value, aux), (ga, gb, gn) = B.value_and_grad(f, argnums=(0, 1, 2), has_aux=True)(
-        T([1.0, 2.0]), (T([1.0]), T([2.0])), T([1, 2]))
+        T([1.0, 2.0]), (T([1.0]), T([2.0])), T([1, 2])
+    )
     assert B.to_numpy(value) == 6.0
     assert not aux["double"].requires_grad
     assert B.to_numpy(ga).tolist() == [2.0, 2.0]
@@ -220,18 +222,29 @@ def test_importing_with_native_loads_no_framework():
         "assert not bad, bad\n"
         "print('ok')\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={"HIGHLEVEL_BACKEND": "native", "PATH": ""}, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={"HIGHLEVEL_BACKEND": "native", "PATH": ""},
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
 
 
 def test_gpu_request_without_cupy_is_a_clear_error():
     code = "import highlevel.backends.native"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={"HIGHLEVEL_DEVICE": "gpu", "PATH": ""}, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={"HIGHLEVEL_DEVICE": "gpu", "PATH": ""},
+        timeout=120,
+    )
     try:
         import cupy  # noqa: F401
+
         pytest.skip("CuPy is installed here")
     except ImportError:
         pass

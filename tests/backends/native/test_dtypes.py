@@ -9,14 +9,79 @@ from highlevel.backends.native import NativeBackend
 B = NativeBackend()
 X = np.random.default_rng(0).uniform(0.2, 0.9, (2, 3)).astype(np.float32)
 
-UNARY = ["negative", "abs", "sign", "sqrt", "square", "exp", "expm1", "log", "log1p", "log2", "log10", "sin",
-         "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arctanh", "floor",
-         "ceil", "reciprocal", "rsqrt", "erf", "round", "nan_to_num", "relu", "relu6", "sigmoid", "softplus",
-         "softsign", "silu", "gelu", "elu", "selu", "leaky_relu", "hard_sigmoid", "softmax", "log_softmax",
-         "sum", "mean", "max", "min", "prod", "var", "std", "logsumexp", "cumsum", "cumprod", "sort", "flip",
-         "transpose", "squeeze", "copy", "stop_gradient"]
-BINARY = ["add", "subtract", "multiply", "divide", "floor_divide", "mod", "power", "arctan2", "maximum",
-          "minimum", "logaddexp"]
+UNARY = [
+    "negative",
+    "abs",
+    "sign",
+    "sqrt",
+    "square",
+    "exp",
+    "expm1",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "sin",
+    "cos",
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arcsinh",
+    "arctanh",
+    "floor",
+    "ceil",
+    "reciprocal",
+    "rsqrt",
+    "erf",
+    "round",
+    "nan_to_num",
+    "relu",
+    "relu6",
+    "sigmoid",
+    "softplus",
+    "softsign",
+    "silu",
+    "gelu",
+    "elu",
+    "selu",
+    "leaky_relu",
+    "hard_sigmoid",
+    "softmax",
+    "log_softmax",
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "prod",
+    "var",
+    "std",
+    "logsumexp",
+    "cumsum",
+    "cumprod",
+    "sort",
+    "flip",
+    "transpose",
+    "squeeze",
+    "copy",
+    "stop_gradient",
+]
+BINARY = [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "floor_divide",
+    "mod",
+    "power",
+    "arctan2",
+    "maximum",
+    "minimum",
+    "logaddexp",
+]
 OTHER = {
     "matmul": lambda t: B.matmul(t, B.transpose(t)),
     "einsum": lambda t: B.einsum("ij,kj->ik", t, t),
@@ -53,8 +118,12 @@ def test_unary_and_reductions_keep_float32(name):
 @pytest.mark.parametrize("name", BINARY)
 @pytest.mark.parametrize("other", ["tensor", "python_float", "python_int", "int32_tensor"])
 def test_binary_keeps_float32(name, other):
-    operand = {"tensor": B.convert_to_tensor(X + 1), "python_float": 1.5, "python_int": 2,
-               "int32_tensor": B.convert_to_tensor(np.full((3,), 2, np.int32))}[other]
+    operand = {
+        "tensor": B.convert_to_tensor(X + 1),
+        "python_float": 1.5,
+        "python_int": 2,
+        "int32_tensor": B.convert_to_tensor(np.full((3,), 2, np.int32)),
+    }[other]
     _check(lambda t: getattr(B, name)(t, operand))
     _check(lambda t: getattr(B, name)(operand, t))
 

@@ -35,8 +35,7 @@ def _run_child(out, gpu):
     env = {k: v for k, v in os.environ.items() if k not in ("HIGHLEVEL_DEVICE", "FAKE_CUPY", "HIGHLEVEL_BACKEND")}
     if gpu:
         env.update(HIGHLEVEL_DEVICE="gpu", FAKE_CUPY="1")
-    proc = subprocess.run([sys.executable, str(CHILD), str(out)], capture_output=True, text=True, env=env,
-                          timeout=600)
+    proc = subprocess.run([sys.executable, str(CHILD), str(out)], capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -123,8 +122,9 @@ def test_evaluate_predict_and_reload_on_the_fake_gpu(runs):
     cpu, gpu = runs["cpu"][0], runs["gpu"][0]
     assert gpu["mlp_loss"] == pytest.approx(cpu["mlp_loss"], rel=1e-6)
     assert gpu["mlp_evaluate"] == pytest.approx(cpu["mlp_evaluate"], rel=1e-6)
-    np.testing.assert_allclose(np.load(runs["gpu"][1] / "mlp_predict.npy"),
-                               np.load(runs["cpu"][1] / "mlp_predict.npy"), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(
+        np.load(runs["gpu"][1] / "mlp_predict.npy"), np.load(runs["cpu"][1] / "mlp_predict.npy"), rtol=1e-6, atol=1e-7
+    )
     assert gpu["load_predict_equal"] and cpu["load_predict_equal"]
 
 

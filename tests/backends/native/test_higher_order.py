@@ -13,8 +13,7 @@ import numpy as np
 import pytest
 
 import highlevel as hl
-from highlevel.backends.native import NativeBackend, Tensor, is_grad_enabled, no_grad
-from highlevel.backends.native import autograd
+from highlevel.backends.native import NativeBackend, Tensor, autograd, is_grad_enabled, no_grad
 from highlevel.backends.native.autograd import grad, record
 
 B = NativeBackend()
@@ -178,8 +177,10 @@ def _record_sites():
             if not isinstance(node, ast.Call):
                 continue
             fn = node.func
-            if not ((isinstance(fn, ast.Name) and fn.id == "record")
-                    or (isinstance(fn, ast.Attribute) and fn.attr == "record")):
+            if not (
+                (isinstance(fn, ast.Name) and fn.id == "record")
+                or (isinstance(fn, ast.Attribute) and fn.attr == "record")
+            ):
                 continue
             rule = node.args[2] if len(node.args) > 2 else next(k.value for k in node.keywords if k.arg == "backward")
             if isinstance(rule, ast.Name):

@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 
-from highlevel.backends.native import NativeBackend
-from highlevel.backends.native import ops_fused
+from highlevel.backends.native import NativeBackend, ops_fused
 
 B = NativeBackend()
 

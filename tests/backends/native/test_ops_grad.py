@@ -41,8 +41,7 @@ def check(op, *arrays, ref=None, rtol=1e-5, atol=1e-6, **kwargs):
     def loss(*xs):
         return B.sum(B.multiply(op(*xs, **kwargs), B.convert_to_tensor(w)))
 
-    _, grads = B.value_and_grad(loss, argnums=tuple(range(len(arrays))))(
-        *[B.convert_to_tensor(a) for a in arrays])
+    _, grads = B.value_and_grad(loss, argnums=tuple(range(len(arrays))))(*[B.convert_to_tensor(a) for a in arrays])
     for g, n in zip(grads, numeric):
         assert B.dtype(g) == "float64"
         np.testing.assert_allclose(B.to_numpy(g), n, rtol=rtol, atol=atol)
@@ -53,14 +52,29 @@ def rand(*shape, lo=-2.0, hi=2.0):
 
 
 UNARY = [
-    ("negative", np.negative, (-2, 2)), ("abs", np.abs, (0.1, 2)), ("sqrt", np.sqrt, (0.2, 3)),
-    ("square", np.square, (-2, 2)), ("exp", np.exp, (-2, 2)), ("expm1", np.expm1, (-2, 2)),
-    ("log", np.log, (0.2, 3)), ("log1p", np.log1p, (-0.5, 2)), ("log2", np.log2, (0.2, 3)),
-    ("log10", np.log10, (0.2, 3)), ("sin", np.sin, (-2, 2)), ("cos", np.cos, (-2, 2)),
-    ("tan", np.tan, (-1, 1)), ("arcsin", np.arcsin, (-0.8, 0.8)), ("arccos", np.arccos, (-0.8, 0.8)),
-    ("arctan", np.arctan, (-2, 2)), ("sinh", np.sinh, (-2, 2)), ("cosh", np.cosh, (-2, 2)),
-    ("tanh", np.tanh, (-2, 2)), ("arcsinh", np.arcsinh, (-2, 2)), ("arccosh", np.arccosh, (1.2, 3)),
-    ("arctanh", np.arctanh, (-0.8, 0.8)), ("reciprocal", np.reciprocal, (0.5, 2)),
+    ("negative", np.negative, (-2, 2)),
+    ("abs", np.abs, (0.1, 2)),
+    ("sqrt", np.sqrt, (0.2, 3)),
+    ("square", np.square, (-2, 2)),
+    ("exp", np.exp, (-2, 2)),
+    ("expm1", np.expm1, (-2, 2)),
+    ("log", np.log, (0.2, 3)),
+    ("log1p", np.log1p, (-0.5, 2)),
+    ("log2", np.log2, (0.2, 3)),
+    ("log10", np.log10, (0.2, 3)),
+    ("sin", np.sin, (-2, 2)),
+    ("cos", np.cos, (-2, 2)),
+    ("tan", np.tan, (-1, 1)),
+    ("arcsin", np.arcsin, (-0.8, 0.8)),
+    ("arccos", np.arccos, (-0.8, 0.8)),
+    ("arctan", np.arctan, (-2, 2)),
+    ("sinh", np.sinh, (-2, 2)),
+    ("cosh", np.cosh, (-2, 2)),
+    ("tanh", np.tanh, (-2, 2)),
+    ("arcsinh", np.arcsinh, (-2, 2)),
+    ("arccosh", np.arccosh, (1.2, 3)),
+    ("arctanh", np.arctanh, (-0.8, 0.8)),
+    ("reciprocal", np.reciprocal, (0.5, 2)),
     ("rsqrt", lambda x: 1 / np.sqrt(x), (0.5, 2)),
     ("erf", np.vectorize(math.erf), (-3, 3)),
     ("relu", lambda x: np.maximum(x, 0), (-2, 2)),
@@ -92,9 +106,15 @@ def test_gelu_both_forms():
 
 
 BINARY = [
-    ("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply), ("divide", np.divide),
-    ("maximum", np.maximum), ("minimum", np.minimum), ("logaddexp", np.logaddexp),
-    ("arctan2", np.arctan2), ("mod", np.mod),
+    ("add", np.add),
+    ("subtract", np.subtract),
+    ("multiply", np.multiply),
+    ("divide", np.divide),
+    ("maximum", np.maximum),
+    ("minimum", np.minimum),
+    ("logaddexp", np.logaddexp),
+    ("arctan2", np.arctan2),
+    ("mod", np.mod),
 ]
 
 
@@ -116,11 +136,21 @@ REDUCTIONS = ["sum", "mean", "max", "min", "prod", "var", "std", "logsumexp"]
 @pytest.mark.parametrize("axis,keepdims", [(None, False), (1, False), ((0, 2), True), (-1, True)])
 def test_reductions(name, axis, keepdims):
     x = rand(2, 3, 4, lo=0.5, hi=1.5)
-    refs = {"logsumexp": lambda a, axis, keepdims: np.log(np.exp(a).sum(axis=axis, keepdims=keepdims)),
-            "max": np.max, "min": np.min, "sum": np.sum, "mean": np.mean, "prod": np.prod, "var": np.var,
-            "std": np.std}
-    check(lambda t: getattr(B, name)(t, axis=axis, keepdims=keepdims), x,
-          ref=lambda a: refs[name](a, axis=axis, keepdims=keepdims))
+    refs = {
+        "logsumexp": lambda a, axis, keepdims: np.log(np.exp(a).sum(axis=axis, keepdims=keepdims)),
+        "max": np.max,
+        "min": np.min,
+        "sum": np.sum,
+        "mean": np.mean,
+        "prod": np.prod,
+        "var": np.var,
+        "std": np.std,
+    }
+    check(
+        lambda t: getattr(B, name)(t, axis=axis, keepdims=keepdims),
+        x,
+        ref=lambda a: refs[name](a, axis=axis, keepdims=keepdims),
+    )
 
 
 def test_prod_with_zeros_and_cumulative_ops():
@@ -139,7 +169,8 @@ def test_max_ties_share_the_gradient():
     _, g = B.value_and_grad(lambda t: B.max(t))(x)
     assert B.to_numpy(g).tolist() == [0.0, 0.5, 0.5, 0.0]
     _, (g1, g2) = B.value_and_grad(lambda a, b: B.sum(B.maximum(a, b)), argnums=(0, 1))(
-        B.convert_to_tensor(np.array([1.0, 2.0])), B.convert_to_tensor(np.array([1.0, 1.0])))
+        B.convert_to_tensor(np.array([1.0, 2.0])), B.convert_to_tensor(np.array([1.0, 1.0]))
+    )
     assert B.to_numpy(g1).tolist() == [0.5, 1.0] and B.to_numpy(g2).tolist() == [0.5, 0.0]
 
 
@@ -161,16 +192,30 @@ def test_linalg():
     check(B.matmul, rand(4), rand(2, 4, 3), ref=np.matmul)
     check(B.matmul, rand(2, 3, 4), rand(4), ref=np.matmul)
     check(B.matmul, rand(4), rand(4), ref=np.matmul)
-    check(lambda a, b: B.einsum("bij,bjk->bik", a, b), rand(2, 3, 4), rand(2, 4, 2),
-          ref=lambda a, b: np.einsum("bij,bjk->bik", a, b))
-    check(lambda a, b: B.einsum("...ij,jk", a, b), rand(2, 3, 4), rand(4, 2),
-          ref=lambda a, b: np.einsum("...ij,jk", a, b))
+    check(
+        lambda a, b: B.einsum("bij,bjk->bik", a, b),
+        rand(2, 3, 4),
+        rand(2, 4, 2),
+        ref=lambda a, b: np.einsum("bij,bjk->bik", a, b),
+    )
+    check(
+        lambda a, b: B.einsum("...ij,jk", a, b), rand(2, 3, 4), rand(4, 2), ref=lambda a, b: np.einsum("...ij,jk", a, b)
+    )
     check(lambda a: B.einsum("ii->i", a), rand(3, 3), ref=lambda a: np.einsum("ii->i", a))
     check(lambda a, b: B.einsum("ij,k->i", a, b), rand(3, 2), rand(4), ref=lambda a, b: np.einsum("ij,k->i", a, b))
-    check(lambda a, b, c: B.einsum("ij,jk,kl->il", a, b, c), rand(2, 3), rand(3, 4), rand(4, 2),
-          ref=lambda a, b, c: a @ b @ c)
-    check(lambda a, b: B.tensordot(a, b, axes=([1, 2], [0, 1])), rand(2, 3, 4), rand(3, 4, 5),
-          ref=lambda a, b: np.tensordot(a, b, axes=([1, 2], [0, 1])))
+    check(
+        lambda a, b, c: B.einsum("ij,jk,kl->il", a, b, c),
+        rand(2, 3),
+        rand(3, 4),
+        rand(4, 2),
+        ref=lambda a, b, c: a @ b @ c,
+    )
+    check(
+        lambda a, b: B.tensordot(a, b, axes=([1, 2], [0, 1])),
+        rand(2, 3, 4),
+        rand(3, 4, 5),
+        ref=lambda a, b: np.tensordot(a, b, axes=([1, 2], [0, 1])),
+    )
     check(lambda a, b: B.tensordot(a, b, axes=1), rand(2, 3), rand(3, 4), ref=lambda a, b: np.tensordot(a, b, 1))
     check(B.outer, rand(3), rand(2, 2), ref=np.outer)
 
@@ -181,8 +226,7 @@ def test_shape_ops():
     check(lambda t: B.transpose(t, (2, 0, 1)), x, ref=lambda a: a.transpose(2, 0, 1))
     check(lambda t: B.swapaxes(t, 0, 2), x, ref=lambda a: a.swapaxes(0, 2))
     check(lambda t: B.moveaxis(t, 0, -1), x, ref=lambda a: np.moveaxis(a, 0, -1))
-    check(lambda a, b: B.concatenate([a, b], axis=1), x, rand(2, 2, 4),
-          ref=lambda a, b: np.concatenate([a, b], axis=1))
+    check(lambda a, b: B.concatenate([a, b], axis=1), x, rand(2, 2, 4), ref=lambda a, b: np.concatenate([a, b], axis=1))
     check(lambda a, b: B.stack([a, b], axis=-1), x, x + 1, ref=lambda a, b: np.stack([a, b], axis=-1))
     check(lambda t: B.split(t, [1, 3], axis=2)[1], x, ref=lambda a: np.split(a, [1, 3], axis=2)[1])
     check(lambda t: B.expand_dims(t, (0, -1)), x, ref=lambda a: a[None, ..., None])
@@ -192,8 +236,11 @@ def test_shape_ops():
     idx = np.array([[[0, 3, 3]]])
     check(lambda t: B.take_along_axis(t, idx, axis=2), x, ref=lambda a: np.take_along_axis(a, idx, axis=2))
     for mode in ("constant", "reflect", "symmetric", "edge"):
-        check(lambda t: B.pad(t, ((1, 2), (0, 1), (2, 2)), mode=mode), x,
-              ref=lambda a: np.pad(a, ((1, 2), (0, 1), (2, 2)), mode=mode))
+        check(
+            lambda t: B.pad(t, ((1, 2), (0, 1), (2, 2)), mode=mode),
+            x,
+            ref=lambda a: np.pad(a, ((1, 2), (0, 1), (2, 2)), mode=mode),
+        )
     check(lambda t: B.tile(t, (2, 1, 1, 3)), x, ref=lambda a: np.tile(a, (2, 1, 1, 3)))
     check(lambda t: B.repeat(t, 2, axis=1), x, ref=lambda a: np.repeat(a, 2, axis=1))
     check(lambda t: B.repeat(t, np.array([1, 0, 3]), axis=1), x, ref=lambda a: np.repeat(a, [1, 0, 3], axis=1))
@@ -211,8 +258,12 @@ def test_indexing_and_ordering():
     check(lambda t: B.getitem(t, (slice(None), np.array([1, 1]))), x, ref=lambda a: a[:, [1, 1]])
     check(lambda t: t[x > 0], x, ref=lambda a: a[x > 0])
     check(lambda t: B.slice(t, (1, 1), (2, 2)), x, ref=lambda a: a[1:3, 1:3])
-    check(lambda a, u: B.slice_update(a, (1, 0), u), x, rand(2, 2),
-          ref=lambda a, u: np.concatenate([a[:1], np.concatenate([u, a[1:3, 2:]], 1), a[3:]]))
+    check(
+        lambda a, u: B.slice_update(a, (1, 0), u),
+        x,
+        rand(2, 2),
+        ref=lambda a, u: np.concatenate([a[:1], np.concatenate([u, a[1:3, 2:]], 1), a[3:]]),
+    )
     check(lambda t: B.sort(t, axis=0), x, ref=lambda a: np.sort(a, axis=0))
     check(lambda t: B.top_k(t, 2)[0], x, ref=lambda a: -np.sort(-a, axis=-1)[:, :2])
     check(lambda a, b: B.where(a > 0, a, b), x, rand(3), ref=lambda a, b: np.where(a > 0, a, b))

@@ -20,7 +20,6 @@ torch = pytest.importorskip("torch")
 F = torch.nn.functional
 
 
-
 @pytest.fixture(autouse=True)
 def native():
     """Every test here runs on the native backend only (the shared ``backend`` fixture spans all four)."""
@@ -127,8 +126,7 @@ def test_conv_matches_torch(nd, strides, padding, dilation, groups):
     # groups=4 has one input channel per group: the depthwise code path
     x = RNG.standard_normal((2,) + SIZES[nd] + (4,))
     w = RNG.standard_normal((3,) * nd + (4 // groups, 8))
-    out, cot, (dx, dw) = native_run(hl.ops.conv, [x, w], strides=strides, padding=padding,
-                                    dilation_rate=dilation)
+    out, cot, (dx, dw) = native_run(hl.ops.conv, [x, w], strides=strides, padding=padding, dilation_rate=dilation)
     ref, ref_dx, ref_dw = torch_conv(x, w, strides, padding, dilation, groups, cot)
     assert out.shape == ref.shape
     np.testing.assert_allclose(out, ref, **TOL)
@@ -176,8 +174,9 @@ def test_depthwise_conv_matches_torch(nd, strides, padding, dilation):
     c, mult = 3, 2
     x = RNG.standard_normal((2,) + SIZES[nd] + (c,))
     w = RNG.standard_normal((3,) * nd + (c, mult))
-    out, cot, (dx, dw) = native_run(hl.ops.depthwise_conv, [x, w], strides=strides, padding=padding,
-                                    dilation_rate=dilation)
+    out, cot, (dx, dw) = native_run(
+        hl.ops.depthwise_conv, [x, w], strides=strides, padding=padding, dilation_rate=dilation
+    )
     # depthwise = grouped conv with one input channel per group; output channel c * mult + m
     wg = w.reshape(w.shape[:nd] + (1, c * mult))
     ref, ref_dx, ref_dw = torch_conv(x, wg, strides, padding, dilation, c, cot)
@@ -198,9 +197,16 @@ def test_depthwise_conv_agrees_with_keras(knn, data_format):
 # ------------------------------------------------------------------------------------------ conv_transpose
 TRANSPOSE_CASES = [
     # (nd, kernel, strides, padding, output_padding, dilation)
-    (1, 3, 1, "valid", None, 1), (1, 3, 2, "same", None, 1), (1, 2, 2, "same", None, 1),
-    (1, 3, 2, "valid", 1, 1), (1, 3, 2, "same", 0, 1), (1, 2, 3, "valid", None, 1), (1, 3, 1, "same", None, 2),
-    (2, 3, 2, "valid", 1, 1), (2, 3, (2, 1), "same", (1, 0), 1), (3, 2, 2, "valid", 1, 1),
+    (1, 3, 1, "valid", None, 1),
+    (1, 3, 2, "same", None, 1),
+    (1, 2, 2, "same", None, 1),
+    (1, 3, 2, "valid", 1, 1),
+    (1, 3, 2, "same", 0, 1),
+    (1, 2, 3, "valid", None, 1),
+    (1, 3, 1, "same", None, 2),
+    (2, 3, 2, "valid", 1, 1),
+    (2, 3, (2, 1), "same", (1, 0), 1),
+    (3, 2, 2, "valid", 1, 1),
 ]
 
 
@@ -236,7 +242,11 @@ def test_conv_transpose_is_the_input_gradient_of_conv():
 # --------------------------------------------------------------------------------------------------- pools
 POOL_CASES = [
     # (nd, pool_size, strides, padding)
-    (1, 2, None, "valid"), (1, 3, 2, "same"), (2, 3, 2, "same"), (2, (3, 2), 1, "same"), (2, 2, None, "same"),
+    (1, 2, None, "valid"),
+    (1, 3, 2, "same"),
+    (2, 3, 2, "same"),
+    (2, (3, 2), 1, "same"),
+    (2, 2, None, "same"),
     (3, 3, 2, "same"),
 ]
 
@@ -248,17 +258,29 @@ def test_pool_agrees_with_keras(knn, name, nd, pool, strides, padding):
     pool_t = pool if isinstance(pool, tuple) else (pool,) * nd
     strides_t = pool_t if strides is None else (strides,) * nd
     ref = getattr(knn, name)
-    compare_with_jax(getattr(hl.ops, name), lambda a: ref(a, pool_t, strides_t, padding), [x],
-                     pool_size=pool, strides=strides, padding=padding)
+    compare_with_jax(
+        getattr(hl.ops, name),
+        lambda a: ref(a, pool_t, strides_t, padding),
+        [x],
+        pool_size=pool,
+        strides=strides,
+        padding=padding,
+    )
 
 
 @pytest.mark.parametrize("name", ["max_pool", "average_pool"])
 def test_pool_channels_first(knn, name):
     x = RNG.standard_normal((2, 3, 7, 6))
     ref = getattr(knn, name)
-    compare_with_jax(getattr(hl.ops, name),
-                     lambda a: ref(a, (3, 3), (2, 2), "same", data_format="channels_first"), [x],
-                     pool_size=3, strides=2, padding="same", data_format="channels_first")
+    compare_with_jax(
+        getattr(hl.ops, name),
+        lambda a: ref(a, (3, 3), (2, 2), "same", data_format="channels_first"),
+        [x],
+        pool_size=3,
+        strides=2,
+        padding="same",
+        data_format="channels_first",
+    )
 
 
 def test_average_pool_same_averages_real_entries_only():
@@ -329,4 +351,3 @@ def test_errors_are_clear():
         hl.ops.average_pool(x, 2, strides=(1, 1, 1))
     with pytest.raises(ValueError, match="output_padding"):
         hl.ops.conv_transpose(x, np.zeros((3, 3, 2, 4)), strides=2, output_padding=2)
-

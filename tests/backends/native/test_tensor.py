@@ -38,7 +38,7 @@ def test_operators_go_through_the_ops():
     assert (x * x).tolist() == [1.0, 4.0, 9.0]
     assert (6.0 / x).tolist() == [6.0, 3.0, 2.0]
     assert (x // 2.0).tolist() == [0.0, 1.0, 1.0] and (x % 2.0).tolist() == [1.0, 0.0, 1.0]
-    assert (x ** 2).tolist() == [1.0, 4.0, 9.0] and (2.0 ** x).tolist() == [2.0, 4.0, 8.0]
+    assert (x**2).tolist() == [1.0, 4.0, 9.0] and (2.0**x).tolist() == [2.0, 4.0, 8.0]
     assert (-x).tolist() == [-1.0, -2.0, -3.0] and abs(-x).tolist() == [1.0, 2.0, 3.0]
     m = Tensor(np.eye(2, dtype=np.float32))
     assert (m @ m).tolist() == [[1.0, 0.0], [0.0, 1.0]]
@@ -49,7 +49,7 @@ def test_operators_go_through_the_ops():
     assert (b | (x < 1.5)).tolist() == [True, True, True]
     assert (b ^ True).tolist() == [True, False, False] and (~b).tolist() == [True, False, False]
     with pytest.raises(TypeError):
-        ~x
+        ~x  # noqa: B018 - the operator itself must raise
     assert np.array([1.0, 1.0, 1.0], np.float32) * x is not None
     assert isinstance(np.ones(3, np.float32) + x, Tensor)  # numpy defers to the tensor
     t2 = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))

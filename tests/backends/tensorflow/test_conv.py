@@ -27,12 +27,14 @@ def ref_conv(x, k, strides, padding, dil, groups=1):
     cout_g = cout // groups
     out = np.zeros((x.shape[0], *out_sp, cout))
     for kidx in np.ndindex(*k.shape[:n]):
-        sl = tuple(slice(kidx[i] * dil[i], kidx[i] * dil[i] + (out_sp[i] - 1) * strides[i] + 1, strides[i])
-                   for i in range(n))
+        sl = tuple(
+            slice(kidx[i] * dil[i], kidx[i] * dil[i] + (out_sp[i] - 1) * strides[i] + 1, strides[i]) for i in range(n)
+        )
         patch = x[(slice(None),) + sl]
         for g in range(groups):
-            out[..., g * cout_g:(g + 1) * cout_g] += (
-                patch[..., g * cin_g:(g + 1) * cin_g] @ k[kidx][:, g * cout_g:(g + 1) * cout_g])
+            out[..., g * cout_g : (g + 1) * cout_g] += (
+                patch[..., g * cin_g : (g + 1) * cin_g] @ k[kidx][:, g * cout_g : (g + 1) * cout_g]
+            )
     return out
 
 
@@ -44,8 +46,10 @@ def ref_conv_transpose(x, k, strides, padding, output_padding, dil):
     full_sp = [(x.shape[1 + i] - 1) * strides[i] + eff[i] for i in range(n)]
     full = np.zeros((x.shape[0], *full_sp, k.shape[-2]))
     for kidx in np.ndindex(*ks):
-        sl = tuple(slice(kidx[i] * dil[i], kidx[i] * dil[i] + (x.shape[1 + i] - 1) * strides[i] + 1, strides[i])
-                   for i in range(n))
+        sl = tuple(
+            slice(kidx[i] * dil[i], kidx[i] * dil[i] + (x.shape[1 + i] - 1) * strides[i] + 1, strides[i])
+            for i in range(n)
+        )
         full[(slice(None),) + sl] += x @ k[kidx].T
     out = full
     for i in range(n):
@@ -59,7 +63,7 @@ def ref_conv_transpose(x, k, strides, padding, output_padding, dil):
             hi = pad_len - lo
         size = (x.shape[1 + i] - 1) * strides[i] + 1 + lo + hi - eff[i] + 1
         shift = eff[i] - 1 - lo
-        ext = np.zeros(out.shape[:1 + i] + (size + abs(shift) + out.shape[1 + i],) + out.shape[2 + i:])
+        ext = np.zeros(out.shape[: 1 + i] + (size + abs(shift) + out.shape[1 + i],) + out.shape[2 + i :])
         ext_key = [slice(None)] * out.ndim
         ext_key[1 + i] = slice(abs(shift), abs(shift) + out.shape[1 + i])
         ext[tuple(ext_key)] = out
@@ -88,9 +92,17 @@ def ref_pool(x, pool, strides, padding, kind):
 
 CONV_CASES = [
     # (spatial dims, strides, padding, dilation, groups)
-    (1, 1, "valid", 1, 1), (1, 2, "same", 1, 2), (1, 2, "same", 2, 1), (2, 1, "same", 1, 1),
-    (2, (2, 1), "valid", 1, 1), (2, 2, "same", 2, 1), (2, 1, "valid", (2, 1), 2), (2, 3, "same", 1, 4),
-    (3, 1, "same", 1, 1), (3, 2, "valid", 1, 2), (3, 1, "same", 2, 1),
+    (1, 1, "valid", 1, 1),
+    (1, 2, "same", 1, 2),
+    (1, 2, "same", 2, 1),
+    (2, 1, "same", 1, 1),
+    (2, (2, 1), "valid", 1, 1),
+    (2, 2, "same", 2, 1),
+    (2, 1, "valid", (2, 1), 2),
+    (2, 3, "same", 1, 4),
+    (3, 1, "same", 1, 1),
+    (3, 2, "valid", 1, 2),
+    (3, 1, "same", 2, 1),
 ]
 
 
@@ -111,24 +123,48 @@ def test_conv(tfb, n, strides, padding, dil, groups, data_format):
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("n,strides,padding,dil", [
-    (1, 1, "valid", 1), (1, 2, "same", 1), (2, 1, "same", 1), (2, 2, "valid", 1), (2, (2, 1), "same", 1),
-    (2, 1, "same", 2), (2, 2, "same", 2), (3, 1, "valid", 1), (3, 2, "same", 1)])
+@pytest.mark.parametrize(
+    "n,strides,padding,dil",
+    [
+        (1, 1, "valid", 1),
+        (1, 2, "same", 1),
+        (2, 1, "same", 1),
+        (2, 2, "valid", 1),
+        (2, (2, 1), "same", 1),
+        (2, 1, "same", 2),
+        (2, 2, "same", 2),
+        (3, 1, "valid", 1),
+        (3, 2, "same", 1),
+    ],
+)
 def test_depthwise_conv(tfb, n, strides, padding, dil):
     c, mult = 3, 2
     x = RNG.standard_normal((2,) + (6,) * n + (c,)).astype("float32")
     k = RNG.standard_normal((3,) * n + (c, mult)).astype("float32")
-    want = ref_conv(x.astype("float64"), k.reshape(k.shape[:n] + (1, c * mult)), _t(strides, n), padding,
-                    _t(dil, n), groups=c)
+    want = ref_conv(
+        x.astype("float64"), k.reshape(k.shape[:n] + (1, c * mult)), _t(strides, n), padding, _t(dil, n), groups=c
+    )
     got = tfb.to_numpy(tfb.depthwise_conv(x, k, strides, padding, None, dil))
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("n,k,strides,padding,output_padding,dil", [
-    (1, 3, 2, "valid", None, 1), (1, 3, 2, "same", None, 1), (1, 4, 3, "same", 1, 1), (1, 2, 3, "valid", None, 1),
-    (2, 3, 2, "same", None, 1), (2, 3, 1, "valid", None, 2), (2, 3, 2, "same", None, 2),
-    (2, 3, 2, "valid", 1, 2), (2, 3, 2, "same", 1, 1), (2, 5, 2, "same", 0, 1), (3, 2, 2, "same", None, 1),
-    (3, 3, 1, "same", None, 2)])
+@pytest.mark.parametrize(
+    "n,k,strides,padding,output_padding,dil",
+    [
+        (1, 3, 2, "valid", None, 1),
+        (1, 3, 2, "same", None, 1),
+        (1, 4, 3, "same", 1, 1),
+        (1, 2, 3, "valid", None, 1),
+        (2, 3, 2, "same", None, 1),
+        (2, 3, 1, "valid", None, 2),
+        (2, 3, 2, "same", None, 2),
+        (2, 3, 2, "valid", 1, 2),
+        (2, 3, 2, "same", 1, 1),
+        (2, 5, 2, "same", 0, 1),
+        (3, 2, 2, "same", None, 1),
+        (3, 3, 1, "same", None, 2),
+    ],
+)
 def test_conv_transpose(tfb, n, k, strides, padding, output_padding, dil):
     x = RNG.standard_normal((2,) + (5,) * n + (3,)).astype("float32")
     kern = RNG.standard_normal((k,) * n + (4, 3)).astype("float32")
@@ -140,9 +176,17 @@ def test_conv_transpose(tfb, n, k, strides, padding, output_padding, dil):
 
 
 @pytest.mark.parametrize("kind", ["max", "avg"])
-@pytest.mark.parametrize("n,pool,strides,padding", [
-    (1, 2, None, "valid"), (1, 3, 2, "same"), (2, 2, None, "valid"), (2, 3, 2, "same"), (2, (2, 3), 1, "same"),
-    (3, 2, 2, "same")])
+@pytest.mark.parametrize(
+    "n,pool,strides,padding",
+    [
+        (1, 2, None, "valid"),
+        (1, 3, 2, "same"),
+        (2, 2, None, "valid"),
+        (2, 3, 2, "same"),
+        (2, (2, 3), 1, "same"),
+        (3, 2, 2, "same"),
+    ],
+)
 def test_pool(tfb, kind, n, pool, strides, padding):
     x = RNG.standard_normal((2,) + (7,) * n + (3,)).astype("float32")
     s = _t(pool, n) if strides is None else _t(strides, n)

@@ -7,26 +7,40 @@ from highlevel.backends.contract import Variable, dtypes
 
 
 # ------------------------------------------------------------------ conversion and promotion
-@pytest.mark.parametrize("value,want", [
-    (1.5, "float32"), (3, "int32"), (True, "bool"), ([1, 2], "int32"), ([1.0, 2], "float32"),
-    (np.ones(2), "float64"), (np.ones(2, "int64"), "int64"), (np.float64(2.0), "float64"),
-    (np.ones(2, "float16"), "float16"), ([], "float32")])
+@pytest.mark.parametrize(
+    "value,want",
+    [
+        (1.5, "float32"),
+        (3, "int32"),
+        (True, "bool"),
+        ([1, 2], "int32"),
+        ([1.0, 2], "float32"),
+        (np.ones(2), "float64"),
+        (np.ones(2, "int64"), "int64"),
+        (np.float64(2.0), "float64"),
+        (np.ones(2, "float16"), "float16"),
+        ([], "float32"),
+    ],
+)
 def test_convert_to_tensor_default_dtypes(tfb, value, want):
     assert tfb.dtype(tfb.convert_to_tensor(value)) == want
 
 
-@pytest.mark.parametrize("a,b,want", [
-    (np.ones(2, "float32"), 2.0, "float32"),
-    (np.ones(2, "int32"), 2.5, "float32"),
-    (np.ones(2, "int8"), 3, "int8"),
-    (np.ones(2, "float32"), np.float64(2.0), "float64"),
-    (np.ones(2, "float32"), np.ones(2, "float64"), "float64"),
-    (np.ones(2, "int64"), np.ones(2, "float16"), "float16"),
-    (np.ones(2, "int8"), np.ones(2, "uint8"), "int16"),
-    (np.ones(2, "float16"), 1, "float16"),
-    (np.ones(2, "bool"), 1, "int32"),
-    (np.ones(2, "uint64"), np.ones(2, "int64"), "float32"),
-])
+@pytest.mark.parametrize(
+    "a,b,want",
+    [
+        (np.ones(2, "float32"), 2.0, "float32"),
+        (np.ones(2, "int32"), 2.5, "float32"),
+        (np.ones(2, "int8"), 3, "int8"),
+        (np.ones(2, "float32"), np.float64(2.0), "float64"),
+        (np.ones(2, "float32"), np.ones(2, "float64"), "float64"),
+        (np.ones(2, "int64"), np.ones(2, "float16"), "float16"),
+        (np.ones(2, "int8"), np.ones(2, "uint8"), "int16"),
+        (np.ones(2, "float16"), 1, "float16"),
+        (np.ones(2, "bool"), 1, "int32"),
+        (np.ones(2, "uint64"), np.ones(2, "int64"), "float32"),
+    ],
+)
 def test_binary_promotion(tfb, a, b, want):
     assert tfb.dtype(tfb.multiply(a, b)) == want
     assert tfb.dtype(tfb.add(b, a)) == want
@@ -123,9 +137,15 @@ def test_devices(tfb):
 
 
 # ---------------------------------------------------------------------------------- random
-@pytest.mark.parametrize("op,args", [
-    ("random_normal", ((3, 4),)), ("random_uniform", ((3, 4),)), ("random_truncated_normal", ((100,),)),
-    ("random_randint", ((50,), 2, 9))])
+@pytest.mark.parametrize(
+    "op,args",
+    [
+        ("random_normal", ((3, 4),)),
+        ("random_uniform", ((3, 4),)),
+        ("random_truncated_normal", ((100,),)),
+        ("random_randint", ((50,), 2, 9)),
+    ],
+)
 def test_random_reproducible(tfb, tf, op, args):
     f = getattr(tfb, op)
     a = tfb.to_numpy(f(*args, seed=(7, 3)))

@@ -16,8 +16,7 @@ def _traced(fn, signature):
 def test_symbolic_tensors_are_pipeline_tensors_eager_ones_are_not():
     b = get("tensorflow")
     seen = []
-    _traced(lambda x: seen.append(b.is_pipeline_tensor(x)) or x, [tf.TensorSpec((None,), tf.float32)])(
-        tf.ones((2,)))
+    _traced(lambda x: seen.append(b.is_pipeline_tensor(x)) or x, [tf.TensorSpec((None,), tf.float32)])(tf.ones((2,)))
     assert seen == [True]
     assert not b.is_pipeline_tensor(tf.ones((2,)))
     assert not b.is_pipeline_tensor(np.ones(2))
@@ -33,12 +32,16 @@ def test_take_along_axis_with_an_unknown_batch_matches_numpy():
     b = get("tensorflow")
     x = np.arange(24, dtype="float32").reshape(4, 6)
     idx = np.array([[5, 0, -1], [1, 1, 2], [0, 3, 4], [2, 2, 2]])
-    fn = _traced(lambda a, i: b.take_along_axis(a, i, axis=1),
-                 [tf.TensorSpec((None, 6), tf.float32), tf.TensorSpec((None, 3), tf.int64)])
+    fn = _traced(
+        lambda a, i: b.take_along_axis(a, i, axis=1),
+        [tf.TensorSpec((None, 6), tf.float32), tf.TensorSpec((None, 3), tf.int64)],
+    )
     np.testing.assert_array_equal(fn(x, idx).numpy(), np.take_along_axis(x, idx % 6, axis=1))
     # A broadcast index (one row for the whole batch), as the image transforms use it.
-    fn = _traced(lambda a, i: b.take_along_axis(a, i, axis=1),
-                 [tf.TensorSpec((None, 6), tf.float32), tf.TensorSpec((1, 3), tf.int64)])
+    fn = _traced(
+        lambda a, i: b.take_along_axis(a, i, axis=1),
+        [tf.TensorSpec((None, 6), tf.float32), tf.TensorSpec((1, 3), tf.int64)],
+    )
     np.testing.assert_array_equal(fn(x, idx[:1]).numpy(), np.take_along_axis(x, np.repeat(idx[:1] % 6, 4, 0), 1))
 
 

@@ -11,15 +11,18 @@ def _grad(b, fn, *args, argnums=0):
     return b.to_numpy(g)
 
 
-@pytest.mark.parametrize("op,x,want", [
-    ("relu", [-1.0, 0.0, 2.0], [0.0, 0.0, 1.0]),
-    ("abs", [-1.0, 0.0, 2.0], [-1.0, 0.0, 1.0]),
-    ("relu6", [0.0, 3.0, 6.0, 7.0], [0.0, 1.0, 0.0, 0.0]),
-    ("leaky_relu", [-1.0, 0.0, 1.0], [0.2, 1.0, 1.0]),
-    ("sign", [-1.0, 0.0, 1.0], [0.0, 0.0, 0.0]),
-    ("floor", [0.5, 1.5], [0.0, 0.0]),
-    ("round", [0.5, 1.7], [0.0, 0.0]),
-])
+@pytest.mark.parametrize(
+    "op,x,want",
+    [
+        ("relu", [-1.0, 0.0, 2.0], [0.0, 0.0, 1.0]),
+        ("abs", [-1.0, 0.0, 2.0], [-1.0, 0.0, 1.0]),
+        ("relu6", [0.0, 3.0, 6.0, 7.0], [0.0, 1.0, 0.0, 0.0]),
+        ("leaky_relu", [-1.0, 0.0, 1.0], [0.2, 1.0, 1.0]),
+        ("sign", [-1.0, 0.0, 1.0], [0.0, 0.0, 0.0]),
+        ("floor", [0.5, 1.5], [0.0, 0.0]),
+        ("round", [0.5, 1.7], [0.0, 0.0]),
+    ],
+)
 def test_elementwise_kinks(tfb, op, x, want):
     np.testing.assert_allclose(_grad(tfb, getattr(tfb, op), np.array(x, "float32")), want)
 
@@ -74,20 +77,26 @@ def test_slice_update_differentiable_in_both(tfb):
 
 def test_gather_ops_gradients(tfb):
     x = np.arange(6, dtype="float32").reshape(2, 3)
-    np.testing.assert_allclose(_grad(tfb, lambda a: tfb.getitem(a, (slice(None), [0, 0, -1])), x),
-                               [[2.0, 0.0, 1.0], [2.0, 0.0, 1.0]])
-    np.testing.assert_allclose(_grad(tfb, lambda a: tfb.take_along_axis(a, np.array([[0], [2]]), 1), x),
-                               [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
-    np.testing.assert_allclose(_grad(tfb, lambda a: tfb.pad(a, ((0, 0), (2, 0)), "edge"), x),
-                               [[3.0, 1.0, 1.0], [3.0, 1.0, 1.0]])
+    np.testing.assert_allclose(
+        _grad(tfb, lambda a: tfb.getitem(a, (slice(None), [0, 0, -1])), x), [[2.0, 0.0, 1.0], [2.0, 0.0, 1.0]]
+    )
+    np.testing.assert_allclose(
+        _grad(tfb, lambda a: tfb.take_along_axis(a, np.array([[0], [2]]), 1), x), [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    )
+    np.testing.assert_allclose(
+        _grad(tfb, lambda a: tfb.pad(a, ((0, 0), (2, 0)), "edge"), x), [[3.0, 1.0, 1.0], [3.0, 1.0, 1.0]]
+    )
 
 
-@pytest.mark.parametrize("op,x_shape,k_shape", [
-    ("conv", (1, 5, 5, 4), (3, 3, 2, 4)),          # grouped: no CPU gradient kernel in TensorFlow
-    ("conv", (1, 4, 4, 4, 2), (2, 2, 2, 2, 2)),    # 3-D
-    ("depthwise_conv", (1, 6, 3), (3, 3, 2)),      # 1-D depthwise
-    ("conv_transpose", (1, 4, 4, 2), (3, 3, 3, 2)),
-])
+@pytest.mark.parametrize(
+    "op,x_shape,k_shape",
+    [
+        ("conv", (1, 5, 5, 4), (3, 3, 2, 4)),  # grouped: no CPU gradient kernel in TensorFlow
+        ("conv", (1, 4, 4, 4, 2), (2, 2, 2, 2, 2)),  # 3-D
+        ("depthwise_conv", (1, 6, 3), (3, 3, 2)),  # 1-D depthwise
+        ("conv_transpose", (1, 4, 4, 2), (3, 3, 3, 2)),
+    ],
+)
 def test_conv_family_gradients_run(tfb, op, x_shape, k_shape):
     rng = np.random.default_rng(0)
     x, k = rng.standard_normal(x_shape).astype("float32"), rng.standard_normal(k_shape).astype("float32")

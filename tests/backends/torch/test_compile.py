@@ -20,8 +20,12 @@ def _fit(jit_compile):
     with hl.config.backend_scope("torch"):
         hl.utils.set_random_seed(0)
         model = hl.Sequential([hl.Input((6,)), hl.layers.Dense(8, activation="relu"), hl.layers.Dense(3)])
-        model.compile(optimizer="adam", loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True),
-                      metrics=["accuracy"], jit_compile=jit_compile)
+        model.compile(
+            optimizer="adam",
+            loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True),
+            metrics=["accuracy"],
+            jit_compile=jit_compile,
+        )
         history = model.fit(X, Y, batch_size=16, epochs=2, verbose=0, shuffle=False)
         return model, history.history
 

@@ -34,8 +34,7 @@ def test_creation_ops(b):
     np.testing.assert_array_equal(b.to_numpy(b.eye(3, 4, k=-1)), np.eye(3, 4, k=-1))
     np.testing.assert_allclose(b.to_numpy(b.linspace(-1, 2, 7)), np.linspace(-1, 2, 7), rtol=1e-7)
     np.testing.assert_allclose(b.to_numpy(b.linspace(0, 1, 4, endpoint=False)), [0, 0.25, 0.5, 0.75])
-    np.testing.assert_array_equal(b.to_numpy(b.linspace(0, 10, 4, dtype="int32")),
-                                  np.linspace(0, 10, 4, dtype="int32"))
+    np.testing.assert_array_equal(b.to_numpy(b.linspace(0, 10, 4, dtype="int32")), np.linspace(0, 10, 4, dtype="int32"))
     x = b.convert_to_tensor([1.0, 2.0])
     y = b.copy(x)
     assert y is not x and b.to_numpy(y).tolist() == [1.0, 2.0]
@@ -108,8 +107,11 @@ def test_value_and_grad_pytrees_unused_and_int_leaves(b):
     def f(params, n):
         return b.sum(b.square(params["w"])) + b.sum(b.multiply(params["b"][0], b.cast(n, "float32")))
 
-    params = {"w": np.array([1.0, -2.0], np.float32), "b": [np.float32(0.5), np.array([1.0], np.float32)],
-              "steps": np.array([3])}
+    params = {
+        "w": np.array([1.0, -2.0], np.float32),
+        "b": [np.float32(0.5), np.array([1.0], np.float32)],
+        "steps": np.array([3]),
+    }
     value, (g, gn) = b.value_and_grad(f, argnums=(0, 1))(params, np.array([1, 2]))
     assert float(value) == pytest.approx(5.0 + 1.5)
     assert b.to_numpy(g["w"]).tolist() == [2.0, -4.0]
@@ -150,8 +152,9 @@ def test_gradient_conventions(b):
     np.testing.assert_array_equal(grad(lambda x: b.sum(b.abs(x)), [0.0, 2.0, -2.0]), [0.0, 1.0, -1.0])
     np.testing.assert_array_equal(grad(lambda x: b.max(x), [1.0, 3.0, 3.0]), [0.0, 0.5, 0.5])
     np.testing.assert_array_equal(grad(lambda x: b.sum(b.maximum(x, 1.0)), [1.0, 2.0]), [0.5, 1.0])
-    np.testing.assert_array_equal(grad(lambda x: b.sum(b.clip(x, 0.0, 1.0)), [-1.0, 0.0, 0.5, 1.0, 2.0]),
-                                  [0.0, 1.0, 1.0, 1.0, 0.0])
+    np.testing.assert_array_equal(
+        grad(lambda x: b.sum(b.clip(x, 0.0, 1.0)), [-1.0, 0.0, 0.5, 1.0, 2.0]), [0.0, 1.0, 1.0, 1.0, 0.0]
+    )
     np.testing.assert_allclose(grad(lambda x: b.sum(b.leaky_relu(x)), [0.0, -1.0]), [1.0, 0.2])
     np.testing.assert_array_equal(grad(lambda x: b.sum(b.relu6(x)), [0.0, 6.0, 3.0]), [0.0, 0.0, 1.0])
     assert np.isinf(grad(lambda x: b.sum(b.sqrt(x)), [0.0])[0])
@@ -159,10 +162,15 @@ def test_gradient_conventions(b):
 
 
 # -------------------------------------------------------------------------- random
-@pytest.mark.parametrize("op, args", [
-    ("random_normal", {}), ("random_uniform", {}), ("random_truncated_normal", {}),
-    ("random_randint", {"minval": 0, "maxval": 10}),
-])
+@pytest.mark.parametrize(
+    "op, args",
+    [
+        ("random_normal", {}),
+        ("random_uniform", {}),
+        ("random_truncated_normal", {}),
+        ("random_randint", {"minval": 0, "maxval": 10}),
+    ],
+)
 def test_random_reproducible_per_seed(b, op, args):
     f = getattr(b, op)
     a = b.to_numpy(f((50,), seed=(3, 4), **args))

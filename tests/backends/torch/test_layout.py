@@ -30,8 +30,11 @@ def _train(optimizer, first="fit"):
 
 @pytest.mark.parametrize("optimizer", ["adam", "sgd_momentum", "rmsprop"])
 def test_kernels_and_slots_are_column_major_and_train_like_row_major(optimizer, monkeypatch, tmp_path):
-    make = {"adam": lambda: hl.optimizers.Adam(0.01), "sgd_momentum": lambda: hl.optimizers.SGD(0.05, momentum=0.9),
-            "rmsprop": lambda: hl.optimizers.RMSprop(0.01, momentum=0.5)}[optimizer]
+    make = {
+        "adam": lambda: hl.optimizers.Adam(0.01),
+        "sgd_momentum": lambda: hl.optimizers.SGD(0.05, momentum=0.9),
+        "rmsprop": lambda: hl.optimizers.RMSprop(0.01, momentum=0.5),
+    }[optimizer]
     model = _train(make)
     for layer in model.layers:
         kernel = layer.kernel.handle

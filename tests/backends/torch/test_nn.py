@@ -52,10 +52,11 @@ def ref_conv(x, k, strides, padding, dilation):
         sl = tuple(slice(p * s, p * s + (w - 1) * d + 1, d) for p, s, w, d in zip(pos, strides, window, dilation))
         patch = x[(slice(None),) + sl]  # (batch, *window, channels)
         for g in range(groups):
-            pg = patch[..., g * cin:(g + 1) * cin]
-            kg = k[..., g * per_group:(g + 1) * per_group]
+            pg = patch[..., g * cin : (g + 1) * cin]
+            kg = k[..., g * per_group : (g + 1) * per_group]
             out[(slice(None),) + pos + (slice(g * per_group, (g + 1) * per_group),)] = np.tensordot(
-                pg, kg, axes=(list(range(1, nd + 2)), list(range(nd + 1))))
+                pg, kg, axes=(list(range(1, nd + 2)), list(range(nd + 1)))
+            )
     return out
 
 
@@ -160,10 +161,18 @@ def test_conv_rejects_bad_channels(b):
         b.conv(np.ones((1, 5, 3), np.float32), np.ones((2, 2, 4), np.float32))
 
 
-@pytest.mark.parametrize("n, k, s, d, padding", [
-    (6, 3, 2, 1, "same"), (6, 4, 2, 1, "same"), (5, 3, 1, 1, "same"), (5, 2, 1, 2, "same"),
-    (7, 3, 2, 1, "valid"), (5, 3, 1, 2, "valid"), (8, 2, 2, 1, "valid"),
-])
+@pytest.mark.parametrize(
+    "n, k, s, d, padding",
+    [
+        (6, 3, 2, 1, "same"),
+        (6, 4, 2, 1, "same"),
+        (5, 3, 1, 1, "same"),
+        (5, 2, 1, 2, "same"),
+        (7, 3, 2, 1, "valid"),
+        (5, 3, 1, 2, "valid"),
+        (8, 2, 2, 1, "valid"),
+    ],
+)
 def test_conv_transpose_is_the_gradient_of_conv(b, n, k, s, d, padding):
     # where the shapes line up, conv_transpose(y) == d<conv(x), y>/dx (the contract's definition)
     x = RNG.standard_normal((2, n, n, 3)).astype(np.float32)
@@ -175,14 +184,17 @@ def test_conv_transpose_is_the_gradient_of_conv(b, n, k, s, d, padding):
     close(b, got, b.to_numpy(want), rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("n, k, s, padding, output_padding, expected", [
-    (4, 3, 2, "same", None, 8),      # n * s
-    (4, 3, 2, "valid", None, 9),     # (n - 1) * s + max(k, s)
-    (4, 2, 3, "valid", None, 12),    # stride > kernel: zeros after the last window
-    (4, 3, 2, "same", 0, 7),         # (n - 1) * s + k % 2 + output_padding
-    (4, 3, 2, "valid", 1, 10),       # (n - 1) * s + k + output_padding
-    (5, 4, 1, "same", None, 5),
-])
+@pytest.mark.parametrize(
+    "n, k, s, padding, output_padding, expected",
+    [
+        (4, 3, 2, "same", None, 8),  # n * s
+        (4, 3, 2, "valid", None, 9),  # (n - 1) * s + max(k, s)
+        (4, 2, 3, "valid", None, 12),  # stride > kernel: zeros after the last window
+        (4, 3, 2, "same", 0, 7),  # (n - 1) * s + k % 2 + output_padding
+        (4, 3, 2, "valid", 1, 10),  # (n - 1) * s + k + output_padding
+        (5, 4, 1, "same", None, 5),
+    ],
+)
 def test_conv_transpose_output_sizes(b, n, k, s, padding, output_padding, expected):
     x = np.ones((1, n, 2), np.float32)
     kern = np.ones((k, 3, 2), np.float32)
@@ -201,10 +213,18 @@ def test_conv_transpose_valid_values_by_hand(b):
 
 
 # --------------------------------------------------------------------- pooling
-@pytest.mark.parametrize("spatial, pool, strides, padding", [
-    ((7,), 2, None, "valid"), ((7,), 3, 2, "same"), ((6, 5), 2, None, "same"), ((6, 5), (3, 2), (2, 1), "same"),
-    ((5, 5), 3, 1, "same"), ((4, 5, 3), 2, None, "same"), ((4, 5, 3), (2, 3, 1), 1, "valid"),
-])
+@pytest.mark.parametrize(
+    "spatial, pool, strides, padding",
+    [
+        ((7,), 2, None, "valid"),
+        ((7,), 3, 2, "same"),
+        ((6, 5), 2, None, "same"),
+        ((6, 5), (3, 2), (2, 1), "same"),
+        ((5, 5), 3, 1, "same"),
+        ((4, 5, 3), 2, None, "same"),
+        ((4, 5, 3), (2, 3, 1), 1, "valid"),
+    ],
+)
 def test_pools_against_reference(b, spatial, pool, strides, padding):
     nd = len(spatial)
     x = RNG.standard_normal((2, *spatial, 3)).astype(np.float32)

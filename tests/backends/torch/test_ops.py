@@ -45,8 +45,12 @@ def test_round_half_to_even_with_decimals(b):
 @pytest.mark.parametrize("keepdims", [False, True])
 def test_reductions(b, axis, keepdims):
     for name in ("sum", "mean", "max", "min", "prod", "var", "std"):
-        close(b, getattr(b, name)(X, axis=axis, keepdims=keepdims),
-              getattr(np, name)(X, axis=axis, keepdims=keepdims), rtol=1e-5)
+        close(
+            b,
+            getattr(b, name)(X, axis=axis, keepdims=keepdims),
+            getattr(np, name)(X, axis=axis, keepdims=keepdims),
+            rtol=1e-5,
+        )
     close(b, b.any(XI > 3, axis=axis, keepdims=keepdims), np.any(XI > 3, axis=axis, keepdims=keepdims))
     close(b, b.all(XI, axis=axis, keepdims=keepdims), np.all(XI, axis=axis, keepdims=keepdims))
     lse = np.log(np.sum(np.exp(X.astype(np.float64)), axis=axis, keepdims=keepdims))
@@ -136,11 +140,22 @@ def test_pad_constant_values_and_single_entry(b):
         hl.ops.pad(X, 1, "wrap")  # checked once, by the front door
 
 
-@pytest.mark.parametrize("key", [
-    (slice(None, None, -1),), (slice(None), slice(3, 0, -2)), (Ellipsis, [0, 2]), (None, 1, slice(None, None, -1)),
-    (1,), (-1, -2), ([2, 0],), (slice(1, None), None), (Ellipsis, None), (slice(0, 3, -1),),
-    (slice(None, None, -3), slice(-1, None, -1)),
-])
+@pytest.mark.parametrize(
+    "key",
+    [
+        (slice(None, None, -1),),
+        (slice(None), slice(3, 0, -2)),
+        (Ellipsis, [0, 2]),
+        (None, 1, slice(None, None, -1)),
+        (1,),
+        (-1, -2),
+        ([2, 0],),
+        (slice(1, None), None),
+        (Ellipsis, None),
+        (slice(0, 3, -1),),
+        (slice(None, None, -3), slice(-1, None, -1)),
+    ],
+)
 def test_getitem_numpy_semantics(b, key):
     close(b, b.getitem(X, key), X[key])
 
@@ -177,8 +192,11 @@ def test_shape_ops(b):
     assert [b.dtype(i) for i in idx] == ["int32", "int32"]
     close(b, idx[0], [0, 1])
     close(b, b.clip(XI, -2, 3), np.clip(XI, -2, 3))
-    close(b, b.nan_to_num(np.array([np.nan, np.inf, -np.inf, 1.0], np.float32)),
-          np.nan_to_num(np.array([np.nan, np.inf, -np.inf, 1.0], np.float32)))
+    close(
+        b,
+        b.nan_to_num(np.array([np.nan, np.inf, -np.inf, 1.0], np.float32)),
+        np.nan_to_num(np.array([np.nan, np.inf, -np.inf, 1.0], np.float32)),
+    )
 
 
 def test_sort_argsort_top_k(b):
@@ -223,8 +241,9 @@ def test_adam_one_pass_update_equals_the_three_pass_one_bit_for_bit(b, dtype, mo
         rng = np.random.default_rng(1)
         shapes = [(33, 17), (17,), ()]
         with hl.config.backend_scope("torch"):
-            w, m, v = ([hl.Variable(np.asarray(rng.standard_normal(s) * k, dtype)) for s in shapes]
-                       for k in (1.0, 0.1, 0.1))
+            w, m, v = (
+                [hl.Variable(np.asarray(rng.standard_normal(s) * k, dtype)) for s in shapes] for k in (1.0, 0.1, 0.1)
+            )
             for v_ in v:
                 v_.assign(np.abs(v_.numpy()))
             grads = [b.convert_to_tensor(np.asarray(rng.standard_normal(s), dtype)) for s in shapes]

@@ -14,13 +14,28 @@ def b():
     return get("torch")
 
 
-@pytest.mark.parametrize("value, expected", [
-    (1.5, "float32"), (2, "int32"), (True, "bool"), ([1, 2], "int32"), ([1.0, 2], "float32"),
-    ([[True, False]], "bool"), ([], "float32"), (np.float64(2.0), "float64"), (np.int64(3), "int64"),
-    (np.zeros(2, np.float64), "float64"), (np.zeros(2, np.int64), "int64"), (np.zeros(2, np.uint8), "uint8"),
-    (np.zeros(2, np.uint16), "uint16"), (np.zeros(2, np.uint32), "uint32"), (np.zeros(2, np.uint64), "uint64"),
-    ([np.float32(1.0), 2.0], "float32"), (2**40, "int64"),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (1.5, "float32"),
+        (2, "int32"),
+        (True, "bool"),
+        ([1, 2], "int32"),
+        ([1.0, 2], "float32"),
+        ([[True, False]], "bool"),
+        ([], "float32"),
+        (np.float64(2.0), "float64"),
+        (np.int64(3), "int64"),
+        (np.zeros(2, np.float64), "float64"),
+        (np.zeros(2, np.int64), "int64"),
+        (np.zeros(2, np.uint8), "uint8"),
+        (np.zeros(2, np.uint16), "uint16"),
+        (np.zeros(2, np.uint32), "uint32"),
+        (np.zeros(2, np.uint64), "uint64"),
+        ([np.float32(1.0), 2.0], "float32"),
+        (2**40, "int64"),
+    ],
+)
 def test_convert_to_tensor_defaults(b, value, expected):
     assert b.dtype(b.convert_to_tensor(value)) == expected
 
@@ -33,31 +48,45 @@ def test_convert_lists_of_tensors_and_variables(b):
     assert b.dtype(b.convert_to_tensor(v, "float64")) == "float64"
 
 
-@pytest.mark.parametrize("x_dtype, other, expected", [
-    ("float32", 2.0, "float32"),
-    ("float16", 2.0, "float16"),
-    ("bfloat16", 2.0, "bfloat16"),
-    ("int8", 3, "int8"),
-    ("uint8", 3, "uint8"),
-    ("uint16", 3, "uint16"),
-    ("int32", 2.5, "float32"),   # torch would give its default dtype; the table gives floatx
-    ("int64", 2.5, "float32"),
-    ("bool", 1, "int32"),
-    ("bool", 1.5, "float32"),
-    ("float32", np.float64(2.0), "float64"),  # numpy scalars are strong
-    ("int32", np.int64(2), "int64"),
-])
+@pytest.mark.parametrize(
+    "x_dtype, other, expected",
+    [
+        ("float32", 2.0, "float32"),
+        ("float16", 2.0, "float16"),
+        ("bfloat16", 2.0, "bfloat16"),
+        ("int8", 3, "int8"),
+        ("uint8", 3, "uint8"),
+        ("uint16", 3, "uint16"),
+        ("int32", 2.5, "float32"),  # torch would give its default dtype; the table gives floatx
+        ("int64", 2.5, "float32"),
+        ("bool", 1, "int32"),
+        ("bool", 1.5, "float32"),
+        ("float32", np.float64(2.0), "float64"),  # numpy scalars are strong
+        ("int32", np.int64(2), "int64"),
+    ],
+)
 def test_python_scalars_are_weak_numpy_scalars_strong(b, x_dtype, other, expected):
     x = b.ones((3,), x_dtype)
     assert b.dtype(b.add(x, other)) == expected
     assert b.dtype(b.multiply(other, x)) == expected
 
 
-@pytest.mark.parametrize("d1, d2", [
-    ("int8", "uint8"), ("uint8", "int16"), ("bool", "int8"), ("int32", "float16"), ("int64", "bfloat16"),
-    ("float16", "bfloat16"), ("uint32", "int32"), ("uint64", "int64"), ("uint16", "uint32"),
-    ("float32", "float64"), ("bool", "bool"),
-])
+@pytest.mark.parametrize(
+    "d1, d2",
+    [
+        ("int8", "uint8"),
+        ("uint8", "int16"),
+        ("bool", "int8"),
+        ("int32", "float16"),
+        ("int64", "bfloat16"),
+        ("float16", "bfloat16"),
+        ("uint32", "int32"),
+        ("uint64", "int64"),
+        ("uint16", "uint32"),
+        ("float32", "float64"),
+        ("bool", "bool"),
+    ],
+)
 def test_tensor_pairs_follow_the_table(b, d1, d2):
     x, y = b.ones((2,), d1), b.ones((2,), d2)
     assert b.dtype(b.add(x, y)) == cdt.result_type(d1, d2)
@@ -111,9 +140,15 @@ def test_wide_unsigned_types(b, dtype):
     x = b.convert_to_tensor(np.array([3, 7, 1], dtype))
     y = b.cast([2, 2, 2], dtype)
     assert b.dtype(x) == dtype and b.shape(x) == (3,)
-    for op, ref in ((b.add, [5, 9, 3]), (b.subtract, [1, 5, 2**64 - 1 if dtype == "uint64" else None]),
-                    (b.multiply, [6, 14, 2]), (b.floor_divide, [1, 3, 0]), (b.mod, [1, 1, 1]),
-                    (b.maximum, [3, 7, 2]), (b.minimum, [2, 2, 1])):
+    for op, ref in (
+        (b.add, [5, 9, 3]),
+        (b.subtract, [1, 5, 2**64 - 1 if dtype == "uint64" else None]),
+        (b.multiply, [6, 14, 2]),
+        (b.floor_divide, [1, 3, 0]),
+        (b.mod, [1, 1, 1]),
+        (b.maximum, [3, 7, 2]),
+        (b.minimum, [2, 2, 1]),
+    ):
         out = op(x, y)
         assert b.dtype(out) == dtype
         got = b.to_numpy(out).tolist()

@@ -23,8 +23,7 @@ def main():
     model = keras.Model(inputs, outputs)
     assert model.layers[2].output.shape == (None, None, 16)
 
-    model.compile(optimizer=keras.optimizers.Adam(0.02), loss="sparse_categorical_crossentropy",
-                  metrics=["accuracy"])
+    model.compile(optimizer=keras.optimizers.Adam(0.02), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     history = model.fit(x, y, batch_size=64, epochs=8, verbose=0)
     logs = model.evaluate(x, y, verbose=0, return_dict=True)
     assert history.history["loss"][-1] < 0.5 * history.history["loss"][0], history.history["loss"]

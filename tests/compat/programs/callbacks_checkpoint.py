@@ -14,18 +14,18 @@ def main():
     x = rng.normal(size=(240, 6)).astype("float32")
     y = (x[:, 0] + x[:, 1] - x[:, 2] > 0).astype("float32")
 
-    model = keras.Sequential([keras.Input((6,)), layers.Dense(16, activation="relu"),
-                              layers.Dense(1, activation="sigmoid")])
+    model = keras.Sequential(
+        [keras.Input((6,)), layers.Dense(16, activation="relu"), layers.Dense(1, activation="sigmoid")]
+    )
     model.compile(optimizer=keras.optimizers.Adam(0.02), loss="binary_crossentropy", metrics=["accuracy"])
-    checkpoint = keras.callbacks.ModelCheckpoint("best.keras", monitor="val_accuracy", mode="max",
-                                                 save_best_only=True)
+    checkpoint = keras.callbacks.ModelCheckpoint("best.keras", monitor="val_accuracy", mode="max", save_best_only=True)
     per_epoch = keras.callbacks.ModelCheckpoint("ckpt-{epoch:02d}.keras")
-    history = model.fit(x, y, validation_split=0.25, epochs=6, batch_size=32, callbacks=[checkpoint, per_epoch],
-                        verbose=0)
+    history = model.fit(
+        x, y, validation_split=0.25, epochs=6, batch_size=32, callbacks=[checkpoint, per_epoch], verbose=0
+    )
 
     assert os.path.exists("best.keras")
-    assert sorted(f for f in os.listdir(".") if f.startswith("ckpt-")) == [f"ckpt-{e:02d}.keras"
-                                                                          for e in range(1, 7)]
+    assert sorted(f for f in os.listdir(".") if f.startswith("ckpt-")) == [f"ckpt-{e:02d}.keras" for e in range(1, 7)]
     best = keras.models.load_model("best.keras")
     best_epoch_accuracy = max(history.history["val_accuracy"])
     _, accuracy = best.evaluate(x[180:], y[180:], verbose=0)

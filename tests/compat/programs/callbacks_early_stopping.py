@@ -16,10 +16,8 @@ def main():
 
     model = keras.Sequential([keras.Input((4,)), layers.Dense(1)])
     model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
-    stopper = keras.callbacks.EarlyStopping(monitor="val_loss", min_delta=1e-3, patience=2,
-                                           restore_best_weights=True)
-    history = model.fit(x, y, validation_data=(x_val, y_val), epochs=100, batch_size=32, callbacks=[stopper],
-                        verbose=0)
+    stopper = keras.callbacks.EarlyStopping(monitor="val_loss", min_delta=1e-3, patience=2, restore_best_weights=True)
+    history = model.fit(x, y, validation_data=(x_val, y_val), epochs=100, batch_size=32, callbacks=[stopper], verbose=0)
 
     epochs_run = len(history.history["loss"])
     assert epochs_run < 100, "the linear task is solved long before 100 epochs"

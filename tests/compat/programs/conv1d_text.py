@@ -18,7 +18,7 @@ def main():
     y = rng.integers(0, 2, size=n)
     for i in np.flatnonzero(y):
         start = rng.integers(0, length - 1)
-        x[i, start:start + 2] = (7, 3)
+        x[i, start : start + 2] = (7, 3)
 
     inputs = keras.Input(shape=(None,), dtype="int64")
     h = layers.Embedding(20, 16)(inputs)

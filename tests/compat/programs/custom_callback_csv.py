@@ -42,8 +42,9 @@ def main():
     model = keras.Sequential([keras.Input((2,)), layers.Dense(1)])
     model.compile(optimizer=keras.optimizers.SGD(0.05), loss="mse", metrics=["mae"])
     recorder = Recorder(stop_below=0.05)
-    history = model.fit(x, y, epochs=50, batch_size=32, verbose=0,
-                        callbacks=[recorder, keras.callbacks.CSVLogger("training.csv")])
+    history = model.fit(
+        x, y, epochs=50, batch_size=32, verbose=0, callbacks=[recorder, keras.callbacks.CSVLogger("training.csv")]
+    )
 
     epochs_run = len(history.history["loss"])
     assert 1 < epochs_run < 50, epochs_run  # the callback stopped training

@@ -12,8 +12,9 @@ class Linear(layers.Layer):
         self.units = units
 
     def build(self, input_shape):
-        self.w = self.add_weight(shape=(input_shape[-1], self.units), initializer="glorot_uniform",
-                                 trainable=True, name="kernel")
+        self.w = self.add_weight(
+            shape=(input_shape[-1], self.units), initializer="glorot_uniform", trainable=True, name="kernel"
+        )
         self.b = self.add_weight(shape=(self.units,), initializer="zeros", trainable=True, name="bias")
 
     def call(self, inputs):

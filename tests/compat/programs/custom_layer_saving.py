@@ -4,7 +4,7 @@
 import numpy as np
 
 import highlevel as keras
-from highlevel import layers, ops
+from highlevel import layers
 
 
 @keras.saving.register_keras_serializable(package="compat")

@@ -14,7 +14,7 @@ class HuberLike(keras.losses.Loss):
     def call(self, y_true, y_pred):
         error = ops.abs(y_true - y_pred)
         quadratic = ops.minimum(error, self.delta)
-        return ops.mean(0.5 * quadratic ** 2 + self.delta * (error - quadratic), axis=-1)
+        return ops.mean(0.5 * quadratic**2 + self.delta * (error - quadratic), axis=-1)
 
     def get_config(self):
         return {**super().get_config(), "delta": self.delta}

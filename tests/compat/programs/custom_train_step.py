@@ -34,7 +34,8 @@ class CustomModel(keras.Model):
             return self.compute_loss(y=y, y_pred=y_pred), y_pred
 
         (loss, y_pred), grads = keras.config.current_backend().variables_value_and_grad(
-            forward, self.trainable_variables)
+            forward, self.trainable_variables
+        )
         self.optimizer.apply(grads, self.trainable_variables)
         self.loss_tracker.update_state(loss)
         self.mae_metric.update_state(y, y_pred)

@@ -77,27 +77,35 @@ def main():
     real[:, 2:6, 2:6, :] += 0.8
     latent_dim = 8
 
-    discriminator = keras.Sequential([
-        keras.Input(shape=(8, 8, 1)),
-        layers.Conv2D(8, kernel_size=3, strides=2, padding="same"),
-        layers.LeakyReLU(negative_slope=0.2),
-        layers.Flatten(),
-        layers.Dense(1, activation="sigmoid"),
-    ], name="discriminator")
-    generator = keras.Sequential([
-        keras.Input(shape=(latent_dim,)),
-        layers.Dense(4 * 4 * 8),
-        layers.LeakyReLU(negative_slope=0.2),
-        layers.Reshape((4, 4, 8)),
-        layers.Conv2DTranspose(8, kernel_size=3, strides=2, padding="same"),
-        layers.LeakyReLU(negative_slope=0.2),
-        layers.Conv2D(1, kernel_size=3, padding="same", activation="sigmoid"),
-    ], name="generator")
+    discriminator = keras.Sequential(
+        [
+            keras.Input(shape=(8, 8, 1)),
+            layers.Conv2D(8, kernel_size=3, strides=2, padding="same"),
+            layers.LeakyReLU(negative_slope=0.2),
+            layers.Flatten(),
+            layers.Dense(1, activation="sigmoid"),
+        ],
+        name="discriminator",
+    )
+    generator = keras.Sequential(
+        [
+            keras.Input(shape=(latent_dim,)),
+            layers.Dense(4 * 4 * 8),
+            layers.LeakyReLU(negative_slope=0.2),
+            layers.Reshape((4, 4, 8)),
+            layers.Conv2DTranspose(8, kernel_size=3, strides=2, padding="same"),
+            layers.LeakyReLU(negative_slope=0.2),
+            layers.Conv2D(1, kernel_size=3, padding="same", activation="sigmoid"),
+        ],
+        name="generator",
+    )
 
     gan = GAN(discriminator=discriminator, generator=generator, latent_dim=latent_dim)
-    gan.compile(d_optimizer=keras.optimizers.Adam(learning_rate=0.01),
-                g_optimizer=keras.optimizers.Adam(learning_rate=0.01),
-                loss_fn=keras.losses.BinaryCrossentropy())
+    gan.compile(
+        d_optimizer=keras.optimizers.Adam(learning_rate=0.01),
+        g_optimizer=keras.optimizers.Adam(learning_rate=0.01),
+        loss_fn=keras.losses.BinaryCrossentropy(),
+    )
 
     def centre_contrast(images):
         images = np.asarray(images)[..., 0]
@@ -112,5 +120,4 @@ def main():
     assert all(np.isfinite(history.history["d_loss"] + history.history["g_loss"]))
     # The generated images moved toward the real ones: a bright centre on a dark border.
     assert after > 0.3 and after > before + 0.25, (before, after)
-    return {"d_loss": history.history["d_loss"][-1], "g_loss": history.history["g_loss"][-1],
-            "centre_contrast": after}
+    return {"d_loss": history.history["d_loss"][-1], "g_loss": history.history["g_loss"][-1], "centre_contrast": after}

@@ -14,7 +14,7 @@ def load_data(rng, n_train=400, n_test=100):
         y = rng.integers(0, 10, size=n).astype("uint8")
         x = rng.integers(0, 60, size=(n, 28, 28)).astype("uint8")
         for i, c in enumerate(y):
-            x[i, :, 2 + 2 * c:4 + 2 * c] = 220
+            x[i, :, 2 + 2 * c : 4 + 2 * c] = 220
         return x, y
 
     return make(n_train), make(n_test)
@@ -25,15 +25,18 @@ def main():
     (x_train, y_train), (x_test, y_test) = load_data(np.random.default_rng(39))
     assert x_train.shape == (400, 28, 28) and x_train.dtype == np.uint8 and y_train.shape == (400,)
 
-    model = keras.Sequential([
-        keras.Input(shape=(28, 28)),
-        layers.Rescaling(1.0 / 255),
-        layers.Flatten(),
-        layers.Dense(32, activation="relu"),
-        layers.Dense(10),
-    ])
-    model.compile(optimizer="adam", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-                  metrics=["accuracy"])
+    model = keras.Sequential(
+        [
+            keras.Input(shape=(28, 28)),
+            layers.Rescaling(1.0 / 255),
+            layers.Flatten(),
+            layers.Dense(32, activation="relu"),
+            layers.Dense(10),
+        ]
+    )
+    model.compile(
+        optimizer="adam", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"]
+    )
     history = model.fit(x_train, y_train, epochs=5, batch_size=32, verbose=0)
     test_loss, test_acc = model.evaluate(x_test, y_test, verbose=0)
     probability_model = keras.Sequential([model, layers.Softmax()])

@@ -34,8 +34,9 @@ def main():
     features = keras.ops.convert_to_numpy(feature_space({k: v for k, v in data.items()}))
     assert features.shape[0] == n and features.ndim == 2
 
-    model = keras.Sequential([keras.Input((features.shape[1],)), layers.Dense(16, activation="relu"),
-                              layers.Dense(1, activation="sigmoid")])
+    model = keras.Sequential(
+        [keras.Input((features.shape[1],)), layers.Dense(16, activation="relu"), layers.Dense(1, activation="sigmoid")]
+    )
     model.compile(optimizer=keras.optimizers.Adam(0.02), loss="binary_crossentropy", metrics=["accuracy"])
     history = model.fit(features[:256], target[:256], epochs=8, batch_size=32, verbose=0)
     logs = model.evaluate(features[256:], target[256:], verbose=0, return_dict=True)

@@ -13,7 +13,7 @@ def main():
     title = rng.integers(1, 50, size=(n, 6))
     body = rng.normal(size=(n, 5)).astype("float32")
     priority = (body[:, :1] + 0.05 * (title[:, :1] % 5)).astype("float32")  # regression target
-    department = (title[:, 0] % 3)  # class target, from the title's first token
+    department = title[:, 0] % 3  # class target, from the title's first token
 
     title_input = keras.Input(shape=(6,), name="title", dtype="int32")
     body_input = keras.Input(shape=(5,), name="body")
@@ -30,10 +30,16 @@ def main():
         loss_weights={"priority": 1.0, "department": 0.5},
         metrics={"department": ["accuracy"]},
     )
-    history = model.fit({"title": title, "body": body}, {"priority": priority, "department": department},
-                        batch_size=32, epochs=10, verbose=0)
-    logs = model.evaluate({"title": title, "body": body}, {"priority": priority, "department": department},
-                          verbose=0, return_dict=True)
+    history = model.fit(
+        {"title": title, "body": body},
+        {"priority": priority, "department": department},
+        batch_size=32,
+        epochs=10,
+        verbose=0,
+    )
+    logs = model.evaluate(
+        {"title": title, "body": body}, {"priority": priority, "department": department}, verbose=0, return_dict=True
+    )
     predicted_priority, predicted_department = model.predict({"title": title, "body": body}, verbose=0)
     assert predicted_priority.shape == (n, 1) and predicted_department.shape == (n, 3)
     assert history.history["loss"][-1] < 0.5 * history.history["loss"][0], history.history["loss"]

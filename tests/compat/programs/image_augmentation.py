@@ -14,7 +14,7 @@ def make_images(n, rng):
     y = rng.integers(0, 3, size=n)
     for i, c in enumerate(y):
         r, col = rng.integers(2, 9, size=2)
-        x[i, r:r + 6, col:col + 6, c] = 255.0
+        x[i, r : r + 6, col : col + 6, c] = 255.0
     return x, y
 
 
@@ -23,8 +23,9 @@ def main():
     rng = np.random.default_rng(20)
     x, y = make_images(320, rng)
 
-    data_augmentation = keras.Sequential([layers.RandomFlip("horizontal"), layers.RandomRotation(0.1)],
-                                         name="augmentation")
+    data_augmentation = keras.Sequential(
+        [layers.RandomFlip("horizontal"), layers.RandomRotation(0.1)], name="augmentation"
+    )
     inputs = keras.Input(shape=(16, 16, 3))
     h = data_augmentation(inputs)
     h = layers.Rescaling(1.0 / 255)(h)
@@ -40,8 +41,7 @@ def main():
     assert augmented.shape == (4, 16, 16, 3) and not np.allclose(augmented, x[:4])
     np.testing.assert_allclose(keras.ops.convert_to_numpy(data_augmentation(x[:4], training=False)), x[:4])
 
-    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="sparse_categorical_crossentropy",
-                  metrics=["accuracy"])
+    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     history = model.fit(x[:256], y[:256], epochs=6, batch_size=32, validation_data=(x[256:], y[256:]), verbose=0)
     assert history.history["loss"][-1] < 0.5 * history.history["loss"][0], history.history["loss"]
     assert history.history["val_accuracy"][-1] > 0.8, history.history["val_accuracy"]

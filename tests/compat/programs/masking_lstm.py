@@ -29,14 +29,16 @@ def main():
     sequences, y = make_data(320, rng)
     x = keras.utils.pad_sequences(sequences, maxlen=12, padding="post")
     assert x.shape == (320, 12) and x.dtype == np.int32
-    assert list(x[0][:len(sequences[0])]) == sequences[0] and not x[0][len(sequences[0]):].any()
+    assert list(x[0][: len(sequences[0])]) == sequences[0] and not x[0][len(sequences[0]) :].any()
 
-    model = keras.Sequential([
-        keras.Input(shape=(None,), dtype="int32"),
-        layers.Embedding(input_dim=6, output_dim=8, mask_zero=True),
-        layers.LSTM(16),
-        layers.Dense(1, activation="sigmoid"),
-    ])
+    model = keras.Sequential(
+        [
+            keras.Input(shape=(None,), dtype="int32"),
+            layers.Embedding(input_dim=6, output_dim=8, mask_zero=True),
+            layers.LSTM(16),
+            layers.Dense(1, activation="sigmoid"),
+        ]
+    )
     model.compile(optimizer=keras.optimizers.Adam(0.02), loss="binary_crossentropy", metrics=["accuracy"])
     history = model.fit(x, y, batch_size=32, epochs=8, verbose=0)
 

@@ -27,8 +27,7 @@ def main():
 
     assert dense1.compute_dtype == "float16" and dense1.variable_dtype == "float32"
     assert dense1.kernel.dtype == "float32" and h.dtype == "float16" and outputs.dtype == "float32"
-    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="sparse_categorical_crossentropy",
-                  metrics=["accuracy"])
+    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     history = model.fit(x, y, epochs=8, batch_size=32, verbose=0)
     assert model.predict(x[:4], verbose=0).dtype == np.float32
     assert history.history["loss"][-1] < 0.5 * history.history["loss"][0], history.history["loss"]

@@ -12,7 +12,7 @@ def make_images(n, rng):
     for i, quadrant in enumerate(y):
         r, c = divmod(int(quadrant), 2)
         top, left = 2 + 14 * r + rng.integers(0, 4), 2 + 14 * c + rng.integers(0, 4)
-        x[i, top:top + 7, left:left + 7] = 255
+        x[i, top : top + 7, left : left + 7] = 255
     return x, y
 
 
@@ -27,14 +27,16 @@ def main():
     y_train = keras.utils.to_categorical(y_train, 4)
     y_test = keras.utils.to_categorical(y_test, 4)
 
-    model = keras.Sequential([
-        keras.Input(shape=(28, 28, 1)),
-        layers.Conv2D(8, kernel_size=(3, 3), strides=2, activation="relu"),
-        layers.MaxPooling2D(pool_size=(2, 2)),
-        layers.Flatten(),
-        layers.Dropout(0.25),
-        layers.Dense(4, activation="softmax"),
-    ])
+    model = keras.Sequential(
+        [
+            keras.Input(shape=(28, 28, 1)),
+            layers.Conv2D(8, kernel_size=(3, 3), strides=2, activation="relu"),
+            layers.MaxPooling2D(pool_size=(2, 2)),
+            layers.Flatten(),
+            layers.Dropout(0.25),
+            layers.Dense(4, activation="softmax"),
+        ]
+    )
     model.compile(loss="categorical_crossentropy", optimizer=keras.optimizers.Adam(0.005), metrics=["accuracy"])
     history = model.fit(x_train, y_train, batch_size=32, epochs=6, verbose=0)
     score = model.evaluate(x_test, y_test, verbose=0, return_dict=True)

@@ -15,11 +15,19 @@ def main():
     y = tags.astype("float32")
     assert (y.sum(axis=1) > 1).any()  # several labels per sample
 
-    model = keras.Sequential([keras.Input((6,)), layers.Dense(32, activation="relu"),
-                              layers.Dense(4, activation="sigmoid")])
-    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="binary_crossentropy",
-                  metrics=[keras.metrics.BinaryAccuracy(name="accuracy"), keras.metrics.AUC(multi_label=True, name="auc"),
-                           keras.metrics.Precision(name="precision"), keras.metrics.Recall(name="recall")])
+    model = keras.Sequential(
+        [keras.Input((6,)), layers.Dense(32, activation="relu"), layers.Dense(4, activation="sigmoid")]
+    )
+    model.compile(
+        optimizer=keras.optimizers.Adam(0.01),
+        loss="binary_crossentropy",
+        metrics=[
+            keras.metrics.BinaryAccuracy(name="accuracy"),
+            keras.metrics.AUC(multi_label=True, name="auc"),
+            keras.metrics.Precision(name="precision"),
+            keras.metrics.Recall(name="recall"),
+        ],
+    )
     history = model.fit(x[:256], y[:256], epochs=12, batch_size=32, verbose=0)
     logs = model.evaluate(x[256:], y[256:], verbose=0, return_dict=True)
     predicted_tags = model.predict(x[256:], verbose=0) > 0.5

@@ -15,8 +15,11 @@ def main():
     y = np.argmax(x[:, :3] + 0.5 * x[:, 3:4], axis=1)
 
     model = keras.Sequential([keras.Input((5,)), layers.Dense(16, activation="relu"), layers.Dense(3)])
-    model.compile(optimizer=keras.optimizers.Adam(0.02),
-                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
+    model.compile(
+        optimizer=keras.optimizers.Adam(0.02),
+        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+        metrics=["accuracy"],
+    )
     history = model.fit(x, y, epochs=8, batch_size=32, verbose=0)
 
     w1, b1, w2, b2 = model.get_weights()
@@ -26,8 +29,9 @@ def main():
     probabilities = ops.softmax(logits, axis=-1)
     np.testing.assert_allclose(ops.convert_to_numpy(ops.sum(probabilities, axis=-1)), 1.0, rtol=1e-5)
     log_probabilities = logits - ops.logsumexp(logits, axis=-1, keepdims=True)
-    np.testing.assert_allclose(ops.convert_to_numpy(ops.exp(log_probabilities)),
-                               ops.convert_to_numpy(probabilities), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        ops.convert_to_numpy(ops.exp(log_probabilities)), ops.convert_to_numpy(probabilities), rtol=1e-5, atol=1e-6
+    )
     predicted = ops.convert_to_numpy(ops.argmax(probabilities, axis=-1))
     values, indices = ops.top_k(probabilities, k=2)
     assert (ops.convert_to_numpy(indices)[:, 0] == predicted).all()

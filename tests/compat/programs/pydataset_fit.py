@@ -34,10 +34,10 @@ def main():
     val = NoisyPrototypes(prototypes, 64, 32, seed=2)
     assert len(train) == 8
 
-    model = keras.Sequential([keras.Input((10,)), layers.Dense(16, activation="relu"),
-                              layers.Dense(4, activation="softmax")])
-    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="sparse_categorical_crossentropy",
-                  metrics=["accuracy"])
+    model = keras.Sequential(
+        [keras.Input((10,)), layers.Dense(16, activation="relu"), layers.Dense(4, activation="softmax")]
+    )
+    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     history = model.fit(train, validation_data=val, epochs=5, verbose=0)
     predictions = model.predict(val, verbose=0)
     assert predictions.shape == (64, 4)

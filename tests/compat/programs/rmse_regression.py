@@ -17,8 +17,11 @@ def main():
     normalizer = layers.Normalization()
     normalizer.adapt(x[:320])
     model = keras.Sequential([keras.Input((13,)), normalizer, layers.Dense(32, activation="relu"), layers.Dense(1)])
-    model.compile(optimizer=keras.optimizers.Adam(0.05), loss="mse",
-                  metrics=[keras.metrics.RootMeanSquaredError(), keras.metrics.MeanAbsolutePercentageError()])
+    model.compile(
+        optimizer=keras.optimizers.Adam(0.05),
+        loss="mse",
+        metrics=[keras.metrics.RootMeanSquaredError(), keras.metrics.MeanAbsolutePercentageError()],
+    )
     history = model.fit(x[:320], y[:320], validation_split=0.2, epochs=10, batch_size=32, verbose=0)
     logs = model.evaluate(x[320:], y[320:], verbose=0, return_dict=True)
     assert abs(logs["root_mean_squared_error"] - np.sqrt(logs["loss"])) < 1e-3 * max(1.0, logs["loss"])

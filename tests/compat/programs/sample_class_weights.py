@@ -8,9 +8,12 @@ from highlevel import layers
 
 
 def build():
-    model = keras.Sequential([keras.Input((2,)), layers.Dense(8, activation="relu"), layers.Dense(1, activation="sigmoid")])
-    model.compile(optimizer=keras.optimizers.Adam(0.02), loss="binary_crossentropy",
-                  metrics=[keras.metrics.Recall(name="recall")])
+    model = keras.Sequential(
+        [keras.Input((2,)), layers.Dense(8, activation="relu"), layers.Dense(1, activation="sigmoid")]
+    )
+    model.compile(
+        optimizer=keras.optimizers.Adam(0.02), loss="binary_crossentropy", metrics=[keras.metrics.Recall(name="recall")]
+    )
     return model
 
 
@@ -41,8 +44,7 @@ def main():
     keras.utils.set_random_seed(31)
     model = keras.Sequential([keras.Input((2,)), layers.Dense(1, activation="sigmoid")])
     model.compile(optimizer=keras.optimizers.Adam(0.05), loss="binary_crossentropy", metrics=["accuracy"])
-    history = model.fit(x, noisy_task, sample_weight=(~flipped).astype("float32"), epochs=8, batch_size=32,
-                        verbose=0)
+    history = model.fit(x, noisy_task, sample_weight=(~flipped).astype("float32"), epochs=8, batch_size=32, verbose=0)
     accuracy = model.evaluate(x, clean_task, verbose=0, return_dict=True)["accuracy"]
     assert accuracy > 0.9, accuracy
     assert history.history["loss"][-1] < 0.6 * history.history["loss"][0], history.history["loss"]

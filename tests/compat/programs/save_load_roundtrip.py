@@ -23,8 +23,7 @@ def main():
     y = np.argmax(x[:, :3], axis=1)
 
     model = build()
-    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="sparse_categorical_crossentropy",
-                  metrics=["accuracy"])
+    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     history = model.fit(x, y, epochs=6, batch_size=32, verbose=0)
     expected = model.predict(x, verbose=0)
 

@@ -13,11 +13,13 @@ def main():
     labels = (x[:, 0] > 0).astype("int64") + (x[:, 1] > 0).astype("int64")  # 3 classes
     y = keras.utils.to_categorical(labels, num_classes=3)
 
-    model = keras.Sequential([
-        keras.Input(shape=(8,)),
-        layers.Dense(32, activation="relu"),
-        layers.Dense(3, activation="softmax"),
-    ])
+    model = keras.Sequential(
+        [
+            keras.Input(shape=(8,)),
+            layers.Dense(32, activation="relu"),
+            layers.Dense(3, activation="softmax"),
+        ]
+    )
     model.compile(optimizer=keras.optimizers.Adam(0.01), loss="categorical_crossentropy", metrics=["accuracy"])
     history = model.fit(x[:240], y[:240], batch_size=32, epochs=10, validation_split=0.2, verbose=0)
 

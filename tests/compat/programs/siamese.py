@@ -20,8 +20,9 @@ def main():
     right = centres[b_cls] + rng.normal(scale=0.7, size=(n, 8)).astype("float32")
     labels = same.astype("float32")
 
-    encoder = keras.Sequential([keras.Input((8,)), layers.Dense(16, activation="relu"), layers.Dense(8)],
-                               name="encoder")
+    encoder = keras.Sequential(
+        [keras.Input((8,)), layers.Dense(16, activation="relu"), layers.Dense(8)], name="encoder"
+    )
     input_a, input_b = keras.Input((8,), name="left"), keras.Input((8,), name="right")
     embedding_a, embedding_b = encoder(input_a), encoder(input_b)
     distance = layers.Lambda(lambda t: ops.abs(t[0] - t[1]), output_shape=(8,))([embedding_a, embedding_b])

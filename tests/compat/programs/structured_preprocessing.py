@@ -39,8 +39,12 @@ def main():
         """The categorical columns as indices and one-hot rows; the numeric ones as they are."""
         city = keras.ops.convert_to_numpy(city_lookup(columns["city"]))
         rooms = keras.ops.convert_to_numpy(rooms_lookup(columns["rooms"]))
-        return {"age": columns["age"][:, None], "income": columns["income"][:, None], "city": city[:, None],
-                "rooms": rooms}
+        return {
+            "age": columns["age"][:, None],
+            "income": columns["income"][:, None],
+            "city": city[:, None],
+            "rooms": rooms,
+        }
 
     inputs["city"] = keras.Input(shape=(1,), name="city", dtype="int64")
     encoded.append(layers.CategoryEncoding(num_tokens=5, output_mode="one_hot")(inputs["city"]))
@@ -58,8 +62,14 @@ def main():
     test = {k: v[256:] for k, v in columns.items()}
     history = model.fit(train, target[:256], epochs=8, batch_size=32, verbose=0)
     logs = model.evaluate(test, target[256:], verbose=0, return_dict=True)
-    sample = encode({"age": np.array([70.0], "float32"), "income": np.array([80_000.0], "float32"),
-                     "city": np.array(["nice"]), "rooms": np.array([3])})
+    sample = encode(
+        {
+            "age": np.array([70.0], "float32"),
+            "income": np.array([80_000.0], "float32"),
+            "city": np.array(["nice"]),
+            "rooms": np.array([3]),
+        }
+    )
     assert model.predict(sample, verbose=0)[0, 0] > 0.8
     assert history.history["loss"][-1] < 0.5 * history.history["loss"][0], history.history["loss"]
     assert logs["accuracy"] > 0.85, logs

@@ -28,9 +28,11 @@ def main():
     y = (np.sum(x[:, :3] ** 2, axis=1) > 3).astype("int32")  # inside or outside a sphere
 
     model = ResidualMLP()
-    model.compile(optimizer=keras.optimizers.Adam(0.01),
-                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-                  metrics=[keras.metrics.SparseCategoricalAccuracy(name="acc")])
+    model.compile(
+        optimizer=keras.optimizers.Adam(0.01),
+        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+        metrics=[keras.metrics.SparseCategoricalAccuracy(name="acc")],
+    )
     history = model.fit(x, y, batch_size=32, epochs=12, verbose=0)
     logs = model.evaluate(x, y, verbose=0, return_dict=True)
     assert len(model.trainable_weights) == 6

@@ -12,8 +12,9 @@ def main():
     rng = np.random.default_rng(25)
     good, bad, filler = ["great", "loved"], ["awful", "boring"], ["the", "film", "was", "a", "story"]
     labels = rng.integers(0, 2, size=256)
-    texts = np.array([" ".join(list(rng.choice(filler, size=3)) + [str(rng.choice(good if y else bad))])
-                      for y in labels])
+    texts = np.array(
+        [" ".join(list(rng.choice(filler, size=3)) + [str(rng.choice(good if y else bad))]) for y in labels]
+    )
 
     vectorize = layers.TextVectorization(max_tokens=20, output_sequence_length=6)
     vectorize.adapt(texts)

@@ -34,12 +34,14 @@ def main():
     x = keras.ops.convert_to_numpy(vectorize_layer(texts))
     assert x.shape == (320, 10)
 
-    model = keras.Sequential([
-        keras.Input(shape=(10,), dtype="int64"),
-        layers.Embedding(40, 8),
-        layers.GlobalAveragePooling1D(),
-        layers.Dense(1, activation="sigmoid"),
-    ])
+    model = keras.Sequential(
+        [
+            keras.Input(shape=(10,), dtype="int64"),
+            layers.Embedding(40, 8),
+            layers.GlobalAveragePooling1D(),
+            layers.Dense(1, activation="sigmoid"),
+        ]
+    )
     model.compile(optimizer=keras.optimizers.Adam(0.05), loss="binary_crossentropy", metrics=["accuracy"])
     history = model.fit(x[:256], labels[:256], epochs=8, batch_size=32, verbose=0)
     logs = model.evaluate(x[256:], labels[256:], verbose=0, return_dict=True)

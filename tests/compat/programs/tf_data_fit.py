@@ -17,14 +17,19 @@ def main():
     def scale(features, label):
         return features / 255.0, label
 
-    train = (tf.data.Dataset.from_tensor_slices((x[:256], y[:256])).map(scale).shuffle(256, seed=33)
-             .batch(32).prefetch(tf.data.AUTOTUNE))
+    train = (
+        tf.data.Dataset.from_tensor_slices((x[:256], y[:256]))
+        .map(scale)
+        .shuffle(256, seed=33)
+        .batch(32)
+        .prefetch(tf.data.AUTOTUNE)
+    )
     test = tf.data.Dataset.from_tensor_slices((x[256:], y[256:])).map(scale).batch(32)
 
-    model = keras.Sequential([keras.Input((6,)), layers.Dense(16, activation="relu"),
-                              layers.Dense(2, activation="softmax")])
-    model.compile(optimizer=keras.optimizers.Adam(0.02), loss="sparse_categorical_crossentropy",
-                  metrics=["accuracy"])
+    model = keras.Sequential(
+        [keras.Input((6,)), layers.Dense(16, activation="relu"), layers.Dense(2, activation="softmax")]
+    )
+    model.compile(optimizer=keras.optimizers.Adam(0.02), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     history = model.fit(train, epochs=8, validation_data=test, verbose=0)
     logs = model.evaluate(test, verbose=0, return_dict=True)
     predictions = model.predict(test.map(lambda features, label: features), verbose=0)

@@ -16,11 +16,20 @@ def main():
     x[y == 1, 4:8, 4:8, :] = 255.0  # positives: a bright centre
 
     augment = keras.Sequential([layers.RandomFlip("horizontal_and_vertical"), layers.Rescaling(1 / 255.0)])
-    train = (tf.data.Dataset.from_tensor_slices((x, y)).batch(32)
-             .map(lambda images, labels: (augment(images, training=True), labels)))
+    train = (
+        tf.data.Dataset.from_tensor_slices((x, y))
+        .batch(32)
+        .map(lambda images, labels: (augment(images, training=True), labels))
+    )
 
-    model = keras.Sequential([keras.Input((12, 12, 1)), layers.Conv2D(4, 3, activation="relu"),
-                              layers.GlobalMaxPooling2D(), layers.Dense(1, activation="sigmoid")])
+    model = keras.Sequential(
+        [
+            keras.Input((12, 12, 1)),
+            layers.Conv2D(4, 3, activation="relu"),
+            layers.GlobalMaxPooling2D(),
+            layers.Dense(1, activation="sigmoid"),
+        ]
+    )
     model.compile(optimizer=keras.optimizers.Adam(0.02), loss="binary_crossentropy", metrics=["accuracy"])
     history = model.fit(train, epochs=5, verbose=0)
     assert history.history["accuracy"][-1] > 0.9, history.history

@@ -37,8 +37,11 @@ def main():
     x_train, y_train = x_train[idx], y_train[idx]
 
     model = make_model(input_shape=x_train.shape[1:])
-    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="sparse_categorical_crossentropy",
-                  metrics=["sparse_categorical_accuracy"])
+    model.compile(
+        optimizer=keras.optimizers.Adam(0.01),
+        loss="sparse_categorical_crossentropy",
+        metrics=["sparse_categorical_accuracy"],
+    )
     history = model.fit(x_train, y_train, batch_size=32, epochs=8, validation_split=0.2, verbose=0)
     test_loss, test_acc = model.evaluate(x_test, y_test, verbose=0)
     assert history.history["loss"][-1] < 0.6 * history.history["loss"][0], history.history["loss"]

@@ -14,17 +14,19 @@ def main():
     window = 12
     # Inputs: rows i .. i+window-1; target: the series at i+window.
     dataset = keras.utils.timeseries_dataset_from_array(
-        features[:-window], targets=series[window:], sequence_length=window, batch_size=32, shuffle=True,
-        seed=26)
+        features[:-window], targets=series[window:], sequence_length=window, batch_size=32, shuffle=True, seed=26
+    )
     first_x, first_y = next(iter(dataset))
     assert tuple(first_x.shape) == (32, window, 2) and tuple(first_y.shape) == (32,)
 
-    model = keras.Sequential([
-        keras.Input((window, 2)),
-        layers.Conv1D(8, 3, activation="relu"),
-        layers.Flatten(),
-        layers.Dense(1),
-    ])
+    model = keras.Sequential(
+        [
+            keras.Input((window, 2)),
+            layers.Conv1D(8, 3, activation="relu"),
+            layers.Flatten(),
+            layers.Dense(1),
+        ]
+    )
     model.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
     history = model.fit(dataset, epochs=6, verbose=0)
     assert history.history["loss"][-1] < 0.1 * history.history["loss"][0], history.history["loss"]

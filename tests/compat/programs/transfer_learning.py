@@ -10,13 +10,16 @@ from highlevel import layers
 
 
 def make_base():
-    return keras.Sequential([
-        keras.Input((8,)),
-        layers.Dense(16),
-        layers.BatchNormalization(),
-        layers.Activation("relu"),
-        layers.Dense(16, activation="relu"),
-    ], name="base")
+    return keras.Sequential(
+        [
+            keras.Input((8,)),
+            layers.Dense(16),
+            layers.BatchNormalization(),
+            layers.Activation("relu"),
+            layers.Dense(16, activation="relu"),
+        ],
+        name="base",
+    )
 
 
 def main():
@@ -42,15 +45,21 @@ def main():
     assert len(model.trainable_weights) == 2  # only the new head
 
     frozen_before = [w.copy() for w in base_model.get_weights()]
-    model.compile(optimizer=keras.optimizers.Adam(0.02), loss=keras.losses.BinaryCrossentropy(),
-                  metrics=[keras.metrics.BinaryAccuracy()])
+    model.compile(
+        optimizer=keras.optimizers.Adam(0.02),
+        loss=keras.losses.BinaryCrossentropy(),
+        metrics=[keras.metrics.BinaryAccuracy()],
+    )
     head = model.fit(x_new, y_new, epochs=6, batch_size=32, verbose=0)
     for before, after in zip(frozen_before, base_model.get_weights()):
         np.testing.assert_array_equal(before, after)  # frozen: weights and BN statistics untouched
 
     base_model.trainable = True
-    model.compile(optimizer=keras.optimizers.Adam(1e-4), loss=keras.losses.BinaryCrossentropy(),
-                  metrics=[keras.metrics.BinaryAccuracy()])  # recompile after changing `trainable`
+    model.compile(
+        optimizer=keras.optimizers.Adam(1e-4),
+        loss=keras.losses.BinaryCrossentropy(),
+        metrics=[keras.metrics.BinaryAccuracy()],
+    )  # recompile after changing `trainable`
     moving_mean = base_model.layers[1].moving_mean.numpy().copy()
     tuned = model.fit(x_new, y_new, epochs=2, batch_size=32, verbose=0)
     np.testing.assert_array_equal(base_model.layers[1].moving_mean.numpy(), moving_mean)  # inference-mode BN

@@ -60,8 +60,7 @@ def main():
     outputs = layers.Dense(2, activation="softmax")(h)
     model = keras.Model(inputs=inputs, outputs=outputs)
 
-    model.compile(optimizer=keras.optimizers.Adam(0.005), loss="sparse_categorical_crossentropy",
-                  metrics=["accuracy"])
+    model.compile(optimizer=keras.optimizers.Adam(0.005), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     history = model.fit(x[:320], y[:320], batch_size=32, epochs=10, validation_data=(x[320:], y[320:]), verbose=0)
     assert history.history["loss"][-1] < 0.5 * history.history["loss"][0], history.history["loss"]
     assert history.history["val_accuracy"][-1] > 0.8, history.history["val_accuracy"]

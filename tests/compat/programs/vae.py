@@ -51,7 +51,8 @@ class VAE(keras.Model):
             return reconstruction_loss + kl_loss, (reconstruction_loss, kl_loss)
 
         (total, (reconstruction_loss, kl_loss)), grads = keras.config.current_backend().variables_value_and_grad(
-            losses, self.trainable_weights)
+            losses, self.trainable_weights
+        )
         self.optimizer.apply(grads, self.trainable_weights)
         self.total_loss_tracker.update_state(total)
         self.reconstruction_loss_tracker.update_state(reconstruction_loss)

@@ -6,9 +6,14 @@ import pytest
 
 import highlevel as hl
 from highlevel import initializers, layers
-
-from tests.layers.core.keras_oracle import (assert_config_round_trip, assert_grads_match_keras,
-                                            assert_matches_keras, assert_symbolic_shape, keras_module, to_numpy)
+from tests.layers.core.keras_oracle import (
+    assert_config_round_trip,
+    assert_grads_match_keras,
+    assert_matches_keras,
+    assert_symbolic_shape,
+    keras_module,
+    to_numpy,
+)
 
 # Away from the kinks (0 and the thresholds) so gradients are unambiguous.
 X = np.random.default_rng(0).uniform(-3.0, 3.0, size=(2, 3, 4)).astype("float32")
@@ -16,8 +21,14 @@ X[np.abs(X) < 0.05] = 0.5
 X[np.abs(X - 0.5) < 0.05] = 0.7
 X[np.abs(X - 2.0) < 0.05] = 2.2
 
-RELU_ARGS = [{}, {"max_value": 2.0}, {"negative_slope": 0.1}, {"threshold": 0.5},
-             {"max_value": 6.0}, {"max_value": 2.0, "negative_slope": 0.2, "threshold": 0.5}]
+RELU_ARGS = [
+    {},
+    {"max_value": 2.0},
+    {"negative_slope": 0.1},
+    {"threshold": 0.5},
+    {"max_value": 6.0},
+    {"max_value": 2.0, "negative_slope": 0.2, "threshold": 0.5},
+]
 
 
 @pytest.mark.parametrize("kwargs", RELU_ARGS)
@@ -27,8 +38,9 @@ def test_relu_matches_keras(backend, kwargs):
     assert_grads_match_keras(layers.ReLU(**kwargs), keras.layers.ReLU(**kwargs), X)
 
 
-@pytest.mark.parametrize("cls,kwargs", [("LeakyReLU", {}), ("LeakyReLU", {"negative_slope": 0.05}),
-                                        ("ELU", {}), ("ELU", {"alpha": 0.5})])
+@pytest.mark.parametrize(
+    "cls,kwargs", [("LeakyReLU", {}), ("LeakyReLU", {"negative_slope": 0.05}), ("ELU", {}), ("ELU", {"alpha": 0.5})]
+)
 def test_leaky_relu_and_elu_match_keras(backend, cls, kwargs):
     keras = keras_module()
     assert_matches_keras(getattr(layers, cls)(**kwargs), getattr(keras.layers, cls)(**kwargs), X)
@@ -47,7 +59,7 @@ def test_prelu_matches_keras(backend, shared_axes):
     layer = layers.PReLU(alpha_initializer=initializers.RandomUniform(0.0, 0.5, seed=1), shared_axes=shared_axes)
     assert_matches_keras(layer, keras.layers.PReLU(shared_axes=shared_axes), X)
     expected = list(X.shape[1:])
-    for a in ([shared_axes] if isinstance(shared_axes, int) else shared_axes or []):
+    for a in [shared_axes] if isinstance(shared_axes, int) else shared_axes or []:
         expected[a - 1] = 1
     assert tuple(layer.alpha.shape) == tuple(expected)
     assert [w.path for w in layer.weights] == [f"{layer.name}/alpha"]
@@ -100,13 +112,16 @@ def test_softmax_is_finite_for_large_logits(backend):
     assert np.isfinite(y).all() and abs(y.sum() - 1.0) < 1e-6
 
 
-@pytest.mark.parametrize("layer", [
-    lambda: layers.ReLU(max_value=1.0, negative_slope=0.1, threshold=0.2, name="r"),
-    lambda: layers.LeakyReLU(0.2, name="lr"),
-    lambda: layers.ELU(0.7, name="e"),
-    lambda: layers.Softmax(axis=(1, 2), name="s"),
-    lambda: layers.PReLU(shared_axes=[2], name="p"),
-])
+@pytest.mark.parametrize(
+    "layer",
+    [
+        lambda: layers.ReLU(max_value=1.0, negative_slope=0.1, threshold=0.2, name="r"),
+        lambda: layers.LeakyReLU(0.2, name="lr"),
+        lambda: layers.ELU(0.7, name="e"),
+        lambda: layers.Softmax(axis=(1, 2), name="s"),
+        lambda: layers.PReLU(shared_axes=[2], name="p"),
+    ],
+)
 def test_configs_and_symbolic_shapes(backend, layer):
     made = layer()
     assert_config_round_trip(made, X)

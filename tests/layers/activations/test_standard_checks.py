@@ -3,7 +3,6 @@
 import pytest
 
 from highlevel import layers
-
 from tests.layers.layer_test_helper import run_layer_test
 
 CASES = [
@@ -17,6 +16,14 @@ CASES = [
 
 @pytest.mark.parametrize("cls,kwargs,n_trainable", CASES, ids=lambda v: v.__name__ if isinstance(v, type) else None)
 def test_run_layer_test(backend, cls, kwargs, n_trainable):
-    run_layer_test(cls, kwargs, input_shape=(2, 3, 4), expected_output_shape=(2, 3, 4),
-                   expected_num_trainable_weights=n_trainable, expected_num_non_trainable_weights=0,
-                   supports_masking=True, atol=1e-5, rtol=1e-5)
+    run_layer_test(
+        cls,
+        kwargs,
+        input_shape=(2, 3, 4),
+        expected_output_shape=(2, 3, 4),
+        expected_num_trainable_weights=n_trainable,
+        expected_num_non_trainable_weights=0,
+        supports_masking=True,
+        atol=1e-5,
+        rtol=1e-5,
+    )

@@ -6,7 +6,6 @@ import pytest
 
 import highlevel as hl
 from highlevel import layers
-
 from tests.layers.attention._oracle import assert_close, data, keras, padding_mask, to_numpy
 from tests.layers.core.keras_oracle import assert_grads_match_keras
 from tests.layers.layer_test_helper import run_layer_test
@@ -29,19 +28,34 @@ def _random_weights(layer, seed=5):
 
 @pytest.mark.parametrize("name,cls,kwargs,n_weights", CONFIGS, ids=IDS)
 def test_run_layer_test(backend, name, cls, kwargs, n_weights):
-    run_layer_test(cls, kwargs, input_shape=[(2, 3, 4), (2, 5, 4)], expected_output_shape=(2, 3, 4),
-                   expected_num_trainable_weights=n_weights, expected_num_non_trainable_weights=0,
-                   supports_masking=True, atol=1e-5, rtol=1e-5)
+    run_layer_test(
+        cls,
+        kwargs,
+        input_shape=[(2, 3, 4), (2, 5, 4)],
+        expected_output_shape=(2, 3, 4),
+        expected_num_trainable_weights=n_weights,
+        expected_num_non_trainable_weights=0,
+        supports_masking=True,
+        atol=1e-5,
+        rtol=1e-5,
+    )
 
 
 @pytest.mark.parametrize("name,cls,kwargs,n_weights", CONFIGS[:3], ids=IDS[:3])
 def test_run_layer_test_with_key_and_scores(backend, name, cls, kwargs, n_weights):
     # No expected_output_shape: compute_output_shape (Keras' signature) describes the call without scores.
-    layer = run_layer_test(cls, kwargs, input_shape=[(2, 3, 4), (2, 5, 6), (2, 5, 4)],
-                           call_kwargs={"return_attention_scores": True, "use_causal_mask": True},
-                           expected_num_trainable_weights=n_weights, atol=1e-5, rtol=1e-5)
-    out, scores = layer([hl.ops.ones((2, 3, 4)), hl.ops.ones((2, 5, 6)), hl.ops.ones((2, 5, 4))],
-                        return_attention_scores=True)
+    layer = run_layer_test(
+        cls,
+        kwargs,
+        input_shape=[(2, 3, 4), (2, 5, 6), (2, 5, 4)],
+        call_kwargs={"return_attention_scores": True, "use_causal_mask": True},
+        expected_num_trainable_weights=n_weights,
+        atol=1e-5,
+        rtol=1e-5,
+    )
+    out, scores = layer(
+        [hl.ops.ones((2, 3, 4)), hl.ops.ones((2, 5, 6)), hl.ops.ones((2, 5, 4))], return_attention_scores=True
+    )
     assert hl.ops.shape(out) == (2, 3, 6) and hl.ops.shape(scores) == (2, 3, 5)
 
 
@@ -183,5 +197,9 @@ def test_config_round_trip():
     config = layer.get_config()
     assert "score_mode" not in config and config["dropout"] == 0.25 and config["seed"] == 7
     assert layers.deserialize(layers.serialize(layer)).get_config() == config
-    assert keras().layers.AdditiveAttention.from_config(
-        {k: v for k, v in config.items() if k != "dtype"}).get_config()["use_scale"] is False
+    assert (
+        keras()
+        .layers.AdditiveAttention.from_config({k: v for k, v in config.items() if k != "dtype"})
+        .get_config()["use_scale"]
+        is False
+    )

@@ -7,9 +7,7 @@ import pytest
 
 import highlevel as hl
 from highlevel import layers
-
-from tests.layers.attention._oracle import (assert_close, data, keras, padding_mask, random_attention_mask,
-                                            to_numpy)
+from tests.layers.attention._oracle import assert_close, data, keras, padding_mask, random_attention_mask, to_numpy
 from tests.layers.layer_test_helper import run_layer_test
 
 MHA = layers.MultiHeadAttention
@@ -40,10 +38,18 @@ def test_run_layer_test(backend, name, kwargs, value_shape, out_shape, n_weights
     value = query if name != "cross_value_dim" else data(*value_shape, seed=2)
     # The value travels as a call argument (the helper's input is the query); the functional check then
     # holds it as a constant of the graph.
-    run_layer_test(MHA, kwargs, input_data=query, call_kwargs={"value": value},
-                   expected_output_shape=out_shape if name != "cross_value_dim" else None,
-                   expected_num_trainable_weights=n_weights, expected_num_non_trainable_weights=0,
-                   supports_masking=True, atol=1e-5, rtol=1e-5)
+    run_layer_test(
+        MHA,
+        kwargs,
+        input_data=query,
+        call_kwargs={"value": value},
+        expected_output_shape=out_shape if name != "cross_value_dim" else None,
+        expected_num_trainable_weights=n_weights,
+        expected_num_non_trainable_weights=0,
+        supports_masking=True,
+        atol=1e-5,
+        rtol=1e-5,
+    )
 
 
 def test_weight_layout_is_keras(backend):
@@ -224,17 +230,46 @@ def test_regularizers_add_losses_per_projection(backend):
 
 
 def test_config_round_trip_keeps_every_argument():
-    layer = MHA(num_heads=2, key_dim=3, value_dim=4, dropout=0.1, use_bias=False, output_shape=5,
-                attention_axes=1, sliding_window=3, kernel_initializer="he_normal", bias_initializer="ones",
-                kernel_regularizer="l2", bias_regularizer="l1", activity_regularizer="l2",
-                kernel_constraint="non_neg", bias_constraint="unit_norm", use_gate=True, seed=4, name="mha")
+    layer = MHA(
+        num_heads=2,
+        key_dim=3,
+        value_dim=4,
+        dropout=0.1,
+        use_bias=False,
+        output_shape=5,
+        attention_axes=1,
+        sliding_window=3,
+        kernel_initializer="he_normal",
+        bias_initializer="ones",
+        kernel_regularizer="l2",
+        bias_regularizer="l1",
+        activity_regularizer="l2",
+        kernel_constraint="non_neg",
+        bias_constraint="unit_norm",
+        use_gate=True,
+        seed=4,
+        name="mha",
+    )
     config = layer.get_config()
     assert config["output_shape"] == (5,) and config["attention_axes"] == (1,) and config["value_dim"] == 4
     assert MHA.from_config(config).get_config() == config
     assert layers.deserialize(layers.serialize(layer)).get_config() == config
-    k_config = keras().layers.MultiHeadAttention(
-        num_heads=2, key_dim=3, value_dim=4, dropout=0.1, use_bias=False, output_shape=5, attention_axes=1,
-        sliding_window=3, use_gate=True, seed=4).get_config()
+    k_config = (
+        keras()
+        .layers.MultiHeadAttention(
+            num_heads=2,
+            key_dim=3,
+            value_dim=4,
+            dropout=0.1,
+            use_bias=False,
+            output_shape=5,
+            attention_axes=1,
+            sliding_window=3,
+            use_gate=True,
+            seed=4,
+        )
+        .get_config()
+    )
     missing = set(k_config) - set(config)
     assert not missing, f"config keys Keras has and we lack: {missing}"
 

@@ -90,8 +90,7 @@ def ours_run(layer, x, weights=()):
 
     trainable = [v.value for v in layer.trainable_variables]
     _, (w_grads, x_grad) = hl.ops.value_and_grad(loss, argnums=(0, 1))(trainable, xt)
-    return out, [np.asarray(hl.ops.convert_to_numpy(g)) for g in w_grads], \
-        np.asarray(hl.ops.convert_to_numpy(x_grad))
+    return out, [np.asarray(hl.ops.convert_to_numpy(g)) for g in w_grads], np.asarray(hl.ops.convert_to_numpy(x_grad))
 
 
 def assert_matches_keras(name, kwargs, shape, atol=ATOL, seed=0):

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import highlevel as hl
-
 from tests.layers.convolutional.keras_reference import assert_matches_keras, case_data
 
 CF = "channels_first"
@@ -16,35 +15,54 @@ CASES = [
     ("Conv1D", {"filters": 4, "kernel_size": 3, "padding": "causal", "dilation_rate": 2}, (2, 7, 3)),
     ("Conv1D", {"filters": 4, "kernel_size": 3, "groups": 2, "strides": 2, "padding": "same"}, (2, 7, 4)),
     ("Conv1D", {"filters": 2, "kernel_size": 2, "padding": "causal", "data_format": CF}, (2, 3, 6)),
-    ("Conv2D", {"filters": 3, "kernel_size": 3, "strides": 2, "padding": "same", "activation": "relu"},
-     (2, 6, 5, 2)),
+    ("Conv2D", {"filters": 3, "kernel_size": 3, "strides": 2, "padding": "same", "activation": "relu"}, (2, 6, 5, 2)),
     ("Conv2D", {"filters": 4, "kernel_size": (2, 3), "groups": 2, "dilation_rate": (2, 1)}, (1, 6, 6, 4)),
-    ("Conv2D", {"filters": 3, "kernel_size": 3, "strides": (2, 1), "padding": "same", "data_format": CF,
-                "use_bias": False}, (1, 2, 6, 5)),
+    (
+        "Conv2D",
+        {"filters": 3, "kernel_size": 3, "strides": (2, 1), "padding": "same", "data_format": CF, "use_bias": False},
+        (1, 2, 6, 5),
+    ),
     ("Conv3D", {"filters": 2, "kernel_size": 2, "padding": "same", "activation": "tanh"}, (1, 3, 4, 3, 2)),
     ("Conv3D", {"filters": 2, "kernel_size": (2, 1, 2), "strides": 2, "data_format": CF}, (1, 2, 4, 3, 4)),
     ("Conv1DTranspose", {"filters": 3, "kernel_size": 3, "strides": 2}, (2, 4, 2)),
-    ("Conv1DTranspose", {"filters": 2, "kernel_size": 3, "strides": 2, "padding": "same", "output_padding": 1},
-     (1, 4, 2)),
+    (
+        "Conv1DTranspose",
+        {"filters": 2, "kernel_size": 3, "strides": 2, "padding": "same", "output_padding": 1},
+        (1, 4, 2),
+    ),
     ("Conv2DTranspose", {"filters": 3, "kernel_size": 3, "strides": 2, "padding": "same"}, (1, 3, 4, 2)),
     ("Conv2DTranspose", {"filters": 2, "kernel_size": 3, "strides": 2, "data_format": CF}, (1, 2, 3, 4)),
-    ("Conv2DTranspose", {"filters": 2, "kernel_size": (2, 3), "strides": (3, 2), "output_padding": (2, 1)},
-     (1, 2, 3, 2)),
+    (
+        "Conv2DTranspose",
+        {"filters": 2, "kernel_size": (2, 3), "strides": (3, 2), "output_padding": (2, 1)},
+        (1, 2, 3, 2),
+    ),
     ("Conv3DTranspose", {"filters": 2, "kernel_size": 2, "strides": 2}, (1, 2, 2, 2, 2)),
-    ("Conv3DTranspose", {"filters": 2, "kernel_size": 3, "strides": (1, 2, 1), "padding": "same",
-                         "data_format": CF}, (1, 2, 2, 2, 3)),
+    (
+        "Conv3DTranspose",
+        {"filters": 2, "kernel_size": 3, "strides": (1, 2, 1), "padding": "same", "data_format": CF},
+        (1, 2, 2, 2, 3),
+    ),
     ("DepthwiseConv1D", {"kernel_size": 3, "depth_multiplier": 2, "padding": "same", "strides": 2}, (2, 7, 3)),
     ("DepthwiseConv1D", {"kernel_size": 2, "dilation_rate": 2, "data_format": CF}, (1, 3, 6)),
     ("DepthwiseConv2D", {"kernel_size": 3, "depth_multiplier": 2}, (1, 5, 5, 2)),
-    ("DepthwiseConv2D", {"kernel_size": 3, "dilation_rate": 2, "padding": "same", "data_format": CF},
-     (1, 2, 6, 6)),
+    ("DepthwiseConv2D", {"kernel_size": 3, "dilation_rate": 2, "padding": "same", "data_format": CF}, (1, 2, 6, 6)),
     ("SeparableConv1D", {"filters": 4, "kernel_size": 3, "depth_multiplier": 2}, (2, 7, 3)),
-    ("SeparableConv1D", {"filters": 2, "kernel_size": 3, "strides": 2, "padding": "same", "data_format": CF},
-     (1, 3, 7)),
-    ("SeparableConv2D", {"filters": 4, "kernel_size": 3, "strides": 2, "padding": "same",
-                         "activation": "sigmoid"}, (1, 5, 5, 2)),
-    ("SeparableConv2D", {"filters": 3, "kernel_size": 2, "dilation_rate": 2, "depth_multiplier": 2,
-                         "data_format": CF}, (1, 2, 5, 5)),
+    (
+        "SeparableConv1D",
+        {"filters": 2, "kernel_size": 3, "strides": 2, "padding": "same", "data_format": CF},
+        (1, 3, 7),
+    ),
+    (
+        "SeparableConv2D",
+        {"filters": 4, "kernel_size": 3, "strides": 2, "padding": "same", "activation": "sigmoid"},
+        (1, 5, 5, 2),
+    ),
+    (
+        "SeparableConv2D",
+        {"filters": 3, "kernel_size": 2, "dilation_rate": 2, "depth_multiplier": 2, "data_format": CF},
+        (1, 2, 5, 5),
+    ),
 ]
 
 
@@ -71,8 +89,11 @@ def test_dilated_conv2d_transpose_matches_torch(backend, data_format):
     out = np.asarray(hl.ops.convert_to_numpy(layer(hl.ops.convert_to_tensor(x_in))))
     kernel, bias = (np.asarray(w) for w in layer.get_weights())
     want = torch.nn.functional.conv_transpose2d(
-        torch.from_numpy(np.moveaxis(x, -1, 1).copy()), torch.from_numpy(kernel.transpose(3, 2, 0, 1).copy()),
-        torch.from_numpy(bias.copy()), dilation=2).numpy()
+        torch.from_numpy(np.moveaxis(x, -1, 1).copy()),
+        torch.from_numpy(kernel.transpose(3, 2, 0, 1).copy()),
+        torch.from_numpy(bias.copy()),
+        dilation=2,
+    ).numpy()
     if data_format == "channels_last":
         want = np.moveaxis(want, 1, -1)
     assert out.shape == want.shape == layer.compute_output_shape(x_in.shape)

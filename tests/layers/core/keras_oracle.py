@@ -147,8 +147,12 @@ def assert_symbolic_shape(layer, input_shapes, dtype="float32"):
     assert tuple(out.shape) == tuple(expected), (out.shape, expected)
     model = Model(ins if is_list else ins[0], out)
     rng = np.random.default_rng(1)
-    data = [rng.normal(size=tuple(2 if d is None else d for d in s)).astype(dtype) if "float" in dtype
-            else rng.integers(0, 3, size=tuple(2 if d is None else d for d in s)).astype(dtype) for s in shapes]
+    data = [
+        rng.normal(size=tuple(2 if d is None else d for d in s)).astype(dtype)
+        if "float" in dtype
+        else rng.integers(0, 3, size=tuple(2 if d is None else d for d in s)).astype(dtype)
+        for s in shapes
+    ]
     y = to_numpy(model(data if is_list else data[0]))
     assert len(y.shape) == len(expected)
     for got, want in zip(y.shape, expected):

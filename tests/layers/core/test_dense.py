@@ -5,8 +5,13 @@ import pytest
 
 from highlevel import layers, regularizers
 
-from .keras_oracle import (assert_config_round_trip, assert_grads_match_keras, assert_matches_keras,
-                           assert_symbolic_shape, keras_module)
+from .keras_oracle import (
+    assert_config_round_trip,
+    assert_grads_match_keras,
+    assert_matches_keras,
+    assert_symbolic_shape,
+    keras_module,
+)
 
 RNG = np.random.default_rng(0)
 
@@ -37,8 +42,9 @@ def test_dense_no_bias_and_regularizers(backend):
 
 
 def test_dense_config_and_shapes(backend):
-    layer = layers.Dense(5, activation="relu", kernel_initializer="he_normal",
-                         bias_regularizer=regularizers.L1(0.01), name="d1")
+    layer = layers.Dense(
+        5, activation="relu", kernel_initializer="he_normal", bias_regularizer=regularizers.L1(0.01), name="d1"
+    )
     config = layer.get_config()
     assert config["units"] == 5 and config["activation"] == "relu" and config["use_bias"] is True
     assert config["kernel_initializer"]["class_name"] == "HeNormal"
@@ -75,8 +81,13 @@ EINSUM_CASES = [
 @pytest.mark.parametrize("equation,output_shape,bias_axes,shape", EINSUM_CASES)
 def test_einsum_dense_matches_keras(backend, equation, output_shape, bias_axes, shape):
     keras = keras_module()
-    make = lambda mod: mod.EinsumDense(equation, output_shape=output_shape, bias_axes=bias_axes,
-                                       activation="sigmoid", **({"bias_initializer": "ones"} if mod is layers else {}))
+    make = lambda mod: mod.EinsumDense(
+        equation,
+        output_shape=output_shape,
+        bias_axes=bias_axes,
+        activation="sigmoid",
+        **({"bias_initializer": "ones"} if mod is layers else {}),
+    )
     layer = make(layers)
     x = _x(*shape)
     out = assert_matches_keras(layer, make(keras.layers), x)
@@ -88,8 +99,7 @@ def test_einsum_dense_matches_keras(backend, equation, output_shape, bias_axes, 
 
 
 def test_einsum_dense_symbolic_and_config(backend):
-    layer = layers.EinsumDense("abc,cd->abd", output_shape=(None, 8), bias_axes="d",
-                               kernel_regularizer="l2", name="ed")
+    layer = layers.EinsumDense("abc,cd->abd", output_shape=(None, 8), bias_axes="d", kernel_regularizer="l2", name="ed")
     out = assert_symbolic_shape(layer, (None, 4, 3))
     assert out.shape == (None, 4, 8)
     assert_config_round_trip(layer, _x(2, 4, 3))

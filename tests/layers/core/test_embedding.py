@@ -6,8 +6,14 @@ import pytest
 import highlevel as hl
 from highlevel import layers
 
-from .keras_oracle import (assert_config_round_trip, assert_grads_match_keras, assert_matches_keras,
-                           assert_symbolic_shape, keras_module, to_numpy)
+from .keras_oracle import (
+    assert_config_round_trip,
+    assert_grads_match_keras,
+    assert_matches_keras,
+    assert_symbolic_shape,
+    keras_module,
+    to_numpy,
+)
 
 IDS = np.array([[1, 2, 0, 4], [3, 3, 0, 0]], dtype="int32")
 

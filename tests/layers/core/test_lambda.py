@@ -25,8 +25,9 @@ def test_lambda_calls_function_with_arguments(backend):
     keras = keras_module()
     layer = layers.Lambda(scaled_sum, arguments={"scale": 3.0})
     ours = to_numpy(layer(X))
-    theirs = np.asarray(keras.layers.Lambda(lambda x, scale: keras.ops.sum(x, axis=-1) * scale,
-                                            arguments={"scale": 3.0})(X))
+    theirs = np.asarray(
+        keras.layers.Lambda(lambda x, scale: keras.ops.sum(x, axis=-1) * scale, arguments={"scale": 3.0})(X)
+    )
     np.testing.assert_allclose(ours, theirs, atol=1e-5)
     _, x_grad = weight_and_input_grads(layer, X)
     assert x_grad.shape == X.shape and np.isfinite(x_grad).all() and np.abs(x_grad).sum() > 0

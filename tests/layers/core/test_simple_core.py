@@ -7,8 +7,14 @@ import highlevel as hl
 from highlevel import layers
 from highlevel.models import Input, Model
 
-from .keras_oracle import (assert_config_round_trip, assert_grads_match_keras, assert_matches_keras,
-                           assert_symbolic_shape, keras_module, to_numpy)
+from .keras_oracle import (
+    assert_config_round_trip,
+    assert_grads_match_keras,
+    assert_matches_keras,
+    assert_symbolic_shape,
+    keras_module,
+    to_numpy,
+)
 
 X = np.random.default_rng(0).normal(size=(2, 3, 4)).astype("float32")
 
@@ -49,8 +55,9 @@ def test_masking_matches_keras(backend, mask_value):
     layer = layers.Masking(mask_value)
     k = keras.layers.Masking(mask_value)
     assert_matches_keras(layer, k, MASK_X)
-    np.testing.assert_array_equal(to_numpy(layer.compute_mask(hl.ops.convert_to_tensor(MASK_X))),
-                                  np.asarray(k.compute_mask(MASK_X)))
+    np.testing.assert_array_equal(
+        to_numpy(layer.compute_mask(hl.ops.convert_to_tensor(MASK_X))), np.asarray(k.compute_mask(MASK_X))
+    )
     assert_grads_match_keras(layer, keras.layers.Masking(mask_value), MASK_X)
 
 
@@ -66,8 +73,9 @@ def test_masking_feeds_the_mask_downstream(backend):
     out = layers.Lambda(mark(hl.ops))(layers.Dense(2, kernel_initializer="ones")(layers.Masking()(inp)))
     ours = to_numpy(Model(inp, out)(MASK_X))
     kin = keras.Input(shape=(3, 2))
-    kout = keras.layers.Lambda(mark(keras.ops))(keras.layers.Dense(2, kernel_initializer="ones")(
-        keras.layers.Masking()(kin)))
+    kout = keras.layers.Lambda(mark(keras.ops))(
+        keras.layers.Dense(2, kernel_initializer="ones")(keras.layers.Masking()(kin))
+    )
     theirs = np.asarray(keras.Model(kin, kout)(MASK_X))
     np.testing.assert_allclose(ours, theirs, atol=1e-6)
     assert (ours == -7.0).any()  # the mask did arrive, through Dense

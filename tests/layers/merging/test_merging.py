@@ -6,9 +6,14 @@ import pytest
 
 import highlevel as hl
 from highlevel import layers
-
-from tests.layers.core.keras_oracle import (assert_config_round_trip, assert_grads_match_keras,
-                                            assert_matches_keras, assert_symbolic_shape, keras_module, to_numpy)
+from tests.layers.core.keras_oracle import (
+    assert_config_round_trip,
+    assert_grads_match_keras,
+    assert_matches_keras,
+    assert_symbolic_shape,
+    keras_module,
+    to_numpy,
+)
 
 RNG = np.random.default_rng(0)
 
@@ -37,8 +42,11 @@ def test_three_inputs(backend, name):
     inputs = [_x(2, 5) for _ in range(3)]
     assert_matches_keras(getattr(layers, name)(), getattr(keras.layers, name)(), inputs)
     fn = getattr(layers, name.lower())
-    np.testing.assert_allclose(to_numpy(fn([hl.ops.convert_to_tensor(v) for v in inputs])),
-                               to_numpy(getattr(layers, name)()(inputs)), atol=1e-6)
+    np.testing.assert_allclose(
+        to_numpy(fn([hl.ops.convert_to_tensor(v) for v in inputs])),
+        to_numpy(getattr(layers, name)()(inputs)),
+        atol=1e-6,
+    )
 
 
 @pytest.mark.parametrize("name", ELEMENTWISE)
@@ -84,18 +92,24 @@ def test_masked_merges_match_keras(backend):
     ma = np.array([[True, False, True], [False, False, True]])
     mb = np.array([[True, True, False], [False, True, True]])
     for name in ["Maximum", "Minimum", "Multiply", "Add"]:
-        ours = to_numpy(getattr(layers, name)()([hl.ops.convert_to_tensor(a), hl.ops.convert_to_tensor(b)],
-                                                mask=[hl.ops.convert_to_tensor(ma), hl.ops.convert_to_tensor(mb)]))
+        ours = to_numpy(
+            getattr(layers, name)()(
+                [hl.ops.convert_to_tensor(a), hl.ops.convert_to_tensor(b)],
+                mask=[hl.ops.convert_to_tensor(ma), hl.ops.convert_to_tensor(mb)],
+            )
+        )
         theirs = np.asarray(getattr(keras.layers, name)()([_keras_masked(a, ma), _keras_masked(b, mb)]))
         np.testing.assert_allclose(ours, theirs, atol=1e-6, err_msg=name)
-        mask = getattr(layers, name)().compute_mask([a, b], [hl.ops.convert_to_tensor(ma),
-                                                             hl.ops.convert_to_tensor(mb)])
+        mask = getattr(layers, name)().compute_mask(
+            [a, b], [hl.ops.convert_to_tensor(ma), hl.ops.convert_to_tensor(mb)]
+        )
         np.testing.assert_array_equal(to_numpy(mask), ma | mb)
     assert layers.Add().compute_mask([a, b], [hl.ops.convert_to_tensor(ma), None]) is None
 
 
-@pytest.mark.parametrize("axis,shapes", [(-1, [(2, 3, 4), (2, 3, 2)]), (1, [(2, 3, 4), (2, 1, 4), (2, 2, 4)]),
-                                         (0, [(2, 3), (1, 3)])])
+@pytest.mark.parametrize(
+    "axis,shapes", [(-1, [(2, 3, 4), (2, 3, 2)]), (1, [(2, 3, 4), (2, 1, 4), (2, 2, 4)]), (0, [(2, 3), (1, 3)])]
+)
 def test_concatenate_matches_keras(backend, axis, shapes):
     keras = keras_module()
     inputs = [_x(*s) for s in shapes]
@@ -142,8 +156,9 @@ def test_dot_matches_keras(backend, axes, shapes, normalize):
     layer = layers.Dot(axes=axes, normalize=normalize)
     out = assert_matches_keras(layer, keras.layers.Dot(axes=axes, normalize=normalize), inputs)
     assert out.shape == layer.compute_output_shape(shapes)
-    assert_grads_match_keras(layers.Dot(axes=axes, normalize=normalize),
-                             keras.layers.Dot(axes=axes, normalize=normalize), inputs)
+    assert_grads_match_keras(
+        layers.Dot(axes=axes, normalize=normalize), keras.layers.Dot(axes=axes, normalize=normalize), inputs
+    )
 
 
 def test_dot_symbolic_config_errors(backend):

@@ -3,7 +3,6 @@
 import pytest
 
 from highlevel import layers
-
 from tests.layers.layer_test_helper import run_layer_test
 
 CASES = [
@@ -18,8 +17,17 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("cls,kwargs,input_shape,output_shape", CASES,
-                         ids=lambda v: v.__name__ if isinstance(v, type) else None)
+@pytest.mark.parametrize(
+    "cls,kwargs,input_shape,output_shape", CASES, ids=lambda v: v.__name__ if isinstance(v, type) else None
+)
 def test_run_layer_test(backend, cls, kwargs, input_shape, output_shape):
-    run_layer_test(cls, kwargs, input_shape=input_shape, expected_output_shape=output_shape,
-                   expected_num_trainable_weights=0, expected_num_non_trainable_weights=0, atol=1e-5, rtol=1e-5)
+    run_layer_test(
+        cls,
+        kwargs,
+        input_shape=input_shape,
+        expected_output_shape=output_shape,
+        expected_num_trainable_weights=0,
+        expected_num_non_trainable_weights=0,
+        atol=1e-5,
+        rtol=1e-5,
+    )

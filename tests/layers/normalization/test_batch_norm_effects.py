@@ -21,7 +21,8 @@ def test_moving_statistics_follow_the_batches_and_inference_uses_them(backend, s
     model.compile(optimizer=hl.optimizers.SGD(0.0), loss="mse", **step_mode)
     first_losses = []
     record = hl.callbacks.LambdaCallback(
-        on_train_batch_end=lambda batch, logs: first_losses.append(logs["loss"]) if batch == 0 else None)
+        on_train_batch_end=lambda batch, logs: first_losses.append(logs["loss"]) if batch == 0 else None
+    )
     model.fit(X, np.zeros_like(X), batch_size=4, epochs=3, shuffle=False, verbose=0, callbacks=[record])
 
     mean, var = np.zeros(2), np.ones(2)
@@ -35,11 +36,11 @@ def test_moving_statistics_follow_the_batches_and_inference_uses_them(backend, s
     # training normalized each batch with its own statistics: the first batch's loss is the mean square of those
     first = HALVES[0]
     normalized = (first - first.mean(axis=0)) / np.sqrt(first.var(axis=0) + EPSILON)
-    np.testing.assert_allclose(first_losses, [np.mean(normalized ** 2)] * 3, rtol=1e-5)
+    np.testing.assert_allclose(first_losses, [np.mean(normalized**2)] * 3, rtol=1e-5)
 
     # inference normalizes with the moving statistics, not the batch's
     want = (X - mean) / np.sqrt(var + EPSILON)
     np.testing.assert_allclose(model.predict(X, verbose=0), want, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(model.predict(X[:4], verbose=0), want[:4], rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(model.evaluate(X, np.zeros_like(X), verbose=0), np.mean(want ** 2), rtol=1e-5)
+    np.testing.assert_allclose(model.evaluate(X, np.zeros_like(X), verbose=0), np.mean(want**2), rtol=1e-5)
     np.testing.assert_allclose(norm.moving_mean.numpy(), mean, rtol=1e-5)  # inference moved nothing

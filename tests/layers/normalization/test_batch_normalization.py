@@ -7,8 +7,13 @@ import pytest
 import highlevel as hl
 from highlevel import layers
 
-from ..core.keras_oracle import (assert_config_round_trip, assert_grads_match_keras, assert_symbolic_shape,
-                                 keras_module, to_numpy)
+from ..core.keras_oracle import (
+    assert_config_round_trip,
+    assert_grads_match_keras,
+    assert_symbolic_shape,
+    keras_module,
+    to_numpy,
+)
 
 RNG = np.random.default_rng(0)
 ATOL = 1e-5
@@ -40,18 +45,21 @@ def _pair(x, **kwargs):
     return ours, theirs
 
 
-@pytest.mark.parametrize("shape,axis", [((8, 3), -1), ((4, 5, 3), -1), ((4, 3, 5), 1), ((2, 3, 4, 5), 1),
-                                        ((2, 4, 4, 3), 3)])
+@pytest.mark.parametrize(
+    "shape,axis", [((8, 3), -1), ((4, 5, 3), -1), ((4, 3, 5), 1), ((2, 3, 4, 5), 1), ((2, 4, 4, 3), 3)]
+)
 def test_training_and_inference_match_keras(backend, shape, axis):
     x = _x(*shape)
     ours, theirs = _pair(x, axis=axis, momentum=0.9, epsilon=1e-3)
     # Inference: moving statistics.
     np.testing.assert_allclose(to_numpy(ours(x)), np.asarray(theirs(x)), atol=ATOL, rtol=ATOL)
-    np.testing.assert_allclose(to_numpy(ours(x, training=False)), np.asarray(theirs(x, training=False)),
-                               atol=ATOL, rtol=ATOL)
+    np.testing.assert_allclose(
+        to_numpy(ours(x, training=False)), np.asarray(theirs(x, training=False)), atol=ATOL, rtol=ATOL
+    )
     # Training: batch statistics, and one update of the moving statistics.
-    np.testing.assert_allclose(to_numpy(ours(x, training=True)), np.asarray(theirs(x, training=True)),
-                               atol=ATOL, rtol=ATOL)
+    np.testing.assert_allclose(
+        to_numpy(ours(x, training=True)), np.asarray(theirs(x, training=True)), atol=ATOL, rtol=ATOL
+    )
     for v, k in zip(ours.weights, theirs.weights):
         np.testing.assert_allclose(v.numpy(), np.asarray(k), atol=ATOL, rtol=ATOL, err_msg=v.path)
     # Inference afterwards uses the updated statistics.
@@ -72,11 +80,14 @@ def test_moving_statistics_formula(backend):
 def test_weights_and_trainability(backend):
     layer = layers.BatchNormalization()
     layer(_x(2, 3))
-    assert [w.path for w in layer.weights] == [f"{layer.name}/{n}" for n in
-                                               ("gamma", "beta", "moving_mean", "moving_variance")]
+    assert [w.path for w in layer.weights] == [
+        f"{layer.name}/{n}" for n in ("gamma", "beta", "moving_mean", "moving_variance")
+    ]
     assert [w.path for w in layer.trainable_weights] == [f"{layer.name}/gamma", f"{layer.name}/beta"]
-    assert [w.path for w in layer.non_trainable_weights] == [f"{layer.name}/moving_mean",
-                                                             f"{layer.name}/moving_variance"]
+    assert [w.path for w in layer.non_trainable_weights] == [
+        f"{layer.name}/moving_mean",
+        f"{layer.name}/moving_variance",
+    ]
     bare = layers.BatchNormalization(center=False, scale=False)
     bare(_x(2, 3))
     assert [w.path.split("/")[-1] for w in bare.weights] == ["moving_mean", "moving_variance"]
@@ -88,8 +99,9 @@ def test_center_scale_variants_match_keras(backend, center, scale):
     x = _x(6, 4)
     ours, theirs = _pair(x, center=center, scale=scale)
     for training in (False, True):
-        np.testing.assert_allclose(to_numpy(ours(x, training=training)), np.asarray(theirs(x, training=training)),
-                                   atol=ATOL, rtol=ATOL)
+        np.testing.assert_allclose(
+            to_numpy(ours(x, training=training)), np.asarray(theirs(x, training=training)), atol=ATOL, rtol=ATOL
+        )
 
 
 def test_frozen_layer_runs_in_inference_mode(backend):
@@ -120,13 +132,15 @@ def test_mask_matches_keras(backend):
 
 def test_renorm_matches_keras(backend):
     x = _x(8, 3)
-    kwargs = dict(renorm=True, renorm_clipping={"rmax": 1.5, "rmin": 0.5, "dmax": 0.3}, renorm_momentum=0.7,
-                  momentum=0.6)
+    kwargs = dict(
+        renorm=True, renorm_clipping={"rmax": 1.5, "rmin": 0.5, "dmax": 0.3}, renorm_momentum=0.7, momentum=0.6
+    )
     ours, theirs = _pair(x, **kwargs)
     assert [w.path.split("/")[-1] for w in ours.weights] == [w.path.split("/")[-1] for w in theirs.weights]
     for _ in range(2):
-        np.testing.assert_allclose(to_numpy(ours(x, training=True)), np.asarray(theirs(x, training=True)),
-                                   atol=ATOL, rtol=ATOL)
+        np.testing.assert_allclose(
+            to_numpy(ours(x, training=True)), np.asarray(theirs(x, training=True)), atol=ATOL, rtol=ATOL
+        )
     for v, k in zip(ours.weights, theirs.weights):
         np.testing.assert_allclose(v.numpy(), np.asarray(k), atol=ATOL, rtol=ATOL, err_msg=v.path)
     np.testing.assert_allclose(to_numpy(ours(x)), np.asarray(theirs(x)), atol=ATOL, rtol=ATOL)
@@ -179,8 +193,15 @@ def test_training_flag_from_sequential(backend):
 
 
 def test_config_and_shapes(backend):
-    layer = layers.BatchNormalization(axis=1, momentum=0.9, epsilon=1e-4, center=False,
-                                      gamma_regularizer="l2", moving_variance_initializer="zeros", name="bn")
+    layer = layers.BatchNormalization(
+        axis=1,
+        momentum=0.9,
+        epsilon=1e-4,
+        center=False,
+        gamma_regularizer="l2",
+        moving_variance_initializer="zeros",
+        name="bn",
+    )
     config = layer.get_config()
     assert config["axis"] == 1 and config["momentum"] == 0.9 and config["center"] is False
     assert config["moving_variance_initializer"]["class_name"] == "Zeros"

@@ -8,8 +8,14 @@ import pytest
 
 from highlevel import layers
 
-from ..core.keras_oracle import (assert_config_round_trip, assert_grads_match_keras, assert_matches_keras,
-                                 assert_symbolic_shape, keras_module, to_numpy)
+from ..core.keras_oracle import (
+    assert_config_round_trip,
+    assert_grads_match_keras,
+    assert_matches_keras,
+    assert_symbolic_shape,
+    keras_module,
+    to_numpy,
+)
 
 RNG = np.random.default_rng(1)
 
@@ -23,14 +29,17 @@ def _randomize(layer):
 
 
 # ------------------------------------------------------------------ LayerNormalization
-@pytest.mark.parametrize("shape,kwargs", [
-    ((4, 6), {}),
-    ((2, 3, 5), {"axis": [1, 2]}),
-    ((2, 3, 5), {"axis": 1}),
-    ((2, 3, 4, 5), {"axis": [-3, -1], "epsilon": 1e-5}),
-    ((3, 4), {"center": False}),
-    ((3, 4), {"scale": False}),
-])
+@pytest.mark.parametrize(
+    "shape,kwargs",
+    [
+        ((4, 6), {}),
+        ((2, 3, 5), {"axis": [1, 2]}),
+        ((2, 3, 5), {"axis": 1}),
+        ((2, 3, 4, 5), {"axis": [-3, -1], "epsilon": 1e-5}),
+        ((3, 4), {"center": False}),
+        ((3, 4), {"scale": False}),
+    ],
+)
 def test_layer_normalization_matches_keras(backend, shape, kwargs):
     keras = keras_module()
     x = _x(*shape)
@@ -80,14 +89,17 @@ def test_layer_normalization_half_precision_input(backend):
 
 
 # ------------------------------------------------------------------ GroupNormalization
-@pytest.mark.parametrize("shape,kwargs", [
-    ((2, 8), {"groups": 4}),
-    ((2, 5, 6), {"groups": 3}),
-    ((2, 3, 3, 4), {"groups": 2}),
-    ((2, 4, 3, 3), {"groups": 2, "axis": 1}),
-    ((2, 5, 4), {"groups": -1}),
-    ((2, 5, 4), {"groups": 1, "center": False, "epsilon": 1e-5}),
-])
+@pytest.mark.parametrize(
+    "shape,kwargs",
+    [
+        ((2, 8), {"groups": 4}),
+        ((2, 5, 6), {"groups": 3}),
+        ((2, 3, 3, 4), {"groups": 2}),
+        ((2, 4, 3, 3), {"groups": 2, "axis": 1}),
+        ((2, 5, 4), {"groups": -1}),
+        ((2, 5, 4), {"groups": 1, "center": False, "epsilon": 1e-5}),
+    ],
+)
 def test_group_normalization_matches_keras(backend, shape, kwargs):
     keras = keras_module()
     x = _x(*shape)
@@ -124,7 +136,7 @@ def test_unit_normalization_matches_keras(backend, shape, axis):
     x = _x(*shape)
     out = assert_matches_keras(layers.UnitNormalization(axis=axis), keras.layers.UnitNormalization(axis=axis), x)
     axes = tuple(axis) if isinstance(axis, list) else axis
-    np.testing.assert_allclose(np.sqrt(np.sum(out ** 2, axis=axes)), 1.0, atol=1e-5)
+    np.testing.assert_allclose(np.sqrt(np.sum(out**2, axis=axes)), 1.0, atol=1e-5)
     assert_grads_match_keras(layers.UnitNormalization(axis=axis), keras.layers.UnitNormalization(axis=axis), x)
 
 

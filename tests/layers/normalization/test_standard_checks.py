@@ -3,7 +3,6 @@
 import pytest
 
 from highlevel import layers
-
 from tests.layers.layer_test_helper import run_layer_test
 
 CASES = [
@@ -18,9 +17,21 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("cls,kwargs,input_shape,n_trainable,n_non_trainable", CASES,
-                         ids=lambda v: v.__name__ if isinstance(v, type) else None)
+@pytest.mark.parametrize(
+    "cls,kwargs,input_shape,n_trainable,n_non_trainable",
+    CASES,
+    ids=lambda v: v.__name__ if isinstance(v, type) else None,
+)
 def test_run_layer_test(backend, cls, kwargs, input_shape, n_trainable, n_non_trainable):
-    run_layer_test(cls, kwargs, input_shape=input_shape, expected_output_shape=input_shape,
-                   expected_num_trainable_weights=n_trainable, expected_num_non_trainable_weights=n_non_trainable,
-                   expected_output_dtype="float32", supports_masking=True, atol=1e-5, rtol=1e-5)
+    run_layer_test(
+        cls,
+        kwargs,
+        input_shape=input_shape,
+        expected_output_shape=input_shape,
+        expected_num_trainable_weights=n_trainable,
+        expected_num_non_trainable_weights=n_non_trainable,
+        expected_output_dtype="float32",
+        supports_masking=True,
+        atol=1e-5,
+        rtol=1e-5,
+    )

@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 import highlevel as hl
-
 from tests.layers.convolutional.keras_reference import assert_matches_keras
 
 CF = "channels_first"
@@ -56,8 +55,7 @@ def test_global_average_pooling1d_mask(backend, data_format, keepdims):
     mask = np.array([[1, 1, 0, 1, 0], [1, 0, 0, 0, 0], [1, 1, 1, 1, 1]], dtype=bool)
     layer = hl.layers.GlobalAveragePooling1D(data_format=data_format, keepdims=keepdims)
     assert layer.supports_masking
-    out = np.asarray(hl.ops.convert_to_numpy(layer(hl.ops.convert_to_tensor(x),
-                                                   mask=hl.ops.convert_to_tensor(mask))))
+    out = np.asarray(hl.ops.convert_to_numpy(layer(hl.ops.convert_to_tensor(x), mask=hl.ops.convert_to_tensor(mask))))
     want = np.asarray(keras.layers.GlobalAveragePooling1D(data_format=data_format, keepdims=keepdims)(x, mask=mask))
     np.testing.assert_allclose(out, want, atol=1e-6)
     assert layer.compute_mask(hl.ops.convert_to_tensor(x), hl.ops.convert_to_tensor(mask)) is None

@@ -6,7 +6,6 @@ import pytest
 
 import highlevel as hl
 from highlevel import layers
-
 from tests.layers.layer_test_helper import run_layer_test
 
 CF = "channels_first"
@@ -27,19 +26,34 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("cls,kwargs,input_shape,output_shape", CASES,
-                         ids=lambda v: v.__name__ if isinstance(v, type) else None)
+@pytest.mark.parametrize(
+    "cls,kwargs,input_shape,output_shape", CASES, ids=lambda v: v.__name__ if isinstance(v, type) else None
+)
 def test_run_layer_test(backend, cls, kwargs, input_shape, output_shape):
-    run_layer_test(cls, kwargs, input_shape=input_shape, expected_output_shape=output_shape,
-                   expected_num_trainable_weights=0, expected_num_non_trainable_weights=0)
+    run_layer_test(
+        cls,
+        kwargs,
+        input_shape=input_shape,
+        expected_output_shape=output_shape,
+        expected_num_trainable_weights=0,
+        expected_num_non_trainable_weights=0,
+    )
 
 
 def test_defaults_and_configs_match_keras():
     import keras
 
-    for name, args in [("MaxPooling1D", ()), ("MaxPooling2D", ()), ("MaxPooling3D", ()), ("AveragePooling1D", (3,)),
-                       ("AveragePooling2D", (2,)), ("AveragePooling3D", ((1, 2, 2),)), ("GlobalMaxPooling1D", ()),
-                       ("GlobalAveragePooling2D", ()), ("GlobalMaxPooling3D", ())]:
+    for name, args in [
+        ("MaxPooling1D", ()),
+        ("MaxPooling2D", ()),
+        ("MaxPooling3D", ()),
+        ("AveragePooling1D", (3,)),
+        ("AveragePooling2D", (2,)),
+        ("AveragePooling3D", ((1, 2, 2),)),
+        ("GlobalMaxPooling1D", ()),
+        ("GlobalAveragePooling2D", ()),
+        ("GlobalMaxPooling3D", ()),
+    ]:
         ours = getattr(layers, name)(*args).get_config()
         theirs = getattr(keras.layers, name)(*args).get_config()
         for key, value in ours.items():

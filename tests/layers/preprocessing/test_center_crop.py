@@ -4,22 +4,30 @@ import numpy as np
 import pytest
 
 from highlevel import layers
-
 from tests.layers.layer_test_helper import run_layer_test
 
 from .image_helpers import images, keras_output, ours
 
 
-@pytest.mark.parametrize("kwargs,input_shape,output_shape", [
-    ({"height": 4, "width": 5}, (2, 6, 8, 3), (2, 4, 5, 3)),
-    ({"height": 8, "width": 3}, (2, 6, 8, 3), (2, 8, 3, 3)),  # too small: crop to aspect, then resize
-    ({"height": 2, "width": 2, "data_format": "channels_first"}, (2, 3, 6, 8), (2, 3, 2, 2)),
-    ({"height": 5, "width": 5}, (6, 8, 3), (5, 5, 3)),
-])
+@pytest.mark.parametrize(
+    "kwargs,input_shape,output_shape",
+    [
+        ({"height": 4, "width": 5}, (2, 6, 8, 3), (2, 4, 5, 3)),
+        ({"height": 8, "width": 3}, (2, 6, 8, 3), (2, 8, 3, 3)),  # too small: crop to aspect, then resize
+        ({"height": 2, "width": 2, "data_format": "channels_first"}, (2, 3, 6, 8), (2, 3, 2, 2)),
+        ({"height": 5, "width": 5}, (6, 8, 3), (5, 5, 3)),
+    ],
+)
 def test_standard_checks(backend, kwargs, input_shape, output_shape):
-    run_layer_test(layers.CenterCrop, kwargs, input_shape=input_shape, expected_output_shape=output_shape,
-                   expected_num_trainable_weights=0, expected_num_non_trainable_weights=0,
-                   expected_output_dtype="float32")
+    run_layer_test(
+        layers.CenterCrop,
+        kwargs,
+        input_shape=input_shape,
+        expected_output_shape=output_shape,
+        expected_num_trainable_weights=0,
+        expected_num_non_trainable_weights=0,
+        expected_output_dtype="float32",
+    )
 
 
 @pytest.mark.parametrize("size", [(4, 5), (6, 8), (1, 1), (3, 8), (8, 5), (3, 12), (10, 16)])

@@ -5,7 +5,6 @@ import pytest
 
 import highlevel as hl
 from highlevel import layers
-
 from tests.layers.layer_test_helper import run_layer_test
 
 from .categorical_oracle import assert_same, keras_module, ours, save_and_load
@@ -31,7 +30,7 @@ def test_adapt_matches_keras(backend, num_bins, epsilon):
     keras_layer.adapt(data)
     np.testing.assert_allclose(ours_layer.bin_boundaries, keras_layer.bin_boundaries, rtol=1e-6)
     assert_same(ours_layer(data[:5]), keras_layer(data[:5]))
-    batches = [data[i:i + 64] for i in range(0, 300, 64)]
+    batches = [data[i : i + 64] for i in range(0, 300, 64)]
     ours_layer.adapt(iter(batches))
     keras_layer.adapt(iter(batches))
     np.testing.assert_allclose(ours_layer.bin_boundaries, keras_layer.bin_boundaries, rtol=1e-6)
@@ -49,12 +48,19 @@ def test_adapted_boundaries_survive_config_and_save(backend, tmp_path):
     np.testing.assert_array_equal(ours(save_and_load(model, tmp_path)(x)), ours(model(x)))
 
 
-@pytest.mark.parametrize("mode,shape,dtype", [("int", (3, 4), "int32"), ("count", (3, 4), "float32"),
-                                              ("one_hot", (3, 4, 4), "float32")])
+@pytest.mark.parametrize(
+    "mode,shape,dtype", [("int", (3, 4), "int32"), ("count", (3, 4), "float32"), ("one_hot", (3, 4, 4), "float32")]
+)
 def test_standard_checks(backend, mode, shape, dtype):
-    run_layer_test(layers.Discretization, {"bin_boundaries": [-0.5, 0.0, 0.5], "output_mode": mode},
-                   input_shape=(3, 4), expected_output_shape=shape, expected_num_trainable_weights=0,
-                   expected_num_non_trainable_weights=0, expected_output_dtype=dtype)
+    run_layer_test(
+        layers.Discretization,
+        {"bin_boundaries": [-0.5, 0.0, 0.5], "output_mode": mode},
+        input_shape=(3, 4),
+        expected_output_shape=shape,
+        expected_num_trainable_weights=0,
+        expected_num_non_trainable_weights=0,
+        expected_output_dtype=dtype,
+    )
 
 
 def test_errors():

@@ -36,8 +36,10 @@ def test_matches_keras(keras, backend, case, output_mode):
 def test_three_features_and_config(keras):
     inputs = (np.array([1, 2]), np.array(["a", "b"]), np.array([5, 5]))
     layer = hl.layers.HashedCrossing(num_bins=1000, name="cross")
-    np.testing.assert_array_equal(hl.ops.convert_to_numpy(layer(inputs)),
-                                  keras.ops.convert_to_numpy(keras.layers.HashedCrossing(num_bins=1000)(inputs)))
+    np.testing.assert_array_equal(
+        hl.ops.convert_to_numpy(layer(inputs)),
+        keras.ops.convert_to_numpy(keras.layers.HashedCrossing(num_bins=1000)(inputs)),
+    )
     clone = hl.layers.HashedCrossing.from_config(layer.get_config())
     assert clone.num_bins == 1000 and clone.name == "cross"
     assert hl.layers.deserialize(hl.layers.serialize(layer)).num_bins == 1000

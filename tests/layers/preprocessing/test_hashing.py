@@ -9,7 +9,6 @@ import pytest
 
 from highlevel import layers
 from highlevel.layers.preprocessing._fingerprint import fingerprint64, hash_bucket_fast, hash_bucket_strong
-
 from tests.layers.layer_test_helper import run_layer_test
 
 from .categorical_oracle import assert_same, keras_module, ours
@@ -26,14 +25,19 @@ def test_hashes_equal_tensorflow_on_many_inputs():
     import tensorflow as tf
 
     strings = _random_strings(400)
-    ints = np.random.default_rng(0).integers(-2**62, 2**62, size=300, dtype=np.int64)
+    ints = np.random.default_rng(0).integers(-(2**62), 2**62, size=300, dtype=np.int64)
     for buckets in (2, 7, 1000, 2**62):
-        np.testing.assert_array_equal(hash_bucket_fast(np.array(strings, dtype=object), buckets),
-                                      tf.strings.to_hash_bucket_fast(strings, buckets).numpy())
-        np.testing.assert_array_equal(hash_bucket_strong(np.array(strings, dtype=object), buckets, (3, 2**40)),
-                                      tf.strings.to_hash_bucket_strong(strings, buckets, [3, 2**40]).numpy())
-        np.testing.assert_array_equal(hash_bucket_fast(ints, buckets),
-                                      tf.strings.to_hash_bucket_fast(tf.as_string(ints), buckets).numpy())
+        np.testing.assert_array_equal(
+            hash_bucket_fast(np.array(strings, dtype=object), buckets),
+            tf.strings.to_hash_bucket_fast(strings, buckets).numpy(),
+        )
+        np.testing.assert_array_equal(
+            hash_bucket_strong(np.array(strings, dtype=object), buckets, (3, 2**40)),
+            tf.strings.to_hash_bucket_strong(strings, buckets, [3, 2**40]).numpy(),
+        )
+        np.testing.assert_array_equal(
+            hash_bucket_fast(ints, buckets), tf.strings.to_hash_bucket_fast(tf.as_string(ints), buckets).numpy()
+        )
     assert fingerprint64(b"") == 0x9AE16A3B2F90404F
 
 
@@ -42,11 +46,19 @@ INTS = np.array([[0, 1, -1], [42, 2**40, 7]], dtype="int64")
 FLOATS = np.array([[0.5, 1.7, -2.3], [42.0, 1e6, 7.9]], dtype="float32")
 
 
-@pytest.mark.parametrize("kwargs", [{"num_bins": 3}, {"num_bins": 1}, {"num_bins": 5, "mask_value": ""},
-                                    {"num_bins": 4, "salt": 133}, {"num_bins": 6, "salt": [1, 2]},
-                                    {"num_bins": 5, "output_mode": "multi_hot"},
-                                    {"num_bins": 5, "output_mode": "count", "salt": 9},
-                                    {"num_bins": 5, "output_mode": "one_hot"}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"num_bins": 3},
+        {"num_bins": 1},
+        {"num_bins": 5, "mask_value": ""},
+        {"num_bins": 4, "salt": 133},
+        {"num_bins": 6, "salt": [1, 2]},
+        {"num_bins": 5, "output_mode": "multi_hot"},
+        {"num_bins": 5, "output_mode": "count", "salt": 9},
+        {"num_bins": 5, "output_mode": "one_hot"},
+    ],
+)
 def test_strings_match_keras(backend, kwargs):
     keras = keras_module()
     x = STRINGS[:, :1] if kwargs.get("output_mode") == "one_hot" else STRINGS
@@ -54,8 +66,15 @@ def test_strings_match_keras(backend, kwargs):
     assert_same(layers.Hashing(**kwargs)(list(map(list, x))), keras.layers.Hashing(**kwargs)(x), "list input")
 
 
-@pytest.mark.parametrize("kwargs", [{"num_bins": 7}, {"num_bins": 7, "mask_value": 0}, {"num_bins": 3, "salt": 5},
-                                    {"num_bins": 4, "output_mode": "count"}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"num_bins": 7},
+        {"num_bins": 7, "mask_value": 0},
+        {"num_bins": 3, "salt": 5},
+        {"num_bins": 4, "output_mode": "count"},
+    ],
+)
 def test_numbers_match_keras(backend, kwargs):
     keras = keras_module()
     for x in (INTS, INTS.astype("int32"), FLOATS):
@@ -72,11 +91,24 @@ def test_bytes_and_dtype(backend):
 
 
 def test_standard_checks_on_ints(backend):
-    run_layer_test(layers.Hashing, {"num_bins": 4, "salt": 3}, input_shape=(3, 2), input_dtype="int32",
-                   expected_output_shape=(3, 2), expected_num_trainable_weights=0,
-                   expected_num_non_trainable_weights=0, expected_output_dtype="int64")
-    run_layer_test(layers.Hashing, {"num_bins": 4, "output_mode": "multi_hot"}, input_shape=(3, 2),
-                   input_dtype="int32", expected_output_shape=(3, 4), expected_output_dtype="float32")
+    run_layer_test(
+        layers.Hashing,
+        {"num_bins": 4, "salt": 3},
+        input_shape=(3, 2),
+        input_dtype="int32",
+        expected_output_shape=(3, 2),
+        expected_num_trainable_weights=0,
+        expected_num_non_trainable_weights=0,
+        expected_output_dtype="int64",
+    )
+    run_layer_test(
+        layers.Hashing,
+        {"num_bins": 4, "output_mode": "multi_hot"},
+        input_shape=(3, 2),
+        input_dtype="int32",
+        expected_output_shape=(3, 4),
+        expected_output_dtype="float32",
+    )
 
 
 def test_errors():

@@ -6,7 +6,6 @@ import pytest
 
 import highlevel as hl
 from highlevel import layers
-
 from tests.layers.layer_test_helper import run_layer_test
 
 from .categorical_oracle import assert_same, keras_module, ours, save_and_load
@@ -15,24 +14,42 @@ VOCAB = [12, 36, 1138, 42]
 X = np.array([[12, 1138, 42, 42], [42, 7, 36, 7]])
 DATA = np.array([[12, 1138, 42], [42, 1000, 36], [7, 7, 7]])
 
-GIVEN = [{}, {"num_oov_indices": 2}, {"num_oov_indices": 3, "oov_method": "farmhash"},
-         {"num_oov_indices": 3, "oov_method": "farmhash", "salt": 5}, {"mask_token": 0},
-         {"output_mode": "one_hot"}, {"output_mode": "multi_hot"}, {"output_mode": "count", "mask_token": 7},
-         {"output_mode": "tf_idf", "idf_weights": [0.25, 0.75, 0.6, 0.4]},
-         {"output_mode": "multi_hot", "max_tokens": 10, "pad_to_max_tokens": True}]
+GIVEN = [
+    {},
+    {"num_oov_indices": 2},
+    {"num_oov_indices": 3, "oov_method": "farmhash"},
+    {"num_oov_indices": 3, "oov_method": "farmhash", "salt": 5},
+    {"mask_token": 0},
+    {"output_mode": "one_hot"},
+    {"output_mode": "multi_hot"},
+    {"output_mode": "count", "mask_token": 7},
+    {"output_mode": "tf_idf", "idf_weights": [0.25, 0.75, 0.6, 0.4]},
+    {"output_mode": "multi_hot", "max_tokens": 10, "pad_to_max_tokens": True},
+]
 
 
 @pytest.mark.parametrize("kwargs", GIVEN, ids=str)
 def test_given_vocabulary_matches_keras(backend, kwargs):
     keras = keras_module()
     x = X[:, :1] if kwargs.get("output_mode") == "one_hot" else X
-    assert_same(layers.IntegerLookup(vocabulary=VOCAB, **kwargs)(x),
-                keras.layers.IntegerLookup(vocabulary=VOCAB, **kwargs)(x), str(kwargs))
+    assert_same(
+        layers.IntegerLookup(vocabulary=VOCAB, **kwargs)(x),
+        keras.layers.IntegerLookup(vocabulary=VOCAB, **kwargs)(x),
+        str(kwargs),
+    )
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"max_tokens": 4}, {"output_mode": "tf_idf"},
-                                    {"output_mode": "count", "mask_token": 7},
-                                    {"output_mode": "tf_idf", "max_tokens": 8, "pad_to_max_tokens": True}], ids=str)
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"max_tokens": 4},
+        {"output_mode": "tf_idf"},
+        {"output_mode": "count", "mask_token": 7},
+        {"output_mode": "tf_idf", "max_tokens": 8, "pad_to_max_tokens": True},
+    ],
+    ids=str,
+)
 def test_adapt_matches_keras(backend, kwargs):
     keras = keras_module()
     a, b = layers.IntegerLookup(**kwargs), keras.layers.IntegerLookup(**kwargs)
@@ -48,8 +65,10 @@ def test_invert_matches_keras(backend):
     keras = keras_module()
     idx = np.array([[1, 3, 4], [4, 0, 7]])
     for kwargs in ({}, {"mask_token": 0}):
-        assert_same(layers.IntegerLookup(vocabulary=VOCAB, invert=True, **kwargs)(idx),
-                    keras.layers.IntegerLookup(vocabulary=VOCAB, invert=True, **kwargs)(idx))
+        assert_same(
+            layers.IntegerLookup(vocabulary=VOCAB, invert=True, **kwargs)(idx),
+            keras.layers.IntegerLookup(vocabulary=VOCAB, invert=True, **kwargs)(idx),
+        )
     forward = layers.IntegerLookup(vocabulary=VOCAB)
     inverse = layers.IntegerLookup(vocabulary=forward.get_vocabulary(), invert=True)
     assert ours(inverse(forward(X))).tolist() == [[12, 1138, 42, 42], [42, -1, 36, -1]]
@@ -81,13 +100,20 @@ def test_adapted_state_survives_config_and_save(backend, tmp_path):
     np.testing.assert_allclose(ours(again(DATA)), ours(model(DATA)), rtol=1e-6)
 
 
-@pytest.mark.parametrize("mode,shape,dtype", [("int", (3, 4), "int64"), ("multi_hot", (3, 6), "float32"),
-                                              ("one_hot", (3, 4, 6), "float32")])
+@pytest.mark.parametrize(
+    "mode,shape,dtype", [("int", (3, 4), "int64"), ("multi_hot", (3, 6), "float32"), ("one_hot", (3, 4, 6), "float32")]
+)
 def test_standard_checks(backend, mode, shape, dtype):
-    run_layer_test(layers.IntegerLookup, {"vocabulary": [0, 1, 2, 3, 4], "output_mode": mode},
-                   input_shape=(3, 4), input_dtype="int32", expected_output_shape=shape,
-                   expected_num_trainable_weights=0, expected_num_non_trainable_weights=0,
-                   expected_output_dtype=dtype)
+    run_layer_test(
+        layers.IntegerLookup,
+        {"vocabulary": [0, 1, 2, 3, 4], "output_mode": mode},
+        input_shape=(3, 4),
+        input_dtype="int32",
+        expected_output_shape=shape,
+        expected_num_trainable_weights=0,
+        expected_num_non_trainable_weights=0,
+        expected_output_dtype=dtype,
+    )
 
 
 def test_errors():

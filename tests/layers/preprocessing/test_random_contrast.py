@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from highlevel import layers
-
 from tests.layers.layer_test_helper import run_layer_test
 
 from .image_helpers import check_random_layer_basics, images, keras_output, ours
@@ -12,27 +11,45 @@ from .image_helpers import check_random_layer_basics, images, keras_output, ours
 
 @pytest.mark.parametrize("training", [False, True])
 def test_standard_checks(backend, training):
-    run_layer_test(layers.RandomContrast, {"factor": 0.5, "value_range": (-10, 10), "seed": 1},
-                   input_shape=(2, 5, 6, 3), expected_output_shape=(2, 5, 6, 3), expected_num_trainable_weights=0,
-                   expected_num_non_trainable_weights=0, expected_output_dtype="float32",
-                   call_kwargs={"training": training}, run_config_check=not training, atol=1e-5, rtol=1e-5)
+    run_layer_test(
+        layers.RandomContrast,
+        {"factor": 0.5, "value_range": (-10, 10), "seed": 1},
+        input_shape=(2, 5, 6, 3),
+        expected_output_shape=(2, 5, 6, 3),
+        expected_num_trainable_weights=0,
+        expected_num_non_trainable_weights=0,
+        expected_output_dtype="float32",
+        call_kwargs={"training": training},
+        run_config_check=not training,
+        atol=1e-5,
+        rtol=1e-5,
+    )
 
 
 def test_random_basics(backend):
     check_random_layer_basics("RandomContrast", {"factor": 0.5})
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"factor": (-0.3, 0.3)}, {"factor": (-0.9, 0.9), "value_range": (0, 100)}, {"factor": (-0.1, 0.1), "value_range": (50, 200)},
-], ids=["up", "clipped", "small"])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"factor": (-0.3, 0.3)},
+        {"factor": (-0.9, 0.9), "value_range": (0, 100)},
+        {"factor": (-0.1, 0.1), "value_range": (50, 200)},
+    ],
+    ids=["up", "clipped", "small"],
+)
 @pytest.mark.parametrize("data_format", ["channels_last", "channels_first"])
 @pytest.mark.parametrize("batched", [True, False], ids=["batched", "unbatched"])
 def test_fixed_factor_matches_keras(backend, kwargs, data_format, batched):
     """``(-a, a)`` draws from ``[1 + a, 1 + a]``: a known contrast factor."""
     x = images(data_format, batched)
     kwargs = dict(kwargs, data_format=data_format)
-    np.testing.assert_allclose(ours("RandomContrast", kwargs, x, training=True),
-                               keras_output("RandomContrast", kwargs, x, training=True), atol=5e-3)
+    np.testing.assert_allclose(
+        ours("RandomContrast", kwargs, x, training=True),
+        keras_output("RandomContrast", kwargs, x, training=True),
+        atol=5e-3,
+    )
 
 
 def test_output_stays_in_value_range_and_keeps_means(backend):

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from highlevel import layers
-
 from tests.layers.layer_test_helper import run_layer_test
 
 from .image_helpers import check_random_layer_basics, images, keras_output, ours
@@ -13,10 +12,17 @@ from .image_helpers import check_random_layer_basics, images, keras_output, ours
 @pytest.mark.parametrize("training", [False, True])
 @pytest.mark.parametrize("mode", ["horizontal", "vertical", "horizontal_and_vertical"])
 def test_standard_checks(backend, mode, training):
-    run_layer_test(layers.RandomFlip, {"mode": mode, "seed": 1}, input_shape=(4, 5, 6, 3),
-                   expected_output_shape=(4, 5, 6, 3), expected_num_trainable_weights=0,
-                   expected_num_non_trainable_weights=0, expected_output_dtype="float32",
-                   call_kwargs={"training": training}, run_config_check=not training)
+    run_layer_test(
+        layers.RandomFlip,
+        {"mode": mode, "seed": 1},
+        input_shape=(4, 5, 6, 3),
+        expected_output_shape=(4, 5, 6, 3),
+        expected_num_trainable_weights=0,
+        expected_num_non_trainable_weights=0,
+        expected_output_dtype="float32",
+        call_kwargs={"training": training},
+        run_config_check=not training,
+    )
 
 
 def test_random_basics(backend):
@@ -44,8 +50,9 @@ def test_each_image_is_kept_or_flipped(backend, mode, axes, data_format):
 
 def test_inference_matches_keras(backend):
     x = images()
-    np.testing.assert_array_equal(ours("RandomFlip", {}, x, training=False),
-                                  keras_output("RandomFlip", {}, x, training=False))
+    np.testing.assert_array_equal(
+        ours("RandomFlip", {}, x, training=False), keras_output("RandomFlip", {}, x, training=False)
+    )
 
 
 def test_invalid_arguments():

@@ -7,8 +7,13 @@ import pytest
 import highlevel as hl
 from highlevel import layers
 
-from ..core.keras_oracle import (assert_config_round_trip, assert_matches_keras, assert_symbolic_shape,
-                                 keras_module, to_numpy)
+from ..core.keras_oracle import (
+    assert_config_round_trip,
+    assert_matches_keras,
+    assert_symbolic_shape,
+    keras_module,
+    to_numpy,
+)
 
 RNG = np.random.default_rng(3)
 
@@ -18,8 +23,10 @@ def _x(*shape, loc=3.0, scale=5.0):
 
 
 # --------------------------------------------------------------------------- Rescaling
-@pytest.mark.parametrize("kwargs", [{"scale": 1 / 255}, {"scale": 1 / 127.5, "offset": -1.0},
-                                    {"scale": [0.5, 2.0, 3.0], "offset": [1.0, 0.0, -1.0]}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"scale": 1 / 255}, {"scale": 1 / 127.5, "offset": -1.0}, {"scale": [0.5, 2.0, 3.0], "offset": [1.0, 0.0, -1.0]}],
+)
 def test_rescaling_matches_keras(backend, kwargs):
     keras = keras_module()
     x = _x(2, 4, 3)
@@ -82,7 +89,7 @@ def test_streaming_adapt_is_exact(backend):
     expected_mean, expected_var = data.mean(0), data.var(0)
     whole = layers.Normalization()
     whole.adapt(data)
-    batches = [data[i:i + 97] for i in range(0, len(data), 97)]
+    batches = [data[i : i + 97] for i in range(0, len(data), 97)]
     for source in (batches, iter(batches), ((b, np.zeros(len(b))) for b in batches)):
         layer = layers.Normalization()
         layer.adapt(source)

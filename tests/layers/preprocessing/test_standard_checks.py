@@ -3,7 +3,6 @@
 import pytest
 
 from highlevel import layers
-
 from tests.layers.layer_test_helper import run_layer_test
 
 CASES = [
@@ -15,9 +14,19 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("cls,kwargs,input_shape,n_non_trainable", CASES,
-                         ids=lambda v: v.__name__ if isinstance(v, type) else None)
+@pytest.mark.parametrize(
+    "cls,kwargs,input_shape,n_non_trainable", CASES, ids=lambda v: v.__name__ if isinstance(v, type) else None
+)
 def test_run_layer_test(backend, cls, kwargs, input_shape, n_non_trainable):
-    run_layer_test(cls, kwargs, input_shape=input_shape, expected_output_shape=input_shape,
-                   expected_num_trainable_weights=0, expected_num_non_trainable_weights=n_non_trainable,
-                   expected_output_dtype="float32", supports_masking=True, atol=1e-6, rtol=1e-5)
+    run_layer_test(
+        cls,
+        kwargs,
+        input_shape=input_shape,
+        expected_output_shape=input_shape,
+        expected_num_trainable_weights=0,
+        expected_num_non_trainable_weights=n_non_trainable,
+        expected_output_dtype="float32",
+        supports_masking=True,
+        atol=1e-6,
+        rtol=1e-5,
+    )

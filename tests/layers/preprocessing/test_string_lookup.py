@@ -14,10 +14,17 @@ VOCAB = ["a", "b", "c", "d"]
 X = np.array([["a", "c", "d", "d"], ["d", "z", "b", "zz"]])
 DATA = np.array([["the", "cat", "sat"], ["the", "dog", "ran"], ["a", "cat", "ran"]])
 
-GIVEN = [{}, {"num_oov_indices": 3}, {"num_oov_indices": 3, "salt": [1, 2]}, {"mask_token": ""},
-         {"output_mode": "one_hot"}, {"output_mode": "multi_hot"}, {"output_mode": "count", "mask_token": "d"},
-         {"output_mode": "tf_idf", "idf_weights": [0.1, 0.2, 0.3, 0.4]},
-         {"output_mode": "count", "max_tokens": 9, "pad_to_max_tokens": True}]
+GIVEN = [
+    {},
+    {"num_oov_indices": 3},
+    {"num_oov_indices": 3, "salt": [1, 2]},
+    {"mask_token": ""},
+    {"output_mode": "one_hot"},
+    {"output_mode": "multi_hot"},
+    {"output_mode": "count", "mask_token": "d"},
+    {"output_mode": "tf_idf", "idf_weights": [0.1, 0.2, 0.3, 0.4]},
+    {"output_mode": "count", "max_tokens": 9, "pad_to_max_tokens": True},
+]
 
 
 @pytest.mark.parametrize("kwargs", GIVEN, ids=str)
@@ -28,12 +35,23 @@ def test_given_vocabulary_matches_keras(backend, kwargs):
         vocab = ["a", "b", "c"]
     else:
         vocab = VOCAB
-    assert_same(layers.StringLookup(vocabulary=vocab, **kwargs)(x),
-                keras.layers.StringLookup(vocabulary=vocab, **kwargs)(x), str(kwargs))
+    assert_same(
+        layers.StringLookup(vocabulary=vocab, **kwargs)(x),
+        keras.layers.StringLookup(vocabulary=vocab, **kwargs)(x),
+        str(kwargs),
+    )
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"output_mode": "tf_idf"}, {"max_tokens": 4, "output_mode": "multi_hot"},
-                                    {"num_oov_indices": 2, "mask_token": "[MASK]"}], ids=str)
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"output_mode": "tf_idf"},
+        {"max_tokens": 4, "output_mode": "multi_hot"},
+        {"num_oov_indices": 2, "mask_token": "[MASK]"},
+    ],
+    ids=str,
+)
 def test_adapt_matches_keras(backend, kwargs):
     keras = keras_module()
     a, b = layers.StringLookup(**kwargs), keras.layers.StringLookup(**kwargs)
@@ -72,8 +90,10 @@ def test_host_inputs_and_invert(backend):
     out = inverse(idx)
     assert isinstance(out, np.ndarray) and out.dtype.kind == "U"
     assert_same(out, keras.layers.StringLookup(vocabulary=VOCAB, invert=True)(idx))
-    assert_same(layers.StringLookup(vocabulary=VOCAB, invert=True, mask_token="")(idx),
-                keras.layers.StringLookup(vocabulary=VOCAB, invert=True, mask_token="")(idx))
+    assert_same(
+        layers.StringLookup(vocabulary=VOCAB, invert=True, mask_token="")(idx),
+        keras.layers.StringLookup(vocabulary=VOCAB, invert=True, mask_token="")(idx),
+    )
 
 
 def test_config_round_trip_keeps_vocabulary(backend):

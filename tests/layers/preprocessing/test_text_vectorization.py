@@ -11,16 +11,30 @@ from highlevel import layers
 
 from .categorical_oracle import assert_same, keras_module, ours
 
-TEXTS = np.array(["The cat sat on the mat.", "The dog ate my homework!", "A cat, a dog; a BIRD?",
-                  "été Été  x\ty\u00a0z"])
+TEXTS = np.array(
+    ["The cat sat on the mat.", "The dog ate my homework!", "A cat, a dog; a BIRD?", "été Été  x\ty\u00a0z"]
+)
 X = np.array(["the cat and the dog", "bird. été? zebra", ""])
 
-ADAPTED = [{}, {"output_sequence_length": 4}, {"output_sequence_length": 12}, {"standardize": "lower"},
-           {"standardize": None}, {"standardize": "strip_punctuation"}, {"split": "character"}, {"ngrams": 2},
-           {"ngrams": (1, 3)}, {"max_tokens": 6}, {"output_mode": "multi_hot"}, {"output_mode": "count"},
-           {"output_mode": "tf_idf"}, {"output_mode": "multi_hot", "max_tokens": 20, "pad_to_max_tokens": True},
-           {"output_mode": "count", "ngrams": 2, "max_tokens": 9}, {"split": None},
-           {"split": None, "output_mode": "multi_hot"}]
+ADAPTED = [
+    {},
+    {"output_sequence_length": 4},
+    {"output_sequence_length": 12},
+    {"standardize": "lower"},
+    {"standardize": None},
+    {"standardize": "strip_punctuation"},
+    {"split": "character"},
+    {"ngrams": 2},
+    {"ngrams": (1, 3)},
+    {"max_tokens": 6},
+    {"output_mode": "multi_hot"},
+    {"output_mode": "count"},
+    {"output_mode": "tf_idf"},
+    {"output_mode": "multi_hot", "max_tokens": 20, "pad_to_max_tokens": True},
+    {"output_mode": "count", "ngrams": 2, "max_tokens": 9},
+    {"split": None},
+    {"split": None, "output_mode": "multi_hot"},
+]
 
 
 @pytest.mark.parametrize("kwargs", ADAPTED, ids=str)
@@ -37,13 +51,24 @@ def test_adapt_matches_keras(backend, kwargs):
     np.testing.assert_array_equal(ours(clone(x)), ours(a(x)))
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"output_mode": "tf_idf", "idf_weights": [0.1, 0.2, 0.3, 0.4]},
-                                    {"output_mode": "multi_hot"}, {"output_sequence_length": 2}], ids=str)
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"output_mode": "tf_idf", "idf_weights": [0.1, 0.2, 0.3, 0.4]},
+        {"output_mode": "multi_hot"},
+        {"output_sequence_length": 2},
+    ],
+    ids=str,
+)
 def test_given_vocabulary_matches_keras(backend, kwargs):
     keras = keras_module()
     vocab = ["the", "cat", "dog", "bird"]
-    assert_same(layers.TextVectorization(vocabulary=vocab, **kwargs)(X),
-                keras.layers.TextVectorization(vocabulary=vocab, **kwargs)(X), str(kwargs))
+    assert_same(
+        layers.TextVectorization(vocabulary=vocab, **kwargs)(X),
+        keras.layers.TextVectorization(vocabulary=vocab, **kwargs)(X),
+        str(kwargs),
+    )
 
 
 def test_callables_batches_and_bytes(backend):
@@ -79,8 +104,14 @@ def test_preprocessing_pipeline_feeds_a_model(backend):
     vectorize = layers.TextVectorization(output_sequence_length=3)
     vectorize.adapt(texts)
     tokens = ours(vectorize(texts))
-    model = hl.Sequential([hl.Input((3,), dtype="int64"), layers.Embedding(10, 4), layers.Flatten(),
-                           layers.Dense(1, activation="sigmoid")])
+    model = hl.Sequential(
+        [
+            hl.Input((3,), dtype="int64"),
+            layers.Embedding(10, 4),
+            layers.Flatten(),
+            layers.Dense(1, activation="sigmoid"),
+        ]
+    )
     model.compile(optimizer="sgd", loss="binary_crossentropy")
     model.fit(tokens, y, epochs=1, batch_size=4, verbose=0)
     assert model.predict(tokens, verbose=0).shape == (16, 1)
@@ -125,8 +156,9 @@ def test_errors():
         layers.TextVectorization(vocabulary=["a"])(np.array([["a", "b"]]))
 
 
-@pytest.mark.parametrize("mode,kwargs", [("int", {"output_sequence_length": 4}), ("int", {}),
-                                         ("multi_hot", {}), ("count", {})])
+@pytest.mark.parametrize(
+    "mode,kwargs", [("int", {"output_sequence_length": 4}), ("int", {}), ("multi_hot", {}), ("count", {})]
+)
 def test_one_string_gives_one_row_without_a_batch_axis(backend, mode, kwargs):
     keras = keras_module()
     vocabulary = ["the", "cat", "sat"]

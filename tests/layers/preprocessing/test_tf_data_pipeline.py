@@ -36,15 +36,18 @@ DETERMINISTIC = {
     "Resizing": (lambda: layers.Resizing(4, 5), IMAGES),
     "CenterCrop": (lambda: layers.CenterCrop(4, 6), IMAGES),
     "Discretization": (lambda: layers.Discretization(bin_boundaries=[0.25, 0.5]), IMAGES[:, 0, :, 0]),
-    "CategoryEncoding": (lambda: layers.CategoryEncoding(num_tokens=5, output_mode="count"),
-                         np.array([[0, 1, 1], [4, 3, 0], [2, 2, 2], [1, 0, 4]])),
+    "CategoryEncoding": (
+        lambda: layers.CategoryEncoding(num_tokens=5, output_mode="count"),
+        np.array([[0, 1, 1], [4, 3, 0], [2, 2, 2], [1, 0, 4]]),
+    ),
     "StringLookup": (lambda: layers.StringLookup(vocabulary=["a", "b", "c"]), WORDS),
-    "StringLookup_multi_hot": (lambda: layers.StringLookup(vocabulary=["a", "b", "c"], output_mode="multi_hot"),
-                               WORDS),
+    "StringLookup_multi_hot": (lambda: layers.StringLookup(vocabulary=["a", "b", "c"], output_mode="multi_hot"), WORDS),
     "IntegerLookup": (lambda: layers.IntegerLookup(vocabulary=[5, 7, 9]), np.array([[5, 7], [1, 9], [9, 9]])),
     "Hashing": (lambda: layers.Hashing(num_bins=7), WORDS),
-    "TextVectorization": (lambda: layers.TextVectorization(vocabulary=["the", "cat", "sat"],
-                                                           output_sequence_length=4), SENTENCES),
+    "TextVectorization": (
+        lambda: layers.TextVectorization(vocabulary=["the", "cat", "sat"], output_sequence_length=4),
+        SENTENCES,
+    ),
 }
 
 
@@ -66,8 +69,7 @@ def test_hashed_crossing_in_tf_data_matches_eager_call(backend):
     a, b = np.array([["x"], ["y"], ["x"]]), np.array([[1], [2], [2]])
     layer = layers.HashedCrossing(num_bins=5)
     ds = tf.data.Dataset.from_tensor_slices((a, b)).batch(2).map(lambda u, v: layer((u, v)))
-    np.testing.assert_array_equal(np.concatenate([np.asarray(v) for v in ds]),
-                                  hl.ops.convert_to_numpy(layer((a, b))))
+    np.testing.assert_array_equal(np.concatenate([np.asarray(v) for v in ds]), hl.ops.convert_to_numpy(layer((a, b))))
 
 
 RANDOM = {
@@ -120,16 +122,23 @@ def test_random_layer_in_tf_data_keeps_inference_mode(backend):
 
 
 def test_sequential_augmentation_in_tf_data(backend):
-    augment = hl.Sequential([layers.Rescaling(2.0), layers.RandomFlip("horizontal", seed=5),
-                             layers.RandomRotation(0.1, seed=6), layers.CenterCrop(6, 6)])
+    augment = hl.Sequential(
+        [
+            layers.Rescaling(2.0),
+            layers.RandomFlip("horizontal", seed=5),
+            layers.RandomRotation(0.1, seed=6),
+            layers.CenterCrop(6, 6),
+        ]
+    )
     ds = tf.data.Dataset.from_tensor_slices(np.repeat(IMAGES[:1], 6, axis=0)).batch(3)
     out = _mapped(ds, lambda x: augment(x, training=True))
     assert out.shape == (6, 6, 6, 3)
     assert _distinct(list(out)) >= 4
     # At inference the same model is deterministic and equals its eager call.
     still = _mapped(ds, lambda x: augment(x, training=False))
-    np.testing.assert_allclose(still, np.repeat(hl.ops.convert_to_numpy(augment(IMAGES[:1], training=False)), 6, 0),
-                               rtol=1e-6)
+    np.testing.assert_allclose(
+        still, np.repeat(hl.ops.convert_to_numpy(augment(IMAGES[:1], training=False)), 6, 0), rtol=1e-6
+    )
 
 
 def _bright_or_dark(n, seed):
@@ -143,8 +152,9 @@ def _bright_or_dark(n, seed):
 def test_augmented_dataset_feeds_fit_and_the_model_learns(backend):
     hl.utils.set_random_seed(0)
     x, y = _bright_or_dark(64, 1)
-    augment = hl.Sequential([layers.Rescaling(1 / 255.0), layers.RandomFlip(seed=2),
-                             layers.RandomContrast(0.2, seed=3)])
+    augment = hl.Sequential(
+        [layers.Rescaling(1 / 255.0), layers.RandomFlip(seed=2), layers.RandomContrast(0.2, seed=3)]
+    )
     ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(64, seed=0).batch(16)
     ds = ds.map(lambda a, b: (augment(a, training=True), b))
     model = hl.Sequential([hl.Input((6, 6, 1)), layers.GlobalAveragePooling2D(), layers.Dense(1, activation="sigmoid")])
@@ -166,8 +176,14 @@ def test_text_pipeline_in_tf_data_feeds_a_text_model_that_learns(backend):
     vectorize.adapt(texts)
     ds = tf.data.Dataset.from_tensor_slices((texts, labels.astype("float32"))).batch(16)
     ds = ds.map(lambda t, y: (vectorize(t), y))
-    model = hl.Sequential([hl.Input((4,), dtype="int64"), layers.Embedding(vectorize.vocabulary_size(), 4),
-                           layers.GlobalAveragePooling1D(), layers.Dense(1, activation="sigmoid")])
+    model = hl.Sequential(
+        [
+            hl.Input((4,), dtype="int64"),
+            layers.Embedding(vectorize.vocabulary_size(), 4),
+            layers.GlobalAveragePooling1D(),
+            layers.Dense(1, activation="sigmoid"),
+        ]
+    )
     model.compile(optimizer=hl.optimizers.Adam(0.1), loss="binary_crossentropy", metrics=["accuracy"])
     history = model.fit(ds, epochs=10, verbose=0)
     assert history.history["loss"][-1] < 0.3 * history.history["loss"][0]
@@ -194,7 +210,8 @@ def test_pipeline_owner_names_the_engine_of_a_traced_tensor(backend):
     assert pipeline.owner_of(hl.ops.ones((2,))) is None
     seen = []
     tf.data.Dataset.from_tensor_slices(np.ones((2, 2))).map(
-        lambda x: seen.append(pipeline.owner_of(x, include_current=True)) or x)
+        lambda x: seen.append(pipeline.owner_of(x, include_current=True)) or x
+    )
     assert [b.name for b in seen] == ["tensorflow"]
 
 
@@ -202,5 +219,6 @@ def test_a_layer_with_weights_in_tf_data_uses_their_values(backend):
     dense = layers.Dense(2, kernel_initializer="glorot_uniform", bias_initializer="ones")
     x = IMAGES[:4, 0, 0, :]
     eager = hl.ops.convert_to_numpy(dense(x))
-    np.testing.assert_allclose(_mapped(tf.data.Dataset.from_tensor_slices(x).batch(3), lambda v: dense(v)), eager,
-                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        _mapped(tf.data.Dataset.from_tensor_slices(x).batch(3), lambda v: dense(v)), eager, rtol=1e-5, atol=1e-6
+    )

@@ -57,8 +57,11 @@ def test_training_reaches_the_layers_of_a_subclassed_model_whose_call_takes_no_t
     model.fit(x, Y, batch_size=8, epochs=1, verbose=0)
     moving_mean = model.norm.moving_mean.numpy()
     assert np.all(moving_mean > 0.5), moving_mean  # moved half way from 0 towards the (dropped-out) batch mean
-    np.testing.assert_allclose(model.predict(x, verbose=0),
-                               ((x - moving_mean) / np.sqrt(model.norm.moving_variance.numpy() + 1e-3)).sum(
-                                   axis=1, keepdims=True), rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(
+        model.predict(x, verbose=0),
+        ((x - moving_mean) / np.sqrt(model.norm.moving_variance.numpy() + 1e-3)).sum(axis=1, keepdims=True),
+        rtol=1e-5,
+        atol=1e-4,
+    )
     out = [hl.ops.convert_to_numpy(model(x, training=True)) for _ in range(2)]
     assert not np.array_equal(out[0], out[1])  # a direct call with training=True drops too

@@ -38,7 +38,7 @@ RANK = {"SpatialDropout1D": 3, "SpatialDropout2D": 4, "SpatialDropout3D": 5}
 @pytest.mark.parametrize("make", NOISE_LAYERS)
 def test_identity_at_inference_and_no_weights(backend, make):
     layer = make()
-    x = _x(*(2, 3, 4, 2, 3)[:RANK.get(type(layer).__name__, 2)])
+    x = _x(*(2, 3, 4, 2, 3)[: RANK.get(type(layer).__name__, 2)])
     for kwargs in ({}, {"training": False}, {"training": None}):
         np.testing.assert_array_equal(to_numpy(layer(x, **kwargs)), x)
     assert layer.weights == [] and layer.non_trainable_weights == []
@@ -62,7 +62,9 @@ def test_dropout_matches_keras_statistics(backend):
     np.testing.assert_allclose(np.unique(ours), [0.0, 1 / 0.6], rtol=1e-6)
     np.testing.assert_allclose(np.unique(theirs), np.unique(ours), rtol=1e-6)
     assert abs(np.mean(ours == 0) - np.mean(theirs == 0)) < 0.03
-    np.testing.assert_array_equal(np.asarray(keras.layers.Dropout(0.4)(_ones(5))), to_numpy(layers.Dropout(0.4)(_ones(5))))
+    np.testing.assert_array_equal(
+        np.asarray(keras.layers.Dropout(0.4)(_ones(5))), to_numpy(layers.Dropout(0.4)(_ones(5)))
+    )
 
 
 def test_seeded_determinism_and_fresh_masks(backend):
@@ -119,13 +121,16 @@ def test_training_flag_reaches_dropout_in_sequential(backend):
     assert_symbolic_shape(layers.Dropout(0.5), (None, 3))
 
 
-@pytest.mark.parametrize("cls,shape,kwargs,axes", [
-    ("SpatialDropout1D", (400, 6, 3), {}, (1,)),
-    ("SpatialDropout2D", (400, 3, 4, 5), {}, (1, 2)),
-    ("SpatialDropout2D", (400, 5, 3, 4), {"data_format": "channels_first"}, (2, 3)),
-    ("SpatialDropout3D", (200, 2, 2, 3, 4), {}, (1, 2, 3)),
-    ("SpatialDropout3D", (200, 4, 2, 2, 3), {"data_format": "channels_first"}, (2, 3, 4)),
-])
+@pytest.mark.parametrize(
+    "cls,shape,kwargs,axes",
+    [
+        ("SpatialDropout1D", (400, 6, 3), {}, (1,)),
+        ("SpatialDropout2D", (400, 3, 4, 5), {}, (1, 2)),
+        ("SpatialDropout2D", (400, 5, 3, 4), {"data_format": "channels_first"}, (2, 3)),
+        ("SpatialDropout3D", (200, 2, 2, 3, 4), {}, (1, 2, 3)),
+        ("SpatialDropout3D", (200, 4, 2, 2, 3), {"data_format": "channels_first"}, (2, 3, 4)),
+    ],
+)
 def test_spatial_dropout_drops_whole_channels(backend, cls, shape, kwargs, axes):
     layer = getattr(layers, cls)(0.4, seed=1, **kwargs)
     y = to_numpy(layer(_ones(*shape), training=True))
@@ -168,8 +173,10 @@ def test_gaussian_dropout_statistics(backend, rate):
 def test_noise_layers_match_keras_at_inference_and_in_distribution(backend):
     keras = keras_module()
     x = _x(3, 4)
-    for ours, theirs in ((layers.GaussianNoise(0.2), keras.layers.GaussianNoise(0.2)),
-                         (layers.GaussianDropout(0.2), keras.layers.GaussianDropout(0.2))):
+    for ours, theirs in (
+        (layers.GaussianNoise(0.2), keras.layers.GaussianNoise(0.2)),
+        (layers.GaussianDropout(0.2), keras.layers.GaussianDropout(0.2)),
+    ):
         np.testing.assert_array_equal(to_numpy(ours(x)), np.asarray(theirs(x)))
     ours = to_numpy(layers.GaussianDropout(0.5, seed=1)(_ones(N), training=True))
     theirs = np.asarray(keras.layers.GaussianDropout(0.5, seed=1)(_ones(N), training=True))
@@ -200,20 +207,23 @@ def test_activity_regularization_matches_keras(backend):
     np.testing.assert_allclose(grad, (0.01 * np.sign(x) + 0.4 * x) / 4, rtol=1e-5)
 
 
-@pytest.mark.parametrize("make,match", [
-    (lambda: layers.Dropout(1.0), "rate"),
-    (lambda: layers.Dropout(-0.1), "rate"),
-    (lambda: layers.Dropout("0.5"), "rate"),
-    (lambda: layers.Dropout(True), "rate"),
-    (lambda: layers.Dropout(0.5, noise_shape="abc"), "noise_shape"),
-    (lambda: layers.Dropout(0.5, noise_shape=(None, 0)), "noise_shape"),
-    (lambda: layers.Dropout(0.5, seed=-1), "seed"),
-    (lambda: layers.Dropout(0.5, seed=1.5), "seed"),
-    (lambda: layers.GaussianNoise(-1.0), "stddev"),
-    (lambda: layers.GaussianNoise(float("nan")), "stddev"),
-    (lambda: layers.GaussianDropout(1.0), "rate"),
-    (lambda: layers.ActivityRegularization(l1=-1.0), "l1"),
-])
+@pytest.mark.parametrize(
+    "make,match",
+    [
+        (lambda: layers.Dropout(1.0), "rate"),
+        (lambda: layers.Dropout(-0.1), "rate"),
+        (lambda: layers.Dropout("0.5"), "rate"),
+        (lambda: layers.Dropout(True), "rate"),
+        (lambda: layers.Dropout(0.5, noise_shape="abc"), "noise_shape"),
+        (lambda: layers.Dropout(0.5, noise_shape=(None, 0)), "noise_shape"),
+        (lambda: layers.Dropout(0.5, seed=-1), "seed"),
+        (lambda: layers.Dropout(0.5, seed=1.5), "seed"),
+        (lambda: layers.GaussianNoise(-1.0), "stddev"),
+        (lambda: layers.GaussianNoise(float("nan")), "stddev"),
+        (lambda: layers.GaussianDropout(1.0), "rate"),
+        (lambda: layers.ActivityRegularization(l1=-1.0), "l1"),
+    ],
+)
 def test_argument_errors(make, match):
     with pytest.raises(ValueError, match=match):
         make()

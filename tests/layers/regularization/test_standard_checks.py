@@ -4,7 +4,6 @@ the random layers are the identity there)."""
 import pytest
 
 from highlevel import layers
-
 from tests.layers.layer_test_helper import run_layer_test
 
 CASES = [
@@ -19,9 +18,18 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("cls,kwargs,input_shape,n_losses", CASES,
-                         ids=lambda v: v.__name__ if isinstance(v, type) else None)
+@pytest.mark.parametrize(
+    "cls,kwargs,input_shape,n_losses", CASES, ids=lambda v: v.__name__ if isinstance(v, type) else None
+)
 def test_run_layer_test(backend, cls, kwargs, input_shape, n_losses):
-    run_layer_test(cls, kwargs, input_shape=input_shape, expected_output_shape=input_shape,
-                   expected_num_trainable_weights=0, expected_num_non_trainable_weights=0,
-                   expected_num_losses=n_losses, expected_output_dtype="float32", supports_masking=True)
+    run_layer_test(
+        cls,
+        kwargs,
+        input_shape=input_shape,
+        expected_output_shape=input_shape,
+        expected_num_trainable_weights=0,
+        expected_num_non_trainable_weights=0,
+        expected_num_losses=n_losses,
+        expected_output_dtype="float32",
+        supports_masking=True,
+    )

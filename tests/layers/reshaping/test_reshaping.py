@@ -6,9 +6,13 @@ import pytest
 
 from highlevel import layers
 from highlevel.models import Input
-
-from tests.layers.core.keras_oracle import (assert_config_round_trip, assert_grads_match_keras,
-                                            assert_matches_keras, assert_symbolic_shape, keras_module)
+from tests.layers.core.keras_oracle import (
+    assert_config_round_trip,
+    assert_grads_match_keras,
+    assert_matches_keras,
+    assert_symbolic_shape,
+    keras_module,
+)
 
 X = np.random.default_rng(0).normal(size=(2, 3, 4, 5)).astype("float32")
 
@@ -17,7 +21,7 @@ X = np.random.default_rng(0).normal(size=(2, 3, 4, 5)).astype("float32")
 @pytest.mark.parametrize("shape", [(2, 3, 4, 5), (2, 6), (2, 3, 4)])
 def test_flatten_matches_keras(backend, data_format, shape):
     keras = keras_module()
-    x = X.reshape(-1)[:int(np.prod(shape))].reshape(shape)
+    x = X.reshape(-1)[: int(np.prod(shape))].reshape(shape)
     out = assert_matches_keras(layers.Flatten(data_format), keras.layers.Flatten(data_format), x)
     assert out.shape == (2, int(np.prod(shape[1:])))
     assert_grads_match_keras(layers.Flatten(data_format), keras.layers.Flatten(data_format), x)
@@ -91,11 +95,14 @@ def test_repeat_vector(backend):
         layers.RepeatVector(2)(X[:, 0])
 
 
-@pytest.mark.parametrize("layer", [
-    lambda: layers.Flatten("channels_first", name="f"),
-    lambda: layers.Reshape((-1, 5), name="r"),
-    lambda: layers.Permute((3, 1, 2), name="p"),
-])
+@pytest.mark.parametrize(
+    "layer",
+    [
+        lambda: layers.Flatten("channels_first", name="f"),
+        lambda: layers.Reshape((-1, 5), name="r"),
+        lambda: layers.Permute((3, 1, 2), name="p"),
+    ],
+)
 def test_configs(backend, layer):
     made = layer()
     assert_config_round_trip(made, X)

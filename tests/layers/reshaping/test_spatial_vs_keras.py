@@ -6,7 +6,6 @@ import pytest
 
 import highlevel as hl
 from highlevel import layers
-
 from tests.layers.convolutional.keras_reference import assert_matches_keras
 
 CF = "channels_first"
@@ -50,28 +49,43 @@ def test_matches_keras(backend, name, kwargs, shape):
 def test_defaults_and_configs_match_keras():
     import keras
 
-    for name in ["ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D", "Cropping1D", "Cropping2D", "Cropping3D",
-                 "UpSampling1D", "UpSampling2D", "UpSampling3D"]:
+    for name in [
+        "ZeroPadding1D",
+        "ZeroPadding2D",
+        "ZeroPadding3D",
+        "Cropping1D",
+        "Cropping2D",
+        "Cropping3D",
+        "UpSampling1D",
+        "UpSampling2D",
+        "UpSampling3D",
+    ]:
         ours, theirs = getattr(layers, name)().get_config(), getattr(keras.layers, name)().get_config()
         assert set(ours) - {"trainable", "dtype", "name"} == set(theirs) - {"trainable", "dtype", "name"}, name
         for key, value in ours.items():
             if key not in ("name", "dtype", "trainable"):
                 assert value == theirs[key], (name, key, value, theirs[key])
-    for name, kwargs in [("ZeroPadding2D", {"padding": (1, 2)}), ("Cropping3D", {"cropping": (1, (0, 2), 3)}),
-                         ("ZeroPadding1D", {"padding": 3}), ("UpSampling2D", {"size": 3,
-                                                                              "interpolation": "BILINEAR"})]:
+    for name, kwargs in [
+        ("ZeroPadding2D", {"padding": (1, 2)}),
+        ("Cropping3D", {"cropping": (1, (0, 2), 3)}),
+        ("ZeroPadding1D", {"padding": 3}),
+        ("UpSampling2D", {"size": 3, "interpolation": "BILINEAR"}),
+    ]:
         ours = getattr(layers, name)(**kwargs).get_config()
         theirs = getattr(keras.layers, name)(**kwargs).get_config()
         assert {k: ours[k] for k in kwargs} == {k: theirs[k] for k in kwargs}, name
 
 
-@pytest.mark.parametrize("layer", [
-    lambda: layers.ZeroPadding2D(((1, 2), (3, 4)), data_format=CF, name="z"),
-    lambda: layers.Cropping1D((2, 1)),
-    lambda: layers.Cropping3D(2, data_format=CF),
-    lambda: layers.UpSampling2D((2, 1), interpolation="bilinear"),
-    lambda: layers.UpSampling1D(4),
-])
+@pytest.mark.parametrize(
+    "layer",
+    [
+        lambda: layers.ZeroPadding2D(((1, 2), (3, 4)), data_format=CF, name="z"),
+        lambda: layers.Cropping1D((2, 1)),
+        lambda: layers.Cropping3D(2, data_format=CF),
+        lambda: layers.UpSampling2D((2, 1), interpolation="bilinear"),
+        lambda: layers.UpSampling1D(4),
+    ],
+)
 def test_config_round_trip(layer):
     made = layer()
     config = made.get_config()

@@ -6,9 +6,13 @@ import pytest
 
 import highlevel as hl
 from highlevel import layers
-
-from tests.layers.core.keras_oracle import (assert_config_round_trip, assert_grads_match_keras,
-                                            assert_symbolic_shape, keras_module, to_numpy)
+from tests.layers.core.keras_oracle import (
+    assert_config_round_trip,
+    assert_grads_match_keras,
+    assert_symbolic_shape,
+    keras_module,
+    to_numpy,
+)
 from tests.layers.layer_test_helper import run_layer_test
 
 RNG = np.random.default_rng(0)
@@ -108,8 +112,9 @@ def test_rnn_over_cell_matches_keras(backend, cell_name):
 def test_stacked_cells_match_keras(backend):
     keras = keras_module()
     ours = layers.RNN([layers.LSTMCell(4), layers.GRUCell(3), layers.SimpleRNNCell(2)], return_state=True)
-    theirs = keras.layers.RNN([keras.layers.LSTMCell(4), keras.layers.GRUCell(3), keras.layers.SimpleRNNCell(2)],
-                              return_state=True)
+    theirs = keras.layers.RNN(
+        [keras.layers.LSTMCell(4), keras.layers.GRUCell(3), keras.layers.SimpleRNNCell(2)], return_state=True
+    )
     assert isinstance(ours.cell, layers.StackedRNNCells)
     ours(X)
     theirs(X)
@@ -131,8 +136,9 @@ class MinimalRNNCell(layers.Layer):
 
     def build(self, input_shape):
         self.kernel = self.add_weight(shape=(input_shape[-1], self.units), initializer="uniform", name="kernel")
-        self.recurrent_kernel = self.add_weight(shape=(self.units, self.units), initializer="uniform",
-                                                name="recurrent_kernel")
+        self.recurrent_kernel = self.add_weight(
+            shape=(self.units, self.units), initializer="uniform", name="recurrent_kernel"
+        )
 
     def call(self, inputs, states):
         prev_output = states[0]
@@ -162,25 +168,52 @@ def test_rnn_over_custom_cell(backend):
 @pytest.mark.parametrize("name", RECURRENT)
 @pytest.mark.parametrize("kwargs,out_shape", [({}, (2, 3)), ({"return_sequences": True}, (2, 5, 3))])
 def test_run_layer_test(backend, name, kwargs, out_shape):
-    run_layer_test(getattr(layers, name), {"units": 3, **kwargs}, input_shape=(2, 5, 4),
-                   expected_output_shape=out_shape, expected_num_trainable_weights=3,
-                   expected_num_non_trainable_weights=0, supports_masking=True, atol=1e-5, rtol=1e-5)
+    run_layer_test(
+        getattr(layers, name),
+        {"units": 3, **kwargs},
+        input_shape=(2, 5, 4),
+        expected_output_shape=out_shape,
+        expected_num_trainable_weights=3,
+        expected_num_non_trainable_weights=0,
+        supports_masking=True,
+        atol=1e-5,
+        rtol=1e-5,
+    )
 
 
 def test_run_layer_test_rnn_and_stacked(backend):
-    run_layer_test(layers.RNN, {"cell": layers.GRUCell(3), "return_sequences": True}, input_shape=(2, 5, 4),
-                   expected_output_shape=(2, 5, 3), expected_num_trainable_weights=3, atol=1e-5, rtol=1e-5,
-                   run_config_check=False)  # the cell instance in init_kwargs is shared by the rebuilt layers
+    run_layer_test(
+        layers.RNN,
+        {"cell": layers.GRUCell(3), "return_sequences": True},
+        input_shape=(2, 5, 4),
+        expected_output_shape=(2, 5, 3),
+        expected_num_trainable_weights=3,
+        atol=1e-5,
+        rtol=1e-5,
+        run_config_check=False,
+    )  # the cell instance in init_kwargs is shared by the rebuilt layers
 
 
 def test_masking_in_models_matches_keras(backend):
     """Embedding(mask_zero=True) -> LSTM and Masking -> GRU: the mask reaches the recurrent layer."""
     keras = keras_module()
     ids = np.array([[3, 1, 4, 0, 0], [0, 0, 2, 7, 1], [5, 0, 6, 2, 0]], "int32")
-    ours = hl.Sequential([layers.Input((5,), dtype="int32"), layers.Embedding(8, 4, mask_zero=True),
-                          layers.LSTM(3, return_sequences=True), layers.LSTM(2)])
-    theirs = keras.Sequential([keras.layers.Input((5,), dtype="int32"), keras.layers.Embedding(8, 4, mask_zero=True),
-                               keras.layers.LSTM(3, return_sequences=True), keras.layers.LSTM(2)])
+    ours = hl.Sequential(
+        [
+            layers.Input((5,), dtype="int32"),
+            layers.Embedding(8, 4, mask_zero=True),
+            layers.LSTM(3, return_sequences=True),
+            layers.LSTM(2),
+        ]
+    )
+    theirs = keras.Sequential(
+        [
+            keras.layers.Input((5,), dtype="int32"),
+            keras.layers.Embedding(8, 4, mask_zero=True),
+            keras.layers.LSTM(3, return_sequences=True),
+            keras.layers.LSTM(2),
+        ]
+    )
     theirs.set_weights(ours.get_weights())
     _assert_same(ours(ids), theirs(ids))
     # the same through the functional API
@@ -192,16 +225,18 @@ def test_masking_in_models_matches_keras(backend):
     seq[0, 4:] = 0.0
     seq[2, :3] = 0.0
     ours = hl.Sequential([layers.Input((7, 4)), layers.Masking(0.0), layers.GRU(3, return_sequences=True)])
-    theirs = keras.Sequential([keras.layers.Input((7, 4)), keras.layers.Masking(0.0),
-                               keras.layers.GRU(3, return_sequences=True)])
+    theirs = keras.Sequential(
+        [keras.layers.Input((7, 4)), keras.layers.Masking(0.0), keras.layers.GRU(3, return_sequences=True)]
+    )
     theirs.set_weights(ours.get_weights())
     _assert_same(ours(seq), theirs(seq))
 
 
 @pytest.mark.parametrize("name", RECURRENT)
 def test_configs_and_symbolic_shapes(backend, name):
-    layer = getattr(layers, name)(3, return_sequences=True, go_backwards=True, dropout=0.1, seed=2,
-                                  kernel_regularizer="l2", name="r1")
+    layer = getattr(layers, name)(
+        3, return_sequences=True, go_backwards=True, dropout=0.1, seed=2, kernel_regularizer="l2", name="r1"
+    )
     config = layer.get_config()
     assert config["units"] == 3 and config["go_backwards"] is True and config["dropout"] == 0.1
     assert "cell" not in config

@@ -33,9 +33,14 @@ def test_gru_with_dropout_and_masking_fits(backend):
     hl.utils.set_random_seed(1)
     x, y = _sequence_task(seed=1)
     x[:8, 15:] = 0.0  # padded tails, skipped through Masking
-    model = hl.Sequential([layers.Input((20, 2)), layers.Masking(0.0),
-                           layers.Bidirectional(layers.GRU(6, dropout=0.1, recurrent_dropout=0.1, seed=2)),
-                           layers.Dense(1)])
+    model = hl.Sequential(
+        [
+            layers.Input((20, 2)),
+            layers.Masking(0.0),
+            layers.Bidirectional(layers.GRU(6, dropout=0.1, recurrent_dropout=0.1, seed=2)),
+            layers.Dense(1),
+        ]
+    )
     model.compile(optimizer=hl.optimizers.Adam(0.02), loss="mse")
     history = model.fit(x, y, batch_size=16, epochs=5, verbose=0)
     losses = history.history["loss"]

@@ -5,9 +5,14 @@ import pytest
 
 import highlevel as hl
 from highlevel import layers
-
-from tests.layers.core.keras_oracle import (assert_config_round_trip, assert_grads_match_keras,
-                                            assert_matches_keras, assert_symbolic_shape, keras_module, to_numpy)
+from tests.layers.core.keras_oracle import (
+    assert_config_round_trip,
+    assert_grads_match_keras,
+    assert_matches_keras,
+    assert_symbolic_shape,
+    keras_module,
+    to_numpy,
+)
 from tests.layers.layer_test_helper import run_layer_test
 
 RNG = np.random.default_rng(1)
@@ -30,8 +35,7 @@ def _assert_same(ours, theirs, atol=1e-5):
 def test_bidirectional_matches_keras(backend, merge_mode, return_sequences):
     keras = keras_module()
     ours = layers.Bidirectional(layers.LSTM(3, return_sequences=return_sequences), merge_mode=merge_mode)
-    theirs = keras.layers.Bidirectional(keras.layers.LSTM(3, return_sequences=return_sequences),
-                                        merge_mode=merge_mode)
+    theirs = keras.layers.Bidirectional(keras.layers.LSTM(3, return_sequences=return_sequences), merge_mode=merge_mode)
     ours(X)
     theirs(X)
     theirs.set_weights(ours.get_weights())
@@ -54,8 +58,11 @@ def test_bidirectional_states_and_initial_state_match_keras(backend, inner):
 
 def test_bidirectional_gradients_and_backward_layer(backend):
     keras = keras_module()
-    assert_grads_match_keras(layers.Bidirectional(layers.GRU(3, return_sequences=True)),
-                             keras.layers.Bidirectional(keras.layers.GRU(3, return_sequences=True)), X)
+    assert_grads_match_keras(
+        layers.Bidirectional(layers.GRU(3, return_sequences=True)),
+        keras.layers.Bidirectional(keras.layers.GRU(3, return_sequences=True)),
+        X,
+    )
     ours = layers.Bidirectional(layers.LSTM(3), backward_layer=layers.GRU(2, go_backwards=True))
     theirs = keras.layers.Bidirectional(keras.layers.LSTM(3), backward_layer=keras.layers.GRU(2, go_backwards=True))
     out = assert_matches_keras(ours, theirs, X)
@@ -63,9 +70,16 @@ def test_bidirectional_gradients_and_backward_layer(backend):
 
 
 def test_bidirectional_standard_checks_and_config(backend):
-    run_layer_test(layers.Bidirectional, {"layer": layers.LSTM(3, return_sequences=True)}, input_shape=(2, 5, 4),
-                   expected_output_shape=(2, 5, 6), expected_num_trainable_weights=6, supports_masking=True,
-                   atol=1e-5, rtol=1e-5)
+    run_layer_test(
+        layers.Bidirectional,
+        {"layer": layers.LSTM(3, return_sequences=True)},
+        input_shape=(2, 5, 4),
+        expected_output_shape=(2, 5, 6),
+        expected_num_trainable_weights=6,
+        supports_masking=True,
+        atol=1e-5,
+        rtol=1e-5,
+    )
     layer = layers.Bidirectional(layers.GRU(2), merge_mode="sum")
     names = [l.name for l in (layer.forward_layer, layer.backward_layer)]
     assert names[0].startswith("forward_") and names[1].startswith("backward_")
@@ -78,11 +92,22 @@ def test_bidirectional_standard_checks_and_config(backend):
 def test_bidirectional_in_model_with_embedding_mask(backend):
     keras = keras_module()
     ids = np.array([[1, 2, 3, 0], [4, 0, 0, 0]], "int32")
-    ours = hl.Sequential([layers.Input((4,), dtype="int32"), layers.Embedding(6, 3, mask_zero=True),
-                          layers.Bidirectional(layers.LSTM(2, return_sequences=True)), layers.LSTM(2)])
-    theirs = keras.Sequential([keras.layers.Input((4,), dtype="int32"), keras.layers.Embedding(6, 3, mask_zero=True),
-                               keras.layers.Bidirectional(keras.layers.LSTM(2, return_sequences=True)),
-                               keras.layers.LSTM(2)])
+    ours = hl.Sequential(
+        [
+            layers.Input((4,), dtype="int32"),
+            layers.Embedding(6, 3, mask_zero=True),
+            layers.Bidirectional(layers.LSTM(2, return_sequences=True)),
+            layers.LSTM(2),
+        ]
+    )
+    theirs = keras.Sequential(
+        [
+            keras.layers.Input((4,), dtype="int32"),
+            keras.layers.Embedding(6, 3, mask_zero=True),
+            keras.layers.Bidirectional(keras.layers.LSTM(2, return_sequences=True)),
+            keras.layers.LSTM(2),
+        ]
+    )
     theirs.set_weights(ours.get_weights())
     _assert_same(ours(ids), theirs(ids))
 
@@ -106,14 +131,24 @@ def test_time_distributed_matches_keras(backend, inner, shape):
     ours = layers.TimeDistributed(getattr(layers, inner)(**kwargs))
     theirs = keras.layers.TimeDistributed(getattr(keras.layers, inner)(**kwargs))
     assert_matches_keras(ours, theirs, x)
-    assert_grads_match_keras(layers.TimeDistributed(getattr(layers, inner)(**kwargs)),
-                             keras.layers.TimeDistributed(getattr(keras.layers, inner)(**kwargs)), x)
+    assert_grads_match_keras(
+        layers.TimeDistributed(getattr(layers, inner)(**kwargs)),
+        keras.layers.TimeDistributed(getattr(keras.layers, inner)(**kwargs)),
+        x,
+    )
 
 
 def test_time_distributed_standard_checks_and_config(backend):
-    run_layer_test(layers.TimeDistributed, {"layer": layers.Dense(3)}, input_shape=(2, 5, 4),
-                   expected_output_shape=(2, 5, 3), expected_num_trainable_weights=2, supports_masking=True,
-                   atol=1e-5, rtol=1e-5)
+    run_layer_test(
+        layers.TimeDistributed,
+        {"layer": layers.Dense(3)},
+        input_shape=(2, 5, 4),
+        expected_output_shape=(2, 5, 3),
+        expected_num_trainable_weights=2,
+        supports_masking=True,
+        atol=1e-5,
+        rtol=1e-5,
+    )
     assert_config_round_trip(layers.TimeDistributed(layers.Dense(2, activation="relu")), X)
     assert layers.TimeDistributed(layers.Dense(2)).compute_output_shape((None, 6, 4)) == (None, 6, 2)
     assert_symbolic_shape(layers.TimeDistributed(layers.Dense(2)), (None, 6, 4))
@@ -122,10 +157,22 @@ def test_time_distributed_standard_checks_and_config(backend):
 def test_time_distributed_passes_the_mask_to_an_rnn_stack(backend):
     keras = keras_module()
     ids = np.array([[1, 2, 0], [3, 0, 0]], "int32")
-    ours = hl.Sequential([layers.Input((3,), dtype="int32"), layers.Embedding(5, 4, mask_zero=True),
-                          layers.TimeDistributed(layers.Dense(3)), layers.GRU(2)])
-    theirs = keras.Sequential([keras.layers.Input((3,), dtype="int32"), keras.layers.Embedding(5, 4, mask_zero=True),
-                               keras.layers.TimeDistributed(keras.layers.Dense(3)), keras.layers.GRU(2)])
+    ours = hl.Sequential(
+        [
+            layers.Input((3,), dtype="int32"),
+            layers.Embedding(5, 4, mask_zero=True),
+            layers.TimeDistributed(layers.Dense(3)),
+            layers.GRU(2),
+        ]
+    )
+    theirs = keras.Sequential(
+        [
+            keras.layers.Input((3,), dtype="int32"),
+            keras.layers.Embedding(5, 4, mask_zero=True),
+            keras.layers.TimeDistributed(keras.layers.Dense(3)),
+            keras.layers.GRU(2),
+        ]
+    )
     theirs.set_weights(ours.get_weights())
     _assert_same(ours(ids), theirs(ids))
 
