@@ -111,7 +111,8 @@ def test_deserialize_keras_style_dict_and_custom_objects():
             return hl.ops.full(shape, 5.0, dtype=dtype)
 
     cfg = I.serialize(Fives())
-    assert cfg == {"class_name": "Fives", "config": {}}
+    # A class of the user's is named by its registered name too, as Keras writes it.
+    assert cfg == {"class_name": "Fives", "config": {}, "registered_name": "Fives"}
     with pytest.raises(ValueError, match="custom_objects"):
         I.deserialize(cfg)
     assert type(I.deserialize(cfg, custom_objects={"Fives": Fives})) is Fives
