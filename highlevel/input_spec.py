@@ -28,7 +28,9 @@ class InputSpec:
         axes=None,
         allow_last_axis_squeeze=False,
         name=None,
+        optional=False,
     ):
+        self.optional = bool(optional)  # a None in its place is not checked (a layer's optional input)
         self.dtype = _dtypes.standardize_dtype(dtype) if dtype is not None else None
         self.shape = tuple(shape) if shape is not None else None
         self.ndim = len(self.shape) if self.shape is not None else ndim

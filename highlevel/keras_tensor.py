@@ -29,7 +29,15 @@ class KerasTensor:
 
     __array_priority__ = 200  # numpy defers binary operators to ours
 
-    def __init__(self, shape, dtype=None, name=None):
+    def __init__(self, shape, dtype=None, sparse=False, ragged=False, record_history=True, name=None, **kwargs):
+        if sparse or ragged:
+            raise ValueError(
+                f"KerasTensor(sparse={sparse!r}, ragged={ragged!r}): highlevel has dense tensors only; "
+                "leave both False."
+            )
+        if kwargs:
+            raise TypeError(f"KerasTensor() got unexpected keyword arguments {sorted(kwargs)}.")
+        self.sparse, self.ragged, self.record_history = False, False, bool(record_history)
         try:
             self.shape = tuple(None if d is None else int(d) for d in shape)
         except (TypeError, ValueError):

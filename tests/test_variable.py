@@ -110,3 +110,22 @@ def test_numpy_conversion_of_scalars_and_arrays(backend):
             assert isinstance(got, np.ndarray) and got.dtype == dtype
             np.testing.assert_array_equal(got, value)
     assert int(np.asarray(hl.optimizers.SGD().iterations)) == 0
+
+
+def test_keras_distribution_arguments_are_kept_and_checked(backend):
+    v = hl.Variable(np.ones(2, "float32"), aggregation="mean", synchronization="on_read", layout=None, name="v")
+    assert (v.aggregation, v.synchronization, v.autocast, v.name) == ("mean", "on_read", True, "v")
+    with pytest.raises(ValueError, match="aggregation must be one of"):
+        hl.Variable(np.ones(2, "float32"), aggregation="average")
+    with pytest.raises(ValueError, match="synchronization must be one of"):
+        hl.Variable(np.ones(2, "float32"), synchronization="sometimes")
+
+
+def test_a_variable_made_without_autocast_is_read_in_its_own_dtype(backend):
+    from highlevel.mixed_precision.autocast import autocast_variables
+
+    cast = hl.Variable(np.ones(2, "float32"))
+    kept = hl.Variable(np.ones(2, "float32"), autocast=False)
+    with autocast_variables([cast, kept], "float16", hl.config.current_backend()):
+        assert hl.ops.dtype(cast.value) == "float16"
+        assert hl.ops.dtype(kept.value) == "float32"

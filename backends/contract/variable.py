@@ -73,6 +73,10 @@ class SymbolicScope(StatelessScope):
     symbolic = True
 
 
+_AGGREGATIONS = frozenset({"none", "mean", "sum", "only_first_replica"})
+_SYNCHRONIZATIONS = frozenset({"none", "on_write", "on_read", "auto"})
+
+
 class Variable:
     """A named, mutable tensor owned by one backend (``keras.Variable``'s counterpart).
 
@@ -82,18 +86,62 @@ class Variable:
         shape: the shape to pass to a callable initializer.
         dtype: the dtype; defaults to that of the value (floatx for Python floats).
         trainable: whether optimizers update it.
+        autocast: False keeps reading it in its own dtype inside a mixed-precision layer (Keras's meaning).
+        aggregation, synchronization: Keras's arguments (``"none"``/``"mean"``/``"sum"``/``"only_first_replica"``;
+            ``"none"``/``"on_write"``/``"on_read"``/``"auto"``), checked and kept; the distribution, not the
+            variable, decides how replicas combine here.
         name: a readable name.
+        layout: Keras's argument, kept; layouts come from the distribution's ``LayoutMap`` here.
         backend: the engine that holds it; defaults to the current backend.
     """
 
-    __slots__ = ("_backend", "_handle", "trainable", "name", "path", "constraint", "regularizer", "_uid", "__weakref__")
+    __slots__ = (
+        "_backend",
+        "_handle",
+        "trainable",
+        "name",
+        "path",
+        "constraint",
+        "regularizer",
+        "_uid",
+        "autocast",
+        "aggregation",
+        "synchronization",
+        "_layout",
+        "__weakref__",
+    )
     __array_priority__ = 100  # numpy defers binary operators to ours
     #: set by the front end: returns the current backend (the contract does not know the config)
     _default_backend = None
     #: set by the front end: returns the path of a variable called ``name`` (its enclosing name scopes in front)
     _path_of = None
 
-    def __init__(self, initializer, shape=None, dtype=None, trainable=True, name=None, backend=None):
+    def __init__(
+        self,
+        initializer,
+        shape=None,
+        dtype=None,
+        trainable=True,
+        autocast=True,
+        aggregation="none",
+        synchronization="auto",
+        name=None,
+        layout=None,
+        backend=None,
+    ):
+        # Keras's distribution arguments: kept for the code that reads them back. How a variable is combined
+        # across replicas is decided by the distribution here, not per variable.
+        if aggregation not in _AGGREGATIONS:
+            raise ValueError(
+                f"Variable {name!r}: aggregation must be one of {sorted(_AGGREGATIONS)}; received {aggregation!r}."
+            )
+        if synchronization not in _SYNCHRONIZATIONS:
+            raise ValueError(
+                f"Variable {name!r}: synchronization must be one of {sorted(_SYNCHRONIZATIONS)}; "
+                f"received {synchronization!r}."
+            )
+        self.autocast, self.aggregation, self.synchronization = bool(autocast), aggregation, synchronization
+        self._layout = layout
         backend = backend if backend is not None else type(self)._default_backend()
         if callable(initializer):
             if shape is None:

@@ -51,7 +51,10 @@ def autocast_variables(variables, dtype, backend):
     Only float variables whose dtype differs from ``dtype`` are cast. Assignments made in the block are applied
     to the variables when it ends (to the enclosing stateless scope, if any).
     """
-    variables = [v for v in variables if v.dtype != dtype and _dtypes.is_float_dtype(v.dtype)]
+    # A variable made with autocast=False (Keras's argument) is read in its own dtype.
+    variables = [
+        v for v in variables if v.dtype != dtype and _dtypes.is_float_dtype(v.dtype) and getattr(v, "autocast", True)
+    ]
     if not variables:
         yield
         return

@@ -31,11 +31,14 @@ class InputLayer(Layer):
         batch_size=None,
         dtype=None,
         sparse=None,
+        ragged=None,
         batch_shape=None,
         input_tensor=None,
+        optional=False,
         name=None,
         **kwargs,
     ):
+        _refuse_unsupported(ragged, optional)
         super().__init__(name=name, dtype=dtype, **kwargs)
         if shape is not None and batch_shape is not None:
             raise ValueError("Pass either `shape` or `batch_shape` to InputLayer, not both.")
@@ -80,7 +83,33 @@ class InputLayer(Layer):
         return {"batch_shape": self.batch_shape, "dtype": self._dtype_name, "name": self.name}
 
 
-def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, name=None, tensor=None):
+def _refuse_unsupported(ragged, optional):
+    # Keras's arguments, so that code passing their default values runs; their other values need tensors
+    # highlevel does not have.
+    if ragged:
+        raise ValueError(
+            "Input(ragged=True): highlevel has no ragged tensors. Pad the sequences to one length "
+            "(hl.utils.pad_sequences) and use a mask (Embedding(mask_zero=True) or a Masking layer) instead."
+        )
+    if optional:
+        raise ValueError(
+            "Input(optional=True): highlevel's functional models take every input on each call; pass a "
+            "placeholder value (e.g. zeros) for an input you do not have, or write a subclassed Model whose "
+            "call() takes None."
+        )
+
+
+def Input(
+    shape=None,
+    batch_size=None,
+    dtype=None,
+    sparse=None,
+    ragged=None,
+    batch_shape=None,
+    name=None,
+    tensor=None,
+    optional=False,
+):
     """A symbolic input of a functional model (``keras.Input``).
 
     Args:
@@ -89,10 +118,13 @@ def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None
         dtype: the dtype of the data the model will receive (default floatx).
         batch_shape: the full shape including the batch axis, instead of ``shape``.
         name: a name, unique within the model.
+        ragged: Keras's argument; only ``None``/``False`` (no ragged tensors here).
+        optional: Keras's argument; only ``False`` (every input of a functional model is required here).
 
     Returns:
         A :class:`KerasTensor`.
     """
+    _refuse_unsupported(ragged, optional)
     layer = InputLayer(
         shape=shape,
         batch_size=batch_size,
