@@ -28,8 +28,12 @@ ALL_OBJECTS.update(
 
 _CATALOG = Catalog("constraint", Constraint, ALL_OBJECTS, example="'max_norm'", callable_hint="w -> w'")
 
-#: ``{"class_name": ..., "config": {...}}`` describing a constraint (None stays None).
-serialize = _CATALOG.serialize
+
+def serialize(constraint):
+    """``{"class_name": ..., "config": {...}}`` describing the constraint (None stays None)."""
+    return _CATALOG.serialize(constraint)
+
+
 #: The constraint described by a :func:`serialize` dict or a name; ``custom_objects`` adds your own classes.
 deserialize = _CATALOG.deserialize
 #: A constraint from None (None), a name, a config dict, an instance, a class or a callable ``w -> w'``.

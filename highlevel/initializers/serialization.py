@@ -83,8 +83,12 @@ _CATALOG = Catalog(
     "initializer", Initializer, ALL_OBJECTS, example="'glorot_uniform'", callable_hint="(shape, dtype) -> tensor"
 )
 
-#: ``{"class_name": ..., "config": {...}}`` describing an initializer (None stays None).
-serialize = _CATALOG.serialize
+
+def serialize(initializer):
+    """``{"class_name": ..., "config": {...}}`` describing the initializer (None stays None)."""
+    return _CATALOG.serialize(initializer)
+
+
 #: The initializer described by a :func:`serialize` dict or a name; ``custom_objects`` adds your own classes.
 deserialize = _CATALOG.deserialize
 

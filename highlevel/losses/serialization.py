@@ -127,17 +127,18 @@ def serialize(loss):
     )
 
 
-def deserialize(config, custom_objects=None):
-    """The loss described by ``config`` (a :func:`serialize` output, or a name).
+def deserialize(name, custom_objects=None):
+    """The loss described by ``name`` (a :func:`serialize` output, or a name).
 
     Args:
-        config: a name, or ``{"class_name": ..., "config": ...}``; other keys (as Keras writes them) are
-            ignored.
+        name: a name, or ``{"class_name": ..., "config": ...}`` (Keras's argument name for either); other keys
+            (as Keras writes them) are ignored.
         custom_objects: an optional ``{name: class or function}`` dict for your own losses.
 
     Returns:
         A :class:`Loss` instance, or the function for function names.
     """
+    config = name
     if isinstance(config, str):
         obj = _lookup(config, custom_objects)
         return obj() if inspect.isclass(obj) else obj

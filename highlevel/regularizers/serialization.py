@@ -29,8 +29,12 @@ ALL_OBJECTS.update(
 
 _CATALOG = Catalog("regularizer", Regularizer, ALL_OBJECTS, example="'l2'", callable_hint="x -> penalty")
 
-#: ``{"class_name": ..., "config": {...}}`` describing a regularizer (None stays None).
-serialize = _CATALOG.serialize
+
+def serialize(regularizer):
+    """``{"class_name": ..., "config": {...}}`` describing the regularizer (None stays None)."""
+    return _CATALOG.serialize(regularizer)
+
+
 #: The regularizer described by a :func:`serialize` dict or a name; ``custom_objects`` adds your own classes.
 deserialize = _CATALOG.deserialize
 #: A regularizer from None (None), a name, a config dict, an instance, a class or a callable ``x -> penalty``.

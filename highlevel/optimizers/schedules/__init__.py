@@ -38,8 +38,9 @@ def _all():
     return classes
 
 
-def serialize(schedule):
+def serialize(learning_rate_schedule):
     """``{"class_name": ..., "config": {...}}`` of a schedule."""
+    schedule = learning_rate_schedule
     if not isinstance(schedule, LearningRateSchedule):
         raise TypeError(f"serialize() expects a LearningRateSchedule; received {schedule!r}.")
     from highlevel.saving.object_registry import describe
