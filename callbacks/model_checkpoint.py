@@ -19,22 +19,25 @@ import numpy as np
 
 from .monitor_callback import MonitorCallback
 
-# The file names ``model.save_weights`` and ``model.save`` are given: weights are a safetensors file (Keras
-# spells its own ``.weights.h5``); a whole model is a zip archive, under any other name (``.keras`` reads well).
+# The file names ``model.save_weights`` and ``model.save`` are given: weights are a safetensors file (named
+# ``.weights.safetensors``, or Keras's ``.weights.h5`` so that Keras code runs unchanged: the content is
+# safetensors either way); a whole model is a zip archive, under any other name (``.keras`` reads well).
 WEIGHTS_SUFFIX = ".weights.safetensors"
+WEIGHTS_SUFFIXES = (WEIGHTS_SUFFIX, ".weights.h5")
 _NOT_A_MODEL_FILE = (".safetensors", ".h5", ".hdf5")
 
 
 def _check_filepath(filepath, save_weights_only):
     if save_weights_only:
-        if not filepath.endswith(WEIGHTS_SUFFIX):
+        if not filepath.endswith(WEIGHTS_SUFFIXES):
             raise ValueError(
                 f"When using `save_weights_only=True` in `ModelCheckpoint`, the filepath must end in "
-                f"`{WEIGHTS_SUFFIX}` (model.save_weights writes safetensors). Received: filepath={filepath!r}. "
+                f"`{WEIGHTS_SUFFIX}` or Keras's `.weights.h5` (model.save_weights writes safetensors under either "
+                f"name). Received: filepath={filepath!r}. "
                 f"Rename it, e.g. 'ckpt-{{epoch:02d}}{WEIGHTS_SUFFIX}'."
             )
         return
-    for ext in _NOT_A_MODEL_FILE:
+    for ext in _NOT_A_MODEL_FILE:  # a `.weights.h5` name ends in `.h5`: refused too without save_weights_only
         if filepath.endswith(ext):
             hint = (
                 f"pass `save_weights_only=True` to save only the weights to {filepath!r}, or "
@@ -61,7 +64,8 @@ class ModelCheckpoint(MonitorCallback):
 
     Args:
         filepath: a string or path-like, possibly with format fields. It must end in ``.weights.safetensors``
-            when ``save_weights_only=True``; otherwise it names a whole-model file (``.keras`` is the usual
+            (or Keras's ``.weights.h5``; the file holds safetensors either way) when
+            ``save_weights_only=True``; otherwise it names a whole-model file (``.keras`` is the usual
             extension; ``.safetensors`` and ``.h5`` names are refused).
         monitor: the logged quantity that ``save_best_only`` compares, e.g. ``"val_loss"`` or ``"accuracy"``.
         verbose: 1 prints a line when a file is saved (or not, with ``save_best_only``).

@@ -150,7 +150,7 @@ def test_max_to_keep_deletes_only_its_own_older_files(backend, tmp_path):
         ({"mode": "maximum"}, ValueError, "mode='maximum'"),
         ({"max_to_keep": 0}, ValueError, "max_to_keep"),
         ({"filepath": "m.keras", "save_weights_only": True}, ValueError, r"must end in `\.weights\.safetensors`"),
-        ({"filepath": "m.weights.h5", "save_weights_only": True}, ValueError, r"\.weights\.safetensors"),
+        ({"filepath": "m.weights.h5"}, ValueError, r"\.keras"),
         ({"filepath": "m.weights.safetensors"}, ValueError, "save_weights_only=True"),
         ({"filepath": "m.h5"}, ValueError, r"\.keras"),
     ],
@@ -171,3 +171,17 @@ def test_template_errors(tmp_path):
     cb.set_model(None)
     with pytest.raises(IsADirectoryError, match="existing folder"):
         cb.on_epoch_end(0, {"loss": 1.0})
+
+
+def test_keras_weights_h5_name_checkpoints_weights_that_load_back(backend, tmp_path):
+    # Keras programs name weight checkpoints `.weights.h5`; the file holds safetensors here, and loads back.
+    x = np.random.default_rng(0).normal(size=(32, 4)).astype("float32")
+    y = x @ np.ones((4, 1), "float32")
+    model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    path = str(tmp_path / "best.weights.h5")
+    model.fit(x, y, epochs=3, verbose=0, callbacks=[hl.callbacks.ModelCheckpoint(path, save_weights_only=True)])
+    fresh = hl.Sequential([hl.Input((4,)), hl.layers.Dense(1)])
+    fresh.load_weights(path)
+    for a, b in zip(fresh.get_weights(), model.get_weights()):
+        np.testing.assert_array_equal(a, b)
