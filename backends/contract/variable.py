@@ -91,7 +91,7 @@ class Variable:
             ``"none"``/``"on_write"``/``"on_read"``/``"auto"``), checked and kept; the distribution, not the
             variable, decides how replicas combine here.
         name: a readable name.
-        layout: Keras's argument, kept; layouts come from the distribution's ``LayoutMap`` here.
+        layout: Keras's argument, accepted; layouts come from the distribution's ``LayoutMap`` here.
         backend: the engine that holds it; defaults to the current backend.
     """
 
@@ -107,7 +107,6 @@ class Variable:
         "autocast",
         "aggregation",
         "synchronization",
-        "_layout",
         "__weakref__",
     )
     __array_priority__ = 100  # numpy defers binary operators to ours
@@ -141,7 +140,6 @@ class Variable:
                 f"received {synchronization!r}."
             )
         self.autocast, self.aggregation, self.synchronization = bool(autocast), aggregation, synchronization
-        self._layout = layout
         backend = backend if backend is not None else type(self)._default_backend()
         if callable(initializer):
             if shape is None:

@@ -236,7 +236,8 @@ def _leave_process_group():
     try:
         # Leaving while a peer still talks to us closes its sockets under it; a short wait, because a peer that
         # already died must not hold this process's exit.
-        dist.monitored_barrier(timeout=datetime.timedelta(seconds=10)) if dist.get_backend() == "gloo" else None
+        if dist.get_backend() == "gloo":  # nccl has no monitored barrier
+            dist.monitored_barrier(timeout=datetime.timedelta(seconds=10))
     except Exception:  # noqa: BLE001 - a peer already gone must not turn a finished run into a failure
         pass
     try:

@@ -16,14 +16,9 @@ config can never make it import a module.
 
 import inspect as _inspect
 
+from highlevel.saving.object_registry import get_registered_name as _registered_name
+
 _PASSIVE = "__passive_serialization__"
-
-
-def _registered_name(obj):
-    """``"package>Name"`` for a class or function registered with ``hl.saving`` (not inherited), else its name."""
-    from highlevel.saving.object_registry import get_registered_name
-
-    return get_registered_name(obj)
 
 
 def _registered_objects():

@@ -260,7 +260,6 @@ class SKLearnClassifier(ClassifierMixin, _SKLBase):
             )
 
     def _encode_targets(self, y, reset=False):
-        self._check_target_kind(y)
         if reset:
             self.classes_ = np.unique(y)
             if len(self.classes_) < 2:
