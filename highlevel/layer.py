@@ -22,6 +22,7 @@ import weakref
 
 from highlevel.backends.contract import StatelessScope, SymbolicScope, Variable, tree
 from highlevel.backends.contract import dtypes as _dtypes
+from highlevel.backends.contract.interop import new_instance
 from highlevel.config import current_backend
 
 from . import naming
@@ -189,6 +190,11 @@ class Layer:
         input_shape: the input shape without the batch axis, for the first layer of a Sequential model.
         input_dim: shorthand for ``input_shape=(input_dim,)``.
     """
+
+    def __new__(cls, *args, **kwargs):
+        # On an engine with its own module system (PyTorch), the layer is also one of its modules: see
+        # highlevel.backends.contract.interop.
+        return new_instance(cls, current_backend(), "layer")
 
     def __init__(self, *, activity_regularizer=None, trainable=True, dtype=None, autocast=True, name=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)

@@ -24,9 +24,10 @@ def _allowed_classes():
 def serialize(layer):
     """``{"module", "class_name", "config"}`` for ``layer`` (``keras.layers.serialize``'s format), with the
     ``registered_name`` of a user class and the layer's ``build_config`` when it is built."""
+    from highlevel.backends.contract.interop import front_class
     from highlevel.saving.object_registry import describe
 
-    cls = getattr(type(layer), "_functional_origin", type(layer))  # a Model subclass used functionally
+    cls = front_class(type(layer))  # a Model subclass used functionally, or an engine variant
     config = describe(cls, {"module": cls.__module__, "class_name": cls.__name__, "config": layer.get_config()})
     build_config = layer.get_build_config()
     if build_config is not None:

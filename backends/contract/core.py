@@ -247,6 +247,19 @@ class CoreContract(abc.ABC):
         """Returns a :class:`Variable` initialised from ``value`` (cast to ``dtype`` if given)."""
         return Variable(value, dtype=dtype, trainable=trainable, name=name, backend=self)
 
+    def interop_base_class(self, kind):
+        """The class of this engine's own object system that a highlevel ``kind`` of object also becomes, or None.
+
+        ``kind`` is ``"layer"`` (every :class:`~highlevel.layers.Layer` and model) or ``"variable"``
+        (:class:`Variable`). An engine that returns a class here makes each new object of that kind an instance of
+        a subclass of both the user's class and this one (same name, module and methods; saving names the user's
+        class), so that the framework's own tools accept it: PyTorch's ``torch.nn.Module`` (``parameters()``,
+        ``state_dict()``, ``torch.optim``), TensorFlow's trackable objects (``tf.GradientTape``,
+        ``tf.train.Checkpoint``). If the class has a ``_hl_prepare_instance(obj)`` classmethod, it runs on each new
+        object before ``__init__`` (``torch.nn.Module.__init__``, for instance). The default: None, no base.
+        """
+        return None
+
     @abc.abstractmethod
     def make_variable_handle(self, tensor, trainable):
         """The engine's mutable object holding a copy of ``tensor``."""

@@ -115,6 +115,12 @@ class Variable:
     #: set by the front end: returns the path of a variable called ``name`` (its enclosing name scopes in front)
     _path_of = None
 
+    def __new__(cls, *args, backend=None, **kwargs):
+        from .interop import new_instance
+
+        # On an engine whose tools need variables of their own kind (TensorFlow's tape), the variable is also one.
+        return new_instance(cls, backend if backend is not None else cls._default_backend(), "variable")
+
     def __init__(
         self,
         initializer,

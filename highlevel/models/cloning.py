@@ -13,6 +13,7 @@ shares it), ``call_function`` how a cloned layer is called in a functional graph
 """
 
 from highlevel.backends.contract import tree
+from highlevel.backends.contract.interop import front_class
 
 from ..keras_tensor import KerasTensor
 from ..layer import Layer
@@ -187,5 +188,5 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
         raise ValueError(f"clone_model expects a model; received {type(model).__name__}: {model!r}.")
     from highlevel.saving.serialization_lib import deserialize_keras_object, serialize_keras_object
 
-    cls = getattr(type(model), "_functional_origin", type(model))
+    cls = front_class(type(model))
     return deserialize_keras_object(serialize_keras_object(model), custom_objects={cls.__name__: cls})

@@ -22,6 +22,8 @@ import inspect
 import weakref
 
 from highlevel.backends.contract import tree
+from highlevel.backends.contract.interop import new_instance
+from highlevel.config import current_backend
 
 from ..layer import Layer, _shape_of
 from ..trainers import Trainer
@@ -115,10 +117,10 @@ class Model(Trainer, Layer):
         if cls is Model and _is_functional_call(args, kwargs):
             from .functional import Functional
 
-            return object.__new__(Functional)
-        if _symbolic_call_args(args, kwargs):
-            return object.__new__(_functional_variant(cls))
-        return object.__new__(cls)
+            cls = Functional
+        elif _symbolic_call_args(args, kwargs):
+            cls = _functional_variant(cls)
+        return new_instance(cls, current_backend(), "layer")
 
     def __init__(self, *args, **kwargs):
         if args or "inputs" in kwargs or "outputs" in kwargs:

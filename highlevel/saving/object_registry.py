@@ -27,6 +27,8 @@ True
 import inspect
 import threading
 
+from highlevel.backends.contract.interop import front_class
+
 #: ``{"package>Name": object}``: what :func:`register_keras_serializable` registered (the live dict
 #: :func:`get_custom_objects` returns; entries a user adds to it are allowed too).
 _GLOBAL_CUSTOM_OBJECTS = {}
@@ -118,7 +120,7 @@ def get_registered_name(obj):
     >>> hl.saving.get_registered_name(hl.layers.Dense)
     'Dense'
     """
-    obj = getattr(obj, "_functional_origin", obj)  # a subclass of Model used functionally: its user class
+    obj = front_class(obj) if isinstance(obj, type) else obj  # a functional or engine variant: its user class
     key = _GLOBAL_CUSTOM_NAMES.get(id(obj))
     if key is not None and _GLOBAL_CUSTOM_OBJECTS.get(key) is obj:
         return key

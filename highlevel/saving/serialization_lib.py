@@ -24,6 +24,8 @@ import types
 
 import numpy as np
 
+from highlevel.backends.contract.interop import front_class
+
 from .errors import UnsafeFileError
 from .object_registry import CustomObjectScope, find, find_class, get_registered_name
 
@@ -163,7 +165,7 @@ def serialize_keras_object(obj):
         raise TypeError(
             f"{type(obj).__name__}.get_config() must return a dict; it returned {type(inner).__name__}: {inner!r}."
         )
-    cls = getattr(type(obj), "_functional_origin", type(obj))
+    cls = front_class(type(obj))
     config = {
         "module": cls.__module__,
         "class_name": cls.__name__,
