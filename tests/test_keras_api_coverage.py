@@ -169,9 +169,7 @@ NOT_YET = {
         ],
         _SOON,
     ),
-    "optimizers": dict.fromkeys(
-        ["Ftrl", "Lamb", "MultiOptimizer", "Muon", "OptimizerMap", "ScheduleFreeAdamW", "legacy"], _SOON
-    ),
+    "optimizers": dict.fromkeys(["MultiOptimizer", "OptimizerMap", "legacy"], _SOON),
     "callbacks": {"OrbaxCheckpoint": "Orbax checkpoints (a JAX library) with the rest of Keras's callbacks"},
 }
 

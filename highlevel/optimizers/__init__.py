@@ -15,11 +15,15 @@ from .adagrad import Adagrad
 from .adam import Adam
 from .adamax import Adamax
 from .adamw import AdamW
+from .ftrl import Ftrl
+from .lamb import Lamb
 from .lion import Lion
 from .loss_scale_optimizer import LossScaleOptimizer
+from .muon import Muon
 from .nadam import Nadam
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
+from .schedule_free_adamw import ScheduleFreeAdamW
 from .sgd import SGD
 
 _BY_NAME = {
@@ -33,6 +37,10 @@ _BY_NAME = {
     "nadam": Nadam,
     "lion": Lion,
     "adafactor": Adafactor,
+    "ftrl": Ftrl,
+    "lamb": Lamb,
+    "muon": Muon,
+    "schedulefreeadamw": ScheduleFreeAdamW,
 }
 
 
@@ -98,12 +106,16 @@ __all__ = [
     "Adam",
     "AdamW",
     "Adamax",
+    "Ftrl",
+    "Lamb",
     "Lion",
     "LossScaleOptimizer",
+    "Muon",
     "Nadam",
     "Optimizer",
     "RMSprop",
     "SGD",
+    "ScheduleFreeAdamW",
     "deserialize",
     "get",
     "schedules",

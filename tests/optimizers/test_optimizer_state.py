@@ -21,6 +21,10 @@ STATEFUL = [
     ("Nadam", {"learning_rate": 0.05}),
     ("Lion", {"learning_rate": 0.01}),
     ("Adafactor", {"learning_rate": 0.1}),
+    ("Ftrl", {"learning_rate": 0.1, "l1_regularization_strength": 0.01}),
+    ("Lamb", {"learning_rate": 0.05}),
+    ("Muon", {"learning_rate": 0.05}),
+    ("ScheduleFreeAdamW", {"learning_rate": 0.05, "warmup_steps": 2}),
     ("Adam", {"learning_rate": 0.05, "use_ema": True, "ema_overwrite_frequency": 3}),
     ("Nadam", {"learning_rate": 0.05, "gradient_accumulation_steps": 2}),
     ("SGD", {"learning_rate": hl.optimizers.schedules.ExponentialDecay(0.1, 2, 0.5), "momentum": 0.5}),
@@ -143,7 +147,22 @@ def test_swap_ema_weights_and_finalize(backend):
         hl.optimizers.SGD().swap_ema_weights(variables)
 
 
-NAMES = ["sgd", "adam", "adamw", "rmsprop", "adagrad", "adadelta", "adamax", "nadam", "lion", "adafactor"]
+NAMES = [
+    "sgd",
+    "adam",
+    "adamw",
+    "rmsprop",
+    "adagrad",
+    "adadelta",
+    "adamax",
+    "nadam",
+    "lion",
+    "adafactor",
+    "ftrl",
+    "lamb",
+    "muon",
+    "schedulefreeadamw",
+]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -198,6 +217,14 @@ def test_get_errors():
         ("Lion", {"beta_1": 0.0}, "beta_1"),
         ("Adafactor", {"clip_threshold": 0.0}, "clip_threshold"),
         ("Adafactor", {"beta_2_decay": 0.5}, "beta_2_decay"),
+        ("Ftrl", {"learning_rate_power": 0.5}, "learning_rate_power"),
+        ("Ftrl", {"initial_accumulator_value": -1.0}, "initial_accumulator_value"),
+        ("Ftrl", {"l1_regularization_strength": -0.1}, "l1_regularization_strength"),
+        ("Lamb", {"beta_1": 1.0}, "beta_1"),
+        ("Muon", {"ns_steps": 2.5}, "ns_steps"),
+        ("Muon", {"exclude_layers": [3]}, "exclude_layers"),
+        ("ScheduleFreeAdamW", {"beta_1": 0.0}, "beta_1"),
+        ("ScheduleFreeAdamW", {"warmup_steps": -1}, "warmup_steps"),
     ],
 )
 def test_invalid_arguments(backend, cls, kwargs, match):

@@ -47,6 +47,27 @@ CASES = [
         "Adafactor",
         {"learning_rate": 0.5, "beta_2_decay": -0.5, "epsilon_2": 1e-2, "clip_threshold": 0.5},
     ),
+    ("ftrl", "Ftrl", {"learning_rate": 0.1}),
+    (
+        "ftrl-options",
+        "Ftrl",
+        {
+            "learning_rate": 0.2,
+            "learning_rate_power": -0.3,
+            "initial_accumulator_value": 0.5,
+            "l1_regularization_strength": 0.05,
+            "l2_regularization_strength": 0.1,
+            "l2_shrinkage_regularization_strength": 0.02,
+            "beta": 0.3,
+        },
+    ),
+    ("lamb", "Lamb", {"learning_rate": 0.05}),
+    ("lamb-wd-ema", "Lamb", {"learning_rate": 0.05, "weight_decay": 0.1, "use_ema": True, "ema_momentum": 0.8}),
+    ("muon", "Muon", {"learning_rate": 0.05}),
+    ("muon-plain", "Muon", {"learning_rate": 0.05, "nesterov": False, "rms_rate": None, "ns_steps": 3}),
+    ("muon-exclude", "Muon", {"learning_rate": 0.05, "exclude_layers": ["kern"], "adam_lr_ratio": 0.5}),
+    ("accumulation-lamb", "Lamb", {"learning_rate": 0.05, "gradient_accumulation_steps": 2, "global_clipnorm": 1.0}),
+    ("accumulation-ftrl", "Ftrl", {"learning_rate": 0.1, "gradient_accumulation_steps": 2, "clipnorm": 0.5}),
     # Base-class options.
     ("clipnorm", "Adam", {"learning_rate": 0.05, "clipnorm": 0.5}),
     ("clipvalue", "SGD", {"learning_rate": 0.1, "clipvalue": 0.5}),
@@ -232,7 +253,23 @@ def test_exclude_by_variable_object(backend):
 
 
 @pytest.mark.parametrize(
-    "cls", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Lion", "Adafactor"]
+    "cls",
+    [
+        "SGD",
+        "Adam",
+        "AdamW",
+        "RMSprop",
+        "Adagrad",
+        "Adadelta",
+        "Adamax",
+        "Nadam",
+        "Lion",
+        "Adafactor",
+        "Ftrl",
+        "Lamb",
+        "Muon",
+        "ScheduleFreeAdamW",
+    ],
 )
 def test_config_keys_match_keras(cls):
     """Same constructor defaults and config keys as Keras (``name`` aside: Keras numbers its auto names)."""

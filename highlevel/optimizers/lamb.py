@@ -1,0 +1,64 @@
+"""LAMB: Adam's direction, rescaled per variable by the ratio of the weight norm to the update norm.
+
+>>> import highlevel as hl
+>>> v = hl.Variable([3.0, 4.0])
+>>> opt = hl.optimizers.Lamb(learning_rate=0.1)
+>>> _ = opt.apply([hl.ops.convert_to_tensor([1.0, 1.0])], [v])
+>>> [round(x, 3) for x in v.numpy().tolist()]  # the step is lr * ||w|| / ||update|| per entry
+[2.646, 3.646]
+"""
+
+from highlevel import ops
+
+from ._checks import check_number
+from .optimizer import Optimizer
+
+
+class Lamb(Optimizer):
+    """LAMB, layer-wise adaptive large-batch optimization (``keras.optimizers.Lamb``).
+
+    ``u = m̂ / (sqrt(v̂) + epsilon)`` is Adam's bias-corrected update; the step is
+    ``w -= lr · r · u`` with the trust ratio ``r = ||w|| / ||u||`` (1 when either norm is 0).
+
+    Args:
+        learning_rate: float or schedule (default 0.001).
+        beta_1, beta_2: the moment decay rates (0.9, 0.999).
+        epsilon: added to the denominator (1e-7).
+        **kwargs: the base :class:`Optimizer` options.
+    """
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
+        super().__init__(learning_rate=learning_rate, name=name, **kwargs)
+        self.beta_1 = float(check_number("beta_1", beta_1, 0.0, 1.0, high_open=True))
+        self.beta_2 = float(check_number("beta_2", beta_2, 0.0, 1.0, high_open=True))
+        self.epsilon = float(check_number("epsilon", epsilon, low=0.0))
+
+    def build(self, variables):
+        if self.built:
+            return
+        super().build(variables)
+        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in variables]
+        self._velocities = [self.add_variable_from_reference(v, "velocity") for v in variables]
+
+    def update_step(self, gradient, variable, learning_rate):
+        dtype = variable.dtype
+        lr = ops.cast(learning_rate, dtype)
+        step = self._local_step(dtype)
+        beta_1_power = ops.power(ops.convert_to_tensor(self.beta_1, dtype=dtype), step)
+        beta_2_power = ops.power(ops.convert_to_tensor(self.beta_2, dtype=dtype), step)
+        i = self._slot_index(variable)
+        m, v = self._momentums[i], self._velocities[i]
+        m_new = m.value + (gradient - m.value) * (1.0 - self.beta_1)
+        v_new = v.value + (ops.square(gradient) - v.value) * (1.0 - self.beta_2)
+        m.assign(m_new)
+        v.assign(v_new)
+        update = (m_new / (1.0 - beta_1_power)) / (ops.sqrt(v_new / (1.0 - beta_2_power)) + self.epsilon)
+        w_norm = ops.sqrt(ops.sum(ops.square(variable.value)))
+        u_norm = ops.sqrt(ops.sum(ops.square(update)))
+        one = ops.ones_like(w_norm)
+        safe_u = ops.where(ops.greater(u_norm, 0), u_norm, one)
+        ratio = ops.where(ops.logical_and(ops.greater(w_norm, 0), ops.greater(u_norm, 0)), w_norm / safe_u, one)
+        variable.assign_sub(ratio * lr * update)
+
+    def get_config(self):
+        return dict(super().get_config(), beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon)

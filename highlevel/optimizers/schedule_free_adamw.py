@@ -1,0 +1,86 @@
+"""Schedule-free AdamW: no learning-rate schedule needed; the weights interpolate between an Adam-driven
+sequence and its running average.
+
+>>> import highlevel as hl
+>>> v = hl.Variable([1.0])
+>>> opt = hl.optimizers.ScheduleFreeAdamW(learning_rate=0.1)
+>>> _ = opt.apply([hl.ops.convert_to_tensor([0.5])], [v])
+>>> round(float(v.numpy()[0]), 4)  # the first step: weights, average and z all move by lr
+0.9
+"""
+
+from highlevel import ops
+
+from ._checks import check_number
+from .optimizer import Optimizer
+
+
+class ScheduleFreeAdamW(Optimizer):
+    """Schedule-free AdamW (``keras.optimizers.ScheduleFreeAdamW``; Defazio et al., 2024).
+
+    Three sequences: ``z`` (the slot ``momentum``, started at the weights) takes plain Adam steps
+    ``z -= lr · g / (sqrt(v̂) + epsilon)``; ``x`` is the uniform average of the ``z``'s; the weights are
+    ``y = (1 - beta_1) z + beta_1 x``. ``x`` is not stored: it is recovered from ``y`` and the previous ``z``.
+    Evaluate the model at ``y`` (its weights), as Keras does.
+
+    Keras 3.15.1 gives this update only on its JAX backend; on TensorFlow and PyTorch it reads ``z`` after
+    updating it when it recovers ``x`` (an aliasing slip), a different sequence from the second step on.
+    highlevel follows the algorithm, the same on every engine.
+
+    Args:
+        learning_rate: float or schedule (default 0.0025).
+        beta_1: the interpolation weight of the average (0.9).
+        beta_2: the decay of the squared-gradient average (0.999).
+        epsilon: added to the denominator (1e-8).
+        warmup_steps: the learning rate rises linearly over this many steps (0: no warm-up).
+        **kwargs: the base :class:`Optimizer` options.
+    """
+
+    def __init__(
+        self, learning_rate=0.0025, beta_1=0.9, beta_2=0.999, epsilon=1e-8, warmup_steps=0, name=None, **kwargs
+    ):
+        super().__init__(learning_rate=learning_rate, name=name, **kwargs)
+        self.beta_1 = float(check_number("beta_1", beta_1, 0.0, 1.0, low_open=True, high_open=True))
+        self.beta_2 = float(check_number("beta_2", beta_2, 0.0, 1.0, high_open=True))
+        self.epsilon = float(check_number("epsilon", epsilon, low=0.0))
+        self.warmup_steps = check_number("warmup_steps", warmup_steps, low=0, integer=True)
+
+    def build(self, variables):
+        if self.built:
+            return
+        super().build(variables)
+        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in variables]
+        self._velocities = [self.add_variable_from_reference(v, "velocity") for v in variables]
+        for z, v in zip(self._momentums, variables):
+            z.assign(ops.copy(v.value))
+
+    def update_step(self, gradient, variable, learning_rate):
+        dtype = variable.dtype
+        lr = ops.cast(learning_rate, dtype)
+        step = self._local_step(dtype)
+        if self.warmup_steps > 0:
+            lr = lr * ops.minimum(step / float(self.warmup_steps), 1.0)
+        # The betas are cast before ``1 - beta`` is formed (as Keras does): float32's 1 - 0.9 is not 0.1.
+        beta_1 = ops.convert_to_tensor(self.beta_1, dtype=dtype)
+        beta_2 = ops.convert_to_tensor(self.beta_2, dtype=dtype)
+        i = self._slot_index(variable)
+        z, v = self._momentums[i], self._velocities[i]
+        # A copy: an engine that updates variables in place would otherwise hand back the new z below.
+        z_old = ops.copy(z.value)
+        v_new = v.value + (ops.square(gradient) - v.value) * (1.0 - beta_2)
+        v.assign(v_new)
+        z_new = z_old - lr * gradient / (ops.sqrt(v_new / (1.0 - ops.power(beta_2, step))) + self.epsilon)
+        z.assign(z_new)
+        weight = 1.0 / step
+        x_old = (variable.value - (1.0 - beta_1) * z_old) / beta_1
+        x_new = (1.0 - weight) * x_old + weight * z_new
+        variable.assign((1.0 - beta_1) * z_new + beta_1 * x_new)
+
+    def get_config(self):
+        return dict(
+            super().get_config(),
+            beta_1=self.beta_1,
+            beta_2=self.beta_2,
+            epsilon=self.epsilon,
+            warmup_steps=self.warmup_steps,
+        )
