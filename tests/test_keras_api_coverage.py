@@ -169,7 +169,6 @@ NOT_YET = {
         ],
         _SOON,
     ),
-    "optimizers": dict.fromkeys(["MultiOptimizer", "OptimizerMap", "legacy"], _SOON),
     "callbacks": {"OrbaxCheckpoint": "Orbax checkpoints (a JAX library) with the rest of Keras's callbacks"},
 }
 

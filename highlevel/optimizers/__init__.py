@@ -8,7 +8,7 @@
 ('RMSprop', True)
 """
 
-from . import schedules
+from . import legacy, schedules
 from .adadelta import Adadelta
 from .adafactor import Adafactor
 from .adagrad import Adagrad
@@ -19,9 +19,11 @@ from .ftrl import Ftrl
 from .lamb import Lamb
 from .lion import Lion
 from .loss_scale_optimizer import LossScaleOptimizer
+from .multi_optimizer import MultiOptimizer
 from .muon import Muon
 from .nadam import Nadam
 from .optimizer import Optimizer
+from .optimizer_map import OptimizerMap
 from .rmsprop import RMSprop
 from .schedule_free_adamw import ScheduleFreeAdamW
 from .sgd import SGD
@@ -85,6 +87,7 @@ def deserialize(config, custom_objects=None):
 
     classes = {cls.__name__: cls for cls in _BY_NAME.values()}
     classes["LossScaleOptimizer"] = LossScaleOptimizer  # wraps another optimizer: no name for get()
+    classes["MultiOptimizer"] = MultiOptimizer  # likewise: it needs its optimizer map
     if isinstance(config, str):
         return get(config)
     name = config.get("class_name") if isinstance(config, dict) else None
@@ -110,14 +113,17 @@ __all__ = [
     "Lamb",
     "Lion",
     "LossScaleOptimizer",
+    "MultiOptimizer",
     "Muon",
     "Nadam",
     "Optimizer",
+    "OptimizerMap",
     "RMSprop",
     "SGD",
     "ScheduleFreeAdamW",
     "deserialize",
     "get",
+    "legacy",
     "schedules",
     "serialize",
 ]
