@@ -41,10 +41,32 @@ class Adafactor(Optimizer):
         epsilon_2=1e-3,
         clip_threshold=1.0,
         relative_step=True,
+        weight_decay=None,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
         name=None,
         **kwargs,
     ):
-        super().__init__(learning_rate=learning_rate, name=name, **kwargs)
+        super().__init__(
+            learning_rate=learning_rate,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            name=name,
+            **kwargs,
+        )
         self.beta_2_decay = float(check_number("beta_2_decay", beta_2_decay, high=0.0))
         self.epsilon_1 = float(check_number("epsilon_1", epsilon_1, 0.0))
         self.epsilon_2 = float(check_number("epsilon_2", epsilon_2, 0.0))

@@ -54,6 +54,14 @@ class Muon(Optimizer):
         adam_weight_decay=0.004,
         epsilon=1e-7,
         weight_decay=0.004,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
         name=None,
         exclude_layers=None,
         exclude_embeddings=True,
@@ -67,7 +75,20 @@ class Muon(Optimizer):
         rms_rate=0.2,
         **kwargs,
     ):
-        super().__init__(learning_rate=learning_rate, weight_decay=weight_decay, name=name, **kwargs)
+        super().__init__(
+            learning_rate=learning_rate,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            name=name,
+            **kwargs,
+        )
         self.adam_beta_1 = float(check_number("adam_beta_1", adam_beta_1, 0.0, 1.0, high_open=True))
         self.adam_beta_2 = float(check_number("adam_beta_2", adam_beta_2, 0.0, 1.0, high_open=True))
         if adam_weight_decay is not None:

@@ -37,9 +37,38 @@ class ScheduleFreeAdamW(Optimizer):
     """
 
     def __init__(
-        self, learning_rate=0.0025, beta_1=0.9, beta_2=0.999, epsilon=1e-8, warmup_steps=0, name=None, **kwargs
+        self,
+        learning_rate=0.0025,
+        beta_1=0.9,
+        beta_2=0.999,
+        epsilon=1e-8,
+        warmup_steps=0,
+        weight_decay=None,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
+        name=None,
+        **kwargs,
     ):
-        super().__init__(learning_rate=learning_rate, name=name, **kwargs)
+        super().__init__(
+            learning_rate=learning_rate,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            name=name,
+            **kwargs,
+        )
         self.beta_1 = float(check_number("beta_1", beta_1, 0.0, 1.0, low_open=True, high_open=True))
         self.beta_2 = float(check_number("beta_2", beta_2, 0.0, 1.0, high_open=True))
         self.epsilon = float(check_number("epsilon", epsilon, low=0.0))

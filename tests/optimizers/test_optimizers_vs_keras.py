@@ -282,3 +282,35 @@ def test_config_keys_match_keras(cls):
             assert (
                 ours[key] == pytest.approx(theirs[key]) if isinstance(theirs[key], float) else ours[key] == theirs[key]
             ), key
+
+
+@pytest.mark.parametrize(
+    "cls",
+    [
+        "SGD",
+        "Adam",
+        "AdamW",
+        "RMSprop",
+        "Adagrad",
+        "Adadelta",
+        "Adamax",
+        "Nadam",
+        "Lion",
+        "Adafactor",
+        "Ftrl",
+        "Lamb",
+        "Muon",
+        "ScheduleFreeAdamW",
+        "MultiOptimizer",
+    ],
+)
+def test_constructor_signature_matches_keras(cls):
+    """The same parameters in the same order with the same defaults, so positional calls mean the same."""
+    import inspect
+
+    ours = inspect.signature(getattr(hl.optimizers, cls)).parameters
+    theirs = inspect.signature(getattr(keras.optimizers, cls)).parameters
+    assert list(ours) == list(theirs)
+    for name, param in theirs.items():
+        want = param.default
+        assert ours[name].default == (pytest.approx(want) if isinstance(want, float) else want), name
