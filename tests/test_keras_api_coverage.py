@@ -119,7 +119,6 @@ NOT_YET = {
         ],
         _SOON,
     ),
-    "initializers": dict.fromkeys(["STFT", "STFTInitializer", "stft"], _SOON),
     "losses": dict.fromkeys(
         [
             "CTC",

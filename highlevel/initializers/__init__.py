@@ -24,6 +24,7 @@ from .initializer import Initializer
 from .orthogonal import Orthogonal
 from .random_initializers import RandomInitializer, RandomNormal, RandomUniform, TruncatedNormal
 from .serialization import ALL_OBJECTS, deserialize, get, serialize
+from .stft import STFT
 from .variance_scaling import (
     GlorotNormal,
     GlorotUniform,
@@ -53,6 +54,8 @@ he_normal = HeNormal
 lecun_uniform = LecunUniform
 lecun_normal = LecunNormal
 orthogonal = Orthogonal
+STFTInitializer = STFT
+stft = STFT
 
 __all__ = [
     "ALL_OBJECTS",
@@ -72,6 +75,8 @@ __all__ = [
     "RandomInitializer",
     "RandomNormal",
     "RandomUniform",
+    "STFT",
+    "STFTInitializer",
     "TruncatedNormal",
     "VarianceScaling",
     "Zeros",
@@ -91,6 +96,7 @@ __all__ = [
     "random_normal",
     "random_uniform",
     "serialize",
+    "stft",
     "truncated_normal",
     "variance_scaling",
     "zeros",

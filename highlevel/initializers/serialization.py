@@ -19,6 +19,7 @@ from .host_values import standardize_shape
 from .initializer import Initializer
 from .orthogonal import Orthogonal
 from .random_initializers import RandomNormal, RandomUniform, TruncatedNormal
+from .stft import STFT
 from .variance_scaling import (
     GlorotNormal,
     GlorotUniform,
@@ -46,6 +47,7 @@ _CLASSES = (
     LecunUniform,
     LecunNormal,
     Orthogonal,
+    STFT,
 )
 
 #: Every name ``get`` and ``deserialize`` accept: class names, their snake_case spellings and the
@@ -71,6 +73,8 @@ ALL_OBJECTS.update(
         "orthogonal": Orthogonal,
         "IdentityInitializer": Identity,
         "OrthogonalInitializer": Orthogonal,
+        "STFTInitializer": STFT,
+        "stft": STFT,
         "normal": RandomNormal,
         "uniform": RandomUniform,
         "one": Ones,
