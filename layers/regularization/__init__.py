@@ -1,6 +1,7 @@
 """regularization layers: dropout and noise (active only in training) and activity penalties."""
 
 from .activity_regularization import ActivityRegularization
+from .alpha_dropout import AlphaDropout
 from .dropout import Dropout
 from .gaussian_dropout import GaussianDropout
 from .gaussian_noise import GaussianNoise
@@ -10,6 +11,7 @@ from .spatial_dropout3d import SpatialDropout3D
 
 __all__ = [
     "ActivityRegularization",
+    "AlphaDropout",
     "Dropout",
     "GaussianDropout",
     "GaussianNoise",
