@@ -70,12 +70,6 @@ NOT_YET = {
     "": {"Quantizer": _QUANT},
     "layers": dict.fromkeys(
         [
-            "AdaptiveAveragePooling1D",
-            "AdaptiveAveragePooling2D",
-            "AdaptiveAveragePooling3D",
-            "AdaptiveMaxPooling1D",
-            "AdaptiveMaxPooling2D",
-            "AdaptiveMaxPooling3D",
             "AugMix",
             "AutoContrast",
             "ContrastLimitedAdaptiveHistogramEqualization",

@@ -1,5 +1,11 @@
-"""Pooling layers: windowed max/average pooling and global max/average pooling over 1, 2 or 3 spatial axes."""
+"""Pooling layers: adaptive, windowed max/average pooling and global max/average pooling over 1, 2 or 3 spatial axes."""
 
+from .adaptive_average_pooling1d import AdaptiveAveragePooling1D
+from .adaptive_average_pooling2d import AdaptiveAveragePooling2D
+from .adaptive_average_pooling3d import AdaptiveAveragePooling3D
+from .adaptive_max_pooling1d import AdaptiveMaxPooling1D
+from .adaptive_max_pooling2d import AdaptiveMaxPooling2D
+from .adaptive_max_pooling3d import AdaptiveMaxPooling3D
 from .average_pooling1d import AveragePooling1D
 from .average_pooling2d import AveragePooling2D
 from .average_pooling3d import AveragePooling3D
@@ -28,6 +34,12 @@ GlobalMaxPool2D = GlobalMaxPooling2D
 GlobalMaxPool3D = GlobalMaxPooling3D
 
 __all__ = [
+    "AdaptiveAveragePooling1D",
+    "AdaptiveAveragePooling2D",
+    "AdaptiveAveragePooling3D",
+    "AdaptiveMaxPooling1D",
+    "AdaptiveMaxPooling2D",
+    "AdaptiveMaxPooling3D",
     "AveragePooling1D",
     "AveragePooling2D",
     "AveragePooling3D",

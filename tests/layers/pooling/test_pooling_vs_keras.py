@@ -30,6 +30,15 @@ CASES = [
     ("GlobalAveragePooling2D", {"keepdims": True, "data_format": CF}, (2, 3, 4, 5)),
     ("GlobalAveragePooling2D", {}, (2, 3, 4, 5)),
     ("GlobalAveragePooling3D", {"keepdims": True}, (2, 2, 3, 2, 2)),
+    ("AdaptiveAveragePooling1D", {"output_size": 3}, (2, 7, 3)),
+    ("AdaptiveAveragePooling1D", {"output_size": 5, "data_format": CF}, (2, 3, 4)),
+    ("AdaptiveAveragePooling2D", {"output_size": (2, 3)}, (1, 5, 7, 2)),
+    ("AdaptiveAveragePooling2D", {"output_size": 4, "data_format": CF}, (1, 2, 6, 9)),
+    ("AdaptiveAveragePooling3D", {"output_size": (2, 1, 3)}, (1, 4, 3, 5, 2)),
+    ("AdaptiveMaxPooling1D", {"output_size": 4}, (2, 9, 3)),
+    ("AdaptiveMaxPooling2D", {"output_size": (3, 2), "data_format": CF}, (1, 2, 7, 5)),
+    ("AdaptiveMaxPooling2D", {"output_size": 3}, (2, 6, 6, 1)),
+    ("AdaptiveMaxPooling3D", {"output_size": 2, "data_format": CF}, (1, 2, 5, 3, 4)),
 ]
 
 
