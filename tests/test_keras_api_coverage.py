@@ -101,7 +101,6 @@ NOT_YET = {
             "RandomSaturation",
             "RandomSharpness",
             "RandomShear",
-            "ReversibleEmbedding",
             "STFTSpectrogram",
             "Solarization",
             "TFSMLayer",

@@ -1,4 +1,4 @@
-"""Core layers: Dense, EinsumDense, Activation, Embedding, Lambda, Identity, Masking, Wrapper."""
+"""Core layers: Dense, EinsumDense, Activation, Embedding, Lambda, Identity, Masking, ReversibleEmbedding, Wrapper."""
 
 from .activation import Activation
 from .dense import Dense
@@ -7,6 +7,17 @@ from .embedding import Embedding
 from .identity import Identity
 from .lambda_layer import Lambda
 from .masking import Masking
+from .reversible_embedding import ReversibleEmbedding
 from .wrapper import Wrapper
 
-__all__ = ["Activation", "Dense", "EinsumDense", "Embedding", "Identity", "Lambda", "Masking", "Wrapper"]
+__all__ = [
+    "Activation",
+    "Dense",
+    "EinsumDense",
+    "Embedding",
+    "Identity",
+    "Lambda",
+    "Masking",
+    "ReversibleEmbedding",
+    "Wrapper",
+]
