@@ -79,7 +79,6 @@ NOT_YET = {
             "CutMix",
             "Equalization",
             "FlaxLayer",
-            "GroupQueryAttention",
             "JaxLayer",
             "MaxNumBoundingBoxes",
             "MelSpectrogram",
