@@ -314,3 +314,34 @@ def test_constructor_signature_matches_keras(cls):
     for name, param in theirs.items():
         want = param.default
         assert ours[name].default == (pytest.approx(want) if isinstance(want, float) else want), name
+
+
+@pytest.mark.parametrize(
+    "cls,kwargs",
+    [
+        ("Ftrl", {"learning_rate": 0.1}),
+        ("Lamb", {"learning_rate": 0.05, "use_ema": True, "ema_momentum": 0.8}),
+        ("Muon", {"learning_rate": 0.05, "global_clipnorm": 2.0}),
+    ],
+)
+def test_loss_scale_optimizer_wrapping_matches_keras(backend, cls, kwargs):
+    """Scaled gradients with a non-finite step in the middle (skipped, scale halved), then growth after 2 good
+    steps: weights and scale as Keras's LossScaleOptimizer around the same optimizer."""
+    init = initial_values()
+    steps = gradient_sequence(STEPS)
+    steps[2] = [np.full_like(g, np.inf) if i == 0 else g for i, g in enumerate(steps[2])]
+
+    def run(module, variable_cls):
+        variables = [variable_cls(init[n], name=n) for n in SHAPES]
+        opt = module.optimizers.LossScaleOptimizer(
+            getattr(module.optimizers, cls)(**kwargs), initial_scale=8.0, dynamic_growth_steps=2
+        )
+        for grads in steps:
+            opt.apply([module.ops.convert_to_tensor(g * 8.0) for g in grads], variables)
+        return [np.asarray(v.numpy()) for v in variables], float(np.asarray(opt.dynamic_scale))
+
+    want, want_scale = run(keras, keras.Variable)
+    got, got_scale = run(hl, hl.Variable)
+    assert got_scale == want_scale
+    for name, g, w in zip(SHAPES, got, want):
+        np.testing.assert_allclose(g, w, rtol=RTOL, atol=ATOL, err_msg=name)
