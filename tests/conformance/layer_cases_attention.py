@@ -1,4 +1,4 @@
-"""Conformance cases of the attention layers (Attention, AdditiveAttention, MultiHeadAttention).
+"""Conformance cases of the attention layers (Attention, AdditiveAttention, MultiHeadAttention, GroupQueryAttention).
 
 The runner calls a layer on one tensor or on a list of tensors with no other arguments, so every case
 builds its layer inside :class:`_Call`, a small wrapper holding the attention layer and its call arguments
@@ -120,5 +120,26 @@ CASES = [
         inputs=[normal(2, 3, 2, 4), normal(2, 3, 2, 4)],
         like="einsum",
         build=_wrap("MultiHeadAttention", {"num_heads": 2, "key_dim": 2, "attention_axes": (1, 2)}, spread=True),
+    ),
+    L(
+        "gqa_self",
+        "GroupQueryAttention",
+        inputs=[normal(2, 5, 6), normal(2, 5, 6)],
+        like="einsum",
+        build=_wrap(
+            "GroupQueryAttention", {"head_dim": 3, "num_query_heads": 4, "num_key_value_heads": 2}, spread=True
+        ),
+    ),
+    L(
+        "gqa_causal_window_gate",
+        "GroupQueryAttention",
+        inputs=[normal(2, 4, 6), normal(2, 4, 6)],
+        like="einsum",
+        build=_wrap(
+            "GroupQueryAttention",
+            {"head_dim": 2, "num_query_heads": 3, "num_key_value_heads": 1, "sliding_window": 2, "use_gate": True},
+            spread=True,
+            use_causal_mask=True,
+        ),
     ),
 ]

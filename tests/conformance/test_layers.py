@@ -55,6 +55,17 @@ def _input_layer_model(dtype):
     return hl.Model(inp, hl.layers.Dense(3, dtype=dtype)(inp))
 
 
+class _Reversed(hl.layers.Layer):
+    """Runs a ReversibleEmbedding in reverse (vectors to logits), the mode a plain case cannot select."""
+
+    def __init__(self, inner):
+        super().__init__(dtype=inner.dtype)
+        self.inner = inner
+
+    def call(self, inputs):
+        return self.inner(inputs, reverse=True)
+
+
 def _lambda_fn(x):
     return hl.ops.sin(x) * 0.5 + hl.ops.square(x)
 
@@ -94,11 +105,20 @@ CASES = [
     L("spatial_dropout3d", "SpatialDropout3D", {"rate": 0.3, "seed": 1}, normal(2, 2, 2, 2, 3), random=True),
     L("gaussian_noise", "GaussianNoise", {"stddev": 0.5, "seed": 1}, normal(4, 5), random=True),
     L("gaussian_dropout", "GaussianDropout", {"rate": 0.3, "seed": 1}, normal(4, 5), random=True),
+    L("alpha_dropout", "AlphaDropout", {"rate": 0.3, "seed": 1}, normal(4, 5), random=True),
     L("flatten", "Flatten", {}, normal(2, 3, 4)),
     L("reshape", "Reshape", {"target_shape": (2, -1)}, normal(3, 4, 3)),
     L("permute", "Permute", {"dims": (2, 1)}, normal(2, 3, 4)),
     L("repeat_vector", "RepeatVector", {"n": 3}, normal(2, 4)),
     L("embedding", "Embedding", {"input_dim": 6, "output_dim": 3}, ints(3, 4, high=6)),
+    L("reversible_embedding", "ReversibleEmbedding", {"input_dim": 6, "output_dim": 3}, ints(3, 4, high=6)),
+    L(
+        "reversible_embedding_reverse",
+        "ReversibleEmbedding",
+        inputs=normal(3, 4, 3),
+        like="matmul",
+        build=lambda dtype: _Reversed(hl.layers.ReversibleEmbedding(6, 3, tie_weights=False, dtype=dtype)),
+    ),
     L("lambda", "Lambda", {"function": _lambda_fn}, normal(3, 4), like="sin"),
     L("identity", "Identity", {}, normal(3, 4)),
     L("add", "Add", {}, [normal(3, 4), normal(3, 4), normal(3, 4)]),
@@ -137,6 +157,15 @@ CASES = [
     ),
     L("group_normalization", "GroupNormalization", {"groups": 2}, normal(2, 3, 4), like="var"),
     L("unit_normalization", "UnitNormalization", {}, normal(3, 4), like="sum"),
+    L("rms_normalization", "RMSNormalization", {}, normal(3, 4), like="sum"),
+    L("rms_normalization_axes", "RMSNormalization", {"axis": [1, 2], "epsilon": 1e-3}, normal(2, 3, 4), like="sum"),
+    L(
+        "spectral_normalization",
+        "SpectralNormalization",
+        inputs=normal(4, 5),
+        like="matmul",
+        build=lambda dtype: hl.layers.SpectralNormalization(hl.layers.Dense(3, dtype=dtype), dtype=dtype),
+    ),
     L("rescaling", "Rescaling", {"scale": 1.0 / 255, "offset": -1.0}, normal(3, 4)),
     L(
         "normalization_given",
@@ -173,6 +202,7 @@ CASES += _family_cases()
 NOT_CASES = {
     "Layer": "the abstract base; every case exercises it",
     "Merge": "the abstract base of the merging layers (Add, Concatenate, ... are cases)",
+    "Wrapper": "the abstract base of the wrapping layers (SpectralNormalization is a case)",
     "HashedCrossing": "hashes on the host (the bins of TensorFlow's cross hashing, computed with numpy), strings "
     "or ints alike; checked against Keras in tests/layers/preprocessing/test_hashed_crossing.py "
     "on every backend",
