@@ -34,6 +34,7 @@ WIDER = {
         "relative, and that bias correction scales every early step",
     ),
     ("float32", "AdamW"): ((1e-5, 2e-5), "as Adam"),
+    ("float32", "Muon"): ((1e-5, 2e-5), "as Adam: its vectors take Adam steps"),
     ("float64", "*"): ((1e-9, 1e-12), "20 steps of sqrt/power/divide chains: a few float64 ulps per step"),
 }
 
@@ -126,6 +127,55 @@ def ref_lion(w, g, s, t, lr, beta_1=0.9, beta_2=0.99):
     return w - lr * np.sign(beta_1 * m + (1 - beta_1) * g)
 
 
+def ref_ftrl(
+    w, g, s, t, lr, learning_rate_power=-0.5, initial_accumulator_value=0.1, l1=0.0, l2=0.0, l2_shrinkage=0.0, beta=0.0
+):
+    p = -learning_rate_power
+    n = s.get("n", initial_accumulator_value)
+    n_new = n + g * g
+    s["z"] = s.get("z", 0.0) + g + 2 * l2_shrinkage * w - (n_new**p - n**p) / lr * w
+    s["n"] = n_new
+    z = s["z"]
+    return (np.clip(z, -l1, l1) - z) / (n_new**p / lr + 2 * (l2 + beta / (2 * lr)))
+
+
+def ref_lamb(w, g, s, t, lr, beta_1=0.9, beta_2=0.999, epsilon=1e-7):
+    s["m"] = beta_1 * s.get("m", 0.0) + (1 - beta_1) * g
+    s["v"] = beta_2 * s.get("v", 0.0) + (1 - beta_2) * g * g
+    u = (s["m"] / (1 - beta_1**t)) / (np.sqrt(s["v"] / (1 - beta_2**t)) + epsilon)
+    w_norm, u_norm = np.linalg.norm(w), np.linalg.norm(u)
+    ratio = w_norm / u_norm if w_norm > 0 and u_norm > 0 else 1.0
+    return w - lr * ratio * u
+
+
+def ref_schedule_free_adamw(w, g, s, t, lr, beta_1=0.9, beta_2=0.999, epsilon=1e-8):
+    """Keeps the average x explicitly (the optimizer recovers it from the weights): an independent check."""
+    z, x = s.get("z", w), s.get("x", w)
+    s["v"] = beta_2 * s.get("v", 0.0) + (1 - beta_2) * g * g
+    z = z - lr * g / (np.sqrt(s["v"] / (1 - beta_2**t)) + epsilon)
+    x = (1 - 1 / t) * x + z / t
+    s["z"], s["x"] = z, x
+    return (1 - beta_1) * z + beta_1 * x
+
+
+def ref_muon(w, g, s, t, lr, momentum=0.95, ns_steps=5, rms_rate=0.2, coefficients=(3.4445, -4.7750, 2.0315)):
+    """Nesterov momentum orthogonalized by quintic Newton-Schulz for matrices; Adam (the bias-corrected form)
+    for the rest. Weight decay is off in the case."""
+    if w.ndim != 2:
+        return ref_adam(w, g, s, t, lr)
+    s["m"] = momentum * s.get("m", 0.0) + g
+    x = g + momentum * s["m"]
+    tall = x.shape[0] > x.shape[1]
+    x = x.T if tall else x
+    x = x / (np.linalg.norm(x) + 1e-7)
+    a, b, c = coefficients
+    for _ in range(ns_steps):
+        gram = x @ x.T
+        x = a * x + (b * gram + c * gram @ gram) @ x
+    x = x.T if tall else x
+    return w - lr * x * math.sqrt(max(w.shape)) * rms_rate
+
+
 def ref_adafactor(w, g, s, t, lr, beta_2_decay=-0.8, epsilon_1=1e-30, epsilon_2=1e-3, clip_threshold=1.0):
     rms = lambda x: np.sqrt(np.mean(x**2))  # noqa: E731
     rho = min(lr, 1 / math.sqrt(t))
@@ -175,6 +225,24 @@ CASES = [
     ("nadam", "Nadam", {"learning_rate": 0.05}, ref_nadam, {}),
     ("lion", "Lion", {"learning_rate": 0.01}, ref_lion, {}),
     ("adafactor", "Adafactor", {"learning_rate": 0.1}, ref_adafactor, {}),
+    ("ftrl", "Ftrl", {"learning_rate": 0.2}, ref_ftrl, {}),
+    (
+        "ftrl-options",
+        "Ftrl",
+        {
+            "learning_rate": 0.2,
+            "learning_rate_power": -0.3,
+            "l1_regularization_strength": 0.01,
+            "l2_regularization_strength": 0.1,
+            "l2_shrinkage_regularization_strength": 0.05,
+            "beta": 0.2,
+        },
+        ref_ftrl,
+        {"learning_rate_power": -0.3, "l1": 0.01, "l2": 0.1, "l2_shrinkage": 0.05, "beta": 0.2},
+    ),
+    ("lamb", "Lamb", {"learning_rate": 0.05}, ref_lamb, {}),
+    ("schedule-free-adamw", "ScheduleFreeAdamW", {"learning_rate": 0.05}, ref_schedule_free_adamw, {}),
+    ("muon", "Muon", {"learning_rate": 0.02, "weight_decay": 0.0, "adam_weight_decay": 0.0}, ref_muon, {}),
 ]
 
 
