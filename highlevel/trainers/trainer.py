@@ -20,6 +20,7 @@ from highlevel.layer import layer_walk_cache
 from highlevel.masking import get_keras_mask, set_keras_mask
 from highlevel.optimizers.optimizer import Optimizer
 
+from . import arguments
 from .compile_utils import CompileLoss, CompileMetrics
 from .data_adapters import ArrayDataAdapter, EpochIterator, get_data_adapter
 from .data_adapters.utils import train_validation_split, unpack_x_y_sample_weight
@@ -349,6 +350,8 @@ class Trainer:
                     self._compile_metrics.update_state(y, y_pred, sample_weight)
                     for m in self._compile_metrics.metrics:
                         m.reset_state()
+        elif self._compiled and y is not None and self._compile_loss is not None:
+            self._compile_loss.check_targets(y)  # a later fit or evaluate: its targets against the outputs
         if self._compiled and not getattr(self.optimizer, "built", False):
             self.optimizer.build(self.trainable_variables)
 
@@ -612,7 +615,13 @@ class Trainer:
         from highlevel.callbacks import CallbackList
 
         self._assert_compiled("fit")
-        _check_epochs(epochs, initial_epoch)
+        epochs = arguments.count(epochs, "epochs", minimum=0, allow_none=False)
+        initial_epoch = arguments.count(initial_epoch, "initial_epoch", minimum=0, allow_none=False)
+        batch_size = arguments.count(batch_size, "batch_size", minimum=1)
+        steps_per_epoch = arguments.count(steps_per_epoch, "steps_per_epoch", minimum=1)
+        validation_steps = arguments.count(validation_steps, "validation_steps", minimum=1)
+        validation_batch_size = arguments.count(validation_batch_size, "validation_batch_size", minimum=1)
+        validation_freq = arguments.validation_frequency(validation_freq)
         backend = current_backend()
         if validation_split and validation_data is None:
             if not _is_arrays(x):
@@ -764,6 +773,8 @@ class Trainer:
         from highlevel.callbacks import CallbackList
 
         self._assert_compiled("evaluate")
+        batch_size = arguments.count(batch_size, "batch_size", minimum=1)
+        steps = arguments.count(steps, "steps", minimum=1)
         adapter = get_data_adapter(x, y, sample_weight, batch_size=batch_size, steps=steps, backend=current_backend())
         callbacks = CallbackList(
             callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1, steps=adapter.num_batches
@@ -808,6 +819,8 @@ class Trainer:
         from highlevel.callbacks import CallbackList
 
         backend = current_backend()
+        batch_size = arguments.count(batch_size, "batch_size", minimum=1)
+        steps = arguments.count(steps, "steps", minimum=1)
         adapter = get_data_adapter(x, None, None, batch_size=batch_size, steps=steps, backend=backend)
         callbacks = CallbackList(
             callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1, steps=adapter.num_batches
@@ -936,17 +949,8 @@ def _format_result(logs, return_dict):
 
 def _should_validate(epoch, freq):
     if isinstance(freq, int):
-        if freq < 1:
-            raise ValueError(f"validation_freq must be a positive integer; received {freq}.")
         return (epoch + 1) % freq == 0
     return (epoch + 1) in freq
-
-
-def _check_epochs(epochs, initial_epoch):
-    if not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 0:
-        raise ValueError(f"epochs must be a non-negative integer; received epochs={epochs!r}.")
-    if not isinstance(initial_epoch, int) or initial_epoch < 0:
-        raise ValueError(f"initial_epoch must be a non-negative integer; received initial_epoch={initial_epoch!r}.")
 
 
 def _is_arrays(x):
