@@ -120,21 +120,6 @@ NOT_YET = {
         _SOON,
     ),
     "initializers": dict.fromkeys(["STFT", "STFTInitializer", "stft"], _SOON),
-    "losses": dict.fromkeys(
-        [
-            "CTC",
-            "CategoricalGeneralizedCrossEntropy",
-            "Circle",
-            "Dice",
-            "Tversky",
-            "categorical_generalized_cross_entropy",
-            "circle",
-            "ctc",
-            "dice",
-            "tversky",
-        ],
-        _SOON,
-    ),
     "metrics": dict.fromkeys(
         [
             "BinaryIoU",
