@@ -201,7 +201,7 @@ def test_compiled_by_name_learns_and_survives_save_load(backend, loss, problem, 
 
 
 @pytest.mark.parametrize("cls", ["Dice", "Tversky", "Circle", "CTC", "CategoricalGeneralizedCrossEntropy"])
-def test_class_instance_in_compile_round_trips(cls, tmp_path):
+def test_class_instance_in_compile_round_trips(backend, cls, tmp_path):
     kwargs = {"Dice": {"axis": (1, 2)}, "Tversky": {"alpha": 0.2, "beta": 0.8}, "Circle": {"gamma": 32.0}}
     kwargs.update(CategoricalGeneralizedCrossEntropy={"q": 0.7})
     loss = getattr(losses, cls)(**kwargs.get(cls, {}))

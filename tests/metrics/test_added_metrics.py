@@ -252,3 +252,34 @@ def test_correlation_and_mean_iou_in_training(backend, tmp_path):
     clf.save(tmp_path / "c.zip")
     loaded = hl.models.load_model(tmp_path / "c.zip")
     assert loaded.evaluate(x, y_cls, batch_size=32, verbose=0, return_dict=True)["miou"] == pytest.approx(end)
+
+
+def test_every_new_metric_compiled_in_survives_save_load(backend, tmp_path):
+    hl.utils.set_random_seed(0)
+    r = np.random.default_rng(2)
+    x = r.normal(size=(32, 4)).astype("float32")
+    y = np.eye(3, dtype="float32")[np.argmax(x[:, :3], axis=1)]
+    new_metrics = [
+        metrics.IoU(3, [1], sparse_y_true=False, sparse_y_pred=False, name="iou"),
+        metrics.MeanIoU(3, sparse_y_true=False, sparse_y_pred=False, name="miou"),
+        metrics.OneHotIoU(3, [0, 2], name="oh_iou"),
+        metrics.OneHotMeanIoU(3, ignore_class=1, name="oh_miou"),
+        metrics.BinaryIoU(threshold=0.4, name="biou"),
+        metrics.PearsonCorrelation(name="pcc"),
+        metrics.ConcordanceCorrelation(name="ccc"),
+        metrics.PrecisionAtRecall(0.6, num_thresholds=30, name="p_at_r"),
+        metrics.RecallAtPrecision(0.5, class_id=2, name="r_at_p"),
+        metrics.SensitivityAtSpecificity(0.4, name="se_at_sp"),
+        metrics.SpecificityAtSensitivity(0.8, name="sp_at_se"),
+    ]
+    model = hl.Sequential([hl.layers.Input((4,)), hl.layers.Dense(3, activation="softmax")])
+    model.compile(optimizer="adam", loss="categorical_crossentropy", metrics=new_metrics)
+    model.fit(x, y, epochs=2, batch_size=16, verbose=0)
+    want = model.evaluate(x, y, batch_size=16, verbose=0, return_dict=True)
+    model.save(tmp_path / "m.zip")
+    loaded = hl.models.load_model(tmp_path / "m.zip")
+    assert loaded.get_compile_config()["metrics"] == model.get_compile_config()["metrics"]
+    got = loaded.evaluate(x, y, batch_size=16, verbose=0, return_dict=True)
+    assert set(got) == set(want) and len(want) == len(new_metrics) + 1
+    for key, value in want.items():
+        assert got[key] == pytest.approx(value, rel=1e-5, abs=1e-6), key
