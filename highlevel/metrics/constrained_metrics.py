@@ -32,6 +32,7 @@ class _RateAtRate(Metric):
     constraint (``_constraint``) and give the two rates (``_rates``: constrained, reported)."""
 
     _constraint = None
+    _direction = "up"  # larger is better (for callbacks that monitor it)
 
     def __init__(self, value, num_thresholds=200, class_id=None, name=None, dtype=None):
         _check_rate(self._constraint, value)

@@ -92,6 +92,8 @@ class PearsonCorrelation(MeanMetricWrapper):
     0.982
     """
 
+    _direction = "up"  # larger is better (for callbacks that monitor it)
+
     def __init__(self, name="pearson_correlation", dtype=None, axis=-1):
         super().__init__(pearson_correlation, name=name, dtype=dtype, axis=_axis_arg(axis))
         self.axis = _axis_arg(axis)
@@ -111,6 +113,8 @@ class ConcordanceCorrelation(MeanMetricWrapper):
     >>> round(float(ConcordanceCorrelation()([[0.0, 1.0, 2.0]], [[0.0, 1.0, 2.0]])), 4)
     1.0
     """
+
+    _direction = "up"  # larger is better (for callbacks that monitor it)
 
     def __init__(self, name="concordance_correlation", dtype=None, axis=-1):
         super().__init__(concordance_correlation, name=name, dtype=dtype, axis=_axis_arg(axis))

@@ -27,6 +27,8 @@ _EPSILON = 1e-7
 class _ConfusionIoU(Metric):
     """The accumulated confusion matrix; subclasses read IoUs from it."""
 
+    _direction = "up"  # larger is better (for callbacks that monitor it)
+
     def __init__(
         self,
         num_classes,

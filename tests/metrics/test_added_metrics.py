@@ -283,3 +283,10 @@ def test_every_new_metric_compiled_in_survives_save_load(backend, tmp_path):
     assert set(got) == set(want) and len(want) == len(new_metrics) + 1
     for key, value in want.items():
         assert got[key] == pytest.approx(value, rel=1e-5, abs=1e-6), key
+
+
+def test_callbacks_know_larger_is_better():
+    from highlevel.callbacks.monitor_callback import metric_direction
+
+    for m in (metrics.MeanIoU(2), metrics.BinaryIoU(), metrics.PearsonCorrelation(), metrics.PrecisionAtRecall(0.5)):
+        assert m._direction == "up" and metric_direction(m) == "up", m
