@@ -23,10 +23,15 @@ from highlevel.optimizers.optimizer import Optimizer
 from .compile_utils import CompileLoss, CompileMetrics
 from .data_adapters import ArrayDataAdapter, EpochIterator, get_data_adapter
 from .data_adapters.utils import train_validation_split, unpack_x_y_sample_weight
+from .stateless import StatelessTraining
 
 
-class Trainer:
-    """The training API of :class:`highlevel.Model` (Keras 3's ``Trainer``)."""
+class Trainer(StatelessTraining):
+    """The training API of :class:`highlevel.Model` (Keras 3's ``Trainer``).
+
+    A ``train_step``, ``test_step`` or ``predict_step`` override may take ``(state, data)`` instead of ``data``
+    (the JAX style; see :mod:`highlevel.trainers.stateless`).
+    """
 
     _compiled = False
     # Defaults for a model that predicts without having been compiled.
@@ -445,13 +450,15 @@ class Trainer:
         :meth:`_lean_train_step`). Check ``_lean_train_function`` after the call to know which."""
         if not batch_logs and self._logs_on_demand("train_step"):
             return self._step_function("_lean_train_function", self._lean_train_step, with_optimizer=True)
-        return self._step_function("_train_function", self.train_step, with_optimizer=True)
+        step = self._stateful_form("train_step") or self.train_step
+        return self._step_function("_train_function", step, with_optimizer=True)
 
     def _make_test_function(self, batch_logs=True):
         """The compiled test step; without ``batch_logs``, a lean one where the model allows it."""
         if not batch_logs and self._logs_on_demand("test_step"):
             return self._step_function("_lean_test_function", self._lean_test_step, with_optimizer=False)
-        return self._step_function("_test_function", self.test_step, with_optimizer=False)
+        step = self._stateful_form("test_step") or self.test_step
+        return self._step_function("_test_function", step, with_optimizer=False)
 
     def _step_function(self, attr, step, with_optimizer):
         """The training (``with_optimizer``) or test ``step`` compiled and placed for the distribution, made once
@@ -578,7 +585,9 @@ class Trainer:
     def _make_predict_function(self):
         if self._predict_function is None:
             self._predict_function = step_sync.distribute_function(
-                self._compile_function(self.predict_step, False, False, inference=True),
+                self._compile_function(
+                    self._stateful_form("predict_step") or self.predict_step, False, False, inference=True
+                ),
                 self._state_variables(False, False),
                 split_batches=False,
             )
