@@ -55,3 +55,20 @@ def test_stateless_call_returns_keras_shapes(backend):
     assert np.allclose(moving_mean.numpy(), 0.0)  # ...in the returned values only
     with pytest.raises(ValueError, match=r"expects 4 trainable and 2 non-trainable values; received 1 and 2"):
         model.stateless_call(tv[:1], ntv, x)
+
+
+class _Penalized(hl.layers.Layer):
+    def call(self, x):
+        self.add_loss(hl.ops.sum(x))
+        return x
+
+
+def test_collect_losses(backend):
+    layer = _Penalized()
+    x = hl.ops.convert_to_tensor([1.0, 2.0])
+    with hl.StatelessScope(collect_losses=True) as scope:
+        layer(x)
+    assert [float(_np(v)) for v in scope.losses] == [3.0]
+    with hl.StatelessScope() as scope:
+        layer(x)
+    assert scope.losses == []
