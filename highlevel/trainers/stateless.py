@@ -23,7 +23,10 @@ the engine runs any step (under ``jax.jit`` on JAX), so it must be a pure functi
 
 import inspect
 
-from highlevel.backends.contract import StatelessScope, Variable
+from highlevel import ops
+from highlevel.backends.contract import StatelessScope, Variable, tree
+
+from .data_adapters.utils import unpack_x_y_sample_weight
 
 #: What each step of the stateless style takes in ``state``, and what its ``new_state`` holds.
 _STATE_GROUPS = {
@@ -151,6 +154,39 @@ class StatelessTraining:
             with StatelessScope(mapping):
                 loss = optimizer.scale_loss(loss)
         return loss, (unscaled, y_pred, non_trainable_variables, metrics_variables)
+
+    # ------------------------------------------ the trainer's own steps, stateless
+    def _stateless_default(self, name, state, data):
+        """The trainer's ``train_step``/``test_step``/``predict_step`` as pure functions of ``state`` (Keras's JAX
+        trainer's steps), for overrides that call ``super().train_step(state, data)``."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        if name == "predict_step":
+            trainable, non_trainable = state
+            return self.stateless_call(trainable, non_trainable, x, training=False)
+        if name == "test_step":
+            trainable, non_trainable, metrics = state
+            _, (unscaled, y_pred, non_trainable, metrics) = self.compute_loss_and_updates(
+                trainable, non_trainable, metrics, x, y, sample_weight, training=False
+            )
+            logs, metrics = self._stateless_metrics(metrics, unscaled, x, y, y_pred, sample_weight)
+            return logs, (trainable, non_trainable, metrics)
+        trainable, non_trainable, optimizer, metrics = state
+        grad_fn = ops.value_and_grad(self.compute_loss_and_updates, has_aux=True)
+        (_, (unscaled, y_pred, non_trainable, metrics)), grads = grad_fn(
+            trainable, non_trainable, metrics, x, y, sample_weight, training=True, optimizer_variables=optimizer
+        )
+        trainable, optimizer = self.optimizer.stateless_apply(optimizer, grads, trainable)
+        logs, metrics = self._stateless_metrics(metrics, unscaled, x, y, y_pred, sample_weight)
+        return logs, (trainable, non_trainable, optimizer, metrics)
+
+    def _stateless_metrics(self, metrics_values, loss, x, y, y_pred, sample_weight):
+        variables = self.metrics_variables
+        _check_values("the stateless step", "metrics_variables", metrics_values, variables)
+        with StatelessScope(list(zip(variables, metrics_values))) as scope:
+            batch = tree.flatten(x)[0][0].shape[0]
+            self._loss_tracker.update_state(loss, sample_weight=batch)
+            logs = self.compute_metrics(x, y, y_pred, sample_weight)
+        return logs, [_current(scope, v, g) for v, g in zip(variables, metrics_values)]
 
     # ------------------------------------------------- the stateless style under fit
     def _state_group_variables(self, name):

@@ -245,8 +245,15 @@ class Trainer(StatelessTraining):
                 results[m.name] = r
         return results
 
-    def train_step(self, data):
-        """One optimization step on a batch; returns the metrics' results."""
+    def train_step(self, *args):
+        """One optimization step on a batch: ``train_step(data)`` returns the metrics' results.
+
+        Called as ``train_step(state, data)`` (from the ``super()`` call of an override in the JAX style), it is the
+        same step as a pure function of the state: returns ``(logs, new_state)`` and assigns nothing.
+        """
+        data = _one_batch("train_step", args)
+        if data is None:
+            return self._stateless_default("train_step", *args)
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         loss, y_pred = self._train_update(x, y, sample_weight)
         with step_sync.metric_sync(self, x) as sync:  # under a distribution: adds up the replicas' updates
@@ -281,8 +288,12 @@ class Trainer(StatelessTraining):
             loss = ops.where(only_if, loss, float("nan"))
         return loss, y_pred
 
-    def test_step(self, data):
-        """Evaluates one batch; returns the metrics' results."""
+    def test_step(self, *args):
+        """Evaluates one batch: ``test_step(data)`` returns the metrics' results; ``test_step(state, data)`` (the
+        JAX style) returns ``(logs, (trainable, non_trainable, metrics) values)`` and assigns nothing."""
+        data = _one_batch("test_step", args)
+        if data is None:
+            return self._stateless_default("test_step", *args)
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         loss, y_pred = self._test_forward(x, y, sample_weight)
         with step_sync.metric_sync(self, x) as sync:
@@ -326,8 +337,12 @@ class Trainer(StatelessTraining):
             for name in (step_name, "compute_metrics", "get_metrics_result")
         )
 
-    def predict_step(self, data):
-        """The model's outputs for one batch."""
+    def predict_step(self, *args):
+        """The model's outputs for one batch: ``predict_step(data)``; ``predict_step(state, data)`` (the JAX style)
+        returns ``(outputs, non_trainable_values)`` and assigns nothing."""
+        data = _one_batch("predict_step", args)
+        if data is None:
+            return self._stateless_default("predict_step", *args)
         x, _, _ = unpack_x_y_sample_weight(data)
         return self(x, training=False)
 
@@ -914,6 +929,15 @@ class Trainer(StatelessTraining):
         self.compile(**compile_io.compile_arguments(config, allowed_objects()))
         if self.built:
             self.optimizer.build(self.trainable_variables)
+
+
+def _one_batch(name, args):
+    """The batch of ``name(data)``; None for ``name(state, data)``, the stateless form."""
+    if len(args) == 1:
+        return args[0]
+    if len(args) == 2:
+        return None
+    raise TypeError(f"{name}() takes (data) or, in the stateless style, (state, data); received {len(args)} arguments.")
 
 
 def _all_finite(loss, grads):

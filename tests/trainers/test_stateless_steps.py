@@ -153,3 +153,33 @@ def test_state_style_step_that_returns_a_wrong_state(backend):
     model.compile(optimizer="sgd", loss="mse")
     with pytest.raises(ValueError, match=r"train_step\(state, data\) must return the new state as a tuple of 4 lists"):
         model.fit(X, Y, epochs=1, verbose=0)
+
+
+class SuperStateModel(hl.Model):
+    """Extends the trainer's own steps in the JAX style, through ``super()``."""
+
+    def train_step(self, state, data):
+        logs, state = super().train_step(state, data)
+        return dict(logs, steps=hl.ops.convert_to_tensor(1.0)), state
+
+    def test_step(self, state, data):
+        logs, state = super().test_step(state, data)
+        return dict(logs, evaluated=hl.ops.convert_to_tensor(1.0)), state
+
+    def predict_step(self, state, data):
+        outputs, non_trainable = super().predict_step(state, data)
+        return outputs + 100.0, non_trainable
+
+
+def test_state_style_steps_through_super(backend):
+    model = _state_model(SuperStateModel)
+    model.compile(optimizer=hl.optimizers.Adam(0.05), loss="mse", metrics=["mae"])
+    moving_mean = model.non_trainable_variables[0].numpy().copy()
+    history = model.fit(X, Y, epochs=8, batch_size=16, verbose=0).history
+    assert {"loss", "mae", "steps"} <= set(history)
+    assert history["loss"][-1] < 0.5 * history["loss"][0]
+    assert not np.allclose(model.non_trainable_variables[0].numpy(), moving_mean)
+    logs = model.evaluate(X, Y, verbose=0, return_dict=True)
+    assert logs["evaluated"] == 1.0 and logs["loss"] < 0.5 * history["loss"][0]
+    predicted = model.predict(X, verbose=0) - 100.0
+    np.testing.assert_allclose(np.mean((predicted - Y) ** 2), logs["loss"], rtol=1e-3)
