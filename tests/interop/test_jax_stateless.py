@@ -161,17 +161,20 @@ class CustomModel(keras.Model):
         return logs, state
 
 
-def test_custom_train_step_under_fit(tmp_path):
+@pytest.mark.parametrize("run_eagerly", [False, True], ids=["jit", "eager"])
+def test_custom_train_step_under_fit(tmp_path, run_eagerly):
     inputs = keras.Input(shape=(8,))
     outputs = keras.layers.Dense(1)(keras.layers.Dense(16, activation="relu")(inputs))
     model = CustomModel(inputs, outputs)
-    model.compile(optimizer=keras.optimizers.Adam(0.02), loss="mse", metrics=["mae"])
+    model.compile(optimizer=keras.optimizers.Adam(0.02), loss="mse", metrics=["mae"], run_eagerly=run_eagerly)
     y = X @ RNG.normal(size=(8, 1)).astype("float32")
     CustomModel.traced.clear()
     history = model.fit(X, y, batch_size=16, epochs=10, verbose=0).history
     assert history["loss"][-1] < 0.5 * history["loss"][0] and history["mae"][-1] < history["mae"][0]
-    # Traced once by jax.jit (on tracers), then run compiled: not once per batch.
-    assert CustomModel.traced and all(CustomModel.traced) and len(CustomModel.traced) < 40
+    if run_eagerly:  # every batch ran the Python step on concrete arrays
+        assert len(CustomModel.traced) == 40 and not any(CustomModel.traced)
+    else:  # traced by jax.jit (on tracers), then run compiled: not once per batch
+        assert CustomModel.traced and all(CustomModel.traced) and len(CustomModel.traced) < 40
     predicted = model.predict(X, verbose=0)
     path = str(tmp_path / "custom.keras")
     model.save(path)
