@@ -23,6 +23,7 @@ import weakref
 from highlevel.backends.contract import StatelessScope, SymbolicScope, Variable, tree
 from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.backends.contract.interop import new_instance
+from highlevel.backends.contract.variable import _scopes as _variable_scopes
 from highlevel.config import current_backend
 
 from . import naming
@@ -509,9 +510,13 @@ class Layer:
 
     # ------------------------------------------------------------------ losses
     def add_loss(self, loss):
-        """Adds a scalar loss tensor computed during ``call`` (collected in ``model.losses``)."""
+        """Adds a scalar loss tensor computed during ``call`` (collected in ``model.losses``, and in the
+        :attr:`~highlevel.StatelessScope.losses` of an enclosing ``StatelessScope(collect_losses=True)``)."""
         self._losses.append(loss)
         _holding_losses.add(self)
+        scope = _variable_scopes.stack[-1] if _variable_scopes.stack else None
+        if scope is not None and scope.collect_losses and not scope.symbolic:
+            scope.add_loss(loss)
 
     @property
     def losses(self):

@@ -260,6 +260,16 @@ class CoreContract(abc.ABC):
         """
         return None
 
+    def jax_functions(self):
+        """Tools to run functions written for JAX inside a layer (``JaxLayer``), or None on an engine that cannot.
+
+        An engine that runs JAX code returns an object with ``tree_map(fn, tree)``, ``tree_leaves(tree)`` (JAX's
+        pytrees), ``prng_key(seed)`` (a JAX key from a ``[seed, counter]`` tensor of a ``SeedGenerator``) and
+        ``output_spec(fn, shapes, dtypes)`` (the output shapes and dtypes of ``fn`` for inputs of those shapes,
+        ``None`` for an unknown size, without running it). The default: None.
+        """
+        return None
+
     @abc.abstractmethod
     def make_variable_handle(self, tensor, trainable):
         """The engine's mutable object holding a copy of ``tensor``."""

@@ -18,6 +18,7 @@ import jax
 
 from highlevel.backends.contract import Backend, Capabilities
 
+from . import pytree as _pytree  # noqa: F401  (Variables become JAX pytrees)
 from .control_flow import ControlFlowOps
 from .core import CoreOps, JaxVariableHandle
 from .distribution import JaxDistributionMixin

@@ -24,10 +24,15 @@ from . import arguments
 from .compile_utils import CompileLoss, CompileMetrics
 from .data_adapters import ArrayDataAdapter, EpochIterator, get_data_adapter
 from .data_adapters.utils import train_validation_split, unpack_x_y_sample_weight
+from .stateless import StatelessTraining
 
 
-class Trainer:
-    """The training API of :class:`highlevel.Model` (Keras 3's ``Trainer``)."""
+class Trainer(StatelessTraining):
+    """The training API of :class:`highlevel.Model` (Keras 3's ``Trainer``).
+
+    A ``train_step``, ``test_step`` or ``predict_step`` override may take ``(state, data)`` instead of ``data``
+    (the JAX style; see :mod:`highlevel.trainers.stateless`).
+    """
 
     _compiled = False
     # Defaults for a model that predicts without having been compiled.
@@ -241,8 +246,15 @@ class Trainer:
                 results[m.name] = r
         return results
 
-    def train_step(self, data):
-        """One optimization step on a batch; returns the metrics' results."""
+    def train_step(self, *args):
+        """One optimization step on a batch: ``train_step(data)`` returns the metrics' results.
+
+        Called as ``train_step(state, data)`` (from the ``super()`` call of an override in the JAX style), it is the
+        same step as a pure function of the state: returns ``(logs, new_state)`` and assigns nothing.
+        """
+        data = _one_batch("train_step", args)
+        if data is None:
+            return self._stateless_default("train_step", *args)
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         loss, y_pred = self._train_update(x, y, sample_weight)
         with step_sync.metric_sync(self, x) as sync:  # under a distribution: adds up the replicas' updates
@@ -277,8 +289,12 @@ class Trainer:
             loss = ops.where(only_if, loss, float("nan"))
         return loss, y_pred
 
-    def test_step(self, data):
-        """Evaluates one batch; returns the metrics' results."""
+    def test_step(self, *args):
+        """Evaluates one batch: ``test_step(data)`` returns the metrics' results; ``test_step(state, data)`` (the
+        JAX style) returns ``(logs, (trainable, non_trainable, metrics) values)`` and assigns nothing."""
+        data = _one_batch("test_step", args)
+        if data is None:
+            return self._stateless_default("test_step", *args)
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         loss, y_pred = self._test_forward(x, y, sample_weight)
         with step_sync.metric_sync(self, x) as sync:
@@ -322,8 +338,12 @@ class Trainer:
             for name in (step_name, "compute_metrics", "get_metrics_result")
         )
 
-    def predict_step(self, data):
-        """The model's outputs for one batch."""
+    def predict_step(self, *args):
+        """The model's outputs for one batch: ``predict_step(data)``; ``predict_step(state, data)`` (the JAX style)
+        returns ``(outputs, non_trainable_values)`` and assigns nothing."""
+        data = _one_batch("predict_step", args)
+        if data is None:
+            return self._stateless_default("predict_step", *args)
         x, _, _ = unpack_x_y_sample_weight(data)
         return self(x, training=False)
 
@@ -448,13 +468,15 @@ class Trainer:
         :meth:`_lean_train_step`). Check ``_lean_train_function`` after the call to know which."""
         if not batch_logs and self._logs_on_demand("train_step"):
             return self._step_function("_lean_train_function", self._lean_train_step, with_optimizer=True)
-        return self._step_function("_train_function", self.train_step, with_optimizer=True)
+        step = self._stateful_form("train_step") or self.train_step
+        return self._step_function("_train_function", step, with_optimizer=True)
 
     def _make_test_function(self, batch_logs=True):
         """The compiled test step; without ``batch_logs``, a lean one where the model allows it."""
         if not batch_logs and self._logs_on_demand("test_step"):
             return self._step_function("_lean_test_function", self._lean_test_step, with_optimizer=False)
-        return self._step_function("_test_function", self.test_step, with_optimizer=False)
+        step = self._stateful_form("test_step") or self.test_step
+        return self._step_function("_test_function", step, with_optimizer=False)
 
     def _step_function(self, attr, step, with_optimizer):
         """The training (``with_optimizer``) or test ``step`` compiled and placed for the distribution, made once
@@ -581,7 +603,9 @@ class Trainer:
     def _make_predict_function(self):
         if self._predict_function is None:
             self._predict_function = step_sync.distribute_function(
-                self._compile_function(self.predict_step, False, False, inference=True),
+                self._compile_function(
+                    self._stateful_form("predict_step") or self.predict_step, False, False, inference=True
+                ),
                 self._state_variables(False, False),
                 split_batches=False,
             )
@@ -918,6 +942,15 @@ class Trainer:
         self.compile(**compile_io.compile_arguments(config, allowed_objects()))
         if self.built:
             self.optimizer.build(self.trainable_variables)
+
+
+def _one_batch(name, args):
+    """The batch of ``name(data)``; None for ``name(state, data)``, the stateless form."""
+    if len(args) == 1:
+        return args[0]
+    if len(args) == 2:
+        return None
+    raise TypeError(f"{name}() takes (data) or, in the stateless style, (state, data); received {len(args)} arguments.")
 
 
 def _all_finite(loss, grads):

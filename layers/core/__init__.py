@@ -1,11 +1,22 @@
-"""Core layers: Dense, EinsumDense, Activation, Embedding, Lambda, Identity, Masking."""
+"""Core layers: Dense, EinsumDense, Activation, Embedding, Lambda, Identity, Masking, JaxLayer, FlaxLayer."""
 
 from .activation import Activation
 from .dense import Dense
 from .einsum_dense import EinsumDense
 from .embedding import Embedding
 from .identity import Identity
+from .jax_layer import FlaxLayer, JaxLayer
 from .lambda_layer import Lambda
 from .masking import Masking
 
-__all__ = ["Activation", "Dense", "EinsumDense", "Embedding", "Identity", "Lambda", "Masking"]
+__all__ = [
+    "Activation",
+    "Dense",
+    "EinsumDense",
+    "Embedding",
+    "FlaxLayer",
+    "Identity",
+    "JaxLayer",
+    "Lambda",
+    "Masking",
+]
