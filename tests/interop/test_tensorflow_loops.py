@@ -240,3 +240,78 @@ def test_custom_train_step_with_own_metrics(tf, run_eagerly):
     assert losses[-1] < 0.5 * losses[0], losses
     # The trackers are reset at each epoch: the last epoch's mean loss is that epoch's alone.
     assert float(model.loss_tracker.count.numpy()) == pytest.approx(4.0)
+
+
+class _GAN(keras.Model):
+    """The guide's GAN: two tapes and two optimizers in one ``train_step``, its own loss trackers."""
+
+    def __init__(self, discriminator, generator, latent_dim):
+        super().__init__()
+        self.discriminator = discriminator
+        self.generator = generator
+        self.latent_dim = latent_dim
+        self.seed_generator = keras.random.SeedGenerator(1337)
+        self.d_loss_tracker = keras.metrics.Mean(name="d_loss")
+        self.g_loss_tracker = keras.metrics.Mean(name="g_loss")
+
+    @property
+    def metrics(self):
+        return [self.d_loss_tracker, self.g_loss_tracker]
+
+    def compile(self, d_optimizer, g_optimizer, loss_fn, **kwargs):
+        super().compile(**kwargs)
+        self.d_optimizer = d_optimizer
+        self.g_optimizer = g_optimizer
+        self.loss_fn = loss_fn
+
+    def train_step(self, real):
+        import tensorflow as tf
+
+        if isinstance(real, tuple):
+            real = real[0]
+        batch_size = tf.shape(real)[0]
+        # The discriminator learns to tell generated points (label 1) from real ones (label 0), noisy labels.
+        latent = keras.random.normal(shape=(batch_size, self.latent_dim), seed=self.seed_generator)
+        combined = tf.concat([self.generator(latent), real], axis=0)
+        labels = tf.concat([tf.ones((batch_size, 1)), tf.zeros((batch_size, 1))], axis=0)
+        labels += 0.05 * keras.random.uniform(tf.shape(labels), seed=self.seed_generator)
+        with tf.GradientTape() as tape:
+            d_loss = self.loss_fn(labels, self.discriminator(combined))
+        grads = tape.gradient(d_loss, self.discriminator.trainable_weights)
+        self.d_optimizer.apply_gradients(zip(grads, self.discriminator.trainable_weights))
+        # The generator learns to make the discriminator call its points real.
+        latent = keras.random.normal(shape=(batch_size, self.latent_dim), seed=self.seed_generator)
+        with tf.GradientTape() as tape:
+            g_loss = self.loss_fn(tf.zeros((batch_size, 1)), self.discriminator(self.generator(latent)))
+        grads = tape.gradient(g_loss, self.generator.trainable_weights)
+        self.g_optimizer.apply_gradients(zip(grads, self.generator.trainable_weights))
+        self.d_loss_tracker.update_state(d_loss)
+        self.g_loss_tracker.update_state(g_loss)
+        return {"d_loss": self.d_loss_tracker.result(), "g_loss": self.g_loss_tracker.result()}
+
+
+@pytest.mark.parametrize("run_eagerly", [False, True], ids=["tf_function", "eager"])
+def test_gan_train_step_with_two_optimizers(tf, tmp_path, run_eagerly):
+    keras.utils.set_random_seed(0)
+    target = np.array([2.0, -1.0], dtype="float32")
+    real = (target + 0.2 * np.random.default_rng(0).standard_normal((512, 2))).astype("float32")
+    generator = keras.Sequential([keras.Input((2,)), keras.layers.Dense(2)])
+    discriminator = keras.Sequential(
+        [keras.Input((2,)), keras.layers.Dense(16, activation="relu"), keras.layers.Dense(1)]
+    )
+    gan = _GAN(discriminator, generator, latent_dim=2)
+    d_optimizer, g_optimizer = keras.optimizers.Adam(0.01), keras.optimizers.Adam(0.01)
+    gan.compile(d_optimizer, g_optimizer, keras.losses.BinaryCrossentropy(from_logits=True), run_eagerly=run_eagerly)
+    latent = np.random.default_rng(1).standard_normal((256, 2)).astype("float32")
+    start = np.linalg.norm(generator.predict(latent, verbose=0).mean(axis=0) - target)
+    history = gan.fit(real, batch_size=64, epochs=25, verbose=0)
+    end = np.linalg.norm(generator.predict(latent, verbose=0).mean(axis=0) - target)
+    # The generated points move to the real ones: their mean gets much closer to the real mean.
+    assert end < 0.4 * start, (start, end)
+    assert set(history.history) == {"d_loss", "g_loss"}
+    assert int(d_optimizer.iterations.numpy()) == int(g_optimizer.iterations.numpy()) == 25 * 8
+
+    path = tmp_path / "generator.keras"
+    generator.save(path)
+    loaded = keras.models.load_model(path)
+    np.testing.assert_allclose(loaded.predict(latent, verbose=0), generator.predict(latent, verbose=0), rtol=1e-6)
