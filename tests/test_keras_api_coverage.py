@@ -113,7 +113,6 @@ NOT_YET = {
             "STFTSpectrogram",
             "Solarization",
             "SpectralNormalization",
-            "TFSMLayer",
             "TorchModuleWrapper",
             "Wrapper",
         ],

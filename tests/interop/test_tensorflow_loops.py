@@ -315,3 +315,64 @@ def test_gan_train_step_with_two_optimizers(tf, tmp_path, run_eagerly):
     generator.save(path)
     loaded = keras.models.load_model(path)
     np.testing.assert_allclose(loaded.predict(latent, verbose=0), generator.predict(latent, verbose=0), rtol=1e-6)
+
+
+def _saved_affine(tf, path):
+    """A SavedModel written with plain TensorFlow: ``x @ w + b``, its ``serve`` function and signature."""
+
+    class Affine(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(np.arange(12, dtype="float32").reshape(4, 3) / 10)
+            self.b = tf.Variable(np.ones(3, dtype="float32"))
+
+        @tf.function(input_signature=[tf.TensorSpec((None, 4), tf.float32)])
+        def serve(self, x):
+            return tf.matmul(x, self.w) + self.b
+
+    module = Affine()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.serve})
+    return module.w.numpy(), module.b.numpy()
+
+
+def test_tfsm_layer_calls_the_saved_model_and_shares_its_variables(tf, tmp_path):
+    w, b = _saved_affine(tf, tmp_path / "affine")
+    layer = keras.layers.TFSMLayer(tmp_path / "affine", call_endpoint="serve")
+    x = np.random.default_rng(0).standard_normal((5, 4)).astype("float32")
+    np.testing.assert_allclose(keras.ops.convert_to_numpy(layer(x)), x @ w + b, rtol=1e-5)
+    assert [tuple(v.shape) for v in layer.trainable_weights] == [(4, 3), (3,)]
+    layer.trainable_weights[1].assign(np.zeros(3, dtype="float32"))  # the SavedModel's own bias changes
+    np.testing.assert_allclose(keras.ops.convert_to_numpy(layer(x)), x @ w, rtol=1e-5)
+    by_signature = keras.layers.TFSMLayer(tmp_path / "affine", call_endpoint="serving_default")
+    np.testing.assert_allclose(keras.ops.convert_to_numpy(by_signature(x)["output_0"]), x @ w + b, rtol=1e-5)
+    with pytest.raises(ValueError, match=r"no endpoint 'predict'.*serving_default"):
+        keras.layers.TFSMLayer(tmp_path / "affine", call_endpoint="predict")
+
+
+def test_tfsm_layer_fine_tunes_in_a_model_and_saves(tf, tmp_path):
+    _saved_affine(tf, tmp_path / "affine")
+    keras.utils.set_random_seed(4)
+    inputs = keras.Input((4,))
+    outputs = keras.layers.Dense(1)(keras.layers.TFSMLayer(tmp_path / "affine", call_endpoint="serve")(inputs))
+    model = keras.Model(inputs, outputs)
+    assert model.output_shape == (None, 1)
+    x = np.random.default_rng(1).standard_normal((128, 4)).astype("float32")
+    y = (x @ np.array([[1.0], [-2.0], [0.5], [0.0]], dtype="float32")).astype("float32")
+    model.compile(optimizer=keras.optimizers.Adam(0.05), loss="mse")
+    losses = model.fit(x, y, batch_size=32, epochs=10, verbose=0).history["loss"]
+    assert losses[-1] < 0.5 * losses[0], losses
+
+    path = tmp_path / "tuned.keras"
+    model.save(path)
+    with pytest.raises(ValueError, match="safe mode"):
+        keras.models.load_model(path)
+    loaded = keras.models.load_model(path, safe_mode=False)
+    # The loaded model reads the SavedModel again and takes the fine-tuned weights from the .keras file.
+    np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0), rtol=1e-5, atol=1e-5)
+
+
+def test_tfsm_layer_needs_the_tensorflow_backend(tf, tmp_path):
+    _saved_affine(tf, tmp_path / "affine")
+    with keras.config.backend_scope("native"):
+        with pytest.raises(NotImplementedError, match="needs the tensorflow backend.*'native'"):
+            keras.layers.TFSMLayer(tmp_path / "affine")
