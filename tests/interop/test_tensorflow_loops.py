@@ -347,6 +347,8 @@ def test_tfsm_layer_calls_the_saved_model_and_shares_its_variables(tf, tmp_path)
     np.testing.assert_allclose(keras.ops.convert_to_numpy(by_signature(x)["output_0"]), x @ w + b, rtol=1e-5)
     with pytest.raises(ValueError, match=r"no endpoint 'predict'.*serving_default"):
         keras.layers.TFSMLayer(tmp_path / "affine", call_endpoint="predict")
+    with pytest.raises(ValueError, match=r"call_endpoint must be an endpoint name.*received 3"):
+        keras.layers.TFSMLayer(tmp_path / "affine", call_endpoint=3)
 
 
 def test_tfsm_layer_fine_tunes_in_a_model_and_saves(tf, tmp_path):
