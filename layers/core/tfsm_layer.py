@@ -39,6 +39,7 @@ class TFSMLayer(Layer):
         self.call_training_endpoint = call_training_endpoint
         endpoints = [call_endpoint] + ([call_training_endpoint] if call_training_endpoint else [])
         loaded = current_backend().load_saved_model(self.filepath, endpoints)
+        self._loaded = loaded  # keeps the loaded object (and so its functions' resources) alive with the layer
         self._endpoint_functions = tuple(loaded.functions)
         self._output_spec = loaded.output_spec
         self.saved_model_weights = list(loaded.variables)

@@ -378,3 +378,18 @@ def test_tfsm_layer_needs_the_tensorflow_backend(tf, tmp_path):
     with keras.config.backend_scope("native"):
         with pytest.raises(NotImplementedError, match="needs the tensorflow backend.*'native'"):
             keras.layers.TFSMLayer(tmp_path / "affine")
+
+
+def test_model_exports_through_tf_saved_model_and_comes_back_as_tfsm_layer(tf, tmp_path):
+    model = _model()
+    module = tf.Module()
+    module.net = model
+    module.serve = tf.function(lambda x: model(x), input_signature=[tf.TensorSpec((None, 4), tf.float32)])
+    tf.saved_model.save(module, str(tmp_path / "exported"))
+    x, _ = _data(16)
+    expected = model.predict(x, verbose=0)
+    restored = tf.saved_model.load(str(tmp_path / "exported"))
+    np.testing.assert_allclose(restored.serve(x).numpy(), expected, rtol=1e-6)
+    layer = keras.layers.TFSMLayer(tmp_path / "exported", call_endpoint="serve")
+    assert sorted(tuple(w.shape) for w in layer.weights) == sorted(tuple(w.shape) for w in model.weights)
+    np.testing.assert_allclose(keras.ops.convert_to_numpy(layer(x)), expected, rtol=1e-6)
