@@ -270,6 +270,20 @@ class CoreContract(abc.ABC):
         """
         return None
 
+    def load_saved_model(self, filepath, endpoints):
+        """Loads a TensorFlow SavedModel for :class:`~highlevel.layers.TFSMLayer`.
+
+        Returns an object with ``functions`` (one callable per name in ``endpoints``, an attribute of the loaded
+        object or one of its signatures), ``variables`` (the highlevel variables that share the SavedModel's own
+        variables) and ``output_spec(fn, inputs)`` (for symbolic ``inputs``: a structure of objects with ``shape``
+        and ``dtype``). Only an engine that runs TensorFlow graphs has it; the default refuses clearly.
+        """
+        raise ValueError(
+            f"Loading a TensorFlow SavedModel as a layer (TFSMLayer) needs the tensorflow backend; the current "
+            f"backend is {getattr(self, 'name', type(self).__name__)!r}. Run it with HIGHLEVEL_BACKEND=tensorflow or "
+            "inside highlevel.config.backend_scope('tensorflow')."
+        )
+
     @abc.abstractmethod
     def make_variable_handle(self, tensor, trainable):
         """The engine's mutable object holding a copy of ``tensor``."""

@@ -22,7 +22,8 @@ _VARIANTS = weakref.WeakKeyDictionary()
 
 def engine_variant(cls, base):
     """The subclass of ``cls`` and ``base`` that objects of ``cls`` become on an engine whose interop class is
-    ``base`` (made once per pair). ``cls``'s own methods come first in its method order."""
+    ``base`` (made once per pair). ``cls``'s own methods come first in its method order, except the names that
+    ``base`` lists in its ``_hl_engine_attributes``: those take ``base``'s definition."""
     if issubclass(cls, base):
         return cls
     per_base = _VARIANTS.setdefault(cls, {})
@@ -36,6 +37,13 @@ def engine_variant(cls, base):
         }
         if "__slots__" in cls.__dict__ or hasattr(cls, "__slots__"):
             namespace["__slots__"] = ()
+        # The few names the engine must define itself although the user's class has them too (TensorFlow's tape
+        # reads ``handle`` of what acts as a resource variable): the base's own definitions go in the variant.
+        for name in getattr(base, "_hl_engine_attributes", ()):
+            for klass in base.__mro__:
+                if name in klass.__dict__:
+                    namespace[name] = klass.__dict__[name]
+                    break
         variant = type(cls)(cls.__name__, (cls, base), namespace)
         per_base[base] = variant
     return variant

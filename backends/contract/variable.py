@@ -221,7 +221,9 @@ class Variable:
 
     @property
     def handle(self):
-        """The backend's own mutable object (leaf Tensor, Parameter, tf.Variable, ...)."""
+        """The backend's own mutable object (leaf Tensor, Parameter, ...). On TensorFlow, where a variable acts as a
+        resource variable for the tape, it is the resource tensor of the ``tf.Variable`` (backend code reads the
+        ``tf.Variable`` itself from ``_handle``)."""
         return self._handle
 
     @property

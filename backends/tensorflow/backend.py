@@ -25,6 +25,7 @@ from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
 from .random import TensorFlowRandomOps
 from .reduce_ops import ReduceOps
+from .saved_model import SavedModelOps
 from .scatter_segment import ScatterSegmentOps
 from .shape_ops import ShapeOps
 from .spectral import TensorFlowSpectralMixin
@@ -57,6 +58,7 @@ class TensorFlowBackend(
     ControlFlowOps,
     ScatterSegmentOps,
     TrainingOps,
+    SavedModelOps,
     TensorFlowLinalgMixin,
     TensorFlowSpectralMixin,
     TensorFlowDataPipelineOps,

@@ -1,4 +1,4 @@
-"""Core layers: Dense, EinsumDense, Activation, Embedding, Lambda, Identity, Masking, JaxLayer, FlaxLayer."""
+"""Core layers: Dense, EinsumDense, Activation, Embedding, Lambda, Identity, Masking, JaxLayer, FlaxLayer, TFSMLayer."""
 
 from .activation import Activation
 from .dense import Dense
@@ -8,6 +8,7 @@ from .identity import Identity
 from .jax_layer import FlaxLayer, JaxLayer
 from .lambda_layer import Lambda
 from .masking import Masking
+from .tfsm_layer import TFSMLayer
 
 __all__ = [
     "Activation",
@@ -19,4 +20,5 @@ __all__ = [
     "JaxLayer",
     "Lambda",
     "Masking",
+    "TFSMLayer",
 ]
