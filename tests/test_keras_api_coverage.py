@@ -114,7 +114,6 @@ NOT_YET = {
             "Solarization",
             "SpectralNormalization",
             "TFSMLayer",
-            "TorchModuleWrapper",
             "Wrapper",
         ],
         _SOON,
