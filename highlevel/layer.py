@@ -350,6 +350,10 @@ class Layer:
 
         return TorchModuleWrapper(module)
 
+    def _framework_state_replaced(self):
+        """Called after the engine's own module API replaced the tensors of a module this layer wraps (torch's
+        ``model.to(...)`` replaces a module's buffers): a wrapping layer points its variables at the new ones."""
+
     def _flatten_layers(self, include_self=True):
         """This layer and every layer below it, depth first, each once (memoised inside
         :func:`layer_walk_cache`)."""

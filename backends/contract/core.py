@@ -270,6 +270,11 @@ class CoreContract(abc.ABC):
         other state (buffers, frozen parameters) as non-trainable ones, each named as the module names it."""
         raise NotImplementedError(f"The {self.name} engine has no modules of its own to wrap.")
 
+    def rebind_framework_module_variables(self, module, variables):
+        """Points the :meth:`framework_module_variables` of ``module`` at its current state again, after the engine
+        replaced some of its tensors (a move to another device or dtype)."""
+        raise NotImplementedError(f"The {self.name} engine has no modules of its own.")
+
     def call_framework_module(self, module, args, kwargs, training):
         """Runs ``module(*args, **kwargs)`` in training mode when ``training`` is true, in inference mode else."""
         raise NotImplementedError(f"The {self.name} engine has no modules of its own to run.")

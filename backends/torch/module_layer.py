@@ -100,5 +100,39 @@ class ModuleLayer(torch.nn.Module):
         object.__setattr__(self, "_framework_training", mode)
         return torch.nn.Module.train(self, mode)
 
+    def to(self, *args, **kwargs):
+        dtype = torch._C._nn._parse_to(*args, **kwargs)[1]
+        torch.nn.Module.to(self, *args, **kwargs)
+        if dtype is not None and dtype.is_floating_point:
+            self._compute_in(dtype)
+        return self
+
+    def float(self):
+        return self.to(torch.float32)
+
+    def double(self):
+        return self.to(torch.float64)
+
+    def half(self):
+        return self.to(torch.float16)
+
+    def bfloat16(self):
+        return self.to(torch.bfloat16)
+
+    def _compute_in(self, dtype):
+        """After ``to(dtype)``: every layer below computes in ``dtype`` (its dtype policy), as a module whose
+        parameters were cast does in PyTorch."""
+        name = str(dtype).removeprefix("torch.")
+        for module in self.modules():
+            if isinstance(module, ModuleLayer):
+                module.dtype_policy = name
+
+    def _apply(self, fn, recurse=True):
+        # to(), float(), cuda(), ...: parameters change in place (the variables keep them); a wrapped module's buffers
+        # are replaced, so the variables around them are pointed at the new tensors.
+        torch.nn.Module._apply(self, fn, recurse)
+        self._framework_state_replaced()
+        return self
+
     def forward(self, *args, **kwargs):
         return self.__call__(*args, **kwargs)

@@ -41,6 +41,14 @@ class TorchModuleWrappingMixin:
             found.append(Variable._around_handle(tensor, backend=self, trainable=trainable, name=name))
         return found
 
+    def rebind_framework_module_variables(self, module, variables):
+        current = dict(module.named_buffers())
+        current.update(module.named_parameters())
+        for variable in variables:
+            tensor = current.get(variable.name)
+            if tensor is not None:
+                variable._handle = tensor
+
     def call_framework_module(self, module, args, kwargs, training):
         mode = bool(training)
         if module.training != mode:

@@ -65,6 +65,9 @@ class TorchModuleWrapper(Layer):
     def _named_own_variables(self):
         return []
 
+    def _framework_state_replaced(self):
+        current_backend().rebind_framework_module_variables(self.module, self._own_weights)
+
     def call(self, *args, training=None, **kwargs):
         return current_backend().call_framework_module(self.module, args, kwargs, training)
 

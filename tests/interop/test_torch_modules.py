@@ -124,9 +124,12 @@ def test_to_moves_and_casts_the_variables_in_place():
     model.to(torch.float64)
     assert [id(p) for p in model.parameters()] == [id(p) for p in params]
     assert all(v.dtype == "float64" for v in model.weights)
-    assert model(torch.ones(2, 4, dtype=torch.float64)).dtype == torch.float64
-    model.to(torch.float32)
+    # the layers compute in the new dtype, as a cast torch module does
+    assert all(layer.compute_dtype == "float64" for layer in model.layers)
+    assert model(torch.ones(2, 4)).dtype == torch.float64
+    model.float()
     assert all(v.dtype == "float32" for v in model.weights)
+    assert model(torch.ones(2, 4, dtype=torch.float64)).dtype == torch.float32
 
 
 def test_torch_compile_of_a_model_gives_the_same_outputs():
@@ -388,3 +391,13 @@ def test_the_recorded_fit_runs_a_step_that_calls_backward_as_the_eager_fit_does(
         )
         histories.append(model.fit(points, labels, epochs=2, batch_size=32, verbose=0, shuffle=False).history["loss"])
     np.testing.assert_allclose(histories[0], histories[1], rtol=1e-5)
+
+
+def test_to_keeps_a_wrapped_module_s_weights_linked_to_its_tensors():
+    model, wrapper, net = _wrapped_model()
+    model.to(torch.float64)
+    assert all(v.dtype == "float64" for v in model.weights if v.dtype.startswith("float"))
+    assert [id(v.value) for v in wrapper.weights] == [id(t) for t in (*net.parameters(), *net.buffers())]
+    model.compile(hl.optimizers.Adam(0.02), "mse")
+    model.fit(X.astype("float64"), Y.astype("float64"), epochs=1, batch_size=16, verbose=0)
+    assert int(net[1].num_batches_tracked) == 4
