@@ -401,3 +401,30 @@ def test_to_keeps_a_wrapped_module_s_weights_linked_to_its_tensors():
     model.compile(hl.optimizers.Adam(0.02), "mse")
     model.fit(X.astype("float64"), Y.astype("float64"), epochs=1, batch_size=16, verbose=0)
     assert int(net[1].num_batches_tracked) == 4
+
+
+def test_a_train_step_stepping_a_torch_optimizer_trains_under_fit():
+    class TorchOptimModel(hl.Model):
+        def train_step(self, data):
+            x, y = data
+            self.torch_optimizer.zero_grad()
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(y=y, y_pred=y_pred)
+            loss.backward()
+            self.torch_optimizer.step()
+            for metric in self.metrics:
+                if metric.name == "loss":
+                    metric.update_state(loss)
+                else:
+                    metric.update_state(y, y_pred)
+            return {m.name: m.result() for m in self.metrics}
+
+    points, labels = _classification_data()
+    inputs = hl.Input(shape=(8,))
+    model = TorchOptimModel(inputs, hl.layers.Dense(3)(hl.layers.Dense(32, activation="relu")(inputs)))
+    model.torch_optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    model.compile(loss=hl.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
+    history = model.fit(points, labels, epochs=4, batch_size=32, verbose=0).history
+    assert history["loss"][-1] < 0.5 * history["loss"][0]
+    assert history["accuracy"][-1] > 0.9
+    assert _accuracy(model, points, labels) > 0.9
