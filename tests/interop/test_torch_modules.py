@@ -428,3 +428,16 @@ def test_a_train_step_stepping_a_torch_optimizer_trains_under_fit():
     assert history["loss"][-1] < 0.5 * history["loss"][0]
     assert history["accuracy"][-1] > 0.9
     assert _accuracy(model, points, labels) > 0.9
+
+
+def test_a_model_pickles_and_deep_copies_as_a_module():
+    import copy
+    import pickle
+
+    model = _TwoLayers()
+    model(X[:2])
+    for again in (pickle.loads(pickle.dumps(model)), copy.deepcopy(model)):
+        assert isinstance(again, _TwoLayers) and isinstance(again, torch.nn.Module)
+        assert [n for n, _ in again.named_parameters()] == [n for n, _ in model.named_parameters()]
+        assert again.weights[0].value is not model.weights[0].value
+        np.testing.assert_allclose(again.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6)
