@@ -82,6 +82,8 @@ def test_train_and_eval_set_the_mode_of_calls_given_no_training_argument():
     assert model.train() is model
     assert model.training and all(m._framework_training for m in model.modules())
     assert not torch.equal(model(x), model(x))  # dropout active
+    # highlevel's own loops say what they mean: predict runs inference whatever the module's mode
+    np.testing.assert_array_equal(model.predict(X, verbose=0), model.predict(X, verbose=0))
     model.eval()
     assert not model.training
     assert torch.equal(model(x), model(x))
