@@ -319,7 +319,7 @@ class Layer:
 
     def _named_sublayers(self):
         """The direct sub-layers with names unique in this layer, for a framework's module system (``torch.nn.Module``
-        children): the attribute's name, ``name_i`` for an item of a list and ``name_key`` for a dict's."""
+        children): the attribute's name, or ``name_i`` for the i-th layer found in a list, tuple or dict it holds."""
         return _unique_names(self._named_items(Layer, {id(self)}, skip=self._not_framework_children))
 
     def _named_own_variables(self):
