@@ -81,6 +81,20 @@ def layer_walk_cache():
         _walks.cache = None
 
 
+def _unique_names(pairs):
+    """``(name, item)`` pairs with names a framework module system accepts (no dots) and unique (``_1``, ... added)."""
+    out, used = [], set()
+    for name, item in pairs:
+        name = str(name).replace(".", "_") or "item"
+        candidate, i = name, 0
+        while candidate in used:
+            i += 1
+            candidate = f"{name}_{i}"
+        used.add(candidate)
+        out.append((candidate, item))
+    return out
+
+
 def _collect(obj, kind, found, seen):
     """Appends to ``found`` every ``kind`` instance in ``obj`` and the lists, tuples and dicts below it (each
     once when ``seen`` is a set of ids). Module-level recursion: a nested self-calling closure would leave a
@@ -192,6 +206,13 @@ class Layer:
         input_dim: shorthand for ``input_shape=(input_dim,)``.
     """
 
+    #: The training mode set through an engine's own module API (``torch.nn.Module.train()``/``eval()``), which calls
+    #: follow when given no ``training``; None (never set): Keras's default, inference unless told otherwise.
+    _framework_training = None
+    #: Attributes holding sub-layers that another attribute holds already (a Sequential's functional graph of its
+    #: stack): not named again as children for a framework's module system, so its state_dict lists each weight once.
+    _not_framework_children = ()
+
     def __new__(cls, *args, **kwargs):
         # On an engine with its own module system (PyTorch), the layer is also one of its modules: see
         # highlevel.backends.contract.interop.
@@ -296,6 +317,43 @@ class Layer:
             if key not in _NOT_TRACKED and key != "_own_weights":
                 _collect(value, Variable, found, None)
         return found
+
+    def _named_sublayers(self):
+        """The direct sub-layers with names unique in this layer, for a framework's module system (``torch.nn.Module``
+        children): the attribute's name, or ``name_i`` for the i-th layer found in a list, tuple or dict it holds."""
+        return _unique_names(self._named_items(Layer, {id(self)}, skip=self._not_framework_children))
+
+    def _named_own_variables(self):
+        """This layer's own variables (not its sub-layers') with names unique in this layer, for a framework's module
+        system (``torch.nn.Module`` parameters): a weight's name, or the attribute's name for a variable kept in
+        one."""
+        own = [(v.name, v) for v in self._own_weights]
+        seen = {id(v) for v in self._own_weights}
+        return _unique_names(own + self._named_items(Variable, seen, skip=("_own_weights",)))
+
+    def _named_items(self, kind, seen, skip=()):
+        pairs = []
+        for key, value in self.__dict__.items():
+            if key in _NOT_TRACKED or key in skip:
+                continue
+            found = []
+            _collect(value, kind, found, seen)
+            if isinstance(value, kind):
+                pairs.extend((key, item) for item in found)
+            else:
+                pairs.extend((f"{key}_{i}", item) for i, item in enumerate(found))
+        return pairs
+
+    def _wrap_framework_module(self, module):
+        """A layer that runs ``module``, an engine's own module assigned to an attribute of this layer (a
+        ``torch.nn.Module``, wrapped as Keras does)."""
+        from highlevel.layers import TorchModuleWrapper
+
+        return TorchModuleWrapper(module)
+
+    def _framework_state_replaced(self):
+        """Called after the engine's own module API replaced the tensors of a module this layer wraps (torch's
+        ``model.to(...)`` replaces a module's buffers): a wrapping layer points its variables at the new ones."""
 
     def _flatten_layers(self, include_self=True):
         """This layer and every layer below it, depth first, each once (memoised inside
@@ -592,6 +650,10 @@ class Layer:
         # An explicit `training` reaches the nested layers through the call context, also when this layer's call()
         # does not take the argument itself (a subclassed model's `call(self, x)`, called by fit with training=True).
         explicit_training = kwargs.get("training")
+        if explicit_training is None and _context.training is None and self._framework_training is not None:
+            # a mode set through the engine's own module API (torch's model.train() / model.eval())
+            explicit_training = self._framework_training
+            kwargs = dict(kwargs, training=explicit_training)
         kwargs = self._resolve_training(kwargs)
         ctx = _context
         outer_training, outer_depth = ctx.training, ctx.depth

@@ -111,7 +111,6 @@ NOT_YET = {
             "STFTSpectrogram",
             "Solarization",
             "SpectralNormalization",
-            "TorchModuleWrapper",
             "Wrapper",
         ],
         _SOON,

@@ -284,6 +284,34 @@ class CoreContract(abc.ABC):
             "inside highlevel.config.backend_scope('tensorflow')."
         )
 
+    def framework_module_class(self):
+        """The class of this engine's own modules that a highlevel layer can wrap (``TorchModuleWrapper``:
+        ``torch.nn.Module``), or None when the engine has none. The default: None."""
+        return None
+
+    def framework_module_variables(self, module):
+        """Variables around ``module``'s own state (the same objects, not copies): its trainable parameters and its
+        other state (buffers, frozen parameters) as non-trainable ones, each named as the module names it."""
+        raise NotImplementedError(f"The {self.name} engine has no modules of its own to wrap.")
+
+    def rebind_framework_module_variables(self, module, variables):
+        """Points the :meth:`framework_module_variables` of ``module`` at its current state again, after the engine
+        replaced some of its tensors (a move to another device or dtype)."""
+        raise NotImplementedError(f"The {self.name} engine has no modules of its own.")
+
+    def call_framework_module(self, module, args, kwargs, training):
+        """Runs ``module(*args, **kwargs)`` in training mode when ``training`` is true, in inference mode else."""
+        raise NotImplementedError(f"The {self.name} engine has no modules of its own to run.")
+
+    def framework_module_to_text(self, module):
+        """``module`` (architecture and state) as text for a saved configuration: the engine's own serialization,
+        which runs code when read back (so reading it needs the caller's consent)."""
+        raise NotImplementedError(f"The {self.name} engine has no modules of its own to save.")
+
+    def framework_module_from_text(self, text):
+        """The module :meth:`framework_module_to_text` wrote."""
+        raise NotImplementedError(f"The {self.name} engine has no modules of its own to load.")
+
     @abc.abstractmethod
     def make_variable_handle(self, tensor, trainable):
         """The engine's mutable object holding a copy of ``tensor``."""

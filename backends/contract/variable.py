@@ -215,6 +215,23 @@ class Variable:
         self.constraint = None  # applied by optimizers after each update
         self.regularizer = None
 
+    @classmethod
+    def _around_handle(cls, handle, *, backend, trainable, name):
+        """A variable whose handle is ``handle``, an object of the engine that exists already (a parameter of an
+        engine's own module): reads and assignments go to that very object, no copy is made."""
+        self = object.__new__(cls)
+        self._backend = backend
+        self._handle = handle
+        self.trainable = bool(trainable)
+        self.autocast, self.aggregation, self.synchronization = True, "none", "auto"
+        self._uid = next(_uid)
+        self.name = name
+        path_of = cls._path_of
+        self.path = path_of(name) if path_of is not None else name
+        self.constraint = None
+        self.regularizer = None
+        return self
+
     @property
     def backend(self):
         return self._backend

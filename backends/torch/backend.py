@@ -16,6 +16,7 @@ from .distribution import TorchDistributionMixin
 from .fused import TorchFusedMixin
 from .linalg import TorchLinalgMixin
 from .math_ops import TorchMathMixin
+from .module_wrapping import TorchModuleWrappingMixin
 from .nn_more import TorchNNMoreMixin
 from .nn_ops import TorchNNMixin
 from .numpy_array import TorchNumpyArrayMixin
@@ -45,6 +46,7 @@ class TorchBackend(
     TorchDistributionMixin,
     TorchLinalgMixin,
     TorchSpectralMixin,
+    TorchModuleWrappingMixin,
     Backend,
 ):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.

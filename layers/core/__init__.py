@@ -1,4 +1,5 @@
-"""Core layers: Dense, EinsumDense, Activation, Embedding, Lambda, Identity, Masking, JaxLayer, FlaxLayer, TFSMLayer."""
+"""Core layers: Dense, EinsumDense, Activation, Embedding, Lambda, Identity, Masking, JaxLayer, FlaxLayer, TFSMLayer,
+TorchModuleWrapper."""
 
 from .activation import Activation
 from .dense import Dense
@@ -9,6 +10,7 @@ from .jax_layer import FlaxLayer, JaxLayer
 from .lambda_layer import Lambda
 from .masking import Masking
 from .tfsm_layer import TFSMLayer
+from .torch_module_wrapper import TorchModuleWrapper
 
 __all__ = [
     "Activation",
@@ -21,4 +23,5 @@ __all__ = [
     "Lambda",
     "Masking",
     "TFSMLayer",
+    "TorchModuleWrapper",
 ]

@@ -251,6 +251,7 @@ def run_layer_test(
         config = layer.get_config()
         assert layer_cls.from_config(config).get_config() == config, "from_config(get_config()) changed the config"
         again = hl.layers.deserialize(hl.layers.serialize(layer))
+        # front_class: on an engine whose layers are also its own objects (torch), the instance's class is a variant
         assert front_class(type(again)) is layer_cls and again.get_config() == config
 
     # compute_output_shape on a fresh layer, before any call.
