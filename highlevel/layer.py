@@ -33,6 +33,7 @@ from .keras_tensor import KerasTensor, any_symbolic
 from .masking import get_keras_mask, set_keras_mask
 from .name_scoping import current_path as current_name_scope
 from .node import Node
+from .symbolic_exec import engine_output_spec as _engine_output_spec
 
 # Attributes that hold bookkeeping, not sub-layers or weights of the layer itself.
 # caches and graph records are not tracked children
@@ -692,7 +693,12 @@ class Layer:
         try:
             # Assignments in a symbolic call are dropped (Keras does the same): shapes are all it computes.
             with self._autocast_scope(), SymbolicScope():
-                return self.call(*args, **kwargs)
+                try:
+                    return self.call(*args, **kwargs)
+                except (TypeError, ValueError) as err:
+                    # call() used the framework's own functions, which cannot take symbolic placeholders: the
+                    # engine evaluates it abstractly instead (as Keras traces call() with the framework's values).
+                    return _engine_output_spec(self.call, args, kwargs, err)
         finally:
             ctx.depth = depth
 

@@ -18,6 +18,7 @@ import jax
 
 from highlevel.backends.contract import Backend, Capabilities
 
+from .abstract_eval import JaxAbstractEvalMixin
 from .control_flow import ControlFlowOps
 from .core import CoreOps, JaxVariableHandle
 from .distribution import JaxDistributionMixin
@@ -35,6 +36,7 @@ from .training import TrainingOps
 
 
 class JaxBackend(
+    JaxAbstractEvalMixin,
     CoreOps,
     JaxRandomOps,
     MathOps,
