@@ -93,20 +93,17 @@ class KerasTensor:
             "model.predict(...) or model(...) on real data to get numbers."
         )
 
-    # A framework that converts a KerasTensor (a raw jnp/tf/torch/numpy call in a layer's call() while a model is
+    # A framework that converts a KerasTensor (a raw tf/numpy call in a layer's call() while a model is
     # built) meets this signal; the layer then evaluates its call() through the engine (Layer.compute_output_spec).
     def __array__(self, *args, **kwargs):
         raise FrameworkConversion("numpy")
 
-    def __jax_array__(self):
-        raise FrameworkConversion("JAX")
-
     def __tf_tensor__(self, dtype=None, name=None):
         raise FrameworkConversion("TensorFlow")
 
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        raise FrameworkConversion("PyTorch")
+    # No __jax_array__ nor __torch_function__: with them, `jax_array * kt` and `torch_tensor * kt` would convert
+    # instead of deferring to our reflected operators. jnp and torch functions refuse a KerasTensor with a
+    # TypeError that names it, which Layer.compute_output_spec takes as the same signal.
 
     # Operators go through hl.ops so that they record graph nodes.
     def _op(name):
