@@ -75,3 +75,40 @@ def test_framework_call_on_a_symbolic_tensor_outside_a_layer_says_what_to_do(bac
     inputs = hl.Input((3,))
     with pytest.raises(TypeError, match="symbolic KerasTensor"):
         np.asarray(inputs)
+
+
+def _matmul(name):
+    if name == "jax":
+        import jax.numpy as jnp
+
+        return jnp.matmul
+    if name == "torch":
+        import torch
+
+        return torch.matmul
+    if name == "tensorflow":
+        import tensorflow as tf
+
+        return tf.matmul
+    return registry.get("native").matmul
+
+
+class FrameworkDense(hl.layers.Layer):
+    """A weight used by the framework's own matmul: the gradients flow through framework code."""
+
+    def build(self, input_shape):
+        self.w = self.add_weight(shape=(input_shape[-1], 1), initializer="zeros")
+
+    def call(self, x):
+        return _matmul(hl.config.backend())(x, self.w.value)
+
+
+def test_weights_used_by_framework_code_in_call_are_trained(backend):
+    x, y = _data()
+    inputs = hl.Input((3,))
+    model = hl.Model(inputs, FrameworkDense()(FrameworkFeatures()(inputs)))
+    assert model.output.shape == (None, 1)
+    model.compile(optimizer=hl.optimizers.Adam(0.05), loss="mse")
+    start = model.evaluate(x, y, verbose=0)
+    model.fit(x, y, epochs=40, batch_size=16, verbose=0)
+    assert model.evaluate(x, y, verbose=0) < 0.5 * start
