@@ -112,3 +112,24 @@ def test_weights_used_by_framework_code_in_call_are_trained(backend):
     start = model.evaluate(x, y, verbose=0)
     model.fit(x, y, epochs=40, batch_size=16, verbose=0)
     assert model.evaluate(x, y, verbose=0) < 0.5 * start
+
+
+def test_an_error_of_call_itself_reaches_the_user_unchanged(backend):
+    class Picky(hl.layers.Layer):
+        def call(self, x):
+            raise ValueError("Picky wants images, not vectors")
+
+    with pytest.raises(ValueError, match="Picky wants images"):
+        Picky()(hl.Input((3,)))
+
+
+def test_the_engine_reports_shapes_of_several_outputs(backend):
+    from highlevel.backends.contract import ShapeSpec
+
+    engine = hl.config.current_backend()
+    out = engine.abstract_call(
+        lambda x, y: {"sum": engine.add(x, y), "first": x[:, :1]},
+        (ShapeSpec((None, 3), "float32"), ShapeSpec((1, 3), "float32")),
+        {},
+    )
+    assert out == {"sum": ShapeSpec((None, 3), "float32"), "first": ShapeSpec((None, 1), "float32")}
