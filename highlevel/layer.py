@@ -34,6 +34,7 @@ from .keras_tensor import KerasTensor, any_symbolic
 from .masking import get_keras_mask, set_keras_mask
 from .name_scoping import current_path as current_name_scope
 from .node import Node
+from .symbolic_exec import engine_output_spec as _engine_output_spec
 
 # Attributes that hold bookkeeping, not sub-layers or weights of the layer itself.
 # caches and graph records are not tracked children
@@ -93,6 +94,10 @@ def _unique_names(pairs):
         used.add(candidate)
         out.append((candidate, item))
     return out
+
+
+#: Per thread: the layers whose compute_output_shape override is being asked for their output spec.
+_declaring = threading.local()
 
 
 def _collect(obj, kind, found, seen):
@@ -752,16 +757,69 @@ class Layer:
         return tree.map_structure(convert, inputs)
 
     def compute_output_spec(self, *args, **kwargs):
-        """KerasTensors describing the output for symbolic inputs (runs ``call`` symbolically)."""
+        """KerasTensors describing the output for symbolic inputs.
+
+        As in Keras, a layer class of the user's that overrides :meth:`compute_output_shape` is taken at its word
+        (outputs of that shape, in the layer's compute dtype); otherwise ``call`` runs symbolically, and a ``call``
+        that uses the framework's own functions is evaluated by the engine.
+        """
+        declared = self._declared_output_spec(args, kwargs)
+        if declared is not None:
+            return declared
         ctx = _context
         depth = ctx.depth
         ctx.depth = depth + 1
         try:
             # Assignments in a symbolic call are dropped (Keras does the same): shapes are all it computes.
             with self._autocast_scope(), SymbolicScope():
-                return self.call(*args, **kwargs)
+                try:
+                    return self.call(*args, **kwargs)
+                except (TypeError, ValueError) as err:
+                    # call() used the framework's own functions, which cannot take symbolic placeholders: the
+                    # engine evaluates it abstractly instead (as Keras traces call() with the framework's values).
+                    return _engine_output_spec(self.call, args, kwargs, err)
         finally:
             ctx.depth = depth
+
+    def _declared_output_spec(self, args, kwargs):
+        owner = next(c for c in type(self).__mro__ if "compute_output_shape" in c.__dict__)
+        # The library's own layers compute their outputs by running call (exact, masks included); a user's
+        # override of compute_output_shape is what Keras uses instead, and so do we.
+        if owner.__module__.split(".")[0] == "highlevel" or len(args) != 1:
+            return None
+        if any(isinstance(v, KerasTensor) for v in tree.flatten(kwargs)[0]):
+            return None
+        asking = _declaring.__dict__.setdefault("ids", set())
+        if id(self) in asking:  # an override that calls super().compute_output_shape: run call
+            return None
+        shapes = tree.map_structure(lambda x: x.shape if isinstance(x, KerasTensor) else x, args[0])
+        asking.add(id(self))
+        try:
+            out = self.compute_output_shape(shapes)
+        finally:
+            asking.discard(id(self))
+        if isinstance(out, list) and out and all(d is None or isinstance(d, int) for d in out):
+            out = tuple(out)
+        if not isinstance(out, (tuple, list, dict)):
+            raise ValueError(
+                f"{type(self).__name__}.compute_output_shape() must return a shape (a tuple of ints or None), or a "
+                f"list/dict of shapes; received {out!r}."
+            )
+        dtype = self.compute_dtype
+        if isinstance(out, tuple) and all(d is None or isinstance(d, int) for d in out):
+            return KerasTensor(out, dtype)
+        is_shape = lambda s: isinstance(s, tuple) and all(d is None or isinstance(d, int) for d in s)
+
+        def convert(s):
+            if is_shape(s):
+                return KerasTensor(s, dtype)
+            if isinstance(s, (list, tuple)):
+                return type(s)(convert(x) for x in s)
+            if isinstance(s, dict):
+                return {k: convert(v) for k, v in s.items()}
+            raise ValueError(f"{type(self).__name__}.compute_output_shape() returned {out!r}, which holds {s!r}.")
+
+        return convert(out)
 
     def compute_output_shape(self, input_shape):
         """The output shape for an input of ``input_shape`` (None for unknown sizes)."""

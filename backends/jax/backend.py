@@ -19,6 +19,7 @@ import jax
 from highlevel.backends.contract import Backend, Capabilities
 
 from . import pytree as _pytree  # noqa: F401  (Variables become JAX pytrees)
+from .abstract_eval import JaxAbstractEvalMixin
 from .control_flow import ControlFlowOps
 from .core import CoreOps, JaxVariableHandle
 from .distribution import JaxDistributionMixin
@@ -36,6 +37,7 @@ from .training import TrainingOps
 
 
 class JaxBackend(
+    JaxAbstractEvalMixin,
     CoreOps,
     JaxRandomOps,
     MathOps,

@@ -13,6 +13,7 @@ import tensorflow as tf
 
 from highlevel.backends.contract import Backend, Capabilities, Variable
 
+from .abstract_eval import TensorFlowAbstractEvalMixin
 from .activations import ActivationOps
 from .control_flow import ControlFlowOps
 from .conv import ConvOps
@@ -45,6 +46,7 @@ tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 
 class TensorFlowBackend(
+    TensorFlowAbstractEvalMixin,
     TensorFlowDistributionMixin,
     TensorFlowRandomOps,
     CoreOps,

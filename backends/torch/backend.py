@@ -10,6 +10,7 @@
 
 from highlevel.backends.contract import Backend, Capabilities
 
+from .abstract_eval import TorchAbstractEvalMixin
 from .control_flow import TorchControlFlowMixin
 from .core import TorchCoreMixin
 from .distribution import TorchDistributionMixin
@@ -30,6 +31,7 @@ from .training import TorchTrainingMixin
 
 
 class TorchBackend(
+    TorchAbstractEvalMixin,
     TorchCoreMixin,
     TorchRandomMixin,
     TorchMathMixin,

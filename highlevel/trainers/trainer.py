@@ -8,6 +8,7 @@ long as they use ``hl.ops`` and change state only through ``variable.assign``.
 """
 
 import contextlib
+import warnings
 
 import numpy as np
 
@@ -178,7 +179,9 @@ class Trainer(StatelessTraining):
 
     @property
     def metrics(self):
-        """The loss tracker and every compiled metric (and those of sub-layers' ``metrics`` attributes)."""
+        """The metrics ``fit`` resets and reports, loss first: the loss tracker, the compiled losses' and metrics'
+        trackers, then the metrics the model and its layers hold as attributes (``self.mae = hl.metrics.Mean()``),
+        as in Keras. A subclass may override the property to choose its own list."""
         out = []
         if self._compiled:
             out.append(self._loss_tracker)
@@ -186,7 +189,57 @@ class Trainer(StatelessTraining):
                 out.extend(self._compile_loss.metrics)
             if self._compile_metrics is not None:
                 out.extend(self._compile_metrics.metrics)
+        out.extend(self._attribute_metrics(exclude={id(m) for m in out} | {id(getattr(self, "_loss_tracker", None))}))
         return out
+
+    def _attribute_metrics(self, exclude):
+        from highlevel.layer import _NOT_TRACKED, _collect
+        from highlevel.metrics.metric import Metric
+
+        found, seen = [], set(exclude)
+        for layer in self._flatten_layers():
+            if layer is not self and isinstance(layer, Trainer):
+                continue  # a nested model's own trackers belong to its own fit
+            for key, value in layer.__dict__.items():
+                if key not in _NOT_TRACKED:
+                    _collect(value, Metric, found, seen)
+        return found
+
+    # Keras 2's hooks for a custom train_step, kept (deprecated) by Keras 3: they run the compiled loss and metrics.
+    def compiled_loss(self, y, y_pred, sample_weight=None, regularization_losses=None):
+        """The compiled loss of ``y_pred`` against ``y``, plus ``regularization_losses`` (deprecated: use
+        :meth:`compute_loss`).
+
+        As Keras 2's ``compiled_loss`` did, the value is also recorded in the ``loss`` entry of :attr:`metrics`,
+        so that a ``train_step`` returning ``{m.name: m.result() for m in self.metrics}`` reports it.
+
+        Args:
+            y, y_pred: the targets and the model's outputs.
+            sample_weight: optional weights, as in ``fit``.
+            regularization_losses: a list of scalar losses to add (``self.losses``); None adds none.
+        """
+        self._assert_compiled("compiled_loss")
+        warnings.warn(
+            "model.compiled_loss(...) is deprecated; use model.compute_loss(x, y, y_pred, sample_weight) instead.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if self._compile_loss is None:
+            raise ValueError(
+                f"model.compiled_loss(...): model '{self.name}' was compiled without a loss; pass `loss=` to compile()."
+            )
+        total = self._compile_loss(y, y_pred, sample_weight)
+        for value in regularization_losses or ():
+            total = total + value
+        self._loss_tracker.update_state(total, sample_weight=_batch_size(y_pred))
+        return total
+
+    @property
+    def compiled_metrics(self):
+        """The compiled metrics (deprecated: use :meth:`compute_metrics`); ``model.compiled_metrics.update_state(y,
+        y_pred, sample_weight)`` updates them, as in Keras."""
+        self._assert_compiled("compiled_metrics")
+        return _CompiledMetricsShim(self)
 
     @property
     def metrics_names(self):
@@ -1020,3 +1073,30 @@ def _is_text_array(a):
     """Whether ``a`` is an object array of strings or bytes, as ``tf.data`` hands out string tensors: such a
     batch stays on the host, for the text layers that read it."""
     return a.dtype.kind == "O" and a.size > 0 and isinstance(a.flat[0], (str, bytes))
+
+
+class _CompiledMetricsShim:
+    """``model.compiled_metrics``: ``update_state`` feeds the compiled metrics (Keras 2's object, deprecated)."""
+
+    def __init__(self, model):
+        self._model = model
+
+    @property
+    def metrics(self):
+        compiled = self._model._compile_metrics
+        return list(compiled.metrics) if compiled is not None else []
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        warnings.warn(
+            "model.compiled_metrics.update_state(...) is deprecated; use model.compute_metrics(x, y, y_pred, "
+            "sample_weight) or update the metrics of model.metrics yourself.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        compiled = self._model._compile_metrics
+        if compiled is not None:
+            compiled.update_state(y_true, y_pred, sample_weight)
+
+    def reset_state(self):
+        for metric in self.metrics:
+            metric.reset_state()

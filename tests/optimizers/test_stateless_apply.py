@@ -17,7 +17,10 @@ def _fresh(cls, kwargs):
     return variables, opt
 
 
-@pytest.mark.parametrize("cls,kwargs", STATEFUL[:4] + STATEFUL[-3:], ids=lambda p: str(p))
+_CASES = STATEFUL[:4] + STATEFUL[-3:]
+
+
+@pytest.mark.parametrize("cls,kwargs", _CASES, ids=[f"{c}-{i}" for i, (c, _) in enumerate(_CASES)])
 def test_stateless_apply_follows_apply_and_assigns_nothing(backend, cls, kwargs):
     grads = gradient_sequence(steps=3)
     ref_vars, ref_opt = _fresh(cls, kwargs)
