@@ -18,6 +18,23 @@ from highlevel.backends.contract import dtypes as _dtypes
 _names = itertools.count()
 
 
+class FrameworkConversion(TypeError):
+    """A framework tried to turn a symbolic KerasTensor into one of its own arrays.
+
+    Inside a layer's ``call()`` this is a signal: the layer is then evaluated through the engine's own abstract
+    evaluation. Anywhere else it reaches the user as a TypeError that says what to do.
+    """
+
+    def __init__(self, framework):
+        self.framework = framework
+        super().__init__(
+            f"A symbolic KerasTensor (from hl.Input) was passed to a {framework} function, which needs a real "
+            f"array; a symbolic tensor has only a shape and a dtype. Inside a layer's call() this works when the "
+            f"framework is the current backend's; outside a layer, use hl.ops functions on symbolic tensors, or "
+            f"call the {framework} function on real data (model.predict(...), model(x))."
+        )
+
+
 class KerasTensor:
     """A symbolic tensor (shape entries may be None for unknown sizes).
 
@@ -76,7 +93,17 @@ class KerasTensor:
             "model.predict(...) or model(...) on real data to get numbers."
         )
 
-    __array__ = numpy
+    # A framework that converts a KerasTensor (a raw tf/numpy call in a layer's call() while a model is
+    # built) meets this signal; the layer then evaluates its call() through the engine (Layer.compute_output_spec).
+    def __array__(self, *args, **kwargs):
+        raise FrameworkConversion("numpy")
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        raise FrameworkConversion("TensorFlow")
+
+    # No __jax_array__ nor __torch_function__: with them, `jax_array * kt` and `torch_tensor * kt` would convert
+    # instead of deferring to our reflected operators. jnp and torch functions refuse a KerasTensor with a
+    # TypeError that names it, which Layer.compute_output_spec takes as the same signal.
 
     # Operators go through hl.ops so that they record graph nodes.
     def _op(name):

@@ -23,6 +23,7 @@ import weakref
 from highlevel.backends.contract import StatelessScope, SymbolicScope, Variable, tree
 from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.backends.contract.interop import new_instance
+from highlevel.backends.contract.variable import _scopes as _variable_scopes
 from highlevel.config import current_backend
 
 from . import naming
@@ -33,6 +34,7 @@ from .keras_tensor import KerasTensor, any_symbolic
 from .masking import get_keras_mask, set_keras_mask
 from .name_scoping import current_path as current_name_scope
 from .node import Node
+from .symbolic_exec import engine_output_spec as _engine_output_spec
 
 # Attributes that hold bookkeeping, not sub-layers or weights of the layer itself.
 # caches and graph records are not tracked children
@@ -78,6 +80,24 @@ def layer_walk_cache():
         yield
     finally:
         _walks.cache = None
+
+
+def _unique_names(pairs):
+    """``(name, item)`` pairs with names a framework module system accepts (no dots) and unique (``_1``, ... added)."""
+    out, used = [], set()
+    for name, item in pairs:
+        name = str(name).replace(".", "_") or "item"
+        candidate, i = name, 0
+        while candidate in used:
+            i += 1
+            candidate = f"{name}_{i}"
+        used.add(candidate)
+        out.append((candidate, item))
+    return out
+
+
+#: Per thread: the layers whose compute_output_shape override is being asked for their output spec.
+_declaring = threading.local()
 
 
 def _collect(obj, kind, found, seen):
@@ -191,6 +211,13 @@ class Layer:
         input_dim: shorthand for ``input_shape=(input_dim,)``.
     """
 
+    #: The training mode set through an engine's own module API (``torch.nn.Module.train()``/``eval()``), which calls
+    #: follow when given no ``training``; None (never set): Keras's default, inference unless told otherwise.
+    _framework_training = None
+    #: Attributes holding sub-layers that another attribute holds already (a Sequential's functional graph of its
+    #: stack): not named again as children for a framework's module system, so its state_dict lists each weight once.
+    _not_framework_children = ()
+
     def __new__(cls, *args, **kwargs):
         # On an engine with its own module system (PyTorch), the layer is also one of its modules: see
         # highlevel.backends.contract.interop.
@@ -295,6 +322,43 @@ class Layer:
             if key not in _NOT_TRACKED and key != "_own_weights":
                 _collect(value, Variable, found, None)
         return found
+
+    def _named_sublayers(self):
+        """The direct sub-layers with names unique in this layer, for a framework's module system (``torch.nn.Module``
+        children): the attribute's name, or ``name_i`` for the i-th layer found in a list, tuple or dict it holds."""
+        return _unique_names(self._named_items(Layer, {id(self)}, skip=self._not_framework_children))
+
+    def _named_own_variables(self):
+        """This layer's own variables (not its sub-layers') with names unique in this layer, for a framework's module
+        system (``torch.nn.Module`` parameters): a weight's name, or the attribute's name for a variable kept in
+        one."""
+        own = [(v.name, v) for v in self._own_weights]
+        seen = {id(v) for v in self._own_weights}
+        return _unique_names(own + self._named_items(Variable, seen, skip=("_own_weights",)))
+
+    def _named_items(self, kind, seen, skip=()):
+        pairs = []
+        for key, value in self.__dict__.items():
+            if key in _NOT_TRACKED or key in skip:
+                continue
+            found = []
+            _collect(value, kind, found, seen)
+            if isinstance(value, kind):
+                pairs.extend((key, item) for item in found)
+            else:
+                pairs.extend((f"{key}_{i}", item) for i, item in enumerate(found))
+        return pairs
+
+    def _wrap_framework_module(self, module):
+        """A layer that runs ``module``, an engine's own module assigned to an attribute of this layer (a
+        ``torch.nn.Module``, wrapped as Keras does)."""
+        from highlevel.layers import TorchModuleWrapper
+
+        return TorchModuleWrapper(module)
+
+    def _framework_state_replaced(self):
+        """Called after the engine's own module API replaced the tensors of a module this layer wraps (torch's
+        ``model.to(...)`` replaces a module's buffers): a wrapping layer points its variables at the new ones."""
 
     def _flatten_layers(self, include_self=True):
         """This layer and every layer below it, depth first, each once (memoised inside
@@ -509,9 +573,13 @@ class Layer:
 
     # ------------------------------------------------------------------ losses
     def add_loss(self, loss):
-        """Adds a scalar loss tensor computed during ``call`` (collected in ``model.losses``)."""
+        """Adds a scalar loss tensor computed during ``call`` (collected in ``model.losses``, and in the
+        :attr:`~highlevel.StatelessScope.losses` of an enclosing ``StatelessScope(collect_losses=True)``)."""
         self._losses.append(loss)
         _holding_losses.add(self)
+        scope = _variable_scopes.stack[-1] if _variable_scopes.stack else None
+        if scope is not None and scope.collect_losses and not scope.symbolic:
+            scope.add_loss(loss)
 
     @property
     def losses(self):
@@ -587,6 +655,10 @@ class Layer:
         # An explicit `training` reaches the nested layers through the call context, also when this layer's call()
         # does not take the argument itself (a subclassed model's `call(self, x)`, called by fit with training=True).
         explicit_training = kwargs.get("training")
+        if explicit_training is None and _context.training is None and self._framework_training is not None:
+            # a mode set through the engine's own module API (torch's model.train() / model.eval())
+            explicit_training = self._framework_training
+            kwargs = dict(kwargs, training=explicit_training)
         kwargs = self._resolve_training(kwargs)
         ctx = _context
         outer_training, outer_depth = ctx.training, ctx.depth
@@ -685,16 +757,69 @@ class Layer:
         return tree.map_structure(convert, inputs)
 
     def compute_output_spec(self, *args, **kwargs):
-        """KerasTensors describing the output for symbolic inputs (runs ``call`` symbolically)."""
+        """KerasTensors describing the output for symbolic inputs.
+
+        As in Keras, a layer class of the user's that overrides :meth:`compute_output_shape` is taken at its word
+        (outputs of that shape, in the layer's compute dtype); otherwise ``call`` runs symbolically, and a ``call``
+        that uses the framework's own functions is evaluated by the engine.
+        """
+        declared = self._declared_output_spec(args, kwargs)
+        if declared is not None:
+            return declared
         ctx = _context
         depth = ctx.depth
         ctx.depth = depth + 1
         try:
             # Assignments in a symbolic call are dropped (Keras does the same): shapes are all it computes.
             with self._autocast_scope(), SymbolicScope():
-                return self.call(*args, **kwargs)
+                try:
+                    return self.call(*args, **kwargs)
+                except (TypeError, ValueError) as err:
+                    # call() used the framework's own functions, which cannot take symbolic placeholders: the
+                    # engine evaluates it abstractly instead (as Keras traces call() with the framework's values).
+                    return _engine_output_spec(self.call, args, kwargs, err)
         finally:
             ctx.depth = depth
+
+    def _declared_output_spec(self, args, kwargs):
+        owner = next(c for c in type(self).__mro__ if "compute_output_shape" in c.__dict__)
+        # The library's own layers compute their outputs by running call (exact, masks included); a user's
+        # override of compute_output_shape is what Keras uses instead, and so do we.
+        if owner.__module__.split(".")[0] == "highlevel" or len(args) != 1:
+            return None
+        if any(isinstance(v, KerasTensor) for v in tree.flatten(kwargs)[0]):
+            return None
+        asking = _declaring.__dict__.setdefault("ids", set())
+        if id(self) in asking:  # an override that calls super().compute_output_shape: run call
+            return None
+        shapes = tree.map_structure(lambda x: x.shape if isinstance(x, KerasTensor) else x, args[0])
+        asking.add(id(self))
+        try:
+            out = self.compute_output_shape(shapes)
+        finally:
+            asking.discard(id(self))
+        if isinstance(out, list) and out and all(d is None or isinstance(d, int) for d in out):
+            out = tuple(out)
+        if not isinstance(out, (tuple, list, dict)):
+            raise ValueError(
+                f"{type(self).__name__}.compute_output_shape() must return a shape (a tuple of ints or None), or a "
+                f"list/dict of shapes; received {out!r}."
+            )
+        dtype = self.compute_dtype
+        if isinstance(out, tuple) and all(d is None or isinstance(d, int) for d in out):
+            return KerasTensor(out, dtype)
+        is_shape = lambda s: isinstance(s, tuple) and all(d is None or isinstance(d, int) for d in s)
+
+        def convert(s):
+            if is_shape(s):
+                return KerasTensor(s, dtype)
+            if isinstance(s, (list, tuple)):
+                return type(s)(convert(x) for x in s)
+            if isinstance(s, dict):
+                return {k: convert(v) for k, v in s.items()}
+            raise ValueError(f"{type(self).__name__}.compute_output_shape() returned {out!r}, which holds {s!r}.")
+
+        return convert(out)
 
     def compute_output_shape(self, input_shape):
         """The output shape for an input of ``input_shape`` (None for unknown sizes)."""

@@ -4,14 +4,19 @@ Rather than a shape rule per op, an op called on KerasTensors runs once on the n
 installed) with zero-filled placeholders. Unknown dimensions (None) are tried with two different sizes;
 an output dimension that follows them is unknown too. This keeps "one function per op" true for symbolic
 tensors: adding an op needs no separate shape rule.
+
+A layer whose ``call()`` uses the framework's own functions (``jnp.*``, ``tf.*``, ``torch.*``) cannot run on
+placeholders of the front end: :func:`engine_output_spec` then has the current engine evaluate it abstractly
+(its ``abstract_call``) and turns the shapes it reports back into KerasTensors.
 """
 
 import numpy as np
 
 from highlevel.backends import registry
-from highlevel.backends.contract import Variable, tree
+from highlevel.backends.contract import ShapeSpec, Variable, tree
+from highlevel.config import current_backend
 
-from .keras_tensor import KerasTensor
+from .keras_tensor import FrameworkConversion, KerasTensor
 
 _TRIAL_SIZES = (2, 3)
 
@@ -69,3 +74,26 @@ def spec_of_function(method, args, kwargs, current=None):
             shape = [d if d == o else None for d, o in zip(shape, other)]
         specs.append(KerasTensor(tuple(shape), native.dtype(leaf)))
     return tree.unflatten(treedef, specs)
+
+
+def _framework_signal(err):
+    # Some frameworks report a conversion of a foreign object in their own words (JAX: "__jax_array__").
+    return isinstance(err, FrameworkConversion) or "__jax_array__" in str(err) or "KerasTensor" in str(err)
+
+
+def engine_output_spec(fn, args, kwargs, error):
+    """KerasTensors describing ``fn(*args, **kwargs)`` as the current engine evaluates it abstractly.
+
+    ``error`` is what running ``fn`` on symbolic placeholders raised; when the engine cannot evaluate ``fn`` either,
+    the more telling of the two errors is raised: the engine's when ``error`` was a framework meeting a symbolic
+    tensor, ``error`` itself otherwise.
+    """
+    engine = current_backend()
+    to_spec = lambda x: ShapeSpec(x.shape, x.dtype) if isinstance(x, KerasTensor) else x
+    try:
+        out = engine.abstract_call(fn, tree.map_structure(to_spec, args), tree.map_structure(to_spec, kwargs))
+    except Exception as engine_error:
+        if _framework_signal(error):
+            raise engine_error from error
+        raise error from None
+    return tree.map_structure(lambda x: KerasTensor(x.shape, x.dtype) if isinstance(x, ShapeSpec) else x, out)

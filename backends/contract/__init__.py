@@ -15,7 +15,9 @@ use the step recorder of ``replay.py``), the generic fused kernels of :class:`Fu
 of :class:`DistributionContract`; :class:`LinalgContract` (decompositions, ``jvp``) and :class:`SpectralContract`
 (complex numbers, Fourier transforms) add their primitives and the generic ops built on them, as does
 :class:`RandomContract` (gamma and binomial draws; beta and categorical are generic); :class:`DataPipelineContract`
-says which tensors belong to an engine's data pipeline (``tf.data``) and runs host code there. ``highlevel.ops``
+says which tensors belong to an engine's data pipeline (``tf.data``) and runs host code there;
+:class:`AbstractEvalContract` finds the shapes a function of tensors returns (a layer's framework code met while a
+model is built), generically on zeros, or by the engine's own abstract evaluation. ``highlevel.ops``
 is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
 ``highlevel.backends``.
 (``scan`` and ``custom_gradient``; the other loops and conditionals are generic) and
@@ -32,6 +34,7 @@ third-party engine registers its subclass under the entry-point group ``highleve
 """
 
 from . import dtypes, tree
+from .abstract_eval import AbstractEvalContract, ShapeSpec
 from .control_flow import ControlFlowContract
 from .core import Capabilities, CoreContract
 from .data_pipeline import DataPipelineContract
@@ -70,6 +73,7 @@ class Backend(
     SpectralContract,
     RandomContract,
     DataPipelineContract,
+    AbstractEvalContract,
 ):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
@@ -78,6 +82,7 @@ class Backend(
 
 
 __all__ = [
+    "AbstractEvalContract",
     "Backend",
     "Capabilities",
     "ControlFlowContract",
@@ -94,6 +99,7 @@ __all__ = [
     "NumpyMathContract",
     "RandomContract",
     "ScatterSegmentContract",
+    "ShapeSpec",
     "SpectralContract",
     "StatelessScope",
     "StatisticsContract",

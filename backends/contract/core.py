@@ -260,6 +260,58 @@ class CoreContract(abc.ABC):
         """
         return None
 
+    def jax_functions(self):
+        """Tools to run functions written for JAX inside a layer (``JaxLayer``), or None on an engine that cannot.
+
+        An engine that runs JAX code returns an object with ``tree_map(fn, tree)``, ``tree_leaves(tree)`` (JAX's
+        pytrees), ``prng_key(seed)`` (a JAX key from a ``[seed, counter]`` tensor of a ``SeedGenerator``) and
+        ``output_spec(fn, shapes, dtypes)`` (the output shapes and dtypes of ``fn`` for inputs of those shapes,
+        ``None`` for an unknown size, without running it). The default: None.
+        """
+        return None
+
+    def load_saved_model(self, filepath, endpoints):
+        """Loads a TensorFlow SavedModel for :class:`~highlevel.layers.TFSMLayer`.
+
+        Returns an object with ``functions`` (one callable per name in ``endpoints``, an attribute of the loaded
+        object or one of its signatures), ``variables`` (the highlevel variables that share the SavedModel's own
+        variables) and ``output_spec(fn, inputs)`` (for symbolic ``inputs``: a structure of objects with ``shape``
+        and ``dtype``). Only an engine that runs TensorFlow graphs has it; the default refuses clearly.
+        """
+        raise ValueError(
+            f"Loading a TensorFlow SavedModel as a layer (TFSMLayer) needs the tensorflow backend; the current "
+            f"backend is {getattr(self, 'name', type(self).__name__)!r}. Run it with HIGHLEVEL_BACKEND=tensorflow or "
+            "inside highlevel.config.backend_scope('tensorflow')."
+        )
+
+    def framework_module_class(self):
+        """The class of this engine's own modules that a highlevel layer can wrap (``TorchModuleWrapper``:
+        ``torch.nn.Module``), or None when the engine has none. The default: None."""
+        return None
+
+    def framework_module_variables(self, module):
+        """Variables around ``module``'s own state (the same objects, not copies): its trainable parameters and its
+        other state (buffers, frozen parameters) as non-trainable ones, each named as the module names it."""
+        raise NotImplementedError(f"The {self.name} engine has no modules of its own to wrap.")
+
+    def rebind_framework_module_variables(self, module, variables):
+        """Points the :meth:`framework_module_variables` of ``module`` at its current state again, after the engine
+        replaced some of its tensors (a move to another device or dtype)."""
+        raise NotImplementedError(f"The {self.name} engine has no modules of its own.")
+
+    def call_framework_module(self, module, args, kwargs, training):
+        """Runs ``module(*args, **kwargs)`` in training mode when ``training`` is true, in inference mode else."""
+        raise NotImplementedError(f"The {self.name} engine has no modules of its own to run.")
+
+    def framework_module_to_text(self, module):
+        """``module`` (architecture and state) as text for a saved configuration: the engine's own serialization,
+        which runs code when read back (so reading it needs the caller's consent)."""
+        raise NotImplementedError(f"The {self.name} engine has no modules of its own to save.")
+
+    def framework_module_from_text(self, text):
+        """The module :meth:`framework_module_to_text` wrote."""
+        raise NotImplementedError(f"The {self.name} engine has no modules of its own to load.")
+
     @abc.abstractmethod
     def make_variable_handle(self, tensor, trainable):
         """The engine's mutable object holding a copy of ``tensor``."""

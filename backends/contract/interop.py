@@ -14,6 +14,7 @@ class: the variant keeps the user's name, module and docstring, and :func:`front
 ('Plain', True, True, True)
 """
 
+import copyreg
 import weakref
 
 #: (user class) -> {engine base class: variant}
@@ -22,7 +23,8 @@ _VARIANTS = weakref.WeakKeyDictionary()
 
 def engine_variant(cls, base):
     """The subclass of ``cls`` and ``base`` that objects of ``cls`` become on an engine whose interop class is
-    ``base`` (made once per pair). ``cls``'s own methods come first in its method order."""
+    ``base`` (made once per pair). ``cls``'s own methods come first in its method order, except the names that
+    ``base`` lists in its ``_hl_engine_attributes``: those take ``base``'s definition."""
     if issubclass(cls, base):
         return cls
     per_base = _VARIANTS.setdefault(cls, {})
@@ -33,12 +35,35 @@ def engine_variant(cls, base):
             "__qualname__": cls.__qualname__,
             "__doc__": cls.__doc__,
             "_engine_origin": cls,
+            "__reduce_ex__": _reduce_variant,
         }
         if "__slots__" in cls.__dict__ or hasattr(cls, "__slots__"):
             namespace["__slots__"] = ()
+        # The few names the engine must define itself although the user's class has them too (TensorFlow's tape
+        # reads ``handle`` of what acts as a resource variable): the base's own definitions go in the variant.
+        for name in getattr(base, "_hl_engine_attributes", ()):
+            for klass in base.__mro__:
+                if name in klass.__dict__:
+                    namespace[name] = klass.__dict__[name]
+                    break
         variant = type(cls)(cls.__name__, (cls, base), namespace)
         per_base[base] = variant
     return variant
+
+
+def _reduce_variant(obj, protocol):
+    """Pickling (and ``copy.deepcopy``) of an engine variant's object: it is remade from the user's class, which
+    pickle can find by name (the variant, made at run time, cannot be), and becomes the variant of the engine
+    current when it is read back."""
+    variant = type(obj)
+    reduced = super(variant, obj).__reduce_ex__(protocol)
+    if isinstance(reduced, tuple) and reduced[0] is copyreg.__newobj__ and reduced[1][0] is variant:
+        return (_remake, (front_class(variant),) + tuple(reduced[1][1:])) + tuple(reduced[2:])
+    return reduced
+
+
+def _remake(cls, *args):
+    return cls.__new__(cls, *args)
 
 
 def front_class(cls):

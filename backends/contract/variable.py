@@ -29,10 +29,25 @@ _scopes = _Scopes()
 
 
 class StatelessScope:
-    """Substitutes variable values for a block: ``StatelessScope({var: value, ...})``.
+    """Substitutes variable values for a block, and collects the block's assignments instead of making them.
 
-    Assignments inside the block are collected in :attr:`assigned` (variable -> new value) and leave the
-    variables themselves untouched.
+    ``keras.StatelessScope``'s counterpart: reading a mapped variable inside the block gives the mapped value,
+    assigning any variable records the new value in the scope (:meth:`get_current_value` reads it back, and
+    :attr:`assigned` maps ``id(variable)`` to ``(variable, value)``) and leaves the variable itself untouched.
+
+    Args:
+        state_mapping: a dict ``{variable: value}`` or a list of ``(variable, value)`` pairs. A value may be a
+            tensor, an array, a number or another variable (whose current value is used); anything but a tensor
+            is converted to the variable's dtype and must have its shape.
+        collect_losses: kept for Keras's signature; losses added in the block stay on their layers here.
+        initialize_variables: kept for Keras's signature; variables are created with their values here.
+
+    >>> import highlevel as hl
+    >>> v = hl.Variable([1.0, 2.0])
+    >>> with hl.StatelessScope([(v, [10.0, 20.0])]) as scope:
+    ...     _ = v.assign(v * 2.0)
+    >>> hl.ops.convert_to_numpy(scope.get_current_value(v)).tolist(), v.numpy().tolist()
+    ([20.0, 40.0], [1.0, 2.0])
     """
 
     #: True in a :class:`SymbolicScope`: assignments are dropped (their values may be symbolic).
@@ -47,10 +62,22 @@ class StatelessScope:
                     f"StatelessScope(state_mapping=...) takes a dict {{variable: value}} or a list of "
                     f"(variable, value) pairs; received the item {pair!r}."
                 )
-            self.values[id(pair[0])] = pair[1]
+            self.values[id(pair[0])] = _scope_value(pair[0], pair[1])
         self.assigned = {}
         self.collect_losses = bool(collect_losses)
         self.initialize_variables = bool(initialize_variables)
+        #: Losses given to :meth:`add_loss` (Keras's attribute).
+        self.losses = []
+
+    def add_loss(self, loss):
+        """Records ``loss`` in :attr:`losses`."""
+        self.losses.append(loss)
+
+    def add_update(self, update):
+        """Records ``update = (variable, value)`` as the variable's value in this scope (as an assignment would)."""
+        variable, value = update
+        self.values[id(variable)] = value
+        self.assigned[id(variable)] = (variable, value)
 
     def get_current_value(self, variable):
         """The value ``variable`` has in this scope (mapped or assigned inside it), or None when it has none."""
@@ -63,6 +90,24 @@ class StatelessScope:
     def __exit__(self, *exc):
         _scopes.stack.pop()
         return False
+
+
+def _scope_value(variable, value):
+    """``value`` as ``variable``'s value in a scope: a tensor as it is (the hot path: traced step values), anything
+    else (a variable, an array, a nested list) converted to the variable's dtype and checked against its shape."""
+    backend = variable._backend
+    if isinstance(value, Variable):
+        value = value.value
+    elif backend.is_tensor(value):
+        return value
+    value = backend.cast(backend.convert_to_tensor(value), variable.dtype)
+    if tuple(backend.shape(value)) != tuple(variable.shape):
+        raise ValueError(
+            f"StatelessScope: the value given for variable '{variable.path}' has shape "
+            f"{tuple(backend.shape(value))}, but the variable's shape is {tuple(variable.shape)}; pass one value of "
+            "the variable's shape per variable."
+        )
+    return value
 
 
 class SymbolicScope(StatelessScope):
@@ -170,13 +215,32 @@ class Variable:
         self.constraint = None  # applied by optimizers after each update
         self.regularizer = None
 
+    @classmethod
+    def _around_handle(cls, handle, *, backend, trainable, name):
+        """A variable whose handle is ``handle``, an object of the engine that exists already (a parameter of an
+        engine's own module): reads and assignments go to that very object, no copy is made."""
+        self = object.__new__(cls)
+        self._backend = backend
+        self._handle = handle
+        self.trainable = bool(trainable)
+        self.autocast, self.aggregation, self.synchronization = True, "none", "auto"
+        self._uid = next(_uid)
+        self.name = name
+        path_of = cls._path_of
+        self.path = path_of(name) if path_of is not None else name
+        self.constraint = None
+        self.regularizer = None
+        return self
+
     @property
     def backend(self):
         return self._backend
 
     @property
     def handle(self):
-        """The backend's own mutable object (leaf Tensor, Parameter, tf.Variable, ...)."""
+        """The backend's own mutable object (leaf Tensor, Parameter, ...). On TensorFlow, where a variable acts as a
+        resource variable for the tape, it is the resource tensor of the ``tf.Variable`` (backend code reads the
+        ``tf.Variable`` itself from ``_handle``)."""
         return self._handle
 
     @property

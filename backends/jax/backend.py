@@ -18,6 +18,8 @@ import jax
 
 from highlevel.backends.contract import Backend, Capabilities
 
+from . import pytree as _pytree  # noqa: F401  (Variables become JAX pytrees)
+from .abstract_eval import JaxAbstractEvalMixin
 from .control_flow import ControlFlowOps
 from .core import CoreOps, JaxVariableHandle
 from .distribution import JaxDistributionMixin
@@ -35,6 +37,7 @@ from .training import TrainingOps
 
 
 class JaxBackend(
+    JaxAbstractEvalMixin,
     CoreOps,
     JaxRandomOps,
     MathOps,

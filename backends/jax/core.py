@@ -139,6 +139,11 @@ class CoreOps:
             x = cv.convert(x)
         return tuple(int(d) for d in x.shape)
 
+    def jax_functions(self):
+        from .jax_functions import JaxFunctions
+
+        return JaxFunctions
+
     def dtype(self, x):
         if isinstance(x, Variable):
             x = x.value

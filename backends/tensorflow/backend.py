@@ -13,6 +13,7 @@ import tensorflow as tf
 
 from highlevel.backends.contract import Backend, Capabilities, Variable
 
+from .abstract_eval import TensorFlowAbstractEvalMixin
 from .activations import ActivationOps
 from .control_flow import ControlFlowOps
 from .conv import ConvOps
@@ -25,6 +26,7 @@ from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
 from .random import TensorFlowRandomOps
 from .reduce_ops import ReduceOps
+from .saved_model import SavedModelOps
 from .scatter_segment import ScatterSegmentOps
 from .shape_ops import ShapeOps
 from .spectral import TensorFlowSpectralMixin
@@ -44,6 +46,7 @@ tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 
 class TensorFlowBackend(
+    TensorFlowAbstractEvalMixin,
     TensorFlowDistributionMixin,
     TensorFlowRandomOps,
     CoreOps,
@@ -57,6 +60,7 @@ class TensorFlowBackend(
     ControlFlowOps,
     ScatterSegmentOps,
     TrainingOps,
+    SavedModelOps,
     TensorFlowLinalgMixin,
     TensorFlowSpectralMixin,
     TensorFlowDataPipelineOps,

@@ -163,6 +163,12 @@ class CoreOps:
         return tf.identity(convert(x))
 
     # --------------------------------------------------------------- variables
+    def interop_base_class(self, kind):
+        # Variables act as resource variables (the tape watches them) and layers are trackable (checkpoints).
+        from .interop import TrackableLayer, TrackableVariable
+
+        return {"variable": TrackableVariable, "layer": TrackableLayer}.get(kind)
+
     def make_variable_handle(self, tensor, trainable):
         return tf.Variable(convert(tensor), trainable=bool(trainable))
 

@@ -10,7 +10,7 @@ class TrainingOps(TrainingContract):
     def variables_value_and_grad(self, fn, variables):
         if _scopes.stack:  # inside a stateless scope the values are not the variables: use the generic path
             return super().variables_value_and_grad(fn, variables)
-        handles = [v.handle for v in variables]
+        handles = [v._handle for v in variables]  # the tf.Variables
         with tf.GradientTape(watch_accessed_variables=False) as tape:
             for h in handles:
                 tape.watch(h)

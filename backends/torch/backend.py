@@ -10,12 +10,14 @@
 
 from highlevel.backends.contract import Backend, Capabilities
 
+from .abstract_eval import TorchAbstractEvalMixin
 from .control_flow import TorchControlFlowMixin
 from .core import TorchCoreMixin
 from .distribution import TorchDistributionMixin
 from .fused import TorchFusedMixin
 from .linalg import TorchLinalgMixin
 from .math_ops import TorchMathMixin
+from .module_wrapping import TorchModuleWrappingMixin
 from .nn_more import TorchNNMoreMixin
 from .nn_ops import TorchNNMixin
 from .numpy_array import TorchNumpyArrayMixin
@@ -29,6 +31,7 @@ from .training import TorchTrainingMixin
 
 
 class TorchBackend(
+    TorchAbstractEvalMixin,
     TorchCoreMixin,
     TorchRandomMixin,
     TorchMathMixin,
@@ -45,6 +48,7 @@ class TorchBackend(
     TorchDistributionMixin,
     TorchLinalgMixin,
     TorchSpectralMixin,
+    TorchModuleWrappingMixin,
     Backend,
 ):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.

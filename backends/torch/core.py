@@ -162,6 +162,13 @@ class TorchCoreMixin:
         return cv.convert(x).clone()
 
     # --------------------------------------------------------------- variables
+    def interop_base_class(self, kind):
+        if kind == "layer":
+            from .module_layer import ModuleLayer
+
+            return ModuleLayer
+        return None
+
     def make_variable_handle(self, tensor, trainable):
         t = cv.convert(tensor).detach().clone()
         return torch.nn.Parameter(t, requires_grad=bool(trainable) and cv.is_float(t))

@@ -27,7 +27,12 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from highlevel.backends.contract import replay as _replay
-from highlevel.backends.contract.replay import HostReadError, unwrap_backend_methods, wrap_backend_methods
+from highlevel.backends.contract.replay import (
+    HostReadError,
+    NotReplayable,
+    unwrap_backend_methods,
+    wrap_backend_methods,
+)
 
 # torch calls that hand a tensor's values to the host
 _HOST_READS = frozenset(
@@ -43,6 +48,11 @@ _HOST_READS = frozenset(
         torch.Tensor.__complex__,
     }
 )
+
+
+# autograd driven by the step itself rather than by the engine's gradient method
+_OWN_BACKWARD = frozenset({torch.Tensor.backward, torch.autograd.backward})
+_GRAD_ATTRIBUTE = torch.Tensor.grad
 
 
 def _writes_in_place(name):
@@ -70,6 +80,13 @@ class _Mode(TorchFunctionMode):
             raise HostReadError(
                 f"torch.Tensor.{name}() read a value of the step on the host while the step was being recorded "
                 "for replay (as under jax.jit, a replayed step does not run its Python code again)"
+            )
+        if func in _OWN_BACKWARD or getattr(func, "__self__", None) is _GRAD_ATTRIBUTE:
+            # A step that runs autograd itself (the PyTorch style of train_step: loss.backward(), then the .grad of
+            # each weight): its gradients come from autograd's side effects, which a replay would not repeat.
+            raise NotReplayable(
+                f"the step ran autograd itself ({name}: loss.backward() or a tensor's .grad); such a step runs "
+                "eagerly, as written"
             )
         if name == "__get__":  # attribute reads (shape, dtype, requires_grad, ...): metadata, not operations
             return func(*args, **kwargs)

@@ -16,6 +16,7 @@ reduces them (``reduction="sum_over_batch_size"`` by default).
 [0.6, 0.5]
 """
 
+from .circle_losses import Circle, circle
 from .crossentropy_losses import (
     BinaryCrossentropy,
     BinaryFocalCrossentropy,
@@ -28,8 +29,11 @@ from .crossentropy_losses import (
     categorical_focal_crossentropy,
     sparse_categorical_crossentropy,
 )
+from .ctc_losses import CTC, ctc
 from .hinge_losses import CategoricalHinge, Hinge, SquaredHinge, categorical_hinge, hinge, squared_hinge
 from .loss import Loss, LossFunctionWrapper
+from .noisy_label_losses import CategoricalGeneralizedCrossEntropy, categorical_generalized_cross_entropy
+from .overlap_losses import Dice, Tversky, dice, tversky
 from .probabilistic_losses import KLDivergence, Poisson, kl_divergence, poisson
 from .reduction import REDUCTIONS, reduce_weighted_values
 from .regression_losses import (
@@ -65,10 +69,14 @@ __all__ = [
     "BCE",
     "BinaryCrossentropy",
     "BinaryFocalCrossentropy",
+    "CTC",
     "CategoricalCrossentropy",
     "CategoricalFocalCrossentropy",
+    "CategoricalGeneralizedCrossEntropy",
     "CategoricalHinge",
+    "Circle",
     "CosineSimilarity",
+    "Dice",
     "EPSILON",
     "Hinge",
     "Huber",
@@ -89,14 +97,19 @@ __all__ = [
     "REDUCTIONS",
     "SparseCategoricalCrossentropy",
     "SquaredHinge",
+    "Tversky",
     "bce",
     "binary_crossentropy",
     "binary_focal_crossentropy",
     "categorical_crossentropy",
     "categorical_focal_crossentropy",
+    "categorical_generalized_cross_entropy",
     "categorical_hinge",
+    "circle",
     "cosine_similarity",
+    "ctc",
     "deserialize",
+    "dice",
     "get",
     "hinge",
     "huber",
@@ -118,4 +131,5 @@ __all__ = [
     "serialize",
     "sparse_categorical_crossentropy",
     "squared_hinge",
+    "tversky",
 ]

@@ -105,15 +105,21 @@ def divide_no_nan(x, y):
 
 
 def _count(values):
-    """The number of elements of ``values``, a Python int (shapes are static, also when traced)."""
+    """The number of elements of ``values``, a Python int (shapes are static, also when traced), or None for a
+    symbolic tensor with an unknown size (a loss called on ``hl.Input`` tensors)."""
     n = 1
     for d in ops.shape(values):
+        if d is None:
+            return None
         n *= d
     return n
 
 
 def _num_elements(values, dtype):
-    return ops.convert_to_tensor(float(_count(values)), dtype=dtype)
+    n = _count(values)
+    if n is None:
+        return ops.cast(ops.size(values), dtype)
+    return ops.convert_to_tensor(float(n), dtype=dtype)
 
 
 def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
@@ -129,7 +135,10 @@ def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
         else:
             # The count is a Python int: one division (no zero test) instead of a divide-no-nan on tensors.
             n = _count(values)
-            loss = loss / float(n) if n else ops.zeros_like(loss)
+            if n is None:  # symbolic, of unknown size: the count is a tensor too
+                loss = divide_no_nan(loss, ops.cast(ops.size(values), ops.dtype(loss)))
+            else:
+                loss = loss / float(n) if n else ops.zeros_like(loss)
     return loss
 
 

@@ -84,7 +84,7 @@ def huber(y_true, y_pred, delta=1.0):
     error = y_pred - y_true
     abs_error = ops.abs(error)
     quadratic = 0.5 * ops.square(error)
-    linear = delta * abs_error - 0.5 * ops.square(delta)
+    linear = ops.multiply(delta, abs_error) - 0.5 * ops.square(delta)  # delta, a tensor, first: ops decides
     return ops.mean(ops.where(abs_error <= delta, quadratic, linear), axis=-1)
 
 

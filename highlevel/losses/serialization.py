@@ -20,8 +20,12 @@ function losses. :func:`deserialize` returns functions as functions, as Keras do
 
 import inspect
 
+from . import circle_losses as circle_mod
 from . import crossentropy_losses as crossentropy
+from . import ctc_losses as ctc_mod
 from . import hinge_losses as hinge
+from . import noisy_label_losses as noisy
+from . import overlap_losses as overlap
 from . import probabilistic_losses as probabilistic
 from . import regression_losses as regression
 from .loss import Loss, LossFunctionWrapper
@@ -46,6 +50,11 @@ _CLASSES = (
     hinge.Hinge,
     hinge.SquaredHinge,
     hinge.CategoricalHinge,
+    ctc_mod.CTC,
+    noisy.CategoricalGeneralizedCrossEntropy,
+    circle_mod.Circle,
+    overlap.Dice,
+    overlap.Tversky,
 )
 
 _FUNCTIONS = (
@@ -66,6 +75,11 @@ _FUNCTIONS = (
     hinge.hinge,
     hinge.squared_hinge,
     hinge.categorical_hinge,
+    ctc_mod.ctc,
+    noisy.categorical_generalized_cross_entropy,
+    circle_mod.circle,
+    overlap.dice,
+    overlap.tversky,
 )
 
 #: Every name :func:`get` and :func:`deserialize` accept: classes, functions and Keras' aliases.

@@ -23,7 +23,7 @@ inside ``tf.function``.
 import numpy as np
 
 from highlevel import ops
-from highlevel.backends.contract import Variable
+from highlevel.backends.contract import StatelessScope, Variable
 from highlevel.config import floatx
 from highlevel.naming import to_snake_case, unique_name
 
@@ -114,6 +114,52 @@ class Metric:
         for m in self._metrics:
             m.reset_state()
 
+    # ----------------------------------------------------------- stateless
+    def _check_metric_values(self, metric_variables, method):
+        expected = len(self.variables)
+        if len(metric_variables) != expected:
+            raise ValueError(
+                f"{type(self).__name__}.{method}(): `metric_variables` must hold one value per variable of "
+                f"`metric.variables` ({expected}), in that order; received {len(metric_variables)}."
+            )
+
+    def stateless_update_state(self, metric_variables, *args, **kwargs):
+        """:meth:`update_state` as a pure function: takes the state's values, returns the new ones, assigns nothing.
+
+        Args:
+            metric_variables: one value per variable of :attr:`variables`.
+            *args, **kwargs: what :meth:`update_state` takes.
+
+        Returns:
+            The list of new state values.
+
+        >>> import highlevel as hl
+        >>> m = hl.metrics.Mean()
+        >>> state = m.stateless_update_state(m.variables, [1.0, 3.0])
+        >>> float(m.stateless_result(state)), float(m.result())
+        (2.0, 0.0)
+        >>> [float(v) for v in m.stateless_reset_state()]
+        [0.0, 0.0]
+        """
+        self._check_metric_values(metric_variables, "stateless_update_state")
+        variables = self.variables
+        with StatelessScope(list(zip(variables, metric_variables))) as scope:
+            self.update_state(*args, **kwargs)
+        return [_current(scope, v, given) for v, given in zip(variables, metric_variables)]
+
+    def stateless_result(self, metric_variables):
+        """:meth:`result` computed from the given state values instead of the variables'."""
+        self._check_metric_values(metric_variables, "stateless_result")
+        with StatelessScope(list(zip(self.variables, metric_variables))):
+            return self.result()
+
+    def stateless_reset_state(self):
+        """The state values :meth:`reset_state` would assign, as a list; the variables keep theirs."""
+        variables = self.variables
+        with StatelessScope() as scope:
+            self.reset_state()
+        return [_current(scope, v, v) for v in variables]
+
     def __call__(self, *args, **kwargs):
         """Updates the state with one batch and returns the new :meth:`result`."""
         self.update_state(*args, **kwargs)
@@ -130,3 +176,11 @@ class Metric:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}>"
+
+
+def _current(scope, variable, given):
+    """The value ``variable`` has at the end of ``scope``: assigned there, or the one it was given."""
+    value = scope.get_current_value(variable)
+    if value is None:
+        value = given.value if isinstance(given, Variable) else given
+    return value

@@ -25,7 +25,10 @@ from highlevel.naming import to_snake_case
 from . import accuracy_metrics as acc
 from . import auc as auc_module
 from . import confusion_metrics as conf
+from . import constrained_metrics as constrained
+from . import correlation_metrics as corr
 from . import f_score_metrics as fscore
+from . import iou_metrics as iou
 from . import loss_metrics as lossm
 from . import reduction_metrics as red
 from . import regression_metrics as reg
@@ -67,6 +70,17 @@ _CLASSES = (
     acc.SparseTopKCategoricalAccuracy,
     fscore.F1Score,
     fscore.FBetaScore,
+    constrained.SensitivityAtSpecificity,
+    constrained.SpecificityAtSensitivity,
+    constrained.PrecisionAtRecall,
+    constrained.RecallAtPrecision,
+    corr.PearsonCorrelation,
+    corr.ConcordanceCorrelation,
+    iou.IoU,
+    iou.BinaryIoU,
+    iou.MeanIoU,
+    iou.OneHotIoU,
+    iou.OneHotMeanIoU,
 )
 
 #: Every name :func:`get` and :func:`deserialize` accept.
@@ -97,6 +111,8 @@ _FUNCTIONS = {
         acc.top_k_categorical_accuracy,
         acc.sparse_top_k_categorical_accuracy,
         reg.cosine_similarity,
+        corr.pearson_correlation,
+        corr.concordance_correlation,
     )
 }
 

@@ -180,6 +180,22 @@ class Functional(Model):
             raise ValueError(f"Model '{self.name}' expects {n} inputs ({self.input_names}), but received {got}.")
         return list(inputs)
 
+    @staticmethod
+    def _adjust_input_rank(kt, value):
+        """Keras's one-axis rank adaptation: data one rank short of an Input whose last size is 1 gains that axis
+        (``(N, 28, 28)`` for ``Input((28, 28, 1))``); data one rank over it with a last size of 1 loses that axis.
+        Any other mismatch is left for the shape check to report."""
+        rank, expected = len(value.shape), len(kt.shape)
+        if rank == expected - 1 and kt.shape[-1] == 1:
+            from highlevel import ops
+
+            return ops.expand_dims(value, -1)
+        if rank == expected + 1 and value.shape[-1] == 1:
+            from highlevel import ops
+
+            return ops.squeeze(value, -1)
+        return value
+
     def _check_input_shape(self, index, kt, shape):
         expected = kt.shape
         if len(shape) != len(expected) or any(
@@ -209,6 +225,7 @@ class Functional(Model):
                     value = backend.convert_to_tensor(value, dtype=kt.dtype)
                 elif backend.dtype(value) != kt.dtype:
                     value = backend.cast(value, kt.dtype)
+            value = self._adjust_input_rank(kt, value)
             self._check_input_shape(i, kt, value.shape)
             values[id(kt)] = value
         for node in self._nodes:

@@ -28,6 +28,8 @@ class Sequential(Model):
         name: the model's name.
     """
 
+    _not_framework_children = ("_graph",)  # the same layers as _stack
+
     def __init__(self, layers=None, trainable=True, name=None):
         super().__init__(trainable=trainable, name=name)
         self._stack = []

@@ -7,6 +7,7 @@ few ops highlevel adds (``value_and_grad``, ``grad``, ``dense``, ...).
 """
 
 import builtins
+import functools
 
 import numpy as _np
 
@@ -111,15 +112,28 @@ def value_and_grad(fn, argnums=0, has_aux=False):
     ``fn`` takes tensors (or nested lists/tuples/dicts of tensors) and returns a scalar tensor (or
     ``(scalar, aux)`` with ``has_aux``). The returned function gives ``(value, grads)`` or
     ``((value, aux), grads)``; ``grads`` mirrors the structure of the argument(s) at ``argnums``
-    (an int or a tuple of ints). Integer inputs get no gradient (``None``)."""
+    (an int or a tuple of ints). Integer inputs get no gradient (``None``). Keyword arguments of the returned
+    function go to ``fn`` as they are and get no gradient, as with ``jax.value_and_grad``."""
     _args.function(fn, "fn", "value_and_grad")
-    return _door.call("value_and_grad", fn, argnums=_args.argnums(argnums, "value_and_grad"), has_aux=has_aux)
+    return _passing_keywords("value_and_grad", fn, _args.argnums(argnums, "value_and_grad"), has_aux)
 
 
 def grad(fn, argnums=0, has_aux=False):
     """Like :meth:`value_and_grad`, returning only the gradient (and aux)."""
     _args.function(fn, "fn", "grad")
-    return _door.call("grad", fn, argnums=_args.argnums(argnums, "grad"), has_aux=has_aux)
+    return _passing_keywords("grad", fn, _args.argnums(argnums, "grad"), has_aux)
+
+
+def _passing_keywords(name, fn, argnums, has_aux):
+    """The engine's ``name`` transform of ``fn``, whose result also takes keyword arguments (passed to ``fn``)."""
+    plain = _door.call(name, fn, argnums=argnums, has_aux=has_aux)
+
+    def transformed(*args, **kwargs):
+        if not kwargs:
+            return plain(*args)
+        return _door.call(name, functools.partial(fn, **kwargs), argnums=argnums, has_aux=has_aux)(*args)
+
+    return transformed
 
 
 def getitem(x, key):

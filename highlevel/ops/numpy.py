@@ -796,8 +796,35 @@ def repeat(x, repeats, axis=None):
 
 
 def broadcast_to(x, shape):
-    """``x`` broadcast to ``shape``."""
+    """``x`` broadcast to ``shape``.
+
+    For a symbolic ``x`` (from ``hl.Input``), ``shape`` may hold None, an unknown size, as ``ops.shape`` of a
+    symbolic tensor gives: ``ops.broadcast_to(x, ops.shape(y))`` with a batch size of None.
+
+    >>> import highlevel as hl
+    >>> hl.ops.broadcast_to(hl.Input((1, 3)), (None, 4, 3)).shape
+    (None, 4, 3)
+    """
+    if isinstance(shape, (tuple, list)) and builtins.any(d is None for d in shape):
+        return _broadcast_to_unknown(x, tuple(shape))
     return _door.call("broadcast_to", x, _args.shape(shape, "broadcast_to"))
+
+
+def _broadcast_to_unknown(x, shape):
+    if not isinstance(x, KerasTensor):
+        raise ValueError(
+            f"broadcast_to: `shape` has an unknown (None) size, {shape}, which only a symbolic tensor can take; "
+            f"received a tensor of shape {tuple(_args.shape_of(x))}. Pass ops.shape(y) of a real tensor, or ints."
+        )
+    known = tuple(d for d in shape if d is not None)
+    _args.shape(known, "broadcast_to")  # the known sizes are ints >= 0
+    compatible = len(shape) >= x.ndim and builtins.all(
+        d is None or s is None or s == 1 or s == d for d, s in zip(shape[len(shape) - x.ndim :], x.shape)
+    )
+    if not compatible:
+        raise ValueError(f"broadcast_to: a tensor of shape {x.shape} cannot be broadcast to shape {shape}.")
+    out = KerasTensor(shape, x.dtype)
+    return _door.symbolic_node("broadcast_to", (x, shape), {}, out)
 
 
 def flip(x, axis=None):

@@ -386,6 +386,55 @@ class Optimizer:
         self.iterations.assign_add(1)
         return self.iterations
 
+    def stateless_apply(self, optimizer_variables, grads, trainable_variables):
+        """One step of :meth:`apply` as a pure function of values: nothing is assigned.
+
+        The JAX style of training (``jax.jit`` over the state) calls it inside a traced step; it works the same on
+        every engine.
+
+        Args:
+            optimizer_variables: one value per variable of :attr:`variables` (the current state).
+            grads: one gradient (or None) per variable the optimizer was built with.
+            trainable_variables: one value per variable the optimizer was built with.
+
+        Returns:
+            ``(new_trainable_values, new_optimizer_values)``, two lists in the same orders.
+
+        Raises:
+            ValueError: the optimizer is not built, or a list has the wrong length.
+
+        >>> import highlevel as hl
+        >>> w = hl.Variable([1.0, 2.0])
+        >>> opt = hl.optimizers.SGD(learning_rate=0.5)
+        >>> opt.build([w])
+        >>> new_w, new_state = opt.stateless_apply(opt.variables, [hl.ops.ones((2,))], [w.value])
+        >>> hl.ops.convert_to_numpy(new_w[0]).tolist(), w.numpy().tolist(), int(new_state[0])
+        ([0.5, 1.5], [1.0, 2.0], 1)
+        """
+        if not self.built:
+            raise ValueError(
+                f"stateless_apply() needs a built optimizer, but {type(self).__name__} '{self.name}' is not built: "
+                "call optimizer.build(model.trainable_variables) first."
+            )
+        own, known = self.variables, list(self._trainable_variables)
+        for what, given, expected in (
+            ("optimizer_variables", optimizer_variables, own),
+            ("trainable_variables", trainable_variables, known),
+            ("grads", grads, known),
+        ):
+            if len(given) != len(expected):
+                raise ValueError(
+                    f"stateless_apply(): `{what}` must hold one value per variable "
+                    f"({'optimizer.variables' if expected is own else 'variable the optimizer was built with'}): "
+                    f"expected {len(expected)}, received {len(given)}."
+                )
+        mapping = list(zip(known, trainable_variables)) + list(zip(own, optimizer_variables))
+        with StatelessScope(mapping) as scope:
+            self.apply(list(grads))
+        new_trainable = [_current(scope, v, value) for v, value in zip(known, trainable_variables)]
+        new_state = [_current(scope, v, value) for v, value in zip(own, optimizer_variables)]
+        return new_trainable, new_state
+
     def scale_loss(self, loss):
         """The loss the trainer differentiates: times ``loss_scale_factor`` when set (``apply`` divides the
         gradients by it again), else unchanged."""
@@ -501,6 +550,14 @@ class Optimizer:
         if isinstance(config.get("learning_rate"), dict):
             config["learning_rate"] = deserialize_schedule(config["learning_rate"], custom_objects)
         return cls(**config)
+
+
+def _current(scope, variable, given):
+    """The value ``variable`` has at the end of ``scope``: assigned there, or the one it was given."""
+    value = scope.get_current_value(variable)
+    if value is None:
+        value = given.value if isinstance(given, Variable) else given
+    return value
 
 
 def _clip_by_norm(g, clipnorm):

@@ -26,7 +26,8 @@ def _symbolic(shape, dtype):
     ``ops.shape(x)`` holds None for the batch size, and a draw of that shape can only be described, not
     made (the layer's call draws for real when the model runs). The seed generator does not advance.
     """
-    shape = tuple(shape)
+    if not isinstance(shape, (list, tuple)):  # an int, or a shape tensor (``tf.shape(x)`` inside a graph)
+        return None
     if any(d is None for d in shape):
         return KerasTensor(shape, dtype=dtype)
     return None

@@ -21,6 +21,7 @@ import tempfile
 import zipfile
 import zlib
 
+from . import file_safety
 from .errors import InvalidFileError, UnsafeFileError
 
 # What zipfile raises on a corrupt or truncated archive (it has no single error type).
@@ -69,11 +70,14 @@ def atomic_write(path, data):
             The destination is untouched and the temporary file removed.
     """
     path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
+    target = file_safety.save_target(path)  # through a link: the file it points to
+    folder = os.path.dirname(os.path.abspath(target))
     if not os.path.isdir(folder):
         raise FileNotFoundError(f"Cannot save to {path!r}: the folder {folder!r} does not exist.")
+    file_safety.remove_stale_temporaries(target)
+    mode = file_safety.mode_for(target)
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=file_safety.temporary_prefix(target), suffix=".tmp")
     except OSError as e:
         raise _save_error(e, path, f"creating a temporary file in {folder!r}") from e
     step = "writing"
@@ -85,10 +89,12 @@ def atomic_write(path, data):
                 f.write(data)
             step = "flushing"
             f.flush()
+            step = "setting the permissions"
+            os.fchmod(f.fileno(), mode)  # mkstemp makes 0600: give what open() would, or what the old file had
             step = "syncing to disk"
             os.fsync(f.fileno())
         step = "replacing the destination"
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException as e:
         try:
             os.unlink(tmp)
@@ -147,7 +153,8 @@ def write_folder(path, members):
             f"Cannot save an unzipped model to {path!r}: a file of that name exists. Pass "
             "zipped=True (or None) to write one file, or choose another path."
         )
-    new = tempfile.mkdtemp(dir=parent, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    file_safety.remove_stale_temporaries(path)
+    new = tempfile.mkdtemp(dir=parent, prefix=file_safety.temporary_prefix(path), suffix=".tmp")
     try:
         for name, payload in members.items():
             target = os.path.join(new, *name.split("/"))
@@ -158,7 +165,7 @@ def write_folder(path, members):
                 os.fsync(f.fileno())
         old = None
         if os.path.exists(path):
-            old = tempfile.mkdtemp(dir=parent, prefix="." + os.path.basename(path) + ".old-")
+            old = tempfile.mkdtemp(dir=parent, prefix=file_safety.temporary_prefix(path) + "old-")
             os.rmdir(old)
             os.replace(path, old)
         os.replace(new, path)
@@ -247,8 +254,7 @@ def read_archive(path, expected, required=None, prefixes=()):
     """
     path = os.fspath(path)
     required = set(expected if required is None else required)
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"No model file at {path!r}.")
+    file_safety.check_regular_file(path, "a model file")
     try:
         zf = zipfile.ZipFile(path, "r")
     except _ZIP_ERRORS as e:

@@ -19,7 +19,7 @@ import tempfile
 
 from highlevel import config as hl_config
 
-from . import archive, build_io, config_io, safetensors_io, weights_io
+from . import archive, build_io, config_io, file_safety, safetensors_io, weights_io
 from .errors import InvalidFileError
 from .object_registry import CustomObjectScope
 
@@ -293,6 +293,7 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
     if kwargs:
         raise TypeError(f"load_weights got unexpected keyword arguments {sorted(kwargs)}.")
     path = os.fspath(filepath)
+    file_safety.check_regular_file(path, "a weights file")  # /dev/zero never ends; a FIFO blocks
     size = os.path.getsize(path)
     if size > archive.MAX_MEMBER_BYTES:
         raise InvalidFileError(f"{path!r} is {size} bytes, over the bound of {archive.MAX_MEMBER_BYTES}.")

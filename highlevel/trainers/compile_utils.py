@@ -40,6 +40,13 @@ def _match(spec, names, what):
     return [spec] * len(names)  # one entry for every output, as Keras does with a single loss
 
 
+class _Shaped:
+    """Something with a ``shape``: an output's recorded shape, checked like a tensor."""
+
+    def __init__(self, shape):
+        self.shape = shape
+
+
 class CompileLoss:
     """The total loss of a (possibly multi-output) model: the weighted sum of its outputs' losses."""
 
@@ -63,7 +70,23 @@ class CompileLoss:
             metrics.Mean(name=f"{n}_loss") if l is not None and len(names) > 1 else None
             for n, l in zip(names, self.losses)
         ]
+        # The outputs' shapes (batch axis left open), against which each fit/evaluate checks its targets.
+        _, preds = _flatten_outputs(y_pred, self._output_names)
+        self._pred_shapes = [(None, *tuple(p.shape)[1:]) if hasattr(p, "shape") else None for p in preds]
         self.built = True
+        self.check_targets(y_true)
+
+    def check_targets(self, y_true):
+        """Raises a clear error when a target's shape cannot match its output under an element-wise loss (see
+        :mod:`highlevel.losses.target_shapes`); called on the first batch of every ``fit`` and ``evaluate``."""
+        from highlevel.losses.target_shapes import check_targets
+
+        if not self.built or y_true is None:
+            return
+        trues = self._flatten_targets(y_true, len(self._pred_shapes))
+        for loss, t, shape, name in zip(self.losses, trues, self._pred_shapes, self.names):
+            if loss is not None and t is not None and shape is not None:
+                check_targets(loss, t, _Shaped(shape), name)
 
     @property
     def metrics(self):

@@ -8,6 +8,7 @@ long as they use ``hl.ops`` and change state only through ``variable.assign``.
 """
 
 import contextlib
+import warnings
 
 import numpy as np
 
@@ -20,13 +21,19 @@ from highlevel.layer import layer_walk_cache
 from highlevel.masking import get_keras_mask, set_keras_mask
 from highlevel.optimizers.optimizer import Optimizer
 
+from . import arguments
 from .compile_utils import CompileLoss, CompileMetrics
 from .data_adapters import ArrayDataAdapter, EpochIterator, get_data_adapter
 from .data_adapters.utils import train_validation_split, unpack_x_y_sample_weight
+from .stateless import StatelessTraining
 
 
-class Trainer:
-    """The training API of :class:`highlevel.Model` (Keras 3's ``Trainer``)."""
+class Trainer(StatelessTraining):
+    """The training API of :class:`highlevel.Model` (Keras 3's ``Trainer``).
+
+    A ``train_step``, ``test_step`` or ``predict_step`` override may take ``(state, data)`` instead of ``data``
+    (the JAX style; see :mod:`highlevel.trainers.stateless`).
+    """
 
     _compiled = False
     # Defaults for a model that predicts without having been compiled.
@@ -172,7 +179,9 @@ class Trainer:
 
     @property
     def metrics(self):
-        """The loss tracker and every compiled metric (and those of sub-layers' ``metrics`` attributes)."""
+        """The metrics ``fit`` resets and reports, loss first: the loss tracker, the compiled losses' and metrics'
+        trackers, then the metrics the model and its layers hold as attributes (``self.mae = hl.metrics.Mean()``),
+        as in Keras. A subclass may override the property to choose its own list."""
         out = []
         if self._compiled:
             out.append(self._loss_tracker)
@@ -180,7 +189,57 @@ class Trainer:
                 out.extend(self._compile_loss.metrics)
             if self._compile_metrics is not None:
                 out.extend(self._compile_metrics.metrics)
+        out.extend(self._attribute_metrics(exclude={id(m) for m in out} | {id(getattr(self, "_loss_tracker", None))}))
         return out
+
+    def _attribute_metrics(self, exclude):
+        from highlevel.layer import _NOT_TRACKED, _collect
+        from highlevel.metrics.metric import Metric
+
+        found, seen = [], set(exclude)
+        for layer in self._flatten_layers():
+            if layer is not self and isinstance(layer, Trainer):
+                continue  # a nested model's own trackers belong to its own fit
+            for key, value in layer.__dict__.items():
+                if key not in _NOT_TRACKED:
+                    _collect(value, Metric, found, seen)
+        return found
+
+    # Keras 2's hooks for a custom train_step, kept (deprecated) by Keras 3: they run the compiled loss and metrics.
+    def compiled_loss(self, y, y_pred, sample_weight=None, regularization_losses=None):
+        """The compiled loss of ``y_pred`` against ``y``, plus ``regularization_losses`` (deprecated: use
+        :meth:`compute_loss`).
+
+        As Keras 2's ``compiled_loss`` did, the value is also recorded in the ``loss`` entry of :attr:`metrics`,
+        so that a ``train_step`` returning ``{m.name: m.result() for m in self.metrics}`` reports it.
+
+        Args:
+            y, y_pred: the targets and the model's outputs.
+            sample_weight: optional weights, as in ``fit``.
+            regularization_losses: a list of scalar losses to add (``self.losses``); None adds none.
+        """
+        self._assert_compiled("compiled_loss")
+        warnings.warn(
+            "model.compiled_loss(...) is deprecated; use model.compute_loss(x, y, y_pred, sample_weight) instead.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if self._compile_loss is None:
+            raise ValueError(
+                f"model.compiled_loss(...): model '{self.name}' was compiled without a loss; pass `loss=` to compile()."
+            )
+        total = self._compile_loss(y, y_pred, sample_weight)
+        for value in regularization_losses or ():
+            total = total + value
+        self._loss_tracker.update_state(total, sample_weight=_batch_size(y_pred))
+        return total
+
+    @property
+    def compiled_metrics(self):
+        """The compiled metrics (deprecated: use :meth:`compute_metrics`); ``model.compiled_metrics.update_state(y,
+        y_pred, sample_weight)`` updates them, as in Keras."""
+        self._assert_compiled("compiled_metrics")
+        return _CompiledMetricsShim(self)
 
     @property
     def metrics_names(self):
@@ -240,8 +299,15 @@ class Trainer:
                 results[m.name] = r
         return results
 
-    def train_step(self, data):
-        """One optimization step on a batch; returns the metrics' results."""
+    def train_step(self, *args):
+        """One optimization step on a batch: ``train_step(data)`` returns the metrics' results.
+
+        Called as ``train_step(state, data)`` (from the ``super()`` call of an override in the JAX style), it is the
+        same step as a pure function of the state: returns ``(logs, new_state)`` and assigns nothing.
+        """
+        data = _one_batch("train_step", args)
+        if data is None:
+            return self._stateless_default("train_step", *args)
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         loss, y_pred = self._train_update(x, y, sample_weight)
         with step_sync.metric_sync(self, x) as sync:  # under a distribution: adds up the replicas' updates
@@ -276,8 +342,12 @@ class Trainer:
             loss = ops.where(only_if, loss, float("nan"))
         return loss, y_pred
 
-    def test_step(self, data):
-        """Evaluates one batch; returns the metrics' results."""
+    def test_step(self, *args):
+        """Evaluates one batch: ``test_step(data)`` returns the metrics' results; ``test_step(state, data)`` (the
+        JAX style) returns ``(logs, (trainable, non_trainable, metrics) values)`` and assigns nothing."""
+        data = _one_batch("test_step", args)
+        if data is None:
+            return self._stateless_default("test_step", *args)
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         loss, y_pred = self._test_forward(x, y, sample_weight)
         with step_sync.metric_sync(self, x) as sync:
@@ -321,8 +391,12 @@ class Trainer:
             for name in (step_name, "compute_metrics", "get_metrics_result")
         )
 
-    def predict_step(self, data):
-        """The model's outputs for one batch."""
+    def predict_step(self, *args):
+        """The model's outputs for one batch: ``predict_step(data)``; ``predict_step(state, data)`` (the JAX style)
+        returns ``(outputs, non_trainable_values)`` and assigns nothing."""
+        data = _one_batch("predict_step", args)
+        if data is None:
+            return self._stateless_default("predict_step", *args)
         x, _, _ = unpack_x_y_sample_weight(data)
         return self(x, training=False)
 
@@ -349,6 +423,8 @@ class Trainer:
                     self._compile_metrics.update_state(y, y_pred, sample_weight)
                     for m in self._compile_metrics.metrics:
                         m.reset_state()
+        elif self._compiled and y is not None and self._compile_loss is not None:
+            self._compile_loss.check_targets(y)  # a later fit or evaluate: its targets against the outputs
         if self._compiled and not getattr(self.optimizer, "built", False):
             self.optimizer.build(self.trainable_variables)
 
@@ -445,13 +521,15 @@ class Trainer:
         :meth:`_lean_train_step`). Check ``_lean_train_function`` after the call to know which."""
         if not batch_logs and self._logs_on_demand("train_step"):
             return self._step_function("_lean_train_function", self._lean_train_step, with_optimizer=True)
-        return self._step_function("_train_function", self.train_step, with_optimizer=True)
+        step = self._stateful_form("train_step") or self.train_step
+        return self._step_function("_train_function", step, with_optimizer=True)
 
     def _make_test_function(self, batch_logs=True):
         """The compiled test step; without ``batch_logs``, a lean one where the model allows it."""
         if not batch_logs and self._logs_on_demand("test_step"):
             return self._step_function("_lean_test_function", self._lean_test_step, with_optimizer=False)
-        return self._step_function("_test_function", self.test_step, with_optimizer=False)
+        step = self._stateful_form("test_step") or self.test_step
+        return self._step_function("_test_function", step, with_optimizer=False)
 
     def _step_function(self, attr, step, with_optimizer):
         """The training (``with_optimizer``) or test ``step`` compiled and placed for the distribution, made once
@@ -578,7 +656,9 @@ class Trainer:
     def _make_predict_function(self):
         if self._predict_function is None:
             self._predict_function = step_sync.distribute_function(
-                self._compile_function(self.predict_step, False, False, inference=True),
+                self._compile_function(
+                    self._stateful_form("predict_step") or self.predict_step, False, False, inference=True
+                ),
                 self._state_variables(False, False),
                 split_batches=False,
             )
@@ -612,7 +692,13 @@ class Trainer:
         from highlevel.callbacks import CallbackList
 
         self._assert_compiled("fit")
-        _check_epochs(epochs, initial_epoch)
+        epochs = arguments.count(epochs, "epochs", minimum=0, allow_none=False)
+        initial_epoch = arguments.count(initial_epoch, "initial_epoch", minimum=0, allow_none=False)
+        batch_size = arguments.count(batch_size, "batch_size", minimum=1)
+        steps_per_epoch = arguments.count(steps_per_epoch, "steps_per_epoch", minimum=1)
+        validation_steps = arguments.count(validation_steps, "validation_steps", minimum=1)
+        validation_batch_size = arguments.count(validation_batch_size, "validation_batch_size", minimum=1)
+        validation_freq = arguments.validation_frequency(validation_freq)
         backend = current_backend()
         if validation_split and validation_data is None:
             if not _is_arrays(x):
@@ -764,6 +850,8 @@ class Trainer:
         from highlevel.callbacks import CallbackList
 
         self._assert_compiled("evaluate")
+        batch_size = arguments.count(batch_size, "batch_size", minimum=1)
+        steps = arguments.count(steps, "steps", minimum=1)
         adapter = get_data_adapter(x, y, sample_weight, batch_size=batch_size, steps=steps, backend=current_backend())
         callbacks = CallbackList(
             callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1, steps=adapter.num_batches
@@ -808,6 +896,8 @@ class Trainer:
         from highlevel.callbacks import CallbackList
 
         backend = current_backend()
+        batch_size = arguments.count(batch_size, "batch_size", minimum=1)
+        steps = arguments.count(steps, "steps", minimum=1)
         adapter = get_data_adapter(x, None, None, batch_size=batch_size, steps=steps, backend=backend)
         callbacks = CallbackList(
             callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1, steps=adapter.num_batches
@@ -907,6 +997,15 @@ class Trainer:
             self.optimizer.build(self.trainable_variables)
 
 
+def _one_batch(name, args):
+    """The batch of ``name(data)``; None for ``name(state, data)``, the stateless form."""
+    if len(args) == 1:
+        return args[0]
+    if len(args) == 2:
+        return None
+    raise TypeError(f"{name}() takes (data) or, in the stateless style, (state, data); received {len(args)} arguments.")
+
+
 def _all_finite(loss, grads):
     """A boolean scalar tensor: whether ``loss`` and every gradient are free of NaN and inf."""
     flags = [ops.all(ops.isfinite(loss))]
@@ -936,17 +1035,8 @@ def _format_result(logs, return_dict):
 
 def _should_validate(epoch, freq):
     if isinstance(freq, int):
-        if freq < 1:
-            raise ValueError(f"validation_freq must be a positive integer; received {freq}.")
         return (epoch + 1) % freq == 0
     return (epoch + 1) in freq
-
-
-def _check_epochs(epochs, initial_epoch):
-    if not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 0:
-        raise ValueError(f"epochs must be a non-negative integer; received epochs={epochs!r}.")
-    if not isinstance(initial_epoch, int) or initial_epoch < 0:
-        raise ValueError(f"initial_epoch must be a non-negative integer; received initial_epoch={initial_epoch!r}.")
 
 
 def _is_arrays(x):
@@ -983,3 +1073,30 @@ def _is_text_array(a):
     """Whether ``a`` is an object array of strings or bytes, as ``tf.data`` hands out string tensors: such a
     batch stays on the host, for the text layers that read it."""
     return a.dtype.kind == "O" and a.size > 0 and isinstance(a.flat[0], (str, bytes))
+
+
+class _CompiledMetricsShim:
+    """``model.compiled_metrics``: ``update_state`` feeds the compiled metrics (Keras 2's object, deprecated)."""
+
+    def __init__(self, model):
+        self._model = model
+
+    @property
+    def metrics(self):
+        compiled = self._model._compile_metrics
+        return list(compiled.metrics) if compiled is not None else []
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        warnings.warn(
+            "model.compiled_metrics.update_state(...) is deprecated; use model.compute_metrics(x, y, y_pred, "
+            "sample_weight) or update the metrics of model.metrics yourself.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        compiled = self._model._compile_metrics
+        if compiled is not None:
+            compiled.update_state(y_true, y_pred, sample_weight)
+
+    def reset_state(self):
+        for metric in self.metrics:
+            metric.reset_state()

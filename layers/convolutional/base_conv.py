@@ -155,18 +155,26 @@ class BaseConv(StaticOutputSpec, Layer):
         pads = [[0, 0], [left, 0], [0, 0]] if self.data_format == "channels_last" else [[0, 0], [0, 0], [left, 0]]
         return ops.pad(inputs, pads)
 
-    def call(self, inputs):
+    def convolution_op(self, inputs, kernel):
+        """The convolution of ``inputs`` with ``kernel``, before the bias and the activation.
+
+        ``call`` convolves through this method, so a subclass may override it to change the kernel it applies
+        (weight standardization, for instance) and keep the rest of the layer.
+        """
         padding = self.padding
         if padding == "causal":
             inputs, padding = self._causal_pad(inputs), "valid"
-        outputs = ops.conv(
+        return ops.conv(
             inputs,
-            self.kernel,
+            kernel,
             strides=self.strides,
             padding=padding,
             data_format=self.data_format,
             dilation_rate=self.dilation_rate,
         )
+
+    def call(self, inputs):
+        outputs = self.convolution_op(inputs, self.kernel)
         if self.bias is not None:
             outputs = add_channel_bias(outputs, self.bias, self.rank, self.data_format)
         if self.activation is not None:

@@ -208,8 +208,12 @@ NOT_CASES = {
     "on every backend",
     "StringLookup": "reads host strings only (no engine has string tensors); checked against Keras in "
     "tests/layers/preprocessing/test_string_lookup.py on every backend",
+    "TFSMLayer": "runs a TensorFlow SavedModel, on the tensorflow backend only; checked against the SavedModel's "
+    "own numbers in tests/interop/test_tensorflow_loops.py",
     "TextVectorization": "reads host strings only (no engine has string tensors); checked against Keras in "
     "tests/layers/preprocessing/test_text_vectorization.py on every backend",
+    "TorchModuleWrapper": "runs a torch.nn.Module, on the torch backend only; checked in "
+    "tests/interop/test_torch_modules.py",
 }
 
 IDS = [c.id for c in CASES]

@@ -13,9 +13,22 @@ CLASSES = sorted(
 )
 
 
+#: The constructor arguments without a default, for the metrics that have some.
+_REQUIRED = {
+    "IoU": {"num_classes": 3, "target_class_ids": [0, 2], "ignore_class": 1},
+    "OneHotIoU": {"num_classes": 3, "target_class_ids": [1]},
+    "MeanIoU": {"num_classes": 4, "sparse_y_pred": False},
+    "OneHotMeanIoU": {"num_classes": 2},
+    "PrecisionAtRecall": {"recall": 0.7, "num_thresholds": 50},
+    "RecallAtPrecision": {"precision": 0.6, "class_id": 1},
+    "SensitivityAtSpecificity": {"specificity": 0.5},
+    "SpecificityAtSensitivity": {"sensitivity": 0.9, "num_thresholds": 1},
+}
+
+
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
 def test_config_round_trip(cls):
-    m = cls(name="custom")
+    m = cls(name="custom", **_REQUIRED.get(cls.__name__, {}))
     again = metrics.deserialize(metrics.serialize(m))
     assert type(again) is cls and again.get_config() == m.get_config() and again.name == "custom"
     assert all(not v.trainable for v in m.variables)

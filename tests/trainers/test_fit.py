@@ -110,7 +110,7 @@ def test_custom_train_step_override(backend):
             lambda m, x, y: m.fit(x, y, class_weight={0: 1.0}, sample_weight=np.ones(len(x)), verbose=0),
             "class_weight` and `sample_weight",
         ),
-        (lambda m, x, y: m.fit(x, y, batch_size=0, verbose=0), "batch_size must be a positive integer"),
+        (lambda m, x, y: m.fit(x, y, batch_size=0, verbose=0), "batch_size must be an integer >= 1"),
     ],
 )
 def test_bad_data_errors(backend, bad, match):

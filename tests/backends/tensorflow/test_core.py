@@ -85,7 +85,9 @@ def test_variables_are_unwrapped_and_promoted(tfb):
 # ------------------------------------------------------------------------------- variables
 def test_variable_assign_read_and_snapshot(tfb, tf):
     v = Variable([1.0, 2.0], backend=tfb, name="w")
-    assert isinstance(v.handle, tf.Variable)
+    # The engine's own object is a tf.Variable; ``handle`` is its resource tensor, as on a tf resource variable.
+    assert isinstance(v._handle, tf.Variable)
+    assert v.handle is v._handle.handle and v.handle.dtype == tf.resource
     before = v.value
     v.assign([3, 4])  # ints are cast to the variable's dtype
     assert v.dtype == "float32"
@@ -104,10 +106,13 @@ def test_variable_shape_mismatch_names_both_shapes(tfb):
 def test_variable_trainable_flag_and_tape_tracking(tfb, tf):
     v = Variable([1.0, 2.0], backend=tfb)
     frozen = Variable([1.0], trainable=False, backend=tfb)
-    assert v.handle.trainable and not frozen.handle.trainable
+    assert v._handle.trainable and not frozen._handle.trainable
     with tf.GradientTape() as tape:
         loss = tfb.sum(tfb.square(v.value))
-    np.testing.assert_allclose(tape.gradient(loss, v.handle).numpy(), [2.0, 4.0])
+    np.testing.assert_allclose(tape.gradient(loss, v).numpy(), [2.0, 4.0])
+    with tf.GradientTape() as tape:
+        loss = tfb.sum(tfb.square(frozen.value))
+    assert tape.gradient(loss, frozen) is None  # a non-trainable variable is not watched
 
 
 def test_variable_assign_inside_tf_function(tfb, tf):

@@ -94,7 +94,7 @@ def test_wrapper_subclass_round_trips(backend):
     y = hl.ops.convert_to_numpy(layer(hl.ops.ones((1, 3))))
     assert y.tolist() == [[-3.0, -3.0]] and layer.compute_output_shape((1, 3)) == (1, 2)
     again = Negated.from_config(layer.get_config())
-    assert type(again.layer) is layers.Dense and again.layer.units == 2
+    assert isinstance(again.layer, layers.Dense) and again.layer.units == 2
 
 
 def test_fit_learns_and_reloads(backend, tmp_path):
