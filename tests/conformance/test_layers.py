@@ -203,6 +203,10 @@ NOT_CASES = {
     "Layer": "the abstract base; every case exercises it",
     "Merge": "the abstract base of the merging layers (Add, Concatenate, ... are cases)",
     "Wrapper": "the abstract base of the wrapping layers (SpectralNormalization is a case)",
+    "FlaxLayer": "runs a Flax module, on the jax backend only (with flax installed); checked in "
+    "tests/layers/core/test_jax_layer.py",
+    "JaxLayer": "runs JAX functions, on the jax backend only; checked against the functions' own numbers in "
+    "tests/layers/core/test_jax_layer.py",
     "HashedCrossing": "hashes on the host (the bins of TensorFlow's cross hashing, computed with numpy), strings "
     "or ints alike; checked against Keras in tests/layers/preprocessing/test_hashed_crossing.py "
     "on every backend",
