@@ -1,5 +1,6 @@
 """preprocessing layers: feature rescaling and normalization (with ``adapt``)."""
 
+from .auto_contrast import AutoContrast
 from .category_encoding import CategoryEncoding
 from .center_crop import CenterCrop
 from .discretization import Discretization
@@ -7,13 +8,18 @@ from .hashed_crossing import HashedCrossing
 from .hashing import Hashing
 from .integer_lookup import IntegerLookup
 from .normalization import Normalization
+from .random_brightness import RandomBrightness
 from .random_contrast import RandomContrast
 from .random_flip import RandomFlip
+from .random_grayscale import RandomGrayscale
+from .random_invert import RandomInvert
+from .random_posterization import RandomPosterization
 from .random_rotation import RandomRotation
 from .random_translation import RandomTranslation
 from .random_zoom import RandomZoom
 from .rescaling import Rescaling
 from .resizing import Resizing
+from .solarization import Solarization
 from .string_lookup import StringLookup
 from .text_vectorization import TextVectorization
 
@@ -35,4 +41,11 @@ __all__ = [
     "RandomTranslation",
     "RandomZoom",
     "RandomContrast",
+    # color and intensity augmentation
+    "AutoContrast",
+    "RandomBrightness",
+    "RandomGrayscale",
+    "RandomInvert",
+    "RandomPosterization",
+    "Solarization",
 ]
