@@ -34,6 +34,7 @@ DETERMINISTIC = {
     "Rescaling": (lambda: layers.Rescaling(1 / 255.0, offset=0.5), IMAGES),
     "Normalization": (_normalization, IMAGES),
     "Resizing": (lambda: layers.Resizing(4, 5), IMAGES),
+    "AutoContrast": (lambda: layers.AutoContrast(value_range=(0, 1)), IMAGES),
     "CenterCrop": (lambda: layers.CenterCrop(4, 6), IMAGES),
     "Discretization": (lambda: layers.Discretization(bin_boundaries=[0.25, 0.5]), IMAGES[:, 0, :, 0]),
     "CategoryEncoding": (
@@ -78,7 +79,15 @@ RANDOM = {
     "RandomZoom": lambda seed: layers.RandomZoom(0.4, seed=seed),
     "RandomTranslation": lambda seed: layers.RandomTranslation(0.3, 0.3, seed=seed),
     "RandomContrast": lambda seed: layers.RandomContrast(0.8, seed=seed),
+    "RandomBrightness": lambda seed: layers.RandomBrightness(0.3, value_range=(0, 1), seed=seed),
+    "Solarization": lambda seed: layers.Solarization(0.5, 0.8, value_range=(0, 1), seed=seed),
+    "RandomGrayscale": lambda seed: layers.RandomGrayscale(seed=seed),
+    "RandomInvert": lambda seed: layers.RandomInvert(value_range=(0, 1), seed=seed),
+    "RandomPosterization": lambda seed: layers.RandomPosterization((1, 8), value_range=(0, 1), seed=seed),
 }
+
+#: The random layers with a few possible outcomes per image (the others draw from a continuum).
+DISCRETE = {"RandomFlip", "RandomGrayscale", "RandomInvert", "RandomPosterization"}
 
 
 def _distinct(arrays):
@@ -93,11 +102,11 @@ def test_random_layer_in_tf_data_draws_anew_per_element_and_batch(backend, name)
     # One element at a time: eight copies of one image do not all come out the same way (a flip has two outcomes;
     # the other layers draw from a continuum).
     per_element = list(tf.data.Dataset.from_tensor_slices(same).map(lambda x: layer(x)).as_numpy_iterator())
-    assert _distinct(per_element) >= (2 if name == "RandomFlip" else 8), f"{name} drew one transform for all"
+    assert _distinct(per_element) >= (2 if name in DISCRETE else 8), f"{name} drew one transform for all"
     # Batches of one image repeated: each image of each batch has its own draw.
     batches = list(tf.data.Dataset.from_tensor_slices(same).batch(4).map(lambda x: layer(x)).as_numpy_iterator())
-    assert _distinct(list(np.concatenate(batches))) >= (2 if name == "RandomFlip" else 8)
-    if name != "RandomFlip":
+    assert _distinct(list(np.concatenate(batches))) >= (2 if name in DISCRETE else 8)
+    if name not in DISCRETE:
         assert _distinct(batches) == 2
     # A second pass over a dataset draws again (the state lives on).
     ds = tf.data.Dataset.from_tensor_slices(same).map(lambda x: layer(x))
