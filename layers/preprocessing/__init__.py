@@ -9,12 +9,15 @@ from .hashing import Hashing
 from .integer_lookup import IntegerLookup
 from .normalization import Normalization
 from .random_brightness import RandomBrightness
+from .random_color_degeneration import RandomColorDegeneration
 from .random_contrast import RandomContrast
 from .random_flip import RandomFlip
 from .random_grayscale import RandomGrayscale
 from .random_invert import RandomInvert
 from .random_posterization import RandomPosterization
 from .random_rotation import RandomRotation
+from .random_saturation import RandomSaturation
+from .random_sharpness import RandomSharpness
 from .random_translation import RandomTranslation
 from .random_zoom import RandomZoom
 from .rescaling import Rescaling
@@ -48,4 +51,7 @@ __all__ = [
     "RandomInvert",
     "RandomPosterization",
     "Solarization",
+    "RandomColorDegeneration",
+    "RandomSaturation",
+    "RandomSharpness",
 ]

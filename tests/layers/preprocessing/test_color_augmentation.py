@@ -1,5 +1,5 @@
 """The color/intensity augmentation layers: RandomBrightness, RandomGrayscale, RandomInvert, Solarization,
-RandomPosterization and AutoContrast.
+RandomPosterization, AutoContrast, RandomSaturation, RandomColorDegeneration and RandomSharpness.
 
 Keras 3 is the oracle for the transform itself: both layers get the same drawn parameters through
 ``transform_images``, and single-point factor ranges pin the draw of a whole call. The draws are checked for
@@ -27,6 +27,10 @@ RANDOM_CASES = {
     "RandomInvert": {"factor": (0.3, 0.9)},
     "Solarization": {"addition_factor": (0.0, 0.4), "threshold_factor": (0.2, 0.9)},
     "RandomPosterization": {"factor": (1, 8)},
+    # Keras clips the scaled saturation to value_range; with (0, 1) that is the valid range, as here always.
+    "RandomSaturation": {"factor": (0.2, 0.8), "value_range": (0, 1)},
+    "RandomColorDegeneration": {"factor": 0.8},
+    "RandomSharpness": {"factor": (0.0, 1.0)},
 }
 
 
@@ -73,7 +77,8 @@ def test_standard_checks(backend, name):
 def test_same_parameters_give_keras_output(backend, name):
     """Our draw, fed to Keras's ``transform_images``, gives our output."""
     layer = getattr(layers, name)(seed=4, **RANDOM_CASES[name])
-    x = hl.ops.convert_to_tensor(RGB)
+    rgb = RGB / 255.0 if RANDOM_CASES[name].get("value_range") == (0, 1) else RGB
+    x = hl.ops.convert_to_tensor(rgb)
     changed = False
     for _ in range(3):  # three draws: some image changes in one of them
         transformation = layer.get_random_transformation(x, training=True)
@@ -81,9 +86,9 @@ def test_same_parameters_give_keras_output(backend, name):
         theirs_t = _transformation_to_numpy(transformation)
         if name == "RandomPosterization":  # Keras shifts bits of uint8 values
             theirs_t = {"shift_factor": theirs_t["shift_factor"].astype("uint8")}
-        theirs = _keras_transform(name, RANDOM_CASES[name], RGB, theirs_t)
+        theirs = _keras_transform(name, RANDOM_CASES[name], rgb, theirs_t)
         np.testing.assert_allclose(ours, theirs, atol=1e-3)
-        changed = changed or not np.allclose(ours, RGB)
+        changed = changed or not np.allclose(ours, rgb)
     assert changed
 
 
@@ -101,6 +106,12 @@ def test_same_parameters_give_keras_output(backend, name):
         ("RandomPosterization", {"factor": (3, 3)}),
         ("RandomPosterization", {"factor": (5, 5), "value_range": (0, 1)}),
         ("AutoContrast", {}),
+        ("RandomSaturation", {"factor": (0.0, 0.0), "value_range": (0, 1)}),
+        ("RandomSaturation", {"factor": (0.3, 0.3), "value_range": (0, 1)}),
+        ("RandomColorDegeneration", {"factor": (0.6, 0.6)}),
+        ("RandomColorDegeneration", {"factor": (-0.4, -0.4), "data_format": "channels_last"}),
+        ("RandomSharpness", {"factor": (0.9, 0.9)}),
+        ("RandomSharpness", {"factor": (0.1, 0.1), "value_range": (0, 1)}),
         ("AutoContrast", {"value_range": (0, 1)}),
     ],
 )
@@ -174,6 +185,9 @@ def test_save_and_load(backend, tmp_path, name):
         ("RandomPosterization", {"factor": 9}, "factor"),
         ("RandomPosterization", {"factor": 2.5}, "factor"),
         ("AutoContrast", {"value_range": 255}, "value_range"),
+        ("RandomSaturation", {"factor": 1.5}, "factor"),
+        ("RandomColorDegeneration", {"factor": (0.2, 3.0)}, "factor"),
+        ("RandomSharpness", {"factor": -0.5}, "factor"),
     ],
 )
 def test_invalid_arguments(name, kwargs, match):

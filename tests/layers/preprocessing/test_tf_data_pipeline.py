@@ -84,6 +84,9 @@ RANDOM = {
     "RandomGrayscale": lambda seed: layers.RandomGrayscale(seed=seed),
     "RandomInvert": lambda seed: layers.RandomInvert(value_range=(0, 1), seed=seed),
     "RandomPosterization": lambda seed: layers.RandomPosterization((1, 8), value_range=(0, 1), seed=seed),
+    "RandomSaturation": lambda seed: layers.RandomSaturation(0.9, value_range=(0, 1), seed=seed),
+    "RandomColorDegeneration": lambda seed: layers.RandomColorDegeneration(0.9, value_range=(0, 1), seed=seed),
+    "RandomSharpness": lambda seed: layers.RandomSharpness(1.0, value_range=(0, 1), seed=seed),
 }
 
 #: The random layers with a few possible outcomes per image (the others draw from a continuum).
