@@ -87,7 +87,6 @@ NOT_YET = {
             "RandomElasticTransform",
             "RandomErasing",
             "RandomGaussianBlur",
-            "RandomHue",
             "RandomPerspective",
             "RandomShear",
             "STFTSpectrogram",

@@ -13,6 +13,7 @@ from .random_color_degeneration import RandomColorDegeneration
 from .random_contrast import RandomContrast
 from .random_flip import RandomFlip
 from .random_grayscale import RandomGrayscale
+from .random_hue import RandomHue
 from .random_invert import RandomInvert
 from .random_posterization import RandomPosterization
 from .random_rotation import RandomRotation
@@ -54,4 +55,5 @@ __all__ = [
     "RandomColorDegeneration",
     "RandomSaturation",
     "RandomSharpness",
+    "RandomHue",
 ]

@@ -145,4 +145,5 @@ CASES = [
         like="conv",
         modes=(False, True),
     ),
+    L("random_hue", "RandomHue", {"factor": 0.5, "seed": 1}, positive(2, 4, 5, 3), random=True),
 ]

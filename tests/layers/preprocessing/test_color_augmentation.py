@@ -1,5 +1,6 @@
 """The color/intensity augmentation layers: RandomBrightness, RandomGrayscale, RandomInvert, Solarization,
-RandomPosterization, AutoContrast, RandomSaturation, RandomColorDegeneration and RandomSharpness.
+RandomPosterization, AutoContrast, RandomSaturation, RandomColorDegeneration, RandomSharpness and
+RandomHue.
 
 Keras 3 is the oracle for the transform itself: both layers get the same drawn parameters through
 ``transform_images``, and single-point factor ranges pin the draw of a whole call. The draws are checked for
@@ -31,6 +32,7 @@ RANDOM_CASES = {
     "RandomSaturation": {"factor": (0.2, 0.8), "value_range": (0, 1)},
     "RandomColorDegeneration": {"factor": 0.8},
     "RandomSharpness": {"factor": (0.0, 1.0)},
+    "RandomHue": {"factor": 0.8},
 }
 
 
@@ -111,6 +113,7 @@ def test_same_parameters_give_keras_output(backend, name):
         ("RandomColorDegeneration", {"factor": (0.6, 0.6)}),
         ("RandomColorDegeneration", {"factor": (-0.4, -0.4), "data_format": "channels_last"}),
         ("RandomSharpness", {"factor": (0.9, 0.9)}),
+        ("RandomHue", {"factor": (0.0, 0.0), "value_range": (0, 1)}),
         ("RandomSharpness", {"factor": (0.1, 0.1), "value_range": (0, 1)}),
         ("AutoContrast", {"value_range": (0, 1)}),
     ],
@@ -188,6 +191,7 @@ def test_save_and_load(backend, tmp_path, name):
         ("RandomSaturation", {"factor": 1.5}, "factor"),
         ("RandomColorDegeneration", {"factor": (0.2, 3.0)}, "factor"),
         ("RandomSharpness", {"factor": -0.5}, "factor"),
+        ("RandomHue", {"factor": 1.5}, "factor"),
     ],
 )
 def test_invalid_arguments(name, kwargs, match):

@@ -87,6 +87,7 @@ RANDOM = {
     "RandomSaturation": lambda seed: layers.RandomSaturation(0.9, value_range=(0, 1), seed=seed),
     "RandomColorDegeneration": lambda seed: layers.RandomColorDegeneration(0.9, value_range=(0, 1), seed=seed),
     "RandomSharpness": lambda seed: layers.RandomSharpness(1.0, value_range=(0, 1), seed=seed),
+    "RandomHue": lambda seed: layers.RandomHue(0.9, value_range=(0, 1), seed=seed),
 }
 
 #: The random layers with a few possible outcomes per image (the others draw from a continuum).
