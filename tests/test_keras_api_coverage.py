@@ -82,7 +82,6 @@ NOT_YET = {
             "MixUp",
             "Pipeline",
             "RandAugment",
-            "RandomColorJitter",
             "RandomCrop",
             "RandomElasticTransform",
             "RandomErasing",

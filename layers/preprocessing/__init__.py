@@ -10,6 +10,7 @@ from .integer_lookup import IntegerLookup
 from .normalization import Normalization
 from .random_brightness import RandomBrightness
 from .random_color_degeneration import RandomColorDegeneration
+from .random_color_jitter import RandomColorJitter
 from .random_contrast import RandomContrast
 from .random_flip import RandomFlip
 from .random_grayscale import RandomGrayscale
@@ -56,4 +57,5 @@ __all__ = [
     "RandomSaturation",
     "RandomSharpness",
     "RandomHue",
+    "RandomColorJitter",
 ]

@@ -2,7 +2,7 @@
 
 import numbers
 
-from highlevel import ops
+from highlevel import ops, random
 
 from ._image_base import BaseRandomImageLayer, config_factor, parse_factor
 
@@ -66,14 +66,30 @@ class RandomContrast(BaseRandomImageLayer):
             )
         self.value_range = tuple(value_range)
 
-    def _augment(self, images):
-        batch = ops.shape(images)[0]
-        dtype = ops.dtype(images)
-        c = self._uniform((batch, 1, 1, 1), 1.0 - self.lower, 1.0 + self.upper, dtype=dtype)
+    def get_random_transformation(self, images, training=True, seed=None):
+        """Draws each image's contrast factor: ``{"contrast_factor": (batch, 1, 1, 1)}``."""
+        batch = ops.shape(images)[0] if ops.ndim(images) == 4 else 1
+        c = random.uniform(
+            (batch, 1, 1, 1),
+            minval=1.0 - self.lower,
+            maxval=1.0 + self.upper,
+            dtype=ops.dtype(images),
+            seed=self.seed_generator if seed is None else seed,
+        )
+        return {"contrast_factor": c}
+
+    def transform_images(self, images, transformation, training=True):
+        """Applies drawn contrast factors to a rank-4 batch (the input as it is when not ``training``)."""
+        if not training:
+            return images
+        c = ops.cast(transformation["contrast_factor"], ops.dtype(images))
         axes = (1, 2) if self.data_format == "channels_last" else (2, 3)
         mean = ops.mean(ops.mean(images, axis=axes[0], keepdims=True), axis=axes[1], keepdims=True)
         out = ops.add(ops.multiply(ops.subtract(images, mean), c), mean)
         return ops.clip(out, float(self.value_range[0]), float(self.value_range[1]))
+
+    def _augment(self, images):
+        return self.transform_images(images, self.get_random_transformation(images))
 
     def get_config(self):
         config = super().get_config()

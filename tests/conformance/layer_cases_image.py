@@ -146,4 +146,19 @@ CASES = [
         modes=(False, True),
     ),
     L("random_hue", "RandomHue", {"factor": 0.5, "seed": 1}, positive(2, 4, 5, 3), random=True),
+    L(
+        "random_color_jitter",
+        "RandomColorJitter",
+        {"value_range": (0, 4), "brightness_factor": 0.2, "contrast_factor": 0.3, "hue_factor": 0.2, "seed": 1},
+        positive(2, 4, 5, 3),
+        random=True,
+    ),
+    L(
+        "random_color_jitter_fixed",
+        "RandomColorJitter",
+        {"value_range": (0, 4), "brightness_factor": (0.1, 0.1), "contrast_factor": (-0.2, 0.2), "seed": 2},
+        positive(2, 4, 5, 3),
+        like="mean",
+        modes=(False, True),
+    ),
 ]

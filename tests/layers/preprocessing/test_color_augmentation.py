@@ -1,6 +1,6 @@
 """The color/intensity augmentation layers: RandomBrightness, RandomGrayscale, RandomInvert, Solarization,
-RandomPosterization, AutoContrast, RandomSaturation, RandomColorDegeneration, RandomSharpness and
-RandomHue.
+RandomPosterization, AutoContrast, RandomSaturation, RandomColorDegeneration, RandomSharpness,
+RandomHue and RandomColorJitter.
 
 Keras 3 is the oracle for the transform itself: both layers get the same drawn parameters through
 ``transform_images``, and single-point factor ranges pin the draw of a whole call. The draws are checked for
@@ -33,7 +33,17 @@ RANDOM_CASES = {
     "RandomColorDegeneration": {"factor": 0.8},
     "RandomSharpness": {"factor": (0.0, 1.0)},
     "RandomHue": {"factor": 0.8},
+    "RandomColorJitter": {
+        "value_range": (0, 1),
+        "brightness_factor": 0.2,
+        "contrast_factor": 0.3,
+        "saturation_factor": (0.3, 0.7),
+        "hue_factor": 0.3,
+    },
 }
+
+#: Keras's RandomColorJitter draws inside its transform, so it is compared by pinned draws only.
+NO_SHARED_DRAW = {"RandomColorJitter"}
 
 
 def _np(x):
@@ -75,7 +85,7 @@ def test_standard_checks(backend, name):
     )
 
 
-@pytest.mark.parametrize("name", sorted(RANDOM_CASES))
+@pytest.mark.parametrize("name", sorted(set(RANDOM_CASES) - NO_SHARED_DRAW))
 def test_same_parameters_give_keras_output(backend, name):
     """Our draw, fed to Keras's ``transform_images``, gives our output."""
     layer = getattr(layers, name)(seed=4, **RANDOM_CASES[name])
@@ -114,6 +124,17 @@ def test_same_parameters_give_keras_output(backend, name):
         ("RandomColorDegeneration", {"factor": (-0.4, -0.4), "data_format": "channels_last"}),
         ("RandomSharpness", {"factor": (0.9, 0.9)}),
         ("RandomHue", {"factor": (0.0, 0.0), "value_range": (0, 1)}),
+        (
+            "RandomColorJitter",
+            {
+                "value_range": (0, 1),
+                "brightness_factor": (0.1, 0.1),
+                "contrast_factor": (-0.3, 0.3),
+                "saturation_factor": (0.3, 0.3),
+                "hue_factor": (0.0, 0.0),
+            },
+        ),
+        ("RandomColorJitter", {"brightness_factor": (-0.2, -0.2), "contrast_factor": (-0.5, 0.5)}),
         ("RandomSharpness", {"factor": (0.1, 0.1), "value_range": (0, 1)}),
         ("AutoContrast", {"value_range": (0, 1)}),
     ],
@@ -192,6 +213,7 @@ def test_save_and_load(backend, tmp_path, name):
         ("RandomColorDegeneration", {"factor": (0.2, 3.0)}, "factor"),
         ("RandomSharpness", {"factor": -0.5}, "factor"),
         ("RandomHue", {"factor": 1.5}, "factor"),
+        ("RandomColorJitter", {"saturation_factor": 2.0}, "factor"),
     ],
 )
 def test_invalid_arguments(name, kwargs, match):
