@@ -85,7 +85,6 @@ NOT_YET = {
             "RandomCrop",
             "RandomElasticTransform",
             "RandomErasing",
-            "RandomGaussianBlur",
             "RandomPerspective",
             "RandomShear",
             "STFTSpectrogram",

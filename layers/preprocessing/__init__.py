@@ -13,6 +13,7 @@ from .random_color_degeneration import RandomColorDegeneration
 from .random_color_jitter import RandomColorJitter
 from .random_contrast import RandomContrast
 from .random_flip import RandomFlip
+from .random_gaussian_blur import RandomGaussianBlur
 from .random_grayscale import RandomGrayscale
 from .random_hue import RandomHue
 from .random_invert import RandomInvert
@@ -58,4 +59,5 @@ __all__ = [
     "RandomSharpness",
     "RandomHue",
     "RandomColorJitter",
+    "RandomGaussianBlur",
 ]

@@ -161,4 +161,5 @@ CASES = [
         like="mean",
         modes=(False, True),
     ),
+    L("random_gaussian_blur", "RandomGaussianBlur", {"seed": 1}, positive(2, 5, 6, 3), random=True),
 ]

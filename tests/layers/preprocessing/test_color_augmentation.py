@@ -1,6 +1,7 @@
 """The color/intensity augmentation layers: RandomBrightness, RandomGrayscale, RandomInvert, Solarization,
 RandomPosterization, AutoContrast, RandomSaturation, RandomColorDegeneration, RandomSharpness,
-RandomHue and RandomColorJitter.
+RandomHue, RandomColorJitter and
+RandomGaussianBlur.
 
 Keras 3 is the oracle for the transform itself: both layers get the same drawn parameters through
 ``transform_images``, and single-point factor ranges pin the draw of a whole call. The draws are checked for
@@ -40,6 +41,8 @@ RANDOM_CASES = {
         "saturation_factor": (0.3, 0.7),
         "hue_factor": 0.3,
     },
+    # A square kernel: Keras's engines disagree among themselves on the axes of a non-square one.
+    "RandomGaussianBlur": {"factor": (0.3, 1.0), "kernel_size": 5, "sigma": (0.3, 1.0)},
 }
 
 #: Keras's RandomColorJitter draws inside its transform, so it is compared by pinned draws only.
@@ -135,6 +138,8 @@ def test_same_parameters_give_keras_output(backend, name):
             },
         ),
         ("RandomColorJitter", {"brightness_factor": (-0.2, -0.2), "contrast_factor": (-0.5, 0.5)}),
+        ("RandomGaussianBlur", {"factor": (1.0, 1.0), "sigma": (0.8, 0.8)}),
+        ("RandomGaussianBlur", {"factor": (1.0, 1.0), "kernel_size": 5, "sigma": (0.5, 0.5), "value_range": (0, 1)}),
         ("RandomSharpness", {"factor": (0.1, 0.1), "value_range": (0, 1)}),
         ("AutoContrast", {"value_range": (0, 1)}),
     ],
@@ -214,6 +219,8 @@ def test_save_and_load(backend, tmp_path, name):
         ("RandomSharpness", {"factor": -0.5}, "factor"),
         ("RandomHue", {"factor": 1.5}, "factor"),
         ("RandomColorJitter", {"saturation_factor": 2.0}, "factor"),
+        ("RandomGaussianBlur", {"kernel_size": 4}, "kernel_size"),
+        ("RandomGaussianBlur", {"sigma": (0.5, 2.0)}, "sigma"),
     ],
 )
 def test_invalid_arguments(name, kwargs, match):

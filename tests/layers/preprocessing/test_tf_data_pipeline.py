@@ -88,13 +88,15 @@ RANDOM = {
     "RandomColorDegeneration": lambda seed: layers.RandomColorDegeneration(0.9, value_range=(0, 1), seed=seed),
     "RandomSharpness": lambda seed: layers.RandomSharpness(1.0, value_range=(0, 1), seed=seed),
     "RandomHue": lambda seed: layers.RandomHue(0.9, value_range=(0, 1), seed=seed),
+    "RandomGaussianBlur": lambda seed: layers.RandomGaussianBlur(value_range=(0, 1), seed=seed),
     "RandomColorJitter": lambda seed: layers.RandomColorJitter(
         value_range=(0, 1), brightness_factor=0.2, contrast_factor=0.3, saturation_factor=0.8, hue_factor=0.5, seed=seed
     ),
 }
 
-#: The random layers with a few possible outcomes per image (the others draw from a continuum).
-DISCRETE = {"RandomFlip", "RandomGrayscale", "RandomInvert", "RandomPosterization"}
+#: The random layers with a few possible outcomes per image, or (RandomGaussianBlur's kernel width) one draw
+#: shared by a batch; the others draw from a continuum for each image.
+DISCRETE = {"RandomFlip", "RandomGrayscale", "RandomInvert", "RandomPosterization", "RandomGaussianBlur"}
 
 
 def _distinct(arrays):
