@@ -76,7 +76,6 @@ NOT_YET = {
             "ConvLSTM2D",
             "ConvLSTM3D",
             "CutMix",
-            "Equalization",
             "MaxNumBoundingBoxes",
             "MelSpectrogram",
             "MixUp",

@@ -4,6 +4,7 @@ from .auto_contrast import AutoContrast
 from .category_encoding import CategoryEncoding
 from .center_crop import CenterCrop
 from .discretization import Discretization
+from .equalization import Equalization
 from .hashed_crossing import HashedCrossing
 from .hashing import Hashing
 from .integer_lookup import IntegerLookup
@@ -60,4 +61,5 @@ __all__ = [
     "RandomHue",
     "RandomColorJitter",
     "RandomGaussianBlur",
+    "Equalization",
 ]

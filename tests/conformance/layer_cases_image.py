@@ -162,4 +162,5 @@ CASES = [
         modes=(False, True),
     ),
     L("random_gaussian_blur", "RandomGaussianBlur", {"seed": 1}, positive(2, 5, 6, 3), random=True),
+    L("equalization", "Equalization", {"value_range": (0, 4), "bins": 32}, positive(2, 4, 5, 3), modes=(False, True)),
 ]

@@ -1,7 +1,7 @@
 """The color/intensity augmentation layers: RandomBrightness, RandomGrayscale, RandomInvert, Solarization,
 RandomPosterization, AutoContrast, RandomSaturation, RandomColorDegeneration, RandomSharpness,
-RandomHue, RandomColorJitter and
-RandomGaussianBlur.
+RandomHue, RandomColorJitter,
+RandomGaussianBlur and Equalization.
 
 Keras 3 is the oracle for the transform itself: both layers get the same drawn parameters through
 ``transform_images``, and single-point factor ranges pin the draw of a whole call. The draws are checked for
@@ -45,6 +45,9 @@ RANDOM_CASES = {
     "RandomGaussianBlur": {"factor": (0.3, 1.0), "kernel_size": 5, "sigma": (0.3, 1.0)},
 }
 
+#: The layers that draw nothing.
+DETERMINISTIC = ["AutoContrast", "Equalization"]
+
 #: Keras's RandomColorJitter draws inside its transform, so it is compared by pinned draws only.
 NO_SHARED_DRAW = {"RandomColorJitter"}
 
@@ -71,9 +74,9 @@ def _keras_transform(name, kwargs, x, transformation):
     return np.asarray(keras.ops.convert_to_numpy(out))
 
 
-@pytest.mark.parametrize("name", sorted(RANDOM_CASES) + ["AutoContrast"])
+@pytest.mark.parametrize("name", sorted(RANDOM_CASES) + DETERMINISTIC)
 def test_standard_checks(backend, name):
-    kwargs = dict(RANDOM_CASES.get(name, {"value_range": (0, 1)}), seed=1) if name != "AutoContrast" else {}
+    kwargs = {} if name in DETERMINISTIC else dict(RANDOM_CASES[name], seed=1)
     run_layer_test(
         getattr(layers, name),
         kwargs,
@@ -142,15 +145,21 @@ def test_same_parameters_give_keras_output(backend, name):
         ("RandomGaussianBlur", {"factor": (1.0, 1.0), "kernel_size": 5, "sigma": (0.5, 0.5), "value_range": (0, 1)}),
         ("RandomSharpness", {"factor": (0.1, 0.1), "value_range": (0, 1)}),
         ("AutoContrast", {"value_range": (0, 1)}),
+        ("Equalization", {}),
+        ("Equalization", {"value_range": (0, 1), "bins": 16}),
+        ("Equalization", {"data_format": "channels_first"}),
     ],
 )
 def test_pinned_draw_matches_keras_call(backend, name, kwargs):
     x = RGB / 255.0 if kwargs.get("value_range") == (0, 1) else RGB
-    if name == "AutoContrast":  # stretch something that does not already fill the range
-        x = x * 0.5 + 0.1 * x.max()
+    if kwargs.get("data_format") == "channels_first":
+        x = np.transpose(x, (0, 3, 1, 2))
+    if name in DETERMINISTIC:  # skew and stretch something that does not already fill the range
+        x = (x / x.max()) ** 2 * 0.5 * x.max() + 0.1 * x.max()
     want = np.asarray(keras.ops.convert_to_numpy(getattr(keras.layers, name)(**kwargs)(x, training=True)))
     np.testing.assert_allclose(_ours(name, kwargs, x, training=True), want, atol=1e-4)
-    np.testing.assert_allclose(_ours(name, kwargs, x[0], training=True), want[0], atol=1e-4)
+    if name != "Equalization":  # (whose histogram is the whole batch's)
+        np.testing.assert_allclose(_ours(name, kwargs, x[0], training=True), want[0], atol=1e-4)
 
 
 def test_auto_contrast_fills_the_range_and_acts_at_inference(backend):
@@ -191,9 +200,9 @@ def test_probabilities_are_respected(backend):
     assert 0.38 < inverted < 0.62
 
 
-@pytest.mark.parametrize("name", sorted(RANDOM_CASES) + ["AutoContrast"])
+@pytest.mark.parametrize("name", sorted(RANDOM_CASES) + DETERMINISTIC)
 def test_save_and_load(backend, tmp_path, name):
-    kwargs = dict(RANDOM_CASES.get(name, {}), seed=9) if name != "AutoContrast" else {}
+    kwargs = {} if name in DETERMINISTIC else dict(RANDOM_CASES[name], seed=9)
     model = hl.Sequential([hl.Input((8, 8, 3)), getattr(layers, name)(**kwargs)])
     loaded = save_and_load(model, tmp_path)
     assert loaded.layers[0].get_config() == model.layers[0].get_config()
@@ -214,6 +223,7 @@ def test_save_and_load(backend, tmp_path, name):
         ("RandomPosterization", {"factor": 9}, "factor"),
         ("RandomPosterization", {"factor": 2.5}, "factor"),
         ("AutoContrast", {"value_range": 255}, "value_range"),
+        ("Equalization", {"bins": 1}, "bins"),
         ("RandomSaturation", {"factor": 1.5}, "factor"),
         ("RandomColorDegeneration", {"factor": (0.2, 3.0)}, "factor"),
         ("RandomSharpness", {"factor": -0.5}, "factor"),
@@ -231,3 +241,22 @@ def test_invalid_arguments(name, kwargs, match):
 def test_grayscale_needs_three_channels():
     with pytest.raises(ValueError, match="3 channels"):
         layers.RandomGrayscale(factor=1.0)(np.zeros((1, 4, 4, 2), "float32"), training=True)
+
+
+def test_equalization_flattens_the_histogram_of_the_batch(backend):
+    x = ((RGB / 255.0) ** 3 * 255.0).astype("float32")  # most values dark
+    y = _ours("Equalization", {}, x, training=True)
+    np.testing.assert_array_equal(_ours("Equalization", {}, x, training=False), x)
+    for c in range(3):
+        # Equalized, the values spread over the range: the median moves up to about the middle.
+        assert np.median(x[..., c]) < 60 and 100 < np.median(y[..., c]) < 155
+        order = np.argsort(x[..., c], axis=None)
+        assert np.all(np.diff(y[..., c].ravel()[order]) >= 0), "equalization must keep the order of values"
+
+
+def test_equalization_in_tf_data_equalizes_each_batch(backend):
+    tf = pytest.importorskip("tensorflow")
+    layer = layers.Equalization()
+    out = [np.asarray(b) for b in tf.data.Dataset.from_tensor_slices(RGB).batch(2).map(lambda b: layer(b))]
+    np.testing.assert_allclose(np.concatenate(out[:1]), _np(layer(RGB[:2])), atol=1e-4)
+    np.testing.assert_allclose(out[1], _np(layer(RGB[2:])), atol=1e-4)
