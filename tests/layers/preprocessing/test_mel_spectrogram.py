@@ -8,6 +8,7 @@ import highlevel as hl
 from highlevel import layers
 from highlevel.layers.preprocessing.mel_spectrogram import mel_weight_matrix
 from tests.layers.core.keras_oracle import keras_module, to_numpy
+from tests.layers.layer_test_helper import run_layer_test
 
 S = np.random.default_rng(0).normal(size=(2, 1000)).astype("float32")
 BASE = {"fft_length": 64, "sequence_stride": 32, "num_mel_bins": 10, "sampling_rate": 8000}
@@ -91,3 +92,17 @@ def test_front_end_classifier_learns_two_tones(backend):
     end = model.evaluate(x, y, verbose=0, return_dict=True)
     assert end["loss"] < 0.5 * start["loss"], (start, end)
     assert end["accuracy"] == 1.0
+
+
+def test_standard_layer_checks(backend):
+    run_layer_test(
+        layers.MelSpectrogram,
+        {"fft_length": 16, "sequence_stride": 8, "num_mel_bins": 4, "sampling_rate": 8000},
+        input_shape=(2, 64),
+        expected_output_shape=(2, 4, 9),
+        expected_num_trainable_weights=0,
+        expected_num_non_trainable_weights=0,
+        run_training_check=False,
+        atol=1e-4,
+        rtol=1e-4,
+    )

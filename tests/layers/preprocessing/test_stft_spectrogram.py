@@ -7,6 +7,7 @@ import pytest
 import highlevel as hl
 from highlevel import layers
 from tests.layers.core.keras_oracle import assert_grads_match_keras, keras_module, to_numpy
+from tests.layers.layer_test_helper import run_layer_test
 
 X = np.random.default_rng(0).normal(size=(2, 100, 2)).astype("float32")
 
@@ -81,3 +82,16 @@ def test_errors():
         layers.STFTSpectrogram(frame_length=8)(np.ones((1, 32, 1), "int32"))
     with pytest.warns(UserWarning, match="power of two"):
         layers.STFTSpectrogram(frame_length=8, fft_length=12)
+
+
+def test_standard_layer_checks(backend):
+    run_layer_test(
+        layers.STFTSpectrogram,
+        {"mode": "magnitude", "frame_length": 8, "frame_step": 4},
+        input_shape=(2, 32, 1),
+        expected_output_shape=(2, 7, 5),
+        expected_num_trainable_weights=2,
+        expected_num_non_trainable_weights=0,
+        atol=1e-5,
+        rtol=1e-5,
+    )

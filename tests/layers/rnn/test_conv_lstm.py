@@ -7,6 +7,7 @@ import pytest
 import highlevel as hl
 from highlevel import layers
 from tests.layers.core.keras_oracle import assert_grads_match_keras, keras_module, to_numpy
+from tests.layers.layer_test_helper import run_layer_test
 
 RNG = np.random.default_rng(0)
 INPUTS = {
@@ -170,3 +171,25 @@ def test_fit_learns_motion_direction(backend):
     end = model.evaluate(x, y, verbose=0, return_dict=True)
     assert end["loss"] < 0.5 * start["loss"], (start, end)
     assert end["accuracy"] > 0.9
+
+
+@pytest.mark.parametrize(
+    "name, kwargs, input_shape, out_shape",
+    [
+        ("ConvLSTM1D", {"return_sequences": True}, (2, 3, 6, 2), (2, 3, 4, 3)),
+        ("ConvLSTM2D", {"padding": "same"}, (2, 3, 4, 4, 2), (2, 4, 4, 3)),
+        ("ConvLSTM3D", {}, (1, 2, 3, 3, 3, 1), (1, 1, 1, 1, 3)),
+    ],
+)
+def test_standard_layer_checks(backend, name, kwargs, input_shape, out_shape):
+    run_layer_test(
+        getattr(layers, name),
+        {"filters": 3, "kernel_size": 3, **kwargs},
+        input_shape=input_shape,
+        expected_output_shape=out_shape,
+        expected_num_trainable_weights=3,
+        expected_num_non_trainable_weights=0,
+        supports_masking=True,
+        atol=1e-5,
+        rtol=1e-5,
+    )
