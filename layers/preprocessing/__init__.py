@@ -8,6 +8,7 @@ from .equalization import Equalization
 from .hashed_crossing import HashedCrossing
 from .hashing import Hashing
 from .integer_lookup import IntegerLookup
+from .mel_spectrogram import MelSpectrogram
 from .normalization import Normalization
 from .random_brightness import RandomBrightness
 from .random_color_degeneration import RandomColorDegeneration
@@ -27,6 +28,7 @@ from .random_zoom import RandomZoom
 from .rescaling import Rescaling
 from .resizing import Resizing
 from .solarization import Solarization
+from .stft_spectrogram import STFTSpectrogram
 from .string_lookup import StringLookup
 from .text_vectorization import TextVectorization
 
@@ -62,4 +64,7 @@ __all__ = [
     "RandomColorJitter",
     "RandomGaussianBlur",
     "Equalization",
+    # audio
+    "STFTSpectrogram",
+    "MelSpectrogram",
 ]
