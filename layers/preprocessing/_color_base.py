@@ -40,8 +40,19 @@ def rescale_range(images, source, target):
 class BaseColorLayer(BaseRandomImageLayer):
     """A random image layer written as ``get_random_transformation`` followed by ``transform_images``.
 
-    Subclasses define both; ``transform_images`` receives a rank-4 batch in the compute dtype.
+    Subclasses define both; ``transform_images`` receives a rank-4 batch in the compute dtype. A dict input
+    (``images`` plus any of ``labels``, ``bounding_boxes``, ``segmentation_masks``) comes back with only its
+    images changed; ``bounding_box_format`` is accepted and kept in the config, as Keras does.
     """
+
+    def __init__(self, seed=None, data_format=None, bounding_box_format=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        if bounding_box_format is not None and not isinstance(bounding_box_format, str):
+            raise ValueError(
+                f"Invalid value received for argument `bounding_box_format` of {type(self).__name__}. Expected "
+                f"a format name such as 'xyxy' or None. Received: bounding_box_format={bounding_box_format!r}"
+            )
+        self.bounding_box_format = bounding_box_format
 
     def get_random_transformation(self, images, training=True, seed=None):
         raise NotImplementedError
@@ -56,6 +67,23 @@ class BaseColorLayer(BaseRandomImageLayer):
         return random.uniform(
             shape, minval=minval, maxval=maxval, dtype=dtype, seed=self.seed_generator if seed is None else seed
         )
+
+    def call(self, inputs, training=True):
+        if isinstance(inputs, dict):
+            # As in Keras, a dict of images with labels, bounding boxes or segmentation masks: a color change
+            # moves no pixel, so only the images change.
+            if "images" not in inputs:
+                raise ValueError(
+                    f"{type(self).__name__} received a dict without an 'images' entry (keys: {sorted(inputs)}). "
+                    "Pass {'images': ..., 'labels': ..., 'bounding_boxes': ..., 'segmentation_masks': ...}."
+                )
+            return dict(inputs, images=super().call(inputs["images"], training=training))
+        return super().call(inputs, training=training)
+
+    def get_config(self):
+        config = super().get_config()
+        config["bounding_box_format"] = self.bounding_box_format
+        return config
 
     def _augment(self, images):
         return self.transform_images(images, self.get_random_transformation(images, training=True), training=True)

@@ -260,3 +260,20 @@ def test_equalization_in_tf_data_equalizes_each_batch(backend):
     out = [np.asarray(b) for b in tf.data.Dataset.from_tensor_slices(RGB).batch(2).map(lambda b: layer(b))]
     np.testing.assert_allclose(np.concatenate(out[:1]), _np(layer(RGB[:2])), atol=1e-4)
     np.testing.assert_allclose(out[1], _np(layer(RGB[2:])), atol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["RandomBrightness", "Equalization", "RandomColorJitter"])
+def test_dict_input_changes_only_the_images(backend, name):
+    kwargs = {} if name in DETERMINISTIC else dict(RANDOM_CASES[name], seed=2)
+    boxes = {"boxes": np.array([[[1, 2, 5, 6]]] * 4, "float32"), "labels": np.array([[1]] * 4, "int32")}
+    data = {"images": RGB, "labels": np.arange(4, dtype="int32"), "bounding_boxes": boxes}
+    out = getattr(layers, name)(bounding_box_format="xyxy", **kwargs)(data, training=True)
+    assert sorted(out) == ["bounding_boxes", "images", "labels"]
+    np.testing.assert_allclose(_np(out["images"]), _ours(name, kwargs, RGB, training=True), atol=1e-5)
+    assert not np.allclose(_np(out["images"]), RGB)
+    np.testing.assert_array_equal(_np(out["bounding_boxes"]["boxes"]), boxes["boxes"])
+    np.testing.assert_array_equal(_np(out["labels"]), data["labels"])
+    with pytest.raises(ValueError, match="'images'"):
+        getattr(layers, name)(**kwargs)({"pixels": RGB})
+    layer = getattr(layers, name)(bounding_box_format="xyxy", **kwargs)
+    assert type(layer).from_config(layer.get_config()).bounding_box_format == "xyxy"
