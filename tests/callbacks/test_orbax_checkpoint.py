@@ -2,6 +2,7 @@
 exactly as an uninterrupted run; ``max_to_keep``, ``save_freq`` and ``save_best_only`` as in Keras."""
 
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -102,3 +103,39 @@ def test_bad_arguments_and_missing_orbax(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "orbax.checkpoint", None)
     with pytest.raises(ImportError, match=r"needs the orbax-checkpoint package.*pip install highlevel\[orbax\]"):
         hl.callbacks.OrbaxCheckpoint(str(tmp_path))
+
+
+_KERAS_STEPS = """
+import os, sys, numpy as np, keras
+model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+model.compile(optimizer="adam", loss="mse")
+x, y = np.ones((16, 3), "float32"), np.zeros((16, 1), "float32")
+for folder, kwargs, epochs in [(sys.argv[1], dict(save_freq=4, max_to_keep=2), 2), (sys.argv[2], {}, 3)]:
+    callback = keras.callbacks.OrbaxCheckpoint(folder, save_on_background=False, **kwargs)
+    model.fit(x, y, epochs=epochs, batch_size=2, verbose=0, callbacks=[callback])
+    print(sorted(int(name) for name in os.listdir(folder) if name.isdigit()))
+"""
+
+
+def test_steps_kept_match_keras(tmp_path):
+    keras_run = subprocess.run(
+        [sys.executable, "-c", _KERAS_STEPS, str(tmp_path / "k1"), str(tmp_path / "k2")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "KERAS_BACKEND": "jax"},
+    )
+    assert keras_run.returncode == 0, keras_run.stderr[-2000:]
+    with hl.config.backend_scope("native"):
+        model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(1)])
+        model.compile(optimizer="adam", loss="mse")
+        x, y = np.ones((16, 3), "float32"), np.zeros((16, 1), "float32")
+        ours = []
+        for folder, kwargs, epochs in [
+            (tmp_path / "h1", dict(save_freq=4, max_to_keep=2), 2),
+            (tmp_path / "h2", {}, 3),
+        ]:
+            callback = hl.callbacks.OrbaxCheckpoint(folder, save_on_background=False, **kwargs)
+            model.fit(x, y, epochs=epochs, batch_size=2, verbose=0, callbacks=[callback])
+            ours.append(str(_steps(folder)))
+    assert keras_run.stdout.split("\n")[-3:-1] == ours  # [12, 16] and [2]: batch counts, epoch indices
