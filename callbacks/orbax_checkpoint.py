@@ -72,8 +72,9 @@ def load_orbax_checkpoint(model, directory, step=None):
             step = manager.latest_step()
         if step is None or step not in steps:
             raise ValueError(
-                f"No Orbax checkpoint {'' if step is None else f'for step {step} '}in {directory!r}; the steps "
-                f"there are {sorted(steps)}. Pass the `directory` given to OrbaxCheckpoint (and a step it saved)."
+                f"No Orbax checkpoint {'' if step is None else f'for step {step} '}in the folder {directory!r}; "
+                f"the steps there are {sorted(steps)}. A folder is read as an OrbaxCheckpoint's `directory`: pass "
+                "that (and a step it saved), or the path of a weights file."
             )
         state = manager.restore(step, args=ocp.args.PyTreeRestore())
     finally:

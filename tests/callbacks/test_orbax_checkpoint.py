@@ -75,8 +75,14 @@ def test_batch_frequency_max_to_keep_and_weights_only(backend, tmp_path):
     fresh.load_weights(os.path.join(folder, "16"))  # one step's folder
     for got, want in zip(fresh.get_weights(), trained):
         np.testing.assert_allclose(got, want, rtol=1e-6)
-    with pytest.raises(ValueError, match=r"No Orbax checkpoint for step 3 .*the steps there are \[12, 16\]"):
+    with pytest.raises(
+        ValueError, match=r"No Orbax checkpoint for step 3 in the folder .*the steps there are \[12, 16\]"
+    ):
         hl.callbacks.orbax_checkpoint.load_orbax_checkpoint(fresh, folder, step=3)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(ValueError, match=r"No Orbax checkpoint in the folder .*the steps there are \[\]"):
+        fresh.load_weights(empty)
 
 
 def test_save_best_only(backend, tmp_path):
