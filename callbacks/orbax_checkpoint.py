@@ -42,7 +42,14 @@ def _state_of(model, weights_only):
     state = model.get_state_tree(value_format="numpy_array")
     if weights_only:
         state = {group: state[group] for group in _WEIGHT_GROUPS}
-    return state
+    # Copies: a background save reads them while training goes on, and an engine may hand out its own buffers.
+    return _copied(state)
+
+
+def _copied(node):
+    if isinstance(node, dict):
+        return {key: _copied(value) for key, value in node.items()}
+    return np.array(node, copy=True)
 
 
 def load_orbax_checkpoint(model, directory, step=None):

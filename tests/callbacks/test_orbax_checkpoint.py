@@ -145,3 +145,19 @@ def test_steps_kept_match_keras(tmp_path):
             model.fit(x, y, epochs=epochs, batch_size=2, verbose=0, callbacks=[callback])
             ours.append(str(_steps(folder)))
     assert keras_run.stdout.split("\n")[-3:-1] == ours  # [12, 16] and [2]: batch counts, epoch indices
+
+
+def test_background_saves_hold_the_state_of_their_step(backend, tmp_path):
+    model = _model(_model_weights())
+    seen = []
+    record = hl.callbacks.LambdaCallback(on_train_batch_end=lambda batch, logs: seen.append(model.get_weights()))
+    folder = str(tmp_path / "ckpt")
+    callback = hl.callbacks.OrbaxCheckpoint(folder, save_freq=1, max_to_keep=None)  # written while training goes on
+    model.fit(X, Y, epochs=1, batch_size=4, shuffle=False, verbose=0, callbacks=[record, callback])
+    assert _steps(folder) == [1, 2, 3, 4]
+    fresh = _model(_model_weights())
+    for step in (1, 3):
+        hl.callbacks.orbax_checkpoint.load_orbax_checkpoint(fresh, folder, step=step)
+        assert not np.allclose(seen[step - 1][0], seen[step][0])  # the weights did move after the save
+        for got, want in zip(fresh.get_weights(), seen[step - 1]):
+            np.testing.assert_array_equal(got, want)
