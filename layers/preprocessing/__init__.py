@@ -6,6 +6,7 @@ from .discretization import Discretization
 from .hashed_crossing import HashedCrossing
 from .hashing import Hashing
 from .integer_lookup import IntegerLookup
+from .mel_spectrogram import MelSpectrogram
 from .normalization import Normalization
 from .random_contrast import RandomContrast
 from .random_flip import RandomFlip
@@ -14,6 +15,7 @@ from .random_translation import RandomTranslation
 from .random_zoom import RandomZoom
 from .rescaling import Rescaling
 from .resizing import Resizing
+from .stft_spectrogram import STFTSpectrogram
 from .string_lookup import StringLookup
 from .text_vectorization import TextVectorization
 
@@ -35,4 +37,7 @@ __all__ = [
     "RandomTranslation",
     "RandomZoom",
     "RandomContrast",
+    # audio
+    "STFTSpectrogram",
+    "MelSpectrogram",
 ]
