@@ -85,7 +85,6 @@ NOT_YET = {
         ],
         _SOON,
     ),
-    "callbacks": {"OrbaxCheckpoint": "Orbax checkpoints (a JAX library) with the rest of Keras's callbacks"},
 }
 
 _LIST_KERAS = r"""
