@@ -86,7 +86,6 @@ NOT_YET = {
             "RandomBrightness",
             "RandomColorDegeneration",
             "RandomColorJitter",
-            "RandomCrop",
             "RandomElasticTransform",
             "RandomErasing",
             "RandomGaussianBlur",

@@ -8,6 +8,7 @@ from .hashing import Hashing
 from .integer_lookup import IntegerLookup
 from .normalization import Normalization
 from .random_contrast import RandomContrast
+from .random_crop import RandomCrop
 from .random_flip import RandomFlip
 from .random_rotation import RandomRotation
 from .random_translation import RandomTranslation
@@ -35,4 +36,5 @@ __all__ = [
     "RandomTranslation",
     "RandomZoom",
     "RandomContrast",
+    "RandomCrop",
 ]

@@ -42,6 +42,14 @@ CASES = [
     ),
     L("random_zoom", "RandomZoom", {"height_factor": 0.3, "seed": 1}, normal(2, 5, 6, 2), random=True),
     L("random_contrast", "RandomContrast", {"factor": 0.4, "seed": 1}, positive(2, 4, 5, 3), random=True),
+    L(
+        "random_crop",
+        "RandomCrop",
+        {"height": 3, "width": 4, "seed": 1},
+        normal(2, 5, 6, 2),
+        like="matmul",
+        random=True,
+    ),
     # Single-point factor ranges: a known transform, so training mode is comparable too.
     L(
         "random_rotation_fixed",
@@ -63,6 +71,15 @@ CASES = [
         "random_zoom_fixed",
         "RandomZoom",
         {"height_factor": (-0.3, -0.3), "width_factor": (0.2, 0.2), "seed": 2},
+        normal(2, 5, 6, 2),
+        like="matmul",
+        modes=(False, True),
+    ),
+    # Not larger than the target in height: the centered window in training too.
+    L(
+        "random_crop_centered",
+        "RandomCrop",
+        {"height": 5, "width": 4, "seed": 2},
         normal(2, 5, 6, 2),
         like="matmul",
         modes=(False, True),
