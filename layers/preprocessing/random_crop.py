@@ -35,8 +35,8 @@ class RandomCrop(BaseRandomImageLayer):
     >>> import highlevel as hl
     >>> x = hl.ops.reshape(hl.ops.arange(16, dtype="float32"), (1, 4, 4, 1))
     >>> layer = hl.layers.RandomCrop(2, 2, seed=0)
-    >>> hl.ops.convert_to_numpy(layer(x, training=False))[0, :, :, 0].tolist()
-    [[5.0, 6.0], [9.0, 10.0]]
+    >>> hl.ops.convert_to_numpy(layer(x, training=False))[0, :, :, 0].tolist()  # the whole image, resized
+    [[2.5, 4.5], [10.5, 12.5]]
     >>> hl.ops.convert_to_numpy(layer.transform_images(x, (0, 2)))[0, :, :, 0].tolist()
     [[2.0, 3.0], [6.0, 7.0]]
     """
