@@ -81,7 +81,6 @@ NOT_YET = {
             "MaxNumBoundingBoxes",
             "MelSpectrogram",
             "MixUp",
-            "Pipeline",
             "RandAugment",
             "RandomBrightness",
             "RandomColorDegeneration",

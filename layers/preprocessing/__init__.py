@@ -7,6 +7,7 @@ from .hashed_crossing import HashedCrossing
 from .hashing import Hashing
 from .integer_lookup import IntegerLookup
 from .normalization import Normalization
+from .pipeline import Pipeline
 from .random_contrast import RandomContrast
 from .random_crop import RandomCrop
 from .random_flip import RandomFlip
@@ -37,4 +38,5 @@ __all__ = [
     "RandomZoom",
     "RandomContrast",
     "RandomCrop",
+    "Pipeline",
 ]

@@ -4,7 +4,16 @@ The random layers are compared in inference mode (``random=True``); the cases wh
 point draw a known transform, so they also compare their training-mode output and gradients across engines.
 """
 
+import highlevel as hl
+
 from .layer_case import LayerCase, normal, positive
+
+
+def _pipeline(dtype):
+    return hl.layers.Pipeline(
+        [hl.layers.Rescaling(2.0, offset=-1.0, dtype=dtype), hl.layers.CenterCrop(3, 4, dtype=dtype)]
+    )
+
 
 L = LayerCase
 CASES = [
@@ -31,6 +40,7 @@ CASES = [
     ),
     L("center_crop", "CenterCrop", {"height": 3, "width": 4}, normal(2, 5, 7, 2)),
     L("center_crop_upscale", "CenterCrop", {"height": 6, "width": 4}, normal(2, 4, 5, 2), like="matmul"),
+    L("pipeline", "Pipeline", {}, normal(2, 5, 7, 2), build=_pipeline),
     L("random_flip", "RandomFlip", {"seed": 1}, normal(2, 4, 5, 3), random=True),
     L("random_rotation", "RandomRotation", {"factor": 0.2, "seed": 1}, normal(2, 5, 6, 2), random=True),
     L(
