@@ -86,7 +86,6 @@ NOT_YET = {
             "RandomColorDegeneration",
             "RandomColorJitter",
             "RandomElasticTransform",
-            "RandomErasing",
             "RandomGaussianBlur",
             "RandomGrayscale",
             "RandomHue",

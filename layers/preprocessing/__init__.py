@@ -10,6 +10,7 @@ from .normalization import Normalization
 from .pipeline import Pipeline
 from .random_contrast import RandomContrast
 from .random_crop import RandomCrop
+from .random_erasing import RandomErasing
 from .random_flip import RandomFlip
 from .random_rotation import RandomRotation
 from .random_translation import RandomTranslation
@@ -39,4 +40,5 @@ __all__ = [
     "RandomContrast",
     "RandomCrop",
     "Pipeline",
+    "RandomErasing",
 ]

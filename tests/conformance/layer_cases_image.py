@@ -85,6 +85,15 @@ CASES = [
         like="matmul",
         modes=(False, True),
     ),
+    L("random_erasing", "RandomErasing", {"seed": 1}, positive(2, 4, 5, 3), random=True),
+    # Never erases (factor 0): training mode is comparable too.
+    L(
+        "random_erasing_never",
+        "RandomErasing",
+        {"factor": 0.0, "seed": 2},
+        positive(2, 4, 5, 3),
+        modes=(False, True),
+    ),
     # Not larger than the target in height: the centered window in training too.
     L(
         "random_crop_centered",
