@@ -94,7 +94,6 @@ NOT_YET = {
             "RandomPosterization",
             "RandomSaturation",
             "RandomSharpness",
-            "RandomShear",
             "STFTSpectrogram",
             "Solarization",
         ],

@@ -13,6 +13,7 @@ from .random_crop import RandomCrop
 from .random_erasing import RandomErasing
 from .random_flip import RandomFlip
 from .random_rotation import RandomRotation
+from .random_shear import RandomShear
 from .random_translation import RandomTranslation
 from .random_zoom import RandomZoom
 from .rescaling import Rescaling
@@ -41,4 +42,5 @@ __all__ = [
     "RandomCrop",
     "Pipeline",
     "RandomErasing",
+    "RandomShear",
 ]

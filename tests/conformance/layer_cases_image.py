@@ -94,6 +94,7 @@ CASES = [
         positive(2, 4, 5, 3),
         modes=(False, True),
     ),
+    L("random_shear", "RandomShear", {"x_factor": 0.3, "y_factor": 0.2, "seed": 1}, normal(2, 5, 6, 2), random=True),
     # Not larger than the target in height: the centered window in training too.
     L(
         "random_crop_centered",
