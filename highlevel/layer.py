@@ -446,6 +446,25 @@ class Layer:
         return [v for v in self.variables if id(v) not in trainable]
 
     @property
+    def metrics(self):
+        """The metrics this layer and its sub-layers hold as attributes (``self.mean = hl.metrics.Mean()``), each
+        once: a layer may track a statistic of what flows through it, and a model's ``fit`` then resets and
+        reports it (``keras.layers.Layer.metrics``)."""
+        from highlevel.metrics.metric import Metric
+
+        found, seen = [], set()
+        for layer in self._flatten_layers():
+            for key, value in layer.__dict__.items():
+                if key not in _NOT_TRACKED:
+                    _collect(value, Metric, found, seen)
+        return found
+
+    @property
+    def metrics_variables(self):
+        """The state variables of :attr:`metrics` (the values a stateless step passes in and out)."""
+        return [v for metric in self.metrics for v in metric.variables]
+
+    @property
     def trainable(self):
         return self._trainable
 

@@ -1,32 +1,30 @@
 """The backend contract: the one class every engine implements.
 
-A backend is a subclass of :class:`Backend` that implements every abstract method of its parts —
-:class:`CoreContract` (tensors, variables, devices, autodiff, random), :class:`NumpyContract` (the
-numpy-like ops), :class:`NNContract` (activations, convolution, pooling), :class:`ControlFlowContract`
-(``scan``, the compiled loop) and the primitives of :class:`NumpyMathContract` (bitwise ops, shifts, ``view``,
-``erfc``, ``erfinv``) — and may override the generic definitions of :class:`NumpyGenericContract` and
-:class:`NumpyMathContract` (ops written on the others: ``ptp``, ``hypot``, ``gcd``, ``nextafter``, ...), the generic
-numpy-like ops), :class:`NNContract` (activations, convolution, pooling) and :class:`ControlFlowContract`
-(``scan``, the compiled loop) — and may override the generic definitions of the rest of ``keras.ops.nn``
-(:class:`NNMoreContract`), the generic
-training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step: eager engines can
-use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a dense layer,
-``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the single-device defaults
-of :class:`DistributionContract`; :class:`LinalgContract` (decompositions, ``jvp``) and :class:`SpectralContract`
-(complex numbers, Fourier transforms) add their primitives and the generic ops built on them, as does
-:class:`RandomContract` (gamma and binomial draws; beta and categorical are generic); :class:`DataPipelineContract`
-says which tensors belong to an engine's data pipeline (``tf.data``) and runs host code there;
-:class:`AbstractEvalContract` finds the shapes a function of tensors returns (a layer's framework code met while a
-model is built), generically on zeros, or by the engine's own abstract evaluation. ``highlevel.ops``
-is a thin front over these methods. A third-party engine registers its subclass under the entry-point group
-``highlevel.backends``.
-(``scan`` and ``custom_gradient``; the other loops and conditionals are generic) and
-:class:`ScatterSegmentContract` (``segment_reduce``; scatters and segment reductions are generic) — and may
-override the generic training hooks of :class:`TrainingContract` (gradients w.r.t. variables, compiling a step:
-eager engines can use the step recorder of ``replay.py``), the generic fused kernels of :class:`FusedContract` (a
-dense layer, ``divide_no_nan``, Adam's update and learning rate, sparse softmax cross-entropy) and the
-single-device defaults of :class:`DistributionContract`. ``highlevel.ops`` is a thin front over these methods. A
-third-party engine registers its subclass under the entry-point group ``highlevel.backends``.
+A backend is a subclass of :class:`Backend` built from these parts:
+
+- :class:`CoreContract`: tensors, variables, devices, autodiff and random primitives, and the interop hooks
+  (:meth:`~CoreContract.interop_base_class`, see ``interop.py``: on PyTorch every layer is also a
+  ``torch.nn.Module``, on TensorFlow every variable acts as a resource variable a ``GradientTape`` watches; the
+  framework-module hooks behind ``TorchModuleWrapper``, ``JaxLayer`` and ``TFSMLayer``).
+- :class:`NumpyContract` (the numpy-like primitives), :class:`NumpyGenericContract` and
+  :class:`NumpyMathContract` (ops written on the others: ``ptp``, ``hypot``, ``gcd``, ...; bitwise ops, ``erfinv``
+  as primitives), :class:`LinalgContract` (decompositions, ``jvp``), :class:`SpectralContract` (complex numbers,
+  Fourier transforms) and :class:`RandomContract` (gamma and binomial draws; beta and categorical are generic).
+- :class:`NNContract` (activations, convolution, pooling) and :class:`NNMoreContract` (the rest of
+  ``keras.ops.nn``, generic).
+- :class:`ControlFlowContract` (``scan`` and ``custom_gradient``; the other loops and conditionals are generic)
+  and :class:`ScatterSegmentContract` (``segment_reduce``; scatters and segment reductions are generic).
+- :class:`TrainingContract`: gradients with respect to variables and compiling a step (eager engines use the step
+  recorder of ``replay.py``); :class:`FusedContract`: fused kernels (a dense layer, ``divide_no_nan``, Adam's
+  update, sparse softmax cross-entropy); :class:`DistributionContract`: the single-device defaults.
+- :class:`DataPipelineContract`: which tensors belong to an engine's data pipeline (``tf.data``) and running host
+  code there; :class:`AbstractEvalContract`: the shapes a function of tensors returns (a layer's framework code
+  met while a model is built), generically on zeros, or by the engine's own abstract evaluation
+  (``jax.eval_shape``, a traced ``tf.function``).
+
+An engine implements every abstract method and overrides a generic definition only where its own kernel is
+faster or more exact. ``highlevel.ops`` is a thin front over these methods. A third-party engine registers its
+subclass under the entry-point group ``highlevel.backends``.
 
 >>> from highlevel.backends.contract import Backend
 >>> sorted(Backend.__abstractmethods__)[:3]
