@@ -90,7 +90,6 @@ NOT_YET = {
             "RandomGrayscale",
             "RandomHue",
             "RandomInvert",
-            "RandomPerspective",
             "RandomPosterization",
             "RandomSaturation",
             "RandomSharpness",

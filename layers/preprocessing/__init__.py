@@ -12,6 +12,7 @@ from .random_contrast import RandomContrast
 from .random_crop import RandomCrop
 from .random_erasing import RandomErasing
 from .random_flip import RandomFlip
+from .random_perspective import RandomPerspective
 from .random_rotation import RandomRotation
 from .random_shear import RandomShear
 from .random_translation import RandomTranslation
@@ -43,4 +44,5 @@ __all__ = [
     "Pipeline",
     "RandomErasing",
     "RandomShear",
+    "RandomPerspective",
 ]
