@@ -80,7 +80,6 @@ NOT_YET = {
             "Equalization",
             "MaxNumBoundingBoxes",
             "MelSpectrogram",
-            "MixUp",
             "RandAugment",
             "RandomBrightness",
             "RandomColorDegeneration",

@@ -6,6 +6,7 @@ from .discretization import Discretization
 from .hashed_crossing import HashedCrossing
 from .hashing import Hashing
 from .integer_lookup import IntegerLookup
+from .mix_up import MixUp
 from .normalization import Normalization
 from .pipeline import Pipeline
 from .random_contrast import RandomContrast
@@ -45,4 +46,5 @@ __all__ = [
     "RandomErasing",
     "RandomShear",
     "RandomPerspective",
+    "MixUp",
 ]
