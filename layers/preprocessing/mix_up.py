@@ -3,12 +3,11 @@
 import numbers
 
 from highlevel import ops, random
-from highlevel.keras_tensor import KerasTensor
 
-from ._image_base import BaseRandomImageLayer, check_image_rank
+from ._mixing import BaseMixingLayer
 
 
-class MixUp(BaseRandomImageLayer):
+class MixUp(BaseMixingLayer):
     """Blends the images of a batch pairwise during training (``keras.layers.MixUp``).
 
     Image ``i`` becomes ``w_i * x_i + (1 - w_i) * x_p(i)``, where ``p`` is a random permutation of the batch
@@ -54,12 +53,7 @@ class MixUp(BaseRandomImageLayer):
             return None
         seed = self.seed_generator if seed is None else seed
         shape = ops.shape(images)
-        batch = shape[0] if len(shape) == 4 else 1
-        if not isinstance(batch, int):
-            raise ValueError(
-                f"{type(self).__name__} needs batches of known size (its Beta draws have a static shape). Received "
-                f"images of shape {tuple(shape)}. In a tf.data pipeline, batch with `drop_remainder=True`."
-            )
+        batch = self._static_batch(shape)
         # Same draw order as Keras: the permutation, then the weights. The permutation sorts uniform draws,
         # which works also where the batch size is only known when the pipeline runs (tf.data).
         order = ops.cast(ops.argsort(random.uniform((batch,), seed=seed)), "int32")
@@ -83,27 +77,6 @@ class MixUp(BaseRandomImageLayer):
         if not training or transformation is None:
             return labels
         return self._mix(ops.cast(labels, self.compute_dtype), transformation, 2)
-
-    def call(self, inputs, training=True):
-        images = inputs["images"] if isinstance(inputs, dict) else inputs
-        check_image_rank(ops.shape(images), type(self).__name__)
-        transformation = self.get_random_transformation(images, training=training)
-        if isinstance(inputs, dict):
-            out = dict(inputs)
-            out["images"] = self.transform_images(images, transformation, training=training)
-            if "labels" in inputs:
-                out["labels"] = self.transform_labels(inputs["labels"], transformation, training=training)
-            return out
-        return self.transform_images(images, transformation, training=training)
-
-    def compute_output_spec(self, inputs, *args, **kwargs):
-        if isinstance(inputs, dict):
-            out = dict(inputs)
-            out["images"] = KerasTensor(tuple(inputs["images"].shape), self.compute_dtype)
-            if "labels" in inputs:
-                out["labels"] = KerasTensor(tuple(inputs["labels"].shape), self.compute_dtype)
-            return out
-        return super().compute_output_spec(inputs)
 
     def get_config(self):
         config = super().get_config()
