@@ -76,7 +76,6 @@ NOT_YET = {
             "ConvLSTM1D",
             "ConvLSTM2D",
             "ConvLSTM3D",
-            "CutMix",
             "Equalization",
             "MaxNumBoundingBoxes",
             "MelSpectrogram",

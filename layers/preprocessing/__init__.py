@@ -2,6 +2,7 @@
 
 from .category_encoding import CategoryEncoding
 from .center_crop import CenterCrop
+from .cut_mix import CutMix
 from .discretization import Discretization
 from .hashed_crossing import HashedCrossing
 from .hashing import Hashing
@@ -47,4 +48,5 @@ __all__ = [
     "RandomShear",
     "RandomPerspective",
     "MixUp",
+    "CutMix",
 ]

@@ -97,6 +97,7 @@ CASES = [
     L("random_shear", "RandomShear", {"x_factor": 0.3, "y_factor": 0.2, "seed": 1}, normal(2, 5, 6, 2), random=True),
     L("random_perspective", "RandomPerspective", {"scale": 0.4, "seed": 1}, normal(2, 5, 6, 2), random=True),
     L("mix_up", "MixUp", {"seed": 1}, normal(3, 4, 5, 2), random=True),
+    L("cut_mix", "CutMix", {"seed": 1}, normal(3, 4, 5, 2), random=True),
     # Not larger than the target in height: the centered window in training too.
     L(
         "random_crop_centered",
