@@ -77,7 +77,6 @@ NOT_YET = {
             "ConvLSTM2D",
             "ConvLSTM3D",
             "Equalization",
-            "MaxNumBoundingBoxes",
             "MelSpectrogram",
             "RandAugment",
             "RandomBrightness",

@@ -7,6 +7,7 @@ from .discretization import Discretization
 from .hashed_crossing import HashedCrossing
 from .hashing import Hashing
 from .integer_lookup import IntegerLookup
+from .max_num_bounding_boxes import MaxNumBoundingBoxes
 from .mix_up import MixUp
 from .normalization import Normalization
 from .pipeline import Pipeline
@@ -49,4 +50,5 @@ __all__ = [
     "RandomPerspective",
     "MixUp",
     "CutMix",
+    "MaxNumBoundingBoxes",
 ]
