@@ -15,6 +15,7 @@ from .lambda_callback import LambdaCallback
 from .learning_rate_scheduler import LearningRateScheduler
 from .model_checkpoint import ModelCheckpoint
 from .monitor_callback import MonitorCallback
+from .orbax_checkpoint import OrbaxCheckpoint
 from .progbar_logger import ProgbarLogger
 from .reduce_lr_on_plateau import ReduceLROnPlateau
 from .remote_monitor import RemoteMonitor
@@ -33,6 +34,7 @@ __all__ = [
     "LearningRateScheduler",
     "ModelCheckpoint",
     "MonitorCallback",
+    "OrbaxCheckpoint",
     "ProgbarLogger",
     "ReduceLROnPlateau",
     "RemoteMonitor",

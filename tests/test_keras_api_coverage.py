@@ -73,11 +73,7 @@ NOT_YET = {
             "AugMix",
             "AutoContrast",
             "ContrastLimitedAdaptiveHistogramEqualization",
-            "ConvLSTM1D",
-            "ConvLSTM2D",
-            "ConvLSTM3D",
             "Equalization",
-            "MelSpectrogram",
             "RandAugment",
             "RandomBrightness",
             "RandomColorDegeneration",
@@ -90,12 +86,10 @@ NOT_YET = {
             "RandomPosterization",
             "RandomSaturation",
             "RandomSharpness",
-            "STFTSpectrogram",
             "Solarization",
         ],
         _SOON,
     ),
-    "callbacks": {"OrbaxCheckpoint": "Orbax checkpoints (a JAX library) with the rest of Keras's callbacks"},
 }
 
 _LIST_KERAS = r"""

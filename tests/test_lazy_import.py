@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-FRAMEWORKS = ("jax", "torch", "tensorflow", "keras")
+FRAMEWORKS = ("jax", "torch", "tensorflow", "keras", "flax", "orbax")
 
 
 def _fresh(code):

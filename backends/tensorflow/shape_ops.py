@@ -63,6 +63,18 @@ def _pad_width(pad_width, ndim):
     return [[int(a), int(b)] for a, b in arr]
 
 
+def _axis_size(x, axis):
+    """The static size of the one axis a non-constant pad needs (the other axes may be unknown, e.g. the batch
+    axis inside a ``tf.data`` map)."""
+    n = x.shape[axis]
+    if n is None:
+        raise ValueError(
+            f"Padding with a non-constant mode needs the size of the padded axis {axis}; received shape {x.shape}. "
+            "Give tf.function an input_signature with that axis known."
+        )
+    return n
+
+
 class ShapeOps:
     """reshape, transpose, joining/splitting, gathering, where, pad, tile, getitem, sort, one_hot."""
 
@@ -207,7 +219,7 @@ class ShapeOps:
     def _pad_axis(x, axis, before, after, mode):
         if before == 0 and after == 0:
             return x
-        n = static_shape(x)[axis]
+        n = _axis_size(x, axis)
         key = [slice(None)] * axis
         if mode == "edge":
             if n == 0:
@@ -232,7 +244,7 @@ class ShapeOps:
                 return ShapeOps._pad_axis(x, axis, before, after, "edge")
             raise ValueError(f"pad mode {mode!r} cannot pad an axis of size {n}.")
         while before or after:
-            size = static_shape(x)[axis]
+            size = _axis_size(x, axis)
             limit = limit_of(n)
             b = min(before, limit)
             a = min(after, limit)

@@ -287,12 +287,18 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
 
     Args:
         model: the model.
-        filepath: the file.
+        filepath: the file, or the folder of an :class:`~highlevel.callbacks.OrbaxCheckpoint` (its newest
+            checkpoint is read).
         skip_mismatch: keep the current values of variables whose shape differs instead of raising.
     """
     if kwargs:
         raise TypeError(f"load_weights got unexpected keyword arguments {sorted(kwargs)}.")
     path = os.fspath(filepath)
+    if os.path.isdir(path):  # the folder of an OrbaxCheckpoint callback (or one of its steps)
+        from highlevel.callbacks.orbax_checkpoint import load_orbax_checkpoint
+
+        load_orbax_checkpoint(model, path)
+        return
     file_safety.check_regular_file(path, "a weights file")  # /dev/zero never ends; a FIFO blocks
     size = os.path.getsize(path)
     if size > archive.MAX_MEMBER_BYTES:

@@ -195,43 +195,69 @@ class JaxLayer(Layer):
 
 
 class FlaxLayer(JaxLayer):
-    """A Flax ``nn.Module`` as a layer (``keras.layers.FlaxLayer``); needs the jax backend and the flax package.
+    """A Flax ``linen.Module`` as a layer (``keras.layers.FlaxLayer``); needs the jax backend and the flax package.
+
+    The module's ``params`` collection becomes the layer's trainable weights and its other collections (such as
+    ``batch_stats``) its non-trainable weights, which each call writes back. When the called method takes a
+    ``training`` argument, the layer passes its own; while training the module gets a ``dropout`` key.
 
     Args:
         module: the Flax module.
-        method: the module's method to call (default ``__call__``).
-        variables: the module's initial variables (default: ``module.init`` on the first inputs).
+        method: the module's method to call, or its name (default ``__call__``).
+        variables: the module's initial variables (default: ``module.init`` on inputs of ones shaped like the
+            first inputs).
         **kwargs: the arguments of :class:`~highlevel.layers.Layer`.
     """
 
     def __init__(self, module, method=None, variables=None, **kwargs):
-        try:
-            import importlib
+        import importlib
 
+        try:
             importlib.import_module("flax")
         except ImportError:
-            raise ImportError("FlaxLayer needs the flax package, which is not installed: `pip install flax`.") from None
+            raise ImportError(
+                "FlaxLayer needs the flax package, which is not installed: `pip install highlevel[flax]` (or "
+                "`pip install flax`)."
+            ) from None
         self.module, self.method = module, method
+        target = getattr(module, method) if isinstance(method, str) else (method or module.__call__)
+        takes_training = "training" in inspect.signature(target).parameters
+        extra = {"training": None} if takes_training else {}
 
         def call_fn(params, state, rng, inputs, training):
-            variables = dict(state or {}, params=params) if params is not None else dict(state or {})
-            mutable = [k for k in (state or {})] if training else False
-            rngs = {"dropout": rng} if rng is not None else None
-            out = module.apply(variables, inputs, method=method, mutable=mutable, rngs=rngs)
-            if mutable:
-                out, updates = out
-                return out, dict(state, **updates)
-            return out, state
+            if takes_training:
+                extra["training"] = training
+            collections = list(state or {})
+            out = module.apply(
+                self._to_variables(params, state),
+                inputs,
+                method=method,
+                mutable=collections,
+                rngs={"dropout": rng} if rng is not None else {},
+                **extra,
+            )
+            outputs, updates = out
+            return outputs, {k: updates[k] for k in collections} if state is not None else None
 
-        def init_fn(rng, inputs):
-            variables = module.init(rng, inputs, method=method)
-            variables = dict(variables)
-            params = variables.pop("params", None)
-            return params, variables
+        def init_fn(rng, inputs, training):
+            if takes_training:
+                extra["training"] = training
+            dropout_key = self._jax.prng_key(self.seed_generator.next())
+            variables = module.init({"params": rng, "dropout": dropout_key}, inputs, method=method, **extra)
+            return self._from_variables(variables)
 
-        params = state = None
-        if variables is not None:
-            variables = dict(variables)
-            params = variables.pop("params", None)
-            state = variables
+        params, state = self._from_variables(variables) if variables is not None else (None, None)
         super().__init__(call_fn, init_fn=init_fn, params=params, state=state, **kwargs)
+
+    @staticmethod
+    def _to_variables(params, state):
+        variables = dict(state or {})
+        if params is not None:
+            variables["params"] = params
+        return variables
+
+    @staticmethod
+    def _from_variables(variables):
+        """``(params, state)``: the module's ``params`` collection and a dict of its other collections."""
+        variables = dict(variables)
+        return variables.pop("params", None), variables

@@ -8,6 +8,7 @@ from .hashed_crossing import HashedCrossing
 from .hashing import Hashing
 from .integer_lookup import IntegerLookup
 from .max_num_bounding_boxes import MaxNumBoundingBoxes
+from .mel_spectrogram import MelSpectrogram
 from .mix_up import MixUp
 from .normalization import Normalization
 from .pipeline import Pipeline
@@ -22,6 +23,7 @@ from .random_translation import RandomTranslation
 from .random_zoom import RandomZoom
 from .rescaling import Rescaling
 from .resizing import Resizing
+from .stft_spectrogram import STFTSpectrogram
 from .string_lookup import StringLookup
 from .text_vectorization import TextVectorization
 
@@ -51,4 +53,7 @@ __all__ = [
     "MixUp",
     "CutMix",
     "MaxNumBoundingBoxes",
+    # audio
+    "STFTSpectrogram",
+    "MelSpectrogram",
 ]

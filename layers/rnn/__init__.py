@@ -1,7 +1,10 @@
 """Recurrent layers: the cells, the generic :class:`RNN` over a cell (a compiled ``ops.scan`` time loop),
-SimpleRNN / LSTM / GRU, StackedRNNCells, and the Bidirectional and TimeDistributed wrappers."""
+SimpleRNN / LSTM / GRU, ConvLSTM1D/2D/3D, StackedRNNCells, and the Bidirectional and TimeDistributed wrappers."""
 
 from .bidirectional import Bidirectional
+from .conv_lstm1d import ConvLSTM1D
+from .conv_lstm2d import ConvLSTM2D
+from .conv_lstm3d import ConvLSTM3D
 from .gru import GRU
 from .gru_cell import GRUCell
 from .lstm import LSTM
@@ -14,6 +17,9 @@ from .time_distributed import TimeDistributed
 
 __all__ = [
     "Bidirectional",
+    "ConvLSTM1D",
+    "ConvLSTM2D",
+    "ConvLSTM3D",
     "GRU",
     "GRUCell",
     "LSTM",

@@ -21,6 +21,11 @@ def _flat_sizes(state_size):
     return tree.flatten(state_size if _is_nested(state_size) else [state_size])[0]
 
 
+def _per_sample(m, x):
+    """The (batch,) step mask ``m`` shaped to broadcast against ``x`` (batch, ...)."""
+    return ops.reshape(m, (-1,) + (1,) * (ops.ndim(x) - 1))
+
+
 class RNN(Layer):
     """Base class for recurrent layers (``keras.layers.RNN``): applies ``cell`` at every time step.
 
@@ -264,8 +269,7 @@ class RNN(Layer):
             states, ys = ops.scan(step, initial_state, xs, unroll=unroll)
             last = ys[-1]
         else:
-            batch = ops.shape(sequences)[0]
-            zero_out = ops.zeros((batch, self._output_size), dtype=self.compute_dtype)
+            zero_out = self._zero_output(ops.shape(sequences)[0])
             zero_output = self.zero_output_for_mask
 
             def step(carry, inputs):
@@ -273,17 +277,23 @@ class RNN(Layer):
                 x, m = inputs
                 out, new_states = cell_step(x, states)
                 new_states = restructure(new_states)
-                keep = ops.expand_dims(m, -1)
                 new_states = tree.unflatten(
                     state_def,
-                    [ops.where(keep, n, o) for n, o in zip(tree.flatten(new_states)[0], tree.flatten(states)[0])],
+                    [
+                        ops.where(_per_sample(m, n), n, o)
+                        for n, o in zip(tree.flatten(new_states)[0], tree.flatten(states)[0])
+                    ],
                 )
-                out = ops.where(keep, out, ops.zeros_like(out) if zero_output else prev_out)
+                out = ops.where(_per_sample(m, out), out, ops.zeros_like(out) if zero_output else prev_out)
                 return (new_states, out), out
 
             (states, last), ys = ops.scan(step, (initial_state, zero_out), (xs, mask), unroll=unroll)
         outputs = _time_major(ys) if self.return_sequences else None
         return last, outputs, states
+
+    def _zero_output(self, batch):
+        """The output before the first step (kept by masked leading steps)."""
+        return ops.zeros((batch, self._output_size), dtype=self.compute_dtype)
 
     # ---------------------------------------------------------- dropout masks
     def _prepare_dropout_masks(self, cell, batch, input_dim, dtype, training):

@@ -167,4 +167,33 @@ CASES = [
     ),
     L("bidirectional_sum_20", "Bidirectional", inputs=normal(2, STEPS, 3), like="matmul", build=_bidirectional("sum")),
     L("time_distributed_dense", "TimeDistributed", inputs=normal(2, STEPS, 3), like="matmul", build=_time_distributed),
+    # convolutional LSTMs: a few steps of small feature maps
+    L(
+        "conv_lstm1d",
+        "ConvLSTM1D",
+        {"filters": 2, "kernel_size": 3, "return_sequences": True},
+        normal(2, 5, 6, 2),
+        like="conv",
+    ),
+    L(
+        "conv_lstm1d_masked_backwards",
+        "ConvLSTM1D",
+        inputs=normal(2, 5, 6, 2),
+        like="conv",
+        build=_masked("ConvLSTM1D", MASK[:, :5], filters=2, kernel_size=3, padding="same", go_backwards=True),
+    ),
+    L(
+        "conv_lstm2d",
+        "ConvLSTM2D",
+        {"filters": 2, "kernel_size": 3, "padding": "same"},
+        normal(2, 4, 4, 4, 1),
+        like="conv",
+    ),
+    L(
+        "conv_lstm3d",
+        "ConvLSTM3D",
+        {"filters": 2, "kernel_size": 2, "strides": 2},
+        normal(1, 3, 4, 4, 4, 1),
+        like="conv",
+    ),
 ]

@@ -48,6 +48,13 @@ DETERMINISTIC = {
         lambda: layers.TextVectorization(vocabulary=["the", "cat", "sat"], output_sequence_length=4),
         SENTENCES,
     ),
+    # without power_to_db: its top_db floor is relative to the maximum of the whole batch
+    "MelSpectrogram": (
+        lambda: layers.MelSpectrogram(
+            fft_length=32, sequence_stride=16, num_mel_bins=4, sampling_rate=8000, power_to_db=False
+        ),
+        RNG.normal(size=(4, 128)).astype("float32"),
+    ),
 }
 
 
