@@ -3,26 +3,34 @@
 from .auto_contrast import AutoContrast
 from .category_encoding import CategoryEncoding
 from .center_crop import CenterCrop
+from .cut_mix import CutMix
 from .discretization import Discretization
 from .equalization import Equalization
 from .hashed_crossing import HashedCrossing
 from .hashing import Hashing
 from .integer_lookup import IntegerLookup
+from .max_num_bounding_boxes import MaxNumBoundingBoxes
 from .mel_spectrogram import MelSpectrogram
+from .mix_up import MixUp
 from .normalization import Normalization
+from .pipeline import Pipeline
 from .random_brightness import RandomBrightness
 from .random_color_degeneration import RandomColorDegeneration
 from .random_color_jitter import RandomColorJitter
 from .random_contrast import RandomContrast
+from .random_crop import RandomCrop
+from .random_erasing import RandomErasing
 from .random_flip import RandomFlip
 from .random_gaussian_blur import RandomGaussianBlur
 from .random_grayscale import RandomGrayscale
 from .random_hue import RandomHue
 from .random_invert import RandomInvert
+from .random_perspective import RandomPerspective
 from .random_posterization import RandomPosterization
 from .random_rotation import RandomRotation
 from .random_saturation import RandomSaturation
 from .random_sharpness import RandomSharpness
+from .random_shear import RandomShear
 from .random_translation import RandomTranslation
 from .random_zoom import RandomZoom
 from .rescaling import Rescaling
@@ -64,6 +72,15 @@ __all__ = [
     "RandomColorJitter",
     "RandomGaussianBlur",
     "Equalization",
+    # geometric and mixing augmentation
+    "RandomCrop",
+    "Pipeline",
+    "RandomErasing",
+    "RandomShear",
+    "RandomPerspective",
+    "MixUp",
+    "CutMix",
+    "MaxNumBoundingBoxes",
     # audio
     "STFTSpectrogram",
     "MelSpectrogram",

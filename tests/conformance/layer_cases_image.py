@@ -4,7 +4,16 @@ The random layers are compared in inference mode (``random=True``); the cases wh
 point draw a known transform, so they also compare their training-mode output and gradients across engines.
 """
 
+import highlevel as hl
+
 from .layer_case import LayerCase, normal, positive
+
+
+def _pipeline(dtype):
+    return hl.layers.Pipeline(
+        [hl.layers.Rescaling(2.0, offset=-1.0, dtype=dtype), hl.layers.CenterCrop(3, 4, dtype=dtype)]
+    )
+
 
 L = LayerCase
 CASES = [
@@ -31,6 +40,7 @@ CASES = [
     ),
     L("center_crop", "CenterCrop", {"height": 3, "width": 4}, normal(2, 5, 7, 2)),
     L("center_crop_upscale", "CenterCrop", {"height": 6, "width": 4}, normal(2, 4, 5, 2), like="matmul"),
+    L("pipeline", "Pipeline", {}, normal(2, 5, 7, 2), build=_pipeline),
     L("random_flip", "RandomFlip", {"seed": 1}, normal(2, 4, 5, 3), random=True),
     L("random_rotation", "RandomRotation", {"factor": 0.2, "seed": 1}, normal(2, 5, 6, 2), random=True),
     L(
@@ -42,6 +52,14 @@ CASES = [
     ),
     L("random_zoom", "RandomZoom", {"height_factor": 0.3, "seed": 1}, normal(2, 5, 6, 2), random=True),
     L("random_contrast", "RandomContrast", {"factor": 0.4, "seed": 1}, positive(2, 4, 5, 3), random=True),
+    L(
+        "random_crop",
+        "RandomCrop",
+        {"height": 3, "width": 4, "seed": 1},
+        normal(2, 5, 6, 2),
+        like="matmul",
+        random=True,
+    ),
     # Single-point factor ranges: a known transform, so training mode is comparable too.
     L(
         "random_rotation_fixed",
@@ -63,6 +81,28 @@ CASES = [
         "random_zoom_fixed",
         "RandomZoom",
         {"height_factor": (-0.3, -0.3), "width_factor": (0.2, 0.2), "seed": 2},
+        normal(2, 5, 6, 2),
+        like="matmul",
+        modes=(False, True),
+    ),
+    L("random_erasing", "RandomErasing", {"seed": 1}, positive(2, 4, 5, 3), random=True),
+    # Never erases (factor 0): training mode is comparable too.
+    L(
+        "random_erasing_never",
+        "RandomErasing",
+        {"factor": 0.0, "seed": 2},
+        positive(2, 4, 5, 3),
+        modes=(False, True),
+    ),
+    L("random_shear", "RandomShear", {"x_factor": 0.3, "y_factor": 0.2, "seed": 1}, normal(2, 5, 6, 2), random=True),
+    L("random_perspective", "RandomPerspective", {"scale": 0.4, "seed": 1}, normal(2, 5, 6, 2), random=True),
+    L("mix_up", "MixUp", {"seed": 1}, normal(3, 4, 5, 2), random=True),
+    L("cut_mix", "CutMix", {"seed": 1}, normal(3, 4, 5, 2), random=True),
+    # Not larger than the target in height: the centered window in training too.
+    L(
+        "random_crop_centered",
+        "RandomCrop",
+        {"height": 5, "width": 4, "seed": 2},
         normal(2, 5, 6, 2),
         like="matmul",
         modes=(False, True),

@@ -202,6 +202,8 @@ CASES += _family_cases()
 NOT_CASES = {
     "Layer": "the abstract base; every case exercises it",
     "Merge": "the abstract base of the merging layers (Add, Concatenate, ... are cases)",
+    "MaxNumBoundingBoxes": "pads or truncates the bounding boxes of a dict input (no arithmetic); checked against "
+    "Keras in tests/layers/preprocessing/test_max_num_bounding_boxes.py on every backend",
     "Wrapper": "the abstract base of the wrapping layers (SpectralNormalization is a case)",
     "FlaxLayer": "runs a Flax module, on the jax backend only (with flax installed); checked in "
     "tests/layers/core/test_jax_layer.py",
