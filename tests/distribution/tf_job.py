@@ -29,7 +29,9 @@ def main(out):
     model = jobs.run_and_write(
         hl, out, "data_parallel", dist.DataParallel(), callbacks=[hl.callbacks.ModelCheckpoint(ckpt, monitor="loss")]
     )
-    handles = [v.handle for v in model.variables + model.optimizer.variables]
+    handles = [
+        v._handle for v in model.variables + model.optimizer.variables
+    ]  # the tf.Variable (handle is its resource)
     checks["mirrored"] = [type(h).__name__ for h in handles]
     checks["replicas"] = [len(h.values) for h in handles]
     # The copies on the two devices agree after training.
