@@ -96,6 +96,11 @@ def _unique_names(pairs):
     return out
 
 
+def _is_shape(s):
+    """Whether ``s`` is one shape (a tuple of ints and Nones), not a structure of shapes."""
+    return isinstance(s, tuple) and all(d is None or isinstance(d, int) for d in s)
+
+
 #: Per thread: the layers whose compute_output_shape override is being asked for their output spec.
 _declaring = threading.local()
 
@@ -450,10 +455,19 @@ class Layer:
         """The metrics this layer and its sub-layers hold as attributes (``self.mean = hl.metrics.Mean()``), each
         once: a layer may track a statistic of what flows through it, and a model's ``fit`` then resets and
         reports it (``keras.layers.Layer.metrics``)."""
-        from highlevel.metrics.metric import Metric
+        return self._held_metrics()
 
-        found, seen = [], set()
+    def _held_metrics(self, exclude=(), skip_nested_models=False):
+        """The metrics held as attributes by this layer and the layers below it, each once, leaving out the ids in
+        ``exclude`` and, with ``skip_nested_models``, the layers that are models of their own (their metrics belong
+        to their own ``fit``)."""
+        from highlevel.metrics.metric import Metric
+        from highlevel.trainers import Trainer
+
+        found, seen = [], set(exclude)
         for layer in self._flatten_layers():
+            if skip_nested_models and layer is not self and isinstance(layer, Trainer):
+                continue
             for key, value in layer.__dict__.items():
                 if key not in _NOT_TRACKED:
                     _collect(value, Metric, found, seen)
@@ -817,7 +831,7 @@ class Layer:
             out = self.compute_output_shape(shapes)
         finally:
             asking.discard(id(self))
-        if isinstance(out, list) and out and all(d is None or isinstance(d, int) for d in out):
+        if isinstance(out, list) and out and _is_shape(tuple(out)):
             out = tuple(out)
         if not isinstance(out, (tuple, list, dict)):
             raise ValueError(
@@ -825,12 +839,9 @@ class Layer:
                 f"list/dict of shapes; received {out!r}."
             )
         dtype = self.compute_dtype
-        if isinstance(out, tuple) and all(d is None or isinstance(d, int) for d in out):
-            return KerasTensor(out, dtype)
-        is_shape = lambda s: isinstance(s, tuple) and all(d is None or isinstance(d, int) for d in s)
 
         def convert(s):
-            if is_shape(s):
+            if _is_shape(s):
                 return KerasTensor(s, dtype)
             if isinstance(s, (list, tuple)):
                 return type(s)(convert(x) for x in s)
@@ -846,8 +857,7 @@ class Layer:
         def to_kt(s):
             return KerasTensor(s, self.compute_dtype)
 
-        is_shape = lambda s: isinstance(s, tuple) and all(d is None or isinstance(d, int) for d in s)
-        if is_shape(tuple(input_shape)):
+        if _is_shape(tuple(input_shape)):
             inputs = to_kt(tuple(input_shape))
         else:
             inputs = tree.map_structure(to_kt, input_shape)

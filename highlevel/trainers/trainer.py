@@ -189,21 +189,9 @@ class Trainer(StatelessTraining):
                 out.extend(self._compile_loss.metrics)
             if self._compile_metrics is not None:
                 out.extend(self._compile_metrics.metrics)
-        out.extend(self._attribute_metrics(exclude={id(m) for m in out} | {id(getattr(self, "_loss_tracker", None))}))
+        exclude = {id(m) for m in out} | {id(getattr(self, "_loss_tracker", None))}
+        out.extend(self._held_metrics(exclude, skip_nested_models=True))  # a nested model's own are its fit's
         return out
-
-    def _attribute_metrics(self, exclude):
-        from highlevel.layer import _NOT_TRACKED, _collect
-        from highlevel.metrics.metric import Metric
-
-        found, seen = [], set(exclude)
-        for layer in self._flatten_layers():
-            if layer is not self and isinstance(layer, Trainer):
-                continue  # a nested model's own trackers belong to its own fit
-            for key, value in layer.__dict__.items():
-                if key not in _NOT_TRACKED:
-                    _collect(value, Metric, found, seen)
-        return found
 
     # Keras 2's hooks for a custom train_step, kept (deprecated) by Keras 3: they run the compiled loss and metrics.
     def compiled_loss(self, y, y_pred, sample_weight=None, regularization_losses=None):
