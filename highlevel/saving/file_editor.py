@@ -1,19 +1,20 @@
 """``KerasFileEditor``: inspect and edit the weights of a saved model file without building the model.
 
-It reads a file of ``model.save`` (zip or folder): :attr:`weights_dict` maps each model variable's path to its
-array, which can be replaced (same shape or not), deleted or added to, then written to a new file with
-:meth:`save` (the architecture and the optimizer state are kept as they were). Nothing in the file is run.
+It reads highlevel's own archive (``.hl.zip``, or a ``.keras`` file an earlier highlevel wrote; zip or
+folder): :attr:`weights_dict` maps each model variable's path to its array, which can be replaced (same shape
+or not), deleted or added to, then written to a new file with :meth:`save` (the architecture and the optimizer
+state are kept as they were). Nothing in the file is run.
 
 >>> import os, tempfile, numpy as np, highlevel as hl
 >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1, name="d")])
 >>> folder = tempfile.mkdtemp()
->>> model.save(os.path.join(folder, "m.keras"))
->>> editor = hl.saving.KerasFileEditor(os.path.join(folder, "m.keras"))
+>>> model.save(os.path.join(folder, "m.hl.zip"))
+>>> editor = hl.saving.KerasFileEditor(os.path.join(folder, "m.hl.zip"))
 >>> sorted(editor.weights_dict)
 ['d/bias', 'd/kernel']
 >>> editor.weights_dict["d/bias"] = np.array([5.0], "float32")
->>> editor.save(os.path.join(folder, "edited.keras"))
->>> hl.ops.convert_to_numpy(hl.saving.load_model(os.path.join(folder, "edited.keras")).layers[0].bias)
+>>> editor.save(os.path.join(folder, "edited.hl.zip"))
+>>> hl.ops.convert_to_numpy(hl.saving.load_model(os.path.join(folder, "edited.hl.zip")).layers[0].bias)
 array([5.], dtype=float32)
 """
 
@@ -30,7 +31,8 @@ class KerasFileEditor:
     """The weights of a saved model, as a dict to edit (``keras.saving.KerasFileEditor``).
 
     Args:
-        filepath: a file (or folder) written by ``model.save`` / ``hl.saving.save_model``.
+        filepath: a file (or folder) of highlevel's own archive format, as ``model.save`` writes for a
+            ``.hl.zip`` name.
 
     Attributes:
         config: the saved model's config (plain data).
@@ -38,12 +40,18 @@ class KerasFileEditor:
         weights_dict: ``{variable path: numpy array}`` of the model's variables, in the saved order.
 
     Raises:
-        InvalidFileError: the file is not a model saved by highlevel.
+        InvalidFileError: the file is not a model saved in highlevel's own format.
     """
 
     def __init__(self, filepath):
         self.filepath = os.fspath(filepath)
-        self._members = saving_api._read(self.filepath)
+        found, self._members = saving_api._read(self.filepath)
+        if found != "highlevel":
+            raise InvalidFileError(
+                f"{self.filepath!r} holds Keras 3's archive format (HDF5 weights); KerasFileEditor edits highlevel's "
+                "own archive (safetensors weights). Load the model with hl.saving.load_model and save it with a "
+                "'.hl.zip' name (or save_format='highlevel') to edit it here."
+            )
         self.config = saving_api._json(self._members[saving_api.CONFIG], saving_api.CONFIG, self.filepath)
         self.metadata = saving_api._json(self._members[saving_api.METADATA], saving_api.METADATA, self.filepath)
         tensors = safetensors_io.loads(self._members[saving_api.WEIGHTS], where=repr(self.filepath))

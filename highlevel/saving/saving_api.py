@@ -1,5 +1,11 @@
 """``save_model``/``load_model`` (one zip archive) and ``save_weights``/``load_weights`` (safetensors).
 
+Two archive formats: Keras 3's (``.keras``: a JSON config in Keras's spelling and HDF5 weights, which real Keras
+loads; see :mod:`highlevel.saving.keras_archive`) and highlevel's own (``.hl.zip``: the same config in
+highlevel's spelling and the weights as safetensors, readable without h5py). ``save_model`` picks the format from
+the name (``.keras``: Keras's; any other name: highlevel's) or from ``save_format``; ``load_model`` recognises the
+format from the archive's members, so files highlevel wrote as ``.keras`` before it wrote Keras's format still load.
+
 >>> import os, tempfile
 >>> import numpy as np
 >>> import highlevel as hl
@@ -19,7 +25,7 @@ import tempfile
 
 from highlevel import config as hl_config
 
-from . import archive, build_io, config_io, file_safety, safetensors_io, weights_io
+from . import archive, build_io, config_io, file_safety, keras_archive, safetensors_io, weights_io
 from .errors import InvalidFileError
 from .object_registry import CustomObjectScope
 
@@ -29,17 +35,31 @@ METADATA = "metadata.json"
 WEIGHTS = "model.weights.safetensors"
 ASSETS = "assets"
 MAX_JSON_BYTES = 64 * 1024**2
+#: The name highlevel's own archive goes by (any name but ``.keras`` also selects it).
+EXTENSION = ".hl.zip"
+KERAS_EXTENSION = ".keras"
+_FORMATS = (None, "keras", "highlevel")
+_HDF5_MAGIC = b"\x89HDF\r\n\x1a\n"
+_ZIP_MAGIC = b"PK"
 
 
 def _check_save_kwargs(kwargs, what):
     save_format = kwargs.pop("save_format", None)
-    if save_format not in (None, "keras", "highlevel"):
+    if save_format not in _FORMATS:
         raise ValueError(
-            f"{what}: save_format={save_format!r} is not supported; highlevel writes its own format "
-            "(one zip holding the config as JSON and the weights as safetensors). Leave save_format out."
+            f"{what}: save_format={save_format!r} is not supported; use 'keras' (Keras 3's archive, HDF5 "
+            "weights), 'highlevel' (highlevel's archive, safetensors weights) or None (chosen by the file name)."
         )
     if kwargs:
         raise TypeError(f"{what} got unexpected keyword arguments {sorted(kwargs)}.")
+    return save_format
+
+
+def _save_format(path, save_format):
+    """``"keras"`` or ``"highlevel"``: the one asked for, else the one the name says (``.keras``: Keras's)."""
+    if save_format is not None:
+        return save_format
+    return "keras" if path.endswith(KERAS_EXTENSION) else "highlevel"
 
 
 def _check_overwrite(path, overwrite):
@@ -116,24 +136,28 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
 
     Args:
         model: the model.
-        filepath: the destination (any name; ``.keras`` as in Keras is fine).
+        filepath: the destination: ``.keras`` writes Keras 3's archive (which real Keras loads; needs h5py),
+            ``.hl.zip`` (or any other name) highlevel's own archive.
         overwrite: replace an existing file (False: raise ``FileExistsError`` instead of asking, as Keras does
             on a terminal).
         zipped: True or None: one zip file; False: a folder holding the same files.
-        **kwargs: ``save_format`` (only None or ``"keras"``), for Keras programs that pass it.
+        **kwargs: ``save_format``: ``"keras"`` or ``"highlevel"`` to choose the format whatever the name.
 
     Raises:
         FileExistsError: ``overwrite=False`` and ``filepath`` exists.
         OSError: the file could not be written (the existing one is unchanged).
     """
-    _check_save_kwargs(kwargs, "save_model")
+    save_format = _check_save_kwargs(kwargs, "save_model")
     path = os.fspath(filepath)
     _check_overwrite(path, overwrite)
-    members = _members(model)
+    if _save_format(path, save_format) == "keras":
+        members, stored = keras_archive.members(model), {keras_archive.WEIGHTS}
+    else:
+        members, stored = _members(model), {WEIGHTS}
     if zipped is False:
         archive.write_folder(path, members)
     else:
-        archive.write_archive(path, members, stored={WEIGHTS})
+        archive.write_archive(path, members, stored=stored)
 
 
 def _json(data, name, path):
@@ -148,11 +172,44 @@ def _json(data, name, path):
     return value
 
 
-def _read(path):
-    expected = {CONFIG, METADATA, WEIGHTS}
+def _sniff_file(path):
+    """Refuses a plain file that is not a zip, naming what it is."""
     if os.path.isdir(path):
-        return archive.read_folder(path, expected=expected, prefixes=(ASSETS + "/",))
-    return archive.read_archive(path, expected=expected, prefixes=(ASSETS + "/",))
+        return
+    file_safety.check_regular_file(path, "a model file")
+    with open(path, "rb") as f:
+        head = f.read(16)
+    if head.startswith(_ZIP_MAGIC):
+        return
+    if head.startswith(_HDF5_MAGIC):
+        found = "an HDF5 file (a Keras '.weights.h5' weights file or a legacy Keras '.h5' model)"
+        fix = "Read weights with model.load_weights(); legacy '.h5' models are not supported."
+    elif len(head) >= 9 and head[8:9] == b"{":
+        found = "a safetensors weights file"
+        fix = "Build the model in code and read it with model.load_weights()."
+    else:
+        return  # the zip reader names what is wrong
+    raise InvalidFileError(f"{path!r} is {found}, not a model archive. {fix}")
+
+
+def _read(path):
+    """``(format, members)`` of the archive at ``path``; the format is told by its members, not its name."""
+    _sniff_file(path)
+    expected = {CONFIG, METADATA, WEIGHTS, keras_archive.WEIGHTS}
+    read = archive.read_folder if os.path.isdir(path) else archive.read_archive
+    members = read(path, expected=expected, required={CONFIG, METADATA}, prefixes=(ASSETS + "/",))
+    if (WEIGHTS in members) == (keras_archive.WEIGHTS in members):
+        raise InvalidFileError(
+            f"{path!r} must hold exactly one of {WEIGHTS!r} (highlevel's archive) and "
+            f"{keras_archive.WEIGHTS!r} (Keras's archive); it holds {sorted(members)}."
+        )
+    found = "keras" if keras_archive.WEIGHTS in members else "highlevel"
+    if found == "keras" and path.endswith(EXTENSION):
+        raise InvalidFileError(
+            f"{path!r} is named as highlevel's own archive ({EXTENSION}) but holds Keras 3's archive format "
+            f"({keras_archive.WEIGHTS}); rename it to '.keras'."
+        )
+    return found, members
 
 
 def _load_assets(model, members, path):
@@ -186,7 +243,10 @@ def _load_assets(model, members, path):
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
-    """Rebuilds a model saved with ``model.save`` / :func:`save_model`.
+    """Rebuilds a model saved with ``model.save`` / :func:`save_model`, or by Keras 3's ``model.save``.
+
+    The format is told by the archive's members: Keras 3's archive (``model.weights.h5``) or highlevel's
+    (``model.weights.safetensors``, also when an earlier highlevel wrote it under a ``.keras`` name).
 
     Classes and functions come from highlevel and the allow-list only (registered with
     ``register_keras_serializable``, in an enclosing ``custom_object_scope``, or in ``custom_objects``); the
@@ -194,7 +254,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     ``build_from_config``, ``load_own_variables``, ``load_assets``, ``compile_from_config``.
 
     Args:
-        filepath: the file (or, for ``zipped=False``, the folder) ``model.save`` wrote.
+        filepath: the file (or, for ``zipped=False``, the folder) ``model.save`` (highlevel's or Keras's) wrote.
         custom_objects: ``{"Name": class_or_function}`` for your own layers, losses, metrics...
         compile: compile the model as it was when saved (optimizer state included).
         safe_mode: refuse Lambda layers whose function is not highlevel's (that would run code named
@@ -205,7 +265,9 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         UnsafeFileError: the file asks for something the safe loader refuses.
     """
     path = os.fspath(filepath)
-    members = _read(path)
+    found, members = _read(path)
+    if found == "keras":
+        return keras_archive.load(path, members, custom_objects, compile, safe_mode)
     metadata = _json(members[METADATA], METADATA, path)
     version = metadata.get("format_version")
     if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT_VERSION or version < 1:

@@ -170,7 +170,7 @@ def test_compile_config_hooks(backend, tmp_path):
 def test_keras_file_editor_edits_weights_without_building(backend, tmp_path):
     model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2, name="d")])
     model.compile(optimizer="adam", loss="mse")
-    path = tmp_path / "m.keras"
+    path = tmp_path / "m.hl.zip"
     model.save(path)
     editor = hl.saving.KerasFileEditor(path)
     assert list(editor.weights_dict) == ["d/kernel", "d/bias"]
@@ -178,13 +178,16 @@ def test_keras_file_editor_edits_weights_without_building(backend, tmp_path):
     other = hl.Sequential([hl.Input((3,)), hl.layers.Dense(4)])
     assert editor.compare(other)["status"] == "error"
     editor.weights_dict["d/bias"] = np.array([1.0, -1.0], "float32")
-    editor.save(tmp_path / "edited.keras")
-    loaded = hl.saving.load_model(tmp_path / "edited.keras")
+    editor.save(tmp_path / "edited.hl.zip")
+    loaded = hl.saving.load_model(tmp_path / "edited.hl.zip")
     x = np.zeros((1, 3), "float32")
     np.testing.assert_allclose(loaded.predict(x, verbose=0), [[1.0, -1.0]])
     assert loaded.optimizer is not None
-    editor.resave_weights(tmp_path / "w.weights.h5")
-    model.load_weights(tmp_path / "w.weights.h5")
+    editor.resave_weights(tmp_path / "w.safetensors")
+    model.load_weights(tmp_path / "w.safetensors")
     np.testing.assert_allclose(model.predict(x, verbose=0), [[1.0, -1.0]])
     with pytest.raises(FileExistsError):
-        editor.save(tmp_path / "edited.keras", overwrite=False)
+        editor.save(tmp_path / "edited.hl.zip", overwrite=False)
+    model.save(tmp_path / "keras-format.keras")
+    with pytest.raises(hl.saving.InvalidFileError, match="Keras 3's archive format"):
+        hl.saving.KerasFileEditor(tmp_path / "keras-format.keras")
