@@ -20,7 +20,6 @@ import io
 import json
 import os
 import tempfile
-import warnings
 
 from . import build_io, config_io, keras_config
 from .errors import InvalidFileError, UnsafeFileError
@@ -205,18 +204,13 @@ def _saved_optimizer_entries(data):
 
 def _read_optimizer(model, data, path):
     """Reads the optimizer's state into the compiled model. An optimizer saved before it was built (a model
-    compiled but never trained) has only its step count and learning rate in the file: like Keras, its state is
-    then skipped, with a warning."""
+    compiled but never trained) has only its step count and learning rate in the file, both at their configured
+    values: the freshly compiled optimizer already holds them, so nothing is read."""
     optimizer = getattr(model, "optimizer", None)
     saved = _saved_optimizer_entries(data)
     if optimizer is None or not saved:
         return
     if optimizer.built and saved < len(optimizer.variables):
-        warnings.warn(
-            f"{path!r}: the saved optimizer holds {saved} arrays, the compiled one {len(optimizer.variables)}: it "
-            "had not been built when the model was saved (never trained), so its state is not loaded.",
-            stacklevel=4,
-        )
         return
     _h5().read_keras_h5(model, io.BytesIO(data))
 

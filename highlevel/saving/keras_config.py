@@ -58,6 +58,11 @@ _KERAS_ONLY = {
     "ReversibleEmbedding": {"quantization_config": None},
 }
 
+#: Arguments Keras writes that highlevel derives instead, dropped on reading whatever their value:
+#: ``Sequential``'s ``dtype`` (its layers keep their own dtype policies, which are read) and ``build_input_shape``
+#: (the ``InputLayer`` among its layers, or the archive's ``build_config``, builds it).
+_DERIVED = {"Sequential": ("dtype", "build_input_shape")}
+
 #: Arguments whose name differs: ``{class: {highlevel name: Keras name}}`` (none today; the mapping is applied both
 #: ways, so a rename needs only an entry here).
 _RENAMED = {}
@@ -196,6 +201,7 @@ def object_from_keras(node):
         inner = {k: v for k, v in inner.items() if k not in _KERAS_BOOKKEEPING}
         if "input_layers" in inner and "output_layers" in inner and isinstance(inner.get("layers"), list):
             inner = functional_from_keras(inner)
+        inner = {k: v for k, v in inner.items() if k not in _DERIVED.get(class_name, ())}
         for key, unused in _KERAS_ONLY.get(class_name, {}).items():
             if key in inner:
                 value = inner.pop(key)
