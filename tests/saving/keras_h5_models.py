@@ -3,13 +3,56 @@ module (``keras`` or ``highlevel``, which share their public names) and returns 
 
 import numpy as np
 
-NAMES = ("mlp", "two_branches", "cnn_bn", "rnn", "attention", "subclassed")
+#: Optimizers other than Adam, each trained on the MLP: their slots move in Keras's order too.
+OPTIMIZERS = {
+    "sgd": lambda api: api.optimizers.SGD(learning_rate=0.05, momentum=0.9),
+    "rmsprop": lambda api: api.optimizers.RMSprop(learning_rate=0.01, momentum=0.5, centered=True),
+    "nadam": lambda api: api.optimizers.Nadam(learning_rate=0.01),
+    "adadelta": lambda api: api.optimizers.Adadelta(learning_rate=0.5),
+    "ftrl": lambda api: api.optimizers.Ftrl(learning_rate=0.05),
+    "adamw_amsgrad": lambda api: api.optimizers.AdamW(learning_rate=0.01, amsgrad=True),
+}
+
+NAMES = ("mlp", "two_branches", "cnn_bn", "rnn", "attention", "subclassed") + tuple(f"mlp_{o}" for o in OPTIMIZERS)
+
+
+def _layout_only(api):
+    layers = api.layers
+
+    def seq(shape, *stack):
+        return api.Sequential([api.Input(shape), *stack])
+
+    return {
+        "bidirectional": lambda: seq(
+            (5, 3), layers.Bidirectional(layers.LSTM(4, return_sequences=True)), layers.Bidirectional(layers.GRU(2))
+        ),
+        "stacked_cells": lambda: seq((5, 3), layers.RNN([layers.LSTMCell(3), layers.GRUCell(2)]), layers.Dense(1)),
+        "wrappers": lambda: seq((5, 3), layers.TimeDistributed(layers.Dense(2)), layers.SimpleRNN(3)),
+        "convolutions": lambda: seq(
+            (8, 8, 2),
+            layers.SeparableConv2D(3, 3),
+            layers.DepthwiseConv2D(3),
+            layers.Conv2DTranspose(2, 3),
+            layers.GroupNormalization(2),
+        ),
+        "nested": lambda: seq((4,), seq((4,), layers.Dense(3), layers.PReLU()), layers.Dense(1)),
+        "conv_lstm": lambda: seq((3, 6, 6, 1), layers.ConvLSTM2D(2, 3)),
+    }
+
+
+#: Architectures whose layout alone (paths and shapes) is compared: ``build_layout_only(api, name)``.
+LAYOUT_ONLY = ("bidirectional", "stacked_cells", "wrappers", "convolutions", "nested", "conv_lstm")
+
+
+def build_layout_only(api, name):
+    """The built (uncompiled) model ``name`` of :data:`LAYOUT_ONLY` written with ``api``."""
+    return _layout_only(api)[name]()
 
 
 def data(name):
     """``(x, y)``: a small fixed batch for ``name``."""
     rng = np.random.default_rng(7)
-    if name == "mlp":
+    if name.startswith("mlp"):
         return rng.normal(size=(6, 4)).astype("float32"), rng.normal(size=(6, 2)).astype("float32")
     if name == "two_branches":
         return rng.normal(size=(6, 4)).astype("float32"), rng.normal(size=(6, 1)).astype("float32")
@@ -54,7 +97,10 @@ def _subclass(api):
 def build(api, name):
     """The compiled, built model ``name`` written with ``api``."""
     layers = api.layers
-    if name == "mlp":
+    optimizer = api.optimizers.Adam(learning_rate=0.01)
+    if name.startswith("mlp_"):
+        optimizer = OPTIMIZERS[name[4:]](api)
+    if name.startswith("mlp"):
         model = api.Sequential([api.Input((4,)), layers.Dense(5, activation="relu"), layers.Dense(2)])
     elif name == "two_branches":
         inputs = api.Input((4,))
@@ -86,5 +132,5 @@ def build(api, name):
         model(np.zeros((1, 4), "float32"))
     else:
         raise KeyError(name)
-    model.compile(optimizer=api.optimizers.Adam(learning_rate=0.01), loss="mse")
+    model.compile(optimizer=optimizer, loss="mse")
     return model

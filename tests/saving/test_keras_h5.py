@@ -79,6 +79,21 @@ def test_layout_matches_the_file_keras_writes(backend, keras_files, name):
     assert ours == theirs
 
 
+@pytest.mark.parametrize("name", models.LAYOUT_ONLY)
+def test_more_layouts_match_keras(backend, keras_files, name):
+    """Wrappers (Bidirectional, TimeDistributed), stacked cells, nested models, more convolutions."""
+    _, folder = keras_files
+    model = models.build_layout_only(hl, name)
+    ours = {p: a.shape for p, a in _hl_state(model).items()}
+    theirs = {p: a.shape for p, a in _datasets(folder / f"layout_{name}.weights.h5").items()}
+    assert ours == theirs
+    fresh = models.build_layout_only(hl, name)
+    fresh.load_weights(folder / f"layout_{name}.weights.h5")  # Keras's values, checked and assigned
+    assert {p: a.tolist() for p, a in _hl_state(fresh).items()} == {
+        p: a.tolist() for p, a in _datasets(folder / f"layout_{name}.weights.h5").items()
+    }
+
+
 @pytest.mark.parametrize("name", models.NAMES)
 def test_keras_file_loads_and_trains_on(backend, keras_files, name):
     keras_backend, folder = keras_files
