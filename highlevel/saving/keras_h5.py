@@ -49,6 +49,8 @@ def _vars_path(path):
 
 
 def _to_numpy(value):
+    if isinstance(value, keras_h5_layout.Unused):
+        return value.value
     if hasattr(value, "shape") and hasattr(value, "assign"):  # a Variable
         return np.asarray(hl_config.current_backend().to_numpy(value.value))
     if hasattr(value, "numpy"):
@@ -57,8 +59,8 @@ def _to_numpy(value):
 
 
 def _store_array(group, key, array):
-    if array.dtype == np.int64 and array.ndim == 0 and key == "0" and group.name.endswith("optimizer/vars"):
-        array = array.astype(np.int32)  # Keras keeps the step count as int32
+    if array.dtype == np.int64 and array.ndim == 0 and "/optimizer/" in group.name + "/":
+        array = array.astype(np.int32)  # Keras keeps an optimizer's counters (step count, growth steps) as int32
     if array.dtype.kind not in _NUMERIC_KINDS:
         raise TypeError(f"Cannot write {group.name}/{key}: its dtype {array.dtype} is not numeric.")
     group.create_dataset(key, data=array)

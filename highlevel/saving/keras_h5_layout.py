@@ -17,6 +17,8 @@ attribute names follow Keras's (``cell``, ``query_dense`` is reached through the
 
 import re
 
+import numpy as np
+
 from highlevel.backends.contract.interop import front_class
 from highlevel.naming import to_snake_case
 
@@ -68,11 +70,26 @@ def _skipset(obj):
     return skip
 
 
+class Unused:
+    """A scalar Keras keeps and highlevel does not (a loss-scale wrapper's own step count and learning rate, which
+    Keras never advances): written as ``value``, and on reading checked for its shape and dropped."""
+
+    def __init__(self, value, dtype):
+        self.value = np.asarray(value, dtype=dtype)
+        self.shape = ()
+        self.dtype = dtype
+
+    def assign(self, value):
+        del value
+
+
 def _children(obj):
     """``[(attribute name, value)]`` in the order Keras visits them."""
     from highlevel.models.functional import Functional
     from highlevel.models.sequential import Sequential
 
+    if _kind(obj) == "optimizer":  # a wrapper's inner optimizer (LossScaleOptimizer.inner_optimizer)
+        return [(n, v) for n, v in sorted(vars(obj).items(), key=lambda t: _name_key(t[0])) if _kind(v)]
     if _kind(obj) != "layer":
         return []
     out = []
@@ -159,6 +176,10 @@ def keras_trainable_order(model):
 def optimizer_state(optimizer, model=None):
     """The optimizer's variables in Keras's order: the step count, the learning rate (unless a schedule), then
     the slots, those Keras creates together interleaved per model variable, in Keras's variable order."""
+    inner = getattr(optimizer, "inner_optimizer", None)
+    if _kind(inner) == "optimizer":  # Keras's wrapper has its own unused step count and learning rate first
+        placeholders = [Unused(0, "int32"), Unused(0.0, "float32")]
+        return placeholders + list(optimizer._variables) + optimizer_state(inner, model)
     variables = list(optimizer.variables)
     if not getattr(optimizer, "built", False):
         return variables

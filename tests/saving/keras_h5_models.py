@@ -11,6 +11,7 @@ OPTIMIZERS = {
     "adadelta": lambda api: api.optimizers.Adadelta(learning_rate=0.5),
     "ftrl": lambda api: api.optimizers.Ftrl(learning_rate=0.05),
     "adamw_amsgrad": lambda api: api.optimizers.AdamW(learning_rate=0.01, amsgrad=True),
+    "loss_scale": lambda api: api.optimizers.LossScaleOptimizer(api.optimizers.Adam(learning_rate=0.01)),
 }
 
 NAMES = ("mlp", "two_branches", "cnn_bn", "rnn", "attention", "subclassed") + tuple(f"mlp_{o}" for o in OPTIMIZERS)
