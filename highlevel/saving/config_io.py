@@ -80,7 +80,12 @@ def check_config_tree(config, custom_objects, safe_mode=True, where="config"):
             elif name in custom_objects:
                 user = custom_objects[name]
                 allowed = getattr(user, "__module__", None)
-                if module is not None and module != allowed and not _is_own_module(module):
+                # Keras finds a registered class by its registered name ("package>Name"), whatever module the
+                # saving program defined it in (often its __main__): that name, registered here, is the allowance.
+                registered = node.get("registered_name")
+                by_registration = isinstance(registered, str) and ">" in registered
+                by_registration = by_registration and custom_objects.get(registered) is user
+                if module is not None and module != allowed and not _is_own_module(module) and not by_registration:
                     raise UnsafeFileError(
                         f"The config at {at} names {name!r} from module {module!r}, but the allowed {name!r} "
                         f"comes from {allowed!r}. Refusing a class from an unexpected module."

@@ -69,7 +69,7 @@ def model_to_bytes(model):
     from highlevel.saving import save_model
 
     with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "model.keras")
+        path = os.path.join(folder, "model.hl.zip")
         save_model(model, path)
         with open(path, "rb") as f:
             return f.read()
@@ -80,7 +80,7 @@ def model_from_bytes(data):
     from highlevel.saving import load_model
 
     with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "model.keras")
+        path = os.path.join(folder, "model.hl.zip")
         with open(path, "wb") as f:
             f.write(data)
         return load_model(path)

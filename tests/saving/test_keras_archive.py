@@ -250,3 +250,17 @@ def test_keras_only_arguments_are_read_at_their_unused_value_and_refused_otherwi
     dense["config"]["quantization_config"] = {"mode": "int8"}
     with pytest.raises(hl.saving.InvalidFileError, match="quantization_config"):
         keras_config.object_from_keras(dense)
+
+
+def test_a_registered_class_is_found_by_its_registered_name_whatever_module_keras_wrote(backend):
+    from highlevel.saving import config_io
+
+    from .keras_oracle import subclassed_class
+
+    subclassed_class(hl)
+    # Keras writes the module the saving program defined the class in (often its __main__).
+    config = {"module": "__main__", "class_name": "TwoDense", "config": {"name": "t", "units": 3}}
+    model = config_io.deserialize_model(dict(config, registered_name="hl_oracle>TwoDense"))
+    assert type(model).__name__ == "TwoDense" and model.units == 3
+    with pytest.raises(hl.saving.UnsafeFileError, match="unexpected module"):
+        config_io.deserialize_model(dict(config, registered_name="elsewhere>TwoDense"))
