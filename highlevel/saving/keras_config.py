@@ -40,6 +40,7 @@ _PACKAGES = (
     ("highlevel.losses", "keras.losses"),
     ("highlevel.metrics", "keras.metrics"),
     ("highlevel.layers", "keras.layers"),
+    ("highlevel.distillation", "keras.distillation"),
 )
 
 #: Model classes, which Keras writes under modules of their own.
