@@ -59,6 +59,19 @@ _KERAS_ONLY = {
     "ReversibleEmbedding": {"quantization_config": None},
 }
 
+#: Arguments highlevel writes that Keras's class does not take: ``{class: {argument: its default}}``; written
+#: only when they differ from the default (Keras would then refuse the config, rightly).
+_HIGHLEVEL_ONLY = {
+    "SpatialDropout1D": {"trainable": True},
+    "SpatialDropout2D": {"trainable": True},
+    "SpatialDropout3D": {"trainable": True},
+    "Discretization": {"trainable": True},
+}
+
+#: Layers whose ``dtype`` means different things: highlevel's lookup layers take their output dtype there, Keras's
+#: keep a float policy their lookups ignore. Their ``dtype`` is left out both ways (each side's default applies).
+_DTYPE_NOT_SHARED = ("StringLookup", "IntegerLookup")
+
 #: Arguments Keras writes that highlevel derives instead, dropped on reading whatever their value:
 #: ``Sequential``'s ``dtype`` (its layers keep their own dtype policies, which are read) and ``build_input_shape``
 #: (the ``InputLayer`` among its layers, or the archive's ``build_config``, builds it).
@@ -122,6 +135,14 @@ def _is_object(node):
     return isinstance(node, dict) and isinstance(node.get("class_name"), str) and "config" in node
 
 
+def _is_policy_name(value):
+    """Whether Keras writes a layer's ``dtype`` as a policy object: float dtypes and mixed policies; an integer or
+    string dtype (lookup layers) stays a string, as Keras writes it."""
+    return isinstance(value, str) and (
+        value.startswith("float") or value in ("bfloat16",) or value.startswith("mixed_")
+    )
+
+
 def _policy(name):
     return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": name}, "registered_name": None}
 
@@ -155,10 +176,15 @@ def object_to_keras(node, specs=None, kind=None):
         is_layer = _is_layer_class(class_name, node)
         if isinstance(inner.get("nodes"), list) and "layers" in inner:
             inner = functional_to_keras(inner, (specs or {}).get(inner.get("name")))
+        if own and class_name in _DTYPE_NOT_SHARED:
+            inner = {k: v for k, v in inner.items() if k != "dtype"}
+        if own:
+            defaults = _HIGHLEVEL_ONLY.get(class_name, {})
+            inner = {k: v for k, v in inner.items() if not (k in defaults and v == defaults[k])}
         inner = {_RENAMED.get(class_name, {}).get(k, k): v for k, v in inner.items()}
         converted = {}
         for key, value in inner.items():
-            if key == "dtype" and is_layer and class_name != "InputLayer" and isinstance(value, str):
+            if key == "dtype" and is_layer and class_name != "InputLayer" and _is_policy_name(value):
                 converted[key] = _policy(value)
             else:
                 converted[key] = object_to_keras(value, specs)
@@ -202,7 +228,8 @@ def object_from_keras(node):
         inner = {k: v for k, v in inner.items() if k not in _KERAS_BOOKKEEPING}
         if "input_layers" in inner and "output_layers" in inner and isinstance(inner.get("layers"), list):
             inner = functional_from_keras(inner)
-        inner = {k: v for k, v in inner.items() if k not in _DERIVED.get(class_name, ())}
+        dropped = _DERIVED.get(class_name, ()) + (("dtype",) if class_name in _DTYPE_NOT_SHARED else ())
+        inner = {k: v for k, v in inner.items() if k not in dropped}
         for key, unused in _KERAS_ONLY.get(class_name, {}).items():
             if key in inner:
                 value = inner.pop(key)

@@ -234,6 +234,22 @@ def _function(config, custom_objects, module_objects):
     return fn
 
 
+def _own_class_in_module(config, builtins):
+    """highlevel's class named by a config whose ``module`` is highlevel's own (a metric and a loss, or a layer and
+    an initializer, may share a class name): the class of that name defined in that module, when highlevel
+    exports a class of that name."""
+    import sys
+
+    module, name = config.get("module"), config.get("class_name")
+    if not isinstance(module, str) or not (module == "highlevel" or module.startswith("highlevel.")):
+        return None
+    loaded = sys.modules.get(module)  # only a module already imported: a config never makes highlevel import one
+    cls = getattr(loaded, name, None) if loaded is not None and isinstance(name, str) else None
+    if not isinstance(cls, type) or cls.__module__ != module or builtins.get(name) is None:
+        return None
+    return cls
+
+
 def _build(cls, inner, custom_objects):
     from_config = getattr(cls, "from_config", None)
     if from_config is None:
@@ -309,7 +325,7 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
     builtins = dict(module_objects or {})
     for key, obj in builtin_objects().items():
         builtins.setdefault(key, obj)
-    cls = find_class(config, custom_objects, builtins)
+    cls = _own_class_in_module(config, builtins) or find_class(config, custom_objects, builtins)
     if cls is None:
         raise ValueError(
             f"Could not find the {kind} class {class_name!r} (module {config.get('module')!r}): it is neither a "
