@@ -1,5 +1,6 @@
 """Random byte mutations of a valid model file: loading succeeds or raises the library's error."""
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +36,37 @@ def test_mutated_files_fail_cleanly(tmp_path_factory, data):
     payload = bytes(original if cut is None else original[:cut])
     path = folder / "fuzz.zip"
     path.write_bytes(payload)
+    with hl.config.backend_scope("native"):
+        try:
+            hl.saving.load_model(path)
+        except (InvalidFileError, UnsafeFileError):
+            pass
+
+
+def _valid_keras_bytes(folder):
+    if "keras" not in _CACHE:
+        with hl.config.backend_scope("native"):
+            model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1, name="fuzz_dense")], name="fuzz_model")
+            model.compile(optimizer="adam", loss="mse")
+            model.save(folder / "valid.keras")  # Keras 3's archive: JSON config and HDF5 weights
+        _CACHE["keras"] = (folder / "valid.keras").read_bytes()
+    return _CACHE["keras"]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(st.data())
+def test_mutated_keras_archives_fail_cleanly(tmp_path_factory, data):
+    pytest.importorskip("h5py")
+    folder = tmp_path_factory.getbasetemp()
+    original = bytearray(_valid_keras_bytes(folder))
+    edits = data.draw(
+        st.lists(st.tuples(st.integers(0, len(original) - 1), st.integers(0, 255)), min_size=1, max_size=4)
+    )
+    for i, b in edits:
+        original[i] = b
+    cut = data.draw(st.one_of(st.none(), st.integers(0, len(original))))
+    path = folder / "fuzz.keras"
+    path.write_bytes(bytes(original if cut is None else original[:cut]))
     with hl.config.backend_scope("native"):
         try:
             hl.saving.load_model(path)
