@@ -7,6 +7,7 @@ from highlevel.config import standardize_data_format
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
+from ._boxes import check_box_format, resize_window, transform_dict, window_boxes
 from ._image_base import check_image_rank
 from .resizing import check_size, resized_shape
 
@@ -34,14 +35,28 @@ class CenterCrop(Layer):
     """
 
     def __init__(self, height, width, data_format=None, **kwargs):
+        bounding_box_format = kwargs.pop("bounding_box_format", None)
         super().__init__(**kwargs)
         who = type(self).__name__
+        self.bounding_box_format = check_box_format(bounding_box_format, who)
         self.height = check_size(height, "height", who)
         self.width = check_size(width, "width", who)
         self.data_format = standardize_data_format(data_format)
         self.built = True
 
     def call(self, inputs):
+        if isinstance(inputs, dict):
+            return transform_dict(self, inputs, self._crop, self._move_boxes)
+        return self._crop(inputs)
+
+    def _move_boxes(self, boxes, height, width):
+        if height >= self.height and width >= self.width:
+            window = ((height - self.height) // 2, (width - self.width) // 2, self.height, self.width)
+        else:
+            window = resize_window(height, width, self.height, self.width, crop_to_aspect_ratio=True)
+        return window_boxes(boxes, window, self.height, self.width)
+
+    def _crop(self, inputs):
         shape = ops.shape(inputs)
         check_image_rank(shape, type(self).__name__)
         x = ops.cast(inputs, self.compute_dtype)
@@ -63,4 +78,6 @@ class CenterCrop(Layer):
     def get_config(self):
         config = super().get_config()
         config.update({"height": self.height, "width": self.width, "data_format": self.data_format})
+        if self.bounding_box_format is not None:
+            config["bounding_box_format"] = self.bounding_box_format
         return config
