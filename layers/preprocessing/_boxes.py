@@ -149,3 +149,27 @@ def resize_window(height, width, target_height, target_width, crop_to_aspect_rat
         left = int(np.float32(pad_w - width) / np.float32(2))
         return -top, -left, height + 2 * top, width + 2 * left
     return 0, 0, height, width
+
+
+def affine_boxes(boxes, transform):
+    """Boxes moved by the affine image transform ``transform``: the smallest boxes that hold their moved corners.
+
+    ``transform`` holds Keras's rows ``(a0, a1, a2, b0, b1, b2, 0, 0)`` per image (shape ``(batch, 8)``): the
+    output pixel ``(x, y)`` samples the input at ``(a0 x + a1 y + a2, b0 x + b1 y + b2)``, in pixel indices. Box
+    coordinates run along pixel edges (index + 0.5), and an input point moves by the inverse map.
+    """
+
+    def row(i):
+        return ops.reshape(ops.cast(transform[:, i], boxes.dtype), (-1, 1, 1))
+
+    a0, a1, a2, b0, b1, b2 = (row(i) for i in range(6))
+    det = a0 * b1 - a1 * b0
+    x1, y1, x2, y2 = (ops.squeeze(p, axis=-1) for p in ops.split(boxes, 4, axis=-1))
+    xs = ops.stack([x1, x2, x2, x1], axis=-1)  # (batch, N, 4 corners)
+    ys = ops.stack([y1, y1, y2, y2], axis=-1)
+    u, v = xs - 0.5 - a2, ys - 0.5 - b2
+    new_x = (b1 * u - a1 * v) / det + 0.5
+    new_y = (a0 * v - b0 * u) / det + 0.5
+    return ops.stack(
+        [ops.min(new_x, axis=-1), ops.min(new_y, axis=-1), ops.max(new_x, axis=-1), ops.max(new_y, axis=-1)], axis=-1
+    )

@@ -23,6 +23,8 @@ class CenterCrop(Layer):
         height: int, the output height.
         width: int, the output width.
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        bounding_box_format: (keyword) the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+            ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: ``(batch, height, width, channels)`` or ``(height, width, channels)`` (channels first

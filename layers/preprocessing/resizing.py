@@ -50,6 +50,8 @@ class Resizing(Layer):
         fill_value: the padding value with ``pad_to_aspect_ratio``.
         antialias: widen the kernel when downsampling so that every input pixel contributes.
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        bounding_box_format: (keyword) the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+            ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: ``(batch, height, width, channels)`` or an unbatched ``(height, width, channels)``

@@ -189,3 +189,20 @@ def test_errors():
         layers.Resizing(4, 4, bounding_box_format="xyxy")({"image": data["images"]})
     with pytest.raises(ValueError, match="must be a dict with 'boxes'"):
         layers.CenterCrop(4, 4, bounding_box_format="xyxy")({"images": data["images"], "bounding_boxes": [1, 2]})
+
+
+def test_shear_moves_the_box_corners_by_hand(backend):
+    # x shear s: the output pixel x samples the input at x + s * y, so a corner (x, y) (pixel edges) moves to
+    # x - s * (y - 0.5); with s = -0.5 the block's corners span x from 0.75 to 6.75.
+    layer = layers.RandomShear(x_factor=0.5, fill_mode="constant", interpolation="nearest", bounding_box_format="xyxy")
+    layer._draw = lambda images: {"shear_factor": ops.convert_to_tensor([[-0.5, 0.0]]), "input_shape": (1, 8, 8, 1)}
+    out = layer(_data(batch=1))
+    box = ops.convert_to_numpy(out["bounding_boxes"]["boxes"])[0, 0]
+    np.testing.assert_allclose(box, [0.75, 2.0, 6.75, 6.0], atol=1e-5)
+    # The sheared pixels lie inside the box.
+    pixels = _pixel_box(ops.convert_to_numpy(out["images"])[0])
+    assert box[0] <= pixels[0] and box[1] <= pixels[1] and box[2] >= pixels[2] and box[3] >= pixels[3]
+    # A shear that pushes the block out of the image on the left: clipped at 0.
+    layer._draw = lambda images: {"shear_factor": ops.convert_to_tensor([[0.5, 0.0]]), "input_shape": (1, 8, 8, 1)}
+    box = ops.convert_to_numpy(layer(_data(batch=1))["bounding_boxes"]["boxes"])[0, 0]
+    np.testing.assert_allclose(box, [0.0, 2.0, 3.25, 6.0], atol=1e-5)
