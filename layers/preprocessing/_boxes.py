@@ -173,3 +173,34 @@ def affine_boxes(boxes, transform):
     return ops.stack(
         [ops.min(new_x, axis=-1), ops.min(new_y, axis=-1), ops.max(new_x, axis=-1), ops.max(new_y, axis=-1)], axis=-1
     )
+
+
+def projective_boxes(boxes, start_points, end_points):
+    """Boxes moved by the perspective map that sends ``start_points`` to ``end_points`` (``(batch, 4, 2)``, ``[x, y]``
+    in pixel indices, as ``ops.image.perspective_transform`` takes them): the smallest boxes that hold their moved
+    corners."""
+    dtype = boxes.dtype
+    start = ops.cast(start_points, dtype)
+    end = ops.cast(end_points, dtype)
+    # The map (a x + b y + c, d x + e y + f) / (g x + h y + 1) from the 8 equations of the four point pairs.
+    x, y = start[:, :, 0], start[:, :, 1]
+    u, v = end[:, :, 0], end[:, :, 1]
+    one, zero = ops.ones_like(x), ops.zeros_like(x)
+    rows_u = ops.stack([x, y, one, zero, zero, zero, -x * u, -y * u], axis=-1)  # (batch, 4, 8)
+    rows_v = ops.stack([zero, zero, zero, x, y, one, -x * v, -y * v], axis=-1)
+    a = ops.concatenate([rows_u, rows_v], axis=1)  # (batch, 8, 8)
+    b = ops.concatenate([u, v], axis=1)[..., None]
+    h = ops.linalg.solve(a, b)[..., 0]  # (batch, 8)
+
+    def coef(i):
+        return ops.reshape(h[:, i], (-1, 1, 1))
+
+    x1, y1, x2, y2 = (ops.squeeze(p, axis=-1) for p in ops.split(boxes, 4, axis=-1))
+    xs = ops.stack([x1, x2, x2, x1], axis=-1) - 0.5  # corners, in pixel indices
+    ys = ops.stack([y1, y1, y2, y2], axis=-1) - 0.5
+    w = coef(6) * xs + coef(7) * ys + 1.0
+    new_x = (coef(0) * xs + coef(1) * ys + coef(2)) / w + 0.5
+    new_y = (coef(3) * xs + coef(4) * ys + coef(5)) / w + 0.5
+    return ops.stack(
+        [ops.min(new_x, axis=-1), ops.min(new_y, axis=-1), ops.max(new_x, axis=-1), ops.max(new_y, axis=-1)], axis=-1
+    )

@@ -206,3 +206,29 @@ def test_shear_moves_the_box_corners_by_hand(backend):
     layer._draw = lambda images: {"shear_factor": ops.convert_to_tensor([[0.5, 0.0]]), "input_shape": (1, 8, 8, 1)}
     box = ops.convert_to_numpy(layer(_data(batch=1))["bounding_boxes"]["boxes"])[0, 0]
     np.testing.assert_allclose(box, [0.0, 2.0, 3.25, 6.0], atol=1e-5)
+
+
+def test_perspective_moves_the_box(backend):
+    layer = layers.RandomPerspective(factor=1.0, scale=0.5, interpolation="nearest", bounding_box_format="xyxy", seed=2)
+    start = np.array([[[0, 0], [7, 0], [0, 7], [7, 7]]], "float32")
+    # A perspective map that only translates (2 right, 1 down) moves the box by as much.
+    layer._draw = lambda images: {
+        "apply_perspective": ops.convert_to_tensor([True]),
+        "start_points": start,
+        "end_points": start + np.array([2.0, 1.0], "float32"),
+        "input_shape": (1, SIZE, SIZE, 1),
+    }
+    out = layer(_data(batch=1))
+    np.testing.assert_allclose(
+        ops.convert_to_numpy(out["bounding_boxes"]["boxes"])[0, 0], [2.0, 3.0, 6.0, 7.0], atol=1e-4
+    )
+    assert _pixel_box(ops.convert_to_numpy(out["images"])[0]) == [2.0, 3.0, 6.0, 7.0]
+    # Random maps: the warped block stays inside its box (to half a pixel: nearest sampling reads pixel centers).
+    del layer._draw
+    out = layer(_data(batch=4))
+    for image, box in zip(ops.convert_to_numpy(out["images"]), ops.convert_to_numpy(out["bounding_boxes"]["boxes"])):
+        pixels = _pixel_box(image)
+        if pixels is not None:
+            assert np.all(np.asarray(pixels[:2]) >= box[0, :2] - 0.5) and np.all(
+                np.asarray(pixels[2:]) <= box[0, 2:] + 0.5
+            )
