@@ -23,7 +23,7 @@ class CenterCrop(Layer):
         height: int, the output height.
         width: int, the output width.
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
-        bounding_box_format: (keyword) the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+        bounding_box_format: the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
             ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
@@ -36,8 +36,7 @@ class CenterCrop(Layer):
     [[5.0, 6.0], [9.0, 10.0]]
     """
 
-    def __init__(self, height, width, data_format=None, **kwargs):
-        bounding_box_format = kwargs.pop("bounding_box_format", None)
+    def __init__(self, height, width, data_format=None, bounding_box_format=None, **kwargs):
         super().__init__(**kwargs)
         who = type(self).__name__
         self.bounding_box_format = check_box_format(bounding_box_format, who)

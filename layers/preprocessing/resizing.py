@@ -50,7 +50,7 @@ class Resizing(Layer):
         fill_value: the padding value with ``pad_to_aspect_ratio``.
         antialias: widen the kernel when downsampling so that every input pixel contributes.
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
-        bounding_box_format: (keyword) the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+        bounding_box_format: the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
             ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
@@ -75,9 +75,9 @@ class Resizing(Layer):
         fill_value=0.0,
         antialias=False,
         data_format=None,
+        bounding_box_format=None,
         **kwargs,
     ):
-        bounding_box_format = kwargs.pop("bounding_box_format", None)
         super().__init__(**kwargs)
         who = type(self).__name__
         self.bounding_box_format = check_box_format(bounding_box_format, who)
