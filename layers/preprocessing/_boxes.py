@@ -10,6 +10,7 @@ class per image) pass through unchanged.
 import numpy as np
 
 from highlevel import ops
+from highlevel.ops.image import _homography
 from highlevel.utils.bounding_boxes import clip_to_image_size, convert_format
 from highlevel.utils.bounding_boxes.formats import check_format
 
@@ -179,18 +180,10 @@ def projective_boxes(boxes, start_points, end_points):
     """Boxes moved by the perspective map that sends ``start_points`` to ``end_points`` (``(batch, 4, 2)``, ``[x, y]``
     in pixel indices, as ``ops.image.perspective_transform`` takes them): the smallest boxes that hold their moved
     corners."""
-    dtype = boxes.dtype
-    start = ops.cast(start_points, dtype)
-    end = ops.cast(end_points, dtype)
-    # The map (a x + b y + c, d x + e y + f) / (g x + h y + 1) from the 8 equations of the four point pairs.
-    x, y = start[:, :, 0], start[:, :, 1]
-    u, v = end[:, :, 0], end[:, :, 1]
-    one, zero = ops.ones_like(x), ops.zeros_like(x)
-    rows_u = ops.stack([x, y, one, zero, zero, zero, -x * u, -y * u], axis=-1)  # (batch, 4, 8)
-    rows_v = ops.stack([zero, zero, zero, x, y, one, -x * v, -y * v], axis=-1)
-    a = ops.concatenate([rows_u, rows_v], axis=1)  # (batch, 8, 8)
-    b = ops.concatenate([u, v], axis=1)[..., None]
-    h = ops.linalg.solve(a, b)[..., 0]  # (batch, 8)
+    # The homography of ops.image.perspective_transform, built the other way round: it sends each start point to
+    # its end point. Closed form, so the batch may be dynamic (a tf.data map).
+    h = _homography(ops.convert_to_tensor(end_points), ops.convert_to_tensor(start_points), "float32")
+    h = ops.cast(h, boxes.dtype)
 
     def coef(i):
         return ops.reshape(h[:, i], (-1, 1, 1))

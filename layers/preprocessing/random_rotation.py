@@ -1,8 +1,8 @@
 """RandomRotation: rotates images by a random angle during training."""
 
 from highlevel import ops
-from highlevel.utils.bounding_boxes import affine_transform
 
+from ._boxes import affine_boxes
 from ._image_base import (
     FILL_MODES,
     INTERPOLATIONS,
@@ -85,23 +85,7 @@ class RandomRotation(BaseRandomImageLayer):
 
     def _box_mover(self, angle):
         def move(boxes, height, width):
-            zeros = ops.zeros_like(angle)
-            # Box coordinates run along pixel edges, so the image's center is at width / 2 (the helper puts it at
-            # center_x * (width - 1), the center in pixel indices).
-            moved = affine_transform(
-                boxes,
-                angle,
-                zeros,
-                zeros,
-                ops.ones_like(angle),
-                zeros,
-                zeros,
-                height=height,
-                width=width,
-                center_x=0.5 * width / (width - 1) if width > 1 else 0.5,
-                center_y=0.5 * height / (height - 1) if height > 1 else 0.5,
-            )
-            return moved, height, width
+            return affine_boxes(boxes, rotation_matrix(angle, height, width)), height, width
 
         return move
 

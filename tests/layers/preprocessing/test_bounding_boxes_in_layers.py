@@ -232,3 +232,27 @@ def test_perspective_moves_the_box(backend):
             assert np.all(np.asarray(pixels[:2]) >= box[0, :2] - 0.5) and np.all(
                 np.asarray(pixels[2:]) <= box[0, 2:] + 0.5
             )
+
+
+@pytest.mark.parametrize("name", ["flip", "rotate_90", "translate", "zoom_in", "random_crop", "center_crop", "resize"])
+def test_boxes_follow_their_pixels_in_a_tf_data_map(backend, name):
+    tf = pytest.importorskip("tensorflow")
+    layer = GEOMETRIC[name]()
+    layer.bounding_box_format = "xyxy"
+    data = _data(batch=4)
+    data["bounding_boxes"]["labels"] = data["bounding_boxes"]["labels"].astype("int32")
+    dataset = tf.data.Dataset.from_tensor_slices(data).batch(2).map(layer)  # the batch size is dynamic there
+    for batch in dataset:
+        for image, box in zip(batch["images"].numpy(), batch["bounding_boxes"]["boxes"].numpy()):
+            np.testing.assert_allclose(box[0], _pixel_box(image), atol=1e-4)
+
+
+def test_perspective_boxes_in_a_tf_data_map(backend):
+    tf = pytest.importorskip("tensorflow")
+    layer = layers.RandomPerspective(factor=1.0, scale=0.5, interpolation="nearest", bounding_box_format="xyxy", seed=2)
+    for batch in tf.data.Dataset.from_tensor_slices(_data(batch=4)).batch(2).map(layer):
+        for image, box in zip(batch["images"].numpy(), batch["bounding_boxes"]["boxes"].numpy()):
+            pixels = _pixel_box(image)
+            if pixels is not None:
+                assert np.all(np.asarray(pixels[:2]) >= box[0, :2] - 0.5)
+                assert np.all(np.asarray(pixels[2:]) <= box[0, 2:] + 0.5)
