@@ -85,6 +85,8 @@ def test_archive_endpoints_and_variable_collections(backend, tmp_path):
     probs = np.exp(logits) / np.exp(logits).sum(-1, keepdims=True)
     np.testing.assert_allclose(restored.scores(x).numpy(), probs, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(restored.kernels[1].numpy(), hl.ops.convert_to_numpy(model.layers[1].kernel))
+    assert len(restored.variables) == 4 and len(restored.trainable_variables) == 4
+    assert list(restored.non_trainable_variables) == []
 
 
 def test_archive_argument_errors(backend):
