@@ -8,8 +8,22 @@ BATCHES = (3, 5)
 
 
 def mlp():
+    """Dense, BatchNormalization (its moving statistics set away from 0 and 1), Dropout, Dense: an export must
+    run them as inference does, with the statistics, without the dropout."""
     hl.utils.set_random_seed(1)
-    return hl.Sequential([hl.Input((4,)), hl.layers.Dense(8, activation="relu"), hl.layers.Dense(3)])
+    model = hl.Sequential(
+        [
+            hl.Input((4,)),
+            hl.layers.Dense(8, activation="relu"),
+            hl.layers.BatchNormalization(),
+            hl.layers.Dropout(0.5),
+            hl.layers.Dense(3),
+        ]
+    )
+    norm = model.layers[1]
+    norm.moving_mean.assign(np.linspace(0.1, 0.8, 8).astype("float32"))
+    norm.moving_variance.assign(np.linspace(0.5, 2.0, 8).astype("float32"))
+    return model
 
 
 def cnn():

@@ -73,9 +73,10 @@ def test_archive_endpoints_and_variable_collections(backend, tmp_path):
     spec = [hl.InputSpec(shape=(None, 4), dtype="float32")]
     archive.add_endpoint("serve", lambda x: model(x, training=False), spec)
     archive.add_endpoint("scores", lambda x: hl.ops.softmax(model(x, training=False)), spec)
-    archive.add_variable_collection("kernels", [model.layers[0].kernel, model.layers[1].kernel])
+    archive.add_variable_collection("kernels", [model.layers[0].kernel, model.layers[-1].kernel])
     assert archive.endpoint_names == ["serve", "scores"]
-    assert len(archive.variables) == 4 and len(archive.trainable_variables) == 4
+    # two Dense layers, BatchNormalization's gamma, beta and statistics, and Dropout's seed state
+    assert len(archive.variables) == 9 and len(archive.trainable_variables) == 6
     archive.write_out(tmp_path / "m", verbose=False)
 
     restored = tf.saved_model.load(str(tmp_path / "m"))
@@ -84,9 +85,10 @@ def test_archive_endpoints_and_variable_collections(backend, tmp_path):
     np.testing.assert_allclose(restored.serve(x).numpy(), logits, rtol=1e-4, atol=1e-5)
     probs = np.exp(logits) / np.exp(logits).sum(-1, keepdims=True)
     np.testing.assert_allclose(restored.scores(x).numpy(), probs, rtol=1e-4, atol=1e-5)
-    np.testing.assert_allclose(restored.kernels[1].numpy(), hl.ops.convert_to_numpy(model.layers[1].kernel))
-    assert len(restored.variables) == 4 and len(restored.trainable_variables) == 4
-    assert list(restored.non_trainable_variables) == []
+    np.testing.assert_allclose(restored.kernels[1].numpy(), hl.ops.convert_to_numpy(model.layers[-1].kernel))
+    assert len(restored.variables) == 9 and len(restored.trainable_variables) == 6
+    moving = sorted(v.numpy().sum() for v in restored.non_trainable_variables if tuple(v.shape) == (8,))
+    np.testing.assert_allclose(moving, [3.6, 10.0], rtol=1e-5)  # the BatchNormalization statistics
 
 
 def test_archive_argument_errors(backend):
