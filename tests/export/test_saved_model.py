@@ -50,3 +50,8 @@ def test_a_given_input_signature_is_used(backend, tmp_path):
 def test_verbose_prints_where_it_went(backend, tmp_path, capsys):
     MODELS["mlp"]().export(tmp_path / "sm")
     assert str(tmp_path / "sm") in capsys.readouterr().out
+
+
+def test_unknown_writer_options_are_refused(backend, tmp_path):
+    with pytest.raises(ValueError, match=r"Unknown options for a SavedModel.*\['colour'\]"):
+        MODELS["mlp"]().export(tmp_path / "sm", verbose=False, colour="blue")

@@ -47,3 +47,18 @@ def test_other_engines_refuse_and_name_torch(backend, tmp_path):
     with pytest.raises(ValueError, match=r"'torch'\) cannot be written on the '\w+' backend.*'torch' backend"):
         MODELS["mlp"]().export(tmp_path / "m.pt2", format="torch")
     assert not (tmp_path / "m.pt2").exists()
+
+
+def test_dynamic_shapes_given_as_keras_does_for_one_input(torch_backend, tmp_path):
+    torch = torch_backend
+    model = MODELS["mlp"]()
+    batch = torch.export.Dim("batch", min=2, max=16)
+    model.export(tmp_path / "m.pt2", format="torch", verbose=False, dynamic_shapes={0: batch})
+    program = torch.export.load(str(tmp_path / "m.pt2")).module()
+    for size in BATCHES:
+        x = inputs("mlp", size)[0]
+        with torch.no_grad():
+            out = program(torch.from_numpy(x)).numpy()
+        np.testing.assert_allclose(out, model.predict(x, verbose=0), rtol=1e-5, atol=1e-6)
+    with pytest.raises(Exception, match="batch|size|17|<= 16"):
+        program(torch.zeros((17, 4)))  # outside the range the program was exported for
