@@ -6,6 +6,19 @@ import highlevel as hl
 
 BATCHES = (3, 5)
 
+#: The engines that write each format themselves (a SavedModel from native or PyTorch is written by rebuilding the
+#: model on TensorFlow). Engine-specific tests run on these; test_export_api checks the table against the engines.
+WRITERS = {"tf_saved_model": ("tensorflow", "jax"), "jax_export": ("jax",), "torch": ("torch",)}
+ENGINES = ("native", "jax", "torch", "tensorflow")
+
+
+def writers(format):
+    return WRITERS[format]
+
+
+def others(format):
+    return tuple(e for e in ENGINES if e not in WRITERS[format])
+
 
 def mlp():
     """Dense, BatchNormalization (its moving statistics set away from 0 and 1), Dropout, Dense: an export must
