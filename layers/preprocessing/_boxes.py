@@ -5,6 +5,12 @@ absolute ``xyxy``, moved by the layer's geometry (``move_boxes(boxes, height, wi
 the output's height and width), clipped to the output image (a box left with no area gets the label -1, as in
 Keras), and converted back. Segmentation masks go through the same image transform; the top-level ``labels`` (one
 class per image) pass through unchanged.
+
+Box coordinates run along pixel edges, so every map here is the image's own sampling map moved by half a pixel,
+and a box follows its pixels exactly. Keras 3 differs in places, on purpose not copied: it rotates and zooms boxes
+about the center in pixel indices (half a pixel off), shears them with an approximation in relative coordinates,
+and RandomCrop swaps the x and y offsets, does not clip to the window, and leaves the boxes as they are at
+inference while the image is resized.
 """
 
 import numpy as np
