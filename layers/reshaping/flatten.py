@@ -41,8 +41,11 @@ class Flatten(Layer):
         rest = shape[1:]
         if any(d is None for d in rest):
             return ops.reshape(inputs, (shape[0] if shape[0] is not None else -1, -1))
-        batch = shape[0] if shape[0] is not None else -1
-        return ops.reshape(inputs, (batch, math.prod(rest)))
+        size = math.prod(rest)
+        # -1 for the batch axis whenever it is determined by the rest: a traced or exported program keeps its batch
+        # size open (a batch size read from the shape would be a constant there).
+        batch = -1 if size or shape[0] is None else shape[0]
+        return ops.reshape(inputs, (batch, size))
 
     def compute_output_shape(self, input_shape):
         input_shape = tuple(input_shape)

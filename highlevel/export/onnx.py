@@ -1,0 +1,162 @@
+"""``model.export(path, format="onnx")``: an ONNX file for serving, from any of the four engines.
+
+The current engine writes the file with its own converter where it has one (:meth:`export_onnx` of the backend
+contract: ``torch.onnx`` on PyTorch, tf2onnx on TensorFlow; both trace the model, so any layer exports). Where it
+has none (the native engine; JAX, whose path through TensorFlow graphs jax2tf no longer writes), the file is
+written from the model's layer graph (:mod:`highlevel.export.onnx_graph`). Either way the file then gets the same
+interface: inputs named as the model's inputs, outputs ``output_0``, ``output_1``..., and a batch axis named
+``"batch"`` that takes any size. ``onnx.checker`` checks it before it is written.
+
+>>> import os, tempfile
+>>> import highlevel as hl
+>>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
+>>> path = os.path.join(tempfile.mkdtemp(), "model.onnx")
+>>> export_onnx(model, path, verbose=False)
+>>> os.path.getsize(path) > 0
+True
+"""
+
+import os
+
+from highlevel.backends.contract.interop import front_class
+from highlevel.config import current_backend
+
+#: The opset written when none is asked for (LayerNormalization needs 17).
+DEFAULT_OPSET = 17
+
+
+def _require_onnx():
+    try:
+        import onnx
+    except ImportError:
+        raise ImportError(
+            "Exporting to ONNX needs the `onnx` package (and, per engine, onnxscript for PyTorch, tf2onnx for "
+            "TensorFlow). Install them with `pip install highlevel[onnx]`."
+        ) from None
+    return onnx
+
+
+def _spec_of(x, index):
+    """``(shape, dtype)`` of one entry of an input signature: a KerasTensor, an InputSpec, or anything with
+    ``shape`` and ``dtype`` (a ``tf.TensorSpec``, a ``jax.ShapeDtypeStruct``, a numpy array)."""
+    shape = getattr(x, "shape", None)
+    dtype = getattr(x, "dtype", None)
+    if shape is None:
+        raise ValueError(
+            f"input_signature[{index}] has no shape; received {x!r}. Pass one hl.InputSpec(shape=..., dtype=...) "
+            "(or a KerasTensor from hl.Input, or a tf.TensorSpec) per model input, with None for the batch axis."
+        )
+    shape = tuple(None if d is None else int(d) for d in shape)
+    if not shape:
+        raise ValueError(f"input_signature[{index}] is a scalar; a model input needs a batch axis first.")
+    dtype = "float32" if dtype is None else getattr(dtype, "name", dtype)
+    return (None,) + shape[1:], str(dtype)
+
+
+def input_specs(model, input_signature=None):
+    """One ``(name, shape, dtype)`` per model input, batch axis open: from ``input_signature`` when given, else from
+    the model's inputs."""
+    if input_signature is None:
+        inputs = getattr(model, "inputs", None)
+        if not inputs:
+            raise ValueError(
+                f"Model {model.name!r} ({front_class(type(model)).__name__}) has no known inputs to export: call it "
+                "once on data (or build it), or pass input_signature=[hl.InputSpec(shape=(None, ...), "
+                "dtype='float32')]."
+            )
+        signature = list(inputs)
+    else:
+        signature = list(input_signature) if isinstance(input_signature, (list, tuple)) else [input_signature]
+    names = [getattr(kt, "name", None) for kt in (getattr(model, "inputs", None) or [])]
+    if len(names) != len(signature):
+        names = [getattr(x, "name", None) for x in signature]
+    if not all(isinstance(n, str) and n for n in names) or len(set(names)) != len(names):
+        names = [f"input_{i}" for i in range(len(signature))]
+    specs = []
+    for i, (name, x) in enumerate(zip(names, signature)):
+        shape, dtype = _spec_of(x, i)
+        specs.append((name, shape, dtype))
+    return specs
+
+
+def _inference_fn(model, n_inputs):
+    """A function of one tensor per input that calls the model in inference mode and returns a flat tuple."""
+    from highlevel import tree
+
+    def fn(*xs):
+        out = model(xs[0] if n_inputs == 1 else list(xs), training=False)
+        return tuple(tree.flatten(out))
+
+    return fn
+
+
+def _standardize_interface(proto, specs):
+    """Names the outputs ``output_<i>`` and every open batch axis ``"batch"``, in place."""
+    graph = proto.graph
+    rename = {}
+    for i, out in enumerate(graph.output):
+        if out.name != f"output_{i}":
+            rename[out.name] = f"output_{i}"
+    if rename:
+        for node in graph.node:
+            for k, name in enumerate(node.output):
+                if name in rename:
+                    node.output[k] = rename[name]
+            for k, name in enumerate(node.input):
+                if name in rename:
+                    node.input[k] = rename[name]
+        for out in graph.output:
+            out.name = rename.get(out.name, out.name)
+    for value in list(graph.input) + list(graph.output):
+        dims = value.type.tensor_type.shape.dim
+        if dims and not dims[0].HasField("dim_value"):
+            dims[0].dim_param = "batch"
+
+
+def export_onnx(model, filepath, input_signature=None, verbose=True, opset_version=None, **kwargs):
+    """Writes ``model`` as an ONNX file that runs its inference on any batch size.
+
+    Args:
+        model: a built highlevel model (any kind on the torch and tensorflow backends; Sequential or functional on
+            native and JAX, see the module docstring).
+        filepath: the ``.onnx`` file to write.
+        input_signature: one spec per model input (``hl.InputSpec``, a KerasTensor, a ``tf.TensorSpec``...); the
+            default takes the model's own inputs. The first axis is the batch axis and is left open.
+        verbose: print where the file went.
+        opset_version: the ONNX opset (default 17).
+        **kwargs: none are used; an unknown one is an error.
+
+    Returns:
+        None.
+
+    Example:
+
+    >>> import os, tempfile
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(1)])
+    >>> export_onnx(model, os.path.join(tempfile.mkdtemp(), "m.onnx"), verbose=False)
+    """
+    if kwargs:
+        raise TypeError(
+            f"export_onnx got unexpected keyword arguments {sorted(kwargs)}; it takes input_signature, verbose and "
+            "opset_version."
+        )
+    onnx = _require_onnx()
+    filepath = os.fspath(filepath)
+    opset = DEFAULT_OPSET if opset_version is None else int(opset_version)
+    specs = input_specs(model, input_signature)
+    fn = _inference_fn(model, len(specs))
+    directory = os.path.dirname(os.path.abspath(filepath))
+    os.makedirs(directory, exist_ok=True)
+    if current_backend().export_onnx(model, fn, filepath, specs, opset):
+        proto = onnx.load(filepath)
+    else:
+        from .onnx_graph import onnx_model
+
+        proto = onnx_model(model, specs, opset)
+    _standardize_interface(proto, specs)
+    onnx.checker.check_model(proto)
+    onnx.save(proto, filepath)
+    if verbose:
+        names = ", ".join(f"{n}: {tuple(s)} {d}" for n, s, d in specs)
+        print(f"Saved an ONNX model (opset {opset}) at {filepath!r}; inputs: {names}.")
