@@ -10,7 +10,7 @@ wrapped in transposes, since ONNX computes them channels-first.
 >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2, activation="relu")])
 >>> proto = onnx_model(model, [("x", (None, 3), "float32")], opset_version=17)
 >>> [node.op_type for node in proto.graph.node]
-['MatMul', 'Add', 'Relu']
+['MatMul', 'Add', 'Relu', 'Identity']
 """
 
 import numpy as np
