@@ -284,22 +284,6 @@ class CoreContract(abc.ABC):
             "inside highlevel.config.backend_scope('tensorflow')."
         )
 
-    def export_onnx(self, model, fn, filepath, input_specs, opset_version):
-        """Writes ``fn`` as an ONNX file with this engine's own converter, or returns False where it has none.
-
-        Args:
-            model: the model ``fn`` calls (an engine that traces a module of its own registers it).
-            fn: a function of one tensor per input that returns a tuple of output tensors (inference mode).
-            filepath: where to write the ``.onnx`` file.
-            input_specs: one ``(name, shape, dtype)`` per input; ``None`` in a shape (the batch axis) stays open.
-            opset_version: the ONNX opset to write.
-
-        Returns:
-            True once the file is written. The default returns False: the front end then writes the file from the
-            model's layer graph itself (``highlevel.export.onnx_graph``), which needs no framework.
-        """
-        return False
-
     def framework_module_class(self):
         """The class of this engine's own modules that a highlevel layer can wrap (``TorchModuleWrapper``:
         ``torch.nn.Module``), or None when the engine has none. The default: None."""

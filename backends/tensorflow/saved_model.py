@@ -1,4 +1,4 @@
-"""A TensorFlow SavedModel's endpoints and variables, for ``TFSMLayer``."""
+"""TensorFlow SavedModels: loading one's endpoints and variables (``TFSMLayer``), and writing one (``model.export``)."""
 
 import types
 
@@ -62,3 +62,39 @@ class LoadedSavedModel:
 class SavedModelOps:
     def load_saved_model(self, filepath, endpoints):
         return LoadedSavedModel(self, filepath, endpoints)
+
+    export_formats = {"tf_saved_model": "graph"}
+
+    def export_saved_model(self, filepath, endpoints, variables, collections, options):
+        options = dict(options)
+        save_options = options.pop("options", None)
+        root = saved_model_root(variables, collections)
+        serving_default = None
+        for name, fn, signature in endpoints:
+            function = tf.function(fn, input_signature=tensor_specs(signature), autograph=False)
+            setattr(root, name, function)
+            if serving_default is None:
+                serving_default = function
+        tf.saved_model.save(root, filepath, signatures={"serving_default": serving_default}, options=save_options)
+
+
+def tensor_specs(signature):
+    """``tf.TensorSpec`` for each spec of an export signature (a list of structures of shape-and-dtype specs)."""
+    return tf.nest.map_structure(lambda s: tf.TensorSpec(tuple(s.shape), s.dtype), list(signature))
+
+
+def saved_model_root(variables, collections, handle=lambda v: v._handle):
+    """The object a SavedModel is written from: the variables (``handle(v)``: their ``tf.Variable``) tracked as
+    ``variables``, ``trainable_variables``, ``non_trainable_variables`` and one list per collection."""
+    root = tf.Module()
+    tracked = {id(v): handle(v) for v in variables}
+    for group in collections.values():
+        for v in group:
+            tracked.setdefault(id(v), handle(v))
+    ordered = [tracked[id(v)] for v in variables]
+    root._hl_all_variables = ordered
+    root._hl_trainable = [t for v, t in zip(variables, ordered) if v.trainable]
+    root._hl_non_trainable = [t for v, t in zip(variables, ordered) if not v.trainable]
+    for name, group in collections.items():
+        setattr(root, name, [tracked[id(v)] for v in group])
+    return root

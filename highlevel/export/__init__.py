@@ -1,5 +1,14 @@
-"""Export of models for serving, outside highlevel: ONNX files (:func:`export_onnx`)."""
+"""Serving artifacts (``keras.export``): :class:`ExportArchive` and the writers behind ``Model.export``.
 
-from .onnx import export_onnx
+One module per format: ``saved_model`` (TensorFlow SavedModel), ``onnx``, ``stablehlo`` (``jax.export``) and
+``torch_export`` (``torch.export``); ``export_api.export_model`` picks one by name.
 
-__all__ = ["export_onnx"]
+>>> import highlevel as hl
+>>> hl.export.ExportArchive.__name__
+'ExportArchive'
+"""
+
+from .export_api import FORMATS, export_model
+from .export_archive import ExportArchive
+
+__all__ = ["ExportArchive", "FORMATS", "export_model"]

@@ -11,14 +11,13 @@ interface: inputs named as the model's inputs, outputs ``output_0``, ``output_1`
 >>> import highlevel as hl
 >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
 >>> path = os.path.join(tempfile.mkdtemp(), "model.onnx")
->>> export_onnx(model, path, verbose=False)
+>>> _ = export_onnx(model, path, verbose=False)
 >>> os.path.getsize(path) > 0
 True
 """
 
 import os
 
-from highlevel.backends.contract.interop import front_class
 from highlevel.config import current_backend
 
 #: The opset written when none is asked for (LayerNormalization needs 17).
@@ -36,47 +35,27 @@ def _require_onnx():
     return onnx
 
 
-def _spec_of(x, index):
-    """``(shape, dtype)`` of one entry of an input signature: a KerasTensor, an InputSpec, or anything with
-    ``shape`` and ``dtype`` (a ``tf.TensorSpec``, a ``jax.ShapeDtypeStruct``, a numpy array)."""
-    shape = getattr(x, "shape", None)
-    dtype = getattr(x, "dtype", None)
-    if shape is None:
-        raise ValueError(
-            f"input_signature[{index}] has no shape; received {x!r}. Pass one hl.InputSpec(shape=..., dtype=...) "
-            "(or a KerasTensor from hl.Input, or a tf.TensorSpec) per model input, with None for the batch axis."
-        )
-    shape = tuple(None if d is None else int(d) for d in shape)
-    if not shape:
-        raise ValueError(f"input_signature[{index}] is a scalar; a model input needs a batch axis first.")
-    dtype = "float32" if dtype is None else getattr(dtype, "name", dtype)
-    return (None,) + shape[1:], str(dtype)
-
-
 def input_specs(model, input_signature=None):
-    """One ``(name, shape, dtype)`` per model input, batch axis open: from ``input_signature`` when given, else from
-    the model's inputs."""
-    if input_signature is None:
-        inputs = getattr(model, "inputs", None)
-        if not inputs:
+    """One ``(name, shape, dtype)`` per model input, batch axis open: from ``input_signature`` when given (one spec
+    per input, or a structure of them), else from the model's inputs (the shapes it was built with for a
+    subclassed model)."""
+    from highlevel import tree
+
+    from .input_signature import standardize_signature
+
+    leaves = tree.flatten(standardize_signature(input_signature, model))
+    for i, spec in enumerate(leaves):
+        if not spec.shape:
             raise ValueError(
-                f"Model {model.name!r} ({front_class(type(model)).__name__}) has no known inputs to export: call it "
-                "once on data (or build it), or pass input_signature=[hl.InputSpec(shape=(None, ...), "
-                "dtype='float32')]."
+                f"input_signature: input {i} is a scalar (shape {spec.shape}); an exported model's inputs need a batch "
+                "axis first, e.g. hl.InputSpec(shape=(None, 4))."
             )
-        signature = list(inputs)
-    else:
-        signature = list(input_signature) if isinstance(input_signature, (list, tuple)) else [input_signature]
     names = [getattr(kt, "name", None) for kt in (getattr(model, "inputs", None) or [])]
-    if len(names) != len(signature):
-        names = [getattr(x, "name", None) for x in signature]
-    if not all(isinstance(n, str) and n for n in names) or len(set(names)) != len(names):
-        names = [f"input_{i}" for i in range(len(signature))]
-    specs = []
-    for i, (name, x) in enumerate(zip(names, signature)):
-        shape, dtype = _spec_of(x, i)
-        specs.append((name, shape, dtype))
-    return specs
+    if not (
+        len(names) == len(leaves) and all(isinstance(n, str) and n for n in names) and len(set(names)) == len(names)
+    ):
+        names = [f"input_{i}" for i in range(len(leaves))]
+    return [(name, (None,) + tuple(spec.shape[1:]), spec.dtype) for name, spec in zip(names, leaves)]
 
 
 def _inference_fn(model, n_inputs):
@@ -113,7 +92,7 @@ def _standardize_interface(proto, specs):
             dims[0].dim_param = "batch"
 
 
-def export_onnx(model, filepath, input_signature=None, verbose=True, opset_version=None, **kwargs):
+def export_onnx(model, filepath, input_signature=None, verbose=None, opset_version=None, **kwargs):
     """Writes ``model`` as an ONNX file that runs its inference on any batch size.
 
     Args:
@@ -122,19 +101,20 @@ def export_onnx(model, filepath, input_signature=None, verbose=True, opset_versi
         filepath: the ``.onnx`` file to write.
         input_signature: one spec per model input (``hl.InputSpec``, a KerasTensor, a ``tf.TensorSpec``...); the
             default takes the model's own inputs. The first axis is the batch axis and is left open.
-        verbose: print where the file went.
+        verbose: print where the file went (None: yes).
         opset_version: the ONNX opset (default 17).
         **kwargs: none are used; an unknown one is an error.
 
     Returns:
-        None.
+        ``filepath``.
 
     Example:
 
     >>> import os, tempfile
     >>> import highlevel as hl
     >>> model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(1)])
-    >>> export_onnx(model, os.path.join(tempfile.mkdtemp(), "m.onnx"), verbose=False)
+    >>> export_onnx(model, os.path.join(tempfile.mkdtemp(), "m.onnx"), verbose=False).endswith("m.onnx")
+    True
     """
     if kwargs:
         raise TypeError(
@@ -157,6 +137,7 @@ def export_onnx(model, filepath, input_signature=None, verbose=True, opset_versi
     _standardize_interface(proto, specs)
     onnx.checker.check_model(proto)
     onnx.save(proto, filepath)
-    if verbose:
+    if verbose is None or verbose:
         names = ", ".join(f"{n}: {tuple(s)} {d}" for n, s, d in specs)
         print(f"Saved an ONNX model (opset {opset}) at {filepath!r}; inputs: {names}.")
+    return filepath

@@ -6,7 +6,7 @@ import pytest
 
 import highlevel as hl
 from highlevel import layers
-from highlevel.export import export_onnx
+from highlevel.export.onnx import export_onnx
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
@@ -73,3 +73,73 @@ def test_two_inputs(backend, tmp_path):
     xa = rng.normal(size=(5, 4)).astype("float32")
     xb = rng.normal(size=(5, 3)).astype("float32")
     _check(model, str(tmp_path / "two.onnx"), [xa, xb], ["a", "b"])
+
+
+def test_model_export_front_door_and_a_subclassed_model(backend, tmp_path):
+    """``model.export(format="onnx")`` reaches export_onnx; a subclassed model exports where the engine traces it
+    (its own converter) and is refused clearly, naming the class, where the layer graph is written instead."""
+    from highlevel.backends.contract import ExportContract
+
+    class Scaled(hl.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.dense = layers.Dense(3)
+
+        def call(self, x):
+            return hl.ops.tanh(self.dense(x)) * 2.0
+
+    model = Scaled()
+    x = np.random.default_rng(3).normal(size=(4, 5)).astype("float32")
+    model(x)
+    path = str(tmp_path / "sub.onnx")
+    traced = type(hl.config.current_backend()).export_onnx is not ExportContract.export_onnx
+    if not traced:
+        with pytest.raises(NotImplementedError, match="Scaled"):
+            model.export(path, format="onnx", verbose=False)
+        return
+    assert model.export(path, format="onnx", verbose=False) == path
+    _, (got,) = _run(path, {"input_0": x})
+    np.testing.assert_allclose(got, model.predict(x, verbose=0), rtol=1e-4, atol=1e-5)
+
+
+def test_layer_graph_writer_covers_more_layers(backend):
+    """The layer-graph writer (the path of engines without a converter), on weights from every engine."""
+    from highlevel.export.onnx_graph import onnx_model
+
+    seq = hl.Input((10, 3), name="seq")
+    img = hl.Input((2, 6, 6), name="img")
+    a = layers.Conv1D(4, 3, padding="same", activation="swish")(seq)
+    a = layers.GlobalMaxPooling1D()(a)
+    b = layers.Conv2D(3, 2, data_format="channels_first", activation="relu6")(img)
+    b = layers.Flatten(data_format="channels_first")(b)
+    b = layers.Dense(4, activation="elu")(b)
+    c = layers.Subtract()([a, b])
+    c = layers.Multiply()([layers.LeakyReLU(0.1)(c), layers.ReLU(max_value=1.0)(a)])
+    c = layers.Average()([c, hl.ops.add(a, b)])
+    c = layers.Reshape((2, 2))(c)
+    out = layers.Softmax(axis=1)(c)
+    model = hl.Model([seq, img], out)
+    rng = np.random.default_rng(4)
+    xs = [rng.normal(size=(3, 10, 3)).astype("float32"), rng.normal(size=(3, 2, 6, 6)).astype("float32")]
+    proto = onnx_model(model, [("seq", (None, 10, 3), "float32"), ("img", (None, 2, 6, 6), "float32")], 17)
+    onnx.checker.check_model(proto)
+    session = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
+    (got,) = session.run(None, {"seq": xs[0], "img": xs[1]})
+    np.testing.assert_allclose(got, model.predict(xs, verbose=0), rtol=1e-4, atol=1e-5)
+
+
+def test_layer_graph_writer_names_what_it_cannot_map(backend):
+    from highlevel.export.onnx_graph import onnx_model
+
+    inp = hl.Input((5,), dtype="int32", name="ids")
+    model = hl.Model(inp, layers.Embedding(10, 2, name="words")(inp))
+    with pytest.raises(NotImplementedError, match="Embedding.*'words'"):
+        onnx_model(model, [("ids", (None, 5), "int32")], 17)
+
+
+def test_bad_arguments_are_explained(backend, tmp_path):
+    model = hl.Sequential([hl.Input((2,)), layers.Dense(1)])
+    with pytest.raises(TypeError, match="unexpected keyword arguments \\['opset'\\]"):
+        export_onnx(model, str(tmp_path / "m.onnx"), opset=13)
+    with pytest.raises(ValueError, match="scalar"):
+        export_onnx(model, str(tmp_path / "m.onnx"), input_signature=[hl.InputSpec(shape=())], verbose=False)
