@@ -92,6 +92,40 @@ def _standardize_interface(proto, specs):
             dims[0].dim_param = "batch"
 
 
+#: the batch size the written file is run on once, to show that its batch axis is open (a tracer traces with 2)
+CHECK_BATCH = 3
+
+
+def _check_open_batch(proto, specs):
+    """Runs the file once with onnxruntime (when installed) on a batch of :data:`CHECK_BATCH` rows: a program
+    whose tracer turned the batch size into a constant (a layer that sizes a tensor from its input's batch) fails
+    here, at export, not in the serving runtime."""
+    try:
+        import onnxruntime
+    except ImportError:
+        return
+    import numpy as np
+
+    feeds = {name: np.zeros((CHECK_BATCH,) + tuple(shape[1:]), dtype=np.dtype(dtype)) for name, shape, dtype in specs}
+    try:
+        session = onnxruntime.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
+        outputs = session.run(None, feeds)
+    except Exception as err:
+        raise ValueError(
+            f"The exported ONNX program does not run on a batch of {CHECK_BATCH} rows ({type(err).__name__}: {err}). "
+            "A layer of the model most likely sizes a tensor from its input's batch size, which the tracer recorded "
+            "as a constant (recurrent layers' initial states do). Export from an engine that writes the layer graph "
+            "(native), or give that layer's sizes with -1 instead of the batch size."
+        ) from None
+    for i, out in enumerate(outputs):
+        if np.ndim(out) and np.shape(out)[0] != CHECK_BATCH:
+            raise ValueError(
+                f"The exported ONNX program's output {i} has {np.shape(out)[0]} rows for a batch of {CHECK_BATCH}: "
+                "its batch size was recorded as a constant. Export from an engine that writes the layer graph "
+                "(native), or give the layer's sizes with -1 instead of the batch size."
+            )
+
+
 def export_onnx(model, filepath, input_signature=None, verbose=None, opset_version=None, **kwargs):
     """Writes ``model`` as an ONNX file that runs its inference on any batch size.
 
@@ -136,6 +170,7 @@ def export_onnx(model, filepath, input_signature=None, verbose=None, opset_versi
         proto = onnx_model(model, specs, opset)
     _standardize_interface(proto, specs)
     onnx.checker.check_model(proto)
+    _check_open_batch(proto, specs)
     onnx.save(proto, filepath)
     if verbose is None or verbose:
         names = ", ".join(f"{n}: {tuple(s)} {d}" for n, s, d in specs)

@@ -143,3 +143,21 @@ def test_bad_arguments_are_explained(backend, tmp_path):
         export_onnx(model, str(tmp_path / "m.onnx"), opset=13)
     with pytest.raises(ValueError, match="scalar"):
         export_onnx(model, str(tmp_path / "m.onnx"), input_signature=[hl.InputSpec(shape=())], verbose=False)
+
+
+def test_a_program_with_a_constant_batch_size_is_refused_at_export():
+    """A traced program whose batch size became a constant fails when the export runs it on another batch."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    from highlevel.export.onnx import _check_open_batch
+
+    graph = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "shape"], ["output_0"])],
+        "baked",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 4])],
+        [helper.make_tensor_value_info("output_0", TensorProto.FLOAT, [2, None])],
+        initializer=[numpy_helper.from_array(np.asarray([2, -1], np.int64), "shape")],
+    )
+    proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    with pytest.raises(ValueError, match="has 2 rows for a batch of 3"):
+        _check_open_batch(proto, [("x", (None, 4), "float32")])
