@@ -64,8 +64,9 @@ class _Writer:
 def _unsupported(what, name):
     return NotImplementedError(
         f"ONNX export has no mapping for {what} (in {name!r}) on an engine without an ONNX converter of its own. "
-        "The layers it maps: Dense, Conv1D/2D/3D, max and average pooling (also global), "
-        "BatchNormalization, LayerNormalization, Flatten, Reshape, Dropout-like layers, the activation layers and "
+        "The layers it maps: Dense, Embedding, Conv1D/2D/3D, DepthwiseConv1D/2D, max and average pooling (also "
+        "global), ZeroPadding, BatchNormalization, LayerNormalization, Rescaling, Flatten, Reshape, Permute, "
+        "Dropout-like layers, the activation layers and "
         "activations relu/sigmoid/tanh/softmax/elu/selu/softplus/softsign/swish/relu6/hard_sigmoid/leaky_relu, and "
         "the merging layers. Export from the torch or tensorflow backend, whose converters trace any layer."
     )
@@ -144,6 +145,34 @@ def _conv(layer, w, xs):
     return activation(w, y, layer.activation, layer.name)
 
 
+def _depthwise_conv(layer, w, xs):
+    rank = len(layer.kernel_size)
+    if layer.padding not in ("valid", "same"):
+        raise _unsupported(f"padding={layer.padding!r}", layer.name)
+    kernel = np.asarray(ops.convert_to_numpy(layer.kernel))  # (*window, in, multiplier)
+    channels, multiplier = kernel.shape[-2:]
+    # output channel c * multiplier + m reads input channel c: ONNX's grouped convolution with one group per channel
+    kernel = np.transpose(kernel, (rank, rank + 1, *range(rank))).reshape(
+        channels * multiplier, 1, *kernel.shape[:rank]
+    )
+    weights = [w.const(kernel, "kernel")]
+    if layer.use_bias:
+        weights.append(w.weight(layer.bias, "bias"))
+    y = _spatial(
+        layer,
+        w,
+        xs[0],
+        rank,
+        "Conv",
+        weights,
+        kernel_shape=list(layer.kernel_size),
+        strides=list(layer.strides),
+        dilations=list(layer.dilation_rate),
+        group=int(channels),
+    )
+    return activation(w, y, layer.activation, layer.name)
+
+
 def _pool(op_type):
     def convert(layer, w, xs):
         rank = len(layer.pool_size)
@@ -202,6 +231,33 @@ def _flatten(layer, w, xs):
 def _reshape(layer, w, xs):
     shape = np.asarray([0, *layer.target_shape], np.int64)  # 0: the batch axis as it is
     return w.node("Reshape", [xs[0], w.const(shape, "shape")])
+
+
+def _embedding(layer, w, xs):
+    ids = w.node("Cast", [xs[0]], to=7)  # int64
+    return w.node("Gather", [w.weight(layer.embeddings, "embeddings"), ids], axis=0)
+
+
+def _rescaling(layer, w, xs):
+    dtype = np.float32
+    y = w.node("Mul", [xs[0], w.const(np.asarray(layer.scale, dtype), "scale")])
+    return w.node("Add", [y, w.const(np.asarray(layer.offset, dtype), "offset")])
+
+
+def _zero_padding(layer, w, xs):
+    padding = layer.padding
+    if isinstance(padding[0], int):  # ZeroPadding1D: one (before, after) pair
+        padding = (tuple(padding),)
+    rank = len(w.in_shapes[0])
+    spatial = list(range(1, rank - 1)) if layer.data_format == "channels_last" else list(range(2, rank))
+    begin, end = [0] * rank, [0] * rank
+    for axis, (before, after) in zip(spatial, padding):
+        begin[axis], end[axis] = int(before), int(after)
+    return w.node("Pad", [xs[0], w.const(np.asarray(begin + end, np.int64), "pads")], mode="constant")
+
+
+def _permute(layer, w, xs):
+    return w.node("Transpose", [xs[0]], perm=[0, *(int(d) for d in layer.dims)])
 
 
 def _identity(layer, w, xs):
@@ -271,6 +327,15 @@ def _converters():
         L.GlobalMaxPooling1D: _global_pool("ReduceMax"),
         L.GlobalMaxPooling2D: _global_pool("ReduceMax"),
         L.GlobalMaxPooling3D: _global_pool("ReduceMax"),
+        L.DepthwiseConv1D: _depthwise_conv,
+        L.DepthwiseConv2D: _depthwise_conv,
+        L.Embedding: _embedding,
+        L.Rescaling: _rescaling,
+        L.ZeroPadding1D: _zero_padding,
+        L.ZeroPadding2D: _zero_padding,
+        L.ZeroPadding3D: _zero_padding,
+        L.Permute: _permute,
+        L.Identity: _identity,
         L.BatchNormalization: _batch_norm,
         L.LayerNormalization: _layer_norm,
         L.Flatten: _flatten,

@@ -131,10 +131,31 @@ def test_layer_graph_writer_covers_more_layers(backend):
 def test_layer_graph_writer_names_what_it_cannot_map(backend):
     from highlevel.export.onnx_graph import onnx_model
 
-    inp = hl.Input((5,), dtype="int32", name="ids")
-    model = hl.Model(inp, layers.Embedding(10, 2, name="words")(inp))
-    with pytest.raises(NotImplementedError, match="Embedding.*'words'"):
-        onnx_model(model, [("ids", (None, 5), "int32")], 17)
+    inp = hl.Input((5, 3), name="seq")
+    model = hl.Model(inp, layers.GRU(2, name="recurrent")(inp))
+    with pytest.raises(NotImplementedError, match="GRU.*'recurrent'"):
+        onnx_model(model, [("seq", (None, 5, 3), "float32")], 17)
+
+
+def test_layer_graph_writer_embeddings_padding_depthwise(backend):
+    from highlevel.export.onnx_graph import onnx_model
+
+    ids = hl.Input((4,), dtype="int32", name="ids")
+    img = hl.Input((5, 5, 2), name="img")
+    a = layers.Permute((2, 1))(layers.Embedding(7, 3)(ids))
+    a = layers.Flatten()(a)
+    b = layers.Rescaling(0.5, offset=-0.25)(img)
+    b = layers.ZeroPadding2D(((1, 0), (0, 2)))(b)
+    b = layers.DepthwiseConv2D(2, depth_multiplier=2, activation="tanh")(b)
+    b = layers.GlobalAveragePooling2D()(b)
+    model = hl.Model([ids, img], layers.Concatenate()([a, layers.Identity()(b)]))
+    rng = np.random.default_rng(5)
+    xs = [rng.integers(0, 7, size=(3, 4)).astype("int32"), rng.normal(size=(3, 5, 5, 2)).astype("float32")]
+    proto = onnx_model(model, [("ids", (None, 4), "int32"), ("img", (None, 5, 5, 2), "float32")], 17)
+    onnx.checker.check_model(proto)
+    session = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
+    (got,) = session.run(None, {"ids": xs[0], "img": xs[1]})
+    np.testing.assert_allclose(got, model.predict(xs, verbose=0), rtol=1e-4, atol=1e-5)
 
 
 def test_bad_arguments_are_explained(backend, tmp_path):
