@@ -45,7 +45,8 @@ class ExportContract:
         raise NotImplementedError(f"The {self.name!r} engine does not write torch.export programs.")
 
     def export_onnx(self, model, fn, filepath, input_specs, opset_version):
-        """Writes ``fn`` as an ONNX file with this engine's own converter, or returns False where it has none.
+        """Writes ``fn`` as an ONNX file with this engine's own converter (an engine that lists ``"onnx"`` in
+        :attr:`export_formats`).
 
         Args:
             model: the model ``fn`` calls (an engine that traces a module of its own registers it).
@@ -54,8 +55,7 @@ class ExportContract:
             input_specs: one ``(name, shape, dtype)`` per input; ``None`` in a shape (the batch axis) stays open.
             opset_version: the ONNX opset to write.
 
-        Returns:
-            True once the file is written. The default returns False: the front end then writes the file from the
-            model's layer graph itself (``highlevel.export.onnx_graph``), which needs no framework.
+        An engine without a converter leaves ``"onnx"`` out of :attr:`export_formats`: the front end then writes the
+        file from the model's layer graph itself (``highlevel.export.onnx_graph``), which needs no framework.
         """
-        return False
+        raise NotImplementedError(f"The {self.name!r} engine has no ONNX converter of its own.")

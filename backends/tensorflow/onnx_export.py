@@ -12,4 +12,3 @@ class OnnxExportOps:
         signature = [tf.TensorSpec(shape, tf.as_dtype(dtype), name=name) for name, shape, dtype in input_specs]
         graph_fn = tf.function(lambda *xs: tuple(fn(*xs)), input_signature=signature, autograph=False)
         tf2onnx.convert.from_function(graph_fn, input_signature=signature, opset=opset_version, output_path=filepath)
-        return True

@@ -49,4 +49,3 @@ class TorchOnnxExportMixin:
                 opset_version=opset_version,
                 dynamo=False,
             )
-        return True

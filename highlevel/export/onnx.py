@@ -1,11 +1,13 @@
 """``model.export(path, format="onnx")``: an ONNX file for serving, from any of the four engines.
 
-The current engine writes the file with its own converter where it has one (:meth:`export_onnx` of the backend
-contract: ``torch.onnx`` on PyTorch, tf2onnx on TensorFlow; both trace the model, so any layer exports). Where it
-has none (the native engine; JAX, whose path through TensorFlow graphs jax2tf no longer writes), the file is
-written from the model's layer graph (:mod:`highlevel.export.onnx_graph`). Either way the file then gets the same
-interface: inputs named as the model's inputs, outputs ``output_0``, ``output_1``..., and a batch axis named
-``"batch"`` that takes any size. ``onnx.checker`` checks it before it is written.
+An engine that lists ``"onnx"`` in its ``export_formats`` writes the file with its own converter (``export_onnx`` of
+the backend contract: ``torch.onnx`` on PyTorch, tf2onnx on TensorFlow); both trace the model, so any layer
+exports. On the others (the native engine; JAX, whose path through TensorFlow graphs jax2tf no longer writes)
+the file is written from the model's layer graph (:mod:`highlevel.export.onnx_graph`), with no framework; a
+subclassed model, which has no layer graph, is rebuilt from its config and weights on an engine with a converter
+and traced there. Either way the file then gets the same interface: inputs named as the model's inputs, outputs
+``output_0``, ``output_1``..., and a batch axis named ``"batch"`` that takes any size. ``onnx.checker`` checks the
+file, and onnxruntime (when installed) runs it once on another batch size, before it is written.
 
 >>> import os, tempfile
 >>> import highlevel as hl
@@ -18,7 +20,13 @@ True
 
 import os
 
-from highlevel.config import current_backend
+from highlevel.backends.contract import ShapeSpec
+from highlevel.config import backend_scope, current_backend
+
+from .engines import engines_writing, rebuild_on
+
+#: the name of the format in ``model.export`` and in an engine's ``export_formats``
+FORMAT = "onnx"
 
 #: The opset written when none is asked for (LayerNormalization needs 17).
 DEFAULT_OPSET = 17
@@ -162,11 +170,20 @@ def export_onnx(model, filepath, input_signature=None, verbose=None, opset_versi
     fn = _inference_fn(model, len(specs))
     directory = os.path.dirname(os.path.abspath(filepath))
     os.makedirs(directory, exist_ok=True)
-    if current_backend().export_onnx(model, fn, filepath, specs, opset):
+    backend = current_backend()
+    if FORMAT in backend.export_formats:
+        backend.export_onnx(model, fn, filepath, specs, opset)
         proto = onnx.load(filepath)
     else:
-        from .onnx_graph import onnx_model
+        from .onnx_graph import has_layer_graph, onnx_model
 
+        engines = engines_writing(FORMAT)
+        if not has_layer_graph(model) and engines:
+            # A subclassed model has no layer graph to write: it is traced on an engine with a converter instead.
+            signature = [ShapeSpec(shape, dtype) for _, shape, dtype in specs]
+            moved = rebuild_on(model, engines[0])
+            with backend_scope(engines[0]):
+                return export_onnx(moved, filepath, signature, verbose, opset_version)
         proto = onnx_model(model, specs, opset)
     _standardize_interface(proto, specs)
     onnx.checker.check_model(proto)

@@ -373,6 +373,11 @@ def _graph_of(model):
     return model if hasattr(model, "_nodes") else None
 
 
+def has_layer_graph(model):
+    """Whether ``model`` has a layer graph (Sequential, functional) this module can write."""
+    return _graph_of(model) is not None
+
+
 def _write_model(model, w, input_names, table):
     """Writes the nodes of ``model`` on ONNX values ``input_names``; returns the names of its outputs."""
     from highlevel.layers import InputLayer
