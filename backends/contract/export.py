@@ -27,7 +27,8 @@ class ExportContract:
             filepath: the directory to write.
             endpoints: ``[(name, fn, signature)]``: each becomes a callable attribute of the loaded object
                 (``tf.saved_model.load(path).<name>(x)``); the first is also the ``serving_default`` signature.
-            variables: the highlevel variables the functions read; they are saved with the artifact.
+            variables: the highlevel variables the functions read; they are saved with the artifact, as the loaded
+                object's ``variables``, ``trainable_variables`` and ``non_trainable_variables``.
             collections: ``{name: [variables]}``: saved as lists of variables under those attribute names.
             options: engine-specific keyword arguments (``jax2tf_kwargs``, ``is_static`` on JAX).
         """

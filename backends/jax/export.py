@@ -69,10 +69,10 @@ class JaxExportOps:
             tf.Variable(np.asarray(v.value), trainable=v.trainable, name=v.name.replace("/", "_")) for v in every
         ]
         by_id = {id(v): t for v, t in zip(every, tf_variables)}
-        root = tf.Module()
-        root._hl_all_variables = [by_id[id(v)] for v in variables]
-        root._hl_trainable = [by_id[id(v)] for v in variables if v.trainable]
-        root._hl_non_trainable = [by_id[id(v)] for v in variables if not v.trainable]
+        root = tf.__internal__.tracking.AutoTrackable()  # unlike tf.Module, its ``variables`` can be set
+        root.variables = [by_id[id(v)] for v in variables]
+        root.trainable_variables = [by_id[id(v)] for v in variables if v.trainable]
+        root.non_trainable_variables = [by_id[id(v)] for v in variables if not v.trainable]
         for name, group in collections.items():
             setattr(root, name, [by_id[id(v)] for v in group])
         serving_default = None

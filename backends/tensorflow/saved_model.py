@@ -86,15 +86,15 @@ def tensor_specs(signature):
 def saved_model_root(variables, collections, handle=lambda v: v._handle):
     """The object a SavedModel is written from: the variables (``handle(v)``: their ``tf.Variable``) tracked as
     ``variables``, ``trainable_variables``, ``non_trainable_variables`` and one list per collection."""
-    root = tf.Module()
+    root = tf.__internal__.tracking.AutoTrackable()  # unlike tf.Module, its ``variables`` can be set
     tracked = {id(v): handle(v) for v in variables}
     for group in collections.values():
         for v in group:
             tracked.setdefault(id(v), handle(v))
     ordered = [tracked[id(v)] for v in variables]
-    root._hl_all_variables = ordered
-    root._hl_trainable = [t for v, t in zip(variables, ordered) if v.trainable]
-    root._hl_non_trainable = [t for v, t in zip(variables, ordered) if not v.trainable]
+    root.variables = ordered
+    root.trainable_variables = [t for v, t in zip(variables, ordered) if v.trainable]
+    root.non_trainable_variables = [t for v, t in zip(variables, ordered) if not v.trainable]
     for name, group in collections.items():
         setattr(root, name, [tracked[id(v)] for v in group])
     return root

@@ -5,6 +5,7 @@
 """
 
 import importlib
+import importlib.util
 
 #: format -> (module, function); each function takes (model, filepath, verbose=, input_signature=, **kwargs)
 FORMATS = {
@@ -40,5 +41,13 @@ def export_model(model, filepath, format="tf_saved_model", verbose=None, input_s
             "'jax_export')."
         )
     module, name = FORMATS[format]
-    writer = getattr(importlib.import_module(module), name)
+    try:
+        writer = getattr(importlib.import_module(module), name)
+    except ModuleNotFoundError as err:
+        if err.name != module:
+            raise
+        raise ValueError(
+            f"The export format {format!r} is not available in this version of highlevel (its writer {module} is "
+            f"missing). Available: {sorted(f for f, (m, _) in FORMATS.items() if importlib.util.find_spec(m))}."
+        ) from err
     return writer(model, filepath, verbose=verbose, input_signature=input_signature, **kwargs)
