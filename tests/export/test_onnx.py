@@ -195,3 +195,20 @@ def test_a_program_with_a_constant_batch_size_is_refused_at_export():
     proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     with pytest.raises(ValueError, match="has 2 rows for a batch of 3"):
         _check_open_batch(proto, [("x", (None, 4), "float32")])
+
+
+def test_integer_input_and_two_outputs(backend, tmp_path):
+    ids = hl.Input((6,), dtype="int32", name="ids")
+    h = layers.GlobalAveragePooling1D()(layers.Embedding(11, 4)(ids))
+    model = hl.Model(ids, [layers.Dense(2, name="first")(h), layers.Dense(3, activation="softmax", name="second")(h)])
+    x = np.random.default_rng(6).integers(0, 11, size=(5, 6)).astype("int32")
+    path = str(tmp_path / "two_out.onnx")
+    export_onnx(model, path, verbose=False)
+    proto = onnx.load(path)
+    assert [o.name for o in proto.graph.output] == ["output_0", "output_1"]
+    for batch in (2, 5):
+        _, got = _run(path, {"ids": x[:batch]})
+        want = model.predict(x[:batch], verbose=0)
+        assert len(got) == 2
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
