@@ -177,8 +177,9 @@ def export_onnx(model, filepath, input_signature=None, verbose=None, opset_versi
     else:
         from .onnx_graph import has_layer_graph, onnx_model
 
-        engines = engines_writing(FORMAT)
-        if not has_layer_graph(model) and engines:
+        # (engines_writing imports every installed engine: asked only when the layer graph is missing)
+        engines = [] if has_layer_graph(model) else engines_writing(FORMAT)
+        if engines:
             # A subclassed model has no layer graph to write: it is traced on an engine with a converter instead.
             signature = [ShapeSpec(shape, dtype) for _, shape, dtype in specs]
             moved = rebuild_on(model, engines[0])

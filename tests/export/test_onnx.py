@@ -212,3 +212,12 @@ def test_integer_input_and_two_outputs(backend, tmp_path):
         assert len(got) == 2
         for g, w in zip(got, want):
             np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
+
+
+def test_missing_onnx_names_the_extra(monkeypatch, tmp_path):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "onnx", None)  # import onnx now raises ImportError
+    model = hl.Sequential([hl.Input((2,)), layers.Dense(1)])
+    with pytest.raises(ImportError, match=r"pip install highlevel\[onnx\]"):
+        export_onnx(model, str(tmp_path / "m.onnx"), verbose=False)
