@@ -65,8 +65,8 @@ def _unsupported(what, name):
     return NotImplementedError(
         f"ONNX export has no mapping for {what} (in {name!r}) on an engine without an ONNX converter of its own. "
         "The layers it maps: Dense, Embedding, Conv1D/2D/3D, DepthwiseConv1D/2D, max and average pooling (also "
-        "global), ZeroPadding, BatchNormalization, LayerNormalization, Rescaling, Flatten, Reshape, Permute, "
-        "Dropout-like layers, the activation layers and "
+        "global), ZeroPadding, UpSampling (nearest), BatchNormalization, LayerNormalization, Rescaling, Flatten, "
+        "Reshape, Permute, Dropout-like layers, the activation layers and "
         "activations relu/sigmoid/tanh/softmax/elu/selu/softplus/softsign/swish/relu6/hard_sigmoid/leaky_relu, and "
         "the merging layers. Export from the torch or tensorflow backend, whose converters trace any layer."
     )
@@ -260,6 +260,24 @@ def _permute(layer, w, xs):
     return w.node("Transpose", [xs[0]], perm=[0, *(int(d) for d in layer.dims)])
 
 
+def _upsampling(layer, w, xs):
+    if getattr(layer, "interpolation", "nearest") != "nearest":
+        raise _unsupported(f"interpolation={layer.interpolation!r}", layer.name)
+    rank = len(w.in_shapes[0])
+    scales = [1.0] * rank
+    first = 1 if layer.data_format == "channels_last" else 2
+    for i, factor in enumerate(layer.factors):
+        scales[first + i] = float(factor)
+    # Each value repeated ``factor`` times along its axis: nearest neighbour, source index floor(i / factor).
+    return w.node(
+        "Resize",
+        [xs[0], "", w.const(np.asarray(scales, np.float32), "scales")],
+        mode="nearest",
+        coordinate_transformation_mode="asymmetric",
+        nearest_mode="floor",
+    )
+
+
 def _identity(layer, w, xs):
     return xs[0]
 
@@ -335,6 +353,9 @@ def _converters():
         L.ZeroPadding2D: _zero_padding,
         L.ZeroPadding3D: _zero_padding,
         L.Permute: _permute,
+        L.UpSampling1D: _upsampling,
+        L.UpSampling2D: _upsampling,
+        L.UpSampling3D: _upsampling,
         L.Identity: _identity,
         L.BatchNormalization: _batch_norm,
         L.LayerNormalization: _layer_norm,

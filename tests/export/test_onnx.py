@@ -159,6 +159,7 @@ def test_layer_graph_writer_embeddings_padding_depthwise(backend):
     a = layers.Flatten()(a)
     b = layers.Rescaling(0.5, offset=-0.25)(img)
     b = layers.ZeroPadding2D(((1, 0), (0, 2)))(b)
+    b = layers.UpSampling2D((2, 1))(b)
     b = layers.DepthwiseConv2D(2, depth_multiplier=2, activation="tanh")(b)
     b = layers.GlobalAveragePooling2D()(b)
     model = hl.Model([ids, img], layers.Concatenate()([a, layers.Identity()(b)]))
