@@ -187,7 +187,14 @@ def export_onnx(model, filepath, input_signature=None, verbose=None, opset_versi
                 return export_onnx(moved, filepath, signature, verbose, opset_version)
         proto = onnx_model(model, specs, opset)
     _standardize_interface(proto, specs)
-    onnx.checker.check_model(proto)
+    try:
+        onnx.checker.check_model(proto)
+    except onnx.checker.ValidationError as err:
+        raise ValueError(
+            f"The ONNX program written for model {model.name!r} on the {backend.name!r} backend is not valid ONNX "
+            f"(opset {opset}): {err}. Its converter left an operation ONNX does not have (TensorFlow's loops of "
+            "recurrent layers, for instance); export the model from another backend (torch traces loops out)."
+        ) from None
     _check_open_batch(proto, specs)
     onnx.save(proto, filepath)
     if verbose is None or verbose:

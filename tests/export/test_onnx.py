@@ -222,3 +222,13 @@ def test_missing_onnx_names_the_extra(monkeypatch, tmp_path):
     model = hl.Sequential([hl.Input((2,)), layers.Dense(1)])
     with pytest.raises(ImportError, match=r"pip install highlevel\[onnx\]"):
         export_onnx(model, str(tmp_path / "m.onnx"), verbose=False)
+
+
+def test_lstm_from_torch(tmp_path):
+    """The torch tracer unrolls a recurrent layer; its initial states follow the batch size of the input."""
+    pytest.importorskip("torch")
+    with hl.config.backend_scope("torch"):
+        ids = hl.Input((5,), dtype="int32", name="ids")
+        model = hl.Model(ids, layers.Dense(2)(layers.LSTM(3)(layers.Embedding(9, 4)(ids))))
+        x = np.random.default_rng(7).integers(0, 9, size=(6, 5)).astype("int32")
+        _check(model, str(tmp_path / "lstm.onnx"), [x], ["ids"])
