@@ -122,7 +122,7 @@ def _check_open_batch(proto, specs):
         raise ValueError(
             f"The exported ONNX program does not run on a batch of {CHECK_BATCH} rows ({type(err).__name__}: {err}). "
             "A layer of the model most likely sizes a tensor from its input's batch size, which the tracer recorded "
-            "as a constant (recurrent layers' initial states do). Export from an engine that writes the layer graph "
+            "as a constant. Export from an engine that writes the layer graph "
             "(native), or give that layer's sizes with -1 instead of the batch size."
         ) from None
     for i, out in enumerate(outputs):
