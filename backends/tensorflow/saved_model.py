@@ -68,6 +68,13 @@ class SavedModelOps:
     def export_saved_model(self, filepath, endpoints, variables, collections, options):
         options = dict(options)
         save_options = options.pop("options", None)
+        for jax_only in ("is_static", "jax2tf_kwargs"):  # options of the JAX writer, meaningless here
+            options.pop(jax_only, None)
+        if options:
+            raise ValueError(
+                f"Unknown options for a SavedModel written from TensorFlow: {sorted(options)}. Accepted: options "
+                "(a tf.saved_model.SaveOptions)."
+            )
         root = saved_model_root(variables, collections)
         serving_default = None
         for name, fn, signature in endpoints:

@@ -6,10 +6,37 @@ import highlevel as hl
 
 BATCHES = (3, 5)
 
+#: The engines that write each format themselves (a SavedModel from native or PyTorch is written by rebuilding the
+#: model on TensorFlow). Engine-specific tests run on these; test_export_api checks the table against the engines.
+WRITERS = {"tf_saved_model": ("tensorflow", "jax"), "jax_export": ("jax",), "torch": ("torch",)}
+ENGINES = ("native", "jax", "torch", "tensorflow")
+
+
+def writers(format):
+    return WRITERS[format]
+
+
+def others(format):
+    return tuple(e for e in ENGINES if e not in WRITERS[format])
+
 
 def mlp():
+    """Dense, BatchNormalization (its moving statistics set away from 0 and 1), Dropout, Dense: an export must
+    run them as inference does, with the statistics, without the dropout."""
     hl.utils.set_random_seed(1)
-    return hl.Sequential([hl.Input((4,)), hl.layers.Dense(8, activation="relu"), hl.layers.Dense(3)])
+    model = hl.Sequential(
+        [
+            hl.Input((4,)),
+            hl.layers.Dense(8, activation="relu"),
+            hl.layers.BatchNormalization(),
+            hl.layers.Dropout(0.5),
+            hl.layers.Dense(3),
+        ]
+    )
+    norm = model.layers[1]
+    norm.moving_mean.assign(np.linspace(0.1, 0.8, 8).astype("float32"))
+    norm.moving_variance.assign(np.linspace(0.5, 2.0, 8).astype("float32"))
+    return model
 
 
 def cnn():

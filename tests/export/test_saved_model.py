@@ -32,7 +32,8 @@ def test_the_export_comes_back_as_a_tfsm_layer(backend, tmp_path):
     with hl.config.backend_scope("tensorflow"):
         layer = hl.layers.TFSMLayer(tmp_path / "sm", call_endpoint="serve")
         out = hl.ops.convert_to_numpy(layer(x))
-        assert sorted(tuple(w.shape) for w in layer.weights) == sorted(tuple(w.shape) for w in model.weights)
+        shapes = sorted(tuple(w.shape) for w in layer.trainable_weights)
+        assert shapes == sorted(tuple(w.shape) for w in model.trainable_weights)
     np.testing.assert_allclose(out, model.predict(x, verbose=0), rtol=1e-4, atol=1e-5)
 
 
@@ -49,3 +50,8 @@ def test_a_given_input_signature_is_used(backend, tmp_path):
 def test_verbose_prints_where_it_went(backend, tmp_path, capsys):
     MODELS["mlp"]().export(tmp_path / "sm")
     assert str(tmp_path / "sm") in capsys.readouterr().out
+
+
+def test_unknown_writer_options_are_refused(backend, tmp_path):
+    with pytest.raises(ValueError, match=r"Unknown options for a SavedModel.*\['colour'\]"):
+        MODELS["mlp"]().export(tmp_path / "sm", verbose=False, colour="blue")

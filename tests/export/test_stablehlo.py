@@ -4,18 +4,17 @@ predicts as ``model.predict`` for two batch sizes; other engines refuse it and n
 import numpy as np
 import pytest
 
-import highlevel as hl
-
-from .models import BATCHES, MODELS, expected, inputs
+from .models import BATCHES, MODELS, expected, inputs, others, writers
 
 
 @pytest.fixture
 def jax_backend(backend):
-    if "jax_export" not in hl.config.current_backend().export_formats:
-        pytest.skip("a jax.export program is written on the jax backend")
-    return pytest.importorskip("jax")
+    import jax
+
+    return jax
 
 
+@pytest.mark.backends(*writers("jax_export"))
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_the_program_predicts_as_the_model_for_any_batch(jax_backend, name, tmp_path):
     jax = jax_backend
@@ -30,6 +29,7 @@ def test_the_program_predicts_as_the_model_for_any_batch(jax_backend, name, tmp_
         np.testing.assert_allclose(out, expected(model, args), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.backends(*writers("jax_export"))
 def test_stablehlo_is_another_name_for_the_format(jax_backend, tmp_path):
     jax = jax_backend
     model = MODELS["mlp"]()
@@ -39,9 +39,8 @@ def test_stablehlo_is_another_name_for_the_format(jax_backend, tmp_path):
     np.testing.assert_allclose(np.asarray(program.call(x)), model.predict(x, verbose=0), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.backends(*others("jax_export"))
 def test_other_engines_refuse_and_name_jax(backend, tmp_path):
-    if "jax_export" in hl.config.current_backend().export_formats:
-        pytest.skip("this engine writes jax.export programs")
     with pytest.raises(ValueError, match=r"jax_export.*cannot be written on the '\w+' backend.*'jax'"):
         MODELS["mlp"]().export(tmp_path / "m.bin", format="jax_export")
     assert not (tmp_path / "m.bin").exists()
