@@ -175,21 +175,39 @@ def export_onnx(model, filepath, input_signature=None, verbose=None, opset_versi
         backend.export_onnx(model, fn, filepath, specs, opset)
         proto = onnx.load(filepath)
     else:
-        from .onnx_graph import has_layer_graph, onnx_model
+        from .onnx_graph import UnmappedLayerError, has_layer_graph, onnx_model
 
-        # (engines_writing imports every installed engine: asked only when the layer graph is missing)
-        engines = [] if has_layer_graph(model) else engines_writing(FORMAT)
-        if engines:
-            # A subclassed model has no layer graph to write: it is traced on an engine with a converter instead.
+        try:
+            if not has_layer_graph(model):
+                raise UnmappedLayerError(f"the subclassed model {model.name!r} has no layer graph to write")
+            proto = onnx_model(model, specs, opset)
+        except UnmappedLayerError:
+            # A subclassed model, or a layer the graph writer does not map (a recurrent layer, attention...): the
+            # model is traced on an engine with a converter instead. (engines_writing imports every installed
+            # engine: asked only here.)
+            engines = engines_writing(FORMAT)
+            if not engines:
+                raise
             signature = [ShapeSpec(shape, dtype) for _, shape, dtype in specs]
             moved = rebuild_on(model, engines[0])
             with backend_scope(engines[0]):
                 return export_onnx(moved, filepath, signature, verbose, opset_version)
-        proto = onnx_model(model, specs, opset)
     _standardize_interface(proto, specs)
     try:
         onnx.checker.check_model(proto)
     except onnx.checker.ValidationError as err:
+        # The engine's converter left an operation ONNX lacks; another engine's may trace it out (torch unrolls the
+        # loops of recurrent layers that tf2onnx keeps).
+        others = [name for name in engines_writing(FORMAT) if name != backend.name]
+        if others:
+            signature = [ShapeSpec(shape, dtype) for _, shape, dtype in specs]
+            try:
+                moved = rebuild_on(model, others[0])
+            except ValueError:
+                moved = None  # an unregistered class: the converter's own reason below says more
+            if moved is not None:
+                with backend_scope(others[0]):
+                    return export_onnx(moved, filepath, signature, verbose, opset_version)
         raise ValueError(
             f"The ONNX program written for model {model.name!r} on the {backend.name!r} backend is not valid ONNX "
             f"(opset {opset}): {err}. Its converter left an operation ONNX does not have (TensorFlow's loops of "

@@ -61,8 +61,13 @@ class _Writer:
         return self.const(np.asarray(ops.convert_to_numpy(variable)), hint)
 
 
+class UnmappedLayerError(ValueError):
+    """The layer graph holds something the ONNX graph writer has no mapping for (``export_onnx`` then traces the
+    model on an engine with a converter of its own, when one is installed)."""
+
+
 def _unsupported(what, name):
-    return NotImplementedError(
+    return UnmappedLayerError(
         f"ONNX export has no mapping for {what} (in {name!r}) on an engine without an ONNX converter of its own. "
         "The layers it maps: Dense, Embedding, Conv1D/2D/3D, DepthwiseConv1D/2D, max and average pooling (also "
         "global), ZeroPadding, UpSampling (nearest), BatchNormalization, LayerNormalization, Rescaling, Flatten, "
@@ -406,7 +411,7 @@ def _write_model(model, w, input_names, table):
 
     graph = _graph_of(model)
     if graph is None:
-        raise NotImplementedError(
+        raise UnmappedLayerError(
             f"ONNX export on an engine without an ONNX converter of its own needs a Sequential or functional "
             f"model (its layer graph is what is written); received a subclassed model "
             f"{front_class(type(model)).__name__} ({model.name!r}). Export it from the torch or tensorflow "

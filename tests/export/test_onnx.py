@@ -142,12 +142,27 @@ def test_layer_graph_writer_covers_more_layers(backend):
 
 
 def test_layer_graph_writer_names_what_it_cannot_map(backend):
-    from highlevel.export.onnx_graph import onnx_model
+    from highlevel.export.onnx_graph import UnmappedLayerError, onnx_model
 
     inp = hl.Input((5, 3), name="seq")
     model = hl.Model(inp, layers.GRU(2, name="recurrent")(inp))
-    with pytest.raises(NotImplementedError, match="GRU.*'recurrent'"):
+    with pytest.raises(UnmappedLayerError, match="GRU.*'recurrent'"):
         onnx_model(model, [("seq", (None, 5, 3), "float32")], 17)
+
+
+def test_a_layer_the_graph_writer_does_not_map_is_traced_where_a_converter_is(backend, tmp_path):
+    # On native and JAX a GRU has no mapping in the layer graph writer, and on TensorFlow tf2onnx leaves its loop
+    # unconverted: the model moves to torch and is traced there; on torch it is traced directly. Either way the
+    # file predicts as the model.
+    hl.utils.set_random_seed(4)
+    inp = hl.Input((5, 3), name="seq")
+    model = hl.Model(inp, layers.Dense(2)(layers.GRU(4)(inp)))
+    path = model.export(str(tmp_path / "gru.onnx"), format="onnx", verbose=False)
+    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    for batch in (2, 6):
+        x = np.random.default_rng(batch).normal(size=(batch, 5, 3)).astype("float32")
+        (got,) = session.run(None, {"seq": x})
+        np.testing.assert_allclose(got, model.predict(x, verbose=0), rtol=1e-4, atol=1e-5)
 
 
 def test_layer_graph_writer_embeddings_padding_depthwise(backend):
