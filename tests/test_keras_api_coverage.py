@@ -71,9 +71,7 @@ NOT_YET = {
     "layers": dict.fromkeys(
         [
             "AugMix",
-            "ContrastLimitedAdaptiveHistogramEqualization",
             "RandAugment",
-            "RandomElasticTransform",
         ],
         _SOON,
     ),

@@ -3,6 +3,7 @@
 from .auto_contrast import AutoContrast
 from .category_encoding import CategoryEncoding
 from .center_crop import CenterCrop
+from .clahe import ContrastLimitedAdaptiveHistogramEqualization
 from .cut_mix import CutMix
 from .discretization import Discretization
 from .equalization import Equalization
@@ -19,6 +20,7 @@ from .random_color_degeneration import RandomColorDegeneration
 from .random_color_jitter import RandomColorJitter
 from .random_contrast import RandomContrast
 from .random_crop import RandomCrop
+from .random_elastic_transform import RandomElasticTransform
 from .random_erasing import RandomErasing
 from .random_flip import RandomFlip
 from .random_gaussian_blur import RandomGaussianBlur
@@ -72,12 +74,14 @@ __all__ = [
     "RandomColorJitter",
     "RandomGaussianBlur",
     "Equalization",
+    "ContrastLimitedAdaptiveHistogramEqualization",
     # geometric and mixing augmentation
     "RandomCrop",
     "Pipeline",
     "RandomErasing",
     "RandomShear",
     "RandomPerspective",
+    "RandomElasticTransform",
     "MixUp",
     "CutMix",
     "MaxNumBoundingBoxes",

@@ -1,6 +1,6 @@
 """RandomRotation: rotates images by a random angle during training."""
 
-from highlevel import ops
+from highlevel import ops, random
 
 from ._image_base import (
     FILL_MODES,
@@ -64,18 +64,35 @@ class RandomRotation(BaseRandomImageLayer):
         self.interpolation = check_choice(interpolation, "interpolation", INTERPOLATIONS, who)
         self.fill_value = float(fill_value)
 
-    def _augment(self, images):
-        batch = ops.shape(images)[0]
+    def get_random_transformation(self, images, training=True, seed=None):
+        """``{"angle": (batch,) in degrees, "image_height", "image_width"}`` for a rank-4 batch; None at
+        inference."""
+        if not training:
+            return None
+        seed = self.seed_generator if seed is None else seed
+        shape = ops.shape(images)
+        batch = shape[0] if len(shape) == 4 else 1
+        height, width = spatial_size(shape if len(shape) == 4 else (1, *shape), self.data_format)
+        angle = random.uniform((batch,), self.lower * 360.0, self.upper * 360.0, dtype="float32", seed=seed)
+        return {"angle": angle, "image_height": height, "image_width": width}
+
+    def transform_images(self, images, transformation, training=True):
+        """A rank-4 batch rotated by ``transformation["angle"]``; unchanged for None or at inference."""
+        if not training or transformation is None:
+            return images
         height, width = spatial_size(ops.shape(images), self.data_format)
-        angle = self._uniform((batch,), self.lower * 360.0, self.upper * 360.0)
-        return ops.image.affine_transform(
+        out = ops.image.affine_transform(
             images,
-            rotation_matrix(angle, height, width),
+            rotation_matrix(ops.cast(transformation["angle"], "float32"), height, width),
             interpolation=self.interpolation,
             fill_mode=self.fill_mode,
             fill_value=self.fill_value,
             data_format=self.data_format,
         )
+        return ops.cast(out, ops.dtype(images))
+
+    def _augment(self, images):
+        return self.transform_images(images, self.get_random_transformation(images))
 
     def get_config(self):
         config = super().get_config()

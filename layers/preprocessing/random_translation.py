@@ -1,6 +1,6 @@
 """RandomTranslation: shifts images by a random offset during training."""
 
-from highlevel import ops
+from highlevel import ops, random
 
 from ._image_base import (
     FILL_MODES,
@@ -65,18 +65,33 @@ class RandomTranslation(BaseRandomImageLayer):
         self.interpolation = check_choice(interpolation, "interpolation", INTERPOLATIONS, who)
         self.fill_value = float(fill_value)
 
-    def _augment(self, images):
-        batch = ops.shape(images)[0]
-        height, width = spatial_size(ops.shape(images), self.data_format)
+    def get_random_transformation(self, images, training=True, seed=None):
+        """``{"translations": (batch, 2) of (dx, dy) in pixels, "input_shape"}`` for a rank-4 batch; None at
+        inference."""
+        if not training:
+            return None
+        seed = self.seed_generator if seed is None else seed
+        shape = ops.shape(images)
+        batch = shape[0] if len(shape) == 4 else 1
+        height, width = spatial_size(shape if len(shape) == 4 else (1, *shape), self.data_format)
         # Same draw order as Keras: the height offsets, then the width offsets.
-        dy = ops.multiply(self._uniform((batch, 1), self.height_lower, self.height_upper), float(height))
-        dx = ops.multiply(self._uniform((batch, 1), self.width_lower, self.width_upper), float(width))
+        dy = random.uniform((batch, 1), self.height_lower, self.height_upper, dtype="float32", seed=seed)
+        dx = random.uniform((batch, 1), self.width_lower, self.width_upper, dtype="float32", seed=seed)
+        translations = ops.concatenate([ops.multiply(dx, float(width)), ops.multiply(dy, float(height))], axis=1)
+        return {"translations": translations, "input_shape": shape}
+
+    def transform_images(self, images, transformation, training=True):
+        """A rank-4 batch moved by ``transformation["translations"]``; unchanged for None or at inference."""
+        if not training or transformation is None:
+            return images
+        shift = ops.cast(transformation["translations"], "float32")
+        dx, dy = shift[:, 0:1], shift[:, 1:2]
         ones, zeros = ops.ones_like(dx), ops.zeros_like(dx)
         # The output pixel (x, y) reads the input at (x - dx, y - dy).
         transform = ops.concatenate(
             [ones, zeros, ops.negative(dx), zeros, ones, ops.negative(dy), zeros, zeros], axis=1
         )
-        return ops.image.affine_transform(
+        out = ops.image.affine_transform(
             images,
             transform,
             interpolation=self.interpolation,
@@ -84,6 +99,10 @@ class RandomTranslation(BaseRandomImageLayer):
             fill_value=self.fill_value,
             data_format=self.data_format,
         )
+        return ops.cast(out, ops.dtype(images))
+
+    def _augment(self, images):
+        return self.transform_images(images, self.get_random_transformation(images))
 
     def get_config(self):
         config = super().get_config()
