@@ -1,5 +1,6 @@
 """preprocessing layers: feature rescaling and normalization (with ``adapt``)."""
 
+from .aug_mix import AugMix
 from .auto_contrast import AutoContrast
 from .category_encoding import CategoryEncoding
 from .center_crop import CenterCrop
@@ -15,6 +16,7 @@ from .mel_spectrogram import MelSpectrogram
 from .mix_up import MixUp
 from .normalization import Normalization
 from .pipeline import Pipeline
+from .rand_augment import RandAugment
 from .random_brightness import RandomBrightness
 from .random_color_degeneration import RandomColorDegeneration
 from .random_color_jitter import RandomColorJitter
@@ -82,6 +84,8 @@ __all__ = [
     "RandomShear",
     "RandomPerspective",
     "RandomElasticTransform",
+    "RandAugment",
+    "AugMix",
     "MixUp",
     "CutMix",
     "MaxNumBoundingBoxes",

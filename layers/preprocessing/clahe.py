@@ -87,10 +87,10 @@ class ContrastLimitedAdaptiveHistogramEqualization(BaseColorLayer):
     def _maps(self, padded, tile_h, tile_w):
         """The gray-level map of every tile: ``(batch, rows, columns, channels, 256)`` in ``[0, 255]``."""
         rows, cols = self.tile_grid_size
-        batch, channels = ops.shape(padded)[0], ops.shape(padded)[3]
-        tiles = ops.reshape(padded, (batch, rows, tile_h, cols, tile_w, channels))
+        channels = ops.shape(padded)[3]
+        tiles = ops.reshape(padded, (-1, rows, tile_h, cols, tile_w, channels))
         tiles = ops.transpose(tiles, (0, 1, 3, 5, 2, 4))
-        tiles = ops.reshape(tiles, (batch, rows, cols, channels, tile_h * tile_w))
+        tiles = ops.reshape(tiles, (-1, rows, cols, channels, tile_h * tile_w))
         levels = ops.clip(ops.cast(tiles, "int32"), 0, _LEVELS - 1)
         hist = ops.sum(ops.one_hot(levels, _LEVELS, dtype="float32"), axis=-2)
         pixels = float(tile_h * tile_w)
@@ -117,22 +117,21 @@ class ContrastLimitedAdaptiveHistogramEqualization(BaseColorLayer):
         padded = x
         if pad_h or pad_w:
             padded = ops.pad(x, ((0, 0), (0, pad_h), (0, pad_w), (0, 0)), mode="symmetric")
-        maps = ops.reshape(self._maps(padded, tile_h, tile_w), (-1,))
-        # Each pixel reads the maps of its four nearest tile centers at its own gray level, through a flat index
-        # ((((b * rows + row) * cols + col) * channels + c) * 256 + level).
+        # One row of maps per image: (batch, rows * cols * channels * 256).
+        maps = ops.reshape(self._maps(padded, tile_h, tile_w), (-1, rows * cols * channels * _LEVELS))
+        # Each pixel reads the maps of its four nearest tile centers at its own gray level, through an index
+        # (((row * cols + col) * channels + c) * 256 + level) into its image's row.
         y0, y1, wy = _neighbours(height, tile_h, rows)
         x0, x1, wx = _neighbours(width, tile_w, cols)
-        batch = ops.shape(x)[0]
         level = ops.clip(ops.cast(x, "int32"), 0, _LEVELS - 1)
-        b = ops.reshape(ops.arange(batch, dtype="int32"), (-1, 1, 1, 1))
         c = ops.reshape(ops.arange(channels, dtype="int32"), (1, 1, 1, -1))
 
         def read(row_index, col_index):
-            row = ops.convert_to_tensor(row_index.reshape(1, -1, 1, 1))
-            col = ops.convert_to_tensor(col_index.reshape(1, 1, -1, 1))
-            tile = ops.add(ops.multiply(ops.add(ops.multiply(b, rows), row), cols), col)
-            index = ops.add(ops.multiply(tile, channels), c)
-            return ops.take(maps, ops.add(ops.multiply(index, _LEVELS), level))
+            tile = row_index.reshape(-1, 1) * cols + col_index.reshape(1, -1)  # (height, width), numpy
+            tile = ops.convert_to_tensor(tile.reshape(1, height, width, 1).astype("int32"))
+            index = ops.add(ops.multiply(ops.add(ops.multiply(tile, channels), c), _LEVELS), level)
+            picked = ops.take_along_axis(maps, ops.reshape(index, (-1, height * width * channels)), axis=1)
+            return ops.reshape(picked, (-1, height, width, channels))
 
         wy = ops.convert_to_tensor(wy.reshape(1, -1, 1, 1))
         wx = ops.convert_to_tensor(wx.reshape(1, 1, -1, 1))
