@@ -1,6 +1,7 @@
 """RandomElasticTransform: deforms images by a random smooth displacement field during training."""
 
 from highlevel import ops
+from highlevel.losses.host_values import concrete_value
 
 from ._color_base import BaseColorLayer, check_value_range
 from ._image_base import INTERPOLATIONS, check_choice, config_factor, parse_factor
@@ -18,6 +19,10 @@ class RandomElasticTransform(BaseColorLayer):
     0.1 * s * max(height, width)`` pixels (see :func:`highlevel.ops.image.elastic_transform`), and each output
     pixel samples the input at its displaced position. The result is clipped to ``value_range``. At inference,
     or when the upper end of ``factor`` or ``scale`` is 0, the input passes through.
+
+    The size of the blur window follows the drawn strength, so a traced call (a ``tf.data`` map, a compiled
+    step) needs ``scale`` given as a single point, e.g. ``(0.5, 0.5)``; with a range it raises a clear error
+    there, while eager calls take any range.
 
     :meth:`get_random_transformation` draws ``{"apply_transform": (batch,) bool, "distortion_factor": scalar,
     "seed": ...}`` (the seed of the noise field) and :meth:`transform_images` applies a given one.
@@ -86,7 +91,17 @@ class RandomElasticTransform(BaseColorLayer):
             return images
         shape = ops.shape(images)
         height, width = (shape[1], shape[2]) if self.data_format == "channels_last" else (shape[2], shape[3])
-        strength = float(ops.convert_to_numpy(transformation["distortion_factor"]))
+        low, high = self._strength
+        drawn = transformation["distortion_factor"]
+        strength = low if low == high else concrete_value(ops.convert_to_tensor(drawn))
+        if strength is None:
+            raise NotImplementedError(
+                f"{type(self).__name__} received a traced (symbolic) distortion strength: the size of its blur "
+                "window depends on the drawn strength, so the deformation needs concrete values (an eager call). "
+                "Apply the layer outside compiled code, e.g. in an eager loop over the batches or in a model run "
+                "eagerly (`run_eagerly=True`), or give `scale` as a single point, e.g. scale=(0.5, 0.5)."
+            )
+        strength = float(strength)
         deformed = ops.image.elastic_transform(
             images,
             alpha=0.1 * strength * max(height, width),

@@ -82,6 +82,13 @@ def test_raises_the_contrast_of_a_dull_image(backend):
     assert np.all(np.diff(tile_y[order]) >= -30.0)
 
 
+def test_in_tf_data_map(backend):
+    tf = pytest.importorskip("tensorflow")
+    layer = getattr(layers, NAME)(tile_grid_size=(2, 3))
+    mapped = np.concatenate([np.asarray(v) for v in tf.data.Dataset.from_tensor_slices(X).batch(4).map(layer)])
+    np.testing.assert_allclose(mapped, _keras(X, tile_grid_size=(2, 3)), rtol=1e-5, atol=1e-3)
+
+
 def test_config_and_saved_model_round_trip(backend, tmp_path):
     layer = getattr(layers, NAME)(value_range=(0, 1), clip_limit=3.0, tile_grid_size=(2, 4))
     config = layer.get_config()

@@ -93,6 +93,19 @@ def test_channels_first(backend):
     assert y.shape == x.shape and np.all(_changed(y, x))
 
 
+def test_in_tf_data_map_with_a_fixed_strength(backend):
+    tf = pytest.importorskip("tensorflow")
+    x = np.repeat(X[:1], 6, axis=0)
+    layer = layers.RandomElasticTransform(factor=(1.0, 1.0), scale=(0.5, 0.5), seed=10)
+    out = np.concatenate([np.asarray(v) for v in tf.data.Dataset.from_tensor_slices(x).batch(4).map(layer)])
+    assert out.shape == x.shape and np.all(_changed(out, x))
+    assert len({o.tobytes() for o in out}) == 6
+    # A range of strengths cannot be traced: the error says what to do.
+    ranged = layers.RandomElasticTransform(factor=(1.0, 1.0), seed=10)
+    with pytest.raises(NotImplementedError, match="single point"):
+        list(tf.data.Dataset.from_tensor_slices(x).batch(4).map(ranged))
+
+
 def test_config_and_saved_model_round_trip(backend, tmp_path):
     layer = layers.RandomElasticTransform(
         factor=(0.2, 0.6), scale=0.5, fill_mode="constant", fill_value=1.0, value_range=(0, 1), seed=8
