@@ -64,3 +64,16 @@ def apply_chosen(operations, images, chosen, transformations):
         candidate = ops.cast(layer.transform_images(images, transformations[name], training=True), dtype)
         out = ops.where(ops.equal(chosen, position), candidate, out)
     return out
+
+
+def refuse_moved_targets(inputs, who):
+    """A clear error for a dict input with boxes or masks: the geometric operations would have to move them,
+    which these layers do not do (``labels`` pass through unchanged, as in Keras)."""
+    if isinstance(inputs, dict):
+        moved = sorted(key for key in ("bounding_boxes", "segmentation_masks") if key in inputs)
+        if moved:
+            raise NotImplementedError(
+                f"{who} received a dict with {moved}: it moves pixels, and does not move boxes or masks with "
+                "them. Pass {'images': ..., 'labels': ...} (labels pass through unchanged), or augment the "
+                "boxes and masks with a layer that handles them."
+            )

@@ -159,6 +159,10 @@ class AugMix(BaseColorLayer):
         out = ops.add(ops.multiply(images, blend), ops.multiply(mixed, ops.subtract(1.0, blend)))
         return ops.clip(out, self.value_range[0], self.value_range[1])
 
+    def call(self, inputs, training=True):
+        policy.refuse_moved_targets(inputs, type(self).__name__)
+        return super().call(inputs, training=training)
+
     def get_config(self):
         config = super().get_config()
         config.update(

@@ -106,6 +106,10 @@ class RandAugment(BaseColorLayer):
             images = policy.apply_chosen(self.operations, images, picks[step], transformation["transforms"])
         return images
 
+    def call(self, inputs, training=True):
+        policy.refuse_moved_targets(inputs, type(self).__name__)
+        return super().call(inputs, training=training)
+
     def get_config(self):
         config = super().get_config()
         config.update(

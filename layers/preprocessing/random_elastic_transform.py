@@ -3,6 +3,7 @@
 from highlevel import ops
 from highlevel.losses.host_values import concrete_value
 
+from ._augment_policy import refuse_moved_targets
 from ._color_base import BaseColorLayer, check_value_range
 from ._image_base import INTERPOLATIONS, check_choice, config_factor, parse_factor
 
@@ -115,6 +116,10 @@ class RandomElasticTransform(BaseColorLayer):
         apply = ops.reshape(ops.convert_to_tensor(transformation["apply_transform"]), (-1, 1, 1, 1))
         out = ops.where(apply, ops.cast(deformed, ops.dtype(images)), images)
         return ops.clip(out, self.value_range[0], self.value_range[1])
+
+    def call(self, inputs, training=True):
+        refuse_moved_targets(inputs, type(self).__name__)
+        return super().call(inputs, training=training)
 
     def get_config(self):
         config = super().get_config()

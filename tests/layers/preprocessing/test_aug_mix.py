@@ -99,6 +99,17 @@ def test_seeded_draws_repeat_per_engine(backend):
     assert single.shape == RGB[0].shape
 
 
+def test_dict_inputs_keep_labels_and_refuse_boxes_and_masks(backend):
+    x = RGB
+    labels = np.arange(3, dtype="float32")
+    out = layers.AugMix(seed=11)({"images": x, "labels": labels}, training=True)
+    assert sorted(out) == ["images", "labels"]
+    np.testing.assert_array_equal(to_numpy(out["labels"]), labels)
+    assert to_numpy(out["images"]).shape == x.shape
+    with pytest.raises(NotImplementedError, match="segmentation_masks"):
+        layers.AugMix(seed=11)({"images": x, "segmentation_masks": x[..., :1]}, training=True)
+
+
 def test_config_and_saved_model_round_trip(backend, tmp_path):
     layer = layers.AugMix(value_range=(0, 1), num_chains=2, chain_depth=1, factor=0.2, alpha=0.5, all_ops=False, seed=7)
     config = layer.get_config()

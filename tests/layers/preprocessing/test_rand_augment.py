@@ -100,6 +100,17 @@ def test_channels_first_matches_channels_last(backend):
     np.testing.assert_allclose(np.transpose(got, (0, 2, 3, 1)), last, rtol=1e-5, atol=1e-3)
 
 
+def test_dict_inputs_keep_labels_and_refuse_boxes_and_masks(backend):
+    x = RGB
+    labels = np.arange(3, dtype="float32")
+    out = layers.RandAugment(seed=11)({"images": x, "labels": labels}, training=True)
+    assert sorted(out) == ["images", "labels"]
+    np.testing.assert_array_equal(to_numpy(out["labels"]), labels)
+    assert to_numpy(out["images"]).shape == x.shape
+    with pytest.raises(NotImplementedError, match="segmentation_masks"):
+        layers.RandAugment(seed=11)({"images": x, "segmentation_masks": x[..., :1]}, training=True)
+
+
 def test_config_and_saved_model_round_trip(backend, tmp_path):
     layer = layers.RandAugment(value_range=(0, 1), num_ops=3, factor=(0.1, 0.4), interpolation="nearest", seed=9)
     config = layer.get_config()

@@ -106,6 +106,17 @@ def test_in_tf_data_map_with_a_fixed_strength(backend):
         list(tf.data.Dataset.from_tensor_slices(x).batch(4).map(ranged))
 
 
+def test_dict_inputs_keep_labels_and_refuse_boxes_and_masks(backend):
+    x = X[:3]
+    labels = np.arange(3, dtype="float32")
+    out = layers.RandomElasticTransform(seed=11)({"images": x, "labels": labels}, training=True)
+    assert sorted(out) == ["images", "labels"]
+    np.testing.assert_array_equal(to_numpy(out["labels"]), labels)
+    assert to_numpy(out["images"]).shape == x.shape
+    with pytest.raises(NotImplementedError, match="segmentation_masks"):
+        layers.RandomElasticTransform(seed=11)({"images": x, "segmentation_masks": x[..., :1]}, training=True)
+
+
 def test_config_and_saved_model_round_trip(backend, tmp_path):
     layer = layers.RandomElasticTransform(
         factor=(0.2, 0.6), scale=0.5, fill_mode="constant", fill_value=1.0, value_range=(0, 1), seed=8
