@@ -14,6 +14,7 @@ from .abstract_eval import TorchAbstractEvalMixin
 from .control_flow import TorchControlFlowMixin
 from .core import TorchCoreMixin
 from .distribution import TorchDistributionMixin
+from .export import TorchExportOps
 from .fused import TorchFusedMixin
 from .linalg import TorchLinalgMixin
 from .math_ops import TorchMathMixin
@@ -22,6 +23,7 @@ from .nn_more import TorchNNMoreMixin
 from .nn_ops import TorchNNMixin
 from .numpy_array import TorchNumpyArrayMixin
 from .numpy_math import TorchNumpyMathMixin
+from .onnx_export import TorchOnnxExportMixin
 from .random import TorchRandomMixin
 from .reduction_ops import TorchReductionMixin
 from .scatter_segment import TorchScatterSegmentMixin
@@ -44,11 +46,13 @@ class TorchBackend(
     TorchControlFlowMixin,
     TorchScatterSegmentMixin,
     TorchTrainingMixin,
+    TorchOnnxExportMixin,
     TorchFusedMixin,
     TorchDistributionMixin,
     TorchLinalgMixin,
     TorchSpectralMixin,
     TorchModuleWrappingMixin,
+    TorchExportOps,
     Backend,
 ):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.

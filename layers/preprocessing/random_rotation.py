@@ -2,6 +2,7 @@
 
 from highlevel import ops, random
 
+from ._boxes import affine_boxes
 from ._image_base import (
     FILL_MODES,
     INTERPOLATIONS,
@@ -31,6 +32,8 @@ class RandomRotation(BaseRandomImageLayer):
         seed: optional int, for reproducible draws.
         fill_value: the value outside the image with ``fill_mode="constant"``.
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        bounding_box_format: (keyword) the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+            ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Call arguments:
@@ -64,9 +67,25 @@ class RandomRotation(BaseRandomImageLayer):
         self.interpolation = check_choice(interpolation, "interpolation", INTERPOLATIONS, who)
         self.fill_value = float(fill_value)
 
+    _geometric = True
+
+    def _draw(self, images):
+        return self._uniform((ops.shape(images)[0],), self.lower * 360.0, self.upper * 360.0)
+
+    def _apply(self, images, angle):
+        height, width = spatial_size(ops.shape(images), self.data_format)
+        return ops.image.affine_transform(
+            images,
+            rotation_matrix(angle, height, width),
+            interpolation=self.interpolation,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            data_format=self.data_format,
+        )
+
     def get_random_transformation(self, images, training=True, seed=None):
-        """``{"angle": (batch,) in degrees, "image_height", "image_width"}`` for a rank-4 batch; None at
-        inference."""
+        """``{"angle": (batch,) in degrees, "image_height", "image_width"}`` (Keras's keys) drawn from ``seed``
+        (default: the layer's generator); None at inference."""
         if not training:
             return None
         seed = self.seed_generator if seed is None else seed
@@ -80,19 +99,14 @@ class RandomRotation(BaseRandomImageLayer):
         """A rank-4 batch rotated by ``transformation["angle"]``; unchanged for None or at inference."""
         if not training or transformation is None:
             return images
-        height, width = spatial_size(ops.shape(images), self.data_format)
-        out = ops.image.affine_transform(
-            images,
-            rotation_matrix(ops.cast(transformation["angle"], "float32"), height, width),
-            interpolation=self.interpolation,
-            fill_mode=self.fill_mode,
-            fill_value=self.fill_value,
-            data_format=self.data_format,
-        )
+        out = self._apply(images, ops.cast(transformation["angle"], "float32"))
         return ops.cast(out, ops.dtype(images))
 
-    def _augment(self, images):
-        return self.transform_images(images, self.get_random_transformation(images))
+    def _box_mover(self, angle):
+        def move(boxes, height, width):
+            return affine_boxes(boxes, rotation_matrix(angle, height, width)), height, width
+
+        return move
 
     def get_config(self):
         config = super().get_config()

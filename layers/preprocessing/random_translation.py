@@ -2,6 +2,7 @@
 
 from highlevel import ops, random
 
+from ._boxes import shift_and_scale
 from ._image_base import (
     FILL_MODES,
     INTERPOLATIONS,
@@ -29,6 +30,8 @@ class RandomTranslation(BaseRandomImageLayer):
         seed: optional int, for reproducible draws.
         fill_value: the value outside the image with ``fill_mode="constant"``.
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        bounding_box_format: (keyword) the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+            ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Call arguments:
@@ -65,9 +68,35 @@ class RandomTranslation(BaseRandomImageLayer):
         self.interpolation = check_choice(interpolation, "interpolation", INTERPOLATIONS, who)
         self.fill_value = float(fill_value)
 
+    _geometric = True
+
+    def _draw(self, images):
+        batch = ops.shape(images)[0]
+        height, width = spatial_size(ops.shape(images), self.data_format)
+        # Same draw order as Keras: the height offsets, then the width offsets.
+        dy = ops.multiply(self._uniform((batch, 1), self.height_lower, self.height_upper), float(height))
+        dx = ops.multiply(self._uniform((batch, 1), self.width_lower, self.width_upper), float(width))
+        return dx, dy
+
+    def _apply(self, images, shifts):
+        dx, dy = shifts
+        ones, zeros = ops.ones_like(dx), ops.zeros_like(dx)
+        # The output pixel (x, y) reads the input at (x - dx, y - dy).
+        transform = ops.concatenate(
+            [ones, zeros, ops.negative(dx), zeros, ones, ops.negative(dy), zeros, zeros], axis=1
+        )
+        return ops.image.affine_transform(
+            images,
+            transform,
+            interpolation=self.interpolation,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            data_format=self.data_format,
+        )
+
     def get_random_transformation(self, images, training=True, seed=None):
-        """``{"translations": (batch, 2) of (dx, dy) in pixels, "input_shape"}`` for a rank-4 batch; None at
-        inference."""
+        """``{"translations": (batch, 2) of (dx, dy) in pixels, "input_shape"}`` (Keras's layout) drawn from
+        ``seed`` (default: the layer's generator); None at inference."""
         if not training:
             return None
         seed = self.seed_generator if seed is None else seed
@@ -85,24 +114,17 @@ class RandomTranslation(BaseRandomImageLayer):
         if not training or transformation is None:
             return images
         shift = ops.cast(transformation["translations"], "float32")
-        dx, dy = shift[:, 0:1], shift[:, 1:2]
-        ones, zeros = ops.ones_like(dx), ops.zeros_like(dx)
-        # The output pixel (x, y) reads the input at (x - dx, y - dy).
-        transform = ops.concatenate(
-            [ones, zeros, ops.negative(dx), zeros, ones, ops.negative(dy), zeros, zeros], axis=1
-        )
-        out = ops.image.affine_transform(
-            images,
-            transform,
-            interpolation=self.interpolation,
-            fill_mode=self.fill_mode,
-            fill_value=self.fill_value,
-            data_format=self.data_format,
-        )
+        out = self._apply(images, (shift[:, 0:1], shift[:, 1:2]))
         return ops.cast(out, ops.dtype(images))
 
-    def _augment(self, images):
-        return self.transform_images(images, self.get_random_transformation(images))
+    def _box_mover(self, shifts):
+        dx, dy = (ops.reshape(v, (-1,)) for v in shifts)
+
+        def move(boxes, height, width):
+            # What was at (x, y) is now at (x + dx, y + dy).
+            return shift_and_scale(boxes, ops.negative(dx), ops.negative(dy)), height, width
+
+        return move
 
     def get_config(self):
         config = super().get_config()
