@@ -61,6 +61,9 @@ def _to_numpy(value):
 def _store_array(group, key, array):
     if array.dtype == np.int64 and array.ndim == 0 and "/optimizer/" in group.name + "/":
         array = array.astype(np.int32)  # Keras keeps an optimizer's counters (step count, growth steps) as int32
+    if array.dtype.name == "bfloat16":  # as Keras writes it: the raw 2-byte values, tagged
+        group.create_dataset(key, data=array.view("V2")).attrs["dtype"] = "bfloat16"
+        return
     if array.dtype.kind not in _NUMERIC_KINDS:
         raise TypeError(f"Cannot write {group.name}/{key}: its dtype {array.dtype} is not numeric.")
     group.create_dataset(key, data=array)

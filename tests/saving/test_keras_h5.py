@@ -81,7 +81,8 @@ def test_layout_matches_the_file_keras_writes(backend, keras_files, name):
 
 @pytest.mark.parametrize("name", models.LAYOUT_ONLY)
 def test_more_layouts_match_keras(backend, keras_files, name):
-    """Wrappers (Bidirectional, TimeDistributed), stacked cells, nested models, more convolutions."""
+    """Wrappers (Bidirectional, TimeDistributed), stacked cells, nested models, more convolutions, bfloat16 and
+    float16 weights (bfloat16 is stored as Keras stores it: raw 2-byte values tagged ``dtype="bfloat16"``)."""
     _, folder = keras_files
     model = models.build_layout_only(hl, name)
     ours = {p: a.shape for p, a in _hl_state(model).items()}
