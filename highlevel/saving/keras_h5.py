@@ -206,21 +206,20 @@ def _prepare_optimizer(obj, file_paths):
 
 
 def _expected(obj):
-    """``({dataset path: (target, shape)}, {vars group: hooked layer}, [optimizer vars groups])`` where ``target``
-    is a Variable, or ``(layer, key)`` for a layer with its own hooks."""
-    out, hooked, optimizer_groups = {}, {}, []
+    """``({dataset path: (target, shape)}, [optimizer vars groups])`` where ``target`` is a Variable, or
+    ``(layer, key)`` for a layer that keeps its state through its own ``save_own_variables``."""
+    out, optimizer_groups = {}, []
     for path, item, state in keras_h5_layout.entries(obj):
         vpath = _vars_path(path)
         if keras_h5_layout._kind(item) == "optimizer":
             optimizer_groups.append(vpath)
         if isinstance(state, dict):
-            hooked[vpath] = item
             for key, value in state.items():
                 out[f"{vpath}/{key}"] = ((item, key), tuple(_to_numpy(value).shape))
             continue
         for i, v in enumerate(state):
             out[f"{vpath}/{i}"] = (v, tuple(v.shape))
-    return out, hooked, optimizer_groups
+    return out, optimizer_groups
 
 
 def _in_group(path, group):
@@ -275,7 +274,7 @@ def read_keras_h5(obj, h5_path_or_file, skip_mismatch=False):
                 f"{where}: the file's structure cannot be read (truncated or corrupt?): {e}"
             ) from None
         _prepare_optimizer(obj, datasets)
-        expected, hooked, optimizer_groups = _expected(obj)
+        expected, optimizer_groups = _expected(obj)
         expected, datasets = _match_optimizers(expected, datasets, optimizer_groups, where)
         missing = sorted(set(expected) - set(datasets))
         unexpected = sorted(set(datasets) - set(expected))
@@ -299,10 +298,10 @@ def read_keras_h5(obj, h5_path_or_file, skip_mismatch=False):
         for p in sorted(set(expected) & set(datasets)):
             if tuple(datasets[p].shape) == expected[p][1]:
                 values[p] = _read_dataset(datasets[p], p, where)
-    _assign(expected, hooked, values)
+    _assign(expected, values)
 
 
-def _assign(expected, hooked, values):
+def _assign(expected, values):
     stores = {}
     for p, array in values.items():
         target, _ = expected[p]

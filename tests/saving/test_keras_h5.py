@@ -397,3 +397,35 @@ def test_hard_link_cycles_and_fan_outs_are_bounded(backend, tmp_path):
     _edit(path, fan_out)
     with pytest.raises(UnsafeFileError, match="entries"):
         model.load_weights(path)
+
+
+@hl.saving.register_keras_serializable(package="h5_tests")
+class Scaled(hl.layers.Layer):
+    """Keeps its state its own way: one array under its own key, as a Keras layer overriding the hooks does."""
+
+    def build(self, input_shape):
+        self.scale = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="scale")
+
+    def call(self, x):
+        return x * self.scale
+
+    def save_own_variables(self, store):
+        store["scale"] = self.scale.numpy()
+
+    def load_own_variables(self, store):
+        self.scale.assign(store["scale"])
+
+
+def test_a_layer_with_its_own_hooks_keeps_its_keys(backend, tmp_path):
+    def build():
+        return hl.Sequential([hl.Input((3,)), Scaled(), hl.layers.Dense(2)])
+
+    model = build()
+    model.layers[0].scale.assign(np.array([1.0, 2.0, 3.0], "float32"))
+    model.save_weights(tmp_path / "w.weights.h5")
+    with h5py.File(tmp_path / "w.weights.h5", "r") as f:
+        np.testing.assert_array_equal(f["layers/scaled/vars/scale"][()], [1.0, 2.0, 3.0])
+    fresh = build()
+    fresh.load_weights(tmp_path / "w.weights.h5")
+    x = np.ones((2, 3), "float32")
+    np.testing.assert_array_equal(fresh.predict(x, verbose=0), model.predict(x, verbose=0))
