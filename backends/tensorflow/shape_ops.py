@@ -120,6 +120,9 @@ class ShapeOps:
     def split(self, x, indices_or_sections, axis=0):
         x = convert(x)
         axis = canonical_axis(axis, x.shape.rank)
+        if isinstance(indices_or_sections, (int, np.integer)) and x.shape[axis] is not None:
+            # Only the split axis must be known: the others may be dynamic (a batch inside tf.data.map).
+            return tf.split(x, int(indices_or_sections), axis=axis)
         n = static_shape(x)[axis]
         if isinstance(indices_or_sections, (int, np.integer)):
             return tf.split(x, int(indices_or_sections), axis=axis)

@@ -117,8 +117,8 @@ class LossScaleOptimizer(Optimizer):
         """Whether the inner optimizer keeps moving averages of the weights (read by ``SwapEMAWeights``)."""
         return self.inner_optimizer.use_ema
 
-    def finalize_variable_values(self, variables):
-        self.inner_optimizer.finalize_variable_values(variables)
+    def finalize_variable_values(self, var_list):
+        self.inner_optimizer.finalize_variable_values(var_list)
 
     def swap_ema_weights(self, variables):
         self.inner_optimizer.swap_ema_weights(variables)

@@ -155,8 +155,8 @@ class MultiOptimizer(Optimizer):
             groups.setdefault(self._owner[id(v)], []).append(v)
         return groups
 
-    def finalize_variable_values(self, variables):
-        for index, group in self._by_owner(variables).items():
+    def finalize_variable_values(self, var_list):
+        for index, group in self._by_owner(var_list).items():
             self._inner_optimizers[index].finalize_variable_values(group)
 
     def get_config(self):

@@ -17,6 +17,8 @@ one with ``ops.where``: a Python ``if`` on a tensor could not be traced.
 
 import re
 
+import numpy as np
+
 from highlevel import ops
 from highlevel.backends.contract import StatelessScope, Variable
 from highlevel.config import current_backend
@@ -186,8 +188,11 @@ class Optimizer:
         """Every state variable (iteration count, learning rate, slots), in creation order."""
         return list(self._variables)
 
-    def add_variable(self, shape, initializer="zeros", dtype=None, name=None):
-        """A new optimizer state variable (not trainable), tracked in :attr:`variables`."""
+    def add_variable(self, shape, initializer="zeros", dtype=None, aggregation="none", layout=None, name=None):
+        """A new optimizer state variable (not trainable), tracked in :attr:`variables`.
+
+        ``aggregation`` and ``layout`` are Keras's distribution arguments, passed on to the variable.
+        """
         from highlevel import initializers
 
         var = Variable(
@@ -195,6 +200,8 @@ class Optimizer:
             shape=tuple(shape),
             dtype=dtype,
             trainable=False,
+            aggregation=aggregation,
+            layout=layout,
             name=name or f"{self.name}_variable",
             backend=self._backend,
         )
@@ -214,6 +221,42 @@ class Optimizer:
         if isinstance(reference_variable, Variable):
             self._backend.match_variable_layout(slot, reference_variable)
         return slot
+
+    def add_optimizer_variables(self, trainable_variables, name, initializer="zeros"):
+        """One slot per variable of ``trainable_variables`` (:meth:`add_variable_from_reference` for each).
+
+        Args:
+            trainable_variables: the model variables the slots follow (shape and dtype).
+            name: a slot name, or a list of names (one list of slots per name, made variable by variable).
+            initializer: an initializer for every name, or a list with one per name.
+
+        Returns:
+            A list of slots for one name; a tuple of lists, one per name, for a list of names.
+
+        Raises:
+            ValueError: a list of initializers whose length is not the number of names.
+
+        >>> import highlevel as hl
+        >>> opt = hl.optimizers.SGD()
+        >>> m, v = opt.add_optimizer_variables([hl.Variable([1.0, 2.0])], ["m", "v"], initializer=["zeros", "ones"])
+        >>> v[0].numpy().tolist()
+        [1.0, 1.0]
+        """
+        names = [name] if isinstance(name, str) else list(name)
+        if isinstance(initializer, (list, tuple)):
+            inits = list(initializer)
+        else:
+            inits = [initializer] * len(names)
+        if len(inits) != len(names):
+            raise ValueError(
+                f"add_optimizer_variables() needs one initializer per name (or a single one for all): received "
+                f"{len(names)} names {names} and {len(inits)} initializers."
+            )
+        slots = tuple([] for _ in names)
+        for variable in trainable_variables:
+            for i, (slot_name, init) in enumerate(zip(names, inits)):
+                slots[i].append(self.add_variable_from_reference(variable, name=slot_name, initializer=init))
+        return slots[0] if isinstance(name, str) else slots
 
     def build(self, variables):
         """Creates the slots for ``variables`` (subclasses add theirs after calling this)."""
@@ -313,6 +356,111 @@ class Optimizer:
         if id(variable) in self._exclude_ids:
             return False
         return not any(re.search(n, variable.path) or re.search(n, variable.name) for n in self._exclude_names)
+
+    # ------------------------------------------------------------ state access
+    def assign(self, variable, value):
+        """Sets ``variable`` (a model or optimizer variable) to ``value``; update rules may call it.
+
+        >>> import highlevel as hl
+        >>> v = hl.Variable([1.0, 2.0])
+        >>> hl.optimizers.SGD().assign(v, [3.0, 4.0])
+        >>> v.numpy().tolist()
+        [3.0, 4.0]
+        """
+        variable.assign(value)
+
+    def assign_add(self, variable, value):
+        """Adds ``value`` to ``variable``.
+
+        >>> import highlevel as hl
+        >>> v = hl.Variable([1.0, 2.0])
+        >>> hl.optimizers.SGD().assign_add(v, [0.5, 0.5])
+        >>> v.numpy().tolist()
+        [1.5, 2.5]
+        """
+        variable.assign_add(value)
+
+    def assign_sub(self, variable, value):
+        """Subtracts ``value`` from ``variable``.
+
+        >>> import highlevel as hl
+        >>> v = hl.Variable([1.0, 2.0])
+        >>> hl.optimizers.SGD().assign_sub(v, [0.5, 0.5])
+        >>> v.numpy().tolist()
+        [0.5, 1.5]
+        """
+        variable.assign_sub(value)
+
+    def set_weights(self, weights):
+        """Sets every state variable (:attr:`variables`, in order) from a list of arrays.
+
+        Args:
+            weights: one array per variable of :attr:`variables`, of its shape.
+
+        Raises:
+            ValueError: the optimizer is not built, or the list has the wrong length or a wrong shape.
+
+        >>> import highlevel as hl
+        >>> opt = hl.optimizers.SGD(momentum=0.9)
+        >>> opt.build([hl.Variable([1.0, 2.0])])
+        >>> opt.set_weights([7, 0.1, [0.5, 0.5]])
+        >>> int(opt.iterations.numpy()), opt.variables[2].numpy().tolist()
+        (7, [0.5, 0.5])
+        """
+        if not self.built:
+            raise ValueError(
+                f"set_weights() was called on the optimizer '{self.name}', which is not built yet, so it has no "
+                "state to set. Call optimizer.build(model.trainable_variables) first."
+            )
+        weights = list(weights)
+        own = self.variables
+        if len(weights) != len(own):
+            raise ValueError(
+                f"set_weights() on the optimizer '{self.name}' expects {len(own)} arrays (one per entry of "
+                f"optimizer.variables: {[v.path for v in own]}), but received {len(weights)}."
+            )
+        for variable, weight in zip(own, weights):
+            shape = tuple(ops.shape(weight)) if ops.is_tensor(weight) else tuple(np.shape(weight))
+            if shape != tuple(variable.shape):
+                raise ValueError(
+                    f"set_weights(): optimizer variable '{variable.path}' has shape {tuple(variable.shape)}, but "
+                    f"the array given for it has shape {shape}. Pass the arrays in the order of optimizer.variables."
+                )
+            variable.assign(weight)
+
+    def save_own_variables(self, store):
+        """Writes the state into ``store`` (a dict-like), as arrays under the keys ``"0"``, ``"1"``, ...
+
+        >>> import highlevel as hl
+        >>> opt = hl.optimizers.Adam()
+        >>> opt.build([hl.Variable([1.0])])
+        >>> store = {}
+        >>> opt.save_own_variables(store)
+        >>> sorted(store)
+        ['0', '1', '2', '3']
+        """
+        for i, variable in enumerate(self.variables):
+            store[str(i)] = variable.numpy()
+
+    def load_own_variables(self, store):
+        """Reads the state :meth:`save_own_variables` wrote.
+
+        A store holding another number of arrays (an optimizer not built yet, or built for other variables) is
+        skipped with a warning, as in Keras.
+        """
+        own = self.variables
+        if len(store.keys()) != len(own):
+            import warnings
+
+            hint = " Build it first: optimizer.build(model.trainable_variables)." if not self.built else ""
+            warnings.warn(
+                f"Not loading the state of the optimizer '{self.name}': it has {len(own)} variables, the store "
+                f"holds {len(store.keys())}.{hint}",
+                stacklevel=2,
+            )
+            return
+        for i, variable in enumerate(own):
+            variable.assign(store[str(i)])
 
     # -------------------------------------------------------------------- apply
     def apply_gradients(self, grads_and_vars):
@@ -496,10 +644,10 @@ class Optimizer:
             v.assign(ema.value)
             ema.assign(current)
 
-    def finalize_variable_values(self, variables):
+    def finalize_variable_values(self, var_list):
         """At the end of training: with ``use_ema``, overwrites the weights with their moving averages."""
         if self.use_ema:
-            for v in variables:
+            for v in var_list:
                 v.assign(self._ema[self._slot_index(v)].value)
 
     def _clip_gradients(self, grads):

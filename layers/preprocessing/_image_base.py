@@ -15,6 +15,8 @@ from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 from highlevel.layers.regularization._checks import check_seed
 
+from ._boxes import check_box_format, transform_dict
+
 FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 INTERPOLATIONS = ("nearest", "bilinear")
 
@@ -90,16 +92,23 @@ def rotation_matrix(angle, height, width):
 
 
 class BaseRandomImageLayer(Layer):
-    """The common part of the random image layers: seed, data format, the training switch and rank checks.
+    """The common part of the random image layers: seed, data format, the training switch, rank checks and dict
+    inputs with bounding boxes.
 
-    Subclasses define ``_augment(images)``, the training-mode transform of a rank-4 batch in the layer's
-    compute dtype.
+    A subclass defines either ``_augment(images)``, the training-mode transform of a rank-4 batch in the layer's
+    compute dtype, or its two halves: ``_draw(images)`` (the random transformation) and
+    ``_apply(images, transformation)``. A geometric layer also defines ``_box_mover(transformation)``, which
+    returns ``f(boxes, height, width) -> (boxes, out_height, out_width)`` on absolute ``xyxy`` boxes, and sets
+    ``_geometric = True`` so that segmentation masks follow the images.
     """
 
-    def __init__(self, seed=None, data_format=None, **kwargs):
+    _geometric = False
+
+    def __init__(self, seed=None, data_format=None, bounding_box_format=None, **kwargs):
         super().__init__(**kwargs)
         self.seed = check_seed(seed, type(self).__name__)
         self.data_format = standardize_data_format(data_format)
+        self.bounding_box_format = check_box_format(bounding_box_format, type(self).__name__)
         # Not a weight: SeedGenerator is neither a Layer nor a Variable, so tracking skips it.
         self.seed_generator = random.SeedGenerator(self.seed)
         self.built = True
@@ -107,7 +116,21 @@ class BaseRandomImageLayer(Layer):
     def _uniform(self, shape, minval, maxval, dtype="float32"):
         return random.uniform(shape, minval=minval, maxval=maxval, dtype=dtype, seed=self.seed_generator)
 
+    def _draw(self, images):
+        return None
+
+    def _apply(self, images, transformation):
+        return self._augment(images)
+
+    def _augment(self, images):
+        return self._apply(images, self._draw(images))
+
+    def _box_mover(self, transformation):
+        return None
+
     def call(self, inputs, training=True):
+        if isinstance(inputs, dict):
+            return self._call_dict(inputs, training)
         check_image_rank(ops.shape(inputs), type(self).__name__)
         x = ops.cast(inputs, self.compute_dtype)
         if not training:
@@ -117,6 +140,24 @@ class BaseRandomImageLayer(Layer):
             x = ops.expand_dims(x, 0)
         out = self._augment(x)
         return ops.squeeze(out, 0) if unbatched else out
+
+    def _call_dict(self, data, training):
+        def cast(x):
+            return ops.cast(x, self.compute_dtype)
+
+        if not training:
+            return transform_dict(self, data, cast, None, transform_masks=self._geometric)
+        images = ops.convert_to_tensor(data.get("images")) if "images" in data else None
+        if images is not None and len(ops.shape(images)) == 3:
+            images = ops.expand_dims(images, 0)
+        transformation = self._draw(cast(images)) if images is not None else None
+        return transform_dict(
+            self,
+            data,
+            lambda x: self._apply(cast(x), transformation),
+            self._box_mover(transformation),
+            transform_masks=self._geometric,
+        )
 
     def compute_output_spec(self, inputs, *args, **kwargs):
         # The shape is the input's in both modes; no need to trace the random draws.
@@ -130,4 +171,6 @@ class BaseRandomImageLayer(Layer):
     def get_config(self):
         config = super().get_config()
         config.update({"seed": self.seed, "data_format": self.data_format})
+        if self.bounding_box_format is not None:
+            config["bounding_box_format"] = self.bounding_box_format
         return config

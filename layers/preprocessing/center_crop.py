@@ -7,6 +7,7 @@ from highlevel.config import standardize_data_format
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
+from ._boxes import check_box_format, resize_window, transform_dict, window_boxes
 from ._image_base import check_image_rank
 from .resizing import check_size, resized_shape
 
@@ -22,6 +23,8 @@ class CenterCrop(Layer):
         height: int, the output height.
         width: int, the output width.
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        bounding_box_format: the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+            ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: ``(batch, height, width, channels)`` or ``(height, width, channels)`` (channels first
@@ -33,15 +36,28 @@ class CenterCrop(Layer):
     [[5.0, 6.0], [9.0, 10.0]]
     """
 
-    def __init__(self, height, width, data_format=None, **kwargs):
+    def __init__(self, height, width, data_format=None, bounding_box_format=None, **kwargs):
         super().__init__(**kwargs)
         who = type(self).__name__
+        self.bounding_box_format = check_box_format(bounding_box_format, who)
         self.height = check_size(height, "height", who)
         self.width = check_size(width, "width", who)
         self.data_format = standardize_data_format(data_format)
         self.built = True
 
     def call(self, inputs):
+        if isinstance(inputs, dict):
+            return transform_dict(self, inputs, self._crop, self._move_boxes)
+        return self._crop(inputs)
+
+    def _move_boxes(self, boxes, height, width):
+        if height >= self.height and width >= self.width:
+            window = ((height - self.height) // 2, (width - self.width) // 2, self.height, self.width)
+        else:
+            window = resize_window(height, width, self.height, self.width, crop_to_aspect_ratio=True)
+        return window_boxes(boxes, window, self.height, self.width)
+
+    def _crop(self, inputs):
         shape = ops.shape(inputs)
         check_image_rank(shape, type(self).__name__)
         x = ops.cast(inputs, self.compute_dtype)
@@ -63,4 +79,6 @@ class CenterCrop(Layer):
     def get_config(self):
         config = super().get_config()
         config.update({"height": self.height, "width": self.width, "data_format": self.data_format})
+        if self.bounding_box_format is not None:
+            config["bounding_box_format"] = self.bounding_box_format
         return config

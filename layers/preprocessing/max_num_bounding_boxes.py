@@ -3,6 +3,7 @@
 import numbers
 
 from highlevel import ops
+from highlevel.config import standardize_data_format
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
@@ -29,6 +30,8 @@ class MaxNumBoundingBoxes(Layer):
         fill_value: int, the value of the padding boxes and labels. Default -1.
         bounding_box_format: the boxes' format (``"xyxy"``, ``"yxyx"``, ``"xywh"``, ...): required with boxes, as
             in Keras; the boxes are not converted.
+        data_format: ``"channels_last"`` or ``"channels_first"`` (None: the configured default), the layout of
+            images passed along with the boxes; kept in the config, as in Keras.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     >>> import numpy as np, highlevel as hl
@@ -39,8 +42,9 @@ class MaxNumBoundingBoxes(Layer):
     [[3, 4, -1]]
     """
 
-    def __init__(self, max_number, fill_value=-1, bounding_box_format=None, **kwargs):
+    def __init__(self, max_number, fill_value=-1, bounding_box_format=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
+        self.data_format = standardize_data_format(data_format)
         who = type(self).__name__
         self.max_number = _check_int(max_number, "max_number", who, minimum=1)
         self.fill_value = _check_int(fill_value, "fill_value", who)
@@ -90,6 +94,7 @@ class MaxNumBoundingBoxes(Layer):
                 "max_number": self.max_number,
                 "fill_value": self.fill_value,
                 "bounding_box_format": self.bounding_box_format,
+                "data_format": self.data_format,
             }
         )
         return config

@@ -3,6 +3,7 @@
 from highlevel import ops, random
 from highlevel.keras_tensor import KerasTensor
 
+from ._boxes import resize_window, transform_dict, window_boxes
 from ._image_base import BaseRandomImageLayer, check_image_rank
 from .resizing import check_size, resized_shape
 
@@ -23,6 +24,8 @@ class RandomCrop(BaseRandomImageLayer):
         width: int, the output width.
         seed: optional int, for reproducible draws (each call still draws anew).
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        bounding_box_format: (keyword) the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+            ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Call arguments:
@@ -94,8 +97,27 @@ class RandomCrop(BaseRandomImageLayer):
         return ops.take(ops.take(x, rows, axis=h_axis), columns, axis=h_axis + 1)
 
     def call(self, inputs, training=True):
+        if isinstance(inputs, dict):
+            images = inputs.get("images")
+            transformation = None if images is None else self.get_random_transformation(images, training=training)
+            return transform_dict(
+                self,
+                inputs,
+                lambda x: self.transform_images(x, transformation, training=training),
+                self._box_mover(transformation),
+            )
         transformation = self.get_random_transformation(inputs, training=training)
         return self.transform_images(inputs, transformation, training=training)
+
+    def _box_mover(self, transformation):
+        def move(boxes, height, width):
+            if transformation is None:  # the centered window, resized when the image is not larger than the target
+                window = resize_window(height, width, self.height, self.width, crop_to_aspect_ratio=True)
+            else:
+                window = (*transformation, self.height, self.width)
+            return window_boxes(boxes, window, self.height, self.width)
+
+        return move
 
     def compute_output_shape(self, input_shape):
         return resized_shape(input_shape, self.height, self.width, self.data_format, type(self).__name__)

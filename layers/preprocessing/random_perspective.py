@@ -4,6 +4,7 @@ import numbers
 
 from highlevel import ops, random
 
+from ._boxes import projective_boxes
 from ._image_base import INTERPOLATIONS, BaseRandomImageLayer, check_choice, config_factor, parse_factor
 
 
@@ -27,6 +28,8 @@ class RandomPerspective(BaseRandomImageLayer):
         fill_value: the value of the pixels that map outside the input.
         seed: optional int, for reproducible draws.
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        bounding_box_format: (keyword) the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+            ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: rank 3 or 4. Output shape: the input's.
@@ -93,8 +96,21 @@ class RandomPerspective(BaseRandomImageLayer):
         out = ops.where(apply[:, None, None, None], ops.cast(warped, self.compute_dtype), x)
         return ops.squeeze(out, 0) if unbatched else out
 
-    def _augment(self, images):
-        return self.transform_images(images, self.get_random_transformation(images))
+    _geometric = True
+
+    def _draw(self, images):
+        return self.get_random_transformation(images)
+
+    def _apply(self, images, transformation):
+        return self.transform_images(images, transformation)
+
+    def _box_mover(self, transformation):
+        def move(boxes, height, width):
+            moved = projective_boxes(boxes, transformation["start_points"], transformation["end_points"])
+            apply = ops.reshape(ops.convert_to_tensor(transformation["apply_perspective"]), (-1, 1, 1))
+            return ops.where(apply, moved, boxes), height, width
+
+        return move
 
     def get_config(self):
         config = super().get_config()

@@ -2,6 +2,7 @@
 
 from highlevel import ops
 
+from ._boxes import affine_boxes
 from ._image_base import (
     FILL_MODES,
     INTERPOLATIONS,
@@ -31,6 +32,8 @@ class RandomRotation(BaseRandomImageLayer):
         seed: optional int, for reproducible draws.
         fill_value: the value outside the image with ``fill_mode="constant"``.
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        bounding_box_format: (keyword) the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+            ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Call arguments:
@@ -64,10 +67,13 @@ class RandomRotation(BaseRandomImageLayer):
         self.interpolation = check_choice(interpolation, "interpolation", INTERPOLATIONS, who)
         self.fill_value = float(fill_value)
 
-    def _augment(self, images):
-        batch = ops.shape(images)[0]
+    _geometric = True
+
+    def _draw(self, images):
+        return self._uniform((ops.shape(images)[0],), self.lower * 360.0, self.upper * 360.0)
+
+    def _apply(self, images, angle):
         height, width = spatial_size(ops.shape(images), self.data_format)
-        angle = self._uniform((batch,), self.lower * 360.0, self.upper * 360.0)
         return ops.image.affine_transform(
             images,
             rotation_matrix(angle, height, width),
@@ -76,6 +82,12 @@ class RandomRotation(BaseRandomImageLayer):
             fill_value=self.fill_value,
             data_format=self.data_format,
         )
+
+    def _box_mover(self, angle):
+        def move(boxes, height, width):
+            return affine_boxes(boxes, rotation_matrix(angle, height, width)), height, width
+
+        return move
 
     def get_config(self):
         config = super().get_config()

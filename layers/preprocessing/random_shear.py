@@ -2,6 +2,7 @@
 
 from highlevel import ops, random
 
+from ._boxes import affine_boxes
 from ._image_base import (
     FILL_MODES,
     INTERPOLATIONS,
@@ -32,6 +33,8 @@ class RandomShear(BaseRandomImageLayer):
         fill_value: the value outside the image with ``fill_mode="constant"``.
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         seed: optional int, for reproducible draws.
+        bounding_box_format: (keyword) the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+            ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: rank 3 or 4. Output shape: the input's.
@@ -89,12 +92,9 @@ class RandomShear(BaseRandomImageLayer):
         unbatched = ops.ndim(x) == 3
         if unbatched:
             x = ops.expand_dims(x, 0)
-        factor = ops.cast(transformation["shear_factor"], "float32")
-        ones, zeros = ops.ones_like(factor[:, 0]), ops.zeros_like(factor[:, 0])
-        matrix = ops.stack([ones, factor[:, 0], zeros, factor[:, 1], ones, zeros, zeros, zeros], axis=1)
         out = ops.image.affine_transform(
             x,
-            matrix,
+            self._matrix(transformation),
             interpolation=self.interpolation,
             fill_mode=self.fill_mode,
             fill_value=self.fill_value,
@@ -103,8 +103,25 @@ class RandomShear(BaseRandomImageLayer):
         out = ops.cast(out, self.compute_dtype)
         return ops.squeeze(out, 0) if unbatched else out
 
-    def _augment(self, images):
-        return self.transform_images(images, self.get_random_transformation(images))
+    @staticmethod
+    def _matrix(transformation):
+        factor = ops.cast(transformation["shear_factor"], "float32")
+        ones, zeros = ops.ones_like(factor[:, 0]), ops.zeros_like(factor[:, 0])
+        return ops.stack([ones, factor[:, 0], zeros, factor[:, 1], ones, zeros, zeros, zeros], axis=1)
+
+    _geometric = True
+
+    def _draw(self, images):
+        return self.get_random_transformation(images)
+
+    def _apply(self, images, transformation):
+        return self.transform_images(images, transformation)
+
+    def _box_mover(self, transformation):
+        def move(boxes, height, width):
+            return affine_boxes(boxes, self._matrix(transformation)), height, width
+
+        return move
 
     def get_config(self):
         config = super().get_config()

@@ -2,6 +2,7 @@
 
 from highlevel import ops
 
+from ._boxes import shift_and_scale
 from ._image_base import (
     FILL_MODES,
     INTERPOLATIONS,
@@ -29,6 +30,8 @@ class RandomTranslation(BaseRandomImageLayer):
         seed: optional int, for reproducible draws.
         fill_value: the value outside the image with ``fill_mode="constant"``.
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        bounding_box_format: (keyword) the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+            ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Call arguments:
@@ -65,12 +68,18 @@ class RandomTranslation(BaseRandomImageLayer):
         self.interpolation = check_choice(interpolation, "interpolation", INTERPOLATIONS, who)
         self.fill_value = float(fill_value)
 
-    def _augment(self, images):
+    _geometric = True
+
+    def _draw(self, images):
         batch = ops.shape(images)[0]
         height, width = spatial_size(ops.shape(images), self.data_format)
         # Same draw order as Keras: the height offsets, then the width offsets.
         dy = ops.multiply(self._uniform((batch, 1), self.height_lower, self.height_upper), float(height))
         dx = ops.multiply(self._uniform((batch, 1), self.width_lower, self.width_upper), float(width))
+        return dx, dy
+
+    def _apply(self, images, shifts):
+        dx, dy = shifts
         ones, zeros = ops.ones_like(dx), ops.zeros_like(dx)
         # The output pixel (x, y) reads the input at (x - dx, y - dy).
         transform = ops.concatenate(
@@ -84,6 +93,15 @@ class RandomTranslation(BaseRandomImageLayer):
             fill_value=self.fill_value,
             data_format=self.data_format,
         )
+
+    def _box_mover(self, shifts):
+        dx, dy = (ops.reshape(v, (-1,)) for v in shifts)
+
+        def move(boxes, height, width):
+            # What was at (x, y) is now at (x + dx, y + dy).
+            return shift_and_scale(boxes, ops.negative(dx), ops.negative(dy)), height, width
+
+        return move
 
     def get_config(self):
         config = super().get_config()

@@ -2,6 +2,7 @@
 
 from highlevel import ops
 
+from ._boxes import shift_and_scale
 from ._image_base import (
     FILL_MODES,
     INTERPOLATIONS,
@@ -29,6 +30,8 @@ class RandomZoom(BaseRandomImageLayer):
         seed: optional int, for reproducible draws.
         fill_value: the value outside the image with ``fill_mode="constant"``.
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        bounding_box_format: (keyword) the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+            ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Call arguments:
@@ -66,18 +69,29 @@ class RandomZoom(BaseRandomImageLayer):
         self.interpolation = check_choice(interpolation, "interpolation", INTERPOLATIONS, who)
         self.fill_value = float(fill_value)
 
-    def _augment(self, images):
+    _geometric = True
+
+    def _draw(self, images):
         batch = ops.shape(images)[0]
-        height, width = spatial_size(ops.shape(images), self.data_format)
         zy = self._uniform((batch, 1), 1.0 + self.height_lower, 1.0 + self.height_upper)
         if self.width_factor is not None:
             zx = self._uniform((batch, 1), 1.0 + self.width_lower, 1.0 + self.width_upper)
         else:
             zx = zy
-        zeros = ops.zeros_like(zx)
+        return zx, zy
+
+    def _offsets(self, zooms, height, width):
+        zx, zy = zooms
         # Scale about the center: x_in = zx * x + (width - 1) / 2 * (1 - zx).
         x_offset = ops.multiply((width - 1.0) / 2.0, ops.subtract(1.0, zx))
         y_offset = ops.multiply((height - 1.0) / 2.0, ops.subtract(1.0, zy))
+        return x_offset, y_offset
+
+    def _apply(self, images, zooms):
+        height, width = spatial_size(ops.shape(images), self.data_format)
+        zx, zy = zooms
+        x_offset, y_offset = self._offsets(zooms, height, width)
+        zeros = ops.zeros_like(zx)
         transform = ops.concatenate([zx, zeros, x_offset, zeros, zy, y_offset, zeros, zeros], axis=1)
         return ops.image.affine_transform(
             images,
@@ -87,6 +101,16 @@ class RandomZoom(BaseRandomImageLayer):
             fill_value=self.fill_value,
             data_format=self.data_format,
         )
+
+    def _box_mover(self, zooms):
+        def move(boxes, height, width):
+            zx, zy = (ops.reshape(v, (-1,)) for v in zooms)
+            # Along pixel edges (box coordinates) the output point x shows the input point zx * x + width / 2 *
+            # (1 - zx), so an input point moves to (x - width / 2 * (1 - zx)) / zx.
+            x_offset, y_offset = (width / 2.0) * (1.0 - zx), (height / 2.0) * (1.0 - zy)
+            return shift_and_scale(boxes, x_offset, y_offset, 1.0 / zx, 1.0 / zy), height, width
+
+        return move
 
     def get_config(self):
         config = super().get_config()

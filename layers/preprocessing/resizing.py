@@ -7,6 +7,7 @@ from highlevel.config import standardize_data_format
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
+from ._boxes import check_box_format, resize_window, transform_dict, window_boxes
 from ._image_base import check_choice, check_image_rank
 
 _INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "lanczos3", "lanczos5")
@@ -49,6 +50,8 @@ class Resizing(Layer):
         fill_value: the padding value with ``pad_to_aspect_ratio``.
         antialias: widen the kernel when downsampling so that every input pixel contributes.
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        bounding_box_format: the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
+            ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: ``(batch, height, width, channels)`` or an unbatched ``(height, width, channels)``
@@ -72,10 +75,12 @@ class Resizing(Layer):
         fill_value=0.0,
         antialias=False,
         data_format=None,
+        bounding_box_format=None,
         **kwargs,
     ):
         super().__init__(**kwargs)
         who = type(self).__name__
+        self.bounding_box_format = check_box_format(bounding_box_format, who)
         self.height = check_size(height, "height", who)
         self.width = check_size(width, "width", who)
         self.interpolation = check_choice(interpolation, "interpolation", _INTERPOLATIONS, who)
@@ -90,6 +95,17 @@ class Resizing(Layer):
         self.built = True
 
     def call(self, inputs):
+        if isinstance(inputs, dict):
+            return transform_dict(self, inputs, self._resize, self._move_boxes)
+        return self._resize(inputs)
+
+    def _move_boxes(self, boxes, height, width):
+        window = resize_window(
+            height, width, self.height, self.width, self.crop_to_aspect_ratio, self.pad_to_aspect_ratio
+        )
+        return window_boxes(boxes, window, self.height, self.width)
+
+    def _resize(self, inputs):
         return ops.image.resize(
             inputs,
             (self.height, self.width),
@@ -123,4 +139,6 @@ class Resizing(Layer):
                 "data_format": self.data_format,
             }
         )
+        if self.bounding_box_format is not None:
+            config["bounding_box_format"] = self.bounding_box_format
         return config

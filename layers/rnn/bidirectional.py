@@ -165,6 +165,14 @@ class Bidirectional(Layer):
             return outs + states
         return outs[0] if self.merge_mode is not None else outs
 
+    def compute_output_shape(self, sequences_shape, initial_state_shape=None):
+        # The merge changes the last axis (concat) or doubles the outputs (None); states follow the merge.
+        # Several outputs come as a tuple of shapes, as in Keras.
+        spec = self.compute_output_spec(KerasTensor(tuple(sequences_shape), self.compute_dtype))
+        if isinstance(spec, (list, tuple)):
+            return tuple(tuple(t.shape) for t in spec)
+        return tuple(spec.shape)
+
     def compute_mask(self, inputs, mask=None):
         if isinstance(mask, (list, tuple)):
             mask = mask[0] if mask else None

@@ -4,9 +4,10 @@ from highlevel import ops
 from highlevel.backends.contract import tree
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
+from highlevel.layers.core.wrapper import Wrapper
 
 
-class TimeDistributed(Layer):
+class TimeDistributed(Wrapper):
     """Applies ``layer`` to every temporal slice of an input (``keras.layers.TimeDistributed``).
 
     The input ``(batch, timesteps, ...)`` is folded to ``(batch * timesteps, ...)``, passed through ``layer``
@@ -34,8 +35,7 @@ class TimeDistributed(Layer):
             raise ValueError(
                 f"Please initialize `TimeDistributed` layer with a `keras.layers.Layer` instance. Received: {layer!r}"
             )
-        super().__init__(**kwargs)
-        self.layer = layer
+        super().__init__(layer, **kwargs)
         self.supports_masking = True
 
     def _check_shape(self, input_shape):
@@ -87,21 +87,3 @@ class TimeDistributed(Layer):
 
     def compute_mask(self, inputs, mask=None):
         return mask
-
-    def get_config(self):
-        from highlevel.layers import serialize
-
-        config = super().get_config()
-        config["layer"] = serialize(self.layer)
-        return config
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        from highlevel.layers import deserialize
-        from highlevel.saving.object_registry import allowed_objects
-
-        # nested layers may be user classes: registered ones, those of a custom_object_scope, or passed here
-        custom_objects = allowed_objects(custom_objects)
-        config = dict(config)
-        config["layer"] = deserialize(config["layer"], custom_objects=custom_objects)
-        return cls(**config)

@@ -71,3 +71,15 @@ def test_invalid_arguments():
         layers.MaxNumBoundingBoxes(0)
     with pytest.raises(ValueError, match="fill_value"):
         layers.MaxNumBoundingBoxes(3, fill_value=0.5)
+
+
+def test_data_format_is_kept_like_keras():
+    from tests.layers.core.keras_oracle import keras_module
+
+    keras = keras_module()
+    ours = layers.MaxNumBoundingBoxes(3, bounding_box_format="xyxy", data_format="channels_first").get_config()
+    theirs = keras.layers.MaxNumBoundingBoxes(3, bounding_box_format="xyxy", data_format="channels_first").get_config()
+    assert ours["data_format"] == theirs["data_format"] == "channels_first"
+    assert layers.MaxNumBoundingBoxes.from_config(ours).data_format == "channels_first"
+    with pytest.raises(ValueError, match="data_format"):
+        layers.MaxNumBoundingBoxes(3, data_format="channels_middle")

@@ -184,3 +184,55 @@ def test_time_distributed_errors():
         layers.TimeDistributed(layers.Dense(2))(np.ones((2, 3), "float32"))
     with pytest.raises(ValueError, match="incompatible with the input"):
         layers.TimeDistributed(layers.Dense(2))(np.ones((2, 3, 4), "float32"), mask=np.ones((2, 5), bool))
+
+
+@pytest.mark.parametrize("merge_mode", ["concat", "sum", "mul", "ave", None])
+@pytest.mark.parametrize("return_sequences", [True, False])
+@pytest.mark.parametrize("return_state", [True, False])
+def test_bidirectional_output_shapes_match_keras(merge_mode, return_sequences, return_state):
+    keras = keras_module()
+    kwargs = {"return_sequences": return_sequences, "return_state": return_state}
+    ours = layers.Bidirectional(layers.LSTM(3, **kwargs), merge_mode=merge_mode)
+    theirs = keras.layers.Bidirectional(keras.layers.LSTM(3, **kwargs), merge_mode=merge_mode)
+    # As in Keras, Bidirectional is a plain Layer (it holds forward_layer and backward_layer, no `layer`).
+    assert isinstance(ours, layers.Wrapper) == isinstance(theirs, keras.layers.Wrapper) == False  # noqa: E712
+    expected = theirs.compute_output_shape((None, 6, 4))
+    got = ours.compute_output_shape((None, 6, 4))
+    assert got == expected
+
+
+def test_time_distributed_is_a_wrapper_and_keeps_its_shape():
+    keras = keras_module()
+    ours = layers.TimeDistributed(layers.Dense(2))
+    assert isinstance(ours, layers.Wrapper) and isinstance(ours.layer, layers.Dense)
+    assert ours.compute_output_shape((None, 6, 4)) == tuple(
+        keras.layers.TimeDistributed(keras.layers.Dense(2)).compute_output_shape((None, 6, 4))
+    )
+    # An old config (no new keys) still loads.
+    old = {"name": "td", "trainable": True, "dtype": "float32", "layer": layers.serialize(layers.Dense(2))}
+    assert isinstance(layers.TimeDistributed.from_config(old).layer, layers.Dense)
+
+
+@pytest.mark.parametrize("wrapper", ["Bidirectional", "TimeDistributed"])
+def test_wrappers_still_train(backend, wrapper):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(32, 5, 3)).astype("float32")
+    y = x.sum(axis=(1, 2))[:, None].astype("float32") / 3.0
+    if wrapper == "Bidirectional":
+        body = [layers.Bidirectional(layers.GRU(4), merge_mode="concat")]
+    else:
+        body = [layers.TimeDistributed(layers.Dense(4)), layers.Flatten()]
+    model = hl.Sequential([layers.Input((5, 3)), *body, layers.Dense(1)])
+    model.compile(optimizer=hl.optimizers.Adam(0.05), loss="mse")
+    history = model.fit(x, y, epochs=30, batch_size=32, verbose=0, shuffle=False)
+    losses = history.history["loss"]
+    assert losses[-1] < 0.5 * losses[0], losses
+
+
+def test_bidirectional_saves_and_loads(backend, tmp_path):
+    model = hl.Sequential([layers.Input((6, 4)), layers.Bidirectional(layers.LSTM(2), merge_mode="ave")])
+    path = str(tmp_path / "bidi.keras")
+    model.save(path)
+    loaded = hl.saving.load_model(path)
+    assert isinstance(loaded.layers[0], layers.Bidirectional)
+    np.testing.assert_allclose(to_numpy(loaded(X)), to_numpy(model(X)), atol=1e-6)
