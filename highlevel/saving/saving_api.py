@@ -1,4 +1,4 @@
-"""``save_model``/``load_model`` (one zip archive) and ``save_weights``/``load_weights`` (safetensors).
+"""``save_model``/``load_model`` (one zip archive) and ``save_weights``/``load_weights`` (safetensors, or Keras's HDF5).
 
 >>> import os, tempfile
 >>> import numpy as np
@@ -266,7 +266,8 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs)
 
     Args:
         model: the model.
-        filepath: the destination (any name; Keras's ``.weights.h5`` names are fine, the content is safetensors).
+        filepath: the destination: a name ending in ``.h5`` (Keras's ``.weights.h5``) gets Keras's HDF5 layout,
+            which real Keras reads; any other name (``.weights.safetensors``) gets highlevel's safetensors file.
         overwrite: replace an existing file (False: raise ``FileExistsError``).
         max_shard_size: must be None: highlevel writes one file.
     """
@@ -278,12 +279,23 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs)
         )
     path = os.fspath(filepath)
     _check_overwrite(path, overwrite)
+    if path.endswith(".h5"):  # Keras's layout, which Keras itself reads
+        import io
+
+        from . import keras_h5
+
+        buffer = io.BytesIO()
+        keras_h5.write_keras_h5(model, buffer)
+        archive.atomic_write(path, buffer.getvalue())
+        return
     data = safetensors_io.dumps(weights_io.collect(model, with_optimizer=False, with_metrics=False))
     archive.atomic_write(path, data)
 
 
 def load_weights(model, filepath, skip_mismatch=False, **kwargs):
-    """Loads :func:`save_weights`'s file into ``model`` (same architecture; by position).
+    """Loads :func:`save_weights`'s file into ``model`` (same architecture), recognising its format by its first bytes:
+    Keras's HDF5 ``.weights.h5`` (by Keras's paths) or highlevel's safetensors file (by position; earlier versions
+    wrote safetensors under ``.weights.h5`` names too, and those still load).
 
     Args:
         model: the model.
@@ -303,6 +315,25 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
     size = os.path.getsize(path)
     if size > archive.MAX_MEMBER_BYTES:
         raise InvalidFileError(f"{path!r} is {size} bytes, over the bound of {archive.MAX_MEMBER_BYTES}.")
+    from . import keras_h5
+
+    with open(path, "rb") as f:
+        head = f.read(16)
+    found = keras_h5.sniff_format(head)
+    if found == "hdf5":
+        if path.endswith(".safetensors"):
+            raise InvalidFileError(
+                f"{path!r} is named as a safetensors file but holds HDF5 (Keras's .weights.h5 format). Rename it "
+                "to end in .weights.h5."
+            )
+        keras_h5.read_keras_h5(model, path, skip_mismatch=skip_mismatch)
+        return
+    if found != "safetensors":
+        what = "a zip archive (a whole-model file: load it with load_model)" if found == "zip" else "neither"
+        raise InvalidFileError(
+            f"{path!r} is not a weights file: it holds {what}, where a weights file is HDF5 (Keras's "
+            f".weights.h5) or safetensors (starts with {head[:8]!r}). Pass the file save_weights wrote."
+        )
     with open(path, "rb") as f:
         data = f.read()
     tensors, own = weights_io.split_own(safetensors_io.loads(data, where=repr(path)))

@@ -174,13 +174,15 @@ def test_template_errors(tmp_path):
 
 
 def test_keras_weights_h5_name_checkpoints_weights_that_load_back(backend, tmp_path):
-    # Keras programs name weight checkpoints `.weights.h5`; the file holds safetensors here, and loads back.
+    # Keras programs name weight checkpoints `.weights.h5`; the file has Keras's HDF5 layout, and loads back.
     x = np.random.default_rng(0).normal(size=(32, 4)).astype("float32")
     y = x @ np.ones((4, 1), "float32")
     model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(1)])
     model.compile(optimizer="sgd", loss="mse")
     path = str(tmp_path / "best.weights.h5")
     model.fit(x, y, epochs=3, verbose=0, callbacks=[hl.callbacks.ModelCheckpoint(path, save_weights_only=True)])
+    with open(path, "rb") as f:
+        assert f.read(8) == b"\x89HDF\r\n\x1a\n"
     fresh = hl.Sequential([hl.Input((4,)), hl.layers.Dense(1)])
     fresh.load_weights(path)
     for a, b in zip(fresh.get_weights(), model.get_weights()):
