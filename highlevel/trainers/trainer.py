@@ -416,6 +416,22 @@ class Trainer(StatelessTraining):
         if self._compiled and not getattr(self.optimizer, "built", False):
             self.optimizer.build(self.trainable_variables)
 
+    def _check_host_batch(self, batch):
+        """Refuses a batch whose host (numpy) arrays hold indices out of range (see
+        :mod:`highlevel.trainers.index_checks`), before the step runs."""
+        from . import index_checks
+
+        compile_loss, compile_metrics = getattr(self, "_compile_loss", None), getattr(self, "_compile_metrics", None)
+        key = (id(compile_loss), id(compile_metrics), getattr(compile_loss, "built", False), self.built)
+        cached = self.__dict__.get("_host_batch_rules")
+        if cached is None or cached[0] != key:
+            rules = index_checks.target_rules(compile_loss, compile_metrics) + index_checks.input_rules(self)
+            cached = (key, rules)
+            self.__dict__["_host_batch_rules"] = cached
+        if cached[1]:
+            x, y, _ = unpack_x_y_sample_weight(batch)
+            index_checks.check_batch(cached[1], x, y)
+
     def _state_variables(self, with_optimizer=True, with_metrics=True):
         out, seen = [], set()
         groups = [self.variables]
@@ -784,7 +800,7 @@ class Trainer(StatelessTraining):
             for step, batch in enumerate(batches):
                 if step < skip and restore is None:
                     continue
-                batch = self._to_tensors(batch, host=host and train_function is not None)
+                raw, batch = batch, self._to_tensors(batch, host=host and train_function is not None)
                 if train_function is None:
                     if restore is not None:
                         from highlevel.random.host import host_rng
@@ -805,6 +821,7 @@ class Trainer(StatelessTraining):
                     logs = _pythonify(self.get_metrics_result())  # the epoch's logs if every batch is skipped
                 if step < skip:
                     continue
+                self._check_host_batch(raw)
                 if wants_begin:
                     callbacks.on_train_batch_begin(step)
                 logs = train_function(batch)
@@ -862,10 +879,11 @@ class Trainer(StatelessTraining):
         wants_begin = getattr(callbacks, "needs_test_batch_begin", True)
         borrow = isinstance(adapter, ArrayDataAdapter)
         for step, batch in enumerate(adapter.get_numpy_iterator()):
-            batch = self._to_tensors(batch, host=host and test_function is not None, borrow=borrow)
+            raw, batch = batch, self._to_tensors(batch, host=host and test_function is not None, borrow=borrow)
             if test_function is None:
                 self._prepare(batch)
                 test_function = self._make_test_function(batch_logs=wants_logs)
+            self._check_host_batch(raw)
             if wants_begin:
                 callbacks.on_test_batch_begin(step)
             logs = test_function(batch)
@@ -900,11 +918,12 @@ class Trainer(StatelessTraining):
         hooks = getattr(callbacks, "needs_predict_batch_hooks", True)
         to_numpy, is_tensor = backend.to_numpy, backend.is_tensor
         for step, batch in enumerate(adapter.get_numpy_iterator()):
-            batch = self._to_tensors(batch, host=host and predict_function is not None, borrow=borrow)
+            raw, batch = batch, self._to_tensors(batch, host=host and predict_function is not None, borrow=borrow)
             if predict_function is None:
                 if not self.built:
                     self(unpack_x_y_sample_weight(batch)[0], training=False)
                 predict_function = self._make_predict_function()
+            self._check_host_batch(raw)
             if hooks:
                 callbacks.on_predict_batch_begin(step)
             out = predict_function(batch)
@@ -931,8 +950,10 @@ class Trainer(StatelessTraining):
             if sample_weight is not None:
                 raise ValueError("Pass either class_weight or sample_weight to train_on_batch, not both.")
             sample_weight = utils.class_weight_to_sample_weight(utils.to_numpy_structure(y), class_weight)
-        batch = self._to_tensors(utils.pack_x_y_sample_weight(x, y, sample_weight))
+        raw = utils.pack_x_y_sample_weight(x, y, sample_weight)
+        batch = self._to_tensors(raw)
         self._prepare(batch)
+        self._check_host_batch(raw)
         self._sync_train_step_variables()
         self.reset_metrics()
         logs = _pythonify(self._make_train_function()(batch))
@@ -943,8 +964,10 @@ class Trainer(StatelessTraining):
         self._assert_compiled("test_on_batch")
         from .data_adapters import utils
 
-        batch = self._to_tensors(utils.pack_x_y_sample_weight(x, y, sample_weight))
+        raw = utils.pack_x_y_sample_weight(x, y, sample_weight)
+        batch = self._to_tensors(raw)
         self._prepare(batch)
+        self._check_host_batch(raw)
         self.reset_metrics()
         logs = _pythonify(self._make_test_function()(batch))
         return _format_result(logs, return_dict)
@@ -955,6 +978,7 @@ class Trainer(StatelessTraining):
         batch = self._to_tensors((x,))
         if not self.built:
             self(batch[0], training=False)
+        self._check_host_batch((x,))
         return tree.map_structure(backend.to_numpy, self._make_predict_function()(batch))
 
     def get_compile_config(self):
