@@ -416,10 +416,18 @@ class Trainer(StatelessTraining):
         if self._compiled and not getattr(self.optimizer, "built", False):
             self.optimizer.build(self.trainable_variables)
 
-    def _check_host_batch(self, batch):
+    def _check_host_batch(self, batch, where="fit", step=0):
         """Refuses a batch whose host (numpy) arrays hold indices out of range (see
-        :mod:`highlevel.trainers.index_checks`), before the step runs."""
+        :mod:`highlevel.trainers.index_checks`) or, with ``hl.config.set_check_numerics(True)``, values that are
+        not finite (:mod:`highlevel.trainers.finite_checks`), before the step runs."""
+        from highlevel import config as _config
+
         from . import index_checks
+
+        if _config.check_numerics():
+            from .finite_checks import check_finite
+
+            check_finite(unpack_x_y_sample_weight(batch), where, step)
 
         compile_loss, compile_metrics = getattr(self, "_compile_loss", None), getattr(self, "_compile_metrics", None)
         key = (id(compile_loss), id(compile_metrics), getattr(compile_loss, "built", False), self.built)
@@ -821,7 +829,7 @@ class Trainer(StatelessTraining):
                     logs = _pythonify(self.get_metrics_result())  # the epoch's logs if every batch is skipped
                 if step < skip:
                     continue
-                self._check_host_batch(raw)
+                self._check_host_batch(raw, "fit", step)
                 if wants_begin:
                     callbacks.on_train_batch_begin(step)
                 logs = train_function(batch)
@@ -883,7 +891,7 @@ class Trainer(StatelessTraining):
             if test_function is None:
                 self._prepare(batch)
                 test_function = self._make_test_function(batch_logs=wants_logs)
-            self._check_host_batch(raw)
+            self._check_host_batch(raw, "evaluate", step)
             if wants_begin:
                 callbacks.on_test_batch_begin(step)
             logs = test_function(batch)
@@ -923,7 +931,7 @@ class Trainer(StatelessTraining):
                 if not self.built:
                     self(unpack_x_y_sample_weight(batch)[0], training=False)
                 predict_function = self._make_predict_function()
-            self._check_host_batch(raw)
+            self._check_host_batch(raw, "predict", step)
             if hooks:
                 callbacks.on_predict_batch_begin(step)
             out = predict_function(batch)
@@ -953,7 +961,7 @@ class Trainer(StatelessTraining):
         raw = utils.pack_x_y_sample_weight(x, y, sample_weight)
         batch = self._to_tensors(raw)
         self._prepare(batch)
-        self._check_host_batch(raw)
+        self._check_host_batch(raw, "train_on_batch")
         self._sync_train_step_variables()
         self.reset_metrics()
         logs = _pythonify(self._make_train_function()(batch))
@@ -967,7 +975,7 @@ class Trainer(StatelessTraining):
         raw = utils.pack_x_y_sample_weight(x, y, sample_weight)
         batch = self._to_tensors(raw)
         self._prepare(batch)
-        self._check_host_batch(raw)
+        self._check_host_batch(raw, "test_on_batch")
         self.reset_metrics()
         logs = _pythonify(self._make_test_function()(batch))
         return _format_result(logs, return_dict)
@@ -978,7 +986,7 @@ class Trainer(StatelessTraining):
         batch = self._to_tensors((x,))
         if not self.built:
             self(batch[0], training=False)
-        self._check_host_batch((x,))
+        self._check_host_batch((x,), "predict_on_batch")
         return tree.map_structure(backend.to_numpy, self._make_predict_function()(batch))
 
     def get_compile_config(self):
