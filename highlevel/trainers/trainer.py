@@ -25,6 +25,7 @@ from . import arguments
 from .compile_utils import CompileLoss, CompileMetrics
 from .data_adapters import ArrayDataAdapter, EpochIterator, get_data_adapter
 from .data_adapters.utils import train_validation_split, unpack_x_y_sample_weight
+from .interrupts import deferred_interrupt
 from .stateless import StatelessTraining
 
 
@@ -484,8 +485,9 @@ class Trainer(StatelessTraining):
             )
 
         def run(data):
-            # A step cannot change the model's structure: its layer-tree walks are memoised.
-            with layer_walk_cache(), inference_scope():
+            # A step cannot change the model's structure: its layer-tree walks are memoised. Ctrl-C waits for the
+            # step's end (see highlevel.trainers.interrupts): the model keeps the weights of a whole step.
+            with layer_walk_cache(), inference_scope(), deferred_interrupt():
                 out = step(data)
             # A compiled step may hand back its logs with the keys sorted (JAX flattens dicts by key): put them
             # back in the order the step made them (loss first), which evaluate()'s list follows.
