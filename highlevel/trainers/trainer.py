@@ -8,7 +8,9 @@ long as they use ``hl.ops`` and change state only through ``variable.assign``.
 """
 
 import contextlib
+import threading
 import warnings
+import weakref
 
 import numpy as np
 
@@ -487,7 +489,9 @@ class Trainer(StatelessTraining):
         def run(data):
             # A step cannot change the model's structure: its layer-tree walks are memoised. Ctrl-C waits for the
             # step's end (see highlevel.trainers.interrupts): the model keeps the weights of a whole step.
-            with layer_walk_cache(), inference_scope(), deferred_interrupt():
+            # One step of this model at a time: predict from one thread while another fits reads whole weights
+            # (never a JAX buffer that the training step has just donated).
+            with _step_lock(self), layer_walk_cache(), inference_scope(), deferred_interrupt():
                 out = step(data)
             # A compiled step may hand back its logs with the keys sorted (JAX flattens dicts by key): put them
             # back in the order the step made them (loss first), which evaluate()'s list follows.
@@ -1017,6 +1021,22 @@ class Trainer(StatelessTraining):
         self.compile(**compile_io.compile_arguments(config, allowed_objects()))
         if self.built:
             self.optimizer.build(self.trainable_variables)
+
+
+_STEP_LOCKS = weakref.WeakKeyDictionary()
+_STEP_LOCKS_GUARD = threading.Lock()
+
+
+def _step_lock(model):
+    """The lock a model's compiled steps (train, test, predict) hold while they run, one per model."""
+    with _STEP_LOCKS_GUARD:
+        try:
+            lock = _STEP_LOCKS.get(model)
+            if lock is None:
+                lock = _STEP_LOCKS[model] = threading.RLock()
+        except TypeError:  # a model that cannot be weakly referenced or hashed: no lock
+            return contextlib.nullcontext()
+    return lock
 
 
 def _one_batch(name, args):
