@@ -23,7 +23,7 @@ from highlevel.layer import layer_walk_cache
 from highlevel.masking import get_keras_mask, set_keras_mask
 from highlevel.optimizers.optimizer import Optimizer
 
-from . import arguments
+from . import arguments, shape_buckets
 from .compile_utils import CompileLoss, CompileMetrics
 from .data_adapters import ArrayDataAdapter, EpochIterator, get_data_adapter
 from .data_adapters.utils import train_validation_split, unpack_x_y_sample_weight
@@ -418,6 +418,16 @@ class Trainer(StatelessTraining):
             self._compile_loss.check_targets(y)  # a later fit or evaluate: its targets against the outputs
         if self._compiled and not getattr(self.optimizer, "built", False):
             self.optimizer.build(self.trainable_variables)
+
+    def _pads_predict_batches(self):
+        """Whether ``predict`` may pad a short batch (see :mod:`highlevel.trainers.shape_buckets`): compiled steps,
+        the default ``predict_step``, and no stateful layer (padding rows would move its state)."""
+        return (
+            not self.run_eagerly
+            and type(self).predict_step is Trainer.predict_step
+            and self._step_compiles()
+            and not any(getattr(layer, "stateful", False) for layer in self._flatten_layers())
+        )
 
     def _check_host_batch(self, batch, where="fit", step=0):
         """Refuses a batch whose host (numpy) arrays hold indices out of range (see
@@ -931,17 +941,27 @@ class Trainer(StatelessTraining):
         # than its own time: see the README's benchmark section).
         hooks = getattr(callbacks, "needs_predict_batch_hooks", True)
         to_numpy, is_tensor = backend.to_numpy, backend.is_tensor
+        # A short batch is padded to a bucket of sizes, so that predicting many lengths reuses a few compiled
+        # programs (see highlevel.trainers.shape_buckets).
+        bucket_rows = borrow and self._pads_predict_batches()
         for step, batch in enumerate(adapter.get_numpy_iterator()):
+            rows = None
+            if bucket_rows:
+                self._check_host_batch(batch, "predict", step)  # on the true rows, before padding
+                batch, rows = shape_buckets.pad_batch(batch, adapter.batch_size)
             raw, batch = batch, self._to_tensors(batch, host=host and predict_function is not None, borrow=borrow)
             if predict_function is None:
                 if not self.built:
                     self(unpack_x_y_sample_weight(batch)[0], training=False)
                 predict_function = self._make_predict_function()
-            self._check_host_batch(raw, "predict", step)
+            if not bucket_rows:
+                self._check_host_batch(raw, "predict", step)
             if hooks:
                 callbacks.on_predict_batch_begin(step)
             out = predict_function(batch)
             out = to_numpy(out) if is_tensor(out) else tree.map_structure(to_numpy, out)
+            if rows is not None:
+                out = shape_buckets.cut(out, rows, shape_buckets.bucket(rows, adapter.batch_size))
             outputs.append(out)
             if hooks:
                 callbacks.on_predict_batch_end(step, {"outputs": out})
