@@ -420,11 +420,15 @@ class Trainer(StatelessTraining):
             self.optimizer.build(self.trainable_variables)
 
     def _pads_predict_batches(self):
-        """Whether ``predict`` may pad a short batch (see :mod:`highlevel.trainers.shape_buckets`): compiled steps,
-        the default ``predict_step``, and no stateful layer (padding rows would move its state)."""
+        """Whether ``predict`` may pad a short batch (see :mod:`highlevel.trainers.shape_buckets`)."""
+        return self._buckets_batches("predict_step")
+
+    def _buckets_batches(self, step_name):
+        """Whether a short batch may be padded or split to bucket sizes: compiled steps, the default
+        ``step_name`` method, and no stateful layer (extra or split rows would move its state)."""
         return (
             not self.run_eagerly
-            and type(self).predict_step is Trainer.predict_step
+            and getattr(type(self), step_name) is getattr(Trainer, step_name)
             and self._step_compiles()
             and not any(getattr(layer, "stateful", False) for layer in self._flatten_layers())
         )
@@ -902,15 +906,20 @@ class Trainer(StatelessTraining):
         wants_logs = getattr(callbacks, "needs_test_batch_logs", True)
         wants_begin = getattr(callbacks, "needs_test_batch_begin", True)
         borrow = isinstance(adapter, ArrayDataAdapter)
-        for step, batch in enumerate(adapter.get_numpy_iterator()):
-            raw, batch = batch, self._to_tensors(batch, host=host and test_function is not None, borrow=borrow)
-            if test_function is None:
-                self._prepare(batch)
-                test_function = self._make_test_function(batch_logs=wants_logs)
-            self._check_host_batch(raw, "evaluate", step)
-            if wants_begin:
-                callbacks.on_test_batch_begin(step)
-            logs = test_function(batch)
+        # A short batch runs as pieces of power-of-two sizes: few compiled programs (see shape_buckets).
+        split = borrow and self._buckets_batches("test_step")
+        for step, raw in enumerate(adapter.get_numpy_iterator()):
+            pieces = shape_buckets.split_batch(raw, adapter.batch_size) if split else [raw]
+            for i, piece in enumerate(pieces):
+                batch = self._to_tensors(piece, host=host and test_function is not None, borrow=borrow)
+                if test_function is None:
+                    self._prepare(batch)
+                    test_function = self._make_test_function(batch_logs=wants_logs)
+                if i == 0:
+                    self._check_host_batch(raw, "evaluate", step)
+                    if wants_begin:
+                        callbacks.on_test_batch_begin(step)
+                logs = test_function(batch)
             if wants_logs:
                 logs = _pythonify(logs)
                 callbacks.on_test_batch_end(step, logs)

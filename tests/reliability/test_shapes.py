@@ -49,3 +49,33 @@ def test_predict_pads_only_where_results_cannot_change(backend):
     eager = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
     eager.compile(run_eagerly=True)
     assert not eager._pads_predict_batches()
+
+
+def _evaluated_model(counting=None):
+    hl.utils.set_random_seed(0)
+    layers = [hl.Input((4,))] + ([counting] if counting is not None else []) + [hl.layers.Dense(3)]
+    model = hl.Sequential(layers)
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    return model
+
+
+def test_evaluate_on_hundreds_of_lengths_compiles_a_bounded_number_of_programs(backend):
+    counting = _Counting()
+    model = _evaluated_model(counting)
+    weighted_model = _evaluated_model()  # the same weights; its programs take sample weights
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(300, 4)).astype("float32")
+    y = rng.normal(size=(300, 3)).astype("float32")
+    weights = rng.uniform(size=300).astype("float32")
+    pred_all = weighted_model.predict(x, batch_size=32, verbose=0)
+    for n in list(range(1, 40)) + list(range(250, 300)):
+        loss, mae = model.evaluate(x[:n], y[:n], batch_size=32, verbose=0)
+        pred = pred_all[:n]
+        np.testing.assert_allclose(loss, np.mean((pred - y[:n]) ** 2), rtol=1e-4)
+        np.testing.assert_allclose(mae, np.mean(np.abs(pred - y[:n])), rtol=1e-4)
+        weighted = weighted_model.evaluate(x[:n], y[:n], sample_weight=weights[:n], batch_size=32, verbose=0)[0]
+        per_sample = np.mean((pred - y[:n]) ** 2, axis=1) * weights[:n]
+        np.testing.assert_allclose(weighted, per_sample.mean(), rtol=1e-4)
+    # one program per bucket (1, 2, 4, 8, 16, 32), plus the symbolic and eager calls that build the model and
+    # its metrics; without the split: one per distinct length below 32 (39 here)
+    assert counting.calls <= 6 + 3, counting.rows
