@@ -50,6 +50,7 @@ _LAZY = {
         "legacy",
         "visualization",
         "distillation",
+        "export",
     )
 }
 _LAZY.update(

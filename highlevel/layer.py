@@ -17,6 +17,7 @@ Layers in ``highlevel.layers`` subclass it and use only ``highlevel.ops``.
 import contextlib
 import functools
 import inspect
+import numbers
 import threading
 import weakref
 
@@ -136,7 +137,8 @@ def _shape_of(x):
     if isinstance(x, (KerasTensor, Variable)):
         return tuple(x.shape)
     if hasattr(x, "shape"):
-        return tuple(None if d is None else int(d) for d in x.shape)
+        # a size that is not a plain integer is symbolic (traced for export with a free batch size): unknown here
+        return tuple(int(d) if isinstance(d, numbers.Integral) else None for d in x.shape)
     return None
 
 

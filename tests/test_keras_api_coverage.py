@@ -51,13 +51,13 @@ NAMESPACES = (
     "legacy",
     "legacy.saving",
     "distillation",
+    "export",
 )
 
-#: Whole namespaces that are other pieces of work: the pretrained architectures, export for serving and
-#: quantization (with the dtype policies that carry it).
+#: Whole namespaces that are other pieces of work: the pretrained architectures and quantization (with the dtype
+#: policies that carry it).
 OTHER_WORK = {
     "applications": "the keras.applications architectures and weight files",
-    "export": "export for serving (SavedModel, ONNX, StableHLO)",
     "quantizers": "quantization (int8, int4, float8)",
     "dtype_policies": "quantization dtype policies",
 }

@@ -20,7 +20,8 @@ A backend is a subclass of :class:`Backend` built from these parts:
 - :class:`DataPipelineContract`: which tensors belong to an engine's data pipeline (``tf.data``) and running host
   code there; :class:`AbstractEvalContract`: the shapes a function of tensors returns (a layer's framework code
   met while a model is built), generically on zeros, or by the engine's own abstract evaluation
-  (``jax.eval_shape``, a traced ``tf.function``).
+  (``jax.eval_shape``, a traced ``tf.function``); :class:`ExportContract`: serving artifacts in an engine's own
+  format (``model.export``).
 
 An engine implements every abstract method and overrides a generic definition only where its own kernel is
 faster or more exact. ``highlevel.ops`` is a thin front over these methods. A third-party engine registers its
@@ -37,6 +38,7 @@ from .control_flow import ControlFlowContract
 from .core import Capabilities, CoreContract
 from .data_pipeline import DataPipelineContract
 from .distribution import DistributionContract
+from .export import ExportContract
 from .fused import FusedContract
 from .linalg import LinalgContract
 from .nn_more import NNMoreContract
@@ -72,6 +74,7 @@ class Backend(
     RandomContract,
     DataPipelineContract,
     AbstractEvalContract,
+    ExportContract,
 ):
     """One engine behind ``highlevel.ops``. See the four parts for the methods."""
 
@@ -87,6 +90,7 @@ __all__ = [
     "CoreContract",
     "DataPipelineContract",
     "DistributionContract",
+    "ExportContract",
     "FusedContract",
     "LinalgContract",
     "NNContract",

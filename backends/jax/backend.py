@@ -23,6 +23,7 @@ from .abstract_eval import JaxAbstractEvalMixin
 from .control_flow import ControlFlowOps
 from .core import CoreOps, JaxVariableHandle
 from .distribution import JaxDistributionMixin
+from .export import JaxExportOps
 from .linalg import JaxLinalgMixin
 from .math_ops import MathOps
 from .nn_more import JaxNNMoreOps
@@ -52,6 +53,7 @@ class JaxBackend(
     JaxDistributionMixin,
     JaxLinalgMixin,
     JaxSpectralMixin,
+    JaxExportOps,
     Backend,
 ):
     """The ``"jax"`` backend: pure functions over immutable ``jax.Array`` values.

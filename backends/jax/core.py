@@ -137,7 +137,8 @@ class CoreOps:
             x = x.value
         if not hasattr(x, "shape"):
             x = cv.convert(x)
-        return tuple(int(d) for d in x.shape)
+        # a symbolic size (a function traced by jax.export with a free batch) stays a symbol
+        return tuple(int(d) if isinstance(d, (int, np.integer)) else d for d in x.shape)
 
     def jax_functions(self):
         from .jax_functions import JaxFunctions

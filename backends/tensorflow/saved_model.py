@@ -1,4 +1,4 @@
-"""A TensorFlow SavedModel's endpoints and variables, for ``TFSMLayer``."""
+"""TensorFlow SavedModels: loading one's endpoints and variables (``TFSMLayer``), and writing one (``model.export``)."""
 
 import types
 
@@ -62,3 +62,46 @@ class LoadedSavedModel:
 class SavedModelOps:
     def load_saved_model(self, filepath, endpoints):
         return LoadedSavedModel(self, filepath, endpoints)
+
+    export_formats = {"tf_saved_model": "graph"}
+
+    def export_saved_model(self, filepath, endpoints, variables, collections, options):
+        options = dict(options)
+        save_options = options.pop("options", None)
+        for jax_only in ("is_static", "jax2tf_kwargs"):  # options of the JAX writer, meaningless here
+            options.pop(jax_only, None)
+        if options:
+            raise ValueError(
+                f"Unknown options for a SavedModel written from TensorFlow: {sorted(options)}. Accepted: options "
+                "(a tf.saved_model.SaveOptions)."
+            )
+        root = saved_model_root(variables, collections)
+        serving_default = None
+        for name, fn, signature in endpoints:
+            function = tf.function(fn, input_signature=tensor_specs(signature), autograph=False)
+            setattr(root, name, function)
+            if serving_default is None:
+                serving_default = function
+        tf.saved_model.save(root, filepath, signatures={"serving_default": serving_default}, options=save_options)
+
+
+def tensor_specs(signature):
+    """``tf.TensorSpec`` for each spec of an export signature (a list of structures of shape-and-dtype specs)."""
+    return tf.nest.map_structure(lambda s: tf.TensorSpec(tuple(s.shape), s.dtype), list(signature))
+
+
+def saved_model_root(variables, collections, handle=lambda v: v._handle):
+    """The object a SavedModel is written from: the variables (``handle(v)``: their ``tf.Variable``) tracked as
+    ``variables``, ``trainable_variables``, ``non_trainable_variables`` and one list per collection."""
+    root = tf.__internal__.tracking.AutoTrackable()  # unlike tf.Module, its ``variables`` can be set
+    tracked = {id(v): handle(v) for v in variables}
+    for group in collections.values():
+        for v in group:
+            tracked.setdefault(id(v), handle(v))
+    ordered = [tracked[id(v)] for v in variables]
+    root.variables = ordered
+    root.trainable_variables = [t for v, t in zip(variables, ordered) if v.trainable]
+    root.non_trainable_variables = [t for v, t in zip(variables, ordered) if not v.trainable]
+    for name, group in collections.items():
+        setattr(root, name, [tracked[id(v)] for v in group])
+    return root

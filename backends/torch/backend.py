@@ -14,6 +14,7 @@ from .abstract_eval import TorchAbstractEvalMixin
 from .control_flow import TorchControlFlowMixin
 from .core import TorchCoreMixin
 from .distribution import TorchDistributionMixin
+from .export import TorchExportOps
 from .fused import TorchFusedMixin
 from .linalg import TorchLinalgMixin
 from .math_ops import TorchMathMixin
@@ -49,6 +50,7 @@ class TorchBackend(
     TorchLinalgMixin,
     TorchSpectralMixin,
     TorchModuleWrappingMixin,
+    TorchExportOps,
     Backend,
 ):
     """highlevel's PyTorch backend: eager autograd, ``torch.compile`` for ``jit_compile=True``.

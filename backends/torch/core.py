@@ -102,7 +102,8 @@ class TorchCoreMixin:
 
     def shape(self, x):
         if isinstance(x, (torch.Tensor, np.ndarray, Variable)):
-            return tuple(int(d) for d in x.shape)
+            # a symbolic size (torch.export with a free batch) stays a SymInt: int() would fix it to the sample's
+            return tuple(d if isinstance(d, torch.SymInt) else int(d) for d in x.shape)
         return tuple(cv.convert(x).shape)
 
     def dtype(self, x):

@@ -302,6 +302,26 @@ class Model(Trainer, Layer):
 
         save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
 
+    def export(self, filepath, format="tf_saved_model", verbose=None, input_signature=None, **kwargs):
+        """Exports the model as an artifact for serving (see :func:`highlevel.export.export_model`).
+
+        Args:
+            filepath: where to write it (a directory for ``"tf_saved_model"``, a ``.pt2`` file for ``"torch"``).
+            format: ``"tf_saved_model"`` (load with ``tf.saved_model.load(path).serve(x)``), ``"onnx"``,
+                ``"torch"`` (``torch.export.load(path).module()(x)``) or ``"jax_export"`` (StableHLO,
+                ``jax.export.deserialize(data).call(x)``).
+            verbose: print where the artifact went (default True).
+            input_signature: the inputs' shapes and dtypes; the model's own, with a free batch size, when None.
+            **kwargs: options of the format's writer.
+
+        >>> import highlevel as hl
+        >>> callable(hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)]).export)
+        True
+        """
+        from highlevel.export import export_model
+
+        return export_model(self, filepath, format=format, verbose=verbose, input_signature=input_signature, **kwargs)
+
     def save_weights(self, filepath, overwrite=True, max_shard_size=None):
         """Saves only the weights, as safetensors (see :func:`highlevel.saving.save_weights`)."""
         from highlevel.saving import save_weights

@@ -51,11 +51,12 @@ def ndim_of(x):
 
 
 def shape_of(x):
-    """The static shape of ``x`` as a tuple (``None`` for unknown dimensions)."""
+    """The static shape of ``x`` as a tuple (``None`` for unknown dimensions, and for symbolic ones: a size that a
+    function traced with a free batch sees)."""
     shape = getattr(x, "shape", None)
     if shape is None:
         return np.shape(x)
-    return tuple(None if d is None else int(d) for d in shape)
+    return tuple(int(d) if isinstance(d, numbers.Integral) else None for d in shape)
 
 
 def is_int(value):

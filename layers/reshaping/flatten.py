@@ -1,6 +1,7 @@
 """Flattens every axis but the batch axis into one."""
 
 import math
+import numbers
 
 from highlevel import config as _config
 from highlevel import ops
@@ -39,9 +40,11 @@ class Flatten(Layer):
         if self.data_format == "channels_first" and rank > 2:
             inputs = ops.transpose(inputs, (0, *range(2, rank), 1))
         rest = shape[1:]
-        if any(d is None for d in rest):
-            return ops.reshape(inputs, (shape[0] if shape[0] is not None else -1, -1))
-        batch = shape[0] if shape[0] is not None else -1
+        # the batch size is -1 unless it is a plain int: inside a traced function (a TensorFlow graph, a JAX or
+        # torch export with a free batch) it is a tensor or a symbol that a reshape cannot take
+        batch = shape[0] if isinstance(shape[0], numbers.Integral) else -1
+        if not all(isinstance(d, numbers.Integral) for d in rest):
+            return ops.reshape(inputs, (batch, -1))
         return ops.reshape(inputs, (batch, math.prod(rest)))
 
     def compute_output_shape(self, input_shape):
