@@ -174,6 +174,7 @@ class _Flags:
     traceback_filtering = True
     max_epochs = None
     max_steps_per_epoch = None
+    check_numerics = False
 
 
 _flags = _Flags()
@@ -257,3 +258,30 @@ def max_steps_per_epoch():
 def set_max_steps_per_epoch(max_steps_per_epoch):
     """Caps the steps of every ``fit`` epoch; None removes the cap."""
     _flags.max_steps_per_epoch = _cap(max_steps_per_epoch, "max_steps_per_epoch")
+
+
+def check_numerics():
+    """Whether ``fit``, ``evaluate`` and ``predict`` refuse batches holding NaN or infinity (see
+    :func:`set_check_numerics`)."""
+    return _flags.check_numerics
+
+
+def set_check_numerics(enabled):
+    """Turns on (True) or off (False, the default) the check of every batch's inputs, targets and sample weights
+    for NaN and infinity.
+
+    When on, ``fit``, ``evaluate``, ``predict`` and the ``*_on_batch`` methods look at each batch's numpy arrays
+    before its step runs and raise a ValueError naming the array, the batch and how many values are not finite,
+    so that no update is made from them. The cost is one pass over the batch on the host. Keras has no such
+    switch (TensorFlow's ``tf.debugging.enable_check_numerics`` checks every op of the graph instead, and other
+    engines have nothing): there, a NaN in the data silently turns the weights into NaN.
+
+    >>> import highlevel as hl
+    >>> hl.config.set_check_numerics(True)
+    >>> hl.config.check_numerics()
+    True
+    >>> hl.config.set_check_numerics(False)
+    """
+    if not isinstance(enabled, bool):
+        raise ValueError(f"set_check_numerics takes True or False; received {enabled!r}.")
+    _flags.check_numerics = enabled

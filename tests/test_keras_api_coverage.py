@@ -62,21 +62,11 @@ OTHER_WORK = {
     "dtype_policies": "quantization dtype policies",
 }
 
-_SOON = "the rest of Keras's library (layers, losses, metrics, optimizers)"
 _QUANT = "quantization and LoRA"
 
 #: namespace -> {name: why it is not there yet}.
 NOT_YET = {
     "": {"Quantizer": _QUANT},
-    "layers": dict.fromkeys(
-        [
-            "AugMix",
-            "ContrastLimitedAdaptiveHistogramEqualization",
-            "RandAugment",
-            "RandomElasticTransform",
-        ],
-        _SOON,
-    ),
 }
 
 _LIST_KERAS = r"""

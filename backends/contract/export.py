@@ -13,7 +13,8 @@ and implements the matching methods; the defaults refuse, and the front end's me
 
 
 class ExportContract:
-    """Serving artifacts: a TensorFlow SavedModel, a JAX ``jax.export`` program, a ``torch.export`` program."""
+    """Serving artifacts: a TensorFlow SavedModel, a JAX ``jax.export`` program, a ``torch.export`` program, an ONNX
+    file."""
 
     #: format name (as ``model.export`` takes it) -> ``"graph"`` when the artifact is the engine's own traced
     #: program, ``"converted"`` when it goes through a converter (JAX to TensorFlow through ``jax2tf``)
@@ -43,3 +44,19 @@ class ExportContract:
         (``torch.export.Dim``); ``torch.export.load(path).module()(*args)`` runs it. ``options`` go to
         ``torch.export.export`` (``strict``, ``dynamic_shapes``, ...)."""
         raise NotImplementedError(f"The {self.name!r} engine does not write torch.export programs.")
+
+    def export_onnx(self, model, fn, filepath, input_specs, opset_version):
+        """Writes ``fn`` as an ONNX file with this engine's own converter (an engine that lists ``"onnx"`` in
+        :attr:`export_formats`).
+
+        Args:
+            model: the model ``fn`` calls (an engine that traces a module of its own registers it).
+            fn: a function of one tensor per input that returns a tuple of output tensors (inference mode).
+            filepath: where to write the ``.onnx`` file.
+            input_specs: one ``(name, shape, dtype)`` per input; ``None`` in a shape (the batch axis) stays open.
+            opset_version: the ONNX opset to write.
+
+        An engine without a converter leaves ``"onnx"`` out of :attr:`export_formats`: the front end then writes the
+        file from the model's layer graph itself (``highlevel.export.onnx_graph``), which needs no framework.
+        """
+        raise NotImplementedError(f"The {self.name!r} engine has no ONNX converter of its own.")

@@ -409,6 +409,8 @@ class _Recording:
 
 
 _active = threading.local()
+#: held while a step is being recorded (see compile_replay): recordings from several threads take turns
+_RECORDING_LOCK = threading.RLock()
 
 
 def wrap_backend_methods(rec):
@@ -463,7 +465,9 @@ def compile_replay(backend, fn, state_variables, engine, *, warn=True):
             input_slots.append(rec.new_slot(leaf) if isinstance(leaf, engine.tensor_types + (np.ndarray,)) else None)
         restore = engine.snapshot(state_variables)
         try:
-            with engine.patched(rec):
+            # One recording at a time in the process: a recording patches the engine's shared methods (and the
+            # native Tensor class), and two at once would restore each other's patches mid-recording.
+            with _RECORDING_LOCK, engine.patched(rec):
                 out = engine.run_eager(fn, args, kwargs)
                 out_t = rec.template(out, {})
         except NotReplayable as e:

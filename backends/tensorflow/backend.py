@@ -24,6 +24,7 @@ from .linalg import TensorFlowLinalgMixin
 from .math_ops import MathOps
 from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
+from .onnx_export import OnnxExportOps
 from .random import TensorFlowRandomOps
 from .reduce_ops import ReduceOps
 from .saved_model import SavedModelOps
@@ -61,6 +62,7 @@ class TensorFlowBackend(
     ScatterSegmentOps,
     TrainingOps,
     SavedModelOps,
+    OnnxExportOps,
     TensorFlowLinalgMixin,
     TensorFlowSpectralMixin,
     TensorFlowDataPipelineOps,

@@ -63,7 +63,7 @@ class SavedModelOps:
     def load_saved_model(self, filepath, endpoints):
         return LoadedSavedModel(self, filepath, endpoints)
 
-    export_formats = {"tf_saved_model": "graph"}
+    export_formats = {"tf_saved_model": "graph", "onnx": "converted"}
 
     def export_saved_model(self, filepath, endpoints, variables, collections, options):
         options = dict(options)

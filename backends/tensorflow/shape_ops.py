@@ -120,12 +120,10 @@ class ShapeOps:
     def split(self, x, indices_or_sections, axis=0):
         x = convert(x)
         axis = canonical_axis(axis, x.shape.rank)
-        if isinstance(indices_or_sections, (int, np.integer)) and x.shape[axis] is not None:
-            # Only the split axis must be known: the others may be dynamic (a batch inside tf.data.map).
-            return tf.split(x, int(indices_or_sections), axis=axis)
-        n = static_shape(x)[axis]
         if isinstance(indices_or_sections, (int, np.integer)):
             return tf.split(x, int(indices_or_sections), axis=axis)
+        # only the split axis needs a known size (the batch axis of a traced function may be open)
+        n = x.shape[axis] if x.shape[axis] is not None else static_shape(x)[axis]
         cuts = [0] + [int(i) for i in indices_or_sections] + [n]
         lead = (slice(None),) * axis
         # np.split slices x[a:b] between consecutive cuts, with Python slice semantics.

@@ -23,6 +23,7 @@ from .nn_more import TorchNNMoreMixin
 from .nn_ops import TorchNNMixin
 from .numpy_array import TorchNumpyArrayMixin
 from .numpy_math import TorchNumpyMathMixin
+from .onnx_export import TorchOnnxExportMixin
 from .random import TorchRandomMixin
 from .reduction_ops import TorchReductionMixin
 from .scatter_segment import TorchScatterSegmentMixin
@@ -45,6 +46,7 @@ class TorchBackend(
     TorchControlFlowMixin,
     TorchScatterSegmentMixin,
     TorchTrainingMixin,
+    TorchOnnxExportMixin,
     TorchFusedMixin,
     TorchDistributionMixin,
     TorchLinalgMixin,

@@ -34,7 +34,7 @@ class _Program(torch.nn.Module):
 
 
 class TorchExportOps:
-    export_formats = {"torch": "graph"}
+    export_formats = {"torch": "graph", "onnx": "graph"}
 
     def export_torch_program(self, filepath, fn, signature, variables, options):
         options = dict(options)

@@ -32,12 +32,14 @@ def _spatial_rank(x, name):
     return nd
 
 
+# Axes counted from the front: a traced program (torch.onnx) writes a negative axis of movedim into a Transpose
+# permutation, which ONNX refuses.
 def _to_channels_first(x, last):
-    return torch.movedim(x, -1, 1) if last else x
+    return torch.movedim(x, x.ndim - 1, 1) if last else x
 
 
 def _from_channels_first(y, last):
-    return torch.movedim(y, 1, -1) if last else y
+    return torch.movedim(y, 1, y.ndim - 1) if last else y
 
 
 def _same_pads(spatial, window, strides, dilation=None):

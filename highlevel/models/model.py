@@ -323,13 +323,15 @@ class Model(Trainer, Layer):
         return export_model(self, filepath, format=format, verbose=verbose, input_signature=input_signature, **kwargs)
 
     def save_weights(self, filepath, overwrite=True, max_shard_size=None):
-        """Saves only the weights, as safetensors (see :func:`highlevel.saving.save_weights`)."""
+        """Saves the weights: Keras's HDF5 layout for a ``.weights.h5`` name (with the optimizer's state, as Keras
+        does), safetensors otherwise (see :func:`highlevel.saving.save_weights`)."""
         from highlevel.saving import save_weights
 
         save_weights(self, filepath, overwrite=overwrite, max_shard_size=max_shard_size)
 
     def load_weights(self, filepath, skip_mismatch=False, **kwargs):
-        """Loads :meth:`save_weights`'s file; a shape mismatch names the layer, variable and both shapes."""
+        """Loads :meth:`save_weights`'s file or a Keras ``.weights.h5`` file (recognised by its content); a
+        mismatch names the variable's path and both shapes."""
         from highlevel.saving import load_weights
 
         load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)

@@ -1327,7 +1327,8 @@ def elastic_transform(
     x = _to_channels_last(images, data_format)
     if rank == 3:
         x = ops.expand_dims(x, 0)
-    batch, height, width, channels = tuple(x.shape)
+    _, height, width, channels = tuple(x.shape)
+    batch = ops.shape(x)[0]  # a tensor when the batch size is unknown while tracing (a tf.data map)
     in_dtype = ops.dtype(x)
     work = _float_work_dtype(in_dtype)
     taps = (6 * int(sigma_value)) | 1
@@ -1338,8 +1339,10 @@ def elastic_transform(
     field = ops.multiply(field, ops.cast(alpha, work))
     ys = ops.add(ops.take(field, 1, axis=3), _constant(np.arange(height).reshape(1, height, 1), work))
     xs = ops.add(ops.take(field, 0, axis=3), _constant(np.arange(width).reshape(1, 1, width), work))
-    flat = ops.reshape(ops.cast(x, work), (batch * height * width, channels))
-    base = ops.convert_to_tensor((np.arange(batch) * (height * width)).astype("int32").reshape(batch, 1, 1))
+    flat = ops.reshape(ops.cast(x, work), (-1, channels))
+    # Each image's first row in ``flat``: (0, h * w, 2 * h * w, ...), counted so an unknown batch size works.
+    first = ops.cumsum(ops.ones_like(ops.cast(x[:, :1, :1, 0], "int32")), axis=0)
+    base = ops.multiply(ops.subtract(first, 1), height * width)
     out = _interpolate(
         flat,
         [ys, xs],

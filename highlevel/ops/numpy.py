@@ -756,8 +756,36 @@ def squeeze(x, axis=None):
 
 def take(x, indices, axis=None):
     """Gathers entries at integer ``indices`` along ``axis`` (flattened when None); negative indices count from
-    the end."""
-    return _door.call("take", x, indices, axis=_args.axis(axis, _args.ndim_of(x), "take", allow_none=True))
+    the end.
+
+    Raises:
+        IndexError: when the indices are known now (eager) and one is out of ``[-size, size)``; engines differ
+            on such an index otherwise (NaN, an engine error), so none is let through. Under ``jax.jit`` or
+            ``tf.function`` the indices are not known and the engine's gather decides.
+    """
+    axis = _args.axis(axis, _args.ndim_of(x), "take", allow_none=True)
+    _check_take_range(x, indices, axis)
+    return _door.call("take", x, indices, axis=axis)
+
+
+def _check_take_range(x, indices, axis):
+    from highlevel.losses.host_values import concrete_value
+
+    shape = _args.shape_of(x)
+    size = int(np.prod(shape)) if axis is None and None not in shape else (None if axis is None else shape[axis])
+    if size is None or isinstance(indices, KerasTensor):
+        return
+    values = concrete_value(indices) if not isinstance(indices, (int, list, tuple)) else np.asarray(indices)
+    if values is None or values.size == 0 or values.dtype.kind not in "iu":
+        return
+    low, high = int(values.min()), int(values.max())
+    if low >= -size and high < size:
+        return
+    where = "the flattened input" if axis is None else f"axis {axis}"
+    raise IndexError(
+        f"take: indices must be in [-{size}, {size}) for {where} of shape {tuple(shape)}; received indices from "
+        f"{low} to {high}. Clip or remap the indices into that range."
+    )
 
 
 def take_along_axis(x, indices, axis=None):

@@ -1,5 +1,6 @@
-"""``highlevel.saving``: whole models in one archive, weights in safetensors, loaded safely; and Keras's
-serialization API (registration, ``serialize_keras_object``/``deserialize_keras_object``).
+"""``highlevel.saving``: whole models in one archive, weights in safetensors or in Keras's ``.weights.h5``
+layout, loaded safely; and Keras's serialization API (registration, ``serialize_keras_object``/
+``deserialize_keras_object``).
 
 >>> import highlevel as hl
 >>> callable(hl.saving.load_model), issubclass(hl.saving.InvalidFileError, ValueError)

@@ -20,6 +20,7 @@ True
 """
 
 import os
+import warnings
 
 import numpy as np
 
@@ -61,6 +62,9 @@ def _to_numpy(value):
 def _store_array(group, key, array):
     if array.dtype == np.int64 and array.ndim == 0 and "/optimizer/" in group.name + "/":
         array = array.astype(np.int32)  # Keras keeps an optimizer's counters (step count, growth steps) as int32
+    if array.dtype.name == "bfloat16":  # as Keras writes it: the raw 2-byte values, tagged
+        group.create_dataset(key, data=array.view("V2")).attrs["dtype"] = "bfloat16"
+        return
     if array.dtype.kind not in _NUMERIC_KINDS:
         raise TypeError(f"Cannot write {group.name}/{key}: its dtype {array.dtype} is not numeric.")
     group.create_dataset(key, data=array)
@@ -112,9 +116,21 @@ def _open(h5_path_or_file, where):
         raise InvalidFileError(f"{where} is not a readable HDF5 file (truncated or corrupt?): {e}") from None
 
 
-def _scan(h5py, group, prefix, found, where):
-    """Every dataset below ``group``, ``{path: dataset}``, after refusing links other than hard links."""
+MAX_DEPTH = 64
+MAX_ENTRIES = 200_000
+
+
+def _scan(h5py, group, prefix, found, where, counter=None):
+    """Every dataset below ``group``, ``{path: dataset}``, after refusing links other than hard links. Hard links
+    can make a group its own descendant, or reach one group by many paths: the depth and the number of entries
+    visited are bounded."""
+    counter = counter if counter is not None else [0]
+    if prefix.count("/") >= MAX_DEPTH:
+        raise UnsafeFileError(f"{where}: '{prefix}' is nested over {MAX_DEPTH} groups deep (a link cycle?).")
     for name in group:
+        counter[0] += 1
+        if counter[0] > MAX_ENTRIES:
+            raise UnsafeFileError(f"{where}: the file has over {MAX_ENTRIES} entries; a weights file has far fewer.")
         path = f"{prefix}/{name}" if prefix else name
         link = group.get(name, getlink=True)
         if isinstance(link, h5py.ExternalLink):
@@ -132,7 +148,7 @@ def _scan(h5py, group, prefix, found, where):
         except (KeyError, OSError, ValueError) as e:
             raise InvalidFileError(f"{where}: cannot read '{path}' (truncated or corrupt?): {e}") from None
         if isinstance(item, h5py.Group):
-            _scan(h5py, item, path, found, where)
+            _scan(h5py, item, path, found, where, counter)
         elif isinstance(item, h5py.Dataset):
             _check_dataset(h5py, item, path, where)
             found[path] = item
@@ -141,7 +157,11 @@ def _scan(h5py, group, prefix, found, where):
 
 
 def _is_bfloat16(ds):
-    return ds.dtype.kind == "V" and ds.dtype.itemsize == 2 and ds.attrs.get("dtype") in ("bfloat16", b"bfloat16")
+    if ds.dtype.kind != "V" or ds.dtype.itemsize != 2 or "dtype" not in ds.attrs:
+        return False
+    if ds.attrs.get_id("dtype").get_storage_size() > 64:  # read no attribute of unbounded size
+        return False
+    return ds.attrs["dtype"] in ("bfloat16", b"bfloat16")
 
 
 def _check_dataset(h5py, ds, path, where):
@@ -185,20 +205,48 @@ def _prepare_optimizer(obj, file_paths):
         optimizer.build(obj.trainable_variables)
 
 
-def _expected(obj, file_paths):
-    """``{dataset path: (target, shape)}`` where ``target`` is a Variable, or ``(layer, key)`` for a layer with
-    its own hooks."""
-    out, hooked = {}, {}
+def _expected(obj):
+    """``({dataset path: (target, shape)}, [optimizer vars groups])`` where ``target`` is a Variable, or
+    ``(layer, key)`` for a layer that keeps its state through its own ``save_own_variables``."""
+    out, optimizer_groups = {}, []
     for path, item, state in keras_h5_layout.entries(obj):
         vpath = _vars_path(path)
+        if keras_h5_layout._kind(item) == "optimizer":
+            optimizer_groups.append(vpath)
         if isinstance(state, dict):
-            hooked[vpath] = item
             for key, value in state.items():
                 out[f"{vpath}/{key}"] = ((item, key), tuple(_to_numpy(value).shape))
             continue
         for i, v in enumerate(state):
             out[f"{vpath}/{i}"] = (v, tuple(v.shape))
-    return out, hooked
+    return out, optimizer_groups
+
+
+def _in_group(path, group):
+    return path.rpartition("/")[0] == group
+
+
+def _match_optimizers(expected, datasets, optimizer_groups, where):
+    """Drops the optimizer state that cannot be loaded, as Keras does: all of it when the object has no
+    optimizer, and an optimizer's whole group (with a warning) when the file holds another number of variables
+    for it (another optimizer, or one that was not built)."""
+    if not optimizer_groups:
+        return expected, {p: d for p, d in datasets.items() if not p.startswith("optimizer/")}
+    for group in optimizer_groups:
+        ours = {p for p in expected if _in_group(p, group)}
+        theirs = {p for p in datasets if _in_group(p, group)}
+        if ours == theirs:
+            continue
+        if theirs:
+            warnings.warn(
+                f"{where}: the optimizer state in '{group}' was not loaded: the file holds {len(theirs)} "
+                f"variables and the optimizer has {len(ours)} (another optimizer, or one not yet built). "
+                "Training continues from the optimizer's current state.",
+                stacklevel=3,
+            )
+        expected = {p: e for p, e in expected.items() if p not in ours}
+        datasets = {p: d for p, d in datasets.items() if p not in theirs}
+    return expected, datasets
 
 
 def read_keras_h5(obj, h5_path_or_file, skip_mismatch=False):
@@ -219,15 +267,15 @@ def read_keras_h5(obj, h5_path_or_file, skip_mismatch=False):
     where = repr(os.fspath(h5_path_or_file)) if isinstance(h5_path_or_file, (str, os.PathLike)) else "the file"
     with _open(h5_path_or_file, where) as f:
         datasets = {}
-        _scan(h5py, f, "", datasets, where)
+        try:
+            _scan(h5py, f, "", datasets, where)
+        except (OSError, RuntimeError, KeyError) as e:
+            raise InvalidFileError(
+                f"{where}: the file's structure cannot be read (truncated or corrupt?): {e}"
+            ) from None
         _prepare_optimizer(obj, datasets)
-        expected, hooked = _expected(obj, datasets)
-        # A model without an optimizer ignores the file's optimizer state, and a file without one leaves the
-        # model's optimizer as it is, as in Keras.
-        if not any(p.startswith("optimizer/") for p in expected):
-            datasets = {p: d for p, d in datasets.items() if not p.startswith("optimizer/")}
-        if not any(p.startswith("optimizer/") for p in datasets):
-            expected = {p: e for p, e in expected.items() if not p.startswith("optimizer/")}
+        expected, optimizer_groups = _expected(obj)
+        expected, datasets = _match_optimizers(expected, datasets, optimizer_groups, where)
         missing = sorted(set(expected) - set(datasets))
         unexpected = sorted(set(datasets) - set(expected))
         wrong = [
@@ -250,10 +298,10 @@ def read_keras_h5(obj, h5_path_or_file, skip_mismatch=False):
         for p in sorted(set(expected) & set(datasets)):
             if tuple(datasets[p].shape) == expected[p][1]:
                 values[p] = _read_dataset(datasets[p], p, where)
-    _assign(expected, hooked, values)
+    _assign(expected, values)
 
 
-def _assign(expected, hooked, values):
+def _assign(expected, values):
     stores = {}
     for p, array in values.items():
         target, _ = expected[p]

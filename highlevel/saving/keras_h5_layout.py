@@ -225,7 +225,7 @@ def optimizer_state(optimizer, model=None):
 def entries(obj):
     """``[(path, object, state)]`` for every object Keras would write, in walk order: ``state`` is the list of
     the object's own variables (``vars/0``, ``vars/1``, ...), or the dict its own ``save_own_variables`` hook
-    fills for a layer that keeps its state its own way (see :func:`uses_own_hooks`)."""
+    fills for a layer that overrides it to keep its state its own way."""
     from .weights_io import _uses_own_hooks
 
     walked = []
@@ -241,10 +241,3 @@ def entries(obj):
             state = item._own_variables()
         out.append((path, item, state))
     return out
-
-
-def uses_own_hooks(obj):
-    """Whether ``obj`` saves its state through its own ``save_own_variables``/``load_own_variables``."""
-    from .weights_io import _uses_own_hooks
-
-    return _kind(obj) == "layer" and _uses_own_hooks(obj)

@@ -8,7 +8,9 @@ long as they use ``hl.ops`` and change state only through ``variable.assign``.
 """
 
 import contextlib
+import threading
 import warnings
+import weakref
 
 import numpy as np
 
@@ -21,10 +23,11 @@ from highlevel.layer import layer_walk_cache
 from highlevel.masking import get_keras_mask, set_keras_mask
 from highlevel.optimizers.optimizer import Optimizer
 
-from . import arguments
+from . import arguments, shape_buckets
 from .compile_utils import CompileLoss, CompileMetrics
 from .data_adapters import ArrayDataAdapter, EpochIterator, get_data_adapter
 from .data_adapters.utils import train_validation_split, unpack_x_y_sample_weight
+from .interrupts import deferred_interrupt
 from .stateless import StatelessTraining
 
 
@@ -416,6 +419,44 @@ class Trainer(StatelessTraining):
         if self._compiled and not getattr(self.optimizer, "built", False):
             self.optimizer.build(self.trainable_variables)
 
+    def _pads_predict_batches(self):
+        """Whether ``predict`` may pad a short batch (see :mod:`highlevel.trainers.shape_buckets`)."""
+        return self._buckets_batches("predict_step")
+
+    def _buckets_batches(self, step_name):
+        """Whether a short batch may be padded or split to bucket sizes: compiled steps, the default
+        ``step_name`` method, and no stateful layer (extra or split rows would move its state)."""
+        return (
+            not self.run_eagerly
+            and getattr(type(self), step_name) is getattr(Trainer, step_name)
+            and self._step_compiles()
+            and not any(getattr(layer, "stateful", False) for layer in self._flatten_layers())
+        )
+
+    def _check_host_batch(self, batch, where="fit", step=0):
+        """Refuses a batch whose host (numpy) arrays hold indices out of range (see
+        :mod:`highlevel.trainers.index_checks`) or, with ``hl.config.set_check_numerics(True)``, values that are
+        not finite (:mod:`highlevel.trainers.finite_checks`), before the step runs."""
+        from highlevel import config as _config
+
+        from . import index_checks
+
+        if _config.check_numerics():
+            from .finite_checks import check_finite
+
+            check_finite(unpack_x_y_sample_weight(batch), where, step)
+
+        compile_loss, compile_metrics = getattr(self, "_compile_loss", None), getattr(self, "_compile_metrics", None)
+        key = (id(compile_loss), id(compile_metrics), getattr(compile_loss, "built", False), self.built)
+        cached = self.__dict__.get("_host_batch_rules")
+        if cached is None or cached[0] != key:
+            rules = index_checks.target_rules(compile_loss, compile_metrics) + index_checks.input_rules(self)
+            cached = (key, rules)
+            self.__dict__["_host_batch_rules"] = cached
+        if cached[1]:
+            x, y, _ = unpack_x_y_sample_weight(batch)
+            index_checks.check_batch(cached[1], x, y)
+
     def _state_variables(self, with_optimizer=True, with_metrics=True):
         out, seen = [], set()
         groups = [self.variables]
@@ -460,8 +501,11 @@ class Trainer(StatelessTraining):
             )
 
         def run(data):
-            # A step cannot change the model's structure: its layer-tree walks are memoised.
-            with layer_walk_cache(), inference_scope():
+            # A step cannot change the model's structure: its layer-tree walks are memoised. Ctrl-C waits for the
+            # step's end (see highlevel.trainers.interrupts): the model keeps the weights of a whole step.
+            # One step of this model at a time: predict from one thread while another fits reads whole weights
+            # (never a JAX buffer that the training step has just donated).
+            with _step_lock(self), layer_walk_cache(), inference_scope(), deferred_interrupt():
                 out = step(data)
             # A compiled step may hand back its logs with the keys sorted (JAX flattens dicts by key): put them
             # back in the order the step made them (loss first), which evaluate()'s list follows.
@@ -784,7 +828,7 @@ class Trainer(StatelessTraining):
             for step, batch in enumerate(batches):
                 if step < skip and restore is None:
                     continue
-                batch = self._to_tensors(batch, host=host and train_function is not None)
+                raw, batch = batch, self._to_tensors(batch, host=host and train_function is not None)
                 if train_function is None:
                     if restore is not None:
                         from highlevel.random.host import host_rng
@@ -805,6 +849,7 @@ class Trainer(StatelessTraining):
                     logs = _pythonify(self.get_metrics_result())  # the epoch's logs if every batch is skipped
                 if step < skip:
                     continue
+                self._check_host_batch(raw, "fit", step)
                 if wants_begin:
                     callbacks.on_train_batch_begin(step)
                 logs = train_function(batch)
@@ -861,14 +906,20 @@ class Trainer(StatelessTraining):
         wants_logs = getattr(callbacks, "needs_test_batch_logs", True)
         wants_begin = getattr(callbacks, "needs_test_batch_begin", True)
         borrow = isinstance(adapter, ArrayDataAdapter)
-        for step, batch in enumerate(adapter.get_numpy_iterator()):
-            batch = self._to_tensors(batch, host=host and test_function is not None, borrow=borrow)
-            if test_function is None:
-                self._prepare(batch)
-                test_function = self._make_test_function(batch_logs=wants_logs)
-            if wants_begin:
-                callbacks.on_test_batch_begin(step)
-            logs = test_function(batch)
+        # A short batch runs as pieces of power-of-two sizes: few compiled programs (see shape_buckets).
+        split = borrow and self._buckets_batches("test_step")
+        for step, raw in enumerate(adapter.get_numpy_iterator()):
+            pieces = shape_buckets.split_batch(raw, adapter.batch_size) if split else [raw]
+            for i, piece in enumerate(pieces):
+                batch = self._to_tensors(piece, host=host and test_function is not None, borrow=borrow)
+                if test_function is None:
+                    self._prepare(batch)
+                    test_function = self._make_test_function(batch_logs=wants_logs)
+                if i == 0:
+                    self._check_host_batch(raw, "evaluate", step)
+                    if wants_begin:
+                        callbacks.on_test_batch_begin(step)
+                logs = test_function(batch)
             if wants_logs:
                 logs = _pythonify(logs)
                 callbacks.on_test_batch_end(step, logs)
@@ -899,16 +950,27 @@ class Trainer(StatelessTraining):
         # than its own time: see the README's benchmark section).
         hooks = getattr(callbacks, "needs_predict_batch_hooks", True)
         to_numpy, is_tensor = backend.to_numpy, backend.is_tensor
+        # A short batch is padded to a bucket of sizes, so that predicting many lengths reuses a few compiled
+        # programs (see highlevel.trainers.shape_buckets).
+        bucket_rows = borrow and self._pads_predict_batches()
         for step, batch in enumerate(adapter.get_numpy_iterator()):
-            batch = self._to_tensors(batch, host=host and predict_function is not None, borrow=borrow)
+            rows = None
+            if bucket_rows:
+                self._check_host_batch(batch, "predict", step)  # on the true rows, before padding
+                batch, rows = shape_buckets.pad_batch(batch, adapter.batch_size)
+            raw, batch = batch, self._to_tensors(batch, host=host and predict_function is not None, borrow=borrow)
             if predict_function is None:
                 if not self.built:
                     self(unpack_x_y_sample_weight(batch)[0], training=False)
                 predict_function = self._make_predict_function()
+            if not bucket_rows:
+                self._check_host_batch(raw, "predict", step)
             if hooks:
                 callbacks.on_predict_batch_begin(step)
             out = predict_function(batch)
             out = to_numpy(out) if is_tensor(out) else tree.map_structure(to_numpy, out)
+            if rows is not None:
+                out = shape_buckets.cut(out, rows, shape_buckets.bucket(rows, adapter.batch_size))
             outputs.append(out)
             if hooks:
                 callbacks.on_predict_batch_end(step, {"outputs": out})
@@ -931,8 +993,10 @@ class Trainer(StatelessTraining):
             if sample_weight is not None:
                 raise ValueError("Pass either class_weight or sample_weight to train_on_batch, not both.")
             sample_weight = utils.class_weight_to_sample_weight(utils.to_numpy_structure(y), class_weight)
-        batch = self._to_tensors(utils.pack_x_y_sample_weight(x, y, sample_weight))
+        raw = utils.pack_x_y_sample_weight(x, y, sample_weight)
+        batch = self._to_tensors(raw)
         self._prepare(batch)
+        self._check_host_batch(raw, "train_on_batch")
         self._sync_train_step_variables()
         self.reset_metrics()
         logs = _pythonify(self._make_train_function()(batch))
@@ -943,8 +1007,10 @@ class Trainer(StatelessTraining):
         self._assert_compiled("test_on_batch")
         from .data_adapters import utils
 
-        batch = self._to_tensors(utils.pack_x_y_sample_weight(x, y, sample_weight))
+        raw = utils.pack_x_y_sample_weight(x, y, sample_weight)
+        batch = self._to_tensors(raw)
         self._prepare(batch)
+        self._check_host_batch(raw, "test_on_batch")
         self.reset_metrics()
         logs = _pythonify(self._make_test_function()(batch))
         return _format_result(logs, return_dict)
@@ -955,6 +1021,7 @@ class Trainer(StatelessTraining):
         batch = self._to_tensors((x,))
         if not self.built:
             self(batch[0], training=False)
+        self._check_host_batch((x,), "predict_on_batch")
         return tree.map_structure(backend.to_numpy, self._make_predict_function()(batch))
 
     def get_compile_config(self):
@@ -983,6 +1050,22 @@ class Trainer(StatelessTraining):
         self.compile(**compile_io.compile_arguments(config, allowed_objects()))
         if self.built:
             self.optimizer.build(self.trainable_variables)
+
+
+_STEP_LOCKS = weakref.WeakKeyDictionary()
+_STEP_LOCKS_GUARD = threading.Lock()
+
+
+def _step_lock(model):
+    """The lock a model's compiled steps (train, test, predict) hold while they run, one per model."""
+    with _STEP_LOCKS_GUARD:
+        try:
+            lock = _STEP_LOCKS.get(model)
+            if lock is None:
+                lock = _STEP_LOCKS[model] = threading.RLock()
+        except TypeError:  # a model that cannot be weakly referenced or hashed: no lock
+            return contextlib.nullcontext()
+    return lock
 
 
 def _one_batch(name, args):

@@ -4,6 +4,7 @@ from highlevel import constraints, initializers, ops, regularizers
 from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
+from highlevel.losses.host_values import concrete_value
 
 
 def _check_positive_int(name, value):
@@ -85,6 +86,19 @@ class Embedding(Layer):
         )
         self.built = True
 
+    def _check_range(self, indices):
+        """Indices known now (eager) must lie in ``[0, input_dim)``: a negative one would wrap around silently."""
+        values = concrete_value(indices)
+        if values is None or values.size == 0:
+            return
+        low, high = int(values.min()), int(values.max())
+        if low < 0 or high >= self.input_dim:
+            raise IndexError(
+                f"Layer '{self.name}' (Embedding) has input_dim={self.input_dim}, so its indices must be in "
+                f"[0, {self.input_dim}); received indices from {low} to {high}. Map the data into that range, or "
+                "raise input_dim."
+            )
+
     def _indices(self, inputs):
         dtype = _dtypes.standardize_dtype(ops.dtype(inputs))
         if dtype in ("int32", "int64"):
@@ -97,7 +111,9 @@ class Embedding(Layer):
         return ops.cast(inputs, "int32")
 
     def call(self, inputs):
-        outputs = ops.take(self.embeddings, self._indices(inputs), axis=0)
+        indices = self._indices(inputs)
+        self._check_range(indices)
+        outputs = ops.take(self.embeddings, indices, axis=0)
         return ops.cast(outputs, self.compute_dtype)
 
     def compute_mask(self, inputs, mask=None):

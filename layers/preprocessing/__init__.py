@@ -1,8 +1,10 @@
 """preprocessing layers: feature rescaling and normalization (with ``adapt``)."""
 
+from .aug_mix import AugMix
 from .auto_contrast import AutoContrast
 from .category_encoding import CategoryEncoding
 from .center_crop import CenterCrop
+from .clahe import ContrastLimitedAdaptiveHistogramEqualization
 from .cut_mix import CutMix
 from .discretization import Discretization
 from .equalization import Equalization
@@ -14,11 +16,13 @@ from .mel_spectrogram import MelSpectrogram
 from .mix_up import MixUp
 from .normalization import Normalization
 from .pipeline import Pipeline
+from .rand_augment import RandAugment
 from .random_brightness import RandomBrightness
 from .random_color_degeneration import RandomColorDegeneration
 from .random_color_jitter import RandomColorJitter
 from .random_contrast import RandomContrast
 from .random_crop import RandomCrop
+from .random_elastic_transform import RandomElasticTransform
 from .random_erasing import RandomErasing
 from .random_flip import RandomFlip
 from .random_gaussian_blur import RandomGaussianBlur
@@ -72,12 +76,16 @@ __all__ = [
     "RandomColorJitter",
     "RandomGaussianBlur",
     "Equalization",
+    "ContrastLimitedAdaptiveHistogramEqualization",
     # geometric and mixing augmentation
     "RandomCrop",
     "Pipeline",
     "RandomErasing",
     "RandomShear",
     "RandomPerspective",
+    "RandomElasticTransform",
+    "RandAugment",
+    "AugMix",
     "MixUp",
     "CutMix",
     "MaxNumBoundingBoxes",

@@ -1,6 +1,6 @@
 """RandomRotation: rotates images by a random angle during training."""
 
-from highlevel import ops
+from highlevel import ops, random
 
 from ._boxes import affine_boxes
 from ._image_base import (
@@ -82,6 +82,25 @@ class RandomRotation(BaseRandomImageLayer):
             fill_value=self.fill_value,
             data_format=self.data_format,
         )
+
+    def get_random_transformation(self, images, training=True, seed=None):
+        """``{"angle": (batch,) in degrees, "image_height", "image_width"}`` (Keras's keys) drawn from ``seed``
+        (default: the layer's generator); None at inference."""
+        if not training:
+            return None
+        seed = self.seed_generator if seed is None else seed
+        shape = ops.shape(images)
+        batch = shape[0] if len(shape) == 4 else 1
+        height, width = spatial_size(shape if len(shape) == 4 else (1, *shape), self.data_format)
+        angle = random.uniform((batch,), self.lower * 360.0, self.upper * 360.0, dtype="float32", seed=seed)
+        return {"angle": angle, "image_height": height, "image_width": width}
+
+    def transform_images(self, images, transformation, training=True):
+        """A rank-4 batch rotated by ``transformation["angle"]``; unchanged for None or at inference."""
+        if not training or transformation is None:
+            return images
+        out = self._apply(images, ops.cast(transformation["angle"], "float32"))
+        return ops.cast(out, ops.dtype(images))
 
     def _box_mover(self, angle):
         def move(boxes, height, width):

@@ -1,6 +1,6 @@
 """RandomTranslation: shifts images by a random offset during training."""
 
-from highlevel import ops
+from highlevel import ops, random
 
 from ._boxes import shift_and_scale
 from ._image_base import (
@@ -93,6 +93,29 @@ class RandomTranslation(BaseRandomImageLayer):
             fill_value=self.fill_value,
             data_format=self.data_format,
         )
+
+    def get_random_transformation(self, images, training=True, seed=None):
+        """``{"translations": (batch, 2) of (dx, dy) in pixels, "input_shape"}`` (Keras's layout) drawn from
+        ``seed`` (default: the layer's generator); None at inference."""
+        if not training:
+            return None
+        seed = self.seed_generator if seed is None else seed
+        shape = ops.shape(images)
+        batch = shape[0] if len(shape) == 4 else 1
+        height, width = spatial_size(shape if len(shape) == 4 else (1, *shape), self.data_format)
+        # Same draw order as Keras: the height offsets, then the width offsets.
+        dy = random.uniform((batch, 1), self.height_lower, self.height_upper, dtype="float32", seed=seed)
+        dx = random.uniform((batch, 1), self.width_lower, self.width_upper, dtype="float32", seed=seed)
+        translations = ops.concatenate([ops.multiply(dx, float(width)), ops.multiply(dy, float(height))], axis=1)
+        return {"translations": translations, "input_shape": shape}
+
+    def transform_images(self, images, transformation, training=True):
+        """A rank-4 batch moved by ``transformation["translations"]``; unchanged for None or at inference."""
+        if not training or transformation is None:
+            return images
+        shift = ops.cast(transformation["translations"], "float32")
+        out = self._apply(images, (shift[:, 0:1], shift[:, 1:2]))
+        return ops.cast(out, ops.dtype(images))
 
     def _box_mover(self, shifts):
         dx, dy = (ops.reshape(v, (-1,)) for v in shifts)

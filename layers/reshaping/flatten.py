@@ -40,12 +40,15 @@ class Flatten(Layer):
         if self.data_format == "channels_first" and rank > 2:
             inputs = ops.transpose(inputs, (0, *range(2, rank), 1))
         rest = shape[1:]
-        # the batch size is -1 unless it is a plain int: inside a traced function (a TensorFlow graph, a JAX or
-        # torch export with a free batch) it is a tensor or a symbol that a reshape cannot take
+        # The batch size is -1 unless it is a plain int: inside a traced function (a TensorFlow graph, a JAX or
+        # torch export with a free batch) it is a tensor or a symbol that a reshape cannot take.
         batch = shape[0] if isinstance(shape[0], numbers.Integral) else -1
         if not all(isinstance(d, numbers.Integral) for d in rest):
             return ops.reshape(inputs, (batch, -1))
-        return ops.reshape(inputs, (batch, math.prod(rest)))
+        size = math.prod(rest)
+        # -1 also when the rest determines it: a tracer that reads sizes as Python ints (torch.onnx) would otherwise
+        # write the traced batch size into the program as a constant.
+        return ops.reshape(inputs, (-1 if size else batch, size))
 
     def compute_output_shape(self, input_shape):
         input_shape = tuple(input_shape)

@@ -67,6 +67,10 @@ class Reshape(Layer):
         shape = tuple(ops.shape(inputs))
         resolved = _resolve(shape[1:], self.target_shape)
         resolved = tuple(-1 if d is None else d for d in resolved)
+        if -1 not in resolved and math.prod(resolved):
+            # The batch size follows from the rest: -1 keeps it open in a traced or exported program (a size read
+            # from the shape would be a constant there).
+            return ops.reshape(inputs, (-1,) + resolved)
         batch = shape[0] if shape[0] is not None else -1
         if batch == -1 and -1 in resolved:
             raise ValueError(

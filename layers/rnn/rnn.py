@@ -187,15 +187,21 @@ class RNN(Layer):
         if _is_nested(mask):
             mask = mask[0] if mask else None
         batch = ops.shape(sequences)[0]
+        follow = False
         if initial_state is None:
-            initial_state = (
-                tree.map_structure(lambda v: v.value, self.states)
-                if self.stateful and self.states is not None
-                else self.get_initial_state(batch)
-            )
+            if self.stateful and self.states is not None:
+                initial_state = tree.map_structure(lambda v: v.value, self.states)
+            else:
+                # Inside a traced program (a TensorFlow graph, torch.onnx) the batch size is a tensor, or a number
+                # the trace would keep as a constant: the states are made for one row and take the batch size
+                # from the sequences (_follow_batch).
+                follow = True
+                initial_state = self.get_initial_state(batch if isinstance(batch, int) else 1)
         initial_state = list(initial_state) if _is_nested(initial_state) else [initial_state]
         dtype = self.compute_dtype
         initial_state = tree.map_structure(lambda s: ops.cast(ops.convert_to_tensor(s), dtype), initial_state)
+        if follow:
+            initial_state = tree.map_structure(lambda s: _follow_batch(s, sequences), initial_state)
         self._check_initial_state(initial_state)
 
         self._prepare_dropout_masks(self.cell, batch, ops.shape(sequences)[-1], dtype, training)
@@ -269,7 +275,7 @@ class RNN(Layer):
             states, ys = ops.scan(step, initial_state, xs, unroll=unroll)
             last = ys[-1]
         else:
-            zero_out = self._zero_output(ops.shape(sequences)[0])
+            zero_out = _follow_batch(self._zero_output(1), sequences)
             zero_output = self.zero_output_for_mask
 
             def step(carry, inputs):
@@ -342,3 +348,13 @@ class RNN(Layer):
         config = dict(config)
         cell = deserialize(config.pop("cell"), custom_objects=custom_objects)
         return cls(cell, **config)
+
+
+def _follow_batch(state, sequences):
+    """``state``'s first row repeated once per row of ``sequences`` (an initial state's rows are all alike), the
+    count taken from the tensor, not read as a number: a traced program keeps its batch size open."""
+    rows = ops.zeros_like(sequences[:, 0])
+    if len(rows.shape) > 1:
+        rows = ops.sum(rows, axis=tuple(range(1, len(rows.shape))))
+    rows = ops.reshape(ops.cast(rows, state.dtype), (-1,) + (1,) * (len(state.shape) - 1))
+    return state[:1] + rows

@@ -38,11 +38,12 @@ def _layout_only(api):
         ),
         "nested": lambda: seq((4,), seq((4,), layers.Dense(3), layers.PReLU()), layers.Dense(1)),
         "conv_lstm": lambda: seq((3, 6, 6, 1), layers.ConvLSTM2D(2, 3)),
+        "bfloat16": lambda: seq((3,), layers.Dense(4, dtype="bfloat16"), layers.Dense(2, dtype="float16")),
     }
 
 
 #: Architectures whose layout alone (paths and shapes) is compared: ``build_layout_only(api, name)``.
-LAYOUT_ONLY = ("bidirectional", "stacked_cells", "wrappers", "convolutions", "nested", "conv_lstm")
+LAYOUT_ONLY = ("bidirectional", "stacked_cells", "wrappers", "convolutions", "nested", "conv_lstm", "bfloat16")
 
 
 def build_layout_only(api, name):

@@ -81,7 +81,8 @@ def test_layout_matches_the_file_keras_writes(backend, keras_files, name):
 
 @pytest.mark.parametrize("name", models.LAYOUT_ONLY)
 def test_more_layouts_match_keras(backend, keras_files, name):
-    """Wrappers (Bidirectional, TimeDistributed), stacked cells, nested models, more convolutions."""
+    """Wrappers (Bidirectional, TimeDistributed), stacked cells, nested models, more convolutions, bfloat16 and
+    float16 weights (bfloat16 is stored as Keras stores it: raw 2-byte values tagged ``dtype="bfloat16"``)."""
     _, folder = keras_files
     model = models.build_layout_only(hl, name)
     ours = {p: a.shape for p, a in _hl_state(model).items()}
@@ -344,3 +345,87 @@ def test_not_hdf5_is_refused(backend):
     model = _mlp()
     with pytest.raises(InvalidFileError, match="not an HDF5 file"):
         keras_h5.read_keras_h5(model, io.BytesIO(b"not an hdf5 file at all"))
+
+
+def test_another_optimizer_state_is_skipped_with_a_warning(backend, tmp_path):
+    """As in Keras: the model's weights load, the optimizer's state stays, and a warning says why."""
+    source = models.build(hl, "mlp_sgd")
+    x, y = models.data("mlp")
+    source.train_on_batch(x, y)
+    source.save_weights(tmp_path / "w.weights.h5")
+    model = models.build(hl, "mlp")  # Adam
+    model.train_on_batch(x, y)
+    with pytest.warns(UserWarning, match=r"'optimizer/vars' was not loaded: the file holds 6 variables"):
+        model.load_weights(tmp_path / "w.weights.h5")
+    np.testing.assert_array_equal(model.predict(x, verbose=0), source.predict(x, verbose=0))
+    uncompiled = hl.Sequential([hl.Input((4,)), hl.layers.Dense(5, activation="relu"), hl.layers.Dense(2)])
+    uncompiled.load_weights(tmp_path / "w.weights.h5")  # no optimizer: its state in the file is not needed
+    np.testing.assert_array_equal(uncompiled.predict(x, verbose=0), source.predict(x, verbose=0))
+
+
+def test_an_unbuilt_optimizer_is_built_to_take_the_state(backend, tmp_path):
+    source = models.build(hl, "mlp")
+    x, y = models.data("mlp")
+    for _ in range(3):
+        source.train_on_batch(x, y)
+    source.save_weights(tmp_path / "w.weights.h5")
+    model = models.build(hl, "mlp")
+    model.load_weights(tmp_path / "w.weights.h5")
+    assert int(hl.ops.convert_to_numpy(model.optimizer.iterations)) == 3
+    source.train_on_batch(x, y)
+    model.train_on_batch(x, y)
+    np.testing.assert_allclose(model.predict(x, verbose=0), source.predict(x, verbose=0), atol=1e-6)
+
+
+def test_hard_link_cycles_and_fan_outs_are_bounded(backend, tmp_path):
+    path = tmp_path / "w.weights.h5"
+    model = _valid_file(path)
+    _edit(path, lambda f: f["layers/dense"].__setitem__("loop", f["layers"]))  # a group inside itself
+    with pytest.raises(UnsafeFileError, match="groups deep"):
+        model.load_weights(path)
+    _valid_file(path)
+
+    def fan_out(f):
+        # 20 levels, each reaching the next by two paths: a million routes to one dataset.
+        f.create_group("g0")
+        for i in range(1, 21):
+            f.create_group(f"g{i}")
+            f[f"g{i - 1}"]["a"] = f[f"g{i}"]
+            f[f"g{i - 1}"]["b"] = f[f"g{i}"]
+        f["g20"]["x"] = np.zeros(1, "float32")
+
+    _edit(path, fan_out)
+    with pytest.raises(UnsafeFileError, match="entries"):
+        model.load_weights(path)
+
+
+@hl.saving.register_keras_serializable(package="h5_tests")
+class Scaled(hl.layers.Layer):
+    """Keeps its state its own way: one array under its own key, as a Keras layer overriding the hooks does."""
+
+    def build(self, input_shape):
+        self.scale = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="scale")
+
+    def call(self, x):
+        return x * self.scale
+
+    def save_own_variables(self, store):
+        store["scale"] = self.scale.numpy()
+
+    def load_own_variables(self, store):
+        self.scale.assign(store["scale"])
+
+
+def test_a_layer_with_its_own_hooks_keeps_its_keys(backend, tmp_path):
+    def build():
+        return hl.Sequential([hl.Input((3,)), Scaled(), hl.layers.Dense(2)])
+
+    model = build()
+    model.layers[0].scale.assign(np.array([1.0, 2.0, 3.0], "float32"))
+    model.save_weights(tmp_path / "w.weights.h5")
+    with h5py.File(tmp_path / "w.weights.h5", "r") as f:
+        np.testing.assert_array_equal(f["layers/scaled/vars/scale"][()], [1.0, 2.0, 3.0])
+    fresh = build()
+    fresh.load_weights(tmp_path / "w.weights.h5")
+    x = np.ones((2, 3), "float32")
+    np.testing.assert_array_equal(fresh.predict(x, verbose=0), model.predict(x, verbose=0))

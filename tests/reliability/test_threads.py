@@ -1,0 +1,41 @@
+"""Threads: two models trained at once end as if trained alone, an unrelated model predicts correctly meanwhile,
+and predicting with a model while another thread fits it is safe, on every backend. The cases of
+:mod:`tests.reliability.thread_harness` run in a subprocess, bounded in time."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+import highlevel as hl
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_threads_train_and_predict_as_if_alone(backend):
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.reliability.thread_harness"],
+        cwd=_ROOT,
+        env=dict(os.environ, HIGHLEVEL_BACKEND=backend.name),
+        capture_output=True,
+        text=True,
+        timeout=500,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["pair"]["held"], result
+    assert result["predictions"]["held"] and result["predictions"]["count"] > 0, result
+    assert result["same_model"]["held"] and result["same_model"]["predictions"] > 0, result
+
+
+def test_compiled_steps_of_one_model_share_a_lock(backend):
+    from highlevel.trainers.trainer import _step_lock
+
+    model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    other = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    assert _step_lock(model) is _step_lock(model)
+    assert _step_lock(model) is not _step_lock(other)
+    with _step_lock(model):  # re-entrant: a step may run another of the same model (a callback's predict)
+        assert np.isfinite(model.predict(np.ones((2, 2), "float32"), verbose=0)).all()
