@@ -69,9 +69,12 @@ BASES = {"Initializer", "Regularizer", "Constraint", "Loss", "Metric", "Optimize
 #: Layers whose range arguments Keras writes in their normalised form (``factor=0.1`` as ``[-0.1, 0.1]``), which
 #: highlevel reads as the same range: only the class is compared.
 NORMALISED = {
+    "AugMix",
     "CutMix",
+    "RandAugment",
     "RandomBrightness",
     "RandomContrast",
+    "RandomElasticTransform",
     "RandomErasing",
     "RandomGaussianBlur",
     "RandomInvert",
