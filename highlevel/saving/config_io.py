@@ -77,14 +77,14 @@ def check_config_tree(config, custom_objects, safe_mode=True, where="config"):
                 raise InvalidFileError(f"Malformed object reference at {at}: class_name={name!r}, module={module!r}.")
             if name == _FUNCTION_REF:
                 _check_function_ref(node, at, custom_objects, safe_mode)
-            elif name in custom_objects:
-                user = custom_objects[name]
-                allowed = getattr(user, "__module__", None)
+            elif name in custom_objects or _registered_class(node, custom_objects) is not None:
                 # Keras finds a registered class by its registered name ("package>Name"), whatever module the
                 # saving program defined it in (often its __main__): that name, registered here, is the allowance.
-                registered = node.get("registered_name")
-                by_registration = isinstance(registered, str) and ">" in registered
-                by_registration = by_registration and custom_objects.get(registered) is user
+                # It also tells apart two registered classes of the same name from different packages.
+                registered_class = _registered_class(node, custom_objects)
+                user = registered_class if registered_class is not None else custom_objects[name]
+                allowed = getattr(user, "__module__", None)
+                by_registration = registered_class is not None
                 if module is not None and module != allowed and not _is_own_module(module) and not by_registration:
                     raise UnsafeFileError(
                         f"The config at {at} names {name!r} from module {module!r}, but the allowed {name!r} "
@@ -101,6 +101,14 @@ def check_config_tree(config, custom_objects, safe_mode=True, where="config"):
                     "@hl.saving.register_serializable(), or load inside hl.saving.custom_object_scope(...)."
                 )
         stack.extend((v, f"{at}.{k}", depth + 1) for k, v in node.items())
+
+
+def _registered_class(node, custom_objects):
+    """The class ``node``'s registered name (``"package>Name"``) stands for here, or None."""
+    registered = node.get("registered_name")
+    if isinstance(registered, str) and ">" in registered:
+        return custom_objects.get(registered)
+    return None
 
 
 def _check_function_ref(node, at, custom_objects, safe_mode):
@@ -163,7 +171,8 @@ def deserialize_model(config, custom_objects=None, safe_mode=True):
 
     every = _own_classes()
     every.update(objects)
-    cls = every[config["class_name"]]
+    # The registered name ("package>Name") first: two registered classes may share a class name.
+    cls = _registered_class(config, objects) or every[config["class_name"]]
     if not (isinstance(cls, type) and issubclass(cls, Layer)):
         raise InvalidFileError(f"The model config names {config['class_name']!r}, which is not a layer or model.")
     with lambda_layer.safe_mode_scope(safe_mode):
