@@ -390,15 +390,25 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
             )
         keras_h5.read_keras_h5(model, path, skip_mismatch=skip_mismatch)
         return
-    if found != "safetensors":
-        what = "a zip archive (a whole-model file: load it with load_model)" if found == "zip" else "neither"
+    if found == "zip":
         raise InvalidFileError(
-            f"{path!r} is not a weights file: it holds {what}, where a weights file is HDF5 (Keras's "
-            f".weights.h5) or safetensors (starts with {head[:8]!r}). Pass the file save_weights wrote."
+            f"{path!r} is not a weights file: it holds a zip archive (a whole-model file: load it with "
+            "load_model), where a weights file is HDF5 (Keras's .weights.h5) or safetensors. Pass the file "
+            "save_weights wrote."
         )
     with open(path, "rb") as f:
         data = f.read()
-    tensors, own = weights_io.split_own(safetensors_io.loads(data, where=repr(path)))
+    try:
+        # Not HDF5: read as safetensors, whose reader bounds what a header claims (a hostile size is unsafe).
+        loaded = safetensors_io.loads(data, where=repr(path))
+    except InvalidFileError as err:
+        if found == "safetensors":
+            raise
+        raise InvalidFileError(
+            f"{path!r} is not a weights file: it is neither HDF5 (Keras's .weights.h5) nor safetensors (it starts "
+            f"with {head[:8]!r}; {err}). Pass the file save_weights wrote."
+        ) from None
+    tensors, own = weights_io.split_own(loaded)
     groups = weights_io.split_keys(tensors)
     if set(groups) - {"model"}:
         raise InvalidFileError(f"{path!r} is not a weights file of model.save_weights.")
