@@ -47,7 +47,7 @@ def rebuild_on(model, engine):
     from highlevel.saving import load_model
 
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "model.keras")
+        path = os.path.join(tmp, "model.hl.zip")  # highlevel's own archive: every class it has
         try:
             model.save(path)
             with config.backend_scope(engine):

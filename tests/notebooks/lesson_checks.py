@@ -296,8 +296,36 @@ def lesson_07(ns, c):
     c.that(c.figure("gap_accuracy", ns["gap_accuracy"]) < cnn_accuracy, "global pooling should cost accuracy")
 
 
+def lesson_08(ns, c):
+    c.fell(ns["history"].history["loss"], 0.2, "the training loss")
+    c.at_least(c.figure("test_accuracy", ns["test_accuracy"]), 0.9, "the trained model's test accuracy")
+    c.equal(ns["members"], ["config.json", "metadata.json", "model.weights.h5"], "the .keras archive's members")
+    config = ns["config"]
+    c.equal((config["module"], config["class_name"]), ("keras", "Sequential"), "the model class in config.json")
+    c.that(all(layer["module"] == "keras.layers" for layer in config["config"]["layers"]),
+           "every layer should be named by its Keras module ('module': 'keras.layers')")
+    # "at the level of float32 rounding, and every predicted digit is the same" (three times)
+    for key in ("keras_difference", "backend_difference", "onnx_difference"):
+        c.at_most(c.figure(key, ns[key]), 1e-5, key)
+    c.equal(ns["same_answers"], 1.0, "the share of digits Keras predicts as we do")
+    c.that(ns["other_backend"] != ns["trained_on"], "the model should move to another backend")
+    c.equal(ns["moved_iterations"], ns["original_iterations"], "the optimizer's step count after the move")
+    c.that(ns["original_iterations"] > 0, "the optimizer should have taken steps")
+    more = ns["more"].history["loss"]
+    c.that(more[-1] < more[0], f"training should go on on the other backend (loss {more})")
+    c.at_least(ns["moved_accuracy"], 0.9, "the accuracy after 3 more epochs on the other backend")
+    c.equal(tuple(ns["one_image"].shape), (1, 10), "the ONNX file's answer for one image (an open batch size)")
+    # Solutions.
+    c.at_most(c.figure("weights_difference", ns["weights_difference"]), 1e-5, "Keras's load_weights difference")
+    paths = list(ns["datasets"])
+    c.that(any(p.startswith("layers/dense/vars") for p in paths) and any(p.startswith("optimizer/vars") for p in paths),
+           f"the weights file should hold layers/dense/vars/... and optimizer/vars/...: {paths}")
+    c.figure("predict_ms", 1e3 * ns["predict_s"])
+    c.figure("onnx_ms", 1e3 * ns["onnx_s"])
+
+
 LESSONS = {"01": lesson_01, "02": lesson_02, "03": lesson_03, "04": lesson_04, "05": lesson_05, "06": lesson_06,
-           "07": lesson_07}
+           "07": lesson_07, "08": lesson_08}
 
 
 def check(name, namespace):

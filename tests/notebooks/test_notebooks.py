@@ -26,10 +26,11 @@ importing the framework and compiling steps); the full matrix takes about 4 minu
   eagerly on arrays outside ``fit``.
 * **04** is about the native engine and switches itself to it; it runs once, under the **last** backend of
   the matrix (TensorFlow by default), which tests that switch.
-* **01, 02, 05, 06** run once, on the **first** backend of the matrix (native by default): they use built-in
-  layers and the stock ``fit`` loop, whose agreement across engines the conformance suite proves, and 05 runs
-  all four engines inside itself with ``hl.config.backend_scope`` (it skips when one of the four frameworks is
-  missing; ``CI=true`` turns a missing one into an error).
+* **01, 02, 05, 06, 08** run once, on the **first** backend of the matrix (native by default): they use built-in
+  layers and the stock ``fit`` loop, whose agreement across engines the conformance suite proves; 05 runs
+  all four engines inside itself with ``hl.config.backend_scope``, and 08 moves its model to torch (to JAX when
+  it trained on torch). They skip when a framework they need is missing; ``CI=true`` turns a missing one into
+  an error.
 
 ``HIGHLEVEL_TEST_BACKENDS`` narrows the matrix as for the other tests; ``HIGHLEVEL_NOTEBOOK_MATRIX=full`` runs
 every notebook on every backend of the matrix. Notebooks are stored without outputs, and that is checked too.
@@ -66,7 +67,7 @@ FIGURES_MARK = "LESSON-FIGURES "
 
 # The backends each notebook runs on (the module docstring says why): "every", "first" or "last" of the matrix.
 RUNS_ON = {"01": "first", "02": "first", "03": "every", "04": "last", "05": "first", "06": "first",
-           "07": "every"}
+           "07": "every", "08": "first"}
 
 
 def _cases():
@@ -110,7 +111,7 @@ def _figures(cell):
 
 
 def test_every_lesson_is_present_and_linked_from_the_readme():
-    assert len(NAMES) == 7, NAMES
+    assert len(NAMES) == 8, NAMES
     assert sorted(RUNS_ON) == sorted(name[:2] for name in NAMES), "RUNS_ON must name every notebook"
     readme = (NOTEBOOKS / "README.md").read_text(encoding="utf-8")
     unlinked = [name for name in NAMES if f"]({name})" not in readme]
@@ -137,6 +138,8 @@ def test_notebook_is_stored_without_outputs(name):
 def test_notebook_runs_and_its_claims_hold(name, engine, tmp_path, monkeypatch):
     ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
     needed = ("native", "jax", "torch", "tensorflow") if name.startswith("05_") else (engine,)
+    if name.startswith("08_"):  # it moves the model to torch (or, trained on torch, to jax)
+        needed = (engine, "jax" if engine == "torch" else "torch")
     missing = [b for b in needed if b not in hl.backends.installed()]
     if missing and not ci:
         pytest.skip(f"{name} on {engine} needs backends that are not installed: {missing}")
