@@ -17,7 +17,7 @@ import highlevel as hl
 from .keras_oracle import KINDS, inputs, models
 
 ORACLE = os.path.join(os.path.dirname(__file__), "keras_oracle.py")
-KERAS_BACKENDS = ("torch", "jax")
+KERAS_BACKENDS = ("torch", "jax", "tensorflow")  # real Keras on each of its backends
 
 needs_h5py = pytest.mark.skipif(importlib.util.find_spec("h5py") is None, reason="h5py is not installed")
 needs_keras = pytest.mark.skipif(

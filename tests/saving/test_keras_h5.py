@@ -19,7 +19,7 @@ h5py = pytest.importorskip("h5py")
 pytest.importorskip("keras")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-KERAS_BACKENDS = ("torch", "jax")
+KERAS_BACKENDS = ("torch", "jax", "tensorflow")  # real Keras on each of its backends
 ATOL = 2e-5
 _WRITTEN = {}
 
@@ -53,9 +53,26 @@ def _datasets(source):
     return out
 
 
-def _assert_same_state(ours, theirs, what):
+def _keras_steps_embeddings_its_own_way(keras_backend, ours):
+    """The paths whose values after a training step real Keras on TensorFlow computes differently from Keras on
+    JAX and PyTorch (and from highlevel on every engine): an Embedding's table and its Adam slots. Its gradient
+    there is a tf.IndexedSlices and Keras's TensorFlow optimizer updates its rows sparsely; three Adam steps on
+    the same model and data leave the used rows up to 0.05 apart between Keras's own TensorFlow and JAX backends.
+    highlevel follows the dense update of Keras's JAX and PyTorch backends; these paths are checked against
+    those."""
+    table = "layers/embedding/vars/0"
+    if keras_backend != "tensorflow" or table not in ours:
+        return set()
+    shape = np.shape(ours[table])
+    return {table} | {p for p in ours if p.startswith("optimizer/") and np.shape(ours[p]) == shape}
+
+
+def _assert_same_state(ours, theirs, what, keras_backend=None):
     assert sorted(ours) == sorted(theirs), f"{what}: paths differ: {sorted(set(ours) ^ set(theirs))}"
+    differ_in_keras = _keras_steps_embeddings_its_own_way(keras_backend, ours)
     for path in ours:
+        if path in differ_in_keras:
+            continue
         a, b = np.asarray(ours[path], "float64"), np.asarray(theirs[path], "float64")
         assert a.shape == b.shape, f"{what}: {path} has shape {a.shape}, Keras {b.shape}"
         np.testing.assert_allclose(a, b, atol=ATOL, rtol=ATOL, err_msg=f"{what}: {path}")
@@ -109,7 +126,7 @@ def test_keras_file_loads_and_trains_on(backend, keras_files, name):
     assert int(hl.ops.convert_to_numpy(model.optimizer.iterations)) == 1  # the step count came along
     model.train_on_batch(x, y)
     expected = _datasets(folder / f"{name}.step.weights.h5")
-    _assert_same_state(_hl_state(model), expected, f"{name}, one step after Keras ({keras_backend})")
+    _assert_same_state(_hl_state(model), expected, f"{name}, one step after Keras ({keras_backend})", keras_backend)
 
 
 def test_highlevel_files_load_in_keras(keras_files, tmp_path):
@@ -141,7 +158,7 @@ def test_highlevel_files_load_in_keras(keras_files, tmp_path):
         np.testing.assert_allclose(
             np.load(folder / f"{arch}.from_hl.predictions.npy"), prediction, atol=ATOL, rtol=ATOL, err_msg=what
         )
-        _assert_same_state(state, _datasets(folder / f"{arch}.from_hl.step.weights.h5"), what)
+        _assert_same_state(state, _datasets(folder / f"{arch}.from_hl.step.weights.h5"), what, keras_backend)
 
 
 # ------------------------------------------------------------------ the file format by name and content
