@@ -45,13 +45,14 @@ class LayerNormalization(Layer):
         epsilon=1e-3,
         center=True,
         scale=True,
-        rms_scaling=False,
         beta_initializer="zeros",
         gamma_initializer="ones",
         beta_regularizer=None,
         gamma_regularizer=None,
         beta_constraint=None,
         gamma_constraint=None,
+        *,
+        rms_scaling=False,
         **kwargs,
     ):
         super().__init__(**kwargs)
