@@ -26,6 +26,21 @@ def test_compute_mask_takes_previous_mask_by_name(backend):
     np.testing.assert_allclose(out[0, 2], out[0, 1])  # the masked step repeats the previous output
 
 
+@pytest.mark.parametrize("name", ["Layer", "MultiHeadAttention", "GroupQueryAttention"])
+def test_compute_mask_argument_is_named_as_in_keras(name):
+    keras = keras_module()
+    ours = list(inspect.signature(getattr(hl.layers, name).compute_mask).parameters)
+    theirs = list(inspect.signature(getattr(keras.layers, name).compute_mask).parameters)
+    assert ours == theirs == ["self", "inputs", "previous_mask"]
+
+
+def test_attention_keeps_the_query_mask_given_by_name(backend):
+    query_mask = hl.ops.convert_to_tensor(np.array([[True, False]]))
+    layer = hl.layers.MultiHeadAttention(2, 2)
+    got = layer.compute_mask([hl.ops.ones((1, 2, 4))] * 2, previous_mask=[query_mask, None])
+    np.testing.assert_array_equal(hl.ops.convert_to_numpy(got), [[True, False]])
+
+
 class _ShiftedInTraining(hl.layers.Dense):
     """A Dense subclass that hands ``training`` to ``Dense.call`` (as a Keras subclass may)."""
 
