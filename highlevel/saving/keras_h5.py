@@ -265,6 +265,25 @@ def read_keras_h5(obj, h5_path_or_file, skip_mismatch=False):
     """
     h5py = _h5py()
     where = repr(os.fspath(h5_path_or_file)) if isinstance(h5_path_or_file, (str, os.PathLike)) else "the file"
+    try:
+        values, expected = _read_values(h5py, obj, h5_path_or_file, where, skip_mismatch)
+    except (InvalidFileError, UnsafeFileError):
+        raise
+    except _CORRUPT_FILE_ERRORS as e:
+        # A damaged file makes h5py fail in many ways (a name that is not UTF-8, a bad B-tree, a truncated chunk...):
+        # each is this file's fault, said as such, and nothing was assigned yet.
+        raise InvalidFileError(
+            f"{where}: the file cannot be read (damaged or truncated?): {type(e).__name__}: {e}"
+        ) from None
+    _assign(expected, values)
+
+
+# What h5py raises on a damaged file (checked by the fuzzing suite).
+_CORRUPT_FILE_ERRORS = (OSError, RuntimeError, KeyError, ValueError, TypeError, IndexError, OverflowError, SystemError)
+
+
+def _read_values(h5py, obj, h5_path_or_file, where, skip_mismatch):
+    """``(values, expected)``: the arrays to assign, read and checked against ``obj`` (see :func:`read_keras_h5`)."""
     with _open(h5_path_or_file, where) as f:
         datasets = {}
         try:
@@ -298,7 +317,7 @@ def read_keras_h5(obj, h5_path_or_file, skip_mismatch=False):
         for p in sorted(set(expected) & set(datasets)):
             if tuple(datasets[p].shape) == expected[p][1]:
                 values[p] = _read_dataset(datasets[p], p, where)
-    _assign(expected, values)
+    return values, expected
 
 
 def _assign(expected, values):

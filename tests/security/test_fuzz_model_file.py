@@ -1,5 +1,6 @@
 """Random byte mutations of a valid model file: loading succeeds or raises the library's error."""
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -70,5 +71,41 @@ def test_mutated_keras_archives_fail_cleanly(tmp_path_factory, data):
     with hl.config.backend_scope("native"):
         try:
             hl.saving.load_model(path)
+        except (InvalidFileError, UnsafeFileError):
+            pass
+
+
+def _valid_h5_bytes(folder):
+    if "h5" not in _CACHE:
+        with hl.config.backend_scope("native"):
+            model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(3, name="fuzz_dense"), hl.layers.Dense(1)])
+            model.compile(optimizer="adam", loss="mse")
+            model.train_on_batch(
+                np.array([[1.0, 2.0]], "float32"), np.array([[1.0]], "float32")
+            )  # the optimizer's state goes in the file too
+            model.save_weights(folder / "valid.weights.h5")  # Keras's HDF5 layout, uncompressed: edits reach h5py
+        _CACHE["h5"] = (folder / "valid.weights.h5").read_bytes()
+    return _CACHE["h5"]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(st.data())
+def test_mutated_weights_h5_files_fail_cleanly(tmp_path_factory, data):
+    pytest.importorskip("h5py")
+    folder = tmp_path_factory.getbasetemp()
+    original = bytearray(_valid_h5_bytes(folder))
+    edits = data.draw(
+        st.lists(st.tuples(st.integers(0, len(original) - 1), st.integers(0, 255)), min_size=1, max_size=4)
+    )
+    for i, b in edits:
+        original[i] = b
+    cut = data.draw(st.one_of(st.none(), st.integers(0, len(original))))
+    path = folder / "fuzz.weights.h5"
+    path.write_bytes(bytes(original if cut is None else original[:cut]))
+    with hl.config.backend_scope("native"):
+        model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(3, name="fuzz_dense"), hl.layers.Dense(1)])
+        model.compile(optimizer="adam", loss="mse")
+        try:
+            model.load_weights(path)
         except (InvalidFileError, UnsafeFileError):
             pass
