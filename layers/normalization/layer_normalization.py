@@ -21,11 +21,11 @@ class LayerNormalization(Layer):
         epsilon: small float added to the variance.
         center: whether to add the learned offset ``beta``.
         scale: whether to multiply by the learned scale ``gamma``.
-        rms_scaling: deprecated Keras option kept for compatibility: when True, ``center`` is ignored
-            and the input is scaled by ``gamma / sqrt(variance + epsilon)`` without subtracting the mean.
         beta_initializer, gamma_initializer: initializers of ``beta`` (zeros) and ``gamma`` (ones).
         beta_regularizer, gamma_regularizer: optional regularizers.
         beta_constraint, gamma_constraint: optional constraints.
+        rms_scaling: keyword only; a deprecated Keras option kept for compatibility: when True, ``center`` is ignored
+            and the input is scaled by ``gamma / sqrt(variance + epsilon)`` without subtracting the mean.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: any, the normalized axes of known size. Output shape: the input's shape.
