@@ -217,10 +217,44 @@ class JaxLayer(Layer):
         return outputs[0] if len(outputs) == 1 else outputs
 
     def get_config(self):
-        raise NotImplementedError(
-            f"{type(self).__name__} '{self.name}' holds Python functions, which a saved model cannot name: save its "
-            "weights with model.save_weights(...) and build the model again in code to load them."
+        """The layer's config: ``call_fn`` and ``init_fn`` by their registered names, ``seed`` and
+        ``native_serialization_platforms``. Initial ``params``/``state`` given as values are not part of it (as in
+        Keras): the saved weights carry them.
+
+        Raises:
+            NotImplementedError: a function is not registered with ``hl.saving.register_keras_serializable``, so
+                a saved model could not name it.
+        """
+        from highlevel import saving
+
+        for arg, fn in (("call_fn", self.call_fn), ("init_fn", self.init_fn)):
+            if fn is not None and saving.get_registered_object(saving.get_registered_name(fn)) is not fn:
+                raise NotImplementedError(
+                    f"{type(self).__name__} '{self.name}': its `{arg}` {fn!r} is not registered, so a saved model "
+                    "cannot name it. Decorate the function with @hl.saving.register_keras_serializable(), or save "
+                    "the weights with model.save_weights(...) and build the model again in code to load them."
+                )
+        config = super().get_config()
+        platforms = self.jax2tf_native_serialization_platforms
+        config.update(
+            {
+                "call_fn": saving.serialize_keras_object(self.call_fn),
+                "init_fn": None if self.init_fn is None else saving.serialize_keras_object(self.init_fn),
+                "seed": self.seed,
+                "native_serialization_platforms": None if platforms is None else list(platforms),
+            }
         )
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        from highlevel import saving
+
+        config = dict(config)
+        for arg in ("call_fn", "init_fn"):
+            if isinstance(config.get(arg), dict):
+                config[arg] = saving.deserialize_keras_object(config[arg])
+        return cls(**config)
 
 
 class FlaxLayer(JaxLayer):
@@ -278,6 +312,12 @@ class FlaxLayer(JaxLayer):
 
         params, state = self._from_variables(variables) if variables is not None else (None, None)
         super().__init__(call_fn, init_fn=init_fn, params=params, state=state, **kwargs)
+
+    def get_config(self):
+        raise NotImplementedError(
+            f"{type(self).__name__} '{self.name}' holds a Flax module, which a saved model cannot name: save its "
+            "weights with model.save_weights(...) and build the model again in code to load them."
+        )
 
     @staticmethod
     def _to_variables(params, state):

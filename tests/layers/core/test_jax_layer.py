@@ -194,3 +194,34 @@ def test_native_serialization_platforms_are_checked(jax_engine):
     model = hl.Sequential([hl.Input((4,)), a, b])
     with pytest.raises(ValueError, match="different `native_serialization_platforms`"):
         model.export("unused", format="tf_saved_model", verbose=False)
+
+
+def _registered_linear_fns():
+    import jax
+
+    @hl.saving.register_keras_serializable(package="test_jax_layer")
+    def linear_init(rng, inputs):
+        return {"w": jax.random.normal(rng, (inputs.shape[-1], 1))}
+
+    @hl.saving.register_keras_serializable(package="test_jax_layer")
+    def linear_call(params, inputs):
+        return inputs @ params["w"]
+
+    return linear_init, linear_call
+
+
+def test_config_with_registered_functions_saves_and_loads(jax_engine, tmp_path):
+    linear_init, linear_call = _registered_linear_fns()
+    layer = hl.layers.JaxLayer(linear_call, init_fn=linear_init, seed=2, native_serialization_platforms=["cpu"])
+    model = hl.Sequential([hl.Input((4,)), layer])
+    config = layer.get_config()
+    assert config["native_serialization_platforms"] == ["cpu"] and config["seed"] == 2
+    model.set_weights([np.arange(4, dtype="float32").reshape(4, 1)])  # not what the seed would make again
+    model.save(tmp_path / "m.keras")
+    loaded = hl.models.load_model(tmp_path / "m.keras")
+    want = X[:5] @ np.arange(4, dtype="float32").reshape(4, 1)
+    np.testing.assert_allclose(loaded.predict(X[:5], verbose=0), want, rtol=1e-5, atol=1e-5)
+    assert loaded.layers[-1].jax2tf_native_serialization_platforms == ("cpu",)
+    # an unregistered function cannot be named in a config: the error says how to fix it
+    with pytest.raises(NotImplementedError, match="register_keras_serializable"):
+        hl.layers.JaxLayer(lambda inputs: inputs).get_config()
