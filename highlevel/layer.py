@@ -501,6 +501,7 @@ class Layer:
         regularizer=None,
         constraint=None,
         aggregation="none",
+        overwrite_with_gradient=False,
         name=None,
     ):
         """Creates a weight of this layer and tracks it.
@@ -515,7 +516,16 @@ class Layer:
                 (False for weights the layer uses in float32, such as normalization statistics).
             regularizer: a regularizer whose penalty is added to ``losses``.
             constraint: a projection applied by optimizers after each update.
+            aggregation: how a distributed strategy combines the replicas' values (stored on the variable).
+            overwrite_with_gradient: when True, an optimizer step sets the weight to its gradient instead of
+                updating it (Keras's mechanism for float8 scaling factors computed in a custom gradient).
             name: the variable's name; its ``path`` is ``"<layer name>/<name>"``.
+
+        >>> import highlevel as hl
+        >>> layer = hl.layers.Layer()
+        >>> scale = layer.add_weight(shape=(), initializer="ones", overwrite_with_gradient=True, name="scale")
+        >>> scale.overwrite_with_gradient, scale.path
+        (True, 'layer/scale')
         """
         from highlevel import constraints, initializers, regularizers
 
@@ -532,11 +542,20 @@ class Layer:
             initializer = "glorot_uniform" if _dtypes.is_float_dtype(dtype) else "zeros"
         init = initializers.get(initializer)
         name = name or f"variable_{len(self._own_weights)}"
-        var = Variable(init, shape=shape, dtype=dtype, trainable=trainable, name=name, backend=current_backend())
+        var = Variable(
+            init,
+            shape=shape,
+            dtype=dtype,
+            trainable=trainable,
+            aggregation=aggregation,
+            name=name,
+            backend=current_backend(),
+        )
         scope = current_name_scope() or getattr(self, "_scope_path", "")
         var.path = f"{scope}/{self.name}/{name}" if scope else f"{self.name}/{name}"
         var.regularizer = regularizers.get(regularizer)
         var.constraint = constraints.get(constraint)
+        var.overwrite_with_gradient = overwrite_with_gradient
         self._own_weights.append(var)
         if not autocast:
             self._no_autocast.add(id(var))
@@ -868,9 +887,10 @@ class Layer:
         out = self.compute_output_spec(inputs)
         return tree.map_structure(lambda t: t.shape, out)
 
-    def compute_mask(self, inputs, mask=None):
-        """The mask of the output: passed through when ``supports_masking``, else None."""
-        return mask if self.supports_masking else None
+    def compute_mask(self, inputs, previous_mask=None):
+        """The mask of the output: ``previous_mask`` (the input's) passed through when ``supports_masking``,
+        else None. Subclasses may name the second argument ``mask``; the framework passes it by position."""
+        return previous_mask if self.supports_masking else None
 
     # ------------------------------------------------------- saving hooks
     def get_build_config(self):

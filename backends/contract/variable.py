@@ -152,6 +152,7 @@ class Variable:
         "autocast",
         "aggregation",
         "synchronization",
+        "_overwrite_with_gradient",
         "__weakref__",
     )
     __array_priority__ = 100  # numpy defers binary operators to ours
@@ -235,6 +236,22 @@ class Variable:
     @property
     def backend(self):
         return self._backend
+
+    @property
+    def overwrite_with_gradient(self):
+        """Whether an optimizer step replaces this variable's value with its gradient instead of applying an
+        update rule (no learning rate, clipping or weight decay), as Keras does for float8 scaling factors
+        whose new values are computed as their "gradients". Default False."""
+        return getattr(self, "_overwrite_with_gradient", False)
+
+    @overwrite_with_gradient.setter
+    def overwrite_with_gradient(self, value):
+        if not isinstance(value, bool):
+            raise TypeError(
+                f"`overwrite_with_gradient` must be a bool; received {value!r} of type {type(value).__name__}. "
+                "Pass True or False."
+            )
+        self._overwrite_with_gradient = value
 
     @property
     def handle(self):

@@ -139,6 +139,27 @@ class ExportArchive:
         self._collections[name] = variables
 
     # -------------------------------------------------------------- writing
+    def _serialization_platforms(self):
+        """The platforms that the tracked layers' ``native_serialization_platforms`` ask for, or None.
+
+        Raises:
+            ValueError: two layers ask for different platforms.
+        """
+        found = {}
+        for resource in self._tracked:
+            for layer in resource._flatten_layers():
+                platforms = getattr(layer, "jax2tf_native_serialization_platforms", None)
+                if platforms is not None:
+                    found.setdefault(tuple(platforms), layer.name)
+        if len(found) > 1:
+            described = "; ".join(f"{name!r}: {list(p)}" for p, name in found.items())
+            raise ValueError(
+                "The layers being exported ask for different `native_serialization_platforms` "
+                f"({described}), but the SavedModel is compiled once for the whole model. Give them the same "
+                "platforms, or pass jax2tf_kwargs={'native_serialization_platforms': [...]} to the export."
+            )
+        return next(iter(found), None)
+
     def write_out(self, filepath, options=None, verbose=True, **kwargs):
         """Writes the archive as a TensorFlow SavedModel directory at ``filepath``.
 
@@ -150,6 +171,13 @@ class ExportArchive:
         require_engine(self._backend, "tf_saved_model", "A TensorFlow SavedModel")
         endpoints = [(name, fn, sig) for name, (fn, sig) in self._endpoints.items()]
         engine_options = dict(kwargs)
+        platforms = self._serialization_platforms()
+        if platforms is not None:
+            # JaxLayer(native_serialization_platforms=...): the platforms a SavedModel written through jax2tf
+            # compiles for, unless the caller's jax2tf_kwargs name them (an engine writing directly ignores them).
+            jax2tf_kwargs = dict(engine_options.get("jax2tf_kwargs") or {})
+            jax2tf_kwargs.setdefault("native_serialization_platforms", platforms)
+            engine_options["jax2tf_kwargs"] = jax2tf_kwargs
         if options is not None:
             engine_options["options"] = options
         self._backend.export_saved_model(str(filepath), endpoints, self.variables, self._collections, engine_options)

@@ -149,6 +149,21 @@ class Sequential(Model):
         set_keras_mask(x, mask)  # the compiled loss and metrics count only what the mask keeps
         return x
 
+    def compute_output_spec(self, inputs, training=None, mask=None):
+        """KerasTensors describing the output for symbolic ``inputs`` (the layers run symbolically in order).
+
+        Args:
+            inputs: a KerasTensor (or a structure the first layer takes).
+            training: passed on to the layers' ``call`` (``Dropout`` and the like).
+            mask: the input's mask, passed to the first layer that takes one.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.layers.Dense(4), hl.layers.Dropout(0.5), hl.layers.Dense(2)])
+        >>> model.compute_output_spec(hl.KerasTensor((None, 3)), training=True).shape
+        (None, 2)
+        """
+        return super().compute_output_spec(inputs, training=training, mask=mask)
+
     def get_config(self):
         from highlevel import layers as layers_module
 

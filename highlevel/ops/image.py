@@ -1258,6 +1258,8 @@ def elastic_transform(
     fill_value=0.0,
     seed=None,
     data_format=None,
+    *,
+    max_sigma=None,
 ):
     """Deforms images by a random smooth displacement field (elastic distortion, Simard et al. 2003).
 
@@ -1270,13 +1272,18 @@ def elastic_transform(
     Args:
         images: a 3D image or a 4D batch, channels last (or first with ``data_format``).
         alpha: the strength of the displacement, in pixels per unit of the blurred field.
-        sigma: the standard deviation of the blur (the smoothness of the field), a positive number.
+        sigma: the standard deviation of the blur (the smoothness of the field), a positive number, or a scalar
+            tensor (it may be traced, in a compiled step or a ``tf.data`` map, when ``max_sigma`` is given).
         interpolation: ``"bilinear"`` (default) or ``"nearest"``.
         fill_mode: what points outside the image read: ``"reflect"`` (default), ``"constant"``, ``"nearest"``,
             ``"wrap"`` or ``"mirror"`` (see :func:`map_coordinates`).
         fill_value: the value of points outside with ``fill_mode="constant"``.
         seed: an int, a :class:`highlevel.random.SeedGenerator`, or None (the global generator).
         data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured default.
+        max_sigma: not in Keras: a number bounding ``sigma`` when ``sigma`` is a traced tensor, whose value is
+            unknown while the program is built. The blur window's size (``6 * int(sigma) | 1`` taps) must be fixed
+            then, so it is sized for ``max_sigma``; the Gaussian weights still follow ``sigma``. Ignored when
+            ``sigma`` has a value.
 
     Returns:
         The deformed images, same shape and dtype (integer images are rounded).
@@ -1293,14 +1300,30 @@ def elastic_transform(
     data_format = _args.data_format(data_format, op)
     images = _as_image_tensor(images)
     shape = _check_images(images)
-    try:
-        sigma_value = float(ops.convert_to_numpy(sigma)) if ops.is_tensor(sigma) else float(sigma)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"{op}: `sigma` must be a number (it sets the size of the blur); received sigma={sigma!r}."
-        ) from None
-    if not sigma_value > 0:
+    from highlevel.losses.host_values import concrete_value
+
+    if ops.is_tensor(sigma):
+        known = concrete_value(sigma)  # None while traced
+        sigma_value = None if known is None else float(np.asarray(known))
+    else:
+        try:
+            sigma_value = float(sigma)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"{op}: `sigma` must be a number or a scalar tensor (it sets the size of the blur); received "
+                f"sigma={sigma!r}."
+            ) from None
+    if sigma_value is None:
+        if isinstance(max_sigma, bool) or not isinstance(max_sigma, (int, float)) or not max_sigma > 0:
+            raise ValueError(
+                f"{op}: `sigma` is a traced tensor, so the size of the blur window cannot be read from it; pass "
+                f"max_sigma=<a positive number bounding sigma> to size the window. Received max_sigma={max_sigma!r}."
+            )
+        window_sigma = float(max_sigma)
+    elif not sigma_value > 0:
         raise ValueError(f"{op}: `sigma` must be > 0; received sigma={sigma!r}.")
+    else:
+        window_sigma = sigma_value
     from highlevel.keras_tensor import any_symbolic
 
     if any_symbolic((images,), {}):
@@ -1317,6 +1340,7 @@ def elastic_transform(
                 "fill_value": fill_value,
                 "seed": seed,
                 "data_format": data_format,
+                "max_sigma": max_sigma,
             },
             shape,
             ops.dtype(images),
@@ -1331,10 +1355,11 @@ def elastic_transform(
     batch = ops.shape(x)[0]  # a tensor when the batch size is unknown while tracing (a tf.data map)
     in_dtype = ops.dtype(x)
     work = _float_work_dtype(in_dtype)
-    taps = (6 * int(sigma_value)) | 1
+    taps = (6 * int(window_sigma)) | 1
     noise = hl_random.normal((batch, height, width, 2), dtype=work, seed=seed)
+    blur_sigma = sigma_value if sigma_value is not None else sigma
     field = _blur(
-        ops.multiply(noise, ops.cast(sigma, work)), (taps, taps), (sigma_value, sigma_value), "channels_last", 2
+        ops.multiply(noise, ops.cast(sigma, work)), (taps, taps), (blur_sigma, blur_sigma), "channels_last", 2
     )
     field = ops.multiply(field, ops.cast(alpha, work))
     ys = ops.add(ops.take(field, 1, axis=3), _constant(np.arange(height).reshape(1, height, 1), work))

@@ -61,12 +61,12 @@ class Adadelta(Optimizer):
         self.rho = float(check_number("rho", rho, 0.0, 1.0))
         self.epsilon = float(check_number("epsilon", epsilon, 0.0))
 
-    def build(self, variables):
+    def build(self, var_list):
         if self.built:
             return
-        super().build(variables)
-        self._accumulated_grads = [self.add_variable_from_reference(v, "accumulated_grad") for v in variables]
-        self._accumulated_delta_vars = [self.add_variable_from_reference(v, "accumulated_delta_var") for v in variables]
+        super().build(var_list)
+        self._accumulated_grads = [self.add_variable_from_reference(v, "accumulated_grad") for v in var_list]
+        self._accumulated_delta_vars = [self.add_variable_from_reference(v, "accumulated_delta_var") for v in var_list]
 
     def update_step(self, gradient, variable, learning_rate):
         lr = ops.cast(learning_rate, variable.dtype)

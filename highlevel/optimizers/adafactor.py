@@ -73,12 +73,12 @@ class Adafactor(Optimizer):
         self.clip_threshold = float(check_number("clip_threshold", clip_threshold, 0.0, low_open=True))
         self.relative_step = bool(relative_step)
 
-    def build(self, variables):
+    def build(self, var_list):
         if self.built:
             return
-        super().build(variables)
+        super().build(var_list)
         self._r, self._c, self._v = [], [], []
-        for var in variables:
+        for var in var_list:
             shape = tuple(var.shape)
             if len(shape) >= 2:
                 # Factor over the last two axes: r drops the last one, c the second-to-last one.

@@ -60,14 +60,12 @@ class Adagrad(Optimizer):
         )
         self.epsilon = float(check_number("epsilon", epsilon, 0.0))
 
-    def build(self, variables):
+    def build(self, var_list):
         if self.built:
             return
-        super().build(variables)
+        super().build(var_list)
         init = initializers.Constant(self.initial_accumulator_value)
-        self._accumulators_sq = [
-            self.add_variable_from_reference(v, "accumulator", initializer=init) for v in variables
-        ]
+        self._accumulators_sq = [self.add_variable_from_reference(v, "accumulator", initializer=init) for v in var_list]
 
     def update_step(self, gradient, variable, learning_rate):
         lr = ops.cast(learning_rate, variable.dtype)

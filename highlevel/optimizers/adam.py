@@ -74,14 +74,14 @@ class Adam(Optimizer):
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
         self.amsgrad = bool(amsgrad)
 
-    def build(self, variables):
+    def build(self, var_list):
         if self.built:
             return
-        super().build(variables)
-        self.momentums = [self.add_variable_from_reference(v, "momentum") for v in variables]
-        self.velocities = [self.add_variable_from_reference(v, "velocity") for v in variables]
+        super().build(var_list)
+        self.momentums = [self.add_variable_from_reference(v, "momentum") for v in var_list]
+        self.velocities = [self.add_variable_from_reference(v, "velocity") for v in var_list]
         self.velocity_hats = (
-            [self.add_variable_from_reference(v, "velocity_hat") for v in variables] if self.amsgrad else []
+            [self.add_variable_from_reference(v, "velocity_hat") for v in var_list] if self.amsgrad else []
         )
 
     def _bias_corrected_rate(self, learning_rate, dtype):

@@ -83,13 +83,13 @@ class Ftrl(Optimizer):
         )
         self.beta = float(check_number("beta", beta))
 
-    def build(self, variables):
+    def build(self, var_list):
         if self.built:
             return
-        super().build(variables)
+        super().build(var_list)
         start = initializers.Constant(self.initial_accumulator_value)
-        self._accumulators = [self.add_variable_from_reference(v, "accumulator", initializer=start) for v in variables]
-        self._linears = [self.add_variable_from_reference(v, "linear") for v in variables]
+        self._accumulators = [self.add_variable_from_reference(v, "accumulator", initializer=start) for v in var_list]
+        self._linears = [self.add_variable_from_reference(v, "linear") for v in var_list]
 
     def update_step(self, gradient, variable, learning_rate):
         lr = ops.cast(learning_rate, variable.dtype)

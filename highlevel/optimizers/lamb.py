@@ -63,12 +63,12 @@ class Lamb(Optimizer):
         self.beta_2 = float(check_number("beta_2", beta_2, 0.0, 1.0, high_open=True))
         self.epsilon = float(check_number("epsilon", epsilon, low=0.0))
 
-    def build(self, variables):
+    def build(self, var_list):
         if self.built:
             return
-        super().build(variables)
-        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in variables]
-        self._velocities = [self.add_variable_from_reference(v, "velocity") for v in variables]
+        super().build(var_list)
+        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in var_list]
+        self._velocities = [self.add_variable_from_reference(v, "velocity") for v in var_list]
 
     def update_step(self, gradient, variable, learning_rate):
         dtype = variable.dtype

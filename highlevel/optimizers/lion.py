@@ -63,11 +63,11 @@ class Lion(Optimizer):
         self.beta_1 = float(check_number("beta_1", beta_1, 0.0, 1.0, low_open=True))
         self.beta_2 = float(check_number("beta_2", beta_2, 0.0, 1.0))
 
-    def build(self, variables):
+    def build(self, var_list):
         if self.built:
             return
-        super().build(variables)
-        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in variables]
+        super().build(var_list)
+        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in var_list]
 
     def update_step(self, gradient, variable, learning_rate):
         lr = ops.cast(learning_rate, variable.dtype)

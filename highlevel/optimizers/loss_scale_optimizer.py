@@ -127,20 +127,20 @@ class LossScaleOptimizer(Optimizer):
         self.inner_optimizer.exclude_from_weight_decay(var_list, var_names)
 
     # ----------------------------------------------------------------- state
-    def build(self, variables):
-        """Creates the scale and growth counter, and builds the inner optimizer for ``variables``."""
+    def build(self, var_list):
+        """Creates the scale and growth counter, and builds the inner optimizer for ``var_list``."""
         if self.built:
             return
         from highlevel import initializers
 
-        variables = list(variables)
+        var_list = list(var_list)
         self.step_counter = self.add_variable((), initializer="zeros", dtype="int64", name="step_counter")
         self.dynamic_scale = self.add_variable(
             (), initializer=initializers.Constant(self.initial_scale), dtype="float32", name="dynamic_scale"
         )
         if not self.inner_optimizer.built:
-            self.inner_optimizer.build(variables)
-        self._trainable_variables = variables
+            self.inner_optimizer.build(var_list)
+        self._trainable_variables = var_list
         self.built = True
 
     def _track_new_variables(self, variables):

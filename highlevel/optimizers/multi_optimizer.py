@@ -95,14 +95,14 @@ class MultiOptimizer(Optimizer):
             groups.setdefault(index, []).append(v)
         return groups
 
-    def build(self, variables):
+    def build(self, var_list):
         if self.built:
             return
-        variables = list(variables)
+        var_list = list(var_list)
         self._owner = {}
-        for index, group in self._route(variables).items():
+        for index, group in self._route(var_list).items():
             self._inner_optimizers[index].build(group)
-        super().build(variables)
+        super().build(var_list)
 
     def _track_new_variables(self, variables):
         new = [v for v in variables if id(v) not in self._index]

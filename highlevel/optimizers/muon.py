@@ -123,13 +123,13 @@ class Muon(Optimizer):
             return True
         return any(re.search(pattern, variable.path) for pattern in self.exclude_layers)
 
-    def build(self, variables):
+    def build(self, var_list):
         if self.built:
             return
-        super().build(variables)
-        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in variables]
+        super().build(var_list)
+        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in var_list]
         self._adam_velocities = [
-            self.add_variable_from_reference(v, "velocity") if self.uses_adamw(v) else None for v in variables
+            self.add_variable_from_reference(v, "velocity") if self.uses_adamw(v) else None for v in var_list
         ]
 
     def _apply_update(self, grads, variables):

@@ -68,14 +68,14 @@ class Nadam(Optimizer):
         self.beta_2 = float(check_number("beta_2", beta_2, 0.0, 1.0, high_open=True))
         self.epsilon = float(check_number("epsilon", epsilon, 0.0))
 
-    def build(self, variables):
+    def build(self, var_list):
         if self.built:
             return
-        variables = list(variables)
-        dtype = variables[0].dtype if variables else config.floatx()
-        super().build(variables)
-        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in variables]
-        self._velocities = [self.add_variable_from_reference(v, "velocity") for v in variables]
+        var_list = list(var_list)
+        dtype = var_list[0].dtype if var_list else config.floatx()
+        super().build(var_list)
+        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in var_list]
+        self._velocities = [self.add_variable_from_reference(v, "velocity") for v in var_list]
         self._u_product = self.add_variable((), initializer="ones", dtype=dtype, name="u_product")
 
     def _update_variables(self, grads, variables, learning_rate):

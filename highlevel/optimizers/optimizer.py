@@ -518,9 +518,15 @@ class Optimizer:
         variables = [v for _, v in pairs]
         if self.loss_scale_factor is not None:
             grads = [g / float(self.loss_scale_factor) for g in grads]
+        if any(v.overwrite_with_gradient for v in variables):
+            self._overwrite_with_gradients([(g, v) for g, v in zip(grads, variables) if v.overwrite_with_gradient])
+            pairs = [(g, v) for g, v in zip(grads, variables) if not v.overwrite_with_gradient]
+            grads, variables = [g for g, _ in pairs], [v for _, v in pairs]
         self._step_cache = {}  # per-step scalars shared by all variables (see _step_constant)
         try:
-            if self.gradient_accumulation_steps:
+            if not variables:
+                pass
+            elif self.gradient_accumulation_steps:
                 self._apply_accumulated(grads, variables)
             else:
                 self._apply_update(self._clip_gradients(grads), variables)
@@ -604,6 +610,22 @@ class Optimizer:
         """Runs ``update_step`` on each variable; optimizers with per-step shared state extend it."""
         for g, v in zip(grads, variables):
             self.update_step(g, v, learning_rate)
+
+    def _overwrite_with_gradients(self, pairs):
+        """Sets each variable of ``[(gradient, variable), ...]`` (those with ``overwrite_with_gradient``) to its
+        gradient: no learning rate, clipping or weight decay. With ``gradient_accumulation_steps``, as in Keras,
+        the accumulator keeps the element-wise maximum of the steps' gradients and the variable takes it on the
+        update step."""
+        if not self.gradient_accumulation_steps:
+            for g, v in pairs:
+                v.assign(g)
+            return
+        is_update = ops.equal(ops.mod(self.iterations.value + 1, self.gradient_accumulation_steps), 0)
+        for g, v in pairs:
+            acc = self._accumulated_gradients[self._slot_index(v)]
+            peak = ops.maximum(g, acc.value)
+            v.assign(ops.where(is_update, peak, v.value))
+            acc.assign(ops.where(is_update, ops.zeros_like(peak), peak))
 
     def _apply_accumulated(self, grads, variables):
         """Accumulates; every ``gradient_accumulation_steps`` steps, applies the mean and resets.

@@ -68,16 +68,16 @@ class RMSprop(Optimizer):
         self.epsilon = float(check_number("epsilon", epsilon, 0.0))
         self.centered = bool(centered)
 
-    def build(self, variables):
+    def build(self, var_list):
         if self.built:
             return
-        super().build(variables)
-        self._velocities = [self.add_variable_from_reference(v, "velocity") for v in variables]
+        super().build(var_list)
+        self._velocities = [self.add_variable_from_reference(v, "velocity") for v in var_list]
         self._momentums = (
-            [self.add_variable_from_reference(v, "momentum") for v in variables] if self.momentum > 0 else []
+            [self.add_variable_from_reference(v, "momentum") for v in var_list] if self.momentum > 0 else []
         )
         self._average_gradients = (
-            [self.add_variable_from_reference(v, "average_gradient") for v in variables] if self.centered else []
+            [self.add_variable_from_reference(v, "average_gradient") for v in var_list] if self.centered else []
         )
 
     def update_step(self, gradient, variable, learning_rate):

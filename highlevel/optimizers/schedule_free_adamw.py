@@ -74,13 +74,13 @@ class ScheduleFreeAdamW(Optimizer):
         self.epsilon = float(check_number("epsilon", epsilon, low=0.0))
         self.warmup_steps = check_number("warmup_steps", warmup_steps, low=0, integer=True)
 
-    def build(self, variables):
+    def build(self, var_list):
         if self.built:
             return
-        super().build(variables)
-        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in variables]
-        self._velocities = [self.add_variable_from_reference(v, "velocity") for v in variables]
-        for z, v in zip(self._momentums, variables):
+        super().build(var_list)
+        self._momentums = [self.add_variable_from_reference(v, "momentum") for v in var_list]
+        self._velocities = [self.add_variable_from_reference(v, "velocity") for v in var_list]
+        for z, v in zip(self._momentums, var_list):
             z.assign(ops.copy(v.value))
 
     def update_step(self, gradient, variable, learning_rate):

@@ -290,15 +290,20 @@ class Trainer(StatelessTraining):
                 results[m.name] = r
         return results
 
-    def train_step(self, *args):
+    def train_step(self, state=None, data=None):
         """One optimization step on a batch: ``train_step(data)`` returns the metrics' results.
 
         Called as ``train_step(state, data)`` (from the ``super()`` call of an override in the JAX style), it is the
         same step as a pure function of the state: returns ``(logs, new_state)`` and assigns nothing.
+
+        The signature is Keras's JAX one, ``(state, data)``, and a single argument (by position or as ``data=``)
+        is the batch, as in Keras's other trainers: both ``super().train_step(data)`` and
+        ``super().train_step(state, data)`` work. An override may take either ``(self, data)`` or ``(self, state,
+        data)``; ``fit`` tells them apart by their required arguments.
         """
-        data = _one_batch("train_step", args)
-        if data is None:
-            return self._stateless_default("train_step", *args)
+        stateless, data = _step_arguments("train_step", state, data)
+        if stateless:
+            return self._stateless_default("train_step", state, data)
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         loss, y_pred = self._train_update(x, y, sample_weight)
         with step_sync.metric_sync(self, x) as sync:  # under a distribution: adds up the replicas' updates
@@ -333,12 +338,13 @@ class Trainer(StatelessTraining):
             loss = ops.where(only_if, loss, float("nan"))
         return loss, y_pred
 
-    def test_step(self, *args):
+    def test_step(self, state=None, data=None):
         """Evaluates one batch: ``test_step(data)`` returns the metrics' results; ``test_step(state, data)`` (the
-        JAX style) returns ``(logs, (trainable, non_trainable, metrics) values)`` and assigns nothing."""
-        data = _one_batch("test_step", args)
-        if data is None:
-            return self._stateless_default("test_step", *args)
+        JAX style) returns ``(logs, (trainable, non_trainable, metrics) values)`` and assigns nothing. A single
+        argument is the batch (see :meth:`train_step`)."""
+        stateless, data = _step_arguments("test_step", state, data)
+        if stateless:
+            return self._stateless_default("test_step", state, data)
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         loss, y_pred = self._test_forward(x, y, sample_weight)
         with step_sync.metric_sync(self, x) as sync:
@@ -382,12 +388,13 @@ class Trainer(StatelessTraining):
             for name in (step_name, "compute_metrics", "get_metrics_result")
         )
 
-    def predict_step(self, *args):
+    def predict_step(self, state=None, data=None):
         """The model's outputs for one batch: ``predict_step(data)``; ``predict_step(state, data)`` (the JAX style)
-        returns ``(outputs, non_trainable_values)`` and assigns nothing."""
-        data = _one_batch("predict_step", args)
-        if data is None:
-            return self._stateless_default("predict_step", *args)
+        returns ``(outputs, non_trainable_values)`` and assigns nothing. A single argument is the batch (see
+        :meth:`train_step`)."""
+        stateless, data = _step_arguments("predict_step", state, data)
+        if stateless:
+            return self._stateless_default("predict_step", state, data)
         x, _, _ = unpack_x_y_sample_weight(data)
         return self(x, training=False)
 
@@ -1068,13 +1075,17 @@ def _step_lock(model):
     return lock
 
 
-def _one_batch(name, args):
-    """The batch of ``name(data)``; None for ``name(state, data)``, the stateless form."""
-    if len(args) == 1:
-        return args[0]
-    if len(args) == 2:
-        return None
-    raise TypeError(f"{name}() takes (data) or, in the stateless style, (state, data); received {len(args)} arguments.")
+def _step_arguments(name, state, data):
+    """``(stateless, batch)`` for a step called with ``state`` and ``data``: both given is the stateless form
+    ``name(state, data)``; one alone (``name(data)`` puts the batch first) is the batch."""
+    if state is not None and data is not None:
+        return True, data
+    if state is None and data is None:
+        raise TypeError(
+            f"{name}() takes (data) or, in the stateless style, (state, data); received no batch. Pass the batch: "
+            f"{name}(data)."
+        )
+    return False, data if data is not None else state
 
 
 def _all_finite(loss, grads):

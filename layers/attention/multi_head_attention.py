@@ -401,11 +401,12 @@ class MultiHeadAttention(Layer):
             return output, scores
         return output
 
-    def compute_mask(self, inputs, mask=None):
-        # The output is aligned with the query: it keeps the query's mask.
-        if isinstance(mask, (list, tuple)):
-            return mask[0] if mask else None
-        return mask
+    def compute_mask(self, inputs, previous_mask=None):
+        # The output is aligned with the query: it keeps the query's mask (Keras names the argument as the base
+        # class does here).
+        if isinstance(previous_mask, (list, tuple)):
+            return previous_mask[0] if previous_mask else None
+        return previous_mask
 
     def compute_output_shape(self, query_shape, value_shape=None, key_shape=None):
         query_shape = tuple(query_shape)

@@ -15,9 +15,9 @@ class Conv3DTranspose(BaseConvTranspose):
         strides: int or tuple of 3 ints (default 1);
             ``strides > 1`` excludes ``dilation_rate > 1``.
         padding: ``"valid"`` or ``"same"`` (output ``size * stride``).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         output_padding: None, or an int or tuple of 3 ints, each smaller than its stride: extra output size on one side
             (None: ``size * stride + max(kernel - stride, 0)`` for ``"valid"``).
-        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         dilation_rate: int or tuple of 3 ints (default 1).
         activation: activation name or callable; None is linear.
         use_bias: whether to add a bias of shape ``(filters,)``.
@@ -49,8 +49,8 @@ class Conv3DTranspose(BaseConvTranspose):
         kernel_size,
         strides=1,
         padding="valid",
-        output_padding=None,
         data_format=None,
+        output_padding=None,
         dilation_rate=1,
         activation=None,
         use_bias=True,

@@ -107,7 +107,8 @@ class Dense(Layer):
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs, training=None):
+        # ``training`` is accepted as in Keras (a subclass may use it); the layer behaves the same either way.
         # One fused op (matmul, bias and, for the stock activations, the activation: ops.dense), which eager
         # engines run as fewer graph nodes; other activations are applied to its output.
         fused = _FUSED_ACTIVATIONS.get(self.activation, _NOT_FUSED)

@@ -58,6 +58,28 @@ def _same(value):
     return value
 
 
+_PLATFORMS = ("cpu", "cuda", "rocm", "tpu")
+
+
+def _check_platforms(platforms, who):
+    """``platforms`` as a tuple of platform names (or None); anything else is refused with the accepted names."""
+    if platforms is None:
+        return None
+    given = platforms
+    if isinstance(platforms, str):
+        platforms = (platforms,)
+    try:
+        platforms = tuple(platforms)
+    except TypeError:
+        platforms = ()
+    if not platforms or not all(isinstance(p, str) and p in _PLATFORMS for p in platforms):
+        raise ValueError(
+            f"{who}: `native_serialization_platforms` must be None or a non-empty list of platform names among "
+            f"{list(_PLATFORMS)}. Received: native_serialization_platforms={given!r}"
+        )
+    return platforms
+
+
 class JaxLayer(Layer):
     """A layer that calls a JAX function (``keras.layers.JaxLayer``).
 
@@ -70,12 +92,19 @@ class JaxLayer(Layer):
         params: the initial parameters (a nested dict/list of arrays) instead of ``init_fn``.
         state: the initial state, likewise.
         seed: the seed of the keys given as ``rng``.
+        native_serialization_platforms: None, or the platforms (``"cpu"``, ``"cuda"``, ``"rocm"``, ``"tpu"``) that a
+            TensorFlow SavedModel written from JAX (``jax2tf``) compiles the layer for; None means the platform
+            the export runs on. ``model.export(..., format="tf_saved_model")`` passes it to ``jax2tf`` unless its
+            ``jax2tf_kwargs`` name platforms themselves.
         **kwargs: the arguments of :class:`~highlevel.layers.Layer` (``name``, ``dtype``, ...).
     """
 
-    def __init__(self, call_fn, init_fn=None, params=None, state=None, seed=None, **kwargs):
+    def __init__(
+        self, call_fn, init_fn=None, params=None, state=None, seed=None, native_serialization_platforms=None, **kwargs
+    ):
         name = type(self).__name__
         self._jax = _tools(name)
+        self.jax2tf_native_serialization_platforms = _check_platforms(native_serialization_platforms, name)
         super().__init__(**kwargs)
         self.call_fn, self.init_fn, self.seed = call_fn, init_fn, seed
         self.call_fn_arguments = _arguments(call_fn, "call_fn", _CALL_ARGUMENTS, name)
@@ -188,10 +217,44 @@ class JaxLayer(Layer):
         return outputs[0] if len(outputs) == 1 else outputs
 
     def get_config(self):
-        raise NotImplementedError(
-            f"{type(self).__name__} '{self.name}' holds Python functions, which a saved model cannot name: save its "
-            "weights with model.save_weights(...) and build the model again in code to load them."
+        """The layer's config: ``call_fn`` and ``init_fn`` by their registered names, ``seed`` and
+        ``native_serialization_platforms``. Initial ``params``/``state`` given as values are not part of it (as in
+        Keras): the saved weights carry them.
+
+        Raises:
+            NotImplementedError: a function is not registered with ``hl.saving.register_keras_serializable``, so
+                a saved model could not name it.
+        """
+        from highlevel import saving
+
+        for arg, fn in (("call_fn", self.call_fn), ("init_fn", self.init_fn)):
+            if fn is not None and saving.get_registered_object(saving.get_registered_name(fn)) is not fn:
+                raise NotImplementedError(
+                    f"{type(self).__name__} '{self.name}': its `{arg}` {fn!r} is not registered, so a saved model "
+                    "cannot name it. Decorate the function with @hl.saving.register_keras_serializable(), or save "
+                    "the weights with model.save_weights(...) and build the model again in code to load them."
+                )
+        config = super().get_config()
+        platforms = self.jax2tf_native_serialization_platforms
+        config.update(
+            {
+                "call_fn": saving.serialize_keras_object(self.call_fn),
+                "init_fn": None if self.init_fn is None else saving.serialize_keras_object(self.init_fn),
+                "seed": self.seed,
+                "native_serialization_platforms": None if platforms is None else list(platforms),
+            }
         )
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        from highlevel import saving
+
+        config = dict(config)
+        for arg in ("call_fn", "init_fn"):
+            if isinstance(config.get(arg), dict):
+                config[arg] = saving.deserialize_keras_object(config[arg])
+        return cls(**config)
 
 
 class FlaxLayer(JaxLayer):
@@ -206,7 +269,8 @@ class FlaxLayer(JaxLayer):
         method: the module's method to call, or its name (default ``__call__``).
         variables: the module's initial variables (default: ``module.init`` on inputs of ones shaped like the
             first inputs).
-        **kwargs: the arguments of :class:`~highlevel.layers.Layer`.
+        **kwargs: :class:`JaxLayer`'s ``seed`` and ``native_serialization_platforms``, and the arguments of
+            :class:`~highlevel.layers.Layer`.
     """
 
     def __init__(self, module, method=None, variables=None, **kwargs):
@@ -248,6 +312,12 @@ class FlaxLayer(JaxLayer):
 
         params, state = self._from_variables(variables) if variables is not None else (None, None)
         super().__init__(call_fn, init_fn=init_fn, params=params, state=state, **kwargs)
+
+    def get_config(self):
+        raise NotImplementedError(
+            f"{type(self).__name__} '{self.name}' holds a Flax module, which a saved model cannot name: save its "
+            "weights with model.save_weights(...) and build the model again in code to load them."
+        )
 
     @staticmethod
     def _to_variables(params, state):

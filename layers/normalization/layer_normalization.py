@@ -21,11 +21,11 @@ class LayerNormalization(Layer):
         epsilon: small float added to the variance.
         center: whether to add the learned offset ``beta``.
         scale: whether to multiply by the learned scale ``gamma``.
-        rms_scaling: deprecated Keras option kept for compatibility: when True, ``center`` is ignored
-            and the input is scaled by ``gamma / sqrt(variance + epsilon)`` without subtracting the mean.
         beta_initializer, gamma_initializer: initializers of ``beta`` (zeros) and ``gamma`` (ones).
         beta_regularizer, gamma_regularizer: optional regularizers.
         beta_constraint, gamma_constraint: optional constraints.
+        rms_scaling: keyword only; a deprecated Keras option kept for compatibility: when True, ``center`` is ignored
+            and the input is scaled by ``gamma / sqrt(variance + epsilon)`` without subtracting the mean.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: any, the normalized axes of known size. Output shape: the input's shape.
@@ -45,13 +45,14 @@ class LayerNormalization(Layer):
         epsilon=1e-3,
         center=True,
         scale=True,
-        rms_scaling=False,
         beta_initializer="zeros",
         gamma_initializer="ones",
         beta_regularizer=None,
         gamma_regularizer=None,
         beta_constraint=None,
         gamma_constraint=None,
+        *,
+        rms_scaling=False,
         **kwargs,
     ):
         super().__init__(**kwargs)

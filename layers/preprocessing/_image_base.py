@@ -60,6 +60,23 @@ def parse_factor(factor, name, who, low=-1.0, high=1.0, low_open=False, symmetri
     return (max(-f, symmetric_low) if symmetric_low is not None else -f), f
 
 
+def take_base_factor(layer, factor, accepted):
+    """Handles the ``factor`` keyword that Keras's image-layer base class takes for the layers that do not define
+    a ``factor`` of their own.
+
+    Some of them (``accepted``) store it as ``layer.factor`` (``(lower, upper)``, default ``(-0.0, 0.0)``) without
+    using it, as Keras does; the others refuse any value but None.
+    """
+    who = type(layer).__name__
+    if accepted:
+        layer.factor = parse_factor(0.0 if factor is None else factor, "factor", who)
+    elif factor is not None:
+        raise ValueError(
+            f"Layer {who} does not take a `factor` argument; received factor={factor!r}. Remove it: this layer's "
+            "strength is set by its own arguments (see its documentation)."
+        )
+
+
 def config_factor(factor):
     """A factor as given, with tuples as lists (JSON-like configs)."""
     return list(factor) if isinstance(factor, tuple) else factor
@@ -103,9 +120,13 @@ class BaseRandomImageLayer(Layer):
     """
 
     _geometric = False
+    #: whether the ``factor`` keyword of the base class is accepted (and stored, unused) rather than refused; a
+    #: subclass with a ``factor`` of its own consumes it before it gets here (see :func:`take_base_factor`)
+    _accepts_base_factor = False
 
-    def __init__(self, seed=None, data_format=None, bounding_box_format=None, **kwargs):
+    def __init__(self, seed=None, data_format=None, bounding_box_format=None, *, factor=None, **kwargs):
         super().__init__(**kwargs)
+        take_base_factor(self, factor, self._accepts_base_factor)
         self.seed = check_seed(seed, type(self).__name__)
         self.data_format = standardize_data_format(data_format)
         self.bounding_box_format = check_box_format(bounding_box_format, type(self).__name__)

@@ -8,7 +8,7 @@ from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
 from ._boxes import check_box_format, resize_window, transform_dict, window_boxes
-from ._image_base import check_image_rank
+from ._image_base import check_image_rank, take_base_factor
 from .resizing import check_size, resized_shape
 
 
@@ -36,8 +36,9 @@ class CenterCrop(Layer):
     [[5.0, 6.0], [9.0, 10.0]]
     """
 
-    def __init__(self, height, width, data_format=None, bounding_box_format=None, **kwargs):
+    def __init__(self, height, width, data_format=None, bounding_box_format=None, *, factor=None, **kwargs):
         super().__init__(**kwargs)
+        take_base_factor(self, factor, accepted=False)
         who = type(self).__name__
         self.bounding_box_format = check_box_format(bounding_box_format, who)
         self.height = check_size(height, "height", who)

@@ -68,6 +68,9 @@ class ContrastLimitedAdaptiveHistogramEqualization(BaseColorLayer):
     [[63.75, 191.25], [191.25, 255.0]]
     """
 
+    # Keras's base class takes `factor` here and keeps it without using it; so does this layer.
+    _accepts_base_factor = True
+
     def __init__(self, value_range=(0, 255), clip_limit=4.0, tile_grid_size=(8, 8), data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.seed_generator = None  # nothing is drawn

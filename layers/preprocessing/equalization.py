@@ -31,6 +31,9 @@ class Equalization(BaseColorLayer):
     [0.0, 0.0, 128.0, 255.0]
     """
 
+    # Keras's base class takes `factor` here and keeps it without using it; so does this layer.
+    _accepts_base_factor = True
+
     def __init__(self, value_range=(0, 255), bins=256, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.seed_generator = None  # nothing is drawn

@@ -7,6 +7,8 @@ from highlevel.config import standardize_data_format
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
+from ._image_base import take_base_factor
+
 
 def _check_int(value, name, who, minimum=None):
     if not isinstance(value, numbers.Integral) or isinstance(value, bool) or (minimum is not None and value < minimum):
@@ -42,8 +44,9 @@ class MaxNumBoundingBoxes(Layer):
     [[3, 4, -1]]
     """
 
-    def __init__(self, max_number, fill_value=-1, bounding_box_format=None, data_format=None, **kwargs):
+    def __init__(self, max_number, fill_value=-1, bounding_box_format=None, data_format=None, *, factor=None, **kwargs):
         super().__init__(**kwargs)
+        take_base_factor(self, factor, accepted=True)
         self.data_format = standardize_data_format(data_format)
         who = type(self).__name__
         self.max_number = _check_int(max_number, "max_number", who, minimum=1)

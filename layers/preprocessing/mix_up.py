@@ -38,6 +38,9 @@ class MixUp(BaseMixingLayer):
     [0.25, 0.5]
     """
 
+    # Keras's base class takes `factor` here and keeps it without using it; so does this layer.
+    _accepts_base_factor = True
+
     def __init__(self, alpha=0.2, data_format=None, seed=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         if not (isinstance(alpha, numbers.Real) and not isinstance(alpha, bool) and alpha > 0):

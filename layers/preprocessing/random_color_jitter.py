@@ -45,6 +45,9 @@ class RandomColorJitter(BaseColorLayer):
     [0.75, 0.5, 1.0]
     """
 
+    # Keras's base class takes `factor` here and keeps it without using it; so does this layer.
+    _accepts_base_factor = True
+
     def __init__(
         self,
         value_range=(0, 255),

@@ -44,6 +44,9 @@ class RandomCrop(BaseRandomImageLayer):
     [[2.0, 3.0], [6.0, 7.0]]
     """
 
+    # Keras's base class takes `factor` here and keeps it without using it; so does this layer.
+    _accepts_base_factor = True
+
     def __init__(self, height, width, seed=None, data_format=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         who = type(self).__name__

@@ -1,7 +1,6 @@
 """RandomElasticTransform: deforms images by a random smooth displacement field during training."""
 
 from highlevel import ops
-from highlevel.losses.host_values import concrete_value
 
 from ._augment_policy import refuse_moved_targets
 from ._color_base import BaseColorLayer, check_value_range
@@ -21,9 +20,9 @@ class RandomElasticTransform(BaseColorLayer):
     pixel samples the input at its displaced position. The result is clipped to ``value_range``. At inference,
     or when the upper end of ``factor`` or ``scale`` is 0, the input passes through.
 
-    The size of the blur window follows the drawn strength, so a traced call (a ``tf.data`` map, a compiled
-    step) needs ``scale`` given as a single point, e.g. ``(0.5, 0.5)``; with a range it raises a clear error
-    there, while eager calls take any range.
+    The drawn strength is a tensor, so the layer also runs traced (a ``tf.data`` map, a compiled step). The blur
+    window's size must be fixed there: a traced call sizes it for the upper end of ``scale``'s range (its
+    Gaussian weights still follow the drawn strength), while an eager call sizes it for the drawn strength.
 
     :meth:`get_random_transformation` draws ``{"apply_transform": (batch,) bool, "distortion_factor": scalar,
     "seed": ...}`` (the seed of the noise field) and :meth:`transform_images` applies a given one.
@@ -94,19 +93,20 @@ class RandomElasticTransform(BaseColorLayer):
         height, width = (shape[1], shape[2]) if self.data_format == "channels_last" else (shape[2], shape[3])
         low, high = self._strength
         drawn = transformation["distortion_factor"]
-        strength = low if low == high else concrete_value(ops.convert_to_tensor(drawn))
-        if strength is None:
-            raise NotImplementedError(
-                f"{type(self).__name__} received a traced (symbolic) distortion strength: the size of its blur "
-                "window depends on the drawn strength, so the deformation needs concrete values (an eager call). "
-                "Apply the layer outside compiled code, e.g. in an eager loop over the batches or in a model run "
-                "eagerly (`run_eagerly=True`), or give `scale` as a single point, e.g. scale=(0.5, 0.5)."
-            )
-        strength = float(strength)
+        if low == high:
+            strength, bound = low, low
+        else:
+            # A tensor, so that a traced call (a compiled step, a tf.data map) works: the blur window is sized for
+            # the largest strength of the range, the weights follow the drawn one.
+            strength, bound = ops.convert_to_tensor(drawn, "float32"), high
+        sigma_scale = 0.05 * min(height, width)
+        sigma = max(sigma_scale * strength, 1e-6) if low == high else ops.maximum(strength * sigma_scale, 1e-6)
+        alpha = 0.1 * strength * max(height, width)
         deformed = ops.image.elastic_transform(
             images,
-            alpha=0.1 * strength * max(height, width),
-            sigma=max(0.05 * strength * min(height, width), 1e-6),
+            alpha=alpha,
+            sigma=sigma,
+            max_sigma=max(sigma_scale * bound, 1e-6),
             interpolation=self.interpolation,
             fill_mode=self.fill_mode,
             fill_value=self.fill_value,

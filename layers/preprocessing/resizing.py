@@ -8,7 +8,7 @@ from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
 from ._boxes import check_box_format, resize_window, transform_dict, window_boxes
-from ._image_base import check_choice, check_image_rank
+from ._image_base import check_choice, check_image_rank, take_base_factor
 
 _INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "lanczos3", "lanczos5")
 
@@ -76,9 +76,12 @@ class Resizing(Layer):
         antialias=False,
         data_format=None,
         bounding_box_format=None,
+        *,
+        factor=None,
         **kwargs,
     ):
         super().__init__(**kwargs)
+        take_base_factor(self, factor, accepted=False)
         who = type(self).__name__
         self.bounding_box_format = check_box_format(bounding_box_format, who)
         self.height = check_size(height, "height", who)

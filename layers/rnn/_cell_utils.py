@@ -128,3 +128,39 @@ def rnn_layer_config(layer, rnn_config):
     cell_config = layer.cell.get_config()
     config.update({k: v for k, v in cell_config.items() if k not in _BASE_KEYS})
     return config
+
+
+def cell_property(name):
+    """A read-only property of a SimpleRNN / LSTM / GRU layer that reads attribute ``name`` of its cell."""
+
+    def read(self):
+        return getattr(self.cell, name)
+
+    read.__name__ = name
+    read.__doc__ = f"The cell's ``{name}`` (read-only)."
+    return property(read)
+
+
+#: the cell attributes SimpleRNN exposes read-only (LSTM and GRU add theirs)
+SIMPLE_RNN_CELL_PROPERTIES = (
+    "activation",
+    "use_bias",
+    "kernel_initializer",
+    "recurrent_initializer",
+    "bias_initializer",
+    "kernel_regularizer",
+    "recurrent_regularizer",
+    "bias_regularizer",
+    "kernel_constraint",
+    "recurrent_constraint",
+    "bias_constraint",
+    "dropout",
+    "recurrent_dropout",
+)
+
+
+def expose_cell_properties(cls, names):
+    """Adds a :func:`cell_property` named after each of ``names`` to the layer class ``cls``; returns ``cls``."""
+    for name in names:
+        setattr(cls, name, cell_property(name))
+    return cls

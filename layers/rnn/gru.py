@@ -1,6 +1,6 @@
 """GRU: the gated recurrent unit layer (Cho et al., 2014)."""
 
-from ._cell_utils import rnn_layer_config
+from ._cell_utils import SIMPLE_RNN_CELL_PROPERTIES, expose_cell_properties, rnn_layer_config
 from .gru_cell import GRUCell
 from .rnn import RNN
 
@@ -103,3 +103,7 @@ class GRU(RNN):
     @classmethod
     def from_config(cls, config):
         return cls(**config)
+
+
+# Keras exposes the cell's arguments as read-only properties of the layer.
+expose_cell_properties(GRU, SIMPLE_RNN_CELL_PROPERTIES + ("recurrent_activation", "reset_after"))

@@ -1,6 +1,6 @@
 """LSTM: the long short-term memory recurrent layer (Hochreiter & Schmidhuber, 1997)."""
 
-from ._cell_utils import rnn_layer_config
+from ._cell_utils import SIMPLE_RNN_CELL_PROPERTIES, expose_cell_properties, rnn_layer_config
 from .lstm_cell import LSTMCell
 from .rnn import RNN
 
@@ -105,3 +105,7 @@ class LSTM(RNN):
     @classmethod
     def from_config(cls, config):
         return cls(**config)
+
+
+# Keras exposes the cell's arguments as read-only properties of the layer.
+expose_cell_properties(LSTM, SIMPLE_RNN_CELL_PROPERTIES + ("recurrent_activation", "unit_forget_bias"))

@@ -1,6 +1,6 @@
 """SimpleRNN: a fully connected recurrent layer whose output is fed back at the next step."""
 
-from ._cell_utils import rnn_layer_config
+from ._cell_utils import SIMPLE_RNN_CELL_PROPERTIES, expose_cell_properties, rnn_layer_config
 from .rnn import RNN
 from .simple_rnn_cell import SimpleRNNCell
 
@@ -93,3 +93,7 @@ class SimpleRNN(RNN):
     @classmethod
     def from_config(cls, config):
         return cls(**config)
+
+
+# Keras exposes the cell's arguments as read-only properties of the layer.
+expose_cell_properties(SimpleRNN, SIMPLE_RNN_CELL_PROPERTIES + ())

@@ -660,6 +660,34 @@ def test_elastic_transform_seeds_layouts_and_dtypes(backend):
     assert not np.allclose(b1, _np(hl.ops.image.elastic_transform(x, seed=generator)))
 
 
+def test_elastic_transform_takes_a_tensor_sigma(backend):
+    x = RNG.random((2, 12, 10, 3)).astype("float32")
+    want = _np(hl.ops.image.elastic_transform(x, alpha=3.0, sigma=1.5, seed=4))
+    sigma = hl.ops.convert_to_tensor(1.5)
+    got = _np(hl.ops.image.elastic_transform(x, alpha=hl.ops.convert_to_tensor(3.0), sigma=sigma, seed=4))
+    np.testing.assert_allclose(got, want, atol=1e-5)
+    # a known sigma sizes the window itself: max_sigma changes nothing then
+    bounded = _np(hl.ops.image.elastic_transform(x, alpha=3.0, sigma=sigma, seed=4, max_sigma=3.0))
+    np.testing.assert_allclose(bounded, want, atol=1e-5)
+
+
+@pytest.mark.backends("jax")
+def test_elastic_transform_with_a_traced_sigma(backend):
+    import jax
+
+    x = RNG.random((2, 12, 10, 3)).astype("float32")
+
+    def deform(sigma, max_sigma):
+        return hl.ops.image.elastic_transform(x, alpha=3.0, sigma=sigma, seed=4, max_sigma=max_sigma)
+
+    with pytest.raises(ValueError, match="pass max_sigma="):
+        jax.jit(lambda s: deform(s, None))(1.5)
+    traced = np.asarray(jax.jit(lambda s: deform(s, 1.9))(1.5))  # the window of sigma 1.5 and 1.9: 7 taps
+    np.testing.assert_allclose(traced, _np(deform(1.5, None)), atol=1e-5)
+    wider = np.asarray(jax.jit(lambda s: deform(s, 3.0))(1.5))  # 19 taps: the tails of the Gaussian join in
+    assert wider.shape == x.shape and not np.allclose(wider, x)
+
+
 def test_elastic_transform_symbolic(backend):
     inp = hl.Input((12, 10, 3))
     out = hl.ops.image.elastic_transform(inp, alpha=3.0, sigma=1.0, seed=11)

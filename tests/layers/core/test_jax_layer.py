@@ -149,3 +149,79 @@ def test_flax_layer_with_given_variables_and_a_named_method(jax_engine):
     assert layer.built and not layer.non_trainable_weights
     expected = module.apply(variables, X[:5], method="doubled")
     np.testing.assert_allclose(hl.ops.convert_to_numpy(layer(X[:5])), np.asarray(expected), rtol=1e-6)
+
+
+def test_native_serialization_platforms_reach_the_saved_model(jax_engine, tmp_path):
+    import tensorflow as tf
+
+    def model_for(platforms):
+        layer = hl.layers.JaxLayer(
+            lambda params, inputs: inputs @ params["w"],
+            params={"w": np.ones((4, 1), "float32")},
+            native_serialization_platforms=platforms,
+        )
+        assert layer.jax2tf_native_serialization_platforms == (None if platforms is None else tuple(platforms))
+        return hl.Sequential([hl.Input((4,)), layer])
+
+    cpu = model_for(["cpu"])
+    cpu.export(str(tmp_path / "cpu"), format="tf_saved_model", verbose=False)
+    restored = tf.saved_model.load(str(tmp_path / "cpu"))  # kept: its functions read its variables
+    served = restored.serve(tf.constant(X[:3]))
+    np.testing.assert_allclose(np.asarray(served), cpu.predict(X[:3], verbose=0), rtol=1e-5)
+    # compiled for a TPU only: this CPU machine cannot run it, which shows the platforms were used
+    tpu = model_for(["tpu"])
+    tpu.export(str(tmp_path / "tpu"), format="tf_saved_model", verbose=False)
+    restored = tf.saved_model.load(str(tmp_path / "tpu"))
+    with pytest.raises(Exception, match="(?i)platform"):
+        restored.serve(tf.constant(X[:3]))
+    # the caller's own jax2tf_kwargs win
+    tpu.export(
+        str(tmp_path / "own"),
+        format="tf_saved_model",
+        verbose=False,
+        jax2tf_kwargs={"native_serialization_platforms": ["cpu"]},
+    )
+    restored = tf.saved_model.load(str(tmp_path / "own"))
+    served = restored.serve(tf.constant(X[:3]))
+    np.testing.assert_allclose(np.asarray(served), tpu.predict(X[:3], verbose=0), rtol=1e-5)
+
+
+def test_native_serialization_platforms_are_checked(jax_engine):
+    with pytest.raises(ValueError, match=r"among \['cpu', 'cuda', 'rocm', 'tpu'\]. Received: .*='gpu'"):
+        hl.layers.JaxLayer(lambda inputs: inputs, native_serialization_platforms="gpu")
+    a = hl.layers.JaxLayer(lambda inputs: inputs, native_serialization_platforms=["cpu"])
+    b = hl.layers.JaxLayer(lambda inputs: inputs, native_serialization_platforms=["cuda"])
+    model = hl.Sequential([hl.Input((4,)), a, b])
+    with pytest.raises(ValueError, match="different `native_serialization_platforms`"):
+        model.export("unused", format="tf_saved_model", verbose=False)
+
+
+def _registered_linear_fns():
+    import jax
+
+    @hl.saving.register_keras_serializable(package="test_jax_layer")
+    def linear_init(rng, inputs):
+        return {"w": jax.random.normal(rng, (inputs.shape[-1], 1))}
+
+    @hl.saving.register_keras_serializable(package="test_jax_layer")
+    def linear_call(params, inputs):
+        return inputs @ params["w"]
+
+    return linear_init, linear_call
+
+
+def test_config_with_registered_functions_saves_and_loads(jax_engine, tmp_path):
+    linear_init, linear_call = _registered_linear_fns()
+    layer = hl.layers.JaxLayer(linear_call, init_fn=linear_init, seed=2, native_serialization_platforms=["cpu"])
+    model = hl.Sequential([hl.Input((4,)), layer])
+    config = layer.get_config()
+    assert config["native_serialization_platforms"] == ["cpu"] and config["seed"] == 2
+    model.set_weights([np.arange(4, dtype="float32").reshape(4, 1)])  # not what the seed would make again
+    model.save(tmp_path / "m.keras")
+    loaded = hl.models.load_model(tmp_path / "m.keras")
+    want = X[:5] @ np.arange(4, dtype="float32").reshape(4, 1)
+    np.testing.assert_allclose(loaded.predict(X[:5], verbose=0), want, rtol=1e-5, atol=1e-5)
+    assert loaded.layers[-1].jax2tf_native_serialization_platforms == ("cpu",)
+    # an unregistered function cannot be named in a config: the error says how to fix it
+    with pytest.raises(NotImplementedError, match="register_keras_serializable"):
+        hl.layers.JaxLayer(lambda inputs: inputs).get_config()

@@ -100,10 +100,51 @@ def test_in_tf_data_map_with_a_fixed_strength(backend):
     out = np.concatenate([np.asarray(v) for v in tf.data.Dataset.from_tensor_slices(x).batch(4).map(layer)])
     assert out.shape == x.shape and np.all(_changed(out, x))
     assert len({o.tobytes() for o in out}) == 6
-    # A range of strengths cannot be traced: the error says what to do.
+    # A range of strengths is traced too (the drawn strength is a tensor).
     ranged = layers.RandomElasticTransform(factor=(1.0, 1.0), seed=10)
-    with pytest.raises(NotImplementedError, match="single point"):
-        list(tf.data.Dataset.from_tensor_slices(x).batch(4).map(ranged))
+    out = np.concatenate([np.asarray(v) for v in tf.data.Dataset.from_tensor_slices(x).batch(4).map(ranged)])
+    assert out.shape == x.shape and np.all(_changed(out, x))
+
+
+class _AugmentingModel(hl.Model):
+    """Deforms its input in every call (training or not), then a small regression head."""
+
+    def __init__(self):
+        super().__init__()
+        self.augment = layers.RandomElasticTransform(factor=(1.0, 1.0), scale=(0.2, 0.8), seed=3)
+        self.flatten = layers.Flatten()
+        self.head = layers.Dense(1, kernel_initializer="zeros")
+
+    def call(self, x, training=None):
+        return self.head(self.flatten(self.augment(x, training=True) / 255.0))
+
+
+class _Deformer(hl.Model):
+    """Only the deformation, applied in every call (so also in the compiled predict step)."""
+
+    def __init__(self, augment):
+        super().__init__()
+        self.augment = augment
+
+    def call(self, x, training=None):
+        return self.augment(x, training=True)
+
+
+@pytest.mark.backends("jax", "tensorflow")
+def test_a_range_of_strengths_runs_in_compiled_steps(backend):
+    x = X[:8]
+    y = x.mean(axis=(1, 2, 3), keepdims=False)[:, None] / 255.0
+    model = _AugmentingModel()
+    model.compile(optimizer=hl.optimizers.SGD(0.002), loss="mse", jit_compile=True)
+    start = model.evaluate(x, y, verbose=0)
+    model.fit(x, y, batch_size=4, epochs=10, verbose=0)
+    assert model.evaluate(x, y, verbose=0) < 0.5 * start
+    # the compiled predict step deforms every image by a strength drawn in the step
+    deformer = _Deformer(model.augment)
+    deformer.compile(jit_compile=True)
+    out = deformer.predict(x, batch_size=4, verbose=0)
+    assert np.all(_changed(out, x))
+    assert float(np.abs(out - x).mean()) > 1.0
 
 
 def test_dict_inputs_keep_labels_and_refuse_boxes_and_masks(backend):
