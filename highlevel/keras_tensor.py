@@ -15,6 +15,8 @@ import itertools
 
 from highlevel.backends.contract import dtypes as _dtypes
 
+from .host_text import is_string_dtype
+
 _names = itertools.count()
 
 
@@ -61,7 +63,8 @@ class KerasTensor:
             raise ValueError(
                 f"A KerasTensor shape must be a tuple of ints or None; received shape={shape!r}."
             ) from None
-        self.dtype = _dtypes.standardize_dtype(dtype)
+        # "string": text that stays on the host for the text layers (see highlevel.host_text)
+        self.dtype = "string" if is_string_dtype(dtype) else _dtypes.standardize_dtype(dtype)
         self.name = name or f"keras_tensor_{next(_names)}"
         self._history = None  # (node, index) once an operation produced it
 

@@ -8,6 +8,7 @@
 
 from highlevel.backends.contract import dtypes as _dtypes
 
+from ..host_text import is_string_dtype
 from ..keras_tensor import KerasTensor
 from ..layer import Layer
 from ..node import Node
@@ -39,7 +40,8 @@ class InputLayer(Layer):
         **kwargs,
     ):
         _refuse_unsupported(ragged, optional)
-        super().__init__(name=name, dtype=dtype, **kwargs)
+        text = is_string_dtype(dtype)  # text stays on the host; the layer itself computes nothing
+        super().__init__(name=name, dtype=None if text else dtype, **kwargs)
         if shape is not None and batch_shape is not None:
             raise ValueError("Pass either `shape` or `batch_shape` to InputLayer, not both.")
         if input_tensor is not None:
@@ -59,7 +61,7 @@ class InputLayer(Layer):
             if d is not None and (not isinstance(d, int) or isinstance(d, bool) or d < 0):
                 raise ValueError(f"Input shape entries must be non-negative ints or None; received {batch_shape}.")
         self.batch_shape = tuple(batch_shape)
-        self._dtype_name = _dtypes.standardize_dtype(dtype)
+        self._dtype_name = "string" if is_string_dtype(dtype) else _dtypes.standardize_dtype(dtype)
         self.built = True
         tensor = (
             input_tensor

@@ -1,0 +1,93 @@
+"""``hl.Input(dtype="string")`` in functional models: text stays on the host for the text layers, and fit,
+predict, summary and saving take string data on every engine."""
+
+import numpy as np
+import pytest
+
+import highlevel as hl
+
+POSITIVE = ["good", "great", "nice", "fine"]
+NEGATIVE = ["bad", "awful", "poor", "ugly"]
+
+
+def _corpus(n=48, seed=0):
+    rng = np.random.default_rng(seed)
+    texts, labels = [], []
+    for i in range(n):
+        label = i % 2
+        word = (POSITIVE if label else NEGATIVE)[rng.integers(4)]
+        filler = ["the film was", "this movie is", "a plot that felt"][rng.integers(3)]
+        texts.append(f"{filler} {word} overall")
+        labels.append(label)
+    return np.array(texts), np.array(labels, dtype="float32")
+
+
+def _classifier(texts, shape=(1,)):
+    vectorize = hl.layers.TextVectorization(max_tokens=40, output_mode="int", output_sequence_length=6)
+    vectorize.adapt(texts)
+    inputs = hl.Input(shape=shape, dtype="string", name="text")
+    x = vectorize(inputs)
+    x = hl.layers.Embedding(40, 8)(x)
+    x = hl.layers.GlobalAveragePooling1D()(x)
+    outputs = hl.layers.Dense(1, activation="sigmoid")(x)
+    model = hl.Model(inputs, outputs)
+    model.compile(hl.optimizers.Adam(0.05), "binary_crossentropy", metrics=["accuracy"])
+    return model
+
+
+def test_string_input_is_a_string_keras_tensor():
+    x = hl.Input(shape=(1,), dtype="string")
+    assert x.dtype == "string" and x.shape == (None, 1)
+    assert hl.Input(shape=(), dtype=str).dtype == "string"
+
+
+def test_text_classifier_learns_predicts_and_round_trips(backend, tmp_path):
+    hl.utils.set_random_seed(1)
+    texts, labels = _corpus()
+    model = _classifier(texts)
+    history = model.fit(texts, labels, epochs=15, batch_size=16, verbose=0)
+    assert history.history["loss"][-1] < 0.5 * history.history["loss"][0]
+    assert history.history["accuracy"][-1] > 0.95
+    unseen = ["a plot that felt great overall", "the film was awful overall", "this movie is nice overall"]
+    pred = model.predict(unseen, verbose=0)  # a Python list of sentences
+    assert pred.shape == (3, 1)
+    np.testing.assert_array_equal(pred[:, 0] > 0.5, [True, False, True])
+    for name in ("m.keras", "m.hl.zip"):
+        model.save(tmp_path / name)
+        loaded = hl.models.load_model(tmp_path / name)
+        assert loaded.inputs[0].dtype == "string"
+        np.testing.assert_allclose(loaded.predict(unseen, verbose=0), pred, rtol=1e-5, atol=1e-6)
+    assert model.evaluate(texts, labels, verbose=0, return_dict=True)["accuracy"] > 0.95
+
+
+def test_scalar_string_input_and_direct_call(backend):
+    texts, _ = _corpus(8)
+    model = _classifier(texts, shape=())
+    out = hl.ops.convert_to_numpy(model(texts[:3]))
+    assert out.shape == (3, 1)
+    np.testing.assert_allclose(model.predict(list(texts[:3]), verbose=0), out, rtol=1e-5, atol=1e-6)
+
+
+def test_summary_shows_the_string_input(backend):
+    texts, _ = _corpus(8)
+    model = _classifier(texts)
+    lines = []
+    model.summary(print_fn=lines.append)
+    assert "text_vectorization" in "\n".join(lines)
+
+
+def test_string_tensor_into_a_numeric_layer_is_refused():
+    inputs = hl.Input(shape=(1,), dtype="string", name="words")
+    with pytest.raises(
+        TypeError, match=r"Layer 'to_numbers' \(Dense\) received a string tensor \('words'.*TextVectorization"
+    ):
+        hl.layers.Dense(2, name="to_numbers")(inputs)
+    with pytest.raises(TypeError, match="received text.*accepts_text = True"):
+        hl.layers.Dense(2)(np.array([["a sentence"]]))
+
+
+def test_numbers_for_a_string_input_are_refused(backend):
+    texts, _ = _corpus(8)
+    model = _classifier(texts)
+    with pytest.raises(TypeError, match="dtype 'string'.*Pass strings"):
+        model(np.zeros((2, 1), "float32"))
