@@ -773,7 +773,11 @@ class Layer:
             spec_kwargs = dict(kwargs, mask=in_mask)
         specs = self.compute_output_spec(*spec_args, **spec_kwargs)
         outputs = tree.map_structure(
-            lambda s: KerasTensor(s.shape, s.dtype, name=f"{self.name}_output") if isinstance(s, KerasTensor) else s,
+            lambda s: (
+                KerasTensor(s.shape, s.dtype, sparse=s.sparse, ragged=s.ragged, name=f"{self.name}_output")
+                if isinstance(s, KerasTensor)
+                else s
+            ),
             specs,
         )
         Node(self, args, kwargs, outputs)
