@@ -735,7 +735,11 @@ class Layer:
                     return x
                 x = backend.convert_to_tensor(x)
             if self.autocast:
-                dtype = backend.dtype(x)
+                try:
+                    dtype = backend.dtype(x)
+                except ValueError:  # the engine's own string tensor (TensorFlow's tf.string)
+                    self._refuse_text(f"a string tensor ({type(x).__name__})")
+                    return x
                 if dtype != compute_dtype and dtype in _FLOAT_DTYPES:
                     x = backend.cast(x, compute_dtype)
             return x

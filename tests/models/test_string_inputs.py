@@ -91,3 +91,15 @@ def test_numbers_for_a_string_input_are_refused(backend):
     model = _classifier(texts)
     with pytest.raises(TypeError, match="dtype 'string'.*Pass strings"):
         model(np.zeros((2, 1), "float32"))
+
+
+def test_tensorflow_string_tensors_enter_the_graph():
+    tf = pytest.importorskip("tensorflow")
+    texts, _ = _corpus(8)
+    with hl.config.backend_scope("tensorflow"):
+        model = _classifier(texts)
+        expected = model.predict(texts[:3], verbose=0)
+        np.testing.assert_allclose(model.predict(tf.constant(texts[:3]), verbose=0), expected, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(hl.ops.convert_to_numpy(model(tf.constant(texts[:3, None]))), expected, rtol=1e-5)
+        with pytest.raises(TypeError, match="received a string tensor"):
+            hl.layers.Dense(2)(tf.constant([["a sentence"]]))

@@ -138,3 +138,31 @@ def test_sparse_needs_an_encoding_mode():
         L.StringLookup(vocabulary=VOCAB, sparse=True)
     with pytest.raises(ValueError, match="`ragged=True` needs `output_mode='int'`"):
         L.TextVectorization(output_mode="count", ragged=True)
+
+
+def test_sparse_output_feeds_a_functional_model_on_tensorflow(tmp_path):
+    pytest.importorskip("tensorflow")
+    data = np.array([[0, 1], [2, 2], [3, 3], [1, 0]])
+    target = np.array([[1.0], [0.0], [0.0], [1.0]], "float32")
+    with hl.config.backend_scope("tensorflow"):
+        hl.utils.set_random_seed(0)
+        inputs = hl.Input((2,), dtype="int32")
+        counts = L.CategoryEncoding(4, output_mode="count", sparse=True)(inputs)
+        assert counts.sparse
+        model = hl.Model(inputs, L.Dense(1)(counts))
+        model.compile(hl.optimizers.SGD(0.1), "mse")
+        history = model.fit(data, target, epochs=30, verbose=0)
+        assert history.history["loss"][-1] < 0.5 * history.history["loss"][0]
+        model.save(tmp_path / "sparse.keras")
+        loaded = hl.models.load_model(tmp_path / "sparse.keras")
+        assert loaded.layers[1].sparse
+        np.testing.assert_allclose(loaded.predict(data, verbose=0), model.predict(data, verbose=0), rtol=1e-6)
+
+
+def test_ragged_output_into_a_dense_layer_is_refused_on_tensorflow():
+    pytest.importorskip("tensorflow")
+    with hl.config.backend_scope("tensorflow"):
+        layer = L.TextVectorization(ragged=True)
+        layer.adapt(CORPUS)
+        with pytest.raises(TypeError, match=r"tf.RaggedTensor .*Pad it first"):
+            L.Embedding(8, 2)(layer(np.array(["the cat", "a"])))
