@@ -24,7 +24,7 @@ def check_supported(layer, kind):
     """Refuses ``<kind>=True`` for ``layer`` (a class name) on an engine without that tensor type."""
     if not supports(kind):
         raise ValueError(
-            f"`{kind}=True` in {layer} returns a {kind} tensor, which exists on the TensorFlow backend only "
+            f"`{kind}=True` in {layer} needs {kind} tensors, which exist on the TensorFlow backend only "
             f"(as in Keras); the current backend is {current_backend().name!r}. Leave {kind}=False for the "
             f"dense output, or select the TensorFlow backend (HIGHLEVEL_BACKEND=tensorflow)."
         )

@@ -129,7 +129,7 @@ def test_sparse_symbolic_output_and_config_on_tensorflow():
 def test_refused_where_the_engine_has_no_such_tensor(backend, build):
     if backend.capabilities.supports_sparse_outputs:
         pytest.skip("this engine returns sparse and ragged outputs")
-    with pytest.raises(ValueError, match=r"=True` in \w+ returns a (sparse|ragged) tensor.*TensorFlow backend only"):
+    with pytest.raises(ValueError, match=r"=True` in \w+ needs (sparse|ragged) tensors.*TensorFlow backend only"):
         build()
 
 
@@ -166,3 +166,26 @@ def test_ragged_output_into_a_dense_layer_is_refused_on_tensorflow():
         layer.adapt(CORPUS)
         with pytest.raises(TypeError, match=r"tf.RaggedTensor .*Pad it first"):
             L.Embedding(8, 2)(layer(np.array(["the cat", "a"])))
+
+
+def test_sparse_input_on_tensorflow_takes_sparse_data(tmp_path):
+    tf = pytest.importorskip("tensorflow")
+    dense = np.array([[0.0, 2.0, 0.0], [1.0, 0.0, 3.0]], "float32")
+    with hl.config.backend_scope("tensorflow"):
+        inputs = hl.Input((3,), sparse=True)
+        assert inputs.sparse
+        model = hl.Model(inputs, L.Dense(2)(inputs))
+        expected = hl.ops.convert_to_numpy(model(dense))
+        got = hl.ops.convert_to_numpy(model(tf.sparse.from_dense(dense)))
+        np.testing.assert_allclose(got, expected, rtol=1e-6)
+        model.save(tmp_path / "sparse_input.keras")
+        loaded = hl.models.load_model(tmp_path / "sparse_input.keras")
+        assert loaded.inputs[0].sparse
+        np.testing.assert_allclose(hl.ops.convert_to_numpy(loaded(tf.sparse.from_dense(dense))), expected, rtol=1e-6)
+
+
+def test_sparse_input_refused_without_sparse_tensors(backend):
+    if backend.capabilities.supports_sparse_outputs:
+        pytest.skip("this engine has sparse tensors")
+    with pytest.raises(ValueError, match="`sparse=True` in Input needs sparse tensors.*TensorFlow backend only"):
+        hl.Input((3,), sparse=True)
