@@ -224,7 +224,7 @@ class Functional(Model):
                 masks[id(kt)] = m
         for i, (kt, value) in enumerate(zip(self._flat_inputs, flat)):
             if kt.dtype == "string" and not isinstance(value, KerasTensor):
-                value = _host_text_input(kt, value, backend)
+                value = host_text_input(kt, value, backend)
             elif not isinstance(value, KerasTensor) and not isinstance(value, Variable):
                 if not backend.is_tensor(value):
                     value = backend.convert_to_tensor(value, dtype=kt.dtype)
@@ -402,7 +402,7 @@ def _decode(x, outputs_of):
     return x
 
 
-def _host_text_input(kt, value, backend):
+def host_text_input(kt, value, backend):
     """A string input's value: text stays on the host as a numpy array (an engine's own string tensor, such as
     TensorFlow's, is kept as it is), with Keras's one-axis rank adaptation."""
     if backend.is_tensor(value):

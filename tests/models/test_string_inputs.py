@@ -103,3 +103,29 @@ def test_tensorflow_string_tensors_enter_the_graph():
         np.testing.assert_allclose(hl.ops.convert_to_numpy(model(tf.constant(texts[:3, None]))), expected, rtol=1e-5)
         with pytest.raises(TypeError, match="received a string tensor"):
             hl.layers.Dense(2)(tf.constant([["a sentence"]]))
+
+
+def test_sequential_with_a_string_input_learns_and_round_trips(backend, tmp_path):
+    hl.utils.set_random_seed(2)
+    texts, labels = _corpus(32, seed=3)
+    vectorize = hl.layers.TextVectorization(max_tokens=40, output_sequence_length=6)
+    vectorize.adapt(texts)
+    model = hl.Sequential(
+        [
+            hl.Input(shape=(1,), dtype="string"),
+            vectorize,
+            hl.layers.Embedding(40, 8),
+            hl.layers.GlobalAveragePooling1D(),
+            hl.layers.Dense(1, activation="sigmoid"),
+        ]
+    )
+    model.compile(hl.optimizers.Adam(0.05), "binary_crossentropy", metrics=["accuracy"])
+    history = model.fit(texts, labels, epochs=15, batch_size=8, verbose=0)
+    assert history.history["accuracy"][-1] > 0.95
+    unseen = ["the film was great overall", "this movie is poor overall"]
+    pred = model.predict(unseen, verbose=0)
+    np.testing.assert_array_equal(pred[:, 0] > 0.5, [True, False])
+    model.save(tmp_path / "seq.hl.zip")
+    np.testing.assert_allclose(
+        hl.models.load_model(tmp_path / "seq.hl.zip").predict(unseen, verbose=0), pred, rtol=1e-5, atol=1e-6
+    )
