@@ -129,3 +129,16 @@ def test_sequential_with_a_string_input_learns_and_round_trips(backend, tmp_path
     np.testing.assert_allclose(
         hl.models.load_model(tmp_path / "seq.hl.zip").predict(unseen, verbose=0), pred, rtol=1e-5, atol=1e-6
     )
+
+
+def test_string_batches_from_tf_data_and_validation_split(backend):
+    tf = pytest.importorskip("tensorflow")
+    hl.utils.set_random_seed(4)
+    texts, labels = _corpus(32, seed=5)
+    model = _classifier(texts)
+    history = model.fit(texts, labels, epochs=8, batch_size=8, validation_split=0.25, verbose=0)
+    assert history.history["val_accuracy"][-1] > 0.95
+    dataset = tf.data.Dataset.from_tensor_slices((texts, labels)).batch(8)  # object arrays of bytes per batch
+    assert model.evaluate(dataset, verbose=0, return_dict=True)["accuracy"] > 0.95
+    from_dataset = model.predict(tf.data.Dataset.from_tensor_slices(texts).batch(8), verbose=0)
+    np.testing.assert_allclose(from_dataset, model.predict(texts, verbose=0), rtol=1e-5, atol=1e-6)
