@@ -142,3 +142,36 @@ def test_string_batches_from_tf_data_and_validation_split(backend):
     assert model.evaluate(dataset, verbose=0, return_dict=True)["accuracy"] > 0.95
     from_dataset = model.predict(tf.data.Dataset.from_tensor_slices(texts).batch(8), verbose=0)
     np.testing.assert_allclose(from_dataset, model.predict(texts, verbose=0), rtol=1e-5, atol=1e-6)
+
+
+def test_real_keras_opens_the_text_model_and_predicts_the_same(tmp_path):
+    pytest.importorskip("keras")
+    pytest.importorskip("tensorflow")
+    import os
+    import subprocess
+    import sys
+
+    hl.utils.set_random_seed(6)
+    texts, labels = _corpus(16, seed=7)
+    model = _classifier(texts)
+    model.fit(texts, labels, epochs=3, batch_size=8, verbose=0)
+    probe = ["the film was great overall", "this movie is ugly overall"]
+    np.save(tmp_path / "ours.npy", model.predict(probe, verbose=0))
+    model.save(tmp_path / "text.keras")
+    # Keras picks its engine at import: its half runs in a process of its own. It takes tf.string tensors (its
+    # predict refuses numpy string arrays).
+    script = (
+        "import sys, numpy as np, keras, tensorflow as tf\n"
+        "m = keras.saving.load_model(sys.argv[1])\n"
+        f"np.save(sys.argv[2], m.predict(tf.constant({probe!r}), verbose=0))\n"
+    )
+    env = dict(os.environ, KERAS_BACKEND="tensorflow")
+    run = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "text.keras"), str(tmp_path / "keras.npy")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    np.testing.assert_allclose(np.load(tmp_path / "keras.npy"), np.load(tmp_path / "ours.npy"), rtol=1e-5, atol=1e-6)
