@@ -15,6 +15,8 @@ import itertools
 
 from highlevel.backends.contract import dtypes as _dtypes
 
+from .host_text import is_string_dtype
+
 _names = itertools.count()
 
 
@@ -47,21 +49,22 @@ class KerasTensor:
     __array_priority__ = 200  # numpy defers binary operators to ours
 
     def __init__(self, shape, dtype=None, sparse=False, ragged=False, record_history=True, name=None, **kwargs):
-        if sparse or ragged:
+        if (sparse and not _engine_has("sparse")) or (ragged and not _engine_has("ragged")):
             raise ValueError(
-                f"KerasTensor(sparse={sparse!r}, ragged={ragged!r}): highlevel has dense tensors only; "
-                "leave both False."
+                f"KerasTensor(sparse={sparse!r}, ragged={ragged!r}): this engine has dense tensors only "
+                "(sparse and ragged tensors exist on the TensorFlow backend); leave both False."
             )
         if kwargs:
             raise TypeError(f"KerasTensor() got unexpected keyword arguments {sorted(kwargs)}.")
-        self.sparse, self.ragged, self.record_history = False, False, bool(record_history)
+        self.sparse, self.ragged, self.record_history = bool(sparse), bool(ragged), bool(record_history)
         try:
             self.shape = tuple(None if d is None else int(d) for d in shape)
         except (TypeError, ValueError):
             raise ValueError(
                 f"A KerasTensor shape must be a tuple of ints or None; received shape={shape!r}."
             ) from None
-        self.dtype = _dtypes.standardize_dtype(dtype)
+        # "string": text that stays on the host for the text layers (see highlevel.host_text)
+        self.dtype = "string" if is_string_dtype(dtype) else _dtypes.standardize_dtype(dtype)
         self.name = name or f"keras_tensor_{next(_names)}"
         self._history = None  # (node, index) once an operation produced it
 
@@ -167,3 +170,9 @@ def any_symbolic(args, kwargs=None):
     if kwargs:
         return any_symbolic(tuple(kwargs.values()))
     return False
+
+
+def _engine_has(kind):
+    from .sparse_outputs import supports
+
+    return supports(kind)

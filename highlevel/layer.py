@@ -23,7 +23,7 @@ import weakref
 
 from highlevel.backends.contract import StatelessScope, SymbolicScope, Variable, tree
 from highlevel.backends.contract import dtypes as _dtypes
-from highlevel.backends.contract.interop import new_instance
+from highlevel.backends.contract.interop import front_class, new_instance
 from highlevel.backends.contract.variable import _scopes as _variable_scopes
 from highlevel.config import current_backend
 
@@ -747,11 +747,18 @@ class Layer:
             if x is None or isinstance(x, Variable):
                 return x
             if not backend.is_tensor(x):
-                if not (hasattr(x, "shape") or isinstance(x, (list, float, int))) or is_text(x):
+                if is_text(x):
+                    self._refuse_text(f"text ({type(x).__name__} of strings)")
                     return x  # text stays on the host for the string preprocessing layers
+                if not (hasattr(x, "shape") or isinstance(x, (list, float, int))):
+                    return x
                 x = backend.convert_to_tensor(x)
             if self.autocast:
-                dtype = backend.dtype(x)
+                try:
+                    dtype = backend.dtype(x)
+                except ValueError:  # the engine's own string tensor (TensorFlow's tf.string)
+                    self._refuse_text(f"a string tensor ({type(x).__name__})")
+                    return x
                 if dtype != compute_dtype and dtype in _FLOAT_DTYPES:
                     x = backend.cast(x, compute_dtype)
             return x
@@ -772,6 +779,9 @@ class Layer:
 
     def _symbolic_call(self, args, kwargs):
         first = args[0]
+        for kt in tree.flatten(first)[0]:
+            if isinstance(kt, KerasTensor) and kt.dtype == "string":
+                self._refuse_text(f"a string tensor ('{kt.name}', shape {kt.shape})")
         self._maybe_build(first)
         self._check_input_spec(first)
         kwargs = self._resolve_training(kwargs)
@@ -786,7 +796,11 @@ class Layer:
             spec_kwargs = dict(kwargs, mask=in_mask)
         specs = self.compute_output_spec(*spec_args, **spec_kwargs)
         outputs = tree.map_structure(
-            lambda s: KerasTensor(s.shape, s.dtype, name=f"{self.name}_output") if isinstance(s, KerasTensor) else s,
+            lambda s: (
+                KerasTensor(s.shape, s.dtype, sparse=s.sparse, ragged=s.ragged, name=f"{self.name}_output")
+                if isinstance(s, KerasTensor)
+                else s
+            ),
             specs,
         )
         Node(self, args, kwargs, outputs)
@@ -988,6 +1002,19 @@ class Layer:
 
     #: Whether the layer's computation can run inside a compiled step (jit); every highlevel layer can.
     supports_jit = True
+
+    #: Whether call() reads text (host string arrays, or a string Input): the text layers and models do; a
+    #: layer that computes on numbers refuses it with an error naming the layer to put in between.
+    accepts_text = False
+
+    def _refuse_text(self, what):
+        if not self.accepts_text:
+            raise TypeError(
+                f"Layer '{self.name}' ({front_class(type(self)).__name__}) received {what}, but it computes on "
+                "numbers. Only the text layers (TextVectorization, StringLookup, Hashing, HashedCrossing) read "
+                "strings: put one between the string input and this layer (e.g. `x = TextVectorization(...)"
+                "(inputs)`), or set `accepts_text = True` on a custom layer whose call() handles strings itself."
+            )
 
     @property
     def input_dtype(self):

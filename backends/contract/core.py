@@ -77,6 +77,10 @@ class Capabilities:
         distributed: the engine has a distributed runtime highlevel can drive.
         compiled_step_takes_host_arrays: a compiled step (``compile_step``) accepts numpy arrays and moves
             them to the device itself, faster than converting each batch first (JAX's jitted call does).
+        supports_sparse_outputs: the engine has a sparse tensor type that the ``sparse=True`` outputs of the
+            preprocessing layers return (:meth:`CoreContract.sparse_from_dense`), as Keras does on TensorFlow.
+        supports_ragged_outputs: the engine has a ragged tensor type for ``ragged=True`` outputs
+            (:meth:`CoreContract.ragged_from_rows`).
         host_reads_sync: reading a tensor's values on the host waits for the device (the native engine on
             CuPy). The front end then skips the optional reads it makes in eager steps (the label range check
             of the sparse cross-entropy, Adam's step count read to compute its powers on the host), so that an
@@ -91,6 +95,8 @@ class Capabilities:
     distributed: bool = False
     compiled_step_takes_host_arrays: bool = False
     host_reads_sync: bool = False
+    supports_sparse_outputs: bool = False
+    supports_ragged_outputs: bool = False
 
 
 class CoreContract(abc.ABC):
@@ -119,6 +125,16 @@ class CoreContract(abc.ABC):
         read-only instead.
         """
         return self.convert_to_tensor(x)
+
+    def sparse_from_dense(self, x):
+        """The engine's sparse tensor holding the nonzero entries of ``x`` (a dense tensor or numpy array), in
+        row-major order; only where ``capabilities.supports_sparse_outputs``."""
+        raise NotImplementedError(f"The {self.name} backend has no sparse tensor type.")
+
+    def ragged_from_rows(self, values, row_lengths):
+        """The engine's ragged tensor whose row ``i`` holds the next ``row_lengths[i]`` entries of the flat
+        ``values`` (numpy arrays); only where ``capabilities.supports_ragged_outputs``."""
+        raise NotImplementedError(f"The {self.name} backend has no ragged tensor type.")
 
     @abc.abstractmethod
     def to_numpy(self, x):

@@ -30,6 +30,7 @@ from .reduce_ops import ReduceOps
 from .saved_model import SavedModelOps
 from .scatter_segment import ScatterSegmentOps
 from .shape_ops import ShapeOps
+from .sparse_outputs import SparseOutputOps
 from .spectral import TensorFlowSpectralMixin
 from .training import TrainingOps
 
@@ -66,6 +67,7 @@ class TensorFlowBackend(
     TensorFlowLinalgMixin,
     TensorFlowSpectralMixin,
     TensorFlowDataPipelineOps,
+    SparseOutputOps,
     Backend,
 ):
     """The TensorFlow engine: ``tf.Variable`` state, ``tf.GradientTape`` gradients, stateless random."""
@@ -79,4 +81,6 @@ class TensorFlowBackend(
         stateless_step=False,
         supports_gpu=True,
         distributed=True,
+        supports_sparse_outputs=True,
+        supports_ragged_outputs=True,
     )

@@ -103,6 +103,15 @@ def convert(x, dtype=None):
     if isinstance(x, tf.Variable):
         t = x.value()
         return convert(t, dtype)
+    if isinstance(x, tf.SparseTensor):
+        # a sparse=True output fed to a layer: its dense values (the same numbers the layer computes on)
+        return convert(tf.sparse.to_dense(x), dtype)
+    if isinstance(x, tf.RaggedTensor):
+        raise TypeError(
+            f"A tf.RaggedTensor (shape {x.shape}: rows of different lengths) cannot enter a layer that "
+            "computes on dense tensors. Pad it first (`x.to_tensor()`), or let the layer that made it pad "
+            "(TextVectorization without ragged=True, with output_sequence_length)."
+        )
     if is_py_scalar(x):
         if dtype is None:
             if isinstance(x, bool):

@@ -9,9 +9,12 @@
 (1, 8)
 """
 
+import numpy as np
+
 from highlevel.backends.contract import Variable, tree
 from highlevel.config import current_backend
 
+from ..host_text import is_text
 from ..keras_tensor import KerasTensor
 from ..layer import Layer
 from ..masking import set_keras_mask
@@ -220,7 +223,9 @@ class Functional(Model):
             if m is not None:
                 masks[id(kt)] = m
         for i, (kt, value) in enumerate(zip(self._flat_inputs, flat)):
-            if not isinstance(value, KerasTensor) and not isinstance(value, Variable):
+            if kt.dtype == "string" and not isinstance(value, KerasTensor):
+                value = host_text_input(kt, value, backend)
+            elif not isinstance(value, KerasTensor) and not isinstance(value, Variable):
                 if not backend.is_tensor(value):
                     value = backend.convert_to_tensor(value, dtype=kt.dtype)
                 elif backend.dtype(value) != kt.dtype:
@@ -395,6 +400,29 @@ def _decode(x, outputs_of):
 
             return np.asarray(x["__array__"], dtype=x["dtype"])
     return x
+
+
+def host_text_input(kt, value, backend):
+    """A string input's value: text stays on the host as a numpy array (an engine's own string tensor, such as
+    TensorFlow's, is kept as it is), with Keras's one-axis rank adaptation."""
+    if backend.is_tensor(value):
+        try:
+            backend.dtype(value)  # a number dtype: not text
+        except ValueError:
+            return value  # the engine's own string tensor (TensorFlow)
+    elif is_text(value):
+        value = np.asarray(value, dtype=object) if not isinstance(value, np.ndarray) else value
+        rank, expected = value.ndim, len(kt.shape)
+        if rank == expected - 1 and kt.shape[-1] == 1:
+            return value[..., None]
+        if rank == expected + 1 and value.shape[-1] == 1:
+            return value[..., 0]
+        return value
+    raise TypeError(
+        f"Input '{kt.name}' has dtype 'string', but received {type(value).__name__} data that is not text "
+        f"({getattr(value, 'dtype', None) or type(value).__name__}). Pass strings (a list of str or a numpy "
+        "array of str/bytes), or declare the Input with the dtype of the data."
+    )
 
 
 def _is_array_like(x):

@@ -8,6 +8,8 @@
 
 from highlevel.backends.contract import dtypes as _dtypes
 
+from .. import sparse_outputs
+from ..host_text import is_string_dtype
 from ..keras_tensor import KerasTensor
 from ..layer import Layer
 from ..node import Node
@@ -39,7 +41,10 @@ class InputLayer(Layer):
         **kwargs,
     ):
         _refuse_unsupported(ragged, optional)
-        super().__init__(name=name, dtype=dtype, **kwargs)
+        if sparse:
+            sparse_outputs.check_supported("Input", "sparse")
+        text = is_string_dtype(dtype)  # text stays on the host; the layer itself computes nothing
+        super().__init__(name=name, dtype=None if text else dtype, **kwargs)
         if shape is not None and batch_shape is not None:
             raise ValueError("Pass either `shape` or `batch_shape` to InputLayer, not both.")
         if input_tensor is not None:
@@ -47,6 +52,7 @@ class InputLayer(Layer):
                 raise TypeError(f"input_tensor must be a KerasTensor (from hl.Input); received {input_tensor!r}.")
             batch_shape = input_tensor.shape
             dtype = input_tensor.dtype
+            sparse = input_tensor.sparse
         elif batch_shape is None:
             if shape is None:
                 raise ValueError(
@@ -59,12 +65,13 @@ class InputLayer(Layer):
             if d is not None and (not isinstance(d, int) or isinstance(d, bool) or d < 0):
                 raise ValueError(f"Input shape entries must be non-negative ints or None; received {batch_shape}.")
         self.batch_shape = tuple(batch_shape)
-        self._dtype_name = _dtypes.standardize_dtype(dtype)
+        self.sparse = bool(sparse)
+        self._dtype_name = "string" if is_string_dtype(dtype) else _dtypes.standardize_dtype(dtype)
         self.built = True
         tensor = (
             input_tensor
             if input_tensor is not None
-            else KerasTensor(self.batch_shape, self._dtype_name, name=self.name)
+            else KerasTensor(self.batch_shape, self._dtype_name, sparse=self.sparse, name=self.name)
         )
         Node(self, (), {}, tensor)
         self.output_tensor = tensor
@@ -80,7 +87,7 @@ class InputLayer(Layer):
         raise TypeError(f"InputLayer '{self.name}' is not called: use hl.Input(...) to get its tensor.")
 
     def get_config(self):
-        return {"batch_shape": self.batch_shape, "dtype": self._dtype_name, "name": self.name}
+        return {"batch_shape": self.batch_shape, "dtype": self._dtype_name, "sparse": self.sparse, "name": self.name}
 
 
 def _refuse_unsupported(ragged, optional):
@@ -118,6 +125,8 @@ def Input(
         dtype: the dtype of the data the model will receive (default floatx).
         batch_shape: the full shape including the batch axis, instead of ``shape``.
         name: a name, unique within the model.
+        sparse: the model takes sparse data (``tf.SparseTensor``; TensorFlow backend only, as in Keras); the
+            layers compute on its dense values.
         ragged: Keras's argument; only ``None``/``False`` (no ragged tensors here).
         optional: Keras's argument; only ``False`` (every input of a functional model is required here).
 

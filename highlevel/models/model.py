@@ -113,6 +113,8 @@ class Model(Trainer, Layer):
     (True, True, 2)
     """
 
+    accepts_text = True  # a model hands text on to its layers, which decide
+
     def __new__(cls, *args, **kwargs):
         if cls is Model and _is_functional_call(args, kwargs):
             from .functional import Functional

@@ -8,10 +8,12 @@
 8
 """
 
+from highlevel.config import current_backend
+
 from ..keras_tensor import KerasTensor
 from ..layer import Layer
 from ..masking import set_keras_mask
-from .functional import Functional
+from .functional import Functional, host_text_input
 from .input_layer import Input, InputLayer
 from .model import Model
 
@@ -135,6 +137,9 @@ class Sequential(Model):
         return self._graph.outputs[0].shape if self._graph is not None else None
 
     def call(self, inputs, training=None, mask=None):
+        if self._graph is not None and self._graph.inputs[0].dtype == "string" and not isinstance(inputs, KerasTensor):
+            # text stays on the host, with the one-axis rank adaptation of a functional model
+            inputs = host_text_input(self._graph.inputs[0], inputs, current_backend())
         if self._graph is not None and not isinstance(inputs, (list, tuple, dict)):
             shape = getattr(inputs, "shape", None)
             if shape is not None:

@@ -133,6 +133,8 @@ class Lambda(Layer):
     {'class_name': 'function', 'module': 'highlevel.ops', 'config': 'multiply'}
     """
 
+    accepts_text = True  # the wrapped function may read strings itself
+
     def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
         super().__init__(**kwargs)
         if not callable(function):

@@ -114,6 +114,7 @@ class HostInputs:
     than TensorFlow have no string tensors); other inputs are converted as usual."""
 
     _input_encoding = "utf-8"
+    accepts_text = True
 
     def _convert_inputs(self, inputs):
         if is_string_array(inputs) or (hasattr(inputs, "dtype") and getattr(inputs.dtype, "name", "") == "string"):

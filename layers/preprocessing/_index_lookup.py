@@ -22,7 +22,7 @@ import os
 import numpy as np
 
 from highlevel import config as _config
-from highlevel import ops
+from highlevel import ops, sparse_outputs
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
@@ -45,7 +45,7 @@ class IndexLookup(HostInputs, Layer):
         idf_weights: the TF-IDF weights of the vocabulary (``output_mode="tf_idf"`` with a set vocabulary).
         invert: map indices back to tokens (``output_mode="int"`` only).
         output_mode: ``"int"``, ``"one_hot"``, ``"multi_hot"``, ``"count"`` or ``"tf_idf"``.
-        sparse: must be False (not supported).
+        sparse: return a sparse tensor (``tf.SparseTensor``) in the encoding modes; TensorFlow backend only.
         pad_to_max_tokens: encoded outputs have ``max_tokens`` bins even for a smaller vocabulary.
         oov_method: ``"floormod"`` or ``"farmhash"``: how integers are spread over several OOV indices.
         salt: key of the strong (SipHash) hash for OOV buckets (an int or a pair of ints).
@@ -99,11 +99,13 @@ class IndexLookup(HostInputs, Layer):
             raise ValueError(
                 f"`output_mode` must be `'int'` when `invert` is true. Received: output_mode={output_mode}"
             )
-        if sparse:
+        if sparse and output_mode == "int":
             raise ValueError(
-                f"`sparse=True` is not supported by highlevel's {name} (no backend-neutral sparse "
-                "tensors). Received: sparse=True"
+                "`sparse` may only be true if `output_mode` is 'one_hot', 'multi_hot', 'count' or 'tf_idf'. "
+                f"Received: sparse={sparse} and output_mode={output_mode}"
             )
+        if sparse:
+            sparse_outputs.check_supported(name, "sparse")
         if idf_weights is not None and output_mode != "tf_idf":
             raise ValueError(
                 f"`idf_weights` should only be set if `output_mode` is `'tf_idf'`. Received: "
@@ -124,7 +126,7 @@ class IndexLookup(HostInputs, Layer):
         self.vocabulary_dtype = vocabulary_dtype
         self.invert = bool(invert)
         self.output_mode = output_mode
-        self.sparse = False
+        self.sparse = bool(sparse)
         self.pad_to_max_tokens = bool(pad_to_max_tokens)
         self.oov_method = oov_method
         self.salt = None if salt is None else ([int(salt)] * 2 if isinstance(salt, int) else [int(s) for s in salt])
@@ -412,7 +414,7 @@ class IndexLookup(HostInputs, Layer):
             if idf is None:
                 raise ValueError("When `output_mode` is `'tf_idf'`, `idf_weights` must be provided.")
             out = ops.multiply(out, ops.convert_to_tensor(np.asarray(idf)[:depth], dtype=self.compute_dtype))
-        return out
+        return sparse_outputs.to_sparse(out) if self.sparse else out
 
     def compute_output_shape(self, input_shape):
         if self.output_mode == "int":
@@ -429,7 +431,7 @@ class IndexLookup(HostInputs, Layer):
                 )
         else:
             dtype = self.compute_dtype
-        return KerasTensor(self.compute_output_shape(inputs.shape), dtype)
+        return KerasTensor(self.compute_output_shape(inputs.shape), dtype, sparse=self.sparse)
 
     # ------------------------------------------------------------------- config
     def get_config(self):

@@ -1,6 +1,6 @@
 """CategoryEncoding: integer category ids to one-hot, multi-hot or count vectors."""
 
-from highlevel import ops
+from highlevel import ops, sparse_outputs
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
@@ -19,7 +19,8 @@ class CategoryEncoding(Layer):
         num_tokens: the number of categories (ids must be below it).
         output_mode: ``"multi_hot"`` (default), ``"one_hot"`` or ``"count"`` (``"binary"`` is accepted as
             the old name of ``"multi_hot"``).
-        sparse: must be False (sparse outputs exist only on TensorFlow in Keras; not supported here).
+        sparse: return a sparse tensor of the nonzero entries (``tf.SparseTensor``); on the TensorFlow backend
+            only, as in Keras.
         **kwargs: base layer arguments (``name``, ``dtype``: the output dtype, floatx by default).
 
     Call arguments:
@@ -48,13 +49,10 @@ class CategoryEncoding(Layer):
         if isinstance(num_tokens, bool) or not isinstance(num_tokens, int) or num_tokens < 1:
             raise ValueError(f"`num_tokens` must be an integer >= 1. Received: num_tokens={num_tokens!r}")
         if sparse:
-            raise ValueError(
-                "`sparse=True` is not supported by highlevel's CategoryEncoding (no backend-neutral "
-                "sparse tensors). Received: sparse=True; use the default dense output."
-            )
+            sparse_outputs.check_supported("CategoryEncoding", "sparse")
         self.num_tokens = num_tokens
         self.output_mode = output_mode
-        self.sparse = False
+        self.sparse = bool(sparse)
         self.built = True
 
     def call(self, inputs, count_weights=None):
@@ -65,13 +63,14 @@ class CategoryEncoding(Layer):
             raise ValueError(
                 f"`count_weights` is only used with output_mode='count'. Received: output_mode={self.output_mode!r}"
             )
-        return encode_categorical(indices, self.output_mode, self.num_tokens, self.compute_dtype, count_weights)
+        out = encode_categorical(indices, self.output_mode, self.num_tokens, self.compute_dtype, count_weights)
+        return sparse_outputs.to_sparse(out) if self.sparse else out
 
     def compute_output_shape(self, input_shape):
         return encoded_shape(input_shape, self.output_mode, self.num_tokens)
 
     def compute_output_spec(self, inputs, count_weights=None):
-        return KerasTensor(self.compute_output_shape(inputs.shape), self.compute_dtype)
+        return KerasTensor(self.compute_output_shape(inputs.shape), self.compute_dtype, sparse=self.sparse)
 
     def get_config(self):
         config = super().get_config()

@@ -3,7 +3,7 @@ bins as Keras (TensorFlow's ``tf.sparse.cross_hashed``)."""
 
 import numpy as np
 
-from highlevel import ops
+from highlevel import ops, sparse_outputs
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
@@ -61,7 +61,7 @@ class HashedCrossing(HostInputs, Layer):
     Args:
         num_bins: the number of bins.
         output_mode: ``"int"`` (bin ids, int64 by default) or ``"one_hot"``.
-        sparse: must be False (not supported).
+        sparse: return the one-hot encoding as a sparse tensor (``tf.SparseTensor``); TensorFlow backend only.
         **kwargs: base layer arguments (``name``, ``dtype``).
 
     Call on a list or tuple of at least two inputs of the same shape, ``()``, ``(batch,)`` or ``(batch, 1)``:
@@ -84,10 +84,10 @@ class HashedCrossing(HostInputs, Layer):
             raise ValueError(f"`num_bins` of HashedCrossing must be a positive int; received num_bins={num_bins!r}.")
         validate_output_mode(output_mode, ("int", "one_hot"), "HashedCrossing")
         if sparse:
-            raise ValueError("`sparse=True` is not supported by highlevel's HashedCrossing. Received: sparse=True")
+            sparse_outputs.check_supported("HashedCrossing", "sparse")
         self.num_bins = int(num_bins)
         self.output_mode = output_mode
-        self.sparse = False
+        self.sparse = bool(sparse)
         self.autocast = False
         self.built = True
         self.supports_jit = False  # hashes on the host
@@ -123,7 +123,13 @@ class HashedCrossing(HostInputs, Layer):
                 )
             columns.append(values.astype("int64") if values.dtype.kind in "iub" else values)
         bins = ops.convert_to_tensor(cross_hash(columns, self.num_bins).reshape(shape), dtype="int64")
-        return encode_categorical(bins, self.output_mode, self.num_bins, self.compute_dtype)
+        out = encode_categorical(bins, self.output_mode, self.num_bins, self.compute_dtype)
+        # as in Keras, only the one-hot encoding is sparse ("int" output stays dense)
+        return sparse_outputs.to_sparse(out) if self._sparse_output else out
+
+    @property
+    def _sparse_output(self):
+        return self.sparse and self.output_mode != "int"
 
     def compute_output_shape(self, input_shape):
         shape = (
@@ -135,7 +141,8 @@ class HashedCrossing(HostInputs, Layer):
 
     def compute_output_spec(self, inputs):
         self._check(inputs)
-        return KerasTensor(self.compute_output_shape([tuple(x.shape) for x in inputs]), self.compute_dtype)
+        shape = self.compute_output_shape([tuple(x.shape) for x in inputs])
+        return KerasTensor(shape, self.compute_dtype, sparse=self._sparse_output)
 
     def get_config(self):
         config = super().get_config()

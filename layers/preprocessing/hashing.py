@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from highlevel import ops
+from highlevel import ops, sparse_outputs
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
@@ -25,7 +25,7 @@ class Hashing(HostInputs, Layer):
         mask_value: values equal to it go to bin 0 and the others to bins ``[1, num_bins)`` (None: no mask).
         salt: an int or a pair of ints: use the keyed (strong) hash with this key.
         output_mode: ``"int"`` (bin ids, int64 by default), ``"one_hot"``, ``"multi_hot"`` or ``"count"``.
-        sparse: must be False (not supported).
+        sparse: return a sparse tensor (``tf.SparseTensor``) in the encoding modes; TensorFlow backend only.
         **kwargs: base layer arguments (``name``, ``dtype``).
 
     Input shape: any (strings, integers or floats). Output shape: the input's for ``"int"``, else
@@ -60,8 +60,13 @@ class Hashing(HostInputs, Layer):
                 f"When `output_mode=\"int\"`, `dtype` should be an integer type, 'int32' or "
                 f"'int64'. Received: dtype={self.dtype}"
             )
+        if sparse and output_mode == "int":
+            raise ValueError(
+                "`sparse` may only be true if `output_mode` is 'one_hot', 'multi_hot', or 'count'. "
+                f"Received: sparse={sparse} and output_mode={output_mode}"
+            )
         if sparse:
-            raise ValueError("`sparse=True` is not supported by highlevel's Hashing. Received: sparse=True")
+            sparse_outputs.check_supported("Hashing", "sparse")
         if salt is not None:
             if (
                 isinstance(salt, (tuple, list))
@@ -81,7 +86,7 @@ class Hashing(HostInputs, Layer):
         self.salt = salt
         self.strong_hash = salt is not None
         self.output_mode = output_mode
-        self.sparse = False
+        self.sparse = bool(sparse)
         self.autocast = False
         self.built = True
         # Runs on the host (numpy): cannot be traced into a jitted step (the trainer may check this).
@@ -108,13 +113,14 @@ class Hashing(HostInputs, Layer):
 
     def call(self, inputs):
         indices = ops.convert_to_tensor(self.hash_values(inputs), dtype="int64")
-        return encode_categorical(indices, self.output_mode, self.num_bins, self.compute_dtype)
+        out = encode_categorical(indices, self.output_mode, self.num_bins, self.compute_dtype)
+        return sparse_outputs.to_sparse(out) if self.sparse else out
 
     def compute_output_shape(self, input_shape):
         return encoded_shape(input_shape, self.output_mode, self.num_bins)
 
     def compute_output_spec(self, inputs):
-        return KerasTensor(self.compute_output_shape(inputs.shape), self.compute_dtype)
+        return KerasTensor(self.compute_output_shape(inputs.shape), self.compute_dtype, sparse=self.sparse)
 
     def get_config(self):
         config = super().get_config()

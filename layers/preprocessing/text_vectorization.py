@@ -5,7 +5,7 @@ import string
 
 import numpy as np
 
-from highlevel import ops
+from highlevel import ops, sparse_outputs
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
@@ -64,8 +64,9 @@ class TextVectorization(HostInputs, Layer):
         pad_to_max_tokens: bag-of-words outputs always have ``max_tokens`` bins.
         vocabulary: list of tokens or a path to a file with one token per line.
         idf_weights: TF-IDF weights of the given vocabulary (``"tf_idf"`` mode).
-        sparse: must be False.
-        ragged: must be False (no ragged tensors outside TensorFlow).
+        sparse: bag-of-words outputs as a sparse tensor (``tf.SparseTensor``); TensorFlow backend only.
+        ragged: ``"int"`` mode: one row per string without padding (``tf.RaggedTensor``; cut to
+            ``output_sequence_length`` if set); TensorFlow backend only.
         encoding: text encoding of ``bytes`` inputs.
         **kwargs: base layer arguments (``name``...).
 
@@ -127,16 +128,23 @@ class TextVectorization(HostInputs, Layer):
                 f"`output_sequence_length` must not be set if `output_mode` is not 'int'. Received "
                 f"output_sequence_length={output_sequence_length}."
             )
-        if sparse or ragged:
+        if ragged and output_mode != "int":
             raise ValueError(
-                f"`sparse=True` and `ragged=True` need TensorFlow's sparse/ragged tensors and are not "
-                f"supported by highlevel's TextVectorization. Received: sparse={sparse}, "
-                f"ragged={ragged}"
+                f"`ragged=True` needs `output_mode='int'`. Received: ragged={ragged} and output_mode={output_mode}"
             )
+        if sparse and output_mode == "int":
+            raise ValueError(
+                "`sparse` may only be true if `output_mode` is 'one_hot', 'multi_hot', 'count' or 'tf_idf'. "
+                f"Received: sparse={sparse} and output_mode={output_mode}"
+            )
+        for kind, wanted in (("sparse", sparse), ("ragged", ragged)):
+            if wanted:
+                sparse_outputs.check_supported("TextVectorization", kind)
         has_input_vocabulary = kwargs.pop("has_input_vocabulary", vocabulary is not None)
         vocabulary_size = kwargs.pop("vocabulary_size", None)
         kwargs.pop("dtype", None)
         super().__init__(name=name, **kwargs)
+        self._ragged = bool(ragged)
         self._standardize = standardize
         self._split = split
         self._ngrams_arg = ngrams
@@ -154,6 +162,7 @@ class TextVectorization(HostInputs, Layer):
             pad_to_max_tokens=pad_to_max_tokens,
             mask_token="",
             output_mode=output_mode,
+            sparse=bool(sparse),
             has_input_vocabulary=has_input_vocabulary,
             encoding=encoding,
             vocabulary_size=vocabulary_size,
@@ -246,6 +255,13 @@ class TextVectorization(HostInputs, Layer):
                 out = self._fit_length(ops.convert_to_numpy(out))
                 out = ops.convert_to_tensor(out, dtype="int64")
             return out
+        if self._ragged:
+            n = self._output_sequence_length
+            rows = [
+                lookup.lookup_indices(np.asarray(row[:n], dtype=str)) if row[:n] else np.zeros((0,), "int64")
+                for row in tokens
+            ]
+            return sparse_outputs.to_ragged(rows, "int64")
         length = max((len(r) for r in tokens), default=0)
         if self._output_mode == "int" and self._output_sequence_length is not None:
             length = self._output_sequence_length
@@ -267,7 +283,7 @@ class TextVectorization(HostInputs, Layer):
         if self._output_mode == "tf_idf":
             idf = np.asarray(lookup.idf_weights)[:depth]
             out = ops.multiply(out, ops.convert_to_tensor(idf, dtype=lookup.compute_dtype))
-        return out
+        return sparse_outputs.to_sparse(out) if lookup.sparse else out
 
     def _fit_length(self, out):
         n = self._output_sequence_length
@@ -301,7 +317,10 @@ class TextVectorization(HostInputs, Layer):
 
     def compute_output_spec(self, inputs):
         dtype = "int64" if self._output_mode == "int" else self._lookup_layer.compute_dtype
-        return KerasTensor(self.compute_output_shape(inputs.shape), dtype)
+        shape = self.compute_output_shape(inputs.shape)
+        if self._ragged:
+            shape = shape[:-1] + (None,)
+        return KerasTensor(shape, dtype, sparse=self._lookup_layer.sparse, ragged=self._ragged)
 
     # ------------------------------------------------------------------ config
     def get_config(self):
@@ -320,8 +339,8 @@ class TextVectorization(HostInputs, Layer):
                 "output_mode": self._output_mode,
                 "output_sequence_length": self._output_sequence_length,
                 "pad_to_max_tokens": self._lookup_layer.pad_to_max_tokens,
-                "sparse": False,
-                "ragged": False,
+                "sparse": self._lookup_layer.sparse,
+                "ragged": self._ragged,
                 "vocabulary": lookup_config["vocabulary"],
                 "idf_weights": lookup_config["idf_weights"],
                 "encoding": self._encoding,

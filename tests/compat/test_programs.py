@@ -18,13 +18,7 @@ PROGRAMS = sorted(
 )
 
 #: program -> (backends it fails on, or None for all; the missing feature).
-PENDING = {
-    "text_end_to_end": (
-        None,
-        "needs keras.Input(dtype='string'): raw strings flowing into a model through "
-        "TextVectorization (Keras has it on its TensorFlow backend only)",
-    ),
-}
+PENDING = {}
 
 
 @pytest.mark.parametrize("program", PROGRAMS)

@@ -43,6 +43,8 @@ def get_data_adapter(
             "`class_weight` and `sample_weight` were both given; use one of them (fold the class weights into "
             "the sample weights if you need both)."
         )
+    if _is_string_list(x):
+        x = np.asarray(x)  # a list of sentences is one batch-major text array, not a list of inputs
     if isinstance(x, PyDataset):
         _no_y(y, sample_weight, "a PyDataset")
         return PyDatasetAdapter(x, steps=steps, shuffle=shuffle)
@@ -66,6 +68,10 @@ def get_data_adapter(
         f"Unsupported data type {type(x).__name__}. Pass numpy arrays (or lists/dicts of them), tensors, a Python "
         "generator yielding (x, y) batches, an hl.utils.PyDataset, a torch DataLoader or a tf.data.Dataset."
     )
+
+
+def _is_string_list(x):
+    return isinstance(x, (list, tuple)) and len(x) > 0 and all(isinstance(v, (str, bytes)) for v in x)
 
 
 def _no_y(y, sample_weight, what):
