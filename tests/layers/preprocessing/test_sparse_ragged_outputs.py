@@ -11,6 +11,14 @@ VOCAB = ["a", "b", "c"]
 CORPUS = ["the cat sat", "a dog"]
 
 
+#: The engines without sparse and ragged tensors (the refusal tests run there; each asserts the capability says so).
+NO_SPARSE = ("native", "jax", "torch")
+
+
+def test_only_tensorflow_has_sparse_outputs(backend):
+    assert backend.capabilities.supports_sparse_outputs == (backend.name not in NO_SPARSE)
+
+
 def _cases():
     """name -> (a function building a layer from a layers module, the input)."""
     return {
@@ -149,9 +157,9 @@ def test_sparse_symbolic_output_and_config_on_tensorflow():
         lambda: L.TextVectorization(ragged=True),
     ],
 )
+@pytest.mark.backends(*NO_SPARSE)
 def test_refused_where_the_engine_has_no_such_tensor(backend, build):
-    if backend.capabilities.supports_sparse_outputs:
-        pytest.skip("this engine returns sparse and ragged outputs")
+    assert not backend.capabilities.supports_sparse_outputs
     with pytest.raises(ValueError, match=r"=True` in \w+ needs (sparse|ragged) tensors.*TensorFlow backend only"):
         build()
 
@@ -207,8 +215,8 @@ def test_sparse_input_on_tensorflow_takes_sparse_data(tmp_path):
         np.testing.assert_allclose(hl.ops.convert_to_numpy(loaded(tf.sparse.from_dense(dense))), expected, rtol=1e-6)
 
 
+@pytest.mark.backends(*NO_SPARSE)
 def test_sparse_input_refused_without_sparse_tensors(backend):
-    if backend.capabilities.supports_sparse_outputs:
-        pytest.skip("this engine has sparse tensors")
+    assert not backend.capabilities.supports_sparse_outputs
     with pytest.raises(ValueError, match="`sparse=True` in Input needs sparse tensors.*TensorFlow backend only"):
         hl.Input((3,), sparse=True)
