@@ -432,9 +432,11 @@ class Trainer(StatelessTraining):
 
     def _buckets_batches(self, step_name):
         """Whether a short batch may be padded or split to bucket sizes: compiled steps, the default
-        ``step_name`` method, and no stateful layer (extra or split rows would move its state)."""
+        ``step_name`` method, no stateful layer (extra or split rows would move its state), and no distribution
+        (its batches are split across replicas: a bucket of one row cannot be)."""
         return (
             not self.run_eagerly
+            and step_sync.distribution() is None
             and getattr(type(self), step_name) is getattr(Trainer, step_name)
             and self._step_compiles()
             and not any(getattr(layer, "stateful", False) for layer in self._flatten_layers())

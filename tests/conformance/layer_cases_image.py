@@ -203,4 +203,20 @@ CASES = [
     ),
     L("random_gaussian_blur", "RandomGaussianBlur", {"seed": 1}, positive(2, 5, 6, 3), random=True),
     L("equalization", "Equalization", {"value_range": (0, 4), "bins": 32}, positive(2, 4, 5, 3), modes=(False, True)),
+    L(
+        "clahe",
+        "ContrastLimitedAdaptiveHistogramEqualization",
+        {"value_range": (0, 4), "clip_limit": 2.0, "tile_grid_size": (2, 2)},
+        positive(2, 8, 8, 3),
+        modes=(False, True),
+    ),
+    L("rand_augment", "RandAugment", {"value_range": (0, 4), "seed": 1}, positive(2, 6, 6, 3), random=True),
+    L("aug_mix", "AugMix", {"value_range": (0, 4), "seed": 1}, positive(2, 6, 6, 3), random=True),
+    L(
+        "random_elastic_transform",
+        "RandomElasticTransform",
+        {"value_range": (0, 4), "seed": 1},
+        positive(2, 6, 6, 3),
+        random=True,
+    ),
 ]
