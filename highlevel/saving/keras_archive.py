@@ -22,6 +22,7 @@ import os
 import tempfile
 
 from . import build_io, config_io, keras_config
+from .assets_io import written_assets
 from .errors import InvalidFileError, UnsafeFileError
 from .object_registry import CustomObjectScope
 
@@ -93,22 +94,9 @@ def _assets(model):
     puts it."""
     members = {}
     for inner, obj in _object_paths(model):
-        save_assets = getattr(obj, "save_assets", None)
-        if not callable(save_assets):
-            continue
-        with tempfile.TemporaryDirectory(prefix="highlevel-assets-") as folder:
-            save_assets(folder)
-            for root, dirs, files in os.walk(folder):
-                for name in sorted(files):
-                    full = os.path.join(root, name)
-                    if os.path.islink(full) or not os.path.isfile(full):
-                        raise ValueError(
-                            f"{type(obj).__name__}.save_assets wrote {full!r}, which is not a plain file; assets "
-                            "must be plain files (links are refused)."
-                        )
-                    rel = os.path.relpath(full, folder).replace(os.sep, "/")
-                    with open(full, "rb") as f:
-                        members[f"{ASSETS}/{inner}/{rel}" if inner else f"{ASSETS}/{rel}"] = f.read()
+        if callable(getattr(obj, "save_assets", None)):
+            for rel, data in written_assets(obj, type(obj).__name__).items():
+                members[f"{ASSETS}/{inner}/{rel}" if inner else f"{ASSETS}/{rel}"] = data
     return members
 
 

@@ -26,6 +26,7 @@ import tempfile
 from highlevel import config as hl_config
 
 from . import archive, build_io, config_io, file_safety, keras_archive, safetensors_io, weights_io
+from .assets_io import written_assets
 from .errors import InvalidFileError
 from .object_registry import CustomObjectScope
 
@@ -74,22 +75,9 @@ def _assets(model):
     """``{"assets/<layer index>/<relative path>": bytes}``: what the layers' ``save_assets(dir_path)`` wrote."""
     members = {}
     for index, layer in enumerate(model._flatten_layers()):
-        save_assets = getattr(layer, "save_assets", None)
-        if not callable(save_assets):
-            continue
-        with tempfile.TemporaryDirectory(prefix="highlevel-assets-") as folder:
-            save_assets(folder)
-            for root, dirs, files in os.walk(folder):
-                for name in sorted(files):
-                    full = os.path.join(root, name)
-                    if os.path.islink(full) or not os.path.isfile(full):
-                        raise ValueError(
-                            f"Layer '{layer.name}'.save_assets wrote {full!r}, which is not a plain "
-                            "file; assets must be plain files (links are refused)."
-                        )
-                    rel = os.path.relpath(full, folder).replace(os.sep, "/")
-                    with open(full, "rb") as f:
-                        members[f"{ASSETS}/{index}/{rel}"] = f.read()
+        if callable(getattr(layer, "save_assets", None)):
+            for rel, data in written_assets(layer, f"Layer '{layer.name}'").items():
+                members[f"{ASSETS}/{index}/{rel}"] = data
     return members
 
 
