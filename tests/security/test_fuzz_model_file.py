@@ -12,6 +12,17 @@ from highlevel.saving import InvalidFileError, UnsafeFileError
 _CACHE = {}
 
 
+def _mutated(data, original):
+    """``original`` (a bytearray) with one to four bytes replaced and, sometimes, cut short."""
+    edits = data.draw(
+        st.lists(st.tuples(st.integers(0, len(original) - 1), st.integers(0, 255)), min_size=1, max_size=4)
+    )
+    for i, b in edits:
+        original[i] = b
+    cut = data.draw(st.one_of(st.none(), st.integers(0, len(original))))
+    return original if cut is None else original[:cut]
+
+
 def _valid_bytes(folder):
     if "data" not in _CACHE:
         with hl.config.backend_scope("native"):
@@ -28,13 +39,8 @@ def _valid_bytes(folder):
 def test_mutated_files_fail_cleanly(tmp_path_factory, data):
     folder = tmp_path_factory.getbasetemp()
     original = bytearray(_valid_bytes(folder))
-    edits = data.draw(
-        st.lists(st.tuples(st.integers(0, len(original) - 1), st.integers(0, 255)), min_size=1, max_size=4)
-    )
-    for i, b in edits:
-        original[i] = b
-    cut = data.draw(st.one_of(st.none(), st.integers(0, len(original))))
-    payload = bytes(original if cut is None else original[:cut])
+    original = _mutated(data, original)
+    payload = bytes(original)
     path = folder / "fuzz.zip"
     path.write_bytes(payload)
     with hl.config.backend_scope("native"):
@@ -60,14 +66,9 @@ def test_mutated_keras_archives_fail_cleanly(tmp_path_factory, data):
     pytest.importorskip("h5py")
     folder = tmp_path_factory.getbasetemp()
     original = bytearray(_valid_keras_bytes(folder))
-    edits = data.draw(
-        st.lists(st.tuples(st.integers(0, len(original) - 1), st.integers(0, 255)), min_size=1, max_size=4)
-    )
-    for i, b in edits:
-        original[i] = b
-    cut = data.draw(st.one_of(st.none(), st.integers(0, len(original))))
+    original = _mutated(data, original)
     path = folder / "fuzz.keras"
-    path.write_bytes(bytes(original if cut is None else original[:cut]))
+    path.write_bytes(bytes(original))
     with hl.config.backend_scope("native"):
         try:
             hl.saving.load_model(path)
@@ -94,14 +95,9 @@ def test_mutated_weights_h5_files_fail_cleanly(tmp_path_factory, data):
     pytest.importorskip("h5py")
     folder = tmp_path_factory.getbasetemp()
     original = bytearray(_valid_h5_bytes(folder))
-    edits = data.draw(
-        st.lists(st.tuples(st.integers(0, len(original) - 1), st.integers(0, 255)), min_size=1, max_size=4)
-    )
-    for i, b in edits:
-        original[i] = b
-    cut = data.draw(st.one_of(st.none(), st.integers(0, len(original))))
+    original = _mutated(data, original)
     path = folder / "fuzz.weights.h5"
-    path.write_bytes(bytes(original if cut is None else original[:cut]))
+    path.write_bytes(bytes(original))
     with hl.config.backend_scope("native"):
         model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(3, name="fuzz_dense"), hl.layers.Dense(1)])
         model.compile(optimizer="adam", loss="mse")
