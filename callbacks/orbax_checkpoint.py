@@ -133,6 +133,10 @@ class OrbaxCheckpoint(MonitorCallback):
         max_to_keep: the number of newest checkpoints kept (None keeps all).
         save_on_background: write asynchronously while training goes on.
         save_weights_only: save the trainable and non-trainable variables only (no optimizer or metrics).
+
+    Raises:
+        ValueError: if ``save_freq`` is neither ``"epoch"`` nor a positive int, or ``max_to_keep`` is not a positive int
+            or None (or the other arguments are invalid).
     """
 
     def __init__(
