@@ -97,6 +97,10 @@ class JaxLayer(Layer):
             the export runs on. ``model.export(..., format="tf_saved_model")`` passes it to ``jax2tf`` unless its
             ``jax2tf_kwargs`` name platforms themselves.
         **kwargs: the arguments of :class:`~highlevel.layers.Layer` (``name``, ``dtype``, ...).
+
+    Raises:
+        ValueError: if ``call_fn`` takes ``params`` or ``state`` but none of ``init_fn``, ``params`` and ``state`` is
+            given.
     """
 
     def __init__(
@@ -271,6 +275,9 @@ class FlaxLayer(JaxLayer):
             first inputs).
         **kwargs: :class:`JaxLayer`'s ``seed`` and ``native_serialization_platforms``, and the arguments of
             :class:`~highlevel.layers.Layer`.
+
+    Raises:
+        ImportError: if flax is not installed.
     """
 
     def __init__(self, module, method=None, variables=None, **kwargs):
