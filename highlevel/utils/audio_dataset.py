@@ -158,6 +158,10 @@ def audio_dataset_from_directory(
         A dataset yielding float32 clips ``(batch, frames, channels)``, or ``(clips, labels)`` pairs; with
         ``subset="both"``, a pair of them. A ``tf.data.Dataset`` when TensorFlow is installed, otherwise a
         ``hl.utils.PyDataset``. Its ``class_names`` attribute lists the classes.
+
+    Raises:
+        ValueError: if ``ragged`` and ``output_sequence_length`` are combined, ``sampling_rate`` is not a positive int,
+            another argument is out of its range, or no audio file is found.
     """
     labels, label_mode = directory_index.check_label_arguments(labels, label_mode, class_names, "audio")
     if ragged and output_sequence_length is not None:

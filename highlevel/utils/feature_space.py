@@ -137,6 +137,10 @@ class FeatureSpace(Layer):
     Call ``adapt(data)`` on the training data first (it learns normalization statistics, vocabularies and bin
     boundaries), then call the FeatureSpace on a dict of arrays: each column is ``(batch,)`` or ``(batch, 1)``
     (a dict of scalars gives one unbatched sample).
+
+    Raises:
+        ValueError: if ``features`` is not a non-empty dict, ``output_mode`` is not ``"dict"`` or ``"concat"``, or a
+            cross is invalid (named features that do not exist, or tuples without ``crossing_dim``).
     """
 
     # Called inside tf.data's map, the FeatureSpace hands its work to tf.numpy_function itself; this marker tells

@@ -142,6 +142,10 @@ def image_dataset_from_directory(
         A dataset yielding float32 images ``(batch, height, width, channels)``, or ``(images, labels)``
         pairs; with ``subset="both"``, a pair of them. Its ``class_names`` and ``file_paths`` attributes list
         the classes and the files in order.
+
+    Raises:
+        ValueError: if an argument is out of its range (``color_mode``, ``interpolation``, ``label_mode``, both
+            aspect-ratio options, ``validation_split`` without ``subset``...) or no image is found.
     """
     labels, label_mode = directory_index.check_label_arguments(labels, label_mode, class_names, "image")
     if color_mode not in _CHANNELS:

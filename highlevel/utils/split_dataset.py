@@ -137,6 +137,10 @@ def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=
 
     Returns:
         ``(left, right)``.
+
+    Raises:
+        ValueError: if the dataset is empty or the sizes do not fit it.
+        ImportError: if ``preferred_backend="torch"`` and PyTorch is not installed.
     """
     samples, batch_size = _samples(dataset)
     if not samples:

@@ -73,6 +73,10 @@ def text_dataset_from_directory(
         A dataset yielding texts (``bytes``; ``tf.string`` in ``tf.data``), or ``(texts, labels)`` pairs;
         with ``subset="both"``, a pair of them. Its ``class_names`` and ``file_paths`` attributes list the
         classes and the files in order.
+
+    Raises:
+        ValueError: if ``max_length`` is not a non-negative int or None, another argument is out of its range, or no
+            text file is found.
     """
     labels, label_mode = directory_index.check_label_arguments(labels, label_mode, class_names, "text")
     if max_length is not None and (
