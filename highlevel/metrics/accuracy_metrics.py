@@ -17,7 +17,7 @@ from .reduction_metrics import MeanMetricWrapper
 
 
 def accuracy(y_true, y_pred):
-    """1.0 where ``y_true == y_pred`` exactly, else 0.0.
+    """Exact-match accuracy of each entry: 1.0 where ``y_true == y_pred``, else 0.0.
 
     Args:
         y_true: the labels, any shape.
@@ -37,7 +37,7 @@ def accuracy(y_true, y_pred):
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
-    """1.0 where ``(y_pred > threshold) == y_true``, else 0.0.
+    """Binary accuracy of each entry: 1.0 where ``(y_pred > threshold) == y_true``, else 0.0.
 
     Args:
         y_true: 0/1 labels, shape ``(batch, ...)``.
@@ -59,7 +59,7 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
 
 
 def categorical_accuracy(y_true, y_pred):
-    """1.0 where the argmax of the one-hot ``y_true`` equals the argmax of ``y_pred``.
+    """Categorical accuracy of each sample: 1.0 where the argmax of ``y_pred`` is the one-hot label's class.
 
     Args:
         y_true: one-hot labels, shape ``(batch, ..., classes)``.
@@ -79,7 +79,7 @@ def categorical_accuracy(y_true, y_pred):
 
 
 def sparse_categorical_accuracy(y_true, y_pred):
-    """1.0 where the integer label ``y_true`` equals the argmax of ``y_pred``.
+    """Sparse categorical accuracy of each sample: 1.0 where the argmax of ``y_pred`` equals the integer label.
 
     Args:
         y_true: integer class labels, shape ``(batch, ...)`` (or with a trailing axis of size 1).
@@ -138,7 +138,7 @@ def _flatten_for_top_k(y_true, y_pred):
 
 
 def top_k_categorical_accuracy(y_true, y_pred, k=5):
-    """1.0 where the one-hot label's class is among the ``k`` largest predictions.
+    """Top-k accuracy of each sample: 1.0 where the one-hot label's class is among the ``k`` largest predictions.
 
     Args:
         y_true: one-hot labels, shape ``(batch, ..., classes)``.
@@ -161,7 +161,7 @@ def top_k_categorical_accuracy(y_true, y_pred, k=5):
 
 
 def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False):
-    """1.0 where the integer label is among the ``k`` largest predictions.
+    """Sparse top-k accuracy of each sample: 1.0 where the integer label is among the ``k`` largest predictions.
 
     With ``from_sorted_ids``, ``y_pred`` holds class ids sorted by score (e.g. from a retrieval layer) and
     the label must be among its first ``k`` columns.
