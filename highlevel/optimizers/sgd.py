@@ -14,7 +14,7 @@ from .optimizer import Optimizer
 
 
 class SGD(Optimizer):
-    """Gradient descent (``keras.optimizers.SGD``).
+    """Stochastic gradient descent, with optional (Nesterov) momentum (``keras.optimizers.SGD``).
 
     With ``momentum`` m: ``velocity = m * velocity - lr * g``; ``w += velocity`` (or, with ``nesterov``,
     ``w += m * velocity - lr * g``).
