@@ -38,7 +38,7 @@ _LAZY = {
     "image_dataset_from_directory": ("highlevel.utils.image_dataset", "image_dataset_from_directory"),
     "text_dataset_from_directory": ("highlevel.utils.text_dataset", "text_dataset_from_directory"),
     "audio_dataset_from_directory": ("highlevel.utils.audio_dataset", "audio_dataset_from_directory"),
-    "split_dataset": ("highlevel.utils.split_dataset", "split_dataset"),
+    "split_dataset": ("highlevel.utils.dataset_split", "split_dataset"),
     "model_to_dot": ("highlevel.utils.model_visualization", "model_to_dot"),
     "plot_model": ("highlevel.utils.model_visualization", "plot_model"),
     "bounding_boxes": ("highlevel.utils.bounding_boxes", None),
