@@ -196,13 +196,18 @@ def _shapes_from_json(value):
 
 
 class Layer:
-    """The base of every layer (``keras.layers.Layer``).
+    """The base class of every layer: a callable that holds state (weights) and computes with ``highlevel.ops``.
 
-    Subclasses create weights in ``build(input_shape)`` (called once, on the first call, with the input's
-    shape) or in ``__init__`` when the shapes are known, and compute in ``call(inputs, ...)``. A ``call``
-    that takes a ``training`` argument receives the value given to the outermost call (``model(x,
-    training=True)``) unless it is passed explicitly; the value passes through layers whose ``call`` does not
-    take the argument (a subclassed model's ``call(self, x)``).
+    A layer is called on tensors (``layer(x)``) and returns tensors. Subclasses create their weights with
+    :meth:`add_weight` in ``build(input_shape)`` (called once, on the first call, with the input's shape) or
+    in ``__init__`` when the shapes are known, and compute in ``call(inputs, ...)``. Sub-layers and variables
+    assigned as attributes are tracked: their weights appear in the outer layer's ``weights``,
+    ``trainable_weights`` and ``non_trainable_weights``. A ``call`` that takes a ``training`` argument
+    receives the value given to the outermost call (``model(x, training=True)``) unless it is passed
+    explicitly; the value passes through layers whose ``call`` does not take the argument (a subclassed model's
+    ``call(self, x)``). Called on the symbolic tensors of :func:`~highlevel.Input`, a layer records a node of
+    a functional model instead of computing. :meth:`get_config` lists the constructor arguments, so that
+    saving can rebuild the layer.
 
     Args:
         trainable: whether the layer's weights are updated by training.
@@ -216,6 +221,23 @@ class Layer:
         activity_regularizer: a regularizer applied to the layer's output (added to ``losses``).
         input_shape: the input shape without the batch axis, for the first layer of a Sequential model.
         input_dim: shorthand for ``input_shape=(input_dim,)``.
+
+    Raises:
+        TypeError: an unknown keyword argument is given (a misspelt argument name).
+        ValueError: ``name`` is not a non-empty string, or ``dtype`` is not a dtype or policy name.
+
+    >>> import highlevel as hl
+    >>> class Scale(hl.Layer):
+    ...     def build(self, input_shape):
+    ...         self.factor = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="factor")
+    ...     def call(self, inputs):
+    ...         return inputs * self.factor
+    >>> layer = Scale(name="scale")
+    >>> y = layer(hl.ops.convert_to_tensor([[1.0, 2.0]]))
+    >>> hl.ops.convert_to_numpy(y).tolist(), [w.name for w in layer.weights], layer.built
+    ([[1.0, 2.0]], ['factor'], True)
+    >>> layer.get_config()["name"]
+    'scale'
     """
 
     #: The training mode set through an engine's own module API (``torch.nn.Module.train()``/``eval()``), which calls
@@ -981,7 +1003,24 @@ class Layer:
 
     # ----------------------------------------------------------------- configs
     def get_config(self):
-        """The constructor arguments that rebuild this layer (no weights)."""
+        """Returns the constructor arguments that rebuild this layer, as a JSON-friendly dict (no weights).
+
+        The base layer's config holds ``name``, ``trainable`` and ``dtype`` (plus ``input_shape`` and
+        ``activity_regularizer`` when given). A subclass whose constructor takes other arguments extends it
+        (``config = super().get_config(); config.update(units=self.units)``), so that saving and
+        :meth:`from_config` can rebuild it.
+
+        Returns:
+            A dict that ``type(layer).from_config(config)`` turns into an equivalent new layer (with fresh
+            weights).
+
+        >>> import highlevel as hl
+        >>> config = hl.layers.Dense(3, name="d").get_config()
+        >>> config["units"], config["name"], config["trainable"]
+        (3, 'd', True)
+        >>> hl.layers.Dense.from_config(config).units
+        3
+        """
         # A plain policy is saved as its dtype name, a mixed one as its policy name: both rebuild it.
         config = {"name": self.name, "trainable": self.trainable, "dtype": self._dtype_policy.name}
         if self._input_shape_arg is not None:

@@ -95,13 +95,38 @@ def _revivable_as_functional(cls):
 
 
 class Model(Trainer, Layer):
-    """A layer with model-level services: ``layers``, ``get_layer``, ``summary``, and training
-    (``compile``/``fit``/``evaluate``/``predict``, from :class:`~highlevel.trainers.Trainer`).
+    """A trainable network of layers: a layer that also trains, evaluates, predicts, saves and summarises.
 
-    Call ``hl.Model(inputs, outputs)`` for a functional model, or subclass it and define ``call``. A subclass may
-    also be used functionally, as Keras allows: ``MyModel(inputs, outputs)``, or a constructor that calls
-    ``super().__init__(inputs=..., outputs=...)``, gives a functional model with the subclass's methods (a custom
-    ``train_step``, for instance).
+    A model is built in one of three ways:
+
+    - **functional**: ``hl.Model(inputs, outputs)``, where ``inputs`` are the tensors of
+      :func:`~highlevel.Input` and ``outputs`` the tensors computed from them by calling layers. The graph
+      between them becomes the model (a :class:`~highlevel.models.Functional`);
+    - **subclassed**: subclass ``hl.Model``, create the layers in ``__init__`` and compute in
+      ``call(inputs, training=None)``; the weights are created on the first call;
+    - **sequential**: :class:`~highlevel.Sequential`, a plain stack of layers.
+
+    A subclass may also be used functionally, as Keras allows: ``MyModel(inputs, outputs)``, or a constructor
+    that calls ``super().__init__(inputs=..., outputs=...)``, gives a functional model that keeps the subclass's
+    methods (a custom ``train_step``, for instance).
+
+    Training goes through :meth:`compile` then :meth:`fit`; :meth:`evaluate` and :meth:`predict` run the model
+    on data, :meth:`save` writes it to one file (reload with :func:`highlevel.models.load_model`), and
+    :meth:`summary` prints its layers. ``layers`` lists the model's layers and :meth:`get_layer` finds one.
+
+    Args:
+        inputs: for a functional model, the input tensor(s): one tensor of :func:`~highlevel.Input`, or a
+            list or dict of them. Not given for a subclassed model.
+        outputs: for a functional model, the output tensor(s) computed from ``inputs``: one tensor, or a list
+            or dict of them (the structure of what the model returns).
+        name: the model's name (default: generated from the class name, e.g. ``"functional"``).
+        trainable: whether the model's weights are trained (default True).
+        dtype: the dtype policy of the model (see :class:`~highlevel.Layer`).
+
+    Raises:
+        TypeError: only one of ``inputs``/``outputs`` is given, or positional arguments that are not a
+            functional model's inputs and outputs.
+        ValueError: ``outputs`` are not computed from ``inputs``, or one input tensor is given twice.
 
     >>> import highlevel as hl
     >>> class Custom(hl.Model):
@@ -111,6 +136,19 @@ class Model(Trainer, Layer):
     >>> model = Custom(x, hl.layers.Dense(1)(x))
     >>> isinstance(model, Custom), isinstance(model, hl.models.Functional), len(model.layers)
     (True, True, 2)
+
+    A subclassed model:
+
+    >>> class TwoLayers(hl.Model):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.hidden = hl.layers.Dense(4, activation="relu")
+    ...         self.out = hl.layers.Dense(1)
+    ...     def call(self, inputs):
+    ...         return self.out(self.hidden(inputs))
+    >>> net = TwoLayers()
+    >>> tuple(net(hl.ops.ones((2, 3))).shape), len(net.weights)
+    ((2, 1), 4)
     """
 
     accepts_text = True  # a model hands text on to its layers, which decide
@@ -271,20 +309,34 @@ class Model(Trainer, Layer):
         layer_range=None,
         return_string=False,
     ):
-        """Prints a table of the model's layers, output shapes and parameter counts.
+        """Prints a table of the model's layers, their output shapes and parameter counts.
 
-        A model not built yet shows its layers with ``?`` as output shape and ``0 (unbuilt)`` parameters.
+        Below the table come the total, trainable and non-trainable parameter counts (and the optimizer's, once
+        it has variables). A model not built yet shows its layers with ``?`` as output shape and
+        ``0 (unbuilt)`` parameters.
 
         Args:
-            print_fn: a function that receives the rendered text instead of printing it with rich.
-            show_trainable: add a column saying whether each layer is trainable.
-            layer_range: ``[first, last]``: two layer names; only the rows from ``first`` to ``last`` (both
-                included) are shown.
-            return_string: return the text instead of printing it.
-            line_length: the table width in characters (default: the terminal's, at most 100).
+            line_length: the table width in characters (default: the terminal's width, at most 100).
+            positions: accepted for Keras programs; the columns are laid out automatically.
+            print_fn: a function called with the rendered text (a str) instead of printing it, e.g.
+                ``logging.info``. Default None: print to standard output.
+            expand_nested: accepted for Keras programs; nested models are shown as one row.
+            show_trainable: if True, add a column saying whether each layer is trainable.
+            layer_range: ``[first, last]``, two layer names: only the rows from ``first`` to ``last`` (both
+                included) are shown. Default None: every layer.
+            return_string: if True, return the text instead of printing it.
+
+        Returns:
+            The summary text when ``return_string`` is True, otherwise None.
 
         Raises:
             ValueError: ``layer_range`` is not two names of layers of this model.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2, name="dense")], name="tiny")
+        >>> text = model.summary(return_string=True)
+        >>> "dense" in text, "Total params: 8" in text
+        (True, True)
         """
         from .summary import render_summary
 
@@ -298,8 +350,38 @@ class Model(Trainer, Layer):
         )
 
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):
-        """Saves the architecture, compile arguments, weights and optimizer state to one file
-        (see :func:`highlevel.saving.save_model`; reload with ``hl.models.load_model``)."""
+        """Saves the whole model to one file: architecture, compile arguments, weights and optimizer state.
+
+        :func:`highlevel.models.load_model` reads it back into a model that predicts the same and resumes
+        training where it stopped. Custom layers take part through ``get_config`` (and ``from_config``) and,
+        for their own state, ``save_own_variables``/``load_own_variables``.
+
+        Args:
+            filepath: the destination, a str or path. A name ending in ``.keras`` writes Keras 3's archive
+                format (which Keras itself loads; needs ``h5py``); any other name (e.g. ``model.hl.zip``) writes
+                highlevel's own archive.
+            overwrite: if True (default), replace an existing file; if False, raise ``FileExistsError``.
+            zipped: True or None (default): one zip file; False: a folder holding the same files.
+            **kwargs: ``save_format="keras"`` or ``"highlevel"`` chooses the format whatever the name.
+
+        Returns:
+            None.
+
+        Raises:
+            FileExistsError: ``overwrite`` is False and ``filepath`` exists.
+            OSError: the file could not be written (an existing file is left unchanged).
+
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.hl.zip")
+        >>> model.save(path)
+        >>> restored = hl.models.load_model(path)
+        >>> x = np.ones((1, 2), "float32")
+        >>> bool(np.allclose(restored.predict(x, verbose=0), model.predict(x, verbose=0)))
+        True
+        """
         from highlevel.saving import save_model
 
         save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
