@@ -170,6 +170,9 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         returns ``init`` and ``ys`` with a leading size of 0). Gradients flow to ``init``, ``xs`` and anything
         ``f`` closes over. Engines that compile run it as one loop op (``lax.scan``, ``tf.while_loop``).
 
+    Raises:
+        ValueError: ``unroll`` is not a positive int or a bool, or neither ``xs`` nor ``length`` is given.
+
     >>> import highlevel as hl
     >>> carry, ys = hl.ops.scan(lambda c, x: (c + x, c * 10), 0, hl.ops.convert_to_tensor([1, 2, 3]))
     >>> int(hl.ops.convert_to_numpy(carry)), hl.ops.convert_to_numpy(ys).tolist()
@@ -274,6 +277,10 @@ def unstack(x, num=None, axis=0):
 
     Returns:
         A list of ``x.shape[axis]`` tensors.
+
+    Raises:
+        ValueError: ``x`` is a scalar, ``num`` does not match the size of ``axis``, or that size is unknown and
+            ``num`` is not given.
 
     >>> import highlevel as hl
     >>> x = hl.ops.convert_to_tensor([[1, 2], [3, 4]])
@@ -549,6 +556,10 @@ def switch(index, branches, *operands):
     Returns:
         The selected branch's result; gradients flow through it to ``operands``.
 
+    Raises:
+        TypeError: ``branches`` is not a list or tuple of functions.
+        ValueError: ``branches`` is empty.
+
     >>> import highlevel as hl
     >>> branches = [lambda x: x + 1.0, lambda x: x * 10.0]
     >>> [float(hl.ops.convert_to_numpy(hl.ops.switch(i, branches, 2.0))) for i in (0, 1, 5)]
@@ -706,6 +717,10 @@ def associative_scan(f, elems, reverse=False, axis=0):
 
     Returns:
         A nest like ``elems``; gradients flow to ``elems``.
+
+    Raises:
+        ValueError: a negative ``axis`` is used with tensors of different ranks, or ``f`` returns a
+            structure with a different number of tensors than ``elems``.
 
     >>> import highlevel as hl
     >>> ys = hl.ops.associative_scan(lambda a, b: a + b, hl.ops.convert_to_tensor([1, 2, 3, 4, 5]))

@@ -9,12 +9,40 @@ from . import _args, _door
 
 
 def rsqrt(x):
-    """1 / sqrt(x)."""
+    """Computes the reciprocal square root ``1 / sqrt(x)``, elementwise.
+
+    Zero gives inf and negative inputs give NaN.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.rsqrt([1.0, 4.0, 0.25])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [1.  0.5 2. ]
+    """
     return _door.call("rsqrt", x)
 
 
 def erf(x):
-    """The error function."""
+    """Computes the Gauss error function of ``x``, elementwise.
+
+    ``erf(x) = 2 / sqrt(pi) * integral from 0 to x of exp(-t**2) dt``, a value in ``[-1, 1]``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.erf([-1.0, 0.0, 0.5, 2.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.8427  0.      0.5205  0.9953]
+    """
     return _door.call("erf", x)
 
 
@@ -203,6 +231,9 @@ def in_top_k(targets, predictions, k):
     Returns:
         A bool tensor of ``targets``' shape.
 
+    Raises:
+        ValueError: ``predictions`` does not have the shape of ``targets`` plus a class axis.
+
     >>> import highlevel as hl
     >>> predictions = hl.ops.convert_to_tensor([[0.1, 0.9, 0.5], [0.8, 0.1, 0.3]])
     >>> hl.ops.convert_to_numpy(hl.ops.in_top_k(hl.ops.convert_to_tensor([1, 2]), predictions, 1)).tolist()
@@ -250,6 +281,9 @@ def cdist(x, y):
 
     Returns:
         A float tensor of shape ``(..., m, n)``; the gradient at a distance of 0 is 0.
+
+    Raises:
+        ValueError: ``x`` or ``y`` has rank below 2, or their vectors (last axes) differ in length.
 
     >>> import highlevel as hl
     >>> x = hl.ops.convert_to_tensor([[0.0, 0.0], [1.0, 1.0]])
@@ -332,6 +366,9 @@ def rfft(x, fft_length=None):
     Returns:
         The pair ``(real, imag)``, of shape ``(..., fft_length // 2 + 1)``.
 
+    Raises:
+        ValueError: ``x`` is a scalar.
+
     >>> import highlevel as hl
     >>> re, im = hl.ops.rfft(hl.ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0]))
     >>> hl.ops.convert_to_numpy(re).tolist(), hl.ops.convert_to_numpy(im).tolist()
@@ -353,6 +390,9 @@ def irfft(x, fft_length=None):
 
     Returns:
         A float tensor of shape ``(..., fft_length)``.
+
+    Raises:
+        ValueError: ``x`` has fewer than 2 frequencies and no ``fft_length`` is given.
 
     >>> import highlevel as hl
     >>> re, im = hl.ops.rfft(hl.ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0, 5.0]))
@@ -412,6 +452,10 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=
     Returns:
         The pair ``(real, imag)`` of shape ``(..., frames, fft_length // 2 + 1)``, with
         ``frames = 1 + (samples + 2 * (fft_length // 2 if center else 0) - fft_length) // sequence_stride``.
+
+    Raises:
+        ValueError: ``x`` is a scalar, or ``center=True`` and the signal has at most ``fft_length // 2``
+            samples.
 
     >>> import highlevel as hl
     >>> re, im = hl.ops.stft(hl.ops.convert_to_tensor([0.0, 1.0, 2.0, 3.0, 4.0]), 3, 2, 3)
@@ -485,6 +529,9 @@ def extract_sequences(x, sequence_length, sequence_stride):
         A tensor of shape ``(..., 1 + (n - sequence_length) // sequence_stride, sequence_length)`` (no frames when
         ``n < sequence_length``).
 
+    Raises:
+        ValueError: ``x`` is a scalar.
+
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.extract_sequences(hl.ops.arange(6), 3, 2)).tolist()
     [[0, 1, 2], [2, 3, 4]]
@@ -507,6 +554,9 @@ def view_as_complex(x):
 
     Returns:
         A complex tensor of shape ``(...)``: complex128 for float64 input, complex64 otherwise.
+
+    Raises:
+        ValueError: the last axis of ``x`` does not have size 2.
 
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.view_as_complex(hl.ops.convert_to_tensor([[1.0, 2.0], [3.0, 4.0]]))).tolist()

@@ -258,6 +258,9 @@ def celu(x, alpha=1.0):
     Returns:
         ``x`` where ``x > 0``, else ``alpha * (exp(x / alpha) - 1)``; the slope is 1 on both sides of 0.
 
+    Raises:
+        ValueError: ``alpha`` is 0.
+
     >>> import highlevel as hl
     >>> [round(v, 4) for v in hl.ops.convert_to_numpy(hl.ops.celu(hl.ops.convert_to_tensor([-1.0, 2.0]))).tolist()]
     [-0.6321, 2.0]
@@ -426,6 +429,9 @@ def squareplus(x, b=4):
     Returns:
         A tensor like ``x``.
 
+    Raises:
+        ValueError: ``b`` is a negative number.
+
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.squareplus(hl.ops.convert_to_tensor([0.0, 1.5]))).tolist()
     [1.0, 2.0]
@@ -547,6 +553,9 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
     Returns:
         ``(x - mean) / sqrt(variance + epsilon) * gamma + beta``, of ``x``'s shape and dtype.
 
+    Raises:
+        TypeError: an unknown keyword argument is given.
+
     >>> import highlevel as hl
     >>> y = hl.ops.layer_normalization(hl.ops.convert_to_tensor([1.0, 2.0, 3.0]), epsilon=0.0)
     >>> [round(v, 4) for v in hl.ops.convert_to_numpy(y).tolist()]
@@ -605,6 +614,9 @@ def normalize(x, axis=-1, order=2, epsilon=None):
 
     Returns:
         A tensor of ``x``'s shape; a zero vector stays zero, with a zero gradient.
+
+    Raises:
+        ValueError: ``order`` is not an int >= 1.
 
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.normalize(hl.ops.convert_to_tensor([3.0, 4.0]))).tolist()
@@ -741,6 +753,10 @@ def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False, **kwa
 
     Returns:
         A tensor with a class axis of size ``num_classes`` instead of the reduced axis.
+
+    Raises:
+        TypeError: an unknown keyword argument is given.
+        ValueError: ``num_classes`` is None, or ``sparse=True`` (sparse tensors are not supported).
 
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.multi_hot(hl.ops.convert_to_tensor([[0, 2], [1, 1]]), 4)).tolist()
@@ -917,6 +933,9 @@ def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
         ``(N, C * kH * kW, L)``: one column per block (``L`` blocks, row-major), its rows ordered by channel,
         then kernel row, then kernel column.
 
+    Raises:
+        ValueError: ``x`` is not a 4-D tensor.
+
     >>> import highlevel as hl
     >>> x = hl.ops.reshape(hl.ops.arange(16, dtype="float32"), (1, 1, 4, 4))
     >>> cols = hl.ops.unfold(x, 2, stride=2)
@@ -994,6 +1013,9 @@ def depth_to_space(x, block_size, data_format="channels_last"):
     Returns:
         The rearranged tensor, of ``x``'s dtype.
 
+    Raises:
+        ValueError: the number of channels is not a multiple of ``block_size ** 2``.
+
     >>> import highlevel as hl
     >>> x = hl.ops.reshape(hl.ops.arange(4), (1, 1, 1, 4))
     >>> hl.ops.convert_to_numpy(hl.ops.depth_to_space(x, 2))[0, :, :, 0].tolist()
@@ -1021,6 +1043,9 @@ def space_to_depth(x, block_size, data_format="channels_last"):
 
     Returns:
         The rearranged tensor, of ``x``'s dtype.
+
+    Raises:
+        ValueError: the height or width is not a multiple of ``block_size``.
 
     >>> import highlevel as hl
     >>> x = hl.ops.reshape(hl.ops.arange(4), (1, 2, 2, 1))
@@ -1065,6 +1090,12 @@ def dot_product_attention(
     Returns:
         ``(B, T, N, H_v)`` in the promoted dtype of the inputs. The logits and the softmax compute in at least
         float32; a query with every key masked averages all values.
+
+    Raises:
+        ValueError: ``query``, ``key`` or ``value`` is not 4-D; the head sizes of ``query`` and ``key``
+            differ; ``key`` and ``value`` differ in length or heads; the query heads are not a multiple of the
+            key/value heads; ``attn_logits_soft_cap`` is not positive; or ``flash_attention`` is not None or a
+            bool.
 
     >>> import highlevel as hl
     >>> q = hl.ops.ones((1, 2, 1, 4))
@@ -1142,6 +1173,10 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
         ``(B,)``: the negative log-likelihood of each target, in ``output``'s dtype promoted with float32;
         ``inf`` where no alignment exists (a target too long for its output). Differentiable in ``output``.
 
+    Raises:
+        ValueError: ``target`` is not 2-D or ``output`` not 3-D, a length vector does not have one entry per
+            sequence, or the batch sizes differ.
+
     >>> import highlevel as hl
     >>> logits = hl.ops.zeros((1, 2, 2))   # two steps, blank and one label, uniform
     >>> loss = hl.ops.ctc_loss([[1]], logits, [1], [2])
@@ -1188,6 +1223,10 @@ def ctc_decode(
         search, each sequence's labels first and ``-1`` after them. ``scores``: greedy, ``(B, 1)``, the negated
         sum of the best logit of each valid step; beam search, ``(B, top_paths)``, the log-probabilities of the
         sequences, best first.
+
+    Raises:
+        ValueError: ``inputs`` is not 3-D, ``sequence_lengths`` is not a vector, or ``top_paths`` exceeds
+            ``beam_width`` in beam search.
 
     >>> import numpy as np
     >>> import highlevel as hl
