@@ -852,7 +852,8 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
 
     Args:
         x: a float tensor.
-        mean, variance: vectors of ``x.shape[axis]`` values (e.g. a layer's moving statistics).
+        mean: a vector of ``x.shape[axis]`` means (e.g. a layer's moving mean).
+        variance: a vector of ``x.shape[axis]`` variances (e.g. a layer's moving variance).
         axis: the axis the vectors run along (an int; negative counts from the end).
         offset: None, or a vector added after normalizing.
         scale: None, or a vector multiplying the normalized values.
@@ -1205,11 +1206,16 @@ def separable_conv(
             ``data_format="channels_first"``).
         depthwise_kernel: ``(*kernel_size, in_channels, depth_multiplier)``.
         pointwise_kernel: ``(*ones, in_channels * depth_multiplier, out_channels)``.
-        strides, padding, dilation_rate: of the depthwise convolution, as :func:`depthwise_conv`.
+        strides: the step of the depthwise convolution's window, an int or one per spatial dimension.
+        padding: ``"valid"`` (default) or ``"same"``, for the depthwise convolution.
+        dilation_rate: the spacing between the depthwise kernel's taps (default 1).
         data_format: ``"channels_last"`` or ``"channels_first"``; None gives ``hl.config.image_data_format()``.
 
     Returns:
         The convolved tensor, with ``out_channels`` channels.
+
+    Raises:
+        ValueError: a kernel's rank does not match the rank of ``inputs``.
 
     >>> import highlevel as hl
     >>> x = hl.ops.ones((1, 4, 4, 2))
@@ -1294,7 +1300,10 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     Args:
         x: a tensor ``(N, C * kH * kW, L)`` with ``L`` the number of blocks that fit in ``output_size``.
         output_size: the image size ``(oH, oW)`` (or an int for both).
-        kernel_size, dilation, padding, stride: as for :func:`unfold`.
+        kernel_size: the block size ``(kH, kW)`` (or an int for both), as for :func:`unfold`.
+        dilation: the spacing between a block's entries (default 1), as for :func:`unfold`.
+        padding: the zero padding that :func:`unfold` added on each side (default 0); it is cut off again.
+        stride: the step between blocks (default 1), as for :func:`unfold`.
 
     Returns:
         ``(N, C, oH, oW)``; entries covered by several blocks get the sum of their values.

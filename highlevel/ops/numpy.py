@@ -2175,13 +2175,29 @@ def squeeze(x, axis=None):
 
 
 def take(x, indices, axis=None):
-    """Gathers entries at integer ``indices`` along ``axis`` (flattened when None); negative indices count from
-    the end.
+    """Gathers the entries of ``x`` at integer indices along an axis.
+
+    ``take(x, [2, 0], axis=1)`` is ``x[:, [2, 0]]``. Negative indices count from the end.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        indices: an integer tensor (or list) of any shape; its shape replaces ``axis`` in the result.
+        axis: the axis to gather along; None (default) gathers from the flattened ``x``.
+
+    Returns:
+        A tensor of shape ``x.shape[:axis] + indices.shape + x.shape[axis + 1:]`` and the dtype of ``x``.
 
     Raises:
         IndexError: when the indices are known now (eager) and one is out of ``[-size, size)``; engines differ
             on such an index otherwise (NaN, an engine error), so none is let through. Under ``jax.jit`` or
             ``tf.function`` the indices are not known and the engine's gather decides.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> hl.ops.convert_to_numpy(hl.ops.take(x, [2, 0], axis=1)).tolist()
+    [[3, 1], [6, 4]]
+    >>> hl.ops.convert_to_numpy(hl.ops.take(x, [-1, 0])).tolist()
+    [6, 1]
     """
     axis = _args.axis(axis, _args.ndim_of(x), "take", allow_none=True)
     _check_take_range(x, indices, axis)
@@ -2256,7 +2272,29 @@ def where(condition, x1=None, x2=None):
 
 
 def pad(x, pad_width, mode="constant", constant_values=None):
-    """Pads with ``((before, after), ...)`` per axis; modes constant, reflect, symmetric, edge."""
+    """Pads ``x`` with values before and after each axis.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        pad_width: how much to add on each axis: a sequence of ``(before, after)`` pairs, one per axis; one pair
+            for every axis; or an int for the same amount everywhere.
+        mode: what the padding holds: ``"constant"`` (default: ``constant_values``), ``"reflect"`` (a mirror
+            image without the edge entry), ``"symmetric"`` (a mirror image with it) or ``"edge"`` (the edge entry
+            repeated).
+        constant_values: the value of the padding in ``"constant"`` mode (default None: 0).
+
+    Returns:
+        A tensor whose axes are longer by ``before + after``, in the dtype of ``x``.
+
+    Raises:
+        ValueError: ``mode`` is not one of the four modes, or ``constant_values`` is given with another mode.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.pad([1, 2, 3], [(2, 1)])).tolist()
+    [0, 0, 1, 2, 3, 0]
+    >>> hl.ops.convert_to_numpy(hl.ops.pad([1, 2, 3], [(2, 2)], mode="reflect")).tolist()
+    [3, 2, 1, 2, 3, 2, 1]
+    """
     _args.one_of(mode, PAD_MODES, "mode", "pad")
     if constant_values is not None and mode != "constant":
         raise ValueError(
@@ -2312,12 +2350,22 @@ def repeat(x, repeats, axis=None):
 
 
 def broadcast_to(x, shape):
-    """``x`` broadcast to ``shape``.
+    """Broadcasts ``x`` to a shape, as numpy does.
 
-    For a symbolic ``x`` (from ``hl.Input``), ``shape`` may hold None, an unknown size, as ``ops.shape`` of a
-    symbolic tensor gives: ``ops.broadcast_to(x, ops.shape(y))`` with a batch size of None.
+    Axes of size 1 are stretched and missing leading axes added. For a symbolic ``x`` (from ``hl.Input``),
+    ``shape`` may hold None, an unknown size, as ``ops.shape`` of a symbolic tensor gives:
+    ``ops.broadcast_to(x, ops.shape(y))`` with a batch size of None.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        shape: the target shape, a tuple of ints (None entries allowed for a symbolic ``x``).
+
+    Returns:
+        A tensor of shape ``shape`` and the dtype of ``x``.
 
     >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.broadcast_to([1, 2], (2, 2))).tolist()
+    [[1, 2], [1, 2]]
     >>> hl.ops.broadcast_to(hl.Input((1, 3)), (None, 4, 3)).shape
     (None, 4, 3)
     """
