@@ -284,7 +284,23 @@ class Model(Trainer, Layer):
         return self._sublayers()
 
     def get_layer(self, name=None, index=None):
-        """Returns a layer by ``name`` or by ``index`` in :attr:`layers`."""
+        """Finds one of the model's layers by name or by position.
+
+        Args:
+            name: the layer's name.
+            index: the layer's position in :attr:`layers` (used when ``name`` is None).
+
+        Returns:
+            The layer.
+
+        Raises:
+            ValueError: no layer has that name, the index is out of range, or neither is given.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(3, name="hidden"), hl.layers.Dense(1, name="out")])
+        >>> model.get_layer("hidden").units, model.get_layer(index=1).name
+        (3, 'out')
+        """
         if index is not None and name is not None:
             raise ValueError("Provide only one of `name` and `index` to get_layer().")
         layers = self.layers
@@ -407,15 +423,71 @@ class Model(Trainer, Layer):
         return export_model(self, filepath, format=format, verbose=verbose, input_signature=input_signature, **kwargs)
 
     def save_weights(self, filepath, overwrite=True, max_shard_size=None):
-        """Saves the weights: Keras's HDF5 layout for a ``.weights.h5`` name (with the optimizer's state, as Keras
-        does), safetensors otherwise (see :func:`highlevel.saving.save_weights`)."""
+        """Saves the values of the model's weights (not its architecture) to one file.
+
+        :meth:`load_weights` reads them back into a model of the same architecture. The file is written atomically: a
+        crash leaves the old file or the new one.
+
+        Args:
+            filepath: the destination, a str or path. A name ending in ``.weights.h5`` gets Keras's HDF5 layout (with
+                the optimizer's state, as Keras does), which Keras itself reads; any other name (e.g.
+                ``.weights.safetensors``) gets a safetensors file.
+            overwrite: if True (default), replace an existing file; if False, raise ``FileExistsError``.
+            max_shard_size: must be None: the weights are written as one file.
+
+        Returns:
+            None.
+
+        Raises:
+            FileExistsError: ``overwrite`` is False and ``filepath`` exists.
+            ValueError: ``max_shard_size`` is given.
+
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.weights.safetensors")
+        >>> model.save_weights(path)
+        >>> other = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+        >>> other.load_weights(path)
+        >>> bool(np.array_equal(other.get_weights()[0], model.get_weights()[0]))
+        True
+        """
         from highlevel.saving import save_weights
 
         save_weights(self, filepath, overwrite=overwrite, max_shard_size=max_shard_size)
 
     def load_weights(self, filepath, skip_mismatch=False, **kwargs):
-        """Loads :meth:`save_weights`'s file or a Keras ``.weights.h5`` file (recognised by its content); a
-        mismatch names the variable's path and both shapes."""
+        """Loads weight values saved by :meth:`save_weights` (or Keras's ``.weights.h5``) into this model.
+
+        The format is recognised by the file's content, not its name. The model must have the same architecture as
+        the one that saved them (a Keras HDF5 file is matched by Keras's variable paths, a safetensors file by
+        position).
+
+        Args:
+            filepath: the file, or the folder of an :class:`~highlevel.callbacks.OrbaxCheckpoint` (its newest
+                checkpoint is read).
+            skip_mismatch: if True, keep the current values of variables whose shape differs instead of raising.
+            **kwargs: none are accepted; an unknown keyword raises ``TypeError``.
+
+        Returns:
+            None.
+
+        Raises:
+            ValueError: a saved value's shape differs from its variable's (the message names the variable's path and
+                both shapes), unless ``skip_mismatch``.
+            TypeError: an unknown keyword argument.
+
+        >>> import os, tempfile
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2, kernel_initializer="ones")])
+        >>> path = os.path.join(tempfile.mkdtemp(), "w.weights.safetensors")
+        >>> model.save_weights(path)
+        >>> fresh = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
+        >>> fresh.load_weights(path)
+        >>> fresh.get_weights()[0].tolist()
+        [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]]
+        """
         from highlevel.saving import load_weights
 
         load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)
