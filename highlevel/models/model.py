@@ -505,7 +505,18 @@ class Model(Trainer, Layer):
         return json.dumps(serialize_keras_object(self), **kwargs)
 
     def count_params(self):
-        """The number of scalars in all weights."""
+        """Counts the scalars in all the model's weights, trainable or not.
+
+        Returns:
+            An int.
+
+        Raises:
+            ValueError: the model is not built yet (it has no weights to count).
+
+        >>> import highlevel as hl
+        >>> hl.Sequential([hl.Input((4,)), hl.layers.Dense(3), hl.layers.Dense(1)]).count_params()
+        19
+        """
         if not self.built:
             raise ValueError(
                 f"Model '{self.name}' has not been built yet, so it has no weights to count. Build it first: "

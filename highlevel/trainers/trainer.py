@@ -286,12 +286,55 @@ class Trainer(StatelessTraining):
         return out
 
     def reset_metrics(self):
+        """Resets the state of every metric of the model (the loss tracker and the compiled metrics).
+
+        ``fit`` calls it at the start of each epoch and ``evaluate`` before it starts, so results average over one
+        pass only.
+
+        Returns:
+            None.
+
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1, kernel_initializer="ones")])
+        >>> model.compile(loss="mse")
+        >>> _ = model.evaluate(np.ones((2, 1)), np.zeros((2, 1)), verbose=0)
+        >>> model.reset_metrics()
+        >>> float(model.get_metrics_result()["loss"])
+        0.0
+        """
         for m in self.metrics:
             m.reset_state()
 
     # -------------------------------------------------------------- the steps
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
-        """The total loss: compiled losses plus the model's own (regularization, ``add_loss``)."""
+        """Computes the total loss of one batch: the compiled losses plus the model's own.
+
+        The model's own losses are those added with ``add_loss`` during the forward pass and the weight
+        regularization penalties. Override it to change what training minimises; ``train_step`` and ``test_step``
+        call it.
+
+        Args:
+            x: the batch's inputs (unused by the default; available to an override).
+            y: the batch's targets, or None.
+            y_pred: the model's outputs on ``x``.
+            sample_weight: per-sample weights for the compiled losses, or None.
+            training: whether the call is part of training (default True).
+
+        Returns:
+            A scalar tensor.
+
+        Raises:
+            ValueError: there is nothing to minimise: no compiled loss and no added loss, or a compiled loss without
+                targets ``y``.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1)])
+        >>> model.compile(loss="mse")
+        >>> y, y_pred = hl.ops.convert_to_tensor([[1.0], [3.0]]), hl.ops.convert_to_tensor([[0.0], [0.0]])
+        >>> float(hl.ops.convert_to_numpy(model.compute_loss(y=y, y_pred=y_pred)))
+        5.0
+        """
         losses = []
         if self._compile_loss is not None and y is not None:
             value = self._compile_loss(y, y_pred, sample_weight)
@@ -311,12 +354,46 @@ class Trainer(StatelessTraining):
         return total
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None):
-        """Updates the compiled metrics and returns every metric's current result."""
+        """Updates the compiled metrics with one batch and returns every metric's current result.
+
+        Override it to report other values; ``train_step`` and ``test_step`` call it after the loss.
+
+        Args:
+            x: the batch's inputs (unused by the default).
+            y: the batch's targets; without them the compiled metrics are not updated.
+            y_pred: the model's outputs on ``x``.
+            sample_weight: per-sample weights for the ``weighted_metrics``, or None.
+
+        Returns:
+            A dict from metric name to its current result (a scalar tensor), as :meth:`get_metrics_result` gives.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1)])
+        >>> model.compile(loss="mse", metrics=["mae"])
+        >>> logs = model.compute_metrics(None, hl.ops.ones((2, 1)), hl.ops.zeros((2, 1)))
+        >>> float(hl.ops.convert_to_numpy(logs["mae"]))
+        1.0
+        """
         if self._compile_metrics is not None and y is not None:
             self._compile_metrics.update_state(y, y_pred, sample_weight)
         return self.get_metrics_result()
 
     def get_metrics_result(self):
+        """Returns the current result of every metric of the model, by name.
+
+        A metric whose result is a dict contributes each of its entries.
+
+        Returns:
+            A dict from name (``"loss"``, each compiled metric's name) to a scalar tensor.
+
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1, kernel_initializer="ones")])
+        >>> model.compile(loss="mse", metrics=["mae"])
+        >>> _ = model.evaluate(np.ones((2, 1)), np.zeros((2, 1)), verbose=0)
+        >>> {k: float(hl.ops.convert_to_numpy(v)) for k, v in model.get_metrics_result().items()}
+        {'loss': 1.0, 'mae': 1.0}
+        """
         results = {}
         for m in self.metrics:
             r = m.result()
