@@ -413,6 +413,30 @@ class Trainer(StatelessTraining):
         is the batch, as in Keras's other trainers: both ``super().train_step(data)`` and
         ``super().train_step(state, data)`` work. An override may take either ``(self, data)`` or ``(self, state,
         data)``; ``fit`` tells them apart by their required arguments.
+
+        Args:
+            state: in the JAX style, the tuple of variable values ``(trainable, non_trainable, optimizer, metrics)``;
+                otherwise the batch itself, when called with one argument.
+            data: the batch: ``(x, y)``, ``(x, y, sample_weight)`` or ``x`` alone, as the data adapter yields it.
+
+        Returns:
+            A dict from metric name (``"loss"``, each compiled metric) to its current result; in the JAX style, the pair
+            ``(logs, new_state)``.
+
+        Override it to customise training while keeping ``fit``'s loop, callbacks and progress display:
+
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> class Counting(hl.Sequential):
+        ...     steps = 0
+        ...     def train_step(self, data):
+        ...         type(self).steps += 1
+        ...         return super().train_step(data)
+        >>> model = Counting([hl.Input((1,)), hl.layers.Dense(1)])
+        >>> model.compile(optimizer="sgd", loss="mse", jit_compile=False)
+        >>> history = model.fit(np.ones((8, 1)), np.ones((8, 1)), batch_size=4, epochs=2, verbose=0)
+        >>> Counting.steps, sorted(history.history)
+        (4, ['loss'])
         """
         stateless, data = _step_arguments("train_step", state, data)
         if stateless:
@@ -454,7 +478,23 @@ class Trainer(StatelessTraining):
     def test_step(self, state=None, data=None):
         """Evaluates one batch: ``test_step(data)`` returns the metrics' results; ``test_step(state, data)`` (the
         JAX style) returns ``(logs, (trainable, non_trainable, metrics) values)`` and assigns nothing. A single
-        argument is the batch (see :meth:`train_step`)."""
+        argument is the batch (see :meth:`train_step`).
+
+        Args:
+            state: in the JAX style, the tuple of variable values ``(trainable, non_trainable, metrics)``;
+                otherwise the batch itself, when called with one argument.
+            data: the batch: ``(x, y)``, ``(x, y, sample_weight)`` or ``x`` alone.
+
+        Returns:
+            A dict from metric name to its current result; in the JAX style, the pair described above.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1, kernel_initializer="ones")])
+        >>> model.compile(loss="mse")
+        >>> logs = model.test_step((hl.ops.ones((2, 1)), hl.ops.zeros((2, 1))))
+        >>> {k: float(hl.ops.convert_to_numpy(v)) for k, v in logs.items()}
+        {'loss': 1.0}
+        """
         stateless, data = _step_arguments("test_step", state, data)
         if stateless:
             return self._stateless_default("test_step", state, data)
@@ -504,7 +544,21 @@ class Trainer(StatelessTraining):
     def predict_step(self, state=None, data=None):
         """The model's outputs for one batch: ``predict_step(data)``; ``predict_step(state, data)`` (the JAX style)
         returns ``(outputs, non_trainable_values)`` and assigns nothing. A single argument is the batch (see
-        :meth:`train_step`)."""
+        :meth:`train_step`).
+
+        Args:
+            state: in the JAX style, the tuple of variable values ``(trainable, non_trainable)``; otherwise the
+                batch itself, when called with one argument.
+            data: the batch: ``(x,)``, ``x`` alone, or ``(x, y)`` whose ``y`` is ignored.
+
+        Returns:
+            The model's outputs on ``x`` (in inference mode), as tensors; in the JAX style, the pair described above.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1, kernel_initializer="ones")])
+        >>> hl.ops.convert_to_numpy(model.predict_step((hl.ops.ones((2, 1)),))).tolist()
+        [[1.0], [1.0]]
+        """
         stateless, data = _step_arguments("predict_step", state, data)
         if stateless:
             return self._stateless_default("predict_step", state, data)
