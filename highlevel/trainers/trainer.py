@@ -924,7 +924,8 @@ class Trainer(StatelessTraining):
                 entries): a tuple ``(x_val, y_val)`` or ``(x_val, y_val, sample_weight_val)`` of arrays, or an
                 iterable or PyDataset of batches. The model never trains on it.
             shuffle: True (default) shuffles the rows of array data before every epoch; ``"batch"`` shuffles
-                whole batches; False keeps the order. Iterable data is never reshuffled here.
+                whole batches; False keeps the order. A :class:`~highlevel.utils.PyDataset` is visited in a new
+                batch order each epoch unless False; generators and datasets are read in their own order.
             class_weight: a dict mapping a class index to a weight that multiplies the loss of that class's
                 samples (for unbalanced classes). Array data with targets only; not together with
                 ``sample_weight``.
