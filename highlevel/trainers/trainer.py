@@ -108,8 +108,10 @@ class Trainer(StatelessTraining):
             None. The model is compiled in place.
 
         Raises:
-            ValueError: ``jit_compile`` is not True, False or ``"auto"``; or an optimizer, loss or metric name
-                is unknown, or a per-output list/dict does not match the model's outputs.
+            ValueError: ``jit_compile`` is not True, False or ``"auto"``, or the optimizer name is unknown. An
+                unknown loss or metric name, or a per-output list/dict that does not match the model's outputs,
+                raises ValueError when the first step runs (in ``fit``, ``evaluate``, ...), once the outputs are
+                known.
 
         >>> import numpy as np
         >>> import highlevel as hl
