@@ -22,8 +22,8 @@ _global = None
 
 
 def _from_environment():
-    name = os.environ.get("HIGHLEVEL_BACKEND", "native").strip().lower() or "native"
-    return registry.get(name)
+    name = os.environ.get("HIGHLEVEL_BACKEND", "").strip() or "native"
+    return registry.get(name)  # aliases ("tf", "pytorch", "np") and any case are accepted
 
 
 def current_backend():
@@ -45,12 +45,16 @@ def backend():
 def set_backend(backend):
     """Makes ``backend`` (a name such as ``"jax"``) the backend of this process (outside any :func:`backend_scope`).
 
+    The names are ``"native"``, ``"jax"``, ``"torch"`` and ``"tensorflow"`` (and any registered third-party
+    backend); ``"tf"``, ``"pytorch"``, ``"np"`` and ``"numpy"`` are accepted for the built-in ones, as is any case.
+    ``HIGHLEVEL_BACKEND`` takes the same names.
+
     Unlike Keras, no module is reloaded: layers and models made afterwards run on the new backend, and
     those made before keep the variables of the backend they were built on.
 
     Raises:
-        ValueError: for an unknown backend or one whose framework is not installed; the message lists
-            the installed backends and the pip extra that adds the missing one.
+        ValueError: for an unknown backend or one whose framework is not installed; the message suggests the
+            closest known name for a typo, lists the installed backends and the pip extra that adds the missing one.
     """
     global _global
     _global = registry.get(backend)
