@@ -3,7 +3,8 @@
 ``kernel_env`` prepares a kernelspec that launches this interpreter and, with ``widgets=False``, a
 ``sitecustomize`` that makes ``ipywidgets`` unimportable in the kernel (as on a machine without it).
 ``progress_problems`` lists what is wrong with the progress a run left in the saved outputs: a ``fit`` or
-``evaluate`` whose metrics show nowhere, an empty output, an output that only a widget can render.
+``evaluate`` whose metrics show nowhere, an empty output, an output that only a widget can render, a framework's
+own start-up log lines.
 """
 
 import json
@@ -14,6 +15,7 @@ import sys
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 EPOCH_LINE = re.compile(r"^Epoch \d+/\d+ .* - loss: \d", re.M)
 EVALUATE_LINE = re.compile(r"^evaluate .* - loss: \d", re.M)
+FRAMEWORK_NOISE = ("absl::InitializeLog", "oneDNN custom operations")  # TensorFlow's import, if not quietened
 NO_WIDGETS = "import sys\nsys.modules['ipywidgets'] = None  # `import ipywidgets` raises ImportError\n"
 
 
@@ -45,9 +47,8 @@ def _texts(cell):
 
 
 def _empty(out):
+    # A stream may hold only print's "\n" (the kernel can send it as a message of its own): not empty.
     kind = out.get("output_type")
-    if kind == "stream":
-        return not out.get("text", "").strip()
     if kind in ("display_data", "execute_result"):
         data = out.get("data", {})
         plain = data.get("text/plain", "").strip()
@@ -75,6 +76,8 @@ def progress_problems(nb):
                 problems.append(f"cell {index} left a widget output, which a notebook without widget state cannot show")
             if out.get("name") == "stderr" and "ipywidgets" in out.get("text", ""):
                 problems.append(f"cell {index} warned about ipywidgets: {out['text'][:200]!r}")
+            if out.get("name") == "stderr" and any(noise in out.get("text", "") for noise in FRAMEWORK_NOISE):
+                problems.append(f"cell {index} shows a framework's own log lines: {out['text'][:200]!r}")
         if _visible(cell.source, "fit") and not EPOCH_LINE.search(text):
             problems.append(f"cell {index} calls fit but no epoch's metrics show in its outputs: {text[:300]!r}")
         if _visible(cell.source, "evaluate") and not EVALUATE_LINE.search(text):
