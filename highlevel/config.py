@@ -2,7 +2,11 @@
 
 The backend is chosen by ``HIGHLEVEL_BACKEND`` (``native`` when unset) the first time it is needed;
 :func:`set_backend` changes it for the process and :func:`backend_scope` for a block, so one process can
-run the same computation on several engines side by side.
+run the same computation on several engines side by side. Names are case-blind and the built-in engines also
+answer to ``tf``, ``pytorch``, ``np`` and ``numpy``; a mistyped name gets the closest one suggested.
+
+The frameworks' own start-up log lines (TensorFlow's absl and oneDNN notices) are kept out of stderr and
+notebook cells; set ``HIGHLEVEL_FRAMEWORK_LOGS=1`` before the engine is first used to see them.
 
 >>> import highlevel as hl
 >>> with hl.config.backend_scope("native"):
