@@ -75,7 +75,7 @@ def progress_text(title, step, total, seconds, logs, final, bar=True):
             parts.append(_DONE * done + _TODO * (BAR_WIDTH - done))
     else:
         parts.append(f"{step} steps" if not bar else f"{step}")
-    if final or not total:
+    if final or not total or step >= total:  # all steps done (validation may still run): no "eta 0ms"
         timing = f"{format_duration(seconds)} {format_per_step(seconds, step)}".strip()
     else:
         left = seconds / step * (total - step) if step else 0.0

@@ -61,6 +61,7 @@ def test_a_line_has_the_count_the_bar_the_time_and_the_metrics():
     assert done == "Epoch 2/5 10/10 " + "━" * 20 + " 500ms 50ms/step - loss: 0.2500"
     running = progress_text("Epoch 2/5", 5, 10, 0.5, {"loss": 0.25}, final=False)
     assert running == "Epoch 2/5 5/10 " + "━" * 10 + "─" * 10 + " eta 500ms - loss: 0.2500"
+    assert "eta" not in progress_text("Epoch 2/5", 10, 10, 0.5, {}, final=False)  # all steps done: the time taken
     unknown = progress_text("evaluate", 7, None, 0.07, {}, final=False, bar=False)
     assert unknown == "evaluate 7 steps 70ms 10ms/step"
 
