@@ -543,6 +543,10 @@ class Layer:
                 updating it (Keras's mechanism for float8 scaling factors computed in a custom gradient).
             name: the variable's name; its ``path`` is ``"<layer name>/<name>"``.
 
+        Returns:
+            The new :class:`~highlevel.Variable`, also listed in ``weights`` and in ``trainable_weights`` or
+            ``non_trainable_weights``.
+
         >>> import highlevel as hl
         >>> layer = hl.layers.Layer()
         >>> scale = layer.add_weight(shape=(), initializer="ones", overwrite_with_gradient=True, name="scale")

@@ -238,6 +238,25 @@ class Model(Trainer, Layer):
 
         Raises:
             ValueError: no ``input_shape``, or ``call`` cannot run on inputs of that shape.
+
+        Args:
+            input_shape: the input's shape with its batch axis (None for any batch size), e.g. ``(None, 8)``; a list or
+                dict of shapes for a model with several inputs.
+
+        Returns:
+            None; the model is then ``built`` and its weights exist.
+
+        >>> import highlevel as hl
+        >>> class Tiny(hl.Model):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.dense = hl.layers.Dense(2)
+        ...     def call(self, x):
+        ...         return self.dense(x)
+        >>> model = Tiny()
+        >>> model.build((None, 3))
+        >>> model.built, [tuple(w.shape) for w in model.weights]
+        (True, [(3, 2), (2,)])
         """
         if self.built:
             return
@@ -497,6 +516,15 @@ class Model(Trainer, Layer):
 
         Args:
             **kwargs: passed to ``json.dumps`` (``indent=2``, ...).
+
+        Returns:
+            A str holding the model's config as JSON.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)], name="tiny")
+        >>> rebuilt = hl.models.model_from_json(model.to_json())
+        >>> rebuilt.name, len(rebuilt.layers), rebuilt.output_shape
+        ('tiny', 1, (None, 1))
         """
         import json
 
