@@ -6,6 +6,8 @@ Two habits of the docstrings need help before mkdocstrings renders them as Markd
   (``[[1, 3], [2, 4]]``) as link references. Each such run of lines becomes a fenced ``pycon`` block.
 - An ``Args:`` entry may name several arguments that share a description (``a, b, c: as in X``), over several
   lines; it becomes one entry per argument.
+- Sphinx roles (``:class:`~highlevel.callbacks.History```) would show as written; each becomes inline code of
+  the name (``History`` for a ``~`` path, the whole path otherwise).
 """
 
 import re
@@ -15,8 +17,13 @@ import griffe
 _SECTION = re.compile(r"^(\s*)(\w[\w ]*):\s*$")
 _EXAMPLES = ("Example", "Examples")
 _ARGS = ("Args", "Arguments")
+_ROLE = re.compile(r":(?:class|meth|func|attr|mod|obj|data|exc|py:\w+):`(~?)([^`]+)`")
 _NAME = r"\**\w+(?:\s*\([^)]*\))?"  # a name, with an optional remark in parentheses: "reset_after (default True)"
 _GROUP = re.compile(rf"^(\s*)({_NAME}(?:\s*,\s*{_NAME})+)\s*:(.*)$")
+
+
+def _roles_as_code(text):
+    return _ROLE.sub(lambda m: f"`{m.group(2).rsplit('.', 1)[-1] if m.group(1) else m.group(2)}`", text)
 
 
 def _fence_doctests(lines):
@@ -84,5 +91,5 @@ class DocstringHabits(griffe.Extension):
 
     def on_object(self, *, obj, **kwargs):
         if obj.docstring is not None:
-            lines = obj.docstring.value.split("\n")
+            lines = _roles_as_code(obj.docstring.value).split("\n")
             obj.docstring.value = "\n".join(_fence_doctests(_split_grouped_args(lines)))

@@ -62,3 +62,9 @@ def test_commas_outside_args_are_left_alone():
     ext = _extension()
     text = ["Returns:", "    a, b: the two halves."]
     assert ext._split_grouped_args(text) == text
+
+
+def test_sphinx_roles_become_inline_code():
+    ext = _extension()
+    text = "returns a :class:`~highlevel.callbacks.History`; see :meth:`compile` and :func:`highlevel.ops.sum`."
+    assert ext._roles_as_code(text) == "returns a `History`; see `compile` and `highlevel.ops.sum`."

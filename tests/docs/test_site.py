@@ -76,6 +76,7 @@ def test_entries_show_the_docstrings(site):
     fit = page[page.index('id="highlevel.Model.fit"') :][:20000]
     assert "batch_size" in fit and "validation_split" in fit, "Model.fit's arguments are not on the page"
     assert "<code>&gt;&gt;&gt;" not in page, "a doctest example was rendered as text, not as code"
+    assert ":class:" not in page and ":meth:" not in page, "a Sphinx role was rendered as written"
 
 
 def test_the_guides_are_in_the_site(site):

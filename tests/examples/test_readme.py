@@ -51,6 +51,12 @@ def test_the_test_command_is_what_ci_runs():
     assert "python -m pytest" in marked
 
 
+def test_the_readme_lists_every_extra():
+    listed = re.search(r"The extras are listed in `pyproject.toml`: (.*?)\.\n\n", README, re.S).group(1)
+    names = set(re.findall(r"`([\w-]+)`", listed))
+    assert names == set(PYPROJECT["project"]["optional-dependencies"])
+
+
 def _check_pip_install(words):
     extras_known = set(PYPROJECT["project"]["optional-dependencies"])
     args = words[2:]
