@@ -1,8 +1,8 @@
 """The documentation site builds with no warning and its API pages cover every public name.
 
-The site builds once for the whole session (it does not depend on the backend under test): ``mkdocs build
---strict`` into a temporary folder, where any warning (a broken link, a docstring mkdocstrings cannot read)
-fails the build.
+The site builds once (it does not depend on the backend under test), with ``mkdocs build --strict`` into a
+temporary folder, where any warning (a broken link, a docstring mkdocstrings cannot read) fails the build. One
+test does the build and every check of its output, so that test workers never build it twice.
 """
 
 import html
@@ -12,8 +12,6 @@ import re
 import subprocess
 import sys
 import time
-
-import pytest
 
 from .test_docstring_sections import NAMESPACES, public_objects
 
@@ -27,9 +25,7 @@ def _hook():
     return module
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
+def _build(out):
     start = time.perf_counter()
     run = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
@@ -51,7 +47,7 @@ def test_the_api_pages_cover_the_same_namespaces_as_the_docstring_rules():
     assert tuple(_hook().NAMESPACES) == tuple(NAMESPACES)
 
 
-def test_every_public_name_has_its_entry(site):
+def _every_public_name_has_its_entry(site):
     hook = _hook()
     ids = {}
     for path in NAMESPACES:
@@ -71,7 +67,7 @@ def test_every_public_name_has_its_entry(site):
             assert dotted in ids[path], f"{dotted} is missing from its namespace's page"
 
 
-def test_entries_show_the_docstrings(site):
+def _entries_show_the_docstrings(site):
     page = (site / "api" / "highlevel" / "index.html").read_text(encoding="utf-8")
     fit = page[page.index('id="highlevel.Model.fit"') :][:20000]
     assert "batch_size" in fit and "validation_split" in fit, "Model.fit's arguments are not on the page"
@@ -79,7 +75,14 @@ def test_entries_show_the_docstrings(site):
     assert ":class:" not in page and ":meth:" not in page, "a Sphinx role was rendered as written"
 
 
-def test_the_guides_are_in_the_site(site):
+def _the_guides_are_in_the_site(site):
     for guide in ROOT.joinpath("docs", "guides").glob("*.md"):
         built = site / "guides" / guide.stem / "index.html"
         assert built.is_file(), f"{guide.name} is not in the built site"
+
+
+def test_the_site_builds_and_covers_the_api(tmp_path):
+    site = _build(tmp_path / "site")
+    _every_public_name_has_its_entry(site)
+    _entries_show_the_docstrings(site)
+    _the_guides_are_in_the_site(site)
