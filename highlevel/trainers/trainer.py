@@ -1261,7 +1261,7 @@ class Trainer(StatelessTraining):
         host = self._feeds_host_arrays()
         borrow = isinstance(adapter, ArrayDataAdapter)
         # The per-batch hooks only when a callback defines one (a loop's Python between two batches costs more
-        # than its own time: see the README's benchmark section).
+        # than its own time: see CHANGELOG.md, Performance).
         hooks = getattr(callbacks, "needs_predict_batch_hooks", True)
         to_numpy, is_tensor = backend.to_numpy, backend.is_tensor
         # A short batch is padded to a bucket of sizes, so that predicting many lengths reuses a few compiled
