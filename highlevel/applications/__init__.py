@@ -13,7 +13,18 @@ True
 import importlib
 
 #: Family modules, at Keras's paths.
-_MODULES = ("densenet", "imagenet_utils", "resnet", "resnet50", "resnet_v2", "vgg16", "vgg19")
+_MODULES = (
+    "densenet",
+    "imagenet_utils",
+    "mobilenet",
+    "mobilenet_v2",
+    "resnet",
+    "resnet50",
+    "resnet_v2",
+    "vgg16",
+    "vgg19",
+    "xception",
+)
 
 #: Model names -> the module that defines them.
 _MODELS = {
@@ -28,6 +39,9 @@ _MODELS = {
     "DenseNet121": "densenet",
     "DenseNet169": "densenet",
     "DenseNet201": "densenet",
+    "MobileNet": "mobilenet",
+    "MobileNetV2": "mobilenet_v2",
+    "Xception": "xception",
 }
 
 
