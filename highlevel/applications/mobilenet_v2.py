@@ -135,6 +135,13 @@ def MobileNetV2(
     weights_lib.check_weights_arg(weights, include_top, classes)
     common.check_pooling(pooling)
     first = hl_config.image_data_format() == "channels_first"
+    if input_shape is not None and input_tensor is not None and backend.is_keras_tensor(input_tensor):
+        given = tuple(input_tensor.shape)[1:]
+        if _rows_cols(given, first)[1] != _rows_cols(input_shape, first)[1]:
+            raise ValueError(
+                f"input_tensor has shape {tuple(input_tensor.shape)} but input_shape={tuple(input_shape)}: their "
+                "widths differ. Pass only one of them, or make them agree."
+            )
     if input_shape is None and input_tensor is not None and backend.is_keras_tensor(input_tensor):
         rows, cols = _rows_cols(tuple(input_tensor.shape)[1:], first)
     elif input_shape is not None:

@@ -59,6 +59,8 @@ def test_family_arguments_are_checked():
         hl.applications.MobileNet(weights="imagenet", depth_multiplier=2)
     with pytest.raises(ValueError, match="received alpha=0.3"):
         hl.applications.MobileNetV2(weights="imagenet", alpha=0.3)
+    with pytest.raises(ValueError, match="their widths differ"):
+        hl.applications.MobileNetV2(weights=None, input_tensor=hl.Input((32, 40, 3)), input_shape=(32, 32, 3))
     with pytest.raises(ValueError, match="at least 71x71"):
         hl.applications.Xception(weights=None, include_top=False, input_shape=(64, 64, 3))
     assert hl.applications.MobileNetV2(weights=None, input_shape=(96, 96, 3), alpha=0.35).name == "mobilenetv2_0.35_96"
