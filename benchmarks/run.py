@@ -2,13 +2,16 @@
 
 Rows (see ``_workloads.py`` for the models):
 
-* **B1**, **B2**, **B3** (training, ms per step), **B4-predict**, **B4-evaluate** (ms per batch of 512, i.e.
+* **B1**, **B2**, **B3**, and the heavier **B5** (Transformer), **B6** / **B6-bi** (LSTM), **B7** (ResNet)
+  (training, ms per step), **B4-predict**, **B4-evaluate** (ms per batch of 512, i.e.
   the time of one ``predict``/``evaluate`` call on 10,000 samples divided by its 20 batches), per backend:
   ours (``fit``/``predict``/``evaluate`` as users call them), the hand-written loop in the same framework
-  (numpy for native) and Keras 3 on the same framework (when ``keras`` is importable; none for native).
+  (numpy for native; PyTorch eager for B5-B7 on native and torch, none yet on jax and tensorflow) and Keras 3 on
+  the same framework (when ``keras`` is importable; none for native).
 * **first step** per backend (s): a fresh process's import + model build + compile + one finished ``fit``
   step on a B1 batch, against the hand-written loop's import + set-up + first step (for JAX: a ``jax.jit``
-  step, compilation included). Timed from the worker's first line, so interpreter start-up is left out.
+  step, compilation included). Timed from the worker's first line, so interpreter start-up is left out. With
+  B5-B7 selected, also ``first step B5`` ... per backend: ours against Keras 3 on that workload.
 * **import** (s): ``import highlevel`` in a fresh process with ``HIGHLEVEL_BACKEND=native``, against
   ``import numpy`` alone (the floor: highlevel needs numpy); the ``note`` column lists any of jax / torch /
   tensorflow found in ``sys.modules`` afterwards ("no framework" when none).
@@ -16,6 +19,8 @@ Rows (see ``_workloads.py`` for the models):
   buffers to it) while building the B1 model and training it for two epochs, against the hand-written numpy
   loop's; the data arrays exist before tracing starts and are not counted. The ``note`` column adds each
   process's ``ru_maxrss`` growth over its resident size before training (a coarser, allocator-level view).
+  With B5-B7 selected, ``memory B5`` ...: the ``ru_maxrss`` growth of two native training epochs against the
+  PyTorch eager loop's (tracemalloc does not see torch's buffers).
 
 Method: every library's thread pools are pinned (``--threads``, default 1) in every worker subprocess
 (``_harness.run_worker``). The timing rows of one backend come from fresh subprocesses (``--repeats`` of them,
@@ -34,7 +39,8 @@ Keras beside it trace float64 where their users get float32 (1.5-2x slower): the
 thread per library it is the work each contestant does). The first-step, import and memory cells each get
 fresh processes.
 
-Run: ``python benchmarks/run.py`` (under 10 minutes on 2 cores), ``--clock cpu`` on a shared machine,
+Run: ``python benchmarks/run.py --workloads B1,B2,B3,B4`` (under 10 minutes on 2 cores; the default adds B5-B7,
+which take about an hour there), ``--clock cpu`` on a shared machine,
 ``--quick`` for a smoke run (B4 on 5 batches), ``--backends native,jax`` / ``--workloads B2,B4`` to narrow it,
 ``--no-extras`` to skip the first-step / import / memory rows. Not a test: numbers depend on the machine.
 """
