@@ -414,9 +414,11 @@ def lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias=None):
 
     Args:
         inputs: ``(batch, time, features)`` floats.
-        h, c: the initial states, ``(batch, units)`` each.
-        kernel: ``(features, 4 * units)``; recurrent_kernel: ``(units, 4 * units)``; bias: None or
-            ``(4 * units,)``.
+        h: the initial hidden state, ``(batch, units)``.
+        c: the initial cell state, ``(batch, units)``.
+        kernel: the input weights, ``(features, 4 * units)``.
+        recurrent_kernel: the state weights, ``(units, 4 * units)``.
+        bias: None, or ``(4 * units,)``.
 
     Returns:
         ``(outputs, h, c)``: every step's ``h`` as ``(batch, time, units)``, the final ``h`` and ``c``.
