@@ -260,6 +260,46 @@ def set_max_steps_per_epoch(max_steps_per_epoch):
     _flags.max_steps_per_epoch = _cap(max_steps_per_epoch, "max_steps_per_epoch")
 
 
+def enable_index_checks():
+    """Makes compiled steps check class labels and indices too (they are always checked where their values are
+    known: eager calls, ``compile(run_eagerly=True)``, and the numpy batches of ``fit``/``evaluate``).
+
+    With it on, a label of a sparse loss or metric outside ``[0, num_classes)`` (its ``ignore_class`` apart) or
+    an ``Embedding``/``take`` index out of range stops a compiled step before it updates a weight, with an
+    :class:`~highlevel.index_range.IndexRangeError` (a ValueError and an IndexError) that names the argument,
+    the received range and the valid one. It matters for tensors that reach the step already on a device, a
+    ``tf.data`` pipeline, a custom ``train_step``, or indices computed inside the model. Cost: a minimum and a
+    maximum per checked tensor and step, a wait for the device on JAX and GPUs, and on JAX the weights are
+    not donated to the step (one extra copy of the state). Keras has no such switch: there, such a label gives
+    NaN (JAX), a plausible loss (TensorFlow) or an engine error. Under TensorFlow's XLA
+    (``jit_compile=True``) assertions are dropped and nothing is checked.
+
+    >>> import highlevel as hl
+    >>> hl.config.enable_index_checks()
+    >>> hl.config.is_index_checks_enabled()
+    True
+    >>> hl.config.disable_index_checks()
+    """
+    from highlevel.backends.contract import index_checks
+
+    index_checks.set_enabled(True)
+
+
+def disable_index_checks():
+    """Compiled steps check no labels or indices (the default; eager calls still do): see
+    :func:`enable_index_checks`."""
+    from highlevel.backends.contract import index_checks
+
+    index_checks.set_enabled(False)
+
+
+def is_index_checks_enabled():
+    """Whether compiled steps check class labels and indices (:func:`enable_index_checks`)."""
+    from highlevel.backends.contract import index_checks
+
+    return index_checks.enabled()
+
+
 def check_numerics():
     """Whether ``fit``, ``evaluate`` and ``predict`` refuse batches holding NaN or infinity (see
     :func:`set_check_numerics`)."""

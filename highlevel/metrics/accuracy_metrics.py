@@ -11,6 +11,7 @@ each a per-sample function returning 1.0 / 0.0 and a :class:`MeanMetricWrapper` 
 
 from highlevel import ops
 from highlevel.config import floatx
+from highlevel.index_range import check_index_range, ignored_label
 from highlevel.losses.reduction import squeeze_or_expand_to_same_rank
 
 from .reduction_metrics import MeanMetricWrapper
@@ -40,10 +41,24 @@ def categorical_accuracy(y_true, y_pred):
     return ops.cast(ops.equal(y_true, y_pred), floatx())
 
 
+def _checked_labels(y_true, y_pred, what):
+    """Labels outside ``[0, num_classes)`` are refused (where known, or with index checks on) rather than counted
+    as misses; the label the output's loss ignores passes (see :mod:`highlevel.index_range`)."""
+    num_classes = ops.shape(y_pred)[-1] if len(ops.shape(y_pred)) else None
+    template = (
+        f"{what}: y_true holds labels from {{lo}} to {{hi}}, out of range for {num_classes} classes (valid labels "
+        f"are 0 to {(num_classes or 0) - 1}). Check the labels and the number of units of the last layer."
+    )
+    return check_index_range(y_true, 0, num_classes, template, ignore=ignored_label())
+
+
 def sparse_categorical_accuracy(y_true, y_pred):
-    """1.0 where the integer label ``y_true`` equals the argmax of ``y_pred``."""
+    """1.0 where the integer label ``y_true`` equals the argmax of ``y_pred``.
+
+    Labels outside ``[0, num_classes)`` raise an ``IndexRangeError`` where their values are known (Keras counts
+    them as misses); inside a compiled step only with ``hl.config.enable_index_checks()``."""
     y_pred = ops.convert_to_tensor(y_pred)
-    y_true = ops.convert_to_tensor(y_true)
+    y_true = _checked_labels(ops.convert_to_tensor(y_true), y_pred, "sparse_categorical_accuracy")
     # Integer labels are compared with the int32 argmax as they are (equal promotes: no wrap-around, no copy);
     # float labels compare as floats.
     integer_labels = ops.dtype(y_true).startswith(("int", "uint"))
@@ -103,6 +118,8 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False
     """
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.convert_to_tensor(y_true, dtype=ops.dtype(y_pred) if from_sorted_ids else "int32")
+    if not from_sorted_ids:
+        y_true = _checked_labels(y_true, y_pred, "sparse_top_k_categorical_accuracy")
     y_true, y_pred, original = _flatten_for_top_k(y_true, y_pred)
     if from_sorted_ids:
         first_k = ops.getitem(y_pred, (slice(None), slice(None, k)))
