@@ -30,6 +30,42 @@ def test_threads_train_and_predict_as_if_alone(backend):
     assert result["same_model"]["held"] and result["same_model"]["predictions"] > 0, result
 
 
+def test_scopes_opened_in_one_thread_are_not_seen_in_another(backend):
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.reliability.scope_harness"],
+        cwd=_ROOT,
+        env=dict(os.environ, HIGHLEVEL_BACKEND=backend.name),
+        capture_output=True,
+        text=True,
+        timeout=200,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    seen, name = result["seen"], backend.name
+    # in thread A every scope took effect...
+    assert seen["a_inside"] == {
+        "name_scope": "thread_a",
+        "variable_path": "thread_a/made_here",
+        "variable_value": 7.0,
+        "open_stateless_scopes": 1,
+        "backend": name,
+        "policy": "mixed_bfloat16",
+        "other_backend_scoped": True,
+    }, seen
+    assert seen["a_backend"] == result["other"] and seen["a_symbolic_depth"] == 2, seen
+    # ...while thread B, at the same time, saw none of them
+    assert seen["b"] == {
+        "name_scope": "",
+        "variable_path": "made_here",
+        "variable_value": 1.0,
+        "open_stateless_scopes": 0,
+        "backend": name,
+        "policy": "float32",
+        "other_backend_scoped": True,
+    }, seen
+    assert seen["main_after"] == {"policy": "float32", "name_scope": ""}, seen
+
+
 def test_compiled_steps_of_one_model_share_a_lock(backend):
     from highlevel.trainers.trainer import _step_lock
 
