@@ -13,6 +13,7 @@ run the same computation on several engines side by side.
 import contextlib
 import contextvars
 import os
+import threading
 
 from highlevel.backends import registry
 from highlevel.backends.contract import dtypes as _dtypes
@@ -53,7 +54,36 @@ def set_backend(backend):
             the installed backends and the pip extra that adds the missing one.
     """
     global _global
-    _global = registry.get(backend)
+    chosen = registry.get(backend)
+    with _steps_lock:
+        others = sum(n for thread, n in _running_steps.items() if thread != threading.get_ident())
+        if others and chosen is not current_backend():
+            raise RuntimeError(
+                f"set_backend({backend!r}): {others} training, evaluation or prediction step(s) of the "
+                f"'{current_backend().name}' backend are running in other threads, and the process-wide backend "
+                "is what their operations run on. Switch once they end, or use "
+                f"hl.config.backend_scope({backend!r}) in this thread: a scope is per thread."
+            )
+        _global = chosen
+
+
+_running_steps = {}  # thread id -> steps running in it (see running_step)
+_steps_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def running_step():
+    """Marks a step running in this thread: :func:`set_backend` refuses to switch engines under it."""
+    thread = threading.get_ident()
+    with _steps_lock:
+        _running_steps[thread] = _running_steps.get(thread, 0) + 1
+    try:
+        yield
+    finally:
+        with _steps_lock:
+            left = _running_steps.pop(thread) - 1
+            if left:
+                _running_steps[thread] = left
 
 
 @contextlib.contextmanager

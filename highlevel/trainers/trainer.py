@@ -8,6 +8,7 @@ long as they use ``hl.ops`` and change state only through ``variable.assign``.
 """
 
 import contextlib
+import functools
 import threading
 import warnings
 import weakref
@@ -18,7 +19,7 @@ from highlevel import ops
 from highlevel.backends.contract import Variable, tree
 from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.backends.contract.index_checks import enabled as index_checks_enabled
-from highlevel.config import current_backend
+from highlevel.config import current_backend, running_step
 from highlevel.distribution import step_sync
 from highlevel.index_range import error_from
 from highlevel.layer import layer_walk_cache
@@ -31,6 +32,18 @@ from .data_adapters import ArrayDataAdapter, EpochIterator, get_data_adapter
 from .data_adapters.utils import train_validation_split, unpack_x_y_sample_weight
 from .interrupts import deferred_interrupt
 from .stateless import StatelessTraining
+
+
+def _engine_pinned(method):
+    """``fit``/``evaluate``/``predict``...: while one runs, no other thread may switch the process-wide backend
+    (``hl.config.set_backend`` refuses with a clear error) under its operations."""
+
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        with running_step():
+            return method(*args, **kwargs)
+
+    return wrapper
 
 
 class Trainer(StatelessTraining):
@@ -719,6 +732,7 @@ class Trainer(StatelessTraining):
         return self._predict_function
 
     # -------------------------------------------------------------------- fit
+    @_engine_pinned
     def fit(
         self,
         x=None,
@@ -890,6 +904,7 @@ class Trainer(StatelessTraining):
         return _pythonify(logs)
 
     # --------------------------------------------------------------- evaluate
+    @_engine_pinned
     def evaluate(
         self,
         x=None,
@@ -952,6 +967,7 @@ class Trainer(StatelessTraining):
         return logs
 
     # ---------------------------------------------------------------- predict
+    @_engine_pinned
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs on ``x``, batch by batch, as numpy arrays (in the outputs' structure)."""
         from highlevel.callbacks import CallbackList
@@ -1005,6 +1021,7 @@ class Trainer(StatelessTraining):
         return tree.unflatten(treedef, merged)
 
     # ------------------------------------------------------- single batches
+    @_engine_pinned
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
         """One training step on one batch; returns the metrics of that batch (as ``evaluate`` does): they are reset
         first, as in Keras, not averaged with earlier batches."""
@@ -1024,6 +1041,7 @@ class Trainer(StatelessTraining):
         logs = _pythonify(self._make_train_function()(batch))
         return _format_result(logs, return_dict)
 
+    @_engine_pinned
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         """Evaluates one batch (metrics are reset first)."""
         self._assert_compiled("test_on_batch")
@@ -1037,6 +1055,7 @@ class Trainer(StatelessTraining):
         logs = _pythonify(self._make_test_function()(batch))
         return _format_result(logs, return_dict)
 
+    @_engine_pinned
     def predict_on_batch(self, x):
         """The model's outputs for one batch, as numpy."""
         backend = current_backend()

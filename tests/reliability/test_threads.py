@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 import highlevel as hl
 
@@ -75,3 +76,46 @@ def test_compiled_steps_of_one_model_share_a_lock(backend):
     assert _step_lock(model) is not _step_lock(other)
     with _step_lock(model):  # re-entrant: a step may run another of the same model (a callback's predict)
         assert np.isfinite(model.predict(np.ones((2, 2), "float32"), verbose=0)).all()
+
+
+def test_switching_the_process_backend_while_another_thread_fits_is_refused(backend, monkeypatch):
+    import threading
+
+    monkeypatch.setattr(hl.config, "_global", hl.config._global)  # restored after the test
+    hl.config.set_backend(backend.name)  # the worker thread runs on the process-wide backend
+    other = "native" if backend.name != "native" else "jax"
+    model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    inside, release, errors = threading.Event(), threading.Event(), []
+
+    def hold(epoch, logs=None):
+        inside.set()
+        release.wait(60)
+
+    def fit():
+        try:
+            x = np.ones((8, 2), "float32")
+            model.fit(x, x[:, :1], epochs=2, verbose=0, callbacks=[hl.callbacks.LambdaCallback(on_epoch_end=hold)])
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    worker = threading.Thread(target=fit, daemon=True)
+    worker.start()
+    try:
+        while not inside.wait(1):
+            assert worker.is_alive() and not errors, errors
+        with pytest.raises(
+            RuntimeError,
+            match=rf"set_backend\('{other}'\): 1 training.*running in other threads.*"
+            rf"backend_scope\('{other}'\)",
+        ):
+            hl.config.set_backend(other)
+        assert hl.config.backend() == backend.name
+        hl.config.set_backend(backend.name)  # the same engine: nothing changes under the fit, allowed
+        with hl.config.backend_scope(other):  # per thread: allowed
+            assert hl.config.backend() == other
+    finally:
+        release.set()
+        worker.join(120)
+    assert not errors and not worker.is_alive()
+    assert np.isfinite(model.predict(np.ones((2, 2), "float32"), verbose=0)).all()
