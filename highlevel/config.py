@@ -2,7 +2,11 @@
 
 The backend is chosen by ``HIGHLEVEL_BACKEND`` (``native`` when unset) the first time it is needed;
 :func:`set_backend` changes it for the process and :func:`backend_scope` for a block, so one process can
-run the same computation on several engines side by side.
+run the same computation on several engines side by side. Names are case-blind and the built-in engines also
+answer to ``tf``, ``pytorch``, ``np`` and ``numpy``; a mistyped name gets the closest one suggested.
+
+The frameworks' own start-up log lines (TensorFlow's absl and oneDNN notices) are kept out of stderr and
+notebook cells; set ``HIGHLEVEL_FRAMEWORK_LOGS=1`` before the engine is first used to see them.
 
 >>> import highlevel as hl
 >>> with hl.config.backend_scope("native"):
@@ -23,8 +27,8 @@ _global = None
 
 
 def _from_environment():
-    name = os.environ.get("HIGHLEVEL_BACKEND", "native").strip().lower() or "native"
-    return registry.get(name)
+    name = os.environ.get("HIGHLEVEL_BACKEND", "").strip() or "native"
+    return registry.get(name)  # aliases ("tf", "pytorch", "np") and any case are accepted
 
 
 def current_backend():
@@ -46,12 +50,16 @@ def backend():
 def set_backend(backend):
     """Makes ``backend`` (a name such as ``"jax"``) the backend of this process (outside any :func:`backend_scope`).
 
+    The names are ``"native"``, ``"jax"``, ``"torch"`` and ``"tensorflow"`` (and any registered third-party
+    backend); ``"tf"``, ``"pytorch"``, ``"np"`` and ``"numpy"`` are accepted for the built-in ones, as is any case.
+    ``HIGHLEVEL_BACKEND`` takes the same names.
+
     Unlike Keras, no module is reloaded: layers and models made afterwards run on the new backend, and
     those made before keep the variables of the backend they were built on.
 
     Raises:
-        ValueError: for an unknown backend or one whose framework is not installed; the message lists
-            the installed backends and the pip extra that adds the missing one.
+        ValueError: for an unknown backend or one whose framework is not installed; the message suggests the
+            closest known name for a typo, lists the installed backends and the pip extra that adds the missing one.
     """
     global _global
     chosen = registry.get(backend)
