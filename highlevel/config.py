@@ -60,27 +60,30 @@ def set_backend(backend):
     Raises:
         ValueError: for an unknown backend or one whose framework is not installed; the message suggests the
             closest known name for a typo, lists the installed backends and the pip extra that adds the missing one.
+        RuntimeError: for another engine while ``fit``, ``evaluate`` or ``predict`` run in other threads (their
+            operations run on the process-wide backend); ``backend_scope`` is per thread and always allowed.
     """
     global _global
     chosen = registry.get(backend)
     with _steps_lock:
         others = sum(n for thread, n in _running_steps.items() if thread != threading.get_ident())
-        if others and chosen is not current_backend():
+        process_wide = _global if _global is not None else _from_environment()
+        if others and chosen is not process_wide:
             raise RuntimeError(
-                f"set_backend({backend!r}): {others} training, evaluation or prediction step(s) of the "
-                f"'{current_backend().name}' backend are running in other threads, and the process-wide backend "
-                "is what their operations run on. Switch once they end, or use "
+                f"set_backend({backend!r}): {others} training, evaluation or prediction call(s) (fit, evaluate, "
+                f"predict...) are running in other threads on the process-wide backend '{process_wide.name}', which "
+                "their operations run on. Switch once they end, or use "
                 f"hl.config.backend_scope({backend!r}) in this thread: a scope is per thread."
             )
         _global = chosen
 
 
-_running_steps = {}  # thread id -> steps running in it (see running_step)
+_running_steps = {}  # thread id -> steps running in it (see _running_step)
 _steps_lock = threading.Lock()
 
 
 @contextlib.contextmanager
-def running_step():
+def _running_step():
     """Marks a step running in this thread: :func:`set_backend` refuses to switch engines under it."""
     thread = threading.get_ident()
     with _steps_lock:
@@ -317,6 +320,9 @@ def enable_index_checks():
     >>> hl.config.is_index_checks_enabled()
     True
     >>> hl.config.disable_index_checks()
+
+    Returns:
+        None.
     """
     from highlevel.backends.contract import index_checks
 
@@ -325,14 +331,31 @@ def enable_index_checks():
 
 def disable_index_checks():
     """Compiled steps check no labels or indices (the default; eager calls still do): see
-    :func:`enable_index_checks`."""
+    :func:`enable_index_checks`.
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> hl.config.disable_index_checks()
+    >>> hl.config.is_index_checks_enabled()
+    False
+    """
     from highlevel.backends.contract import index_checks
 
     index_checks.set_enabled(False)
 
 
 def is_index_checks_enabled():
-    """Whether compiled steps check class labels and indices (:func:`enable_index_checks`)."""
+    """Whether compiled steps check class labels and indices (:func:`enable_index_checks`).
+
+    Returns:
+        True or False.
+
+    >>> import highlevel as hl
+    >>> hl.config.is_index_checks_enabled()
+    False
+    """
     from highlevel.backends.contract import index_checks
 
     return index_checks.enabled()

@@ -19,7 +19,7 @@ from highlevel import ops
 from highlevel.backends.contract import Variable, tree
 from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.backends.contract.index_checks import enabled as index_checks_enabled
-from highlevel.config import current_backend, running_step
+from highlevel.config import _running_step, current_backend
 from highlevel.distribution import step_sync
 from highlevel.index_range import error_from
 from highlevel.layer import layer_walk_cache
@@ -40,7 +40,7 @@ def _engine_pinned(method):
 
     @functools.wraps(method)
     def wrapper(*args, **kwargs):
-        with running_step():
+        with _running_step():
             return method(*args, **kwargs)
 
     return wrapper
