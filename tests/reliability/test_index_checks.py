@@ -137,3 +137,23 @@ def test_the_switch(backend):
     finally:
         hl.config.disable_index_checks()
     assert hl.config.is_index_checks_enabled() is False
+
+
+@pytest.mark.parametrize("bad", [-1, 7])
+def test_device_tensor_labels_out_of_range_are_refused_before_any_update(backend, bad):
+    x, y = _data()
+    hl.utils.set_random_seed(0)
+    model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(3)])
+    model.compile(optimizer="sgd", loss="sparse_categorical_crossentropy", metrics=["sparse_categorical_accuracy"])
+    before = model.get_weights()
+    y_bad = (y - 1).astype("int32")
+    y_bad[1] = bad  # first batch
+    # the host check of fit's batches, or (first batch) the metric's own check as the metrics are built
+    clear = rf"hold class {bad}, .*\[0, 3\)|labels from {bad} to 2, out of range|labels from 0 to {bad}, out of range"
+    with pytest.raises(ValueError, match=clear):
+        model.fit(hl.ops.convert_to_tensor(x), hl.ops.convert_to_tensor(y_bad), batch_size=8, shuffle=False, verbose=0)
+    assert _unchanged(model, before)
+    with pytest.raises(ValueError, match=clear):
+        model.evaluate(hl.ops.convert_to_tensor(x), hl.ops.convert_to_tensor(y_bad), batch_size=8, verbose=0)
+    history = model.fit(x, y - 1, batch_size=8, epochs=2, verbose=0).history  # valid labels: unaffected
+    assert np.isfinite(history["loss"]).all()
