@@ -157,3 +157,23 @@ def test_device_tensor_labels_out_of_range_are_refused_before_any_update(backend
         model.evaluate(hl.ops.convert_to_tensor(x), hl.ops.convert_to_tensor(y_bad), batch_size=8, verbose=0)
     history = model.fit(x, y - 1, batch_size=8, epochs=2, verbose=0).history  # valid labels: unaffected
     assert np.isfinite(history["loss"]).all()
+
+
+def test_tf_data_labels_out_of_range_are_refused_before_any_update(index_checks):
+    tf = pytest.importorskip("tensorflow")
+    with hl.config.backend_scope("tensorflow"):
+        x, y = _data()
+        y_bad = (y - 1).astype("int64")
+        y_bad[20] = -3  # third batch: two good steps first
+        model = _classifier()
+        model.compile(optimizer="sgd", loss="sparse_categorical_crossentropy")
+        dataset = tf.data.Dataset.from_tensor_slices((x, y_bad)).batch(8)
+        clear = r"hold class -3, .*\[0, 3\)|labels from -3 to \d, out of range for 3 classes"
+        with pytest.raises(ValueError, match=clear):
+            model.fit(dataset, verbose=0)
+        kept = model.get_weights()
+        with pytest.raises(ValueError, match=clear):
+            model.fit(dataset.skip(2), verbose=0)  # the bad batch first: the step changes nothing
+        assert all(np.array_equal(a, b) for a, b in zip(kept, model.get_weights()))
+        good = tf.data.Dataset.from_tensor_slices((x, (y - 1).astype("int64"))).batch(8)
+        assert np.isfinite(model.fit(good, epochs=2, verbose=0).history["loss"]).all()
