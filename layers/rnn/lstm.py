@@ -1,5 +1,9 @@
 """LSTM: the long short-term memory recurrent layer (Hochreiter & Schmidhuber, 1997)."""
 
+from highlevel import activations, ops
+from highlevel.backends.contract.interop import front_class
+from highlevel.config import current_backend
+
 from ._cell_utils import SIMPLE_RNN_CELL_PROPERTIES, expose_cell_properties, rnn_layer_config
 from .lstm_cell import LSTMCell
 from .rnn import RNN
@@ -113,6 +117,29 @@ class LSTM(RNN):
             **kwargs,
         )
         self.use_cudnn = use_cudnn
+
+    def _loop(self, sequences, initial_state, mask, training):
+        cell = self.cell
+        if not self._fusable(mask, training):
+            return super()._loop(sequences, initial_state, mask, training)
+        # the whole time loop as one op (on engines whose kernel for it is faster than the op-by-op loop)
+        xs = ops.flip(sequences, axis=1) if self.go_backwards else sequences
+        with cell._autocast_scope():
+            seq, h, c = ops.lstm_sequence(xs, *initial_state, cell.kernel, cell.recurrent_kernel, cell.bias)
+        return h, (seq if self.return_sequences else None), [h, c]
+
+    def _fusable(self, mask, training):
+        """Whether the loop can run as ``ops.lstm_sequence``: the standard cell, no mask, no dropout in use."""
+        cell = self.cell
+        return (
+            current_backend().capabilities.fused_recurrence
+            and mask is None
+            and not self.unroll
+            and front_class(type(cell)) is LSTMCell
+            and cell.activation is activations.tanh
+            and cell.recurrent_activation is activations.sigmoid
+            and not (training and (0 < cell.dropout < 1 or 0 < cell.recurrent_dropout < 1))
+        )
 
     @property
     def units(self):
