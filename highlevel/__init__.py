@@ -29,6 +29,7 @@ _LAZY = {
     name: (f"highlevel.{name}", None)
     for name in (
         "activations",
+        "applications",
         "callbacks",
         "constraints",
         "datasets",
@@ -130,6 +131,7 @@ __all__ = [
     "Sequential",
     "Variable",
     "activations",
+    "applications",
     "backends",
     "callbacks",
     "config",
