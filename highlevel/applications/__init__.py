@@ -5,5 +5,24 @@
 (None, 2)
 """
 
-from . import mobilenet_v3
+from . import efficientnet, efficientnet_v2, mobilenet_v3
+from .efficientnet import (
+    EfficientNetB0,
+    EfficientNetB1,
+    EfficientNetB2,
+    EfficientNetB3,
+    EfficientNetB4,
+    EfficientNetB5,
+    EfficientNetB6,
+    EfficientNetB7,
+)
+from .efficientnet_v2 import (
+    EfficientNetV2B0,
+    EfficientNetV2B1,
+    EfficientNetV2B2,
+    EfficientNetV2B3,
+    EfficientNetV2L,
+    EfficientNetV2M,
+    EfficientNetV2S,
+)
 from .mobilenet_v3 import MobileNetV3Large, MobileNetV3Small
