@@ -5,7 +5,8 @@
 (None, 2)
 """
 
-from . import efficientnet, efficientnet_v2, mobilenet_v3
+from . import convnext, efficientnet, efficientnet_v2, mobilenet_v3
+from .convnext import ConvNeXtBase, ConvNeXtLarge, ConvNeXtSmall, ConvNeXtTiny, ConvNeXtXLarge
 from .efficientnet import (
     EfficientNetB0,
     EfficientNetB1,
