@@ -14,7 +14,8 @@ import numpy as np
 import highlevel as hl
 from highlevel import layers, ops
 
-from . import imagenet_utils
+from . import common, imagenet_utils
+from . import weights as weights_lib
 
 BASE_WEIGHTS_PATH = "https://storage.googleapis.com/tensorflow/keras-applications/convnext/"
 # variant -> (sha256 of the file with the classifier, sha256 of the file without it)
@@ -215,7 +216,7 @@ def ConvNeXt(
             "ConvNeXt supports only the channels_last image data format; call "
             "hl.config.set_image_data_format('channels_last') before building it."
         )
-    imagenet_utils.check_weights_argument(weights, include_top, classes)
+    weights_lib.check_weights_arg(weights, include_top, classes)
     if weights == "imagenet":
         expected = MODEL_CONFIGS[weights_name.split("convnext_")[-1]]
         if list(depths) != expected["depths"] or list(projection_dims) != expected["projection_dims"]:
@@ -237,7 +238,7 @@ def ConvNeXt(
         require_flatten=include_top,
         weights=weights,
     )
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    img_input = common.image_input(input_tensor, input_shape)
     if input_tensor is not None:
         inputs = hl.utils.get_source_inputs(input_tensor)[0]
         x = input_tensor
@@ -295,9 +296,9 @@ def ConvNeXt(
             (".h5", WEIGHTS_HASHES[weights_name][0]) if include_top else ("_notop.h5", WEIGHTS_HASHES[weights_name][1])
         )
         file_name = name + suffix
-        imagenet_utils.load_weights(model, weights, file_name, BASE_WEIGHTS_PATH + file_name, file_hash)
+        weights_lib.load(model, weights, (file_name, BASE_WEIGHTS_PATH + file_name, file_hash))
     else:
-        imagenet_utils.load_weights(model, weights)
+        weights_lib.load(model, weights)
     return model
 
 

@@ -15,7 +15,8 @@ import math
 import highlevel as hl
 from highlevel import layers
 
-from . import imagenet_utils
+from . import common, imagenet_utils
+from . import weights as weights_lib
 
 BASE_WEIGHTS_PATH = "https://storage.googleapis.com/keras-applications/"
 # variant -> (md5 of the file with the classifier, md5 of the file without it)
@@ -190,7 +191,7 @@ def EfficientNet(
     (None, 2)
     """
     blocks_args = DEFAULT_BLOCKS_ARGS if blocks_args == "default" else blocks_args
-    imagenet_utils.check_weights_argument(weights, include_top, classes)
+    weights_lib.check_weights_arg(weights, include_top, classes)
     input_shape = imagenet_utils.obtain_input_shape(
         input_shape,
         default_size=default_size,
@@ -199,7 +200,7 @@ def EfficientNet(
         require_flatten=include_top,
         weights=weights,
     )
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    img_input = common.image_input(input_tensor, input_shape)
     bn_axis = _bn_axis()
 
     def round_filters(filters, divisor=depth_divisor):
@@ -268,16 +269,16 @@ def EfficientNet(
         x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
     elif pooling == "max":
         x = layers.GlobalMaxPooling2D(name="max_pool")(x)
-    model = hl.Model(imagenet_utils.model_inputs(input_tensor, img_input), x, name=name)
+    model = common.finish(img_input, input_tensor, x, name)
 
     if weights == "imagenet":
         suffix, file_hash = (
             (".h5", WEIGHTS_HASHES[weights_name][0]) if include_top else ("_notop.h5", WEIGHTS_HASHES[weights_name][1])
         )
         file_name = name + suffix
-        imagenet_utils.load_weights(model, weights, file_name, BASE_WEIGHTS_PATH + file_name, file_hash)
+        weights_lib.load(model, weights, (file_name, BASE_WEIGHTS_PATH + file_name, file_hash))
     else:
-        imagenet_utils.load_weights(model, weights)
+        weights_lib.load(model, weights)
     return model
 
 

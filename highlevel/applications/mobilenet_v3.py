@@ -14,7 +14,8 @@ import warnings
 import highlevel as hl
 from highlevel import layers
 
-from . import imagenet_utils
+from . import common, imagenet_utils
+from . import weights as weights_lib
 
 BASE_WEIGHT_PATH = "https://storage.googleapis.com/tensorflow/keras-applications/mobilenet_v3/"
 # name -> (md5 of the file with the classifier, md5 of the file without it)
@@ -141,7 +142,7 @@ def MobileNetV3(
     name=None,
 ):
     """Builds a MobileNetV3 from its table of blocks (see :func:`MobileNetV3Small` for the arguments)."""
-    imagenet_utils.check_weights_argument(weights, include_top, classes)
+    weights_lib.check_weights_arg(weights, include_top, classes)
     first = hl.config.image_data_format() == "channels_first"
     if input_shape is None and input_tensor is not None:
         rows, cols = input_tensor.shape[2:4] if first else input_tensor.shape[1:3]
@@ -162,7 +163,7 @@ def MobileNetV3(
                 "input_shape is undefined, non-square or not 224x224; the weights for 224x224 are loaded.",
                 stacklevel=3,
             )
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    img_input = common.image_input(input_tensor, input_shape)
     channel_axis = 1 if first else -1
     if minimalistic:
         kernel, activation, se_ratio = 3, _relu, None
@@ -206,7 +207,7 @@ def MobileNetV3(
         x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
     elif pooling == "max":
         x = layers.GlobalMaxPooling2D(name="max_pool")(x)
-    model = hl.Model(imagenet_utils.model_inputs(input_tensor, img_input), x, name=name)
+    model = common.finish(img_input, input_tensor, x, name)
 
     if weights == "imagenet":
         key = f"{model_type}{'_minimalistic' if minimalistic else ''}_224_{alpha}_float"
@@ -214,9 +215,9 @@ def MobileNetV3(
             (".h5", WEIGHTS_HASHES[key][0]) if include_top else ("_no_top_v2.h5", WEIGHTS_HASHES[key][1])
         )
         file_name = f"weights_mobilenet_v3_{key}{suffix}"
-        imagenet_utils.load_weights(model, weights, file_name, BASE_WEIGHT_PATH + file_name, file_hash)
+        weights_lib.load(model, weights, (file_name, BASE_WEIGHT_PATH + file_name, file_hash))
     else:
-        imagenet_utils.load_weights(model, weights)
+        weights_lib.load(model, weights)
     return model
 
 

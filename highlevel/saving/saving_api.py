@@ -342,10 +342,22 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs)
     archive.atomic_write(path, data)
 
 
+def _holds_legacy_layout(path):
+    """Whether an HDF5 file holds Keras 2's by-layer layout (the weight files of ``keras.applications``)."""
+    from . import keras_h5, keras_h5_legacy
+
+    try:
+        with keras_h5._open(path, repr(path)) as f:
+            return keras_h5_legacy.is_legacy_layout(f)
+    except keras_h5._CORRUPT_FILE_ERRORS:
+        return False  # the reader of Keras 3's layout reports the damage
+
+
 def load_weights(model, filepath, skip_mismatch=False, **kwargs):
     """Loads :func:`save_weights`'s file into ``model`` (same architecture), recognising its format by its first bytes:
-    Keras's HDF5 ``.weights.h5`` (by Keras's paths) or highlevel's safetensors file (by position; earlier versions
-    wrote safetensors under ``.weights.h5`` names too, and those still load).
+    Keras's HDF5 ``.weights.h5`` (by Keras's paths), Keras 2's by-layer HDF5 layout (the ``.h5`` weight files of
+    ``keras.applications``, by layer name) or highlevel's safetensors file (by position; earlier versions wrote
+    safetensors under ``.weights.h5`` names too, and those still load).
 
     Args:
         model: the model.
@@ -376,6 +388,11 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
                 f"{path!r} is named as a safetensors file but holds HDF5 (Keras's .weights.h5 format). Rename it "
                 "to end in .weights.h5."
             )
+        from . import keras_h5_legacy
+
+        if _holds_legacy_layout(path):
+            keras_h5_legacy.read_legacy_h5(model, path, skip_mismatch=skip_mismatch)
+            return
         keras_h5.read_keras_h5(model, path, skip_mismatch=skip_mismatch)
         return
     if found == "zip":
