@@ -18,6 +18,9 @@ _BUILTIN = {
     "tensorflow": ("highlevel.backends.tensorflow:TensorFlowBackend", "tensorflow", "tensorflow"),
 }
 
+# Other names people use for the built-in engines (the framework's import name, its common nickname).
+ALIASES = {"tf": "tensorflow", "pytorch": "torch", "np": "native", "numpy": "native"}
+
 _instances = {}
 _extra_targets = None
 
@@ -64,8 +67,32 @@ class BackendNotAvailableError(ValueError):
     """Raised for an unknown backend name or one whose framework is not installed."""
 
 
+def canonical(name):
+    """The registered name that ``name`` means: case and surrounding spaces ignored, aliases resolved.
+
+    >>> canonical(" TF "), canonical("pytorch"), canonical("np"), canonical("jax")
+    ('tensorflow', 'torch', 'native', 'jax')
+    """
+    if not isinstance(name, str):
+        raise TypeError(
+            f"A backend name must be a string such as 'jax'; received {name!r} of type {type(name).__name__}."
+        )
+    key = name.strip().lower()
+    return ALIASES.get(key, key)
+
+
+def _suggestion(name):
+    """`` Did you mean 'tensorflow'?`` for a near miss of a known name or alias, else an empty string."""
+    import difflib
+
+    names = known() + sorted(ALIASES)
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    return f" Did you mean {ALIASES.get(close[0], close[0])!r}?" if close else ""
+
+
 def get(name):
-    """Returns the (single) instance of the backend called ``name``, importing it on first use."""
+    """Returns the (single) instance of the backend called ``name`` (or an alias of it), importing it on first use."""
+    name = canonical(name)
     inst = _instances.get(name)
     if inst is not None:
         return inst
@@ -75,7 +102,8 @@ def get(name):
         target, module, extra = _entry_point_targets()[name], None, None
     else:
         raise BackendNotAvailableError(
-            f"Unknown backend {name!r}. Installed backends: {installed()}. Known backends: {known()}. "
+            f"Unknown backend {name!r}.{_suggestion(name)} Installed backends: {installed()}. Known backends: "
+            f"{known()} (aliases: {', '.join(f'{a!r}' for a in ALIASES)}). "
             "Set HIGHLEVEL_BACKEND to one of them, or register a third-party backend under the "
             "entry-point group 'highlevel.backends'."
         )

@@ -10,7 +10,16 @@ from .callback import Callback
 
 
 class History(Callback):
-    """Records ``logs`` at the end of every epoch into ``history`` (a dict of lists) and ``epoch``."""
+    """Records ``logs`` at the end of every epoch into ``history`` (a dict of lists) and ``epoch``.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    >>> model.compile(optimizer="sgd", loss="mse")
+    >>> history = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0)
+    >>> history.epoch, sorted(history.history), len(history.history["loss"])
+    ([0, 1], ['loss'], 2)
+    """
 
     def __init__(self):
         super().__init__()
@@ -29,17 +38,32 @@ class History(Callback):
         """Draws the loss and metric curves (training and validation) with matplotlib.
 
         Args:
-            metrics: names to draw (default: every recorded metric without the ``val_`` prefix).
+            metrics: a name or names to draw (default: every recorded metric without the ``val_`` prefix);
+                each is drawn with its ``val_`` curve when there is one.
             ax: matplotlib axes to draw on; by default a new figure with one panel per metric.
 
         Returns:
-            The matplotlib axes.
+            The matplotlib axes (a list of them when several panels were drawn). The epoch axis is numbered
+            from 1 and has whole-number ticks only.
+
+        Raises:
+            ImportError: when matplotlib is not installed.
+            ValueError: for a metric name that fit did not record.
         """
         try:
             import matplotlib.pyplot as plt
+            from matplotlib.ticker import MaxNLocator
         except ImportError:
             raise ImportError('History.plot() needs matplotlib: pip install "highlevel[notebooks]"') from None
-        names = metrics or [k for k in self.history if not k.startswith("val_")]
+        names = [metrics] if isinstance(metrics, str) else list(metrics or [])
+        names = names or [k for k in self.history if not k.startswith("val_")]
+        unknown = [n for n in names if n not in self.history]
+        if unknown:
+            raise ValueError(
+                f"History.plot got metrics={unknown!r}, which fit did not record; the recorded ones are "
+                f"{sorted(self.history)}. Pass some of those (without the 'val_' prefix: the validation curve "
+                "is drawn with its metric)."
+            )
         if ax is None:
             _, axes = plt.subplots(1, len(names), figsize=(4 * len(names), 3), squeeze=False)
             axes = list(axes[0])
@@ -51,6 +75,7 @@ class History(Callback):
             if f"val_{name}" in self.history:
                 a.plot(epochs, self.history[f"val_{name}"], label=f"val_{name}")
             a.set_xlabel("epoch")
+            a.xaxis.set_major_locator(MaxNLocator(integer=True))  # epochs are whole numbers: no 1.5 tick
             a.set_title(name)
             a.legend()
         return axes[0] if len(axes) == 1 else axes

@@ -83,7 +83,15 @@ _LAZY.update(
 
 
 def version():
-    """The installed highlevel's version string (``keras.version()``)."""
+    """Returns the version of the installed highlevel package (``keras.version()``'s counterpart).
+
+    Returns:
+        A version string such as ``"0.1.0"``.
+
+    >>> import highlevel as hl
+    >>> hl.version() == hl.__version__
+    True
+    """
     return __version__
 
 

@@ -43,6 +43,12 @@ def get_uid(prefix=""):
     >>> hl.backend.clear_session()
     >>> hl.backend.get_uid("dense"), hl.backend.get_uid("dense"), hl.backend.get_uid("conv")
     (1, 2, 1)
+
+    Args:
+        prefix: the name of the counter (default ``""``).
+
+    Returns:
+        The counter's new value, an int starting at 1.
     """
     with _uid_lock:
         _uids[prefix] += 1
@@ -50,8 +56,22 @@ def get_uid(prefix=""):
 
 
 def clear_session(free_memory=True):
-    """Resets the naming counters (layer names start again at ``dense``, ``dense_1``, ...) and, with
-    ``free_memory``, runs Python's garbage collector so that tensors of dropped models are released."""
+    """Resets the automatic names and, optionally, frees memory.
+
+    Layer names start again at ``dense``, ``dense_1``, ...; with ``free_memory``, Python's garbage collector runs
+    so that the tensors of dropped models are released.
+
+    Args:
+        free_memory: whether to run the garbage collector too (default True).
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> hl.backend.clear_session()
+    >>> hl.layers.Dense(1).name
+    'dense'
+    """
     from highlevel import naming
 
     with _uid_lock:
@@ -64,28 +84,86 @@ def clear_session(free_memory=True):
 
 
 def standardize_dtype(dtype):
-    """The canonical name of ``dtype`` (a string, a Python or numpy type, a framework dtype)."""
+    """The canonical name of ``dtype`` (a string, a Python or numpy type, a framework dtype).
+
+    Args:
+        dtype: a dtype name (``"float"``, ``"float32"``...), a Python or numpy type, or a framework dtype; None gives
+            floatx.
+
+    Returns:
+        The dtype's canonical name, a string such as ``"float32"``.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> hl.utils.standardize_dtype("float"), hl.utils.standardize_dtype(np.int32)
+    ('float32', 'int32')
+    """
     return _dtypes.standardize_dtype(dtype)
 
 
 def is_float_dtype(dtype):
-    """Whether ``dtype`` is a floating-point dtype."""
+    """Tells whether a dtype is a floating-point dtype.
+
+    Args:
+        dtype: a dtype name (``"float32"``), a numpy dtype, or a framework dtype.
+
+    Returns:
+        True for ``float16``, ``bfloat16``, ``float32`` and ``float64``; False otherwise.
+
+    >>> import highlevel as hl
+    >>> hl.backend.is_float_dtype("bfloat16"), hl.backend.is_float_dtype("int32")
+    (True, False)
+    """
     return _dtypes.standardize_dtype(dtype) in _dtypes.FLOAT_DTYPES
 
 
 def is_int_dtype(dtype):
-    """Whether ``dtype`` is a signed or unsigned integer dtype."""
+    """Tells whether a dtype is a signed or unsigned integer dtype.
+
+    Args:
+        dtype: a dtype name (``"int32"``), a numpy dtype, or a framework dtype.
+
+    Returns:
+        True for the ``int*`` and ``uint*`` dtypes; False for floats, complex and bool.
+
+    >>> import highlevel as hl
+    >>> hl.backend.is_int_dtype("uint8"), hl.backend.is_int_dtype("bool")
+    (True, False)
+    """
     return _dtypes.standardize_dtype(dtype) in _dtypes.INT_DTYPES
 
 
 def result_type(*dtypes):
-    """The dtype that mixing ``dtypes`` gives, by the one promotion table of every engine (Python scalar types are
-    weak)."""
+    """Returns the dtype that mixing several dtypes gives, by the promotion table of every engine.
+
+    Python scalar types (``int``, ``float``) are weak: they adapt to the tensor dtypes they meet.
+
+    Args:
+        *dtypes: dtype names, numpy dtypes, or the Python types ``bool``, ``int`` and ``float``.
+
+    Returns:
+        The promoted dtype's name, a str.
+
+    >>> import highlevel as hl
+    >>> hl.backend.result_type("int32", "float16"), hl.backend.result_type("float16", float)
+    ('float16', 'float16')
+    """
     return _dtypes.result_type(*dtypes)
 
 
 def is_keras_tensor(x):
-    """Whether ``x`` is a symbolic tensor (a :class:`~highlevel.KerasTensor`, as ``hl.Input`` makes)."""
+    """Whether ``x`` is a symbolic tensor (a :class:`~highlevel.KerasTensor`, as ``hl.Input`` makes).
+
+    Args:
+        x: any object.
+
+    Returns:
+        True for a symbolic tensor, False for anything else (a concrete tensor included).
+
+    >>> import highlevel as hl
+    >>> hl.utils.is_keras_tensor(hl.Input((3,))), hl.utils.is_keras_tensor(hl.ops.ones((3,)))
+    (True, False)
+    """
     from highlevel.keras_tensor import KerasTensor
 
     return isinstance(x, KerasTensor)

@@ -2,7 +2,11 @@
 
 The backend is chosen by ``HIGHLEVEL_BACKEND`` (``native`` when unset) the first time it is needed;
 :func:`set_backend` changes it for the process and :func:`backend_scope` for a block, so one process can
-run the same computation on several engines side by side.
+run the same computation on several engines side by side. Names are case-blind and the built-in engines also
+answer to ``tf``, ``pytorch``, ``np`` and ``numpy``; a mistyped name gets the closest one suggested.
+
+The frameworks' own start-up log lines (TensorFlow's absl and oneDNN notices) are kept out of stderr and
+notebook cells; set ``HIGHLEVEL_FRAMEWORK_LOGS=1`` before the engine is first used to see them.
 
 >>> import highlevel as hl
 >>> with hl.config.backend_scope("native"):
@@ -22,12 +26,23 @@ _global = None
 
 
 def _from_environment():
-    name = os.environ.get("HIGHLEVEL_BACKEND", "native").strip().lower() or "native"
-    return registry.get(name)
+    name = os.environ.get("HIGHLEVEL_BACKEND", "").strip() or "native"
+    return registry.get(name)  # aliases ("tf", "pytorch", "np") and any case are accepted
 
 
 def current_backend():
-    """The :class:`~highlevel.backends.Backend` instance that ops run on now."""
+    """Returns the backend object that ops run on now.
+
+    The same backend as :func:`backend` names; library code calls its contract methods.
+
+    Returns:
+        The current :class:`~highlevel.backends.Backend` instance.
+
+    >>> import highlevel as hl
+    >>> with hl.config.backend_scope("native"):
+    ...     hl.config.current_backend().name
+    'native'
+    """
     b = _scoped.get()
     if b is not None:
         return b
@@ -38,19 +53,47 @@ def current_backend():
 
 
 def backend():
-    """The name of the current backend, e.g. ``"native"``."""
+    """Returns the name of the backend that ops run on now.
+
+    Inside a :func:`backend_scope` block, the block's backend; otherwise the process's, chosen with :func:`set_backend`
+    or the ``HIGHLEVEL_BACKEND`` environment variable (default ``"native"``).
+
+    Returns:
+        A str: ``"native"``, ``"jax"``, ``"torch"`` or ``"tensorflow"``.
+
+    >>> import highlevel as hl
+    >>> with hl.config.backend_scope("native"):
+    ...     hl.config.backend()
+    'native'
+    """
     return current_backend().name
 
 
 def set_backend(backend):
-    """Makes ``backend`` (a name such as ``"jax"``) the backend of this process (outside any :func:`backend_scope`).
+    """Makes a backend the one of this process (outside any :func:`backend_scope`).
 
-    Unlike Keras, no module is reloaded: layers and models made afterwards run on the new backend, and
-    those made before keep the variables of the backend they were built on.
+    The names are ``"native"``, ``"jax"``, ``"torch"`` and ``"tensorflow"`` (and any registered third-party
+    backend); ``"tf"``, ``"pytorch"``, ``"np"`` and ``"numpy"`` are accepted for the built-in ones, as is any case.
+    ``HIGHLEVEL_BACKEND`` takes the same names.
+
+    Unlike Keras, no module is reloaded: layers and models made afterwards run on the new backend, and those made
+    before keep the variables of the backend they were built on.
+
+    Args:
+        backend: a backend name such as ``"jax"``, ``"torch"``, ``"tensorflow"`` or ``"native"`` (or an alias).
+
+    Returns:
+        None.
 
     Raises:
-        ValueError: for an unknown backend or one whose framework is not installed; the message lists
-            the installed backends and the pip extra that adds the missing one.
+        ValueError: for an unknown backend or one whose framework is not installed; the message suggests the
+            closest known name for a typo, lists the installed backends and the pip extra that adds the missing one.
+
+    >>> import highlevel as hl
+    >>> before = hl.config.backend()
+    >>> hl.config.set_backend("native"); hl.config.backend()
+    'native'
+    >>> hl.config.set_backend(before)
     """
     global _global
     _global = registry.get(backend)
@@ -58,7 +101,25 @@ def set_backend(backend):
 
 @contextlib.contextmanager
 def backend_scope(name):
-    """Runs the block on backend ``name`` (or on a backend instance) and restores the previous one afterwards."""
+    """Runs a block of code on another backend, and restores the previous one afterwards.
+
+    A context manager: inside ``with backend_scope("jax"):``, ops, layers and variables created in the block use
+    that backend. Scopes nest, and each thread and task has its own.
+
+    Args:
+        name: a backend name (``"native"``, ``"jax"``, ``"torch"``, ``"tensorflow"``) or a backend instance.
+
+    Returns:
+        A context manager that yields the backend instance.
+
+    Raises:
+        ValueError: an unknown backend, or one whose framework is not installed.
+
+    >>> import highlevel as hl
+    >>> with hl.config.backend_scope("native") as engine:
+    ...     engine.name, hl.config.backend()
+    ('native', 'native')
+    """
     token = _scoped.set(registry.get(name) if isinstance(name, str) else name)
     try:
         yield current_backend()
@@ -67,7 +128,17 @@ def backend_scope(name):
 
 
 def floatx():
-    """The default float dtype (``"float32"``)."""
+    """Returns the default float dtype.
+
+    Python floats, initializers and layers without a ``dtype`` use it; change it with :func:`set_floatx`.
+
+    Returns:
+        A dtype name, ``"float32"`` unless changed.
+
+    >>> import highlevel as hl
+    >>> hl.config.floatx()
+    'float32'
+    """
     return _dtypes.floatx()
 
 
@@ -76,6 +147,9 @@ def set_floatx(value):
 
     Args:
         value: ``"float16"``, ``"bfloat16"``, ``"float32"`` or ``"float64"``.
+
+    Returns:
+        None.
 
     >>> import highlevel as hl
     >>> hl.config.set_floatx("float64"); hl.config.floatx()
@@ -86,7 +160,17 @@ def set_floatx(value):
 
 
 def available_backends():
-    """The backends whose framework is installed."""
+    """Lists the backends (engines) whose framework is installed.
+
+    ``native`` is always there; ``jax``, ``torch`` and ``tensorflow`` appear when their package imports.
+
+    Returns:
+        A list of backend names, ``"native"`` first.
+
+    >>> import highlevel as hl
+    >>> "native" in hl.config.available_backends()
+    True
+    """
     return registry.installed()
 
 
@@ -96,18 +180,38 @@ _epsilon = 1e-7
 
 
 def image_data_format():
-    """The default layout of image tensors: ``"channels_last"`` (``(batch, height, width, channels)``, the
-    default) or ``"channels_first"``; used wherever a ``data_format`` argument is None."""
+    """Returns the default layout of image tensors.
+
+    Used wherever a ``data_format`` argument is None (convolutions, pooling, image layers and ops).
+
+    Returns:
+        ``"channels_last"`` (``(batch, height, width, channels)``, the default) or ``"channels_first"``.
+
+    >>> import highlevel as hl
+    >>> hl.config.image_data_format()
+    'channels_last'
+    """
     return _image_data_format
 
 
 def standardize_data_format(data_format, op=None):
-    """``data_format`` as ``"channels_last"`` or ``"channels_first"``; None gives :func:`image_data_format`.
+    """Checks a ``data_format`` argument and returns it in its standard spelling.
 
-    The one check of a ``data_format`` argument: the ops (``hl.ops``) and the layers call it, and the engines receive
-    its result. ``op`` names the op or layer in the error message.
+    The one check of a ``data_format`` argument: the ops (``hl.ops``) and the layers call it, and the engines
+    receive its result.
 
-    >>> standardize_data_format("Channels_First"), standardize_data_format(None)
+    Args:
+        data_format: ``"channels_last"``, ``"channels_first"`` (any case), or None for :func:`image_data_format`.
+        op: the name of the op or layer, used in the error message.
+
+    Returns:
+        ``"channels_last"`` or ``"channels_first"``.
+
+    Raises:
+        ValueError: ``data_format`` is neither layout.
+
+    >>> import highlevel as hl
+    >>> hl.config.standardize_data_format("Channels_First"), hl.config.standardize_data_format(None)
     ('channels_first', 'channels_last')
     """
     if data_format is None:
@@ -121,7 +225,22 @@ def standardize_data_format(data_format, op=None):
 
 
 def set_image_data_format(data_format):
-    """Sets the default image layout (``"channels_last"`` or ``"channels_first"``) for the process."""
+    """Sets the default image layout for the process.
+
+    Args:
+        data_format: ``"channels_last"`` or ``"channels_first"`` (case does not matter).
+
+    Returns:
+        None.
+
+    Raises:
+        ValueError: ``data_format`` is neither layout.
+
+    >>> import highlevel as hl
+    >>> hl.config.set_image_data_format("channels_first"); hl.config.image_data_format()
+    'channels_first'
+    >>> hl.config.set_image_data_format("channels_last")
+    """
     global _image_data_format
     value = str(data_format).lower() if isinstance(data_format, str) else data_format
     if value not in _IMAGE_DATA_FORMATS:
@@ -132,12 +251,37 @@ def set_image_data_format(data_format):
 
 
 def epsilon():
-    """The fuzz factor added to denominators by losses, metrics and layers that ask for it (``1e-7``)."""
+    """Returns the fuzz factor added to denominators by losses, metrics and layers that ask for it.
+
+    It keeps divisions and logarithms finite; change it with :func:`set_epsilon`.
+
+    Returns:
+        A float, ``1e-7`` unless changed.
+
+    >>> import highlevel as hl
+    >>> hl.config.epsilon()
+    1e-07
+    """
     return _epsilon
 
 
 def set_epsilon(value):
-    """Sets the fuzz factor :func:`epsilon` returns."""
+    """Sets the fuzz factor that :func:`epsilon` returns.
+
+    Args:
+        value: a non-negative float.
+
+    Returns:
+        None.
+
+    Raises:
+        ValueError: ``value`` is not a non-negative number.
+
+    >>> import highlevel as hl
+    >>> hl.config.set_epsilon(1e-5); hl.config.epsilon()
+    1e-05
+    >>> hl.config.set_epsilon(1e-7)
+    """
     global _epsilon
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
         raise ValueError(f"set_epsilon: expected a non-negative float; received {value!r}.")
@@ -145,15 +289,44 @@ def set_epsilon(value):
 
 
 def dtype_policy():
-    """The global dtype policy (see :mod:`highlevel.mixed_precision`): what layers created without a ``dtype`` use."""
+    """Returns the global dtype policy: what layers created without a ``dtype`` use.
+
+    See :mod:`highlevel.mixed_precision` and :func:`set_dtype_policy`.
+
+    Returns:
+        A :class:`~highlevel.mixed_precision.DTypePolicy` (``float32`` unless changed).
+
+    >>> import highlevel as hl
+    >>> hl.config.dtype_policy().name
+    'float32'
+    """
     from highlevel.mixed_precision import policy
 
     return policy.dtype_policy()
 
 
 def set_dtype_policy(policy):
-    """Sets the global dtype policy: a name (``"mixed_float16"``, ``"mixed_bfloat16"``, ``"float32"``, ...), a
-    ``DTypePolicy``, or None for the default."""
+    """Sets the global dtype policy, which layers created afterwards without a ``dtype`` use.
+
+    ``"mixed_float16"`` and ``"mixed_bfloat16"`` keep float32 weights and compute in half precision.
+
+    Args:
+        policy: a name (``"mixed_float16"``, ``"mixed_bfloat16"``, ``"float32"``, ...), a
+            :class:`~highlevel.mixed_precision.DTypePolicy`, or None for the default (``floatx``).
+
+    Returns:
+        None.
+
+    Raises:
+        ValueError: ``policy`` names no dtype or policy.
+
+    >>> import highlevel as hl
+    >>> hl.config.set_dtype_policy("mixed_bfloat16")
+    >>> layer = hl.layers.Dense(2)
+    >>> layer.dtype_policy.compute_dtype, layer.dtype_policy.variable_dtype
+    ('bfloat16', 'float32')
+    >>> hl.config.set_dtype_policy(None)
+    """
     from highlevel.mixed_precision import policy as _policy
 
     _policy.set_dtype_policy(policy)
@@ -162,7 +335,16 @@ def set_dtype_policy(policy):
 def enable_unsafe_deserialization():
     """Lets ``Lambda`` layers be rebuilt from configs that name functions outside highlevel, for the whole process.
 
-    Only for files you trust: a config can then make highlevel import and run any module's function."""
+    Only for files you trust: a config can then make highlevel import and run any module's function.
+    ``hl.models.load_model(..., safe_mode=False)`` allows it for one load only.
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> callable(hl.config.enable_unsafe_deserialization)
+    True
+    """
     from highlevel.layers.core import lambda_layer
 
     lambda_layer.enable_unsafe_deserialization()
@@ -181,54 +363,148 @@ _flags = _Flags()
 
 
 def enable_flash_attention():
-    """Lets ``dot_product_attention`` use a fused (flash) attention kernel where the engine has one."""
+    """Lets ``dot_product_attention`` use a fused (flash) attention kernel where the engine has one.
+
+    The results agree with the plain formula up to rounding. :func:`disable_flash_attention` turns it off.
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> hl.config.enable_flash_attention(); hl.config.is_flash_attention_enabled()
+    True
+    >>> hl.config.disable_flash_attention()
+    """
     _flags.flash_attention = True
 
 
 def disable_flash_attention():
-    """Makes ``dot_product_attention`` use its plain formula everywhere."""
+    """Makes ``dot_product_attention`` use its plain formula everywhere.
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> hl.config.disable_flash_attention(); hl.config.is_flash_attention_enabled()
+    False
+    """
     _flags.flash_attention = False
 
 
 def is_flash_attention_enabled():
-    """True or False when set with :func:`enable_flash_attention` / :func:`disable_flash_attention`; None (the
-    default) when each call decides from the engine and its inputs."""
+    """Tells whether ``dot_product_attention`` may use a fused (flash) attention kernel.
+
+    True or False once set with :func:`enable_flash_attention` / :func:`disable_flash_attention`.
+
+    Returns:
+        True, False, or None (the default) when each call decides from the engine and its inputs.
+
+    >>> import highlevel as hl
+    >>> hl.config.disable_flash_attention(); hl.config.is_flash_attention_enabled()
+    False
+    """
     return _flags.flash_attention
 
 
 def enable_interactive_logging():
-    """Progress is shown as a live bar (the default; plain lines where the output is not a terminal)."""
+    """Progress is shown as a live bar (the default; plain lines where the output is not a terminal).
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> hl.utils.enable_interactive_logging()
+    >>> hl.utils.is_interactive_logging_enabled()
+    True
+    """
     _flags.interactive_logging = True
 
 
 def disable_interactive_logging():
-    """Progress is written as plain lines (no live bar), e.g. for logs read by other programs."""
+    """Progress is written as plain lines (no live bar), e.g. for logs read by other programs.
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> hl.utils.disable_interactive_logging()
+    >>> hl.utils.is_interactive_logging_enabled()
+    False
+    >>> hl.utils.enable_interactive_logging()
+    """
     _flags.interactive_logging = False
 
 
 def is_interactive_logging_enabled():
-    """Whether progress may be shown as a live bar."""
+    """Whether progress may be shown as a live bar.
+
+    Returns:
+        A bool: True unless :func:`disable_interactive_logging` was called last.
+
+    >>> import highlevel as hl
+    >>> hl.utils.is_interactive_logging_enabled()
+    True
+    """
     return _flags.interactive_logging
 
 
 def enable_traceback_filtering():
-    """Accepted for compatibility with Keras. highlevel's errors are raised in the front end, before an engine runs,
-    so there are no framework frames to filter out of them."""
+    """Turns traceback filtering on; accepted for compatibility with Keras.
+
+    highlevel's errors are raised in the front end, before an engine runs, so there are no framework frames to filter
+    out of them; the flag is only recorded.
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> hl.config.enable_traceback_filtering(); hl.config.is_traceback_filtering_enabled()
+    True
+    """
     _flags.traceback_filtering = True
 
 
 def disable_traceback_filtering():
-    """Accepted for compatibility with Keras (see :func:`enable_traceback_filtering`)."""
+    """Turns traceback filtering off; accepted for compatibility with Keras.
+
+    See :func:`enable_traceback_filtering`.
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> hl.config.disable_traceback_filtering(); hl.config.is_traceback_filtering_enabled()
+    False
+    >>> hl.config.enable_traceback_filtering()
+    """
     _flags.traceback_filtering = False
 
 
 def is_traceback_filtering_enabled():
-    """The flag set by :func:`enable_traceback_filtering` / :func:`disable_traceback_filtering`."""
+    """Returns the flag set by :func:`enable_traceback_filtering` / :func:`disable_traceback_filtering`.
+
+    Returns:
+        A bool.
+
+    >>> import highlevel as hl
+    >>> hl.config.is_traceback_filtering_enabled()
+    True
+    """
     return _flags.traceback_filtering
 
 
 def is_nnx_enabled():
-    """False: highlevel does not use Flax NNX (a JAX library Keras can integrate with)."""
+    """Tells whether Flax NNX is used; always False here.
+
+    Keras can integrate with Flax NNX (a JAX library); highlevel does not, so the answer never changes.
+
+    Returns:
+        False.
+
+    >>> import highlevel as hl
+    >>> hl.config.is_nnx_enabled()
+    False
+    """
     return False
 
 
@@ -241,28 +517,89 @@ def _cap(value, name):
 
 
 def max_epochs():
-    """The most epochs any ``fit`` runs, whatever its ``epochs`` argument (None: no cap)."""
+    """Returns the cap on the epochs of every ``fit``, whatever its ``epochs`` argument.
+
+    Set it with :func:`set_max_epochs`.
+
+    Returns:
+        An int, or None when there is no cap (the default).
+
+    >>> import highlevel as hl
+    >>> print(hl.config.max_epochs())
+    None
+    """
     return _flags.max_epochs
 
 
 def set_max_epochs(max_epochs):
-    """Caps the epochs of every ``fit`` (handy to smoke-test a training script quickly); None removes the cap."""
+    """Caps the epochs of every ``fit``, whatever its ``epochs`` argument.
+
+    Handy to smoke-test a training script quickly without editing it.
+
+    Args:
+        max_epochs: a positive int, or None to remove the cap.
+
+    Returns:
+        None.
+
+    Raises:
+        ValueError: ``max_epochs`` is not a positive int or None.
+
+    >>> import highlevel as hl
+    >>> hl.config.set_max_epochs(1); hl.config.max_epochs()
+    1
+    >>> hl.config.set_max_epochs(None)
+    """
     _flags.max_epochs = _cap(max_epochs, "max_epochs")
 
 
 def max_steps_per_epoch():
-    """The most training steps any ``fit`` epoch runs (None: no cap)."""
+    """Returns the cap on the training steps of every ``fit`` epoch.
+
+    Set it with :func:`set_max_steps_per_epoch`.
+
+    Returns:
+        An int, or None when there is no cap (the default).
+
+    >>> import highlevel as hl
+    >>> print(hl.config.max_steps_per_epoch())
+    None
+    """
     return _flags.max_steps_per_epoch
 
 
 def set_max_steps_per_epoch(max_steps_per_epoch):
-    """Caps the steps of every ``fit`` epoch; None removes the cap."""
+    """Caps the training steps of every ``fit`` epoch.
+
+    Args:
+        max_steps_per_epoch: a positive int, or None to remove the cap.
+
+    Returns:
+        None.
+
+    Raises:
+        ValueError: ``max_steps_per_epoch`` is not a positive int or None.
+
+    >>> import highlevel as hl
+    >>> hl.config.set_max_steps_per_epoch(2); hl.config.max_steps_per_epoch()
+    2
+    >>> hl.config.set_max_steps_per_epoch(None)
+    """
     _flags.max_steps_per_epoch = _cap(max_steps_per_epoch, "max_steps_per_epoch")
 
 
 def check_numerics():
-    """Whether ``fit``, ``evaluate`` and ``predict`` refuse batches holding NaN or infinity (see
-    :func:`set_check_numerics`)."""
+    """Tells whether ``fit``, ``evaluate`` and ``predict`` refuse batches holding NaN or infinity.
+
+    See :func:`set_check_numerics`.
+
+    Returns:
+        A bool, False unless turned on.
+
+    >>> import highlevel as hl
+    >>> hl.config.check_numerics()
+    False
+    """
     return _flags.check_numerics
 
 
@@ -281,6 +618,24 @@ def set_check_numerics(enabled):
     >>> hl.config.check_numerics()
     True
     >>> hl.config.set_check_numerics(False)
+
+    Args:
+        enabled: True to check every batch, False (the default) not to.
+
+    Returns:
+        None.
+
+    Raises:
+        ValueError: ``enabled`` is not a bool.
+
+    Args:
+        enabled: True to check every batch, False (the default) not to.
+
+    Returns:
+        None.
+
+    Raises:
+        ValueError: ``enabled`` is not a bool.
     """
     if not isinstance(enabled, bool):
         raise ValueError(f"set_check_numerics takes True or False; received {enabled!r}.")

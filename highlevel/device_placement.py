@@ -17,6 +17,15 @@ def device(device_name):
 
     Raises:
         ValueError: a device the current engine does not have.
+
+    Returns:
+        A context manager; inside its ``with`` block, new tensors are created on that device.
+
+    >>> import highlevel as hl
+    >>> with hl.device("cpu"):
+    ...     x = hl.ops.ones((2,))
+    >>> hl.ops.convert_to_numpy(x).tolist()
+    [1.0, 1.0]
     """
     from highlevel.config import current_backend
 

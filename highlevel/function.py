@@ -20,6 +20,12 @@ class Function:
 
     Raises:
         ValueError: an output that does not depend on the inputs only.
+
+    >>> import highlevel as hl
+    >>> x = hl.Input((2,))
+    >>> f = hl.Function(x, hl.ops.sum(x * 2.0, axis=-1))
+    >>> hl.ops.convert_to_numpy(f(hl.ops.convert_to_tensor([[1.0, 2.0]]))).tolist()
+    [6.0]
     """
 
     def __init__(self, inputs, outputs, name=None):

@@ -8,14 +8,36 @@ from highlevel.backends.contract import dtypes as _dtypes
 
 
 class InputSpec:
-    """Constraints on one input of a layer (``keras.InputSpec``).
+    """Describes what one input of a layer must look like (``keras.InputSpec``).
+
+    A layer sets ``self.input_spec`` (one spec, or one per input) and every call checks its inputs against it
+    before ``call`` runs, with an error naming the layer and the mismatch.
 
     Args:
-        dtype: the expected dtype name, or None.
-        shape: the expected full shape (None entries match anything).
-        ndim, max_ndim, min_ndim: the expected rank, or bounds on it.
-        axes: ``{axis: size}`` constraints (negative axes allowed).
-        allow_last_axis_squeeze: accept an input whose trailing size-1 axis is missing.
+        dtype: the expected dtype name, or None for any.
+        shape: the expected full shape, batch axis included (None entries match any size), or None.
+        ndim: the expected rank, or None.
+        max_ndim: the largest rank accepted, or None.
+        min_ndim: the smallest rank accepted, or None.
+        axes: a dict ``{axis: size}`` of required sizes (negative axes count from the end), or None.
+        allow_last_axis_squeeze: accept an input whose trailing size-1 axis is missing (or extra).
+        name: a name for the input, used in error messages.
+        optional: whether the input may be None.
+
+    >>> import highlevel as hl
+    >>> class Pairs(hl.layers.Layer):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.input_spec = hl.InputSpec(min_ndim=2, axes={-1: 2})
+    ...     def call(self, x):
+    ...         return x[..., 0] + x[..., 1]
+    >>> hl.ops.convert_to_numpy(Pairs()(hl.ops.ones((3, 2)))).tolist()
+    [2.0, 2.0, 2.0]
+    >>> try:
+    ...     Pairs()(hl.ops.ones((3, 4)))
+    ... except ValueError:
+    ...     print("rejected")
+    rejected
     """
 
     def __init__(

@@ -38,12 +38,29 @@ class FrameworkConversion(TypeError):
 
 
 class KerasTensor:
-    """A symbolic tensor (shape entries may be None for unknown sizes).
+    """A symbolic tensor: a shape and a dtype without values (``keras.KerasTensor``).
+
+    :func:`~highlevel.Input` returns one, and layers and ops called on one return new ones, recording the graph
+    of a functional model. Shape entries may be None for sizes known only at run time.
 
     Args:
         shape: a tuple of ints or None.
-        dtype: a dtype name; defaults to floatx.
+        dtype: a dtype name; default floatx.
+        sparse: whether it stands for a sparse tensor (only on an engine with sparse tensors).
+        ragged: whether it stands for a ragged tensor (only on an engine with ragged tensors).
+        record_history: whether ops called on it record graph nodes (default True).
         name: a readable name.
+
+    Raises:
+        TypeError: an unknown keyword argument.
+        ValueError: ``shape`` is not a tuple of ints or None, or ``sparse``/``ragged`` is set on an engine without
+            such tensors.
+
+    >>> import highlevel as hl
+    >>> t = hl.KerasTensor((None, 3), dtype="float32")
+    >>> y = hl.ops.matmul(t, hl.ops.ones((3, 5)))
+    >>> y.shape, y.dtype
+    ((None, 5), 'float32')
     """
 
     __array_priority__ = 200  # numpy defers binary operators to ours

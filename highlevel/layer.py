@@ -196,13 +196,18 @@ def _shapes_from_json(value):
 
 
 class Layer:
-    """The base of every layer (``keras.layers.Layer``).
+    """The base class of every layer: a callable that holds state (weights) and computes with ``highlevel.ops``.
 
-    Subclasses create weights in ``build(input_shape)`` (called once, on the first call, with the input's
-    shape) or in ``__init__`` when the shapes are known, and compute in ``call(inputs, ...)``. A ``call``
-    that takes a ``training`` argument receives the value given to the outermost call (``model(x,
-    training=True)``) unless it is passed explicitly; the value passes through layers whose ``call`` does not
-    take the argument (a subclassed model's ``call(self, x)``).
+    A layer is called on tensors (``layer(x)``) and returns tensors. Subclasses create their weights with
+    :meth:`add_weight` in ``build(input_shape)`` (called once, on the first call, with the input's shape) or
+    in ``__init__`` when the shapes are known, and compute in ``call(inputs, ...)``. Sub-layers and variables
+    assigned as attributes are tracked: their weights appear in the outer layer's ``weights``,
+    ``trainable_weights`` and ``non_trainable_weights``. A ``call`` that takes a ``training`` argument
+    receives the value given to the outermost call (``model(x, training=True)``) unless it is passed
+    explicitly; the value passes through layers whose ``call`` does not take the argument (a subclassed model's
+    ``call(self, x)``). Called on the symbolic tensors of :func:`~highlevel.Input`, a layer records a node of
+    a functional model instead of computing. :meth:`get_config` lists the constructor arguments, so that
+    saving can rebuild the layer.
 
     Args:
         trainable: whether the layer's weights are updated by training.
@@ -216,6 +221,23 @@ class Layer:
         activity_regularizer: a regularizer applied to the layer's output (added to ``losses``).
         input_shape: the input shape without the batch axis, for the first layer of a Sequential model.
         input_dim: shorthand for ``input_shape=(input_dim,)``.
+
+    Raises:
+        TypeError: an unknown keyword argument is given (a misspelt argument name).
+        ValueError: ``name`` is not a non-empty string, or ``dtype`` is not a dtype or policy name.
+
+    >>> import highlevel as hl
+    >>> class Scale(hl.Layer):
+    ...     def build(self, input_shape):
+    ...         self.factor = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="factor")
+    ...     def call(self, inputs):
+    ...         return inputs * self.factor
+    >>> layer = Scale(name="scale")
+    >>> y = layer(hl.ops.convert_to_tensor([[1.0, 2.0]]))
+    >>> hl.ops.convert_to_numpy(y).tolist(), [w.name for w in layer.weights], layer.built
+    ([[1.0, 2.0]], ['factor'], True)
+    >>> layer.get_config()["name"]
+    'scale'
     """
 
     #: The training mode set through an engine's own module API (``torch.nn.Module.train()``/``eval()``), which calls
@@ -521,6 +543,10 @@ class Layer:
                 updating it (Keras's mechanism for float8 scaling factors computed in a custom gradient).
             name: the variable's name; its ``path`` is ``"<layer name>/<name>"``.
 
+        Returns:
+            The new :class:`~highlevel.Variable`, also listed in ``weights`` and in ``trainable_weights`` or
+            ``non_trainable_weights``.
+
         >>> import highlevel as hl
         >>> layer = hl.layers.Layer()
         >>> scale = layer.add_weight(shape=(), initializer="ones", overwrite_with_gradient=True, name="scale")
@@ -562,7 +588,20 @@ class Layer:
         return var
 
     def count_params(self):
-        """The number of scalars in all the layer's weights (``keras.layers.Layer.count_params``)."""
+        """Counts the scalars in all the layer's weights, trainable or not (sub-layers included).
+
+        Returns:
+            An int.
+
+        Raises:
+            ValueError: the layer is not built yet (it has no weights to count).
+
+        >>> import highlevel as hl
+        >>> layer = hl.layers.Dense(3)
+        >>> layer.build((None, 4))
+        >>> layer.count_params()
+        15
+        """
         if not self.built:
             raise ValueError(
                 f"Layer '{self.name}' has not been built yet, so it has no weights to count. Build it first: "
@@ -577,11 +616,41 @@ class Layer:
         return total
 
     def get_weights(self):
-        """The weights' values as a list of numpy arrays."""
+        """Returns the values of the layer's weights, as numpy arrays.
+
+        The order is that of :attr:`weights`: the layer's own weights in creation order, then its sub-layers'.
+
+        Returns:
+            A list of numpy arrays (copies: changing them does not change the layer).
+
+        >>> import highlevel as hl
+        >>> layer = hl.layers.Dense(2, kernel_initializer="ones")
+        >>> layer.build((None, 3))
+        >>> [w.shape for w in layer.get_weights()]
+        [(3, 2), (2,)]
+        """
         return [v.numpy() for v in self.weights]
 
     def set_weights(self, weights):
-        """Sets every weight from a list of numpy arrays (same order and shapes as :meth:`get_weights`)."""
+        """Sets the values of all the layer's weights from numpy arrays.
+
+        Args:
+            weights: a list of arrays, in the order and with the shapes of :meth:`get_weights`.
+
+        Returns:
+            None.
+
+        Raises:
+            ValueError: the list does not have one array per weight, or an array's shape differs from its weight's.
+
+        >>> import highlevel as hl
+        >>> import numpy as np
+        >>> layer = hl.layers.Dense(1)
+        >>> layer.build((None, 2))
+        >>> layer.set_weights([np.full((2, 1), 3.0), np.zeros((1,))])
+        >>> hl.ops.convert_to_numpy(layer(hl.ops.ones((1, 2)))).tolist()
+        [[6.0]]
+        """
         own = self.weights
         weights = list(weights)
         if len(weights) != len(own):
@@ -627,8 +696,28 @@ class Layer:
 
     # ------------------------------------------------------------------ losses
     def add_loss(self, loss):
-        """Adds a scalar loss tensor computed during ``call`` (collected in ``model.losses``, and in the
-        :attr:`~highlevel.StatelessScope.losses` of an enclosing ``StatelessScope(collect_losses=True)``)."""
+        """Adds a loss tensor, computed during ``call``, to the layer's losses.
+
+        Training adds every loss a call adds (a regularization term, an auxiliary objective) to the compiled loss.
+        They are collected in ``layer.losses`` and ``model.losses`` (which are cleared before each call), and in the
+        :attr:`~highlevel.StatelessScope.losses` of an enclosing ``StatelessScope(collect_losses=True)``.
+
+        Args:
+            loss: a scalar tensor.
+
+        Returns:
+            None.
+
+        >>> import highlevel as hl
+        >>> class Penalized(hl.layers.Layer):
+        ...     def call(self, x):
+        ...         self.add_loss(0.5 * hl.ops.sum(x))
+        ...         return x
+        >>> layer = Penalized()
+        >>> _ = layer(hl.ops.ones((2, 2)))
+        >>> [float(hl.ops.convert_to_numpy(v)) for v in layer.losses]
+        [2.0]
+        """
         self._losses.append(loss)
         _holding_losses.add(self)
         scope = _variable_scopes.stack[-1] if _variable_scopes.stack else None
@@ -657,7 +746,25 @@ class Layer:
 
     # ------------------------------------------------------------------- build
     def build(self, input_shape):
-        """Creates the layer's weights for inputs of ``input_shape``; the default creates none."""
+        """Creates the layer's weights for inputs of a given shape.
+
+        Called once, automatically, on the first call, with the shape of the inputs (a structure of shapes for several
+        inputs); override it to create weights with :meth:`add_weight` whose sizes depend on the input. Calling it
+        yourself builds the layer without data. The default creates no weights.
+
+        Args:
+            input_shape: the input's shape, a tuple whose first entry is the batch size (often None), or a structure
+                of such tuples.
+
+        Returns:
+            None; the layer is then ``built``.
+
+        >>> import highlevel as hl
+        >>> layer = hl.layers.Dense(4)
+        >>> layer.build((None, 3))
+        >>> layer.built, tuple(layer.kernel.shape)
+        (True, (3, 4))
+        """
         self.built = True
 
     def _maybe_build(self, inputs):
@@ -682,7 +789,27 @@ class Layer:
 
     # -------------------------------------------------------------------- call
     def call(self, inputs, *args, **kwargs):
-        """The layer's computation; the default returns its input unchanged."""
+        """Computes the layer's output; subclasses override it.
+
+        ``layer(inputs)`` builds the layer if needed, casts float inputs to the compute dtype, then calls this method.
+        Write it with ``highlevel.ops`` so that it runs on every engine. Extra arguments may include ``training`` (the
+        mode, passed down from the outermost call) and ``mask``.
+
+        Args:
+            inputs: the input tensor, or a structure of tensors.
+            *args: further positional arguments of the subclass's signature.
+            **kwargs: further keyword arguments, such as ``training`` or ``mask``.
+
+        Returns:
+            The output tensor(s). The default returns ``inputs`` unchanged.
+
+        >>> import highlevel as hl
+        >>> class Double(hl.layers.Layer):
+        ...     def call(self, inputs):
+        ...         return inputs * 2.0
+        >>> hl.ops.convert_to_numpy(Double()(hl.ops.ones((1, 2)))).tolist()
+        [[2.0, 2.0]]
+        """
         return inputs
 
     def __call__(self, *args, **kwargs):
@@ -981,7 +1108,24 @@ class Layer:
 
     # ----------------------------------------------------------------- configs
     def get_config(self):
-        """The constructor arguments that rebuild this layer (no weights)."""
+        """Returns the constructor arguments that rebuild this layer, as a JSON-friendly dict (no weights).
+
+        The base layer's config holds ``name``, ``trainable`` and ``dtype`` (plus ``input_shape`` and
+        ``activity_regularizer`` when given). A subclass whose constructor takes other arguments extends it
+        (``config = super().get_config(); config.update(units=self.units)``), so that saving and
+        :meth:`from_config` can rebuild it.
+
+        Returns:
+            A dict that ``type(layer).from_config(config)`` turns into an equivalent new layer (with fresh
+            weights).
+
+        >>> import highlevel as hl
+        >>> config = hl.layers.Dense(3, name="d").get_config()
+        >>> config["units"], config["name"], config["trainable"]
+        (3, 'd', True)
+        >>> hl.layers.Dense.from_config(config).units
+        3
+        """
         # A plain policy is saved as its dtype name, a mixed one as its policy name: both rebuild it.
         config = {"name": self.name, "trainable": self.trainable, "dtype": self._dtype_policy.name}
         if self._input_shape_arg is not None:
@@ -994,7 +1138,23 @@ class Layer:
 
     @classmethod
     def from_config(cls, config):
-        """Rebuilds a layer from :meth:`get_config`'s output."""
+        """Creates a layer from :meth:`get_config`'s output.
+
+        The default calls ``cls(**config)``; override it when the constructor cannot take the config as it is (nested
+        objects that need deserializing).
+
+        Args:
+            config: a dict from :meth:`get_config`.
+
+        Returns:
+            A new, unbuilt layer with the same settings (and fresh weights once built).
+
+        >>> import highlevel as hl
+        >>> layer = hl.layers.Dropout(0.3, name="drop")
+        >>> clone = hl.layers.Dropout.from_config(layer.get_config())
+        >>> clone.rate, clone.name, clone is layer
+        (0.3, 'drop', False)
+        """
         return cls(**config)
 
     def __repr__(self):

@@ -42,6 +42,9 @@ class name_scope:  # noqa: N801 (Keras's spelling: it is used like a function)
         deduplicate: when the enclosing block has the same ``caller`` and ``name``, do not open a second level.
         override_parent: a path that replaces the enclosing scopes' path.
 
+    Raises:
+        ValueError: ``name`` is not a non-empty string.
+
     Example:
 
     >>> import highlevel as hl

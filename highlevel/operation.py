@@ -21,10 +21,28 @@ from .keras_tensor import KerasTensor, any_symbolic
 
 
 class Operation:
-    """The base of user-defined operations (``keras.Operation``).
+    """The base class of user-defined operations (``keras.Operation``): a computation without weights.
+
+    A subclass defines ``call`` (the computation on real tensors, with ``highlevel.ops``). Called on real tensors
+    it runs ``call``; called on symbolic tensors it returns symbolic outputs (by default found by running ``call``
+    once on placeholder values; override ``compute_output_spec`` when that cannot work) and records a node of a
+    functional model.
 
     Args:
         name: the operation's name in graphs (default: its class name in snake case, made unique).
+
+    Raises:
+        TypeError: other constructor arguments are passed on to ``Operation.__init__`` (keep them in the
+            subclass).
+
+    >>> import highlevel as hl
+    >>> class AddOne(hl.Operation):
+    ...     def call(self, x):
+    ...         return x + 1.0
+    >>> hl.ops.convert_to_numpy(AddOne()(hl.ops.zeros((2,)))).tolist()
+    [1.0, 1.0]
+    >>> AddOne()(hl.Input((4,))).shape
+    (None, 4)
     """
 
     def __init__(self, *args, name=None, **kwargs):

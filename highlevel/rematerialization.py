@@ -30,14 +30,25 @@ _stack = _Stack()
 
 
 def remat(f):
-    """``f`` marked for rematerialization (``keras.remat``): same values and gradients.
+    """Marks a function for rematerialization (``keras.remat``): recomputing its intermediate results in the backward
+    pass instead of keeping them, to save memory.
+
+    The values and gradients are those of ``f``. On every engine it currently keeps ``f``'s intermediate results as
+    usual, so no memory is saved yet; code written with it runs unchanged.
 
     Args:
         f: a function of tensors.
 
     Returns:
-        A function computing ``f``; on every engine it currently keeps ``f``'s intermediate results as usual (no
-        memory is saved).
+        A function with ``f``'s arguments and results.
+
+    Raises:
+        TypeError: ``f`` is not callable.
+
+    >>> import highlevel as hl
+    >>> double = hl.remat(lambda x: 2.0 * x)
+    >>> hl.ops.convert_to_numpy(double(hl.ops.convert_to_tensor([1.0, 3.0]))).tolist()
+    [2.0, 6.0]
     """
     if not callable(f):
         raise TypeError(f"remat expects a function; received {type(f).__name__}: {f!r}.")
@@ -62,6 +73,14 @@ class RematScope:
 
     Raises:
         ValueError: an unknown mode.
+
+    >>> import highlevel as hl
+    >>> from highlevel.rematerialization import get_current_remat_mode
+    >>> with hl.RematScope(mode="larger_than", output_size_threshold=4096):
+    ...     get_current_remat_mode().mode
+    'larger_than'
+    >>> get_current_remat_mode() is None
+    True
     """
 
     def __init__(self, mode="full", output_size_threshold=1024, layer_names=None):

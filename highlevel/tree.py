@@ -33,7 +33,12 @@ __all__ = [
 
 class MAP_TO_NONE:  # noqa: N801 - Keras's name; a class, as in Keras, so code that checks its type works here too
     """The value :func:`traverse`'s function returns to replace a sub-structure with ``None`` (the class itself
-    is the marker: return ``hl.tree.MAP_TO_NONE``, not an instance)."""
+    is the marker: return ``hl.tree.MAP_TO_NONE``, not an instance).
+
+    >>> import highlevel as hl
+    >>> hl.tree.traverse(lambda s: hl.tree.MAP_TO_NONE if s == "drop" else None, ["keep", "drop"])
+    ['keep', None]
+    """
 
 
 def _is_namedtuple(x):
@@ -42,6 +47,12 @@ def _is_namedtuple(x):
 
 def is_nested(structure):
     """Whether ``structure`` is a container (list, tuple, namedtuple, deque or dict) rather than a leaf.
+
+    Args:
+        structure: any object.
+
+    Returns:
+        True for a list, tuple, namedtuple, deque or dict (even an empty one); False otherwise.
 
     >>> import highlevel as hl
     >>> hl.tree.is_nested([1]), hl.tree.is_nested(1), hl.tree.is_nested(None)
@@ -90,6 +101,14 @@ def _rebuild(node, values):
 def flatten(structure):
     """The leaves of ``structure``, depth first.
 
+    Dicts are walked in sorted key order, as in Keras; None is a leaf.
+
+    Args:
+        structure: a leaf, or a nest of lists, tuples, namedtuples, deques and dicts.
+
+    Returns:
+        A list of the leaves.
+
     >>> import highlevel as hl
     >>> hl.tree.flatten([1, None, {"x": 2}])
     [1, None, 2]
@@ -107,6 +126,13 @@ def flatten(structure):
 
 def flatten_with_path(structure):
     """``[(path, leaf), ...]``: each leaf with the tuple of keys and indices that lead to it.
+
+    Args:
+        structure: a leaf, or a nest of lists, tuples, namedtuples, deques and dicts.
+
+    Returns:
+        A list of ``(path, leaf)`` pairs in :func:`flatten`'s order; a path is a tuple of dict keys and sequence
+        indices.
 
     >>> import highlevel as hl
     >>> hl.tree.flatten_with_path({"a": [7, 8]})
@@ -155,17 +181,29 @@ def _assert_same(a, b, path=()):
 
 
 def assert_same_structure(a, b, check_types=None):
-    """Raises ``ValueError`` unless ``a`` and ``b`` are nested the same way (same container types and sizes).
+    """Checks that two structures are nested the same way (same container types and sizes).
 
     Any dict matches any dict with the same keys; a list does not match a tuple (see :func:`assert_same_paths` for
     the looser check).
 
     Args:
-        a, b: structures.
+        a: the first structure.
+        b: the second structure.
         check_types: accepted for compatibility; it has no effect (as in Keras 3).
+
+    Returns:
+        None when the structures agree.
+
+    Raises:
+        ValueError: the structures differ.
 
     >>> import highlevel as hl
     >>> hl.tree.assert_same_structure([(0, 1)], [(2, 3)])
+    >>> try:
+    ...     hl.tree.assert_same_structure([0, 1], [0])
+    ... except ValueError:
+    ...     print("different")
+    different
     """
     del check_types
     _assert_same(a, b)
@@ -173,6 +211,16 @@ def assert_same_structure(a, b, check_types=None):
 
 def assert_same_paths(a, b):
     """Raises ``ValueError`` unless ``a`` and ``b`` have the same leaf paths (container types may differ).
+
+    Args:
+        a: the first structure.
+        b: the second structure.
+
+    Returns:
+        None when the paths agree.
+
+    Raises:
+        ValueError: the leaf paths differ; the message shows both sets of paths.
 
     >>> import highlevel as hl
     >>> hl.tree.assert_same_paths([1, 2], (3, 4))
@@ -188,6 +236,18 @@ def assert_same_paths(a, b):
 
 def pack_sequence_as(structure, flat_sequence):
     """The leaves of ``flat_sequence`` placed in the shape of ``structure``.
+
+    Dict entries are filled in sorted key order, as :func:`flatten` lists them.
+
+    Args:
+        structure: the structure whose shape the result takes (its leaves are ignored).
+        flat_sequence: a flat list of as many leaves as ``structure`` has.
+
+    Returns:
+        A structure like ``structure`` holding the leaves of ``flat_sequence``.
+
+    Raises:
+        ValueError: ``flat_sequence`` has more or fewer entries than ``structure`` has leaves.
 
     >>> import highlevel as hl
     >>> hl.tree.pack_sequence_as({"b": [0, 0], "a": 0}, [1, 2, 3])
@@ -218,6 +278,12 @@ def map_structure(func, *structures, none_is_leaf=True):
         *structures: structures of the same nesting.
         none_is_leaf: when False, ``None`` leaves are kept as ``None`` without calling ``func``.
 
+    Returns:
+        A structure like the first one holding ``func``'s results.
+
+    Raises:
+        ValueError: the structures are not nested the same way.
+
     >>> import highlevel as hl
     >>> hl.tree.map_structure(lambda a, b: a + b, [1, (2,)], [10, (20,)])
     [11, (22,)]
@@ -238,6 +304,17 @@ def map_structure(func, *structures, none_is_leaf=True):
 def map_structure_up_to(shallow_structure, func, *structures):
     """Like :func:`map_structure`, but only down to the depth of ``shallow_structure``: what lies below a leaf of
     it is handed to ``func`` whole.
+
+    Args:
+        shallow_structure: a structure whose nesting sets the depth; its leaves may be anything.
+        func: called with the sub-structures of ``structures`` found at each leaf of ``shallow_structure``.
+        *structures: one or more structures at least as deep as ``shallow_structure``.
+
+    Returns:
+        A structure like ``shallow_structure`` holding ``func``'s results.
+
+    Raises:
+        ValueError: a structure is shallower than ``shallow_structure`` or nested differently.
 
     >>> import highlevel as hl
     >>> hl.tree.map_structure_up_to([0, 0], len, [[1, 2], [3]])
@@ -265,6 +342,13 @@ def _is_shape(x):
 def map_shape_structure(func, structure):
     """:func:`map_structure` where a tuple or list of ints/None (a shape) counts as one leaf.
 
+    Args:
+        func: called with each shape (or other leaf).
+        structure: a nest whose shapes are tuples or lists of ints and None.
+
+    Returns:
+        A structure like ``structure`` holding ``func``'s results.
+
     >>> import highlevel as hl
     >>> hl.tree.map_shape_structure(len, {"a": (1, 2), "b": [(3,), (None, 4)]})
     {'a': 2, 'b': [1, 2]}
@@ -278,6 +362,12 @@ def map_shape_structure(func, structure):
 
 def lists_to_tuples(structure):
     """``structure`` with every list turned into a tuple (recursively).
+
+    Args:
+        structure: a nest of containers.
+
+    Returns:
+        A new structure with the same leaves, lists replaced by tuples (dicts and other containers kept).
 
     >>> import highlevel as hl
     >>> hl.tree.lists_to_tuples([1, [2, {"a": [3]}]])
@@ -297,6 +387,15 @@ def traverse(func, structure, top_down=True):
     Top down, a sub-structure for which ``func`` returns something other than ``None`` is replaced by that value
     and not walked into; bottom up, every sub-structure is visited after its children and replaced by ``func``'s
     value when it is not ``None``. Return :data:`MAP_TO_NONE` to replace a sub-structure by ``None``.
+
+    Args:
+        func: called with each sub-structure; returns None to keep it (top down: and walk into it), another value
+            to replace it, or :data:`MAP_TO_NONE` to replace it with None.
+        structure: the structure to walk.
+        top_down: whether to visit a container before its children (default True) or after them.
+
+    Returns:
+        The structure with the replacements made.
 
     >>> import highlevel as hl
     >>> seen = []

@@ -60,6 +60,50 @@ def test_unknown_backend_in_environment_names_installed_ones():
     assert "Unknown backend 'mxnet'" in msg and "native" in msg and "HIGHLEVEL_BACKEND" in msg
 
 
+@pytest.mark.parametrize(
+    "alias, name", [("tf", "tensorflow"), ("pytorch", "torch"), ("np", "native"), ("numpy", "native"), (" JAX ", "jax")]
+)
+def test_set_backend_accepts_aliases_and_any_case(alias, name):
+    if name not in hl.backends.installed():
+        pytest.skip(f"{name} is not installed")
+    before = hl.config.backend()
+    try:
+        hl.config.set_backend(alias)
+        assert hl.config.backend() == name
+        with hl.config.backend_scope(alias):
+            assert hl.config.backend() == name
+    finally:
+        hl.config.set_backend(before)
+
+
+def test_environment_variable_takes_an_alias():
+    code = """
+        import highlevel as hl
+        print(hl.config.backend())
+    """
+    assert run_python(code, HIGHLEVEL_BACKEND="NP") == "native"
+
+
+@pytest.mark.parametrize(
+    "typo, meant", [("tensorflw", "tensorflow"), ("pytroch", "torch"), ("jaxx", "jax"), ("nativ", "native")]
+)
+def test_a_typo_gets_the_closest_name_suggested(typo, meant):
+    with pytest.raises(ValueError, match=rf"Unknown backend '{typo}'\. Did you mean '{meant}'\?") as err:
+        hl.config.set_backend(typo)
+    assert "Installed backends" in str(err.value) and "'tf'" in str(err.value)  # the names and the aliases
+
+
+def test_a_name_far_from_every_backend_gets_no_suggestion():
+    with pytest.raises(ValueError, match="Unknown backend 'mxnet'") as err:
+        hl.config.set_backend("mxnet")
+    assert "Did you mean" not in str(err.value)
+
+
+def test_a_backend_name_must_be_a_string():
+    with pytest.raises(TypeError, match=r"received 3 of type int"):
+        hl.config.set_backend(3)
+
+
 def test_uninstalled_backend_names_the_pip_extra(monkeypatch):
     real = registry.importlib.util.find_spec
     monkeypatch.setattr(

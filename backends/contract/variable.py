@@ -42,6 +42,9 @@ class StatelessScope:
         collect_losses: kept for Keras's signature; losses added in the block stay on their layers here.
         initialize_variables: kept for Keras's signature; variables are created with their values here.
 
+    Raises:
+        ValueError: ``state_mapping`` is not a dict or a list of ``(variable, value)`` pairs.
+
     >>> import highlevel as hl
     >>> v = hl.Variable([1.0, 2.0])
     >>> with hl.StatelessScope([(v, [10.0, 20.0])]) as scope:
@@ -111,9 +114,26 @@ def _scope_value(variable, value):
 
 
 class SymbolicScope(StatelessScope):
-    """A block that computes shapes and dtypes only (a layer called on symbolic inputs): reads see the variables'
-    current values and assignments are dropped, whatever they assign, as in Keras 3, so that a layer that updates
-    its state in ``call`` can be part of a model built from ``Input``."""
+    """A block that computes shapes and dtypes only, as when a layer is called on symbolic inputs.
+
+    Reads see the variables' current values and assignments are dropped, whatever they assign, as in Keras 3, so
+    that a layer that updates its state in ``call`` can be part of a model built from ``Input``.
+
+    Args:
+        state_mapping: optional ``{variable: value}`` substitutions, as for :class:`StatelessScope`.
+        collect_losses: kept for Keras's signature.
+        initialize_variables: kept for Keras's signature.
+
+    Raises:
+        ValueError: ``state_mapping`` is not a dict or a list of ``(variable, value)`` pairs.
+
+    >>> import highlevel as hl
+    >>> v = hl.Variable([1.0, 2.0])
+    >>> with hl.SymbolicScope():
+    ...     _ = v.assign([5.0, 5.0])
+    >>> v.numpy().tolist()
+    [1.0, 2.0]
+    """
 
     symbolic = True
 
@@ -123,21 +143,40 @@ _SYNCHRONIZATIONS = frozenset({"none", "on_write", "on_read", "auto"})
 
 
 class Variable:
-    """A named, mutable tensor owned by one backend (``keras.Variable``'s counterpart).
+    """A named, mutable tensor owned by one engine (``keras.Variable``'s counterpart): a weight or a state.
+
+    Layers create theirs with ``add_weight``; optimizers update trainable ones with ``assign``/``assign_sub``. A
+    variable can be used wherever a tensor is (arithmetic, ops); ``numpy()`` copies its value to the host and
+    ``handle`` is the engine's own object (a ``torch.nn.Parameter`` on PyTorch, a resource tensor on TensorFlow).
 
     Args:
         initializer: the initial value (tensor, array, scalar, nested list) or a callable
-            ``initializer(shape, dtype)`` returning it.
-        shape: the shape to pass to a callable initializer.
-        dtype: the dtype; defaults to that of the value (floatx for Python floats).
-        trainable: whether optimizers update it.
-        autocast: False keeps reading it in its own dtype inside a mixed-precision layer (Keras's meaning).
-        aggregation, synchronization: Keras's arguments (``"none"``/``"mean"``/``"sum"``/``"only_first_replica"``;
-            ``"none"``/``"on_write"``/``"on_read"``/``"auto"``), checked and kept; the distribution, not the
-            variable, decides how replicas combine here.
-        name: a readable name.
+            ``initializer(shape, dtype)`` returning it (an initializer object or name's instance).
+        shape: the shape to pass to a callable initializer (required then); otherwise, if given, it must match the
+            value's shape.
+        dtype: the dtype; default that of the value (floatx for Python floats).
+        trainable: whether optimizers update it (default True).
+        autocast: if False, it is read in its own dtype inside a mixed-precision layer (Keras's meaning).
+        aggregation: how replicas would combine its updates: ``"none"`` (default), ``"mean"``, ``"sum"`` or
+            ``"only_first_replica"``; checked and kept (the distribution decides here).
+        synchronization: ``"auto"`` (default), ``"none"``, ``"on_write"`` or ``"on_read"``; checked and kept.
+        name: a readable name (default ``"variable"``); its ``path`` adds the enclosing name scopes.
         layout: Keras's argument, accepted; layouts come from the distribution's ``LayoutMap`` here.
-        backend: the engine that holds it; defaults to the current backend.
+        backend: the engine that holds it; default the current backend.
+
+    Raises:
+        ValueError: an unknown ``aggregation`` or ``synchronization``; a callable initializer without ``shape``;
+            or a value whose shape differs from ``shape``.
+
+    >>> import highlevel as hl
+    >>> v = hl.Variable([1.0, 2.0], name="w")
+    >>> v.name, v.shape, v.dtype, v.trainable
+    ('w', (2,), 'float32', True)
+    >>> _ = v.assign_sub([0.5, 0.5])
+    >>> v.numpy().tolist()
+    [0.5, 1.5]
+    >>> hl.Variable(hl.initializers.Ones(), shape=(2, 2), dtype="int32").numpy().tolist()
+    [[1, 1], [1, 1]]
     """
 
     __slots__ = (

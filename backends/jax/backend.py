@@ -30,6 +30,7 @@ from .nn_more import JaxNNMoreOps
 from .nn_ops import NNOps
 from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
+from .onnx_export import JaxOnnxExportOps
 from .random import JaxRandomOps
 from .scatter_segment import ScatterSegmentOps
 from .shape_ops import ShapeOps
@@ -54,6 +55,7 @@ class JaxBackend(
     JaxLinalgMixin,
     JaxSpectralMixin,
     JaxExportOps,
+    JaxOnnxExportOps,
     Backend,
 ):
     """The ``"jax"`` backend: pure functions over immutable ``jax.Array`` values.

@@ -156,7 +156,9 @@ class CoreOps:
     def _shape_arg(shape):
         if isinstance(shape, (int, np.integer)):
             return (int(shape),)
-        return tuple(int(d) for d in shape)
+        # A symbolic size (``jax.export``'s open batch, as a converter traces it) stays symbolic: int() would ask
+        # for a number it does not have.
+        return tuple(d if jax.export.is_symbolic_dim(d) else int(d) for d in shape)
 
     def zeros(self, shape, dtype=None):
         return jnp.zeros(self._shape_arg(shape), cv.jdtype(dtype or cdt.floatx()))

@@ -8,6 +8,7 @@ first axis), ``d<arg>_<axis>`` for any other.
 """
 
 import collections
+import importlib.util
 
 import numpy as np
 
@@ -31,6 +32,8 @@ def _leaves_with_positions(tree_util, signature):
 
 class JaxExportOps:
     export_formats = {"jax_export": "graph", "tf_saved_model": "converted"}
+    if importlib.util.find_spec("jax2onnx") is not None:  # the onnx extra's converter for JAX (onnx_export.py)
+        export_formats["onnx"] = "converted"
 
     def export_stablehlo(self, filepath, fn, signature, options):
         import jax

@@ -2,7 +2,8 @@
 
 The registry imports this package only when the ``"tensorflow"`` backend is first asked for, so importing
 highlevel with another backend never imports TensorFlow. TensorFlow's C++ logging is quietened
-(``TF_CPP_MIN_LOG_LEVEL=2``) unless the user set that variable already.
+(``TF_CPP_MIN_LOG_LEVEL=2`` unless the user set that variable already, and the lines its import writes to
+stderr are dropped); ``HIGHLEVEL_FRAMEWORK_LOGS=1`` shows them again (see ``contract.framework_logs``).
 
 >>> from highlevel.backends import get
 >>> tf_backend = get("tensorflow")
@@ -12,9 +13,13 @@ highlevel with another backend never imports TensorFlow. TensorFlow's C++ loggin
 
 import os
 
-# Must happen before the first `import tensorflow` anywhere in the process to take effect.
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+from ..contract.framework_logs import framework_logs_wanted, quiet_native_stderr
 
-from .backend import TensorFlowBackend  # noqa: E402
+# Must happen before the first `import tensorflow` anywhere in the process to take effect.
+if not framework_logs_wanted():
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+with quiet_native_stderr():  # the absl and oneDNN lines TensorFlow's import writes whatever the level
+    from .backend import TensorFlowBackend
 
 __all__ = ["TensorFlowBackend"]

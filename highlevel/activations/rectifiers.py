@@ -12,17 +12,26 @@ from highlevel import ops
 
 
 def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
-    """Rectified linear unit, with Keras' options.
+    """Applies the rectified linear unit, with Keras's options, elementwise.
 
-    With the defaults, ``max(x, 0)``. Otherwise: ``x`` where ``x > threshold`` (else 0), capped at
-    ``max_value``, minus ``negative_slope * relu(threshold - x)`` (so below the threshold the slope is
-    ``negative_slope``).
+    With the defaults, ``max(x, 0)``. Otherwise: ``x`` where ``x > threshold`` (else 0), capped at ``max_value``,
+    minus ``negative_slope * relu(threshold - x)`` (so below the threshold the slope is ``negative_slope``).
 
     Args:
-        x: the input.
-        negative_slope: the slope below the threshold.
-        max_value: the saturation value (None: no cap).
-        threshold: values at or below it are rectified.
+        x: the input tensor (or anything convertible to one).
+        negative_slope: the slope below the threshold (default 0.0).
+        max_value: the saturation value (default None: no cap).
+        threshold: values at or below it are rectified (default 0.0).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([-2.0, 0.5, 3.0, 10.0])
+    >>> print(hl.ops.convert_to_numpy(hl.activations.relu(x)))
+    [ 0.   0.5  3.  10. ]
+    >>> print(hl.ops.convert_to_numpy(hl.activations.relu(x, negative_slope=0.5, max_value=6.0)))
+    [-1.   0.5  3.   6. ]
     """
     x = ops.convert_to_tensor(x)
     if negative_slope != 0.0:
@@ -46,25 +55,98 @@ def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
 
 
 def relu6(x):
-    """``min(max(x, 0), 6)``."""
+    """Applies the rectified linear unit capped at 6: ``min(max(x, 0), 6)``, elementwise.
+
+    Args:
+        x: the input tensor (or anything convertible to one).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype.
+
+    >>> import highlevel as hl
+    >>> y = hl.activations.relu6(hl.ops.convert_to_tensor([-1.0, 3.0, 8.0]))
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [0. 3. 6.]
+    """
     return ops.relu6(x)
 
 
 def leaky_relu(x, negative_slope=0.2):
-    """``x`` where ``x >= 0``, else ``negative_slope * x``."""
+    """Applies the leaky rectified linear unit, elementwise.
+
+    ``leaky_relu(x) = x`` for ``x >= 0`` and ``negative_slope * x`` otherwise.
+
+    Args:
+        x: the input tensor (or anything convertible to one).
+        negative_slope: the slope for negative inputs (default 0.2).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype.
+
+    >>> import highlevel as hl
+    >>> y = hl.activations.leaky_relu(hl.ops.convert_to_tensor([-2.0, -0.5, 0.0, 0.5, 2.0]), negative_slope=0.1)
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.2  -0.05  0.    0.5   2.  ]
+    """
     return ops.leaky_relu(x, negative_slope=negative_slope)
 
 
 def elu(x, alpha=1.0):
-    """Exponential linear unit: ``x`` where ``x > 0``, else ``alpha * (exp(x) - 1)``."""
+    """Applies the exponential linear unit, elementwise.
+
+    ``elu(x) = x`` for ``x > 0`` and ``alpha * (exp(x) - 1)`` otherwise.
+
+    Args:
+        x: the input tensor (or anything convertible to one).
+        alpha: the scale of the negative part (default 1.0).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype.
+
+    >>> import highlevel as hl
+    >>> y = hl.activations.elu(hl.ops.convert_to_tensor([-2.0, -0.5, 0.0, 0.5, 2.0]))
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.8647 -0.3935  0.      0.5     2.    ]
+    """
     return ops.elu(x, alpha=alpha)
 
 
 def selu(x):
-    """Scaled ELU: ``1.0507... * elu(x, 1.6732...)`` (the self-normalizing constants)."""
+    """Applies the scaled exponential linear unit, elementwise.
+
+    ``selu(x) = scale * elu(x, alpha)`` with ``alpha = 1.67326...`` and ``scale = 1.05070...``, the constants that keep
+    activations normalized through a stack of ``lecun_normal``-initialized layers.
+
+    Args:
+        x: the input tensor (or anything convertible to one).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype.
+
+    >>> import highlevel as hl
+    >>> y = hl.activations.selu(hl.ops.convert_to_tensor([-2.0, -0.5, 0.0, 0.5, 2.0]))
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-1.5202 -0.6918  0.      0.5254  2.1014]
+    """
     return ops.selu(x)
 
 
 def celu(x, alpha=1.0):
-    """Continuously differentiable ELU: ``max(x, 0) + alpha * expm1(min(x, 0) / alpha)``."""
+    """Applies the continuously differentiable exponential linear unit, elementwise.
+
+    ``celu(x) = max(x, 0) + alpha * (exp(min(x, 0) / alpha) - 1)``: like :func:`elu`, with a derivative that is
+    continuous at 0 for every ``alpha``.
+
+    Args:
+        x: the input tensor (or anything convertible to one).
+        alpha: the scale of the negative part (default 1.0).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype.
+
+    >>> import highlevel as hl
+    >>> y = hl.activations.celu(hl.ops.convert_to_tensor([-2.0, -0.5, 0.0, 0.5, 2.0]))
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.8647 -0.3935  0.      0.5     2.    ]
+    """
     return ops.celu(x, alpha=alpha)

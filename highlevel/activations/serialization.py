@@ -71,13 +71,25 @@ def _lookup(name, custom_objects):
 
 
 def serialize(activation):
-    """The name of a built-in activation function (``swish`` gives ``'silu'``, its canonical name); for your own
-    named function, ``{"module", "class_name": "function", "config": <its registered or own name>, ...}`` (loading
-    finds it when it is registered with ``hl.saving.register_keras_serializable`` or passed in
-    ``custom_objects``); for an object with ``get_config`` (a layer used as an activation), its config.
+    """Returns the serializable form of an activation function, as saved in a layer's config.
+
+    A built-in activation gives its name (``swish`` gives ``"silu"``, its canonical name). Your own named function
+    gives ``{"module", "class_name": "function", "config": <its registered or own name>, ...}``; loading finds it
+    when it is registered with ``hl.saving.register_keras_serializable`` or passed in ``custom_objects``. An object
+    with ``get_config`` (a layer used as an activation) gives its config.
+
+    Args:
+        activation: the activation function or object.
+
+    Returns:
+        A str (a built-in's name) or a dict.
 
     Raises:
-        ValueError: for a lambda or another callable without a name.
+        ValueError: a lambda or another callable without a name.
+
+    >>> import highlevel as hl
+    >>> hl.activations.serialize(hl.activations.relu), hl.activations.serialize(hl.activations.swish)
+    ('relu', 'silu')
     """
     name = _NAMES.get(id(activation))
     if name is not None:
@@ -103,12 +115,25 @@ def serialize(activation):
 
 
 def deserialize(config, custom_objects=None):
-    """The activation function named by ``config``.
+    """Returns the activation function that a serialized form names (the inverse of :func:`serialize`).
 
     Args:
         config: a name (``"relu"``), or a Keras-style dict whose ``"config"`` is the name
             (``{"class_name": "function", "config": "relu", ...}``).
         custom_objects: an optional ``{name: function}`` dict for your own activations.
+
+    Returns:
+        The activation function.
+
+    Raises:
+        ValueError: ``config`` is not a name or such a dict, or names no known activation.
+
+    >>> import highlevel as hl
+    >>> hl.activations.deserialize("relu") is hl.activations.relu
+    True
+    >>> double = lambda x: 2 * x
+    >>> hl.activations.deserialize("double", custom_objects={"double": double}) is double
+    True
     """
     if isinstance(config, dict) and isinstance(config.get("config"), str):
         config = config["config"]
@@ -122,11 +147,26 @@ def deserialize(config, custom_objects=None):
 
 
 def get(identifier):
-    """An activation function from None (``linear``), a name (``"relu"``, ``"swish"``, ...), a Keras-style
-    dict, or a callable (returned as is).
+    """Returns the activation function an identifier names.
+
+    Layers call it on their ``activation`` argument, so every form below works there too.
+
+    Args:
+        identifier: None (the identity, ``linear``); a name such as ``"relu"`` or ``"swish"``; a Keras-style
+            dict ``{"class_name": "function", "config": "<name>", ...}``; or a callable, returned as it is.
+
+    Returns:
+        The activation function (a callable of one tensor).
 
     Raises:
-        ValueError: for an unknown name (the message lists the valid ones) or a non-callable identifier.
+        ValueError: an unknown name (the message lists the valid ones), or an identifier that is neither a
+            name, a dict nor a callable.
+
+    >>> import highlevel as hl
+    >>> hl.activations.get("relu") is hl.activations.relu, hl.activations.get(None).__name__
+    (True, 'linear')
+    >>> hl.activations.get("swish").__name__
+    'silu'
     """
     if identifier is None:
         return linear

@@ -11,6 +11,14 @@ class Constraint:
 
     A subclass implements ``__call__(w)`` returning the projected weight (same shape), and
     ``get_config()`` when its constructor takes arguments.
+
+    >>> import highlevel as hl
+    >>> class NonNegative(hl.constraints.Constraint):
+    ...     def __call__(self, w):
+    ...         return hl.ops.maximum(w, 0.0)
+    >>> w = NonNegative()(hl.ops.convert_to_tensor([-1.0, 2.0]))
+    >>> hl.ops.convert_to_numpy(w).tolist()
+    [0.0, 2.0]
     """
 
     def __call__(self, w):

@@ -37,7 +37,7 @@ def load_data(label_mode="fine"):
 
     Returns:
         ``(x_train, y_train), (x_test, y_test)``: uint8 images of shape ``(50000, 32, 32, 3)`` and
-        ``(10000, 32, 32, 3)`` (``(n, 3, 32, 32)`` when ``hl._config.image_data_format()`` is
+        ``(10000, 32, 32, 3)`` (``(n, 3, 32, 32)`` when ``hl.config.image_data_format()`` is
         ``"channels_first"``), and int64 labels of shape ``(50000, 1)`` and ``(10000, 1)`` (the dtype Keras
         returns).
 

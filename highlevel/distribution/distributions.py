@@ -19,6 +19,15 @@ class Distribution:
             batch (the default). ``False`` (each process reads its own part of the data, Keras's way to turn
             sharding off) is refused in a run of several processes, where it would train on the wrong rows;
             in one process both mean the same.
+
+    Raises:
+        ValueError: ``device_mesh`` is not a :class:`DeviceMesh`, ``batch_dim_name`` is not one of its axes,
+            ``auto_shard_dataset`` is not a bool, or it is False in a run of several processes.
+
+    >>> import highlevel as hl
+    >>> mesh = hl.distribution.DeviceMesh((1,), ("data",), devices=["cpu:0"])
+    >>> hl.distribution.Distribution(mesh, "data").batch_dim_name
+    'data'
     """
 
     def __init__(self, device_mesh, batch_dim_name, auto_shard_dataset=True):
@@ -82,6 +91,14 @@ class DataParallel(Distribution):
         devices: device names (defaults to :func:`~highlevel.distribution.list_devices`: all local devices, or
             one device per process in a PyTorch run).
         auto_shard_dataset: see :class:`Distribution`.
+
+    Raises:
+        ValueError: ``device_mesh`` is not one-dimensional, or an argument of :class:`Distribution` is invalid.
+
+    >>> import highlevel as hl
+    >>> dp = hl.distribution.DataParallel(devices=["cpu:0"])
+    >>> dp.device_mesh.shape, dp.batch_dim_name
+    ((1,), 'batch')
     """
 
     def __init__(self, device_mesh=None, devices=None, auto_shard_dataset=True):
@@ -109,6 +126,10 @@ class ModelParallel(Distribution):
         batch_dim_name: the mesh axis that splits the batch; defaults to the mesh's first axis.
         auto_shard_dataset: see :class:`Distribution`.
         device_mesh: optional; the mesh is the layout map's. Given, it must be that mesh (Keras 3 ignores it).
+
+    Raises:
+        ValueError: ``layout_map`` is not a :class:`LayoutMap`, or ``device_mesh`` is given and is not the layout
+            map's mesh.
 
     >>> import highlevel as hl
     >>> mesh = hl.distribution.DeviceMesh((1, 1), ("batch", "model"), devices=["cpu:0"])

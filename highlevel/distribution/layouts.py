@@ -25,6 +25,15 @@ class DeviceMesh:
         axis_names: one name per grid axis, e.g. ``("batch", "model")``.
         devices: the device names in row-major grid order (``"cpu:0"``, ``"gpu:1"``, ...); defaults to
             :func:`~highlevel.distribution.list_devices`.
+
+    Raises:
+        ValueError: ``shape`` is empty or has a size below 1; ``axis_names`` does not name each axis once; or the
+            number of devices is not the product of ``shape``.
+
+    >>> import highlevel as hl
+    >>> mesh = hl.distribution.DeviceMesh((1,), ("batch",), devices=["cpu:0"])
+    >>> mesh.shape, mesh.axis_names
+    ((1,), ('batch',))
     """
 
     def __init__(self, shape, axis_names, devices=None):
@@ -78,6 +87,12 @@ class TensorLayout:
     Args:
         axes: e.g. ``(None, "model")``: the second dimension is split over the mesh axis ``"model"``.
         device_mesh: the mesh; a :class:`LayoutMap` fills it in when the layout is stored in it.
+
+    >>> import highlevel as hl
+    >>> mesh = hl.distribution.DeviceMesh((1,), ("model",), devices=["cpu:0"])
+    >>> layout = hl.distribution.TensorLayout((None, "model"), mesh)
+    >>> layout.axes, layout.device_mesh is mesh
+    ((None, 'model'), True)
     """
 
     def __init__(self, axes, device_mesh=None):
@@ -118,6 +133,13 @@ class LayoutMap(collections.abc.MutableMapping):
 
     Args:
         device_mesh: the mesh every stored layout refers to.
+
+    >>> import highlevel as hl
+    >>> mesh = hl.distribution.DeviceMesh((1, 1), ("batch", "model"), devices=["cpu:0"])
+    >>> layout_map = hl.distribution.LayoutMap(mesh)
+    >>> layout_map["dense.*kernel"] = (None, "model")
+    >>> layout_map["dense_1/kernel"].axes
+    (None, 'model')
     """
 
     def __init__(self, device_mesh):

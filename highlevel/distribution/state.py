@@ -22,6 +22,14 @@ def list_devices(device_type=None):
 
     Args:
         device_type: ``"cpu"``, ``"gpu"`` or ``None`` for the engine's default kind.
+
+    Returns:
+        A list of device names such as ``"cpu:0"`` or ``"gpu:1"``.
+
+    >>> import highlevel as hl
+    >>> devices = hl.distribution.list_devices()
+    >>> len(devices) >= 1, devices[0].split(":")[0] in ("cpu", "gpu")
+    (True, True)
     """
     return current_backend().distribution_list_devices(device_type)
 
@@ -31,6 +39,9 @@ def get_device_count(device_type=None):
 
     Args:
         device_type: ``"cpu"``, ``"gpu"`` or ``None`` for the engine's default kind.
+
+    Returns:
+        An int, at least 1.
 
     >>> import highlevel as hl
     >>> hl.distribution.get_device_count() == len(hl.distribution.list_devices())
@@ -53,6 +64,10 @@ def distribute_tensor(tensor, layout):
 
     Returns:
         The tensor with that layout.
+
+    Raises:
+        ValueError: ``layout`` is not a :class:`TensorLayout`, or it has no device mesh and no distribution is
+            set.
 
     >>> import numpy as np, highlevel as hl
     >>> mesh = hl.distribution.DeviceMesh((1,), ("batch",), devices=hl.distribution.list_devices()[:1])
@@ -90,9 +105,22 @@ def distribute_tensor(tensor, layout):
 def initialize(job_addresses=None, num_processes=None, process_id=None):
     """Joins a multi-process run; call it once per process before building anything.
 
-    JAX: ``jax.distributed.initialize`` (``job_addresses`` = the coordinator's ``"host:port"``). PyTorch:
+    JAX: ``jax.distributed.initialize`` (``job_addresses`` is the coordinator's ``"host:port"``). PyTorch:
     ``torch.distributed.init_process_group`` (read from ``torchrun``'s environment when the arguments are
     omitted). TensorFlow reads its cluster from ``TF_CONFIG`` when a :class:`DataParallel` is set.
+
+    Args:
+        job_addresses: the coordinator's address ``"host:port"`` (or a comma-separated list of the processes'
+            addresses); default None: read from the launcher's environment.
+        num_processes: the number of processes in the run; default None: from the environment.
+        process_id: this process's index, from 0; default None: from the environment.
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> callable(hl.distribution.initialize), hl.distribution.num_processes()
+    (True, 1)
     """
     current_backend().distribution_initialize(
         job_addresses=job_addresses, num_processes=num_processes, process_id=process_id
@@ -100,9 +128,23 @@ def initialize(job_addresses=None, num_processes=None, process_id=None):
 
 
 def set_distribution(value):
-    """Makes ``value`` (a :class:`DataParallel` / :class:`ModelParallel`, or ``None``) the current distribution.
+    """Makes a distribution the current one: models built and trained afterwards use it.
 
-    Raises a clear error on an engine that cannot distribute (native runs on one device).
+    Args:
+        value: a :class:`DataParallel` or :class:`ModelParallel`, or None to go back to one device.
+
+    Returns:
+        None.
+
+    Raises:
+        ValueError: ``value`` is neither a :class:`Distribution` nor None, or the current engine cannot distribute
+            over its devices.
+
+    >>> import highlevel as hl
+    >>> hl.distribution.set_distribution(hl.distribution.DataParallel(devices=["cpu:0"]))
+    >>> hl.distribution.distribution().batch_dim_name
+    'batch'
+    >>> hl.distribution.set_distribution(None)
     """
     from .distributions import Distribution
 
@@ -151,20 +193,53 @@ def _share_host_stream(backend):
 
 
 def distribution():
-    """The current distribution, or ``None`` (one device)."""
+    """Returns the current distribution, set with :func:`set_distribution`.
+
+    Returns:
+        The current :class:`Distribution` (a :class:`DataParallel` or :class:`ModelParallel`), or None when
+        everything runs on one device (the default).
+
+    >>> import highlevel as hl
+    >>> print(hl.distribution.distribution())
+    None
+    """
     return _state["distribution"]
 
 
 def num_processes():
-    """How many processes take part in the run (1 unless launched by ``torchrun`` / multi-host)."""
+    """Returns how many processes take part in the run.
+
+    Returns:
+        An int: 1 unless the run was launched by ``torchrun`` or across several hosts.
+
+    >>> import highlevel as hl
+    >>> hl.distribution.num_processes()
+    1
+    """
     return current_backend().distribution_num_processes()
 
 
 def process_index():
-    """This process's index in the run; process 0 is the chief."""
+    """Returns this process's index in the run; process 0 is the chief.
+
+    Returns:
+        An int in ``[0, num_processes())``.
+
+    >>> import highlevel as hl
+    >>> hl.distribution.process_index()
+    0
+    """
     return current_backend().distribution_process_index()
 
 
 def is_chief():
-    """True in the process that writes checkpoints, logs and progress (process 0)."""
+    """Tells whether this process is the chief: the one that writes checkpoints, logs and progress.
+
+    Returns:
+        True in process 0 (and in a single-process run), False in the others.
+
+    >>> import highlevel as hl
+    >>> hl.distribution.is_chief()
+    True
+    """
     return process_index() == 0

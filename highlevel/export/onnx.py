@@ -1,13 +1,14 @@
 """``model.export(path, format="onnx")``: an ONNX file for serving, from any of the four engines.
 
 An engine that lists ``"onnx"`` in its ``export_formats`` writes the file with its own converter (``export_onnx`` of
-the backend contract: ``torch.onnx`` on PyTorch, tf2onnx on TensorFlow); both trace the model, so any layer
-exports. On the others (the native engine; JAX, whose path through TensorFlow graphs jax2tf no longer writes)
-the file is written from the model's layer graph (:mod:`highlevel.export.onnx_graph`), with no framework; a
-subclassed model, which has no layer graph, is rebuilt from its config and weights on an engine with a converter
-and traced there. Either way the file then gets the same interface: inputs named as the model's inputs, outputs
-``output_0``, ``output_1``..., and a batch axis named ``"batch"`` that takes any size. ``onnx.checker`` checks the
-file, and onnxruntime (when installed) runs it once on another batch size, before it is written.
+the backend contract: ``torch.onnx`` on PyTorch, tf2onnx on TensorFlow, jax2onnx on JAX); each traces the model, so
+any layer they map exports. The native engine, and any model a converter fails on, get the file written from the
+model's layer graph (:mod:`highlevel.export.onnx_graph`), with no framework; a subclassed model, which has no layer
+graph, is rebuilt from its config and weights on an engine with a converter and traced there. Whichever writer
+succeeds, the file gets the same interface: inputs named as the model's inputs, outputs ``output_0``,
+``output_1``..., and a batch axis named ``"batch"`` that takes any size. ``onnx.checker`` checks the file, and
+onnxruntime (when installed) runs it once on another batch size, before it is written; a file that fails either
+passes the model on to the next writer.
 
 >>> import os, tempfile
 >>> import highlevel as hl
@@ -28,8 +29,9 @@ from .engines import engines_writing, rebuild_on
 #: the name of the format in ``model.export`` and in an engine's ``export_formats``
 FORMAT = "onnx"
 
-#: The opset written when none is asked for (LayerNormalization needs 17).
-DEFAULT_OPSET = 17
+#: The opset written when none is asked for (LayerNormalization needs 17; jax2onnx writes reductions with their axes
+#: as an input, which is opset 18).
+DEFAULT_OPSET = 18
 
 
 def _require_onnx():
@@ -144,7 +146,7 @@ def export_onnx(model, filepath, input_signature=None, verbose=None, opset_versi
         input_signature: one spec per model input (``hl.InputSpec``, a KerasTensor, a ``tf.TensorSpec``...); the
             default takes the model's own inputs. The first axis is the batch axis and is left open.
         verbose: print where the file went (None: yes).
-        opset_version: the ONNX opset (default 17).
+        opset_version: the ONNX opset (default 18).
         **kwargs: none are used; an unknown one is an error.
 
     Returns:
@@ -167,55 +169,78 @@ def export_onnx(model, filepath, input_signature=None, verbose=None, opset_versi
     filepath = os.fspath(filepath)
     opset = DEFAULT_OPSET if opset_version is None else int(opset_version)
     specs = input_specs(model, input_signature)
-    fn = _inference_fn(model, len(specs))
     directory = os.path.dirname(os.path.abspath(filepath))
     os.makedirs(directory, exist_ok=True)
-    backend = current_backend()
-    if FORMAT in backend.export_formats:
-        backend.export_onnx(model, fn, filepath, specs, opset)
-        proto = onnx.load(filepath)
-    else:
-        from .onnx_graph import UnmappedLayerError, has_layer_graph, onnx_model
-
-        try:
-            if not has_layer_graph(model):
-                raise UnmappedLayerError(f"the subclassed model {model.name!r} has no layer graph to write")
-            proto = onnx_model(model, specs, opset)
-        except UnmappedLayerError:
-            # A subclassed model, or a layer the graph writer does not map (a recurrent layer, attention...): the
-            # model is traced on an engine with a converter instead. (engines_writing imports every installed
-            # engine: asked only here.)
-            engines = engines_writing(FORMAT)
-            if not engines:
-                raise
-            signature = [ShapeSpec(shape, dtype) for _, shape, dtype in specs]
-            moved = rebuild_on(model, engines[0])
-            with backend_scope(engines[0]):
-                return export_onnx(moved, filepath, signature, verbose, opset_version)
-    _standardize_interface(proto, specs)
-    try:
-        onnx.checker.check_model(proto)
-    except onnx.checker.ValidationError as err:
-        # The engine's converter left an operation ONNX lacks; another engine's may trace it out (torch unrolls the
-        # loops of recurrent layers that tf2onnx keeps).
-        others = [name for name in engines_writing(FORMAT) if name != backend.name]
-        if others:
-            signature = [ShapeSpec(shape, dtype) for _, shape, dtype in specs]
-            try:
-                moved = rebuild_on(model, others[0])
-            except ValueError:
-                moved = None  # an unregistered class: the converter's own reason below says more
-            if moved is not None:
-                with backend_scope(others[0]):
-                    return export_onnx(moved, filepath, signature, verbose, opset_version)
+    reasons = []
+    written = _write_from_any_engine(onnx, model, filepath, specs, opset, tried=set(), reasons=reasons)
+    if written is None:
         raise ValueError(
-            f"The ONNX program written for model {model.name!r} on the {backend.name!r} backend is not valid ONNX "
-            f"(opset {opset}): {err}. Its converter left an operation ONNX does not have (TensorFlow's loops of "
-            "recurrent layers, for instance); export the model from another backend (torch traces loops out)."
-        ) from None
-    _check_open_batch(proto, specs)
+            f"No writer could export model {model.name!r} to ONNX (opset {opset}): "
+            + "; ".join(reasons)
+            + ". Register the model's custom classes (hl.saving.register_keras_serializable) so that it can be "
+            "rebuilt on an engine whose converter traces any layer (torch), or build it there and export it."
+        )
+    proto, _ = written
     onnx.save(proto, filepath)
     if verbose is None or verbose:
         names = ", ".join(f"{n}: {tuple(s)} {d}" for n, s, d in specs)
         print(f"Saved an ONNX model (opset {opset}) at {filepath!r}; inputs: {names}.")
     return filepath
+
+
+def _checked(onnx, proto, specs):
+    """``proto`` with the standard interface, once it passes ``onnx.checker`` and runs on an open batch."""
+    _standardize_interface(proto, specs)
+    onnx.checker.check_model(proto)
+    _check_open_batch(proto, specs)
+    return proto
+
+
+def _write_from_any_engine(onnx, model, filepath, specs, opset, tried, reasons):
+    """``(proto, engine)``: the ONNX program of ``model`` from the first writer that gives a valid, runnable file,
+    or None when none does (``reasons`` then says why, writer by writer).
+
+    The order: the current engine's own converter (torch.onnx, tf2onnx, jax2onnx), then the layer-graph writer
+    (no framework), then the model rebuilt on each other engine with a converter. A converter that fails or writes a
+    file ONNX or onnxruntime refuses (TensorFlow's loops of recurrent layers, a pooling window jax2onnx maps to a
+    4-d MaxPool...) hands over to the next; when none succeeds, the error lists every writer's reason.
+    """
+    from .onnx_graph import UnmappedLayerError, has_layer_graph, onnx_model
+
+    backend = current_backend()
+    tried.add(backend.name)
+    if FORMAT in backend.export_formats:
+        try:
+            backend.export_onnx(model, _inference_fn(model, len(specs)), filepath, specs, opset)
+            return _checked(onnx, onnx.load(filepath), specs), backend
+        except Exception as err:  # any converter failure hands over to the next writer, and is reported if all fail
+            reasons.append(f"the {backend.name} converter: {type(err).__name__}: {_short(err)}")
+    if "graph" not in tried:
+        tried.add("graph")
+        try:
+            if not has_layer_graph(model):
+                raise UnmappedLayerError(f"the subclassed model {model.name!r} has no layer graph to write")
+            return _checked(onnx, onnx_model(model, specs, opset), specs), backend
+        except (UnmappedLayerError, onnx.checker.ValidationError, ValueError) as err:
+            reasons.append(f"the layer-graph writer: {_short(err)}")
+    # engines_writing imports every installed engine: asked only here.
+    signature = [ShapeSpec(shape, dtype) for _, shape, dtype in specs]
+    for name in [name for name in engines_writing(FORMAT) if name not in tried]:
+        if name in tried:  # a nested attempt has tried it meanwhile
+            continue
+        try:
+            moved = rebuild_on(model, name)
+        except ValueError as err:
+            reasons.append(_short(err, 600))
+            break  # the same classes cannot move to any other engine either
+        with backend_scope(name):
+            moved_specs = input_specs(moved, signature)
+            written = _write_from_any_engine(onnx, moved, filepath, moved_specs, opset, tried, reasons)
+        if written is not None:
+            return written
+    return None
+
+
+def _short(err, limit=400):
+    text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    return text if len(text) <= limit else text[:limit] + "..."

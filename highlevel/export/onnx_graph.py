@@ -35,8 +35,9 @@ _UNARY = {
 class _Writer:
     """Collects nodes and initializers; gives every value a unique name."""
 
-    def __init__(self, helper, numpy_helper):
+    def __init__(self, helper, numpy_helper, opset=17):
         self.helper = helper
+        self.opset = opset
         self.numpy_helper = numpy_helper
         self.nodes = []
         self.initializers = []
@@ -190,7 +191,10 @@ def _global_pool(op_type):
     def convert(layer, w, xs):
         rank = len(w.in_shapes[0]) - 2
         axes = list(range(1, rank + 1)) if layer.data_format == "channels_last" else list(range(2, rank + 2))
-        return w.node(op_type, [xs[0]], axes=axes, keepdims=int(bool(layer.keepdims)))
+        keepdims = int(bool(layer.keepdims))
+        if w.opset >= 18:  # from opset 18 on, a reduction takes its axes as an input
+            return w.node(op_type, [xs[0], w.const(np.asarray(axes, np.int64), "axes")], keepdims=keepdims)
+        return w.node(op_type, [xs[0]], axes=axes, keepdims=keepdims)
 
     return convert
 
@@ -453,7 +457,7 @@ def onnx_model(model, input_specs, opset_version):
     """
     from onnx import helper, numpy_helper
 
-    w = _Writer(helper, numpy_helper)
+    w = _Writer(helper, numpy_helper, opset_version)
     names = [name for name, _, _ in input_specs]
     outs = _write_model(model, w, names, _converters())
     final = []

@@ -17,6 +17,15 @@ class Initializer:
     A subclass implements ``__call__(shape, dtype=None)`` returning a tensor of that shape and dtype, and
     ``get_config()`` when its constructor takes arguments, so that ``from_config(get_config())``
     rebuilds an equal initializer.
+
+    >>> import highlevel as hl
+    >>> class Halves(hl.initializers.Initializer):
+    ...     def __call__(self, shape, dtype=None):
+    ...         return hl.ops.full(shape, 0.5, dtype=dtype)
+    >>> layer = hl.layers.Dense(2, kernel_initializer=Halves())
+    >>> _ = layer(hl.ops.ones((1, 3)))
+    >>> hl.ops.convert_to_numpy(layer.kernel).tolist()
+    [[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]
     """
 
     def __call__(self, shape, dtype=None):

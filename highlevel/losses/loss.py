@@ -29,6 +29,16 @@ class Loss:
         reduction: ``"sum_over_batch_size"`` (default), ``"sum"``, ``"mean"``, ``"mean_with_sample_weight"``,
             ``"none"`` or ``None`` (see :mod:`highlevel.losses.reduction`).
         dtype: the computation dtype; ``None`` means floatx. ``y_true`` and ``y_pred`` are cast to it.
+
+    >>> import highlevel as hl
+    >>> class AbsoluteError(hl.losses.Loss):
+    ...     def call(self, y_true, y_pred):
+    ...         return hl.ops.mean(hl.ops.abs(y_true - y_pred), axis=-1)
+    >>> loss = AbsoluteError()
+    >>> float(hl.ops.convert_to_numpy(loss([[0.0, 1.0]], [[1.0, 1.0]])))
+    0.5
+    >>> float(hl.ops.convert_to_numpy(AbsoluteError(reduction="sum")([[0.0], [0.0]], [[1.0], [2.0]])))
+    3.0
     """
 
     def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None):
@@ -105,6 +115,14 @@ class LossFunctionWrapper(Loss):
         name: see :class:`Loss`; defaults to ``fn``'s name.
         dtype: see :class:`Loss`.
         **kwargs: passed to ``fn`` on every call.
+
+    Raises:
+        TypeError: if ``fn`` is not callable.
+
+    >>> import highlevel as hl
+    >>> loss = hl.losses.LossFunctionWrapper(lambda t, p: hl.ops.mean(hl.ops.abs(t - p), axis=-1), reduction="sum")
+    >>> float(loss([[1.0, 2.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 1.0]]))
+    2.0
     """
 
     def __init__(self, fn, reduction="sum_over_batch_size", name=None, dtype=None, **kwargs):

@@ -38,6 +38,23 @@ class Metric:
         dtype: the dtype of the state and result; ``None`` means floatx.
         name: the metric's name (settable later: the trainer renames metrics); defaults to the snake_case
             class name, made unique.
+
+    >>> import highlevel as hl
+    >>> class Count(hl.metrics.Metric):
+    ...     def __init__(self, name="count"):
+    ...         super().__init__(name=name)
+    ...         self.total = self.add_variable(shape=(), initializer="zeros", name="total")
+    ...     def update_state(self, y_true, y_pred, sample_weight=None):
+    ...         self.total.assign(self.total + hl.ops.cast(hl.ops.shape(y_true)[0], "float32"))
+    ...     def result(self):
+    ...         return self.total
+    >>> m = Count()
+    >>> m.update_state(hl.ops.zeros((3, 1)), hl.ops.zeros((3, 1)))
+    >>> m.update_state(hl.ops.zeros((2, 1)), hl.ops.zeros((2, 1)))
+    >>> float(hl.ops.convert_to_numpy(m.result()))
+    5.0
+    >>> m.reset_state(); float(hl.ops.convert_to_numpy(m.result()))
+    0.0
     """
 
     def __init__(self, dtype=None, name=None):

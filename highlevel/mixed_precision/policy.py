@@ -108,10 +108,23 @@ _global = _GlobalPolicy()
 
 
 def get(identifier):
-    """A :class:`DTypePolicy` from None (the global policy), a name, a policy, a dtype object or a config dict.
+    """Returns the dtype policy an identifier names.
+
+    Args:
+        identifier: None (the global policy), a policy name (``"mixed_float16"``) or dtype name
+            (``"float32"``), a :class:`DTypePolicy` (returned as it is), a dtype object, or a config dict from
+            :func:`serialize`.
+
+    Returns:
+        A :class:`DTypePolicy`.
+
+    Raises:
+        ValueError: a dict that is not a serialized policy, or a name that is neither a policy nor a dtype.
 
     >>> get("mixed_bfloat16").compute_dtype
     'bfloat16'
+    >>> get("float64").variable_dtype
+    'float64'
     """
     if identifier is None:
         return dtype_policy()
@@ -131,21 +144,47 @@ def get(identifier):
 
 
 def serialize(policy):
-    """``{"class_name": "DTypePolicy", "config": {"name": ...}}``."""
+    """Returns a dtype policy as a JSON-friendly dict.
+
+    Args:
+        policy: a :class:`DTypePolicy`.
+
+    Returns:
+        ``{"class_name": "DTypePolicy", "config": {"name": <the policy's name>}}``.
+
+    >>> import highlevel as hl
+    >>> hl.mixed_precision.serialize(hl.mixed_precision.DTypePolicy("mixed_bfloat16"))["config"]
+    {'name': 'mixed_bfloat16'}
+    """
     return {"class_name": type(policy).__name__, "config": policy.get_config()}
 
 
 def deserialize(config):
-    """The inverse of :func:`serialize`."""
+    """Rebuilds a dtype policy from :func:`serialize`'s output.
+
+    Args:
+        config: a dict ``{"class_name": "DTypePolicy", "config": {"name": ...}}``.
+
+    Returns:
+        A :class:`DTypePolicy`.
+
+    >>> import highlevel as hl
+    >>> policy = hl.mixed_precision.DTypePolicy("mixed_float16")
+    >>> hl.mixed_precision.deserialize(hl.mixed_precision.serialize(policy)).name
+    'mixed_float16'
+    """
     return get(config)
 
 
 def set_dtype_policy(policy):
-    """Sets the global policy that layers created afterwards (without a ``dtype``) use.
+    """Sets the global dtype policy that layers created afterwards (without a ``dtype``) use.
 
     Args:
         policy: a :class:`DTypePolicy` or a name (``"mixed_float16"``, ``"mixed_bfloat16"``, ``"float32"``, ...);
             None restores the default (``floatx``).
+
+    Returns:
+        None.
 
     >>> set_dtype_policy("mixed_bfloat16")
     >>> dtype_policy().name
@@ -156,7 +195,15 @@ def set_dtype_policy(policy):
 
 
 def dtype_policy():
-    """The global :class:`DTypePolicy` (``floatx`` unless :func:`set_dtype_policy` changed it)."""
+    """Returns the global dtype policy, which layers created without a ``dtype`` use.
+
+    Returns:
+        A :class:`DTypePolicy`: ``floatx`` unless :func:`set_dtype_policy` changed it.
+
+    >>> import highlevel as hl
+    >>> hl.mixed_precision.dtype_policy().name
+    'float32'
+    """
     policy = _global.policy
     if policy is None:
         return DTypePolicy(_dtypes.floatx())

@@ -40,6 +40,17 @@ class Functional(Model):
         inputs: a KerasTensor from ``hl.Input``, or a list or dict of them.
         outputs: KerasTensors computed from ``inputs``, as one tensor or a list or dict.
         name: the model's name.
+        trainable: whether the model's weights are trained (default True).
+
+    Raises:
+        ValueError: if the same input tensor appears twice in ``inputs``, or two layers of the model share a name.
+
+    >>> import highlevel as hl
+    >>> inputs = hl.Input((3,))
+    >>> outputs = hl.layers.Dense(2)(inputs)
+    >>> model = hl.models.Functional(inputs, outputs)  # what hl.Model(inputs, outputs) builds
+    >>> type(model).__name__, model.output_shape
+    ('Functional', (None, 2))
     """
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):

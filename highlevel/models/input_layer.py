@@ -25,6 +25,20 @@ class InputLayer(Layer):
         name: the layer's (and the input's) name.
         batch_shape: the full shape including the batch axis, instead of ``shape`` and ``batch_size``.
         input_tensor: an existing KerasTensor to wrap instead of creating one.
+        sparse: whether the input is a sparse tensor (only on engines that have them; default None: dense).
+        ragged: accepted for Keras compatibility; True is refused (highlevel has no ragged tensors: pad and mask
+            instead).
+        optional: accepted for Keras compatibility; True is refused (a functional model takes every input).
+
+    Raises:
+        ValueError: if both ``shape`` and ``batch_shape`` are given, neither is (without ``input_tensor``), a size is
+            not a non-negative int or None, or ``ragged``/``optional`` is True.
+        TypeError: if ``input_tensor`` is not a KerasTensor.
+
+    >>> import highlevel as hl
+    >>> layer = hl.layers.InputLayer(shape=(3,), name="features")
+    >>> layer.batch_shape, layer.output.shape
+    ((None, 3), (None, 3))
     """
 
     def __init__(
@@ -117,21 +131,36 @@ def Input(
     tensor=None,
     optional=False,
 ):
-    """A symbolic input of a functional model (``keras.Input``).
+    """Creates a symbolic input tensor, the starting point of a functional model (``keras.Input``).
+
+    The tensor holds no values: it records a shape and dtype, and layers called on it record the graph that
+    ``hl.Model(inputs, outputs)`` turns into a model.
 
     Args:
-        shape: the shape without the batch axis, e.g. ``(28, 28, 1)``.
-        batch_size: a fixed batch size, or None.
+        shape: the shape of one sample, without the batch axis, e.g. ``(28, 28, 1)``; None entries are sizes
+            known only at run time (a sequence length).
+        batch_size: a fixed batch size, or None (default) for any batch size.
         dtype: the dtype of the data the model will receive (default floatx).
-        batch_shape: the full shape including the batch axis, instead of ``shape``.
-        name: a name, unique within the model.
-        sparse: the model takes sparse data (``tf.SparseTensor``; TensorFlow backend only, as in Keras); the
-            layers compute on its dense values.
-        ragged: Keras's argument; only ``None``/``False`` (no ragged tensors here).
-        optional: Keras's argument; only ``False`` (every input of a functional model is required here).
+        sparse: whether the model takes sparse data (``tf.SparseTensor``; TensorFlow backend only, as in Keras);
+            the layers compute on its dense values.
+        ragged: Keras's argument; only None/False (no ragged tensors here).
+        batch_shape: the full shape including the batch axis, instead of ``shape`` and ``batch_size``.
+        name: a name, unique within the model (default: generated, ``"input_layer"``, ``"input_layer_1"``, ...).
+        tensor: an existing symbolic tensor to use as this input, instead of creating one.
+        optional: Keras's argument; only False (every input of a functional model is required here).
 
     Returns:
-        A :class:`KerasTensor`.
+        A :class:`KerasTensor` of shape ``(batch_size, *shape)``.
+
+    Raises:
+        ValueError: ``ragged`` or ``optional`` is set, or the shape or dtype is invalid.
+
+    >>> import highlevel as hl
+    >>> x = hl.Input((28, 28, 1), name="image")
+    >>> x.shape, x.dtype, x.name
+    ((None, 28, 28, 1), 'float32', 'image')
+    >>> hl.Input(batch_shape=(8, 3), dtype="int32").shape
+    (8, 3)
     """
     _refuse_unsupported(ragged, optional)
     layer = InputLayer(

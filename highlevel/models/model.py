@@ -95,13 +95,38 @@ def _revivable_as_functional(cls):
 
 
 class Model(Trainer, Layer):
-    """A layer with model-level services: ``layers``, ``get_layer``, ``summary``, and training
-    (``compile``/``fit``/``evaluate``/``predict``, from :class:`~highlevel.trainers.Trainer`).
+    """A trainable network of layers: a layer that also trains, evaluates, predicts, saves and summarises.
 
-    Call ``hl.Model(inputs, outputs)`` for a functional model, or subclass it and define ``call``. A subclass may
-    also be used functionally, as Keras allows: ``MyModel(inputs, outputs)``, or a constructor that calls
-    ``super().__init__(inputs=..., outputs=...)``, gives a functional model with the subclass's methods (a custom
-    ``train_step``, for instance).
+    A model is built in one of three ways:
+
+    - **functional**: ``hl.Model(inputs, outputs)``, where ``inputs`` are the tensors of
+      :func:`~highlevel.Input` and ``outputs`` the tensors computed from them by calling layers. The graph
+      between them becomes the model (a :class:`~highlevel.models.Functional`);
+    - **subclassed**: subclass ``hl.Model``, create the layers in ``__init__`` and compute in
+      ``call(inputs, training=None)``; the weights are created on the first call;
+    - **sequential**: :class:`~highlevel.Sequential`, a plain stack of layers.
+
+    A subclass may also be used functionally, as Keras allows: ``MyModel(inputs, outputs)``, or a constructor
+    that calls ``super().__init__(inputs=..., outputs=...)``, gives a functional model that keeps the subclass's
+    methods (a custom ``train_step``, for instance).
+
+    Training goes through :meth:`compile` then :meth:`fit`; :meth:`evaluate` and :meth:`predict` run the model
+    on data, :meth:`save` writes it to one file (reload with :func:`highlevel.models.load_model`), and
+    :meth:`summary` prints its layers. ``layers`` lists the model's layers and :meth:`get_layer` finds one.
+
+    Args:
+        inputs: for a functional model, the input tensor(s): one tensor of :func:`~highlevel.Input`, or a
+            list or dict of them. Not given for a subclassed model.
+        outputs: for a functional model, the output tensor(s) computed from ``inputs``: one tensor, or a list
+            or dict of them (the structure of what the model returns).
+        name: the model's name (default: generated from the class name, e.g. ``"functional"``).
+        trainable: whether the model's weights are trained (default True).
+        dtype: the dtype policy of the model (see :class:`~highlevel.Layer`).
+
+    Raises:
+        TypeError: only one of ``inputs``/``outputs`` is given, or positional arguments that are not a
+            functional model's inputs and outputs.
+        ValueError: ``outputs`` are not computed from ``inputs``, or one input tensor is given twice.
 
     >>> import highlevel as hl
     >>> class Custom(hl.Model):
@@ -111,6 +136,19 @@ class Model(Trainer, Layer):
     >>> model = Custom(x, hl.layers.Dense(1)(x))
     >>> isinstance(model, Custom), isinstance(model, hl.models.Functional), len(model.layers)
     (True, True, 2)
+
+    A subclassed model:
+
+    >>> class TwoLayers(hl.Model):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.hidden = hl.layers.Dense(4, activation="relu")
+    ...         self.out = hl.layers.Dense(1)
+    ...     def call(self, inputs):
+    ...         return self.out(self.hidden(inputs))
+    >>> net = TwoLayers()
+    >>> tuple(net(hl.ops.ones((2, 3))).shape), len(net.weights)
+    ((2, 1), 4)
     """
 
     accepts_text = True  # a model hands text on to its layers, which decide
@@ -200,6 +238,25 @@ class Model(Trainer, Layer):
 
         Raises:
             ValueError: no ``input_shape``, or ``call`` cannot run on inputs of that shape.
+
+        Args:
+            input_shape: the input's shape with its batch axis (None for any batch size), e.g. ``(None, 8)``; a list or
+                dict of shapes for a model with several inputs.
+
+        Returns:
+            None; the model is then ``built`` and its weights exist.
+
+        >>> import highlevel as hl
+        >>> class Tiny(hl.Model):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.dense = hl.layers.Dense(2)
+        ...     def call(self, x):
+        ...         return self.dense(x)
+        >>> model = Tiny()
+        >>> model.build((None, 3))
+        >>> model.built, [tuple(w.shape) for w in model.weights]
+        (True, [(3, 2), (2,)])
         """
         if self.built:
             return
@@ -246,7 +303,23 @@ class Model(Trainer, Layer):
         return self._sublayers()
 
     def get_layer(self, name=None, index=None):
-        """Returns a layer by ``name`` or by ``index`` in :attr:`layers`."""
+        """Finds one of the model's layers by name or by position.
+
+        Args:
+            name: the layer's name.
+            index: the layer's position in :attr:`layers` (used when ``name`` is None).
+
+        Returns:
+            The layer.
+
+        Raises:
+            ValueError: no layer has that name, the index is out of range, or neither is given.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(3, name="hidden"), hl.layers.Dense(1, name="out")])
+        >>> model.get_layer("hidden").units, model.get_layer(index=1).name
+        (3, 'out')
+        """
         if index is not None and name is not None:
             raise ValueError("Provide only one of `name` and `index` to get_layer().")
         layers = self.layers
@@ -271,20 +344,34 @@ class Model(Trainer, Layer):
         layer_range=None,
         return_string=False,
     ):
-        """Prints a table of the model's layers, output shapes and parameter counts.
+        """Prints a table of the model's layers, their output shapes and parameter counts.
 
-        A model not built yet shows its layers with ``?`` as output shape and ``0 (unbuilt)`` parameters.
+        Below the table come the total, trainable and non-trainable parameter counts (and the optimizer's, once
+        it has variables). A model not built yet shows its layers with ``?`` as output shape and
+        ``0 (unbuilt)`` parameters.
 
         Args:
-            print_fn: a function that receives the rendered text instead of printing it with rich.
-            show_trainable: add a column saying whether each layer is trainable.
-            layer_range: ``[first, last]``: two layer names; only the rows from ``first`` to ``last`` (both
-                included) are shown.
-            return_string: return the text instead of printing it.
-            line_length: the table width in characters (default: the terminal's, at most 100).
+            line_length: the table width in characters (default: the terminal's width, at most 100).
+            positions: accepted for Keras programs; the columns are laid out automatically.
+            print_fn: a function called with the rendered text (a str) instead of printing it, e.g.
+                ``logging.info``. Default None: print to standard output.
+            expand_nested: accepted for Keras programs; nested models are shown as one row.
+            show_trainable: if True, add a column saying whether each layer is trainable.
+            layer_range: ``[first, last]``, two layer names: only the rows from ``first`` to ``last`` (both
+                included) are shown. Default None: every layer.
+            return_string: if True, return the text instead of printing it.
+
+        Returns:
+            The summary text when ``return_string`` is True, otherwise None.
 
         Raises:
             ValueError: ``layer_range`` is not two names of layers of this model.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2, name="dense")], name="tiny")
+        >>> text = model.summary(return_string=True)
+        >>> "dense" in text, "Total params: 8" in text
+        (True, True)
         """
         from .summary import render_summary
 
@@ -298,8 +385,38 @@ class Model(Trainer, Layer):
         )
 
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):
-        """Saves the architecture, compile arguments, weights and optimizer state to one file
-        (see :func:`highlevel.saving.save_model`; reload with ``hl.models.load_model``)."""
+        """Saves the whole model to one file: architecture, compile arguments, weights and optimizer state.
+
+        :func:`highlevel.models.load_model` reads it back into a model that predicts the same and resumes
+        training where it stopped. Custom layers take part through ``get_config`` (and ``from_config``) and,
+        for their own state, ``save_own_variables``/``load_own_variables``.
+
+        Args:
+            filepath: the destination, a str or path. A name ending in ``.keras`` writes Keras 3's archive
+                format (which Keras itself loads; needs ``h5py``); any other name (e.g. ``model.hl.zip``) writes
+                highlevel's own archive.
+            overwrite: if True (default), replace an existing file; if False, raise ``FileExistsError``.
+            zipped: True or None (default): one zip file; False: a folder holding the same files.
+            **kwargs: ``save_format="keras"`` or ``"highlevel"`` chooses the format whatever the name.
+
+        Returns:
+            None.
+
+        Raises:
+            FileExistsError: ``overwrite`` is False and ``filepath`` exists.
+            OSError: the file could not be written (an existing file is left unchanged).
+
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.hl.zip")
+        >>> model.save(path)
+        >>> restored = hl.models.load_model(path)
+        >>> x = np.ones((1, 2), "float32")
+        >>> bool(np.allclose(restored.predict(x, verbose=0), model.predict(x, verbose=0)))
+        True
+        """
         from highlevel.saving import save_model
 
         save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
@@ -325,15 +442,71 @@ class Model(Trainer, Layer):
         return export_model(self, filepath, format=format, verbose=verbose, input_signature=input_signature, **kwargs)
 
     def save_weights(self, filepath, overwrite=True, max_shard_size=None):
-        """Saves the weights: Keras's HDF5 layout for a ``.weights.h5`` name (with the optimizer's state, as Keras
-        does), safetensors otherwise (see :func:`highlevel.saving.save_weights`)."""
+        """Saves the values of the model's weights (not its architecture) to one file.
+
+        :meth:`load_weights` reads them back into a model of the same architecture. The file is written atomically: a
+        crash leaves the old file or the new one.
+
+        Args:
+            filepath: the destination, a str or path. A name ending in ``.weights.h5`` gets Keras's HDF5 layout (with
+                the optimizer's state, as Keras does), which Keras itself reads; any other name (e.g.
+                ``.weights.safetensors``) gets a safetensors file.
+            overwrite: if True (default), replace an existing file; if False, raise ``FileExistsError``.
+            max_shard_size: must be None: the weights are written as one file.
+
+        Returns:
+            None.
+
+        Raises:
+            FileExistsError: ``overwrite`` is False and ``filepath`` exists.
+            ValueError: ``max_shard_size`` is given.
+
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.weights.safetensors")
+        >>> model.save_weights(path)
+        >>> other = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+        >>> other.load_weights(path)
+        >>> bool(np.array_equal(other.get_weights()[0], model.get_weights()[0]))
+        True
+        """
         from highlevel.saving import save_weights
 
         save_weights(self, filepath, overwrite=overwrite, max_shard_size=max_shard_size)
 
     def load_weights(self, filepath, skip_mismatch=False, **kwargs):
-        """Loads :meth:`save_weights`'s file or a Keras ``.weights.h5`` file (recognised by its content); a
-        mismatch names the variable's path and both shapes."""
+        """Loads weight values saved by :meth:`save_weights` (or Keras's ``.weights.h5``) into this model.
+
+        The format is recognised by the file's content, not its name. The model must have the same architecture as
+        the one that saved them (a Keras HDF5 file is matched by Keras's variable paths, a safetensors file by
+        position).
+
+        Args:
+            filepath: the file, or the folder of an :class:`~highlevel.callbacks.OrbaxCheckpoint` (its newest
+                checkpoint is read).
+            skip_mismatch: if True, keep the current values of variables whose shape differs instead of raising.
+            **kwargs: none are accepted; an unknown keyword raises ``TypeError``.
+
+        Returns:
+            None.
+
+        Raises:
+            ValueError: a saved value's shape differs from its variable's (the message names the variable's path and
+                both shapes), unless ``skip_mismatch``.
+            TypeError: an unknown keyword argument.
+
+        >>> import os, tempfile
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2, kernel_initializer="ones")])
+        >>> path = os.path.join(tempfile.mkdtemp(), "w.weights.safetensors")
+        >>> model.save_weights(path)
+        >>> fresh = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
+        >>> fresh.load_weights(path)
+        >>> fresh.get_weights()[0].tolist()
+        [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]]
+        """
         from highlevel.saving import load_weights
 
         load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)
@@ -343,6 +516,15 @@ class Model(Trainer, Layer):
 
         Args:
             **kwargs: passed to ``json.dumps`` (``indent=2``, ...).
+
+        Returns:
+            A str holding the model's config as JSON.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)], name="tiny")
+        >>> rebuilt = hl.models.model_from_json(model.to_json())
+        >>> rebuilt.name, len(rebuilt.layers), rebuilt.output_shape
+        ('tiny', 1, (None, 1))
         """
         import json
 
@@ -351,7 +533,18 @@ class Model(Trainer, Layer):
         return json.dumps(serialize_keras_object(self), **kwargs)
 
     def count_params(self):
-        """The number of scalars in all weights."""
+        """Counts the scalars in all the model's weights, trainable or not.
+
+        Returns:
+            An int.
+
+        Raises:
+            ValueError: the model is not built yet (it has no weights to count).
+
+        >>> import highlevel as hl
+        >>> hl.Sequential([hl.Input((4,)), hl.layers.Dense(3), hl.layers.Dense(1)]).count_params()
+        19
+        """
         if not self.built:
             raise ValueError(
                 f"Model '{self.name}' has not been built yet, so it has no weights to count. Build it first: "

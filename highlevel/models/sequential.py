@@ -28,6 +28,15 @@ class Sequential(Model):
         layers: the layers, in order.
         trainable: whether the model's weights are trained.
         name: the model's name.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(8, activation="relu"), hl.layers.Dense(1)])
+    >>> model.add(hl.layers.Activation("sigmoid"))
+    >>> len(model.layers), model.output_shape
+    (3, (None, 1))
+    >>> model.predict(np.zeros((2, 4), "float32"), verbose=0).shape
+    (2, 1)
     """
 
     _not_framework_children = ("_graph",)  # the same layers as _stack

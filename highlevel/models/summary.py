@@ -16,6 +16,12 @@ def _count(layer):
     return total
 
 
+def _trainable(op):
+    """The Trainable column: the layer's flag when it has weights; None ("-") for a layer or op without any."""
+    weights = getattr(op, "weights", None) if isinstance(op, Layer) else None
+    return bool(op.trainable) if weights else None
+
+
 def _shape_text(struct):
     from highlevel.backends.contract import tree
 
@@ -44,13 +50,11 @@ def _rows(model, functional):
                     parents.append(f"{getattr(pop, 'name', '?')}[{node_index.get(id(parent_node), 0)}][{idx}]")
             if is_layer:
                 node_index[id(node)] = sum(1 for n in op._inbound_nodes[: op._inbound_nodes.index(node)])
-            rows.append(
-                (name, _shape_text(node.outputs), params, ", ".join(parents) or "-", getattr(op, "trainable", "-"))
-            )
+            rows.append((name, _shape_text(node.outputs), params, ", ".join(parents) or "-", _trainable(op)))
         return rows
     for layer in model.layers:
         params = _count(layer) if layer.built else "0 (unbuilt)"
-        rows.append((f"{layer.name} ({type(layer).__name__})", "?", params, "-", layer.trainable))
+        rows.append((f"{layer.name} ({type(layer).__name__})", "?", params, "-", _trainable(layer)))
     return rows
 
 

@@ -61,29 +61,84 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
 
 
 def is_tensor(x):
-    """True for this engine's tensor type (not for numpy arrays or Variables)."""
+    """Tests whether ``x`` is a tensor of the current engine.
+
+    Args:
+        x: any object.
+
+    Returns:
+        True for the engine's own tensor type; False for numpy arrays, Python numbers and Variables.
+
+    >>> import highlevel as hl
+    >>> hl.ops.is_tensor(hl.ops.ones((2,))), hl.ops.is_tensor([1.0, 2.0])
+    (True, False)
+    """
     if isinstance(x, KerasTensor):
         return False
     return _door.call("is_tensor", x)
 
 
 def cast(x, dtype):
-    """Returns ``x`` converted to ``dtype`` (a dtype name); differentiable between float dtypes."""
+    """Converts ``x`` to another dtype.
+
+    Float to integer conversion truncates toward zero; converting to bool gives True for nonzero entries. The
+    result is differentiable between floating-point dtypes (the gradient is cast back).
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        dtype: the target dtype, a name such as ``"float32"``, ``"int32"`` or ``"bool"`` (or a numpy dtype).
+
+    Returns:
+        A tensor of the shape of ``x`` and dtype ``dtype``.
+
+    Raises:
+        ValueError: ``dtype`` is not a dtype highlevel knows.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.cast([1.7, -1.7, 0.0], "int32")
+    >>> hl.ops.convert_to_numpy(y).tolist(), hl.ops.dtype(y)
+    ([1, -1, 0], 'int32')
+    """
     return _door.call("cast", x, _args.dtype(dtype, "cast", allow_none=False))
 
 
 def shape(x):
-    """The static shape as a tuple of Python ints.
+    """Returns the shape of ``x``.
 
     Inside an engine's input pipeline being traced (a layer called in ``tf.data``'s ``map``), a size known only
-    when the pipeline runs (the batch size) is a scalar tensor of that engine, as in Keras."""
+    when the pipeline runs (the batch size) is a scalar tensor of that engine, as in Keras; for a symbolic tensor
+    an unknown size is None.
+
+    Args:
+        x: a tensor, Variable, symbolic tensor or anything convertible to a tensor.
+
+    Returns:
+        A tuple with one entry per axis, each a Python int (or None / a scalar tensor for an unknown size).
+
+    >>> import highlevel as hl
+    >>> hl.ops.shape(hl.ops.zeros((2, 3)))
+    (2, 3)
+    >>> hl.ops.shape(hl.Input((4,)))
+    (None, 4)
+    """
     if isinstance(x, KerasTensor):
         return x.shape
     return _door.call("shape", x)
 
 
 def dtype(x):
-    """The dtype as a canonical string (``"float32"``, ``"int64"``, ...)."""
+    """Returns the dtype of ``x`` as its canonical name.
+
+    Args:
+        x: a tensor, Variable, symbolic tensor or numpy array.
+
+    Returns:
+        A str such as ``"float32"``, ``"int64"`` or ``"bool"``, the same on every engine.
+
+    >>> import highlevel as hl
+    >>> hl.ops.dtype(hl.ops.zeros((2,))), hl.ops.dtype(hl.ops.convert_to_tensor([1, 2]))
+    ('float32', 'int32')
+    """
     if isinstance(x, KerasTensor):
         return x.dtype
     return _door.call("dtype", x)
@@ -107,19 +162,56 @@ def stop_gradient(variable):
 
 
 def value_and_grad(fn, argnums=0, has_aux=False):
-    """Returns a function computing ``fn``'s value and its gradient.
+    """Returns a function that computes ``fn``'s value and its gradient.
 
-    ``fn`` takes tensors (or nested lists/tuples/dicts of tensors) and returns a scalar tensor (or
-    ``(scalar, aux)`` with ``has_aux``). The returned function gives ``(value, grads)`` or
-    ``((value, aux), grads)``; ``grads`` mirrors the structure of the argument(s) at ``argnums``
-    (an int or a tuple of ints). Integer inputs get no gradient (``None``). Keyword arguments of the returned
-    function go to ``fn`` as they are and get no gradient, as with ``jax.value_and_grad``."""
+    ``fn`` takes tensors (or nested lists/tuples/dicts of tensors) and returns a scalar tensor (or ``(scalar,
+    aux)`` with ``has_aux``). The gradients are taken with the current engine's automatic differentiation, so the
+    same code trains on every engine. Keyword arguments of the returned function go to ``fn`` unchanged and get no
+    gradient, as with ``jax.value_and_grad``.
+
+    Args:
+        fn: the function to differentiate; it returns a scalar (or a pair ``(scalar, aux)`` when ``has_aux``).
+        argnums: which positional argument(s) to differentiate with respect to: an int (default 0) or a tuple of
+            ints.
+        has_aux: whether ``fn`` returns ``(value, aux)``, where ``aux`` is carried along without a gradient.
+
+    Returns:
+        A function with ``fn``'s arguments that returns ``(value, grads)`` (or ``((value, aux), grads)``);
+        ``grads`` mirrors the structure of the argument(s) at ``argnums`` (a tuple for a tuple ``argnums``), and
+        integer inputs get None.
+
+    >>> import highlevel as hl
+    >>> f = hl.ops.value_and_grad(lambda x: hl.ops.sum(x ** 2))
+    >>> value, g = f(hl.ops.convert_to_tensor([1.0, 2.0, 3.0]))
+    >>> float(hl.ops.convert_to_numpy(value)), hl.ops.convert_to_numpy(g).tolist()
+    (14.0, [2.0, 4.0, 6.0])
+    """
     _args.function(fn, "fn", "value_and_grad")
     return _passing_keywords("value_and_grad", fn, _args.argnums(argnums, "value_and_grad"), has_aux)
 
 
 def grad(fn, argnums=0, has_aux=False):
-    """Like :meth:`value_and_grad`, returning only the gradient (and aux)."""
+    """Returns a function that computes the gradient of ``fn``.
+
+    Like :func:`value_and_grad`, but the returned function gives only the gradient (or ``(grads, aux)`` with
+    ``has_aux``).
+
+    Args:
+        fn: the function to differentiate; it returns a scalar (or a pair ``(scalar, aux)`` when ``has_aux``).
+        argnums: which positional argument(s) to differentiate with respect to: an int (default 0) or a tuple of
+            ints.
+        has_aux: whether ``fn`` returns ``(value, aux)``; ``aux`` is then returned with the gradient.
+
+    Returns:
+        A function with ``fn``'s arguments that returns the gradient, in the structure of the argument(s) at
+        ``argnums`` (``(grads, aux)`` with ``has_aux``).
+
+    >>> import highlevel as hl
+    >>> df = hl.ops.grad(lambda x, y: hl.ops.sum(x * y), argnums=(0, 1))
+    >>> gx, gy = df(hl.ops.convert_to_tensor([1.0, 2.0]), hl.ops.convert_to_tensor([3.0, 4.0]))
+    >>> hl.ops.convert_to_numpy(gx).tolist(), hl.ops.convert_to_numpy(gy).tolist()
+    ([3.0, 4.0], [1.0, 2.0])
+    """
     _args.function(fn, "fn", "grad")
     return _passing_keywords("grad", fn, _args.argnums(argnums, "grad"), has_aux)
 
@@ -137,17 +229,72 @@ def _passing_keywords(name, fn, argnums, has_aux):
 
 
 def getitem(x, key):
-    """``x[key]`` with numpy basic indexing (ints, slices, None, Ellipsis) and integer-array indexing on one axis."""
+    """Indexes ``x`` as ``x[key]``, with numpy's rules.
+
+    Supports basic indexing (ints, slices, None for a new axis, ``...``) and integer-array indexing on one axis.
+    ``x[key]`` on a tensor calls this op.
+
+    Args:
+        x: the tensor to index.
+        key: an int, a slice, None, ``Ellipsis``, an integer tensor or list, or a tuple of these.
+
+    Returns:
+        The selected entries, a tensor of the dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.reshape(hl.ops.arange(6), (2, 3))
+    >>> hl.ops.convert_to_numpy(hl.ops.getitem(x, 1)).tolist()
+    [3, 4, 5]
+    >>> hl.ops.convert_to_numpy(hl.ops.getitem(x, (0, [2, 0]))).tolist()
+    [2, 0]
+    >>> tuple(hl.ops.getitem(x, (None, Ellipsis)).shape)
+    (1, 2, 3)
+    """
     return _door.call("getitem", x, key)
 
 
 def slice(inputs, start_indices, shape):
-    """The block of ``shape`` starting at ``start_indices``."""
+    """Extracts a block of ``inputs`` of a given shape, starting at given indices.
+
+    ``slice(x, (1, 0), (2, 3))`` is ``x[1:3, 0:3]``. The start indices may be tensors (computed values), the shape
+    may not.
+
+    Args:
+        inputs: the tensor to slice.
+        start_indices: one start index per axis (a sequence of ints or an integer tensor).
+        shape: the size of the block along each axis, a sequence of ints.
+
+    Returns:
+        A tensor of shape ``shape`` and the dtype of ``inputs``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.reshape(hl.ops.arange(12), (3, 4))
+    >>> hl.ops.convert_to_numpy(hl.ops.slice(x, (1, 1), (2, 2))).tolist()
+    [[5, 6], [9, 10]]
+    """
     return _door.call("slice", inputs, start_indices, shape)
 
 
 def slice_update(inputs, start_indices, updates):
-    """A copy of ``inputs`` with the block at ``start_indices`` replaced by ``updates`` (differentiable in both)."""
+    """Returns a copy of ``inputs`` with the block at ``start_indices`` replaced by ``updates``.
+
+    The block has the shape of ``updates``. The result is differentiable with respect to both ``inputs`` (outside
+    the block) and ``updates``.
+
+    Args:
+        inputs: the tensor to update (it is not modified).
+        start_indices: one start index per axis (a sequence of ints or an integer tensor).
+        updates: the new values, a tensor of the rank of ``inputs`` that fits inside it from ``start_indices``.
+
+    Returns:
+        A tensor of the shape and dtype of ``inputs``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.zeros((3, 3), dtype="int32")
+    >>> y = hl.ops.slice_update(x, (1, 1), hl.ops.ones((2, 2), dtype="int32"))
+    >>> hl.ops.convert_to_numpy(y).tolist()
+    [[0, 0, 0], [0, 1, 1], [0, 1, 1]]
+    """
     return _door.call("slice_update", inputs, start_indices, updates)
 
 
@@ -169,6 +316,9 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         ``(final_carry, ys)`` where ``ys`` stacks every step's ``y`` along a new axis 0 (a loop of no steps
         returns ``init`` and ``ys`` with a leading size of 0). Gradients flow to ``init``, ``xs`` and anything
         ``f`` closes over. Engines that compile run it as one loop op (``lax.scan``, ``tf.while_loop``).
+
+    Raises:
+        ValueError: ``unroll`` is not a positive int or a bool, or neither ``xs`` nor ``length`` is given.
 
     >>> import highlevel as hl
     >>> carry, ys = hl.ops.scan(lambda c, x: (c + x, c * 10), 0, hl.ops.convert_to_tensor([1, 2, 3]))
@@ -216,7 +366,14 @@ def dense(inputs, kernel, bias=None, activation=None):
         activation: one of :data:`DENSE_ACTIVATIONS` (None and ``"linear"`` are the identity).
 
     Returns:
-        A tensor of shape ``(..., units)``; differentiable with respect to all three inputs."""
+        A tensor of shape ``(..., units)``; differentiable with respect to all three inputs.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, -2.0]])
+    >>> kernel = hl.ops.convert_to_tensor([[1.0, 0.0], [0.0, 1.0]])
+    >>> hl.ops.convert_to_numpy(hl.ops.dense(x, kernel, bias=hl.ops.ones((2,)), activation="relu")).tolist()
+    [[2.0, 0.0]]
+    """
     return _door.call("dense", inputs, kernel, bias=bias, activation=activation)
 
 
@@ -228,14 +385,24 @@ def fused_batch_norm(x, scale=None, offset=None, axis=-1, epsilon=0.001):
 
     Args:
         x: a float tensor.
-        scale, offset: None, or vectors of ``x.shape[axis]`` values of ``x``'s dtype.
+        scale: None (no scaling), or a vector of ``x.shape[axis]`` values of ``x``'s dtype.
+        offset: None (no shift), or a vector of ``x.shape[axis]`` values of ``x``'s dtype.
         axis: the channel axis (an int; negative counts from the end).
         epsilon: added to the variance.
 
     Returns:
         ``(outputs, mean, variance)``: ``outputs`` like ``x``, differentiable with respect to ``x``,
         ``scale`` and ``offset``; ``mean`` and ``variance`` of shape ``(x.shape[axis],)``, for the moving
-        statistics (an engine may return them without a gradient)."""
+        statistics (an engine may return them without a gradient).
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, 10.0], [3.0, 30.0]])
+    >>> out, mean, var = hl.ops.fused_batch_norm(x, epsilon=0.0)
+    >>> hl.ops.convert_to_numpy(out).tolist(), hl.ops.convert_to_numpy(mean).tolist()
+    ([[-1.0, -1.0], [1.0, 1.0]], [2.0, 20.0])
+    >>> hl.ops.convert_to_numpy(var).tolist()
+    [1.0, 100.0]
+    """
     return _door.call("fused_batch_norm", x, scale=scale, offset=offset, axis=axis, epsilon=epsilon)
 
 
@@ -249,12 +416,35 @@ def sparse_softmax_cross_entropy(labels, logits, axis=-1):
 
     Returns:
         The losses, of the labels' shape and the logits' dtype. Labels must lie in
-        ``[0, num_classes)``; the caller checks that (out-of-range labels give engine-dependent values)."""
+        ``[0, num_classes)``; the caller checks that (out-of-range labels give engine-dependent values).
+
+    >>> import highlevel as hl
+    >>> logits = hl.ops.convert_to_tensor([[0.0, 0.0], [10.0, 0.0]])
+    >>> losses = hl.ops.sparse_softmax_cross_entropy(hl.ops.convert_to_tensor([1, 0]), logits)
+    >>> print(hl.ops.convert_to_numpy(losses).round(4))
+    [0.6931 0.    ]
+    """
     return _door.call("sparse_softmax_cross_entropy", labels, logits, axis=axis)
 
 
 def convert_to_numpy(x):
-    """A numpy array holding the values of ``x`` (a host copy where the tensor lives on a device)."""
+    """Returns the values of ``x`` as a numpy array.
+
+    The result is a copy on the host where the tensor lives on a device (a GPU); a numpy array or Python value is
+    converted as ``numpy.asarray`` would. Calling it on a symbolic tensor (from :func:`~highlevel.Input`) is an
+    error, since such a tensor has no values.
+
+    Args:
+        x: a tensor of the current engine, a Variable, a numpy array, or a (nested) list of numbers.
+
+    Returns:
+        A ``numpy.ndarray`` of the shape of ``x`` and the matching numpy dtype.
+
+    >>> import highlevel as hl
+    >>> a = hl.ops.convert_to_numpy(hl.ops.ones((2, 2), dtype="int32"))
+    >>> type(a).__name__, a.dtype, a.tolist()
+    ('ndarray', dtype('int32'), [[1, 1], [1, 1]])
+    """
     if isinstance(x, KerasTensor):
         return _door.symbolic_call("to_numpy", (x,), {}, public="convert_to_numpy")
     return _door.call("to_numpy", x)
@@ -274,6 +464,10 @@ def unstack(x, num=None, axis=0):
 
     Returns:
         A list of ``x.shape[axis]`` tensors.
+
+    Raises:
+        ValueError: ``x`` is a scalar, ``num`` does not match the size of ``axis``, or that size is unknown and
+            ``num`` is not given.
 
     >>> import highlevel as hl
     >>> x = hl.ops.convert_to_tensor([[1, 2], [3, 4]])
@@ -549,6 +743,10 @@ def switch(index, branches, *operands):
     Returns:
         The selected branch's result; gradients flow through it to ``operands``.
 
+    Raises:
+        TypeError: ``branches`` is not a list or tuple of functions.
+        ValueError: ``branches`` is empty.
+
     >>> import highlevel as hl
     >>> branches = [lambda x: x + 1.0, lambda x: x * 10.0]
     >>> [float(hl.ops.convert_to_numpy(hl.ops.switch(i, branches, 2.0))) for i in (0, 1, 5)]
@@ -706,6 +904,10 @@ def associative_scan(f, elems, reverse=False, axis=0):
 
     Returns:
         A nest like ``elems``; gradients flow to ``elems``.
+
+    Raises:
+        ValueError: a negative ``axis`` is used with tensors of different ranks, or ``f`` returns a
+            structure with a different number of tensors than ``elems``.
 
     >>> import highlevel as hl
     >>> ys = hl.ops.associative_scan(lambda a, b: a + b, hl.ops.convert_to_tensor([1, 2, 3, 4, 5]))

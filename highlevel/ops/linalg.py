@@ -175,6 +175,10 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras's name
     Returns:
         The norms, a float tensor.
 
+    Raises:
+        ValueError: ``axis`` is None with an ``ord`` and ``x`` is neither a vector nor a matrix; ``axis`` names
+            neither one nor two axes; or ``ord`` is not valid for a vector or matrix norm.
+
     >>> import highlevel as hl
     >>> x = hl.ops.convert_to_tensor([[3.0, -4.0], [0.0, 0.0]])
     >>> hl.ops.convert_to_numpy(hl.ops.norm(x, axis=1)).tolist(), float(hl.ops.convert_to_numpy(hl.ops.norm(x, 1)))
@@ -315,6 +319,9 @@ def lstsq(a, b, rcond=None):
     Returns:
         ``x`` of shape ``(N,)`` or ``(N, K)``.
 
+    Raises:
+        ValueError: ``a`` is not a matrix, ``b`` is not of rank 1 or 2, or their row counts differ.
+
     >>> import highlevel as hl
     >>> a = hl.ops.convert_to_tensor([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]])
     >>> hl.ops.convert_to_numpy(hl.ops.lstsq(a, hl.ops.convert_to_tensor([1.0, 2.0, 3.0]))).round(4).tolist()
@@ -379,6 +386,10 @@ def jvp(fun, primals, tangents, has_aux=False):
     Returns:
         ``(primals_out, tangents_out)``, or ``(primals_out, tangents_out, aux)``: ``fun(*primals)`` and the
         Jacobian-vector product, of the structure of ``primals_out`` (zeros for a non-float output).
+
+    Raises:
+        TypeError: ``fun`` is not callable, or ``primals``/``tangents`` is not a tuple or list.
+        ValueError: ``primals`` and ``tangents`` have different lengths.
 
     >>> import highlevel as hl
     >>> x, t = hl.ops.convert_to_tensor([1.0, 2.0]), hl.ops.convert_to_tensor([1.0, 0.5])

@@ -9,22 +9,82 @@ from . import _args, _door
 
 
 def rsqrt(x):
-    """1 / sqrt(x)."""
+    """Computes the reciprocal square root ``1 / sqrt(x)``, elementwise.
+
+    Zero gives inf and negative inputs give NaN.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.rsqrt([1.0, 4.0, 0.25])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [1.  0.5 2. ]
+    """
     return _door.call("rsqrt", x)
 
 
 def erf(x):
-    """The error function."""
+    """Computes the Gauss error function of ``x``, elementwise.
+
+    ``erf(x) = 2 / sqrt(pi) * integral from 0 to x of exp(-t**2) dt``, a value in ``[-1, 1]``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.erf([-1.0, 0.0, 0.5, 2.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.8427  0.      0.5205  0.9953]
+    """
     return _door.call("erf", x)
 
 
 def logsumexp(x, axis=None, keepdims=False):
-    """The log(sum(exp(x))) computed stably (finite for inputs of +-1e4) over ``axis`` (int, tuple or None for all)."""
+    """Computes ``log(sum(exp(x)))`` over the given axes, without overflow.
+
+    The maximum is subtracted before exponentiating, so inputs as large as +-1e4 stay finite.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis or axes to reduce: an int, a tuple of ints, or None (default) for all of them.
+        keepdims: if True, the reduced axes stay in the result with size 1.
+
+    Returns:
+        A tensor of the shape of ``x`` without the reduced axes, in the floating-point dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[0.0, 0.0], [1000.0, 1000.0]])
+    >>> print(hl.ops.convert_to_numpy(hl.ops.logsumexp(x, axis=1)).round(4))
+    [6.9309998e-01 1.0006932e+03]
+    """
     return _door.call("logsumexp", x, axis=_args.axes(axis, _args.ndim_of(x), "logsumexp"), keepdims=bool(keepdims))
 
 
 def top_k(x, k, sorted=True):
-    """``(values, indices)`` of the ``k`` largest entries along the last axis; indices int32."""
+    """Finds the ``k`` largest entries of ``x`` along its last axis, and their indices.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        k: the number of entries to keep, an int no larger than the last axis.
+        sorted: if True (default), the entries come in descending order; otherwise in an order the engine
+            chooses.
+
+    Returns:
+        A pair ``(values, indices)`` of tensors of shape ``x.shape[:-1] + (k,)``: the values in the dtype of ``x``
+        and their int32 positions along the last axis.
+
+    >>> import highlevel as hl
+    >>> values, indices = hl.ops.top_k([[1.0, 9.0, 3.0, 7.0]], k=2)
+    >>> hl.ops.convert_to_numpy(values).tolist(), hl.ops.convert_to_numpy(indices).tolist()
+    ([[9.0, 7.0]], [[1, 3]])
+    """
     return _door.call("top_k", x, _args.positive_int(k, "k", "top_k", minimum=0), sorted=bool(sorted))
 
 
@@ -139,12 +199,23 @@ def segment_sum(data, segment_ids, num_segments=None, sorted=False):  # noqa: A0
 
 
 def segment_max(data, segment_ids, num_segments=None, sorted=False):  # noqa: A002 - Keras's name
-    """The maximum of the rows of ``data`` in each segment (see :func:`segment_sum` for the arguments).
+    """Computes the maximum of the rows of ``data`` in each segment.
+
+    Row ``i`` of ``data`` belongs to segment ``segment_ids[i]``; ``out[s]`` is the maximum of the rows of segment
+    ``s``, as :func:`segment_sum` adds them.
+
+    Args:
+        data: a tensor of shape ``(n, ...)``.
+        segment_ids: an integer vector of ``n`` segment ids; rows whose id is outside ``[0, num_segments)`` (a
+            negative id, say) are dropped.
+        num_segments: the number of segments. When None it is ``max(segment_ids) + 1``, read from the ids: only
+            possible for eager values, so pass it inside a compiled or symbolic function.
+        sorted: whether ``segment_ids`` is sorted (a hint; the result is the same).
 
     Returns:
         A tensor of shape ``(num_segments, ...)`` and ``data``'s dtype: ``-inf`` for an empty segment of floats (the
-        lowest value of an integer dtype), NaN where the segment holds a NaN. The gradient goes to the maximal
-        entries, shared equally among ties.
+        lowest value of an integer dtype), NaN where the segment holds a NaN. The gradient goes to the maximal entries,
+        shared equally among ties.
 
     >>> import highlevel as hl
     >>> data = hl.ops.convert_to_tensor([1.0, 5.0, 2.0, 3.0])
@@ -156,33 +227,55 @@ def segment_max(data, segment_ids, num_segments=None, sorted=False):  # noqa: A0
 
 
 def segment_min(data, segment_ids, num_segments=None, sorted=False):  # noqa: A002 - Keras's name
-    """The minimum of the rows of ``data`` in each segment (see :func:`segment_sum` for the arguments).
+    """Computes the minimum of the rows of ``data`` in each segment.
+
+    Row ``i`` of ``data`` belongs to segment ``segment_ids[i]``; ``out[s]`` is the minimum of the rows of segment
+    ``s``, as :func:`segment_sum` adds them.
+
+    Args:
+        data: a tensor of shape ``(n, ...)``.
+        segment_ids: an integer vector of ``n`` segment ids; rows whose id is outside ``[0, num_segments)`` (a
+            negative id, say) are dropped.
+        num_segments: the number of segments. When None it is ``max(segment_ids) + 1``, read from the ids: only
+            possible for eager values, so pass it inside a compiled or symbolic function.
+        sorted: whether ``segment_ids`` is sorted (a hint; the result is the same).
 
     Returns:
-        A tensor of shape ``(num_segments, ...)`` and ``data``'s dtype: ``+inf`` for an empty segment of floats (the
-        highest value of an integer dtype), NaN where the segment holds a NaN. The gradient goes to the minimal
-        entries, shared equally among ties.
+        A tensor of shape ``(num_segments, ...)`` and ``data``'s dtype: ``inf`` for an empty segment of floats (the
+        highest value of an integer dtype), NaN where the segment holds a NaN. The gradient goes to the minimal entries,
+        shared equally among ties.
 
     >>> import highlevel as hl
-    >>> data = hl.ops.convert_to_tensor([4, 5, 2, 3])
-    >>> hl.ops.convert_to_numpy(hl.ops.segment_min(data, hl.ops.convert_to_tensor([0, 0, 1, 1]), 2)).tolist()
-    [4, 2]
+    >>> data = hl.ops.convert_to_tensor([1.0, 5.0, 2.0, 3.0])
+    >>> hl.ops.convert_to_numpy(hl.ops.segment_min(data, hl.ops.convert_to_tensor([0, 0, 2, 2]))).tolist()
+    [1.0, inf, 2.0]
     """
     n = _segments(data, segment_ids, num_segments, "segment_min")
     return _door.call("segment_min", data, segment_ids, n, sorted=bool(sorted))
 
 
 def segment_prod(data, segment_ids, num_segments=None, sorted=False):  # noqa: A002 - Keras's name
-    """The product of the rows of ``data`` in each segment (see :func:`segment_sum` for the arguments).
+    """Computes the product of the rows of ``data`` in each segment.
+
+    Row ``i`` of ``data`` belongs to segment ``segment_ids[i]``; ``out[s]`` is the product of the rows of segment
+    ``s``, as :func:`segment_sum` adds them.
+
+    Args:
+        data: a tensor of shape ``(n, ...)``.
+        segment_ids: an integer vector of ``n`` segment ids; rows whose id is outside ``[0, num_segments)`` (a
+            negative id, say) are dropped.
+        num_segments: the number of segments. When None it is ``max(segment_ids) + 1``, read from the ids: only
+            possible for eager values, so pass it inside a compiled or symbolic function.
+        sorted: whether ``segment_ids`` is sorted (a hint; the result is the same).
 
     Returns:
-        A tensor of shape ``(num_segments, ...)`` and ``data``'s dtype, 1 for an empty segment. The gradient of an
-        entry is the product of the other entries of its segment (zeros included), and is itself differentiable.
+        A tensor of shape ``(num_segments, ...)`` and ``data``'s dtype, 1 for an empty segment; differentiable with
+        respect to ``data``.
 
     >>> import highlevel as hl
-    >>> data = hl.ops.convert_to_tensor([2.0, 3.0, 4.0])
-    >>> hl.ops.convert_to_numpy(hl.ops.segment_prod(data, hl.ops.convert_to_tensor([1, 1, 0]))).tolist()
-    [4.0, 6.0]
+    >>> data = hl.ops.convert_to_tensor([1.0, 5.0, 2.0, 3.0])
+    >>> hl.ops.convert_to_numpy(hl.ops.segment_prod(data, hl.ops.convert_to_tensor([0, 0, 2, 2]))).tolist()
+    [5.0, 1.0, 6.0]
     """
     n = _segments(data, segment_ids, num_segments, "segment_prod")
     return _door.call("segment_prod", data, segment_ids, n, sorted=bool(sorted))
@@ -202,6 +295,9 @@ def in_top_k(targets, predictions, k):
 
     Returns:
         A bool tensor of ``targets``' shape.
+
+    Raises:
+        ValueError: ``predictions`` does not have the shape of ``targets`` plus a class axis.
 
     >>> import highlevel as hl
     >>> predictions = hl.ops.convert_to_tensor([[0.1, 0.9, 0.5], [0.8, 0.1, 0.3]])
@@ -250,6 +346,9 @@ def cdist(x, y):
 
     Returns:
         A float tensor of shape ``(..., m, n)``; the gradient at a distance of 0 is 0.
+
+    Raises:
+        ValueError: ``x`` or ``y`` has rank below 2, or their vectors (last axes) differ in length.
 
     >>> import highlevel as hl
     >>> x = hl.ops.convert_to_tensor([[0.0, 0.0], [1.0, 1.0]])
@@ -332,6 +431,9 @@ def rfft(x, fft_length=None):
     Returns:
         The pair ``(real, imag)``, of shape ``(..., fft_length // 2 + 1)``.
 
+    Raises:
+        ValueError: ``x`` is a scalar.
+
     >>> import highlevel as hl
     >>> re, im = hl.ops.rfft(hl.ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0]))
     >>> hl.ops.convert_to_numpy(re).tolist(), hl.ops.convert_to_numpy(im).tolist()
@@ -353,6 +455,9 @@ def irfft(x, fft_length=None):
 
     Returns:
         A float tensor of shape ``(..., fft_length)``.
+
+    Raises:
+        ValueError: ``x`` has fewer than 2 frequencies and no ``fft_length`` is given.
 
     >>> import highlevel as hl
     >>> re, im = hl.ops.rfft(hl.ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0, 5.0]))
@@ -412,6 +517,10 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=
     Returns:
         The pair ``(real, imag)`` of shape ``(..., frames, fft_length // 2 + 1)``, with
         ``frames = 1 + (samples + 2 * (fft_length // 2 if center else 0) - fft_length) // sequence_stride``.
+
+    Raises:
+        ValueError: ``x`` is a scalar, or ``center=True`` and the signal has at most ``fft_length // 2``
+            samples.
 
     >>> import highlevel as hl
     >>> re, im = hl.ops.stft(hl.ops.convert_to_tensor([0.0, 1.0, 2.0, 3.0, 4.0]), 3, 2, 3)
@@ -485,6 +594,9 @@ def extract_sequences(x, sequence_length, sequence_stride):
         A tensor of shape ``(..., 1 + (n - sequence_length) // sequence_stride, sequence_length)`` (no frames when
         ``n < sequence_length``).
 
+    Raises:
+        ValueError: ``x`` is a scalar.
+
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.extract_sequences(hl.ops.arange(6), 3, 2)).tolist()
     [[0, 1, 2], [2, 3, 4]]
@@ -507,6 +619,9 @@ def view_as_complex(x):
 
     Returns:
         A complex tensor of shape ``(...)``: complex128 for float64 input, complex64 otherwise.
+
+    Raises:
+        ValueError: the last axis of ``x`` does not have size 2.
 
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.view_as_complex(hl.ops.convert_to_tensor([[1.0, 2.0], [3.0, 4.0]]))).tolist()

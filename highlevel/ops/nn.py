@@ -49,72 +49,303 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
 
 
 def relu(x):
-    """max(x, 0); gradient 0 at 0."""
+    """Applies the rectified linear unit ``max(x, 0)``, elementwise.
+
+    Negative entries become 0 and the others pass unchanged; the gradient is 0 for ``x <= 0`` and 1 above.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.relu([-2.0, -0.5, 0.0, 0.5, 2.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [0.  0.  0.  0.5 2. ]
+    """
     return _door.call("relu", x)
 
 
 def relu6(x):
-    """min(max(x, 0), 6)."""
+    """Applies the rectified linear unit capped at 6: ``min(max(x, 0), 6)``, elementwise.
+
+    The cap keeps activations in a small range, which suits low-precision arithmetic.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.relu6([-1.0, 3.0, 8.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [0. 3. 6.]
+    """
     return _door.call("relu6", x)
 
 
 def sigmoid(x):
-    """1 / (1 + exp(-x)), stable for large |x|."""
+    """Applies the logistic sigmoid ``1 / (1 + exp(-x))``, elementwise.
+
+    The result lies in ``(0, 1)``; it is computed without overflow for large ``|x|``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.sigmoid([-2.0, -0.5, 0.0, 0.5, 2.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [0.1192 0.3775 0.5    0.6225 0.8808]
+    """
     return _door.call("sigmoid", x)
 
 
 def softplus(x):
-    """log(1 + exp(x)), stable for large |x|."""
+    """Applies the softplus function ``log(1 + exp(x))``, elementwise.
+
+    A smooth approximation of ``relu`` with positive values; computed without overflow for large ``|x|``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.softplus([-2.0, -0.5, 0.0, 0.5, 2.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [0.1269 0.4741 0.6931 0.9741 2.1269]
+    """
     return _door.call("softplus", x)
 
 
 def softsign(x):
-    """x / (1 + |x|)."""
+    """Applies the softsign function ``x / (1 + |x|)``, elementwise.
+
+    A smooth function with values in ``(-1, 1)`` that approaches its bounds more slowly than tanh.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.softsign([-2.0, -0.5, 0.0, 0.5, 2.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.6667 -0.3333  0.      0.3333  0.6667]
+    """
     return _door.call("softsign", x)
 
 
 def silu(x):
-    """x * sigmoid(x) (swish)."""
+    """Applies the sigmoid linear unit ``x * sigmoid(x)`` (also called swish), elementwise.
+
+    A smooth, non-monotonic variant of ``relu``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.silu([-2.0, -0.5, 0.0, 0.5, 2.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.2384 -0.1888  0.      0.3112  1.7616]
+    """
     return _door.call("silu", x)
 
 
 def gelu(x, approximate=True):
-    """Gaussian error linear unit; the tanh approximation when ``approximate``."""
+    """Applies the Gaussian error linear unit, elementwise.
+
+    ``gelu(x) = x * P(X <= x)`` for a standard normal ``X``, that is ``x * (1 + erf(x / sqrt(2))) / 2``. With
+    ``approximate=True`` it uses the faster tanh form ``x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3))) / 2``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        approximate: whether to use the tanh approximation (default True) or the exact erf form.
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.gelu([-2.0, -0.5, 0.0, 0.5, 2.0], approximate=False)
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.0455 -0.1543  0.      0.3457  1.9545]
+    """
     return _door.call("gelu", x, approximate=approximate)
 
 
 def elu(x, alpha=1.0):
-    """x if x > 0 else alpha * (exp(x) - 1)."""
+    """Applies the exponential linear unit, elementwise.
+
+    ``elu(x) = x`` for ``x > 0`` and ``alpha * (exp(x) - 1)`` otherwise, so negative inputs saturate at ``-alpha``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        alpha: the scale of the negative part, a float (default 1.0).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.elu([-2.0, -0.5, 0.0, 0.5, 2.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.8647 -0.3935  0.      0.5     2.    ]
+    """
     return _door.call("elu", x, alpha=alpha)
 
 
 def selu(x):
-    """scale * elu(x, alpha) with the self-normalising constants."""
+    """Applies the scaled exponential linear unit, elementwise.
+
+    ``selu(x) = scale * elu(x, alpha)`` with ``alpha = 1.67326...`` and ``scale = 1.05070...``: with suitably
+    initialised weights (``lecun_normal``), activations keep zero mean and unit variance through the layers.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.selu([-2.0, -0.5, 0.0, 0.5, 2.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-1.5202 -0.6918  0.      0.5254  2.1014]
+    """
     return _door.call("selu", x)
 
 
 def leaky_relu(x, negative_slope=0.2):
-    """x if x >= 0 else negative_slope * x."""
+    """Applies the leaky rectified linear unit, elementwise.
+
+    ``leaky_relu(x) = x`` for ``x >= 0`` and ``negative_slope * x`` otherwise, so negative inputs keep a small gradient.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        negative_slope: the slope for negative inputs, a float (default 0.2).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.leaky_relu([-2.0, -0.5, 0.0, 0.5, 2.0], negative_slope=0.1)
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.2  -0.05  0.    0.5   2.  ]
+    """
     return _door.call("leaky_relu", x, negative_slope=negative_slope)
 
 
 def hard_sigmoid(x):
-    """clip(x / 6 + 0.5, 0, 1) (Keras 3's definition)."""
+    """Applies a piecewise-linear approximation of the sigmoid, elementwise.
+
+    ``hard_sigmoid(x) = clip(x / 6 + 0.5, 0, 1)``: 0 below -3, 1 above 3 and linear in between.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.hard_sigmoid([-4.0, -1.5, 0.0, 1.5, 4.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [0.   0.25 0.5  0.75 1.  ]
+    """
     return _door.call("hard_sigmoid", x)
 
 
 def softmax(x, axis=-1):
-    """exp(x) / sum(exp(x)) along ``axis``, finite for inputs of +-1e4."""
+    """Turns the entries of ``x`` along an axis into probabilities that sum to 1.
+
+    ``softmax(x)_i = exp(x_i) / sum_j exp(x_j)``, computed after subtracting the maximum, so that inputs as large as
+    +-1e4 stay finite.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis along which the entries are normalized (default -1, the last).
+
+    Returns:
+        A tensor of the shape of ``x`` with entries in ``[0, 1]`` that sum to 1 along ``axis``, in the floating-point
+        dtype of ``x``.
+
+    Raises:
+        ValueError: ``axis`` is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]])
+    >>> print(hl.ops.convert_to_numpy(hl.ops.softmax(x)).round(4))
+    [[0.09   0.2447 0.6652]
+     [0.3333 0.3333 0.3333]]
+    """
     return _door.call("softmax", x, axis=_args.axis(axis, _args.ndim_of(x), "softmax"))
 
 
 def log_softmax(x, axis=-1):
-    """x - logsumexp(x) along ``axis``, finite for inputs of +-1e4."""
+    """Computes the logarithm of the softmax of ``x`` along an axis.
+
+    ``log_softmax(x) = x - logsumexp(x)``, more accurate than ``log(softmax(x))`` for very negative results and finite
+    for inputs as large as +-1e4.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis along which the entries are normalized (default -1, the last).
+
+    Returns:
+        A tensor of the shape of ``x`` with non-positive entries whose exponentials sum to 1 along ``axis``.
+
+    Raises:
+        ValueError: ``axis`` is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]])
+    >>> print(hl.ops.convert_to_numpy(hl.ops.log_softmax(x)).round(4))
+    [[-2.4076 -1.4076 -0.4076]
+     [-1.0986 -1.0986 -1.0986]]
+    """
     return _door.call("log_softmax", x, axis=_args.axis(axis, _args.ndim_of(x), "log_softmax"))
 
 
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
-    """N-D convolution (1, 2 or 3 spatial dims); groups = in_channels // kernel.shape[-2]."""
+    """Computes an N-D convolution (1, 2 or 3 spatial dimensions) of ``inputs`` with ``kernel``.
+
+    As in deep-learning libraries, it is a cross-correlation (the kernel is not flipped). When the kernel has fewer
+    input channels than ``inputs``, the channels are split into ``in_channels // kernel.shape[-2]`` groups, each
+    convolved with its share of the output filters.
+
+    Args:
+        inputs: a tensor of rank 3, 4 or 5: ``(batch, *spatial, channels)`` for ``channels_last``.
+        kernel: a tensor of shape ``(*kernel_size, in_channels // groups, filters)``.
+        strides: the step of the window, an int or one int per spatial dimension (default 1).
+        padding: ``"valid"`` (default: no padding, windows stay inside the input) or ``"same"`` (zero padding so
+            that the output's spatial size is ``ceil(input / strides)``).
+        data_format: ``"channels_last"`` (inputs ``(batch, *spatial, channels)``) or ``"channels_first"``
+            (``(batch, channels, *spatial)``); default ``hl.config.image_data_format()``.
+        dilation_rate: the spacing between kernel taps, an int or one int per spatial dimension (default 1).
+
+    Returns:
+        A tensor of shape ``(batch, *out_spatial, filters)`` (or channels first), in the promoted float dtype.
+
+    Raises:
+        ValueError: ``inputs`` is not of rank 3 to 5, or ``strides``, ``padding``, ``data_format`` or
+            ``dilation_rate`` is invalid.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.ones((1, 5, 5, 1))
+    >>> k = hl.ops.ones((3, 3, 1, 2))
+    >>> y = hl.ops.conv(x, k)
+    >>> tuple(y.shape), float(hl.ops.convert_to_numpy(y)[0, 0, 0, 0])
+    ((1, 3, 3, 2), 9.0)
+    >>> tuple(hl.ops.conv(x, k, strides=2, padding="same").shape)
+    (1, 3, 3, 2)
+    """
     n = _args.spatial_rank(inputs, "conv")
     return _door.call(
         "conv",
@@ -128,7 +359,32 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_
 
 
 def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
-    """Depthwise convolution: each input channel convolved with its own ``multiplier`` filters."""
+    """Computes a depthwise convolution: each input channel is convolved with its own filters.
+
+    Unlike :func:`conv`, channels are not mixed: input channel ``c`` gives the output channels
+    ``c * multiplier`` to ``(c + 1) * multiplier - 1``.
+
+    Args:
+        inputs: a tensor of rank 3, 4 or 5: ``(batch, *spatial, channels)`` for ``channels_last``.
+        kernel: a tensor of shape ``(*kernel_size, in_channels, multiplier)``.
+        strides: the step of the window, an int or one int per spatial dimension (default 1).
+        padding: ``"valid"`` (default: no padding, windows stay inside the input) or ``"same"`` (zero padding so
+            that the output's spatial size is ``ceil(input / strides)``).
+        data_format: ``"channels_last"`` (inputs ``(batch, *spatial, channels)``) or ``"channels_first"``
+            (``(batch, channels, *spatial)``); default ``hl.config.image_data_format()``.
+        dilation_rate: the spacing between kernel taps, an int or one int per spatial dimension (default 1).
+
+    Returns:
+        A tensor of shape ``(batch, *out_spatial, in_channels * multiplier)`` (or channels first).
+
+    Raises:
+        ValueError: ``inputs`` is not of rank 3 to 5, or an argument is invalid.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.depthwise_conv(hl.ops.ones((1, 4, 4, 3)), hl.ops.ones((2, 2, 3, 2)))
+    >>> tuple(y.shape), float(hl.ops.convert_to_numpy(y)[0, 0, 0, 0])
+    ((1, 3, 3, 6), 4.0)
+    """
     n = _args.spatial_rank(inputs, "depthwise_conv")
     return _door.call(
         "depthwise_conv",
@@ -142,7 +398,34 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
 
 
 def conv_transpose(inputs, kernel, strides, padding="valid", output_padding=None, data_format=None, dilation_rate=1):
-    """Transposed convolution (the gradient of ``conv`` with respect to its input), output sized as Keras does."""
+    """Computes a transposed convolution, the gradient of :func:`conv` with respect to its input.
+
+    Often used to upsample: with ``strides=2`` each spatial dimension roughly doubles. The output size follows
+    Keras's rule: ``(in - 1) * stride + kernel`` for ``"valid"`` padding, ``in * stride`` for ``"same"``, adjusted
+    by ``output_padding`` and the dilation.
+
+    Args:
+        inputs: a tensor of rank 3, 4 or 5: ``(batch, *spatial, in_channels)`` for ``channels_last``.
+        kernel: a tensor of shape ``(*kernel_size, filters, in_channels)`` (output channels before input channels).
+        strides: the upsampling step, an int or one int per spatial dimension.
+        padding: ``"valid"`` (default) or ``"same"``.
+        output_padding: extra size added to one side of each output dimension, an int or one per dimension,
+            smaller than the stride; default None (the size is inferred).
+        data_format: ``"channels_last"`` (inputs ``(batch, *spatial, channels)``) or ``"channels_first"``
+            (``(batch, channels, *spatial)``); default ``hl.config.image_data_format()``.
+        dilation_rate: the spacing between kernel taps (default 1).
+
+    Returns:
+        A tensor of shape ``(batch, *out_spatial, filters)`` (or channels first).
+
+    Raises:
+        ValueError: ``inputs`` is not of rank 3 to 5, or an argument is invalid.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.conv_transpose(hl.ops.ones((1, 3, 3, 1)), hl.ops.ones((2, 2, 4, 1)), strides=2)
+    >>> tuple(y.shape)
+    (1, 6, 6, 4)
+    """
     n = _args.spatial_rank(inputs, "conv_transpose")
     if output_padding is not None:
         output_padding = _args.int_tuple(output_padding, n, "output_padding", "conv_transpose", minimum=0)
@@ -159,7 +442,34 @@ def conv_transpose(inputs, kernel, strides, padding="valid", output_padding=None
 
 
 def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
-    """Max pooling over 1, 2 or 3 spatial dims; ``strides`` defaults to ``pool_size``."""
+    """Applies max pooling over windows of 1, 2 or 3 spatial dimensions.
+
+    Each output entry is the largest entry of its window.
+
+    Args:
+        inputs: a tensor of rank 3, 4 or 5: ``(batch, *spatial, channels)`` for ``channels_last``.
+        pool_size: the window size, an int or one int per spatial dimension.
+        strides: the step between windows, an int or one per dimension; default None: ``pool_size``
+            (non-overlapping windows).
+        padding: ``"valid"`` (default: no padding, windows stay inside the input) or ``"same"`` (zero padding so
+            that the output's spatial size is ``ceil(input / strides)``).
+        data_format: ``"channels_last"`` (inputs ``(batch, *spatial, channels)``) or ``"channels_first"``
+            (``(batch, channels, *spatial)``); default ``hl.config.image_data_format()``.
+
+    Returns:
+        A tensor of shape ``(batch, *out_spatial, channels)`` (or channels first), in the dtype of ``inputs``.
+
+    Raises:
+        ValueError: ``inputs`` is not of rank 3 to 5, or an argument is invalid.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.reshape(hl.ops.arange(16, dtype="float32"), (1, 4, 4, 1))
+    >>> print(hl.ops.convert_to_numpy(hl.ops.max_pool(x, 2))[0, :, :, 0])
+    [[ 5.  7.]
+     [13. 15.]]
+    >>> tuple(hl.ops.max_pool(x, 3, strides=1, padding="same").shape)
+    (1, 4, 4, 1)
+    """
     n = _args.spatial_rank(inputs, "max_pool")
     pool_size = _args.int_tuple(pool_size, n, "pool_size", "max_pool")
     strides = pool_size if strides is None else _args.int_tuple(strides, n, "strides", "max_pool")
@@ -174,7 +484,35 @@ def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None)
 
 
 def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
-    """Average pooling; ``"same"`` padding averages over real entries only."""
+    """Applies average pooling over windows of 1, 2 or 3 spatial dimensions.
+
+    Each output entry is the mean of its window; with ``"same"`` padding, windows that overlap the border average over
+    their real entries only (the padding is not counted).
+
+    Args:
+        inputs: a tensor of rank 3, 4 or 5: ``(batch, *spatial, channels)`` for ``channels_last``.
+        pool_size: the window size, an int or one int per spatial dimension.
+        strides: the step between windows, an int or one per dimension; default None: ``pool_size``
+            (non-overlapping windows).
+        padding: ``"valid"`` (default: no padding, windows stay inside the input) or ``"same"`` (zero padding so
+            that the output's spatial size is ``ceil(input / strides)``).
+        data_format: ``"channels_last"`` (inputs ``(batch, *spatial, channels)``) or ``"channels_first"``
+            (``(batch, channels, *spatial)``); default ``hl.config.image_data_format()``.
+
+    Returns:
+        A tensor of shape ``(batch, *out_spatial, channels)`` (or channels first), in the dtype of ``inputs``.
+
+    Raises:
+        ValueError: ``inputs`` is not of rank 3 to 5, or an argument is invalid.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.reshape(hl.ops.arange(16, dtype="float32"), (1, 4, 4, 1))
+    >>> print(hl.ops.convert_to_numpy(hl.ops.average_pool(x, 2))[0, :, :, 0])
+    [[ 2.5  4.5]
+     [10.5 12.5]]
+    >>> tuple(hl.ops.average_pool(x, 3, strides=1, padding="same").shape)
+    (1, 4, 4, 1)
+    """
     n = _args.spatial_rank(inputs, "average_pool")
     pool_size = _args.int_tuple(pool_size, n, "pool_size", "average_pool")
     strides = pool_size if strides is None else _args.int_tuple(strides, n, "strides", "average_pool")
@@ -257,6 +595,9 @@ def celu(x, alpha=1.0):
 
     Returns:
         ``x`` where ``x > 0``, else ``alpha * (exp(x / alpha) - 1)``; the slope is 1 on both sides of 0.
+
+    Raises:
+        ValueError: ``alpha`` is 0.
 
     >>> import highlevel as hl
     >>> [round(v, 4) for v in hl.ops.convert_to_numpy(hl.ops.celu(hl.ops.convert_to_tensor([-1.0, 2.0]))).tolist()]
@@ -426,6 +767,9 @@ def squareplus(x, b=4):
     Returns:
         A tensor like ``x``.
 
+    Raises:
+        ValueError: ``b`` is a negative number.
+
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.squareplus(hl.ops.convert_to_tensor([0.0, 1.5]))).tolist()
     [1.0, 2.0]
@@ -508,7 +852,8 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
 
     Args:
         x: a float tensor.
-        mean, variance: vectors of ``x.shape[axis]`` values (e.g. a layer's moving statistics).
+        mean: a vector of ``x.shape[axis]`` means (e.g. a layer's moving mean).
+        variance: a vector of ``x.shape[axis]`` variances (e.g. a layer's moving variance).
         axis: the axis the vectors run along (an int; negative counts from the end).
         offset: None, or a vector added after normalizing.
         scale: None, or a vector multiplying the normalized values.
@@ -546,6 +891,9 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
 
     Returns:
         ``(x - mean) / sqrt(variance + epsilon) * gamma + beta``, of ``x``'s shape and dtype.
+
+    Raises:
+        TypeError: an unknown keyword argument is given.
 
     >>> import highlevel as hl
     >>> y = hl.ops.layer_normalization(hl.ops.convert_to_tensor([1.0, 2.0, 3.0]), epsilon=0.0)
@@ -605,6 +953,9 @@ def normalize(x, axis=-1, order=2, epsilon=None):
 
     Returns:
         A tensor of ``x``'s shape; a zero vector stays zero, with a zero gradient.
+
+    Raises:
+        ValueError: ``order`` is not an int >= 1.
 
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.normalize(hl.ops.convert_to_tensor([3.0, 4.0]))).tolist()
@@ -742,6 +1093,10 @@ def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False, **kwa
     Returns:
         A tensor with a class axis of size ``num_classes`` instead of the reduced axis.
 
+    Raises:
+        TypeError: an unknown keyword argument is given.
+        ValueError: ``num_classes`` is None, or ``sparse=True`` (sparse tensors are not supported).
+
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.multi_hot(hl.ops.convert_to_tensor([[0, 2], [1, 1]]), 4)).tolist()
     [[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 0.0]]
@@ -851,11 +1206,16 @@ def separable_conv(
             ``data_format="channels_first"``).
         depthwise_kernel: ``(*kernel_size, in_channels, depth_multiplier)``.
         pointwise_kernel: ``(*ones, in_channels * depth_multiplier, out_channels)``.
-        strides, padding, dilation_rate: of the depthwise convolution, as :func:`depthwise_conv`.
+        strides: the step of the depthwise convolution's window, an int or one per spatial dimension.
+        padding: ``"valid"`` (default) or ``"same"``, for the depthwise convolution.
+        dilation_rate: the spacing between the depthwise kernel's taps (default 1).
         data_format: ``"channels_last"`` or ``"channels_first"``; None gives ``hl.config.image_data_format()``.
 
     Returns:
         The convolved tensor, with ``out_channels`` channels.
+
+    Raises:
+        ValueError: a kernel's rank does not match the rank of ``inputs``.
 
     >>> import highlevel as hl
     >>> x = hl.ops.ones((1, 4, 4, 2))
@@ -917,6 +1277,9 @@ def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
         ``(N, C * kH * kW, L)``: one column per block (``L`` blocks, row-major), its rows ordered by channel,
         then kernel row, then kernel column.
 
+    Raises:
+        ValueError: ``x`` is not a 4-D tensor.
+
     >>> import highlevel as hl
     >>> x = hl.ops.reshape(hl.ops.arange(16, dtype="float32"), (1, 1, 4, 4))
     >>> cols = hl.ops.unfold(x, 2, stride=2)
@@ -937,7 +1300,10 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     Args:
         x: a tensor ``(N, C * kH * kW, L)`` with ``L`` the number of blocks that fit in ``output_size``.
         output_size: the image size ``(oH, oW)`` (or an int for both).
-        kernel_size, dilation, padding, stride: as for :func:`unfold`.
+        kernel_size: the block size ``(kH, kW)`` (or an int for both), as for :func:`unfold`.
+        dilation: the spacing between a block's entries (default 1), as for :func:`unfold`.
+        padding: the zero padding that :func:`unfold` added on each side (default 0); it is cut off again.
+        stride: the step between blocks (default 1), as for :func:`unfold`.
 
     Returns:
         ``(N, C, oH, oW)``; entries covered by several blocks get the sum of their values.
@@ -994,6 +1360,9 @@ def depth_to_space(x, block_size, data_format="channels_last"):
     Returns:
         The rearranged tensor, of ``x``'s dtype.
 
+    Raises:
+        ValueError: the number of channels is not a multiple of ``block_size ** 2``.
+
     >>> import highlevel as hl
     >>> x = hl.ops.reshape(hl.ops.arange(4), (1, 1, 1, 4))
     >>> hl.ops.convert_to_numpy(hl.ops.depth_to_space(x, 2))[0, :, :, 0].tolist()
@@ -1021,6 +1390,9 @@ def space_to_depth(x, block_size, data_format="channels_last"):
 
     Returns:
         The rearranged tensor, of ``x``'s dtype.
+
+    Raises:
+        ValueError: the height or width is not a multiple of ``block_size``.
 
     >>> import highlevel as hl
     >>> x = hl.ops.reshape(hl.ops.arange(4), (1, 2, 2, 1))
@@ -1065,6 +1437,12 @@ def dot_product_attention(
     Returns:
         ``(B, T, N, H_v)`` in the promoted dtype of the inputs. The logits and the softmax compute in at least
         float32; a query with every key masked averages all values.
+
+    Raises:
+        ValueError: ``query``, ``key`` or ``value`` is not 4-D; the head sizes of ``query`` and ``key``
+            differ; ``key`` and ``value`` differ in length or heads; the query heads are not a multiple of the
+            key/value heads; ``attn_logits_soft_cap`` is not positive; or ``flash_attention`` is not None or a
+            bool.
 
     >>> import highlevel as hl
     >>> q = hl.ops.ones((1, 2, 1, 4))
@@ -1142,6 +1520,10 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
         ``(B,)``: the negative log-likelihood of each target, in ``output``'s dtype promoted with float32;
         ``inf`` where no alignment exists (a target too long for its output). Differentiable in ``output``.
 
+    Raises:
+        ValueError: ``target`` is not 2-D or ``output`` not 3-D, a length vector does not have one entry per
+            sequence, or the batch sizes differ.
+
     >>> import highlevel as hl
     >>> logits = hl.ops.zeros((1, 2, 2))   # two steps, blank and one label, uniform
     >>> loss = hl.ops.ctc_loss([[1]], logits, [1], [2])
@@ -1188,6 +1570,10 @@ def ctc_decode(
         search, each sequence's labels first and ``-1`` after them. ``scores``: greedy, ``(B, 1)``, the negated
         sum of the best logit of each valid step; beam search, ``(B, top_paths)``, the log-probabilities of the
         sequences, best first.
+
+    Raises:
+        ValueError: ``inputs`` is not 3-D, ``sequence_lengths`` is not a vector, or ``top_paths`` exceeds
+            ``beam_width`` in beam search.
 
     >>> import numpy as np
     >>> import highlevel as hl

@@ -141,54 +141,230 @@ __all__ = [
 
 
 def ndim(x):
-    """The number of axes of ``x``."""
+    """Returns the number of axes (the rank) of ``x``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        An int: 0 for a scalar, 1 for a vector, 2 for a matrix, and so on.
+
+    >>> import highlevel as hl
+    >>> hl.ops.ndim(hl.ops.zeros((2, 3, 4)))
+    3
+    >>> hl.ops.ndim(5.0)
+    0
+    """
     if isinstance(x, KerasTensor):
         return x.ndim
     return _door.call("ndim", x)
 
 
 def size(x):
-    """The number of elements of ``x``."""
+    """Returns the number of entries of ``x``: the product of its shape.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        The count as an int32 scalar tensor.
+
+    >>> import highlevel as hl
+    >>> int(hl.ops.convert_to_numpy(hl.ops.size(hl.ops.zeros((2, 3)))))
+    6
+    """
     return _door.call("size", x)
 
 
 def zeros(shape, dtype=None):
-    """A tensor of zeros; ``dtype`` defaults to floatx."""
+    """Creates a tensor of the given shape filled with zeros.
+
+    Args:
+        shape: the shape, a tuple (or list) of non-negative ints, or an int for a vector.
+        dtype: the dtype, a name such as ``"float32"`` or ``"int32"``; default floatx (``hl.config.floatx()``, float32
+            unless changed).
+
+    Returns:
+        A tensor of shape ``shape`` and dtype ``dtype``.
+
+    Raises:
+        ValueError: ``shape`` has a negative size, or ``dtype`` is not a dtype name.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.zeros((2, 3))
+    >>> tuple(x.shape), hl.ops.dtype(x)
+    ((2, 3), 'float32')
+    >>> hl.ops.convert_to_numpy(hl.ops.zeros(3, dtype="int32")).tolist()
+    [0, 0, 0]
+    """
     return _door.call("zeros", _args.shape(shape, "zeros"), dtype=_args.dtype(dtype, "zeros"))
 
 
 def ones(shape, dtype=None):
-    """A tensor of ones; ``dtype`` defaults to floatx."""
+    """Creates a tensor of the given shape filled with ones.
+
+    Args:
+        shape: the shape, a tuple (or list) of non-negative ints, or an int for a vector.
+        dtype: the dtype, a name such as ``"float32"`` or ``"int32"``; default floatx (``hl.config.floatx()``, float32
+            unless changed).
+
+    Returns:
+        A tensor of shape ``shape`` and dtype ``dtype``.
+
+    Raises:
+        ValueError: ``shape`` has a negative size, or ``dtype`` is not a dtype name.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.ones((2, 3))
+    >>> tuple(x.shape), hl.ops.dtype(x)
+    ((2, 3), 'float32')
+    >>> hl.ops.convert_to_numpy(hl.ops.ones(3, dtype="int32")).tolist()
+    [1, 1, 1]
+    """
     return _door.call("ones", _args.shape(shape, "ones"), dtype=_args.dtype(dtype, "ones"))
 
 
 def full(shape, fill_value, dtype=None):
-    """A tensor filled with ``fill_value``; ``dtype`` defaults to the promotion of the fill value."""
+    """Creates a tensor of the given shape filled with one value.
+
+    Args:
+        shape: the shape, a tuple (or list) of non-negative ints, or an int for a vector.
+        fill_value: the value of every entry: a Python number, or a tensor broadcastable to ``shape``.
+        dtype: the dtype (a name); default the dtype of ``fill_value`` (int32 for a Python int, floatx for a Python
+            float).
+
+    Returns:
+        A tensor of shape ``shape``.
+
+    Raises:
+        ValueError: ``shape`` has a negative size, or ``dtype`` is not a dtype name.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.full((2, 2), 7)).tolist()
+    [[7, 7], [7, 7]]
+    >>> hl.ops.dtype(hl.ops.full((2,), 0.5))
+    'float32'
+    """
     return _door.call("full", _args.shape(shape, "full"), fill_value, dtype=_args.dtype(dtype, "full"))
 
 
 def zeros_like(x, dtype=None):
-    """Zeros of the shape of ``x``, in ``dtype`` (default: the dtype of ``x``)."""
+    """Creates a tensor of zeros with the shape of ``x``.
+
+    Args:
+        x: the tensor whose shape (and, by default, dtype) the result takes.
+        dtype: the dtype of the result (a name); default the dtype of ``x``.
+
+    Returns:
+        A tensor of the shape of ``x``.
+
+    Raises:
+        ValueError: ``dtype`` is not a dtype name.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1, 2, 3]])
+    >>> hl.ops.convert_to_numpy(hl.ops.zeros_like(x)).tolist()
+    [[0, 0, 0]]
+    >>> hl.ops.dtype(hl.ops.zeros_like(x, dtype="float32"))
+    'float32'
+    """
     return _door.call("zeros_like", x, dtype=_args.dtype(dtype, "zeros_like"))
 
 
 def ones_like(x, dtype=None):
-    """Ones of the shape of ``x``, in ``dtype`` (default: the dtype of ``x``)."""
+    """Creates a tensor of ones with the shape of ``x``.
+
+    Args:
+        x: the tensor whose shape (and, by default, dtype) the result takes.
+        dtype: the dtype of the result (a name); default the dtype of ``x``.
+
+    Returns:
+        A tensor of the shape of ``x``.
+
+    Raises:
+        ValueError: ``dtype`` is not a dtype name.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1, 2, 3]])
+    >>> hl.ops.convert_to_numpy(hl.ops.ones_like(x)).tolist()
+    [[1, 1, 1]]
+    >>> hl.ops.dtype(hl.ops.ones_like(x, dtype="float32"))
+    'float32'
+    """
     return _door.call("ones_like", x, dtype=_args.dtype(dtype, "ones_like"))
 
 
 def full_like(x, fill_value, dtype=None):
-    """``fill_value`` everywhere, in the shape of ``x`` and ``dtype`` (default: the dtype of ``x``)."""
+    """Creates a tensor filled with ``fill_value`` with the shape of ``x``.
+
+    Args:
+        x: the tensor whose shape (and, by default, dtype) the result takes.
+        fill_value: the value of every entry, a Python number or a broadcastable tensor.
+        dtype: the dtype of the result (a name); default the dtype of ``x``.
+
+    Returns:
+        A tensor of the shape of ``x``.
+
+    Raises:
+        ValueError: ``dtype`` is not a dtype name.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1, 2, 3]])
+    >>> hl.ops.convert_to_numpy(hl.ops.full_like(x, 9)).tolist()
+    [[9, 9, 9]]
+    >>> hl.ops.dtype(hl.ops.full_like(x, 9, dtype="float32"))
+    'float32'
+    """
     return _door.call("full_like", x, fill_value, dtype=_args.dtype(dtype, "full_like"))
 
 
 def arange(start, stop=None, step=None, dtype=None):
-    """Like ``numpy.arange``; ``dtype`` defaults to int32 for integer arguments, floatx otherwise."""
+    """Returns evenly spaced values in the half-open interval ``[start, stop)``.
+
+    Called with one argument, ``arange(n)`` counts from 0 to ``n - 1``, as Python's ``range``.
+
+    Args:
+        start: the first value; or, when ``stop`` is None, the end of the interval (the start is then 0).
+        stop: the end of the interval, not included. Default None.
+        step: the spacing between values (default 1); may be negative or fractional.
+        dtype: the dtype (a name); default int32 when every argument is an int, floatx otherwise.
+
+    Returns:
+        A 1-D tensor of ``ceil((stop - start) / step)`` values.
+
+    Raises:
+        ValueError: ``dtype`` is not a dtype name.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.arange(5)).tolist()
+    [0, 1, 2, 3, 4]
+    >>> hl.ops.convert_to_numpy(hl.ops.arange(1.0, 2.0, 0.25)).tolist()
+    [1.0, 1.25, 1.5, 1.75]
+    """
     return _door.call("arange", start, stop=stop, step=1 if step is None else step, dtype=_args.dtype(dtype, "arange"))
 
 
 def eye(N, M=None, k=0, dtype=None):
-    """A 2-D tensor with ones on the ``k``-th diagonal."""
+    """Creates a 2-D tensor with ones on a diagonal and zeros elsewhere.
+
+    Args:
+        N: the number of rows, an int.
+        M: the number of columns (default None: ``N``, a square matrix).
+        k: the diagonal: 0 (default) the main one, positive above it, negative below it.
+        dtype: the dtype (a name); default floatx.
+
+    Returns:
+        A tensor of shape ``(N, M)``.
+
+    Raises:
+        ValueError: ``dtype`` is not a dtype name.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.eye(3, dtype="int32")).tolist()
+    [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    >>> hl.ops.convert_to_numpy(hl.ops.eye(2, 3, k=1)).tolist()
+    [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    """
     return _door.call("eye", N, M=M, k=k, dtype=_args.dtype(dtype, "eye"))
 
 
@@ -230,282 +406,1124 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 
 
 def copy(x):
-    """A new tensor with the same values."""
+    """Returns a copy of ``x``: a new tensor with the same values, shape and dtype.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor equal to ``x`` that shares no storage with it.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([1.0, 2.0])
+    >>> y = hl.ops.copy(x)
+    >>> hl.ops.convert_to_numpy(y).tolist(), y is x
+    ([1.0, 2.0], False)
+    """
     return _door.call("copy", x)
 
 
 def negative(x):
-    """-x."""
+    """Computes the numerical negative ``-x``, elementwise.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape and dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.negative([1, -2, 0])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [-1  2  0]
+    """
     return _door.call("negative", x)
 
 
 def abs(x):
-    """|x|."""
+    """Computes the absolute value ``|x|``, elementwise.
+
+    For a complex input, the modulus ``sqrt(re**2 + im**2)`` as a real tensor.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape and dtype of ``x`` (the real dtype for complex inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.abs([-1.5, 0.0, 2.0])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [1.5 0.  2. ]
+    """
     return _door.call("abs", x)
 
 
 def sign(x):
-    """-1, 0 or 1 (0 at 0; gradient 0)."""
+    """Computes the sign of ``x``, elementwise: -1, 0 or 1.
+
+    ``sign(0)`` is 0; the gradient is 0 everywhere.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape and dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.sign([-3.0, 0.0, 2.5])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [-1.  0.  1.]
+    """
     return _door.call("sign", x)
 
 
 def sqrt(x):
-    """Square root."""
+    """Computes the non-negative square root of ``x``, elementwise.
+
+    Negative inputs give NaN.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.sqrt([0.0, 1.0, 2.0, 9.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [0.     1.     1.4142 3.    ]
+    """
     return _door.call("sqrt", x)
 
 
 def square(x):
-    """X * x."""
+    """Computes the square ``x * x``, elementwise.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape and dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.square([-3, 0, 2])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [9 0 4]
+    """
     return _door.call("square", x)
 
 
 def exp(x):
-    """E**x."""
+    """Computes the exponential ``e**x`` of ``x``, elementwise.
+
+    Large inputs overflow to inf (above about 88 in float32).
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.exp([0.0, 1.0, -1.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [1.     2.7183 0.3679]
+    """
     return _door.call("exp", x)
 
 
 def expm1(x):
-    """E**x - 1, accurate near 0."""
+    """Computes ``exp(x) - 1``, elementwise, accurately for ``x`` near 0.
+
+    Where ``exp(x) - 1`` would lose the small result to rounding, this keeps its precision.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.expm1([0.0, 1.0, -0.5])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [ 0.      1.7183 -0.3935]
+    """
     return _door.call("expm1", x)
 
 
 def log(x):
-    """Natural log."""
+    """Computes the natural logarithm of ``x``, elementwise.
+
+    ``log(0)`` is ``-inf`` and negative inputs give NaN.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.log([1.0, 2.718282, 10.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [0.     1.     2.3026]
+    """
     return _door.call("log", x)
 
 
 def log1p(x):
-    """Log(1 + x), accurate near 0."""
+    """Computes ``log(1 + x)``, elementwise, accurately for ``x`` near 0.
+
+    Defined for ``x > -1``; ``-1`` gives ``-inf``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.log1p([0.0, 1.0, -0.5])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [ 0.      0.6931 -0.6931]
+    """
     return _door.call("log1p", x)
 
 
 def log2(x):
-    """Base-2 log."""
+    """Computes the base-2 logarithm of ``x``, elementwise.
+
+    ``log2(x) = log(x) / log(2)``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.log2([1.0, 2.0, 8.0, 10.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [0.     1.     3.     3.3219]
+    """
     return _door.call("log2", x)
 
 
 def log10(x):
-    """Base-10 log."""
+    """Computes the base-10 logarithm of ``x``, elementwise.
+
+    ``log10(x) = log(x) / log(10)``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.log10([1.0, 10.0, 1000.0, 2.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [0.    1.    3.    0.301]
+    """
     return _door.call("log10", x)
 
 
 def sin(x):
-    """Sine."""
+    """Computes the sine of ``x``, elementwise, with ``x`` in radians.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.sin([0.0, 1.0, 3.14159])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [0.     0.8415 0.    ]
+    """
     return _door.call("sin", x)
 
 
 def cos(x):
-    """Cosine."""
+    """Computes the cosine of ``x``, elementwise, with ``x`` in radians.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.cos([0.0, 1.0, 3.14159])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [ 1.      0.5403 -1.    ]
+    """
     return _door.call("cos", x)
 
 
 def tan(x):
-    """Tangent."""
+    """Computes the tangent of ``x``, elementwise, with ``x`` in radians.
+
+    Near odd multiples of pi/2 the result grows without bound.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.tan([0.0, 0.5, -1.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [ 0.      0.5463 -1.5574]
+    """
     return _door.call("tan", x)
 
 
 def arcsin(x):
-    """Inverse sine."""
+    """Computes the inverse sine of ``x``, elementwise, in radians.
+
+    The result lies in ``[-pi/2, pi/2]``; inputs outside ``[-1, 1]`` give NaN.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.arcsin([-1.0, 0.0, 0.5, 1.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-1.5708  0.      0.5236  1.5708]
+    """
     return _door.call("arcsin", x)
 
 
 def arccos(x):
-    """Inverse cosine."""
+    """Computes the inverse cosine of ``x``, elementwise, in radians.
+
+    The result lies in ``[0, pi]``; inputs outside ``[-1, 1]`` give NaN.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.arccos([-1.0, 0.0, 0.5, 1.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [3.1416 1.5708 1.0472 0.    ]
+    """
     return _door.call("arccos", x)
 
 
 def arctan(x):
-    """Inverse tangent."""
+    """Computes the inverse tangent of ``x``, elementwise, in radians.
+
+    The result lies in ``(-pi/2, pi/2)``. For the angle of a point ``(x, y)`` use :func:`arctan2`.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.arctan([-1.0, 0.0, 1.0, 100.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.7854  0.      0.7854  1.5608]
+    """
     return _door.call("arctan", x)
 
 
 def sinh(x):
-    """Hyperbolic sine."""
+    """Computes the hyperbolic sine of ``x``, elementwise.
+
+    ``sinh(x) = (exp(x) - exp(-x)) / 2``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.sinh([-1.0, 0.0, 1.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-1.1752  0.      1.1752]
+    """
     return _door.call("sinh", x)
 
 
 def cosh(x):
-    """Hyperbolic cosine."""
+    """Computes the hyperbolic cosine of ``x``, elementwise.
+
+    ``cosh(x) = (exp(x) + exp(-x)) / 2``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.cosh([-1.0, 0.0, 1.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [1.5431 1.     1.5431]
+    """
     return _door.call("cosh", x)
 
 
 def tanh(x):
-    """Hyperbolic tangent."""
+    """Computes the hyperbolic tangent of ``x``, elementwise.
+
+    ``tanh(x) = sinh(x) / cosh(x)``, a value in ``(-1, 1)``; also used as an activation.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.tanh([-2.0, 0.0, 0.5, 2.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.964   0.      0.4621  0.964 ]
+    """
     return _door.call("tanh", x)
 
 
 def arcsinh(x):
-    """Inverse hyperbolic sine."""
+    """Computes the inverse hyperbolic sine of ``x``, elementwise.
+
+    ``arcsinh(x) = log(x + sqrt(x**2 + 1))``, defined for every real ``x``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.arcsinh([-1.0, 0.0, 1.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.8814  0.      0.8814]
+    """
     return _door.call("arcsinh", x)
 
 
 def arccosh(x):
-    """Inverse hyperbolic cosine."""
+    """Computes the inverse hyperbolic cosine of ``x``, elementwise.
+
+    ``arccosh(x) = log(x + sqrt(x**2 - 1))``, defined for ``x >= 1`` (NaN below).
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.arccosh([1.0, 2.0, 10.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [0.     1.317  2.9932]
+    """
     return _door.call("arccosh", x)
 
 
 def arctanh(x):
-    """Inverse hyperbolic tangent."""
+    """Computes the inverse hyperbolic tangent of ``x``, elementwise.
+
+    ``arctanh(x) = log((1 + x) / (1 - x)) / 2``, defined on ``(-1, 1)``; +-inf at +-1 and NaN outside.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.arctanh([-0.5, 0.0, 0.5])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [-0.5493  0.      0.5493]
+    """
     return _door.call("arctanh", x)
 
 
 def floor(x):
-    """Round down (gradient 0)."""
+    """Rounds ``x`` down to the nearest integer, elementwise.
+
+    The result keeps a floating-point dtype; its gradient is 0.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.floor([-1.5, 0.2, 2.7])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [-2.  0.  2.]
+    """
     return _door.call("floor", x)
 
 
 def ceil(x):
-    """Round up (gradient 0)."""
+    """Rounds ``x`` up to the nearest integer, elementwise.
+
+    The result keeps a floating-point dtype; its gradient is 0.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.ceil([-1.5, 0.2, 2.7])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [-1.  1.  3.]
+    """
     return _door.call("ceil", x)
 
 
 def reciprocal(x):
-    """1 / x."""
+    """Computes the reciprocal ``1 / x``, elementwise.
+
+    Zero gives inf.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A tensor of the shape of ``x``, in its floating-point dtype (floatx for integer or bool inputs).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.reciprocal([1.0, 2.0, -4.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [ 1.    0.5  -0.25]
+    """
     return _door.call("reciprocal", x)
 
 
 def isnan(x):
-    """Elementwise NaN test (bool)."""
+    """Tests ``x`` for NaN (not a number), elementwise.
+
+    Integer and bool inputs are never NaN.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A bool tensor of the shape of ``x``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.isnan([1.0, float('nan'), float('inf')])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [False  True False]
+    """
     return _door.call("isnan", x)
 
 
 def isinf(x):
-    """Elementwise +-inf test (bool)."""
+    """Tests ``x`` for positive or negative infinity, elementwise.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A bool tensor of the shape of ``x``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.isinf([1.0, float('nan'), float('inf'), -float('inf')])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [False False  True  True]
+    """
     return _door.call("isinf", x)
 
 
 def isfinite(x):
-    """Elementwise finiteness test (bool)."""
+    """Tests whether ``x`` is finite (neither infinite nor NaN), elementwise.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A bool tensor of the shape of ``x``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.isfinite([1.0, float('nan'), float('inf')])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [ True False False]
+    """
     return _door.call("isfinite", x)
 
 
 def logical_not(x):
-    """Elementwise not (bool)."""
+    """Computes the logical negation of ``x``, elementwise.
+
+    Nonzero values count as True and zeros as False.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+
+    Returns:
+        A bool tensor of the shape of ``x``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.logical_not([True, False, True])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [False  True False]
+    """
     return _door.call("logical_not", x)
 
 
 def round(x, decimals=0):
-    """Round half to even, as numpy (gradient 0)."""
+    """Rounds ``x`` to a number of decimals, elementwise, with ties to the nearest even value.
+
+    As numpy's ``round``: 0.5 and 2.5 round to 0 and 2, 1.5 to 2. The gradient is 0.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        decimals: the number of decimal places to keep (default 0); negative values round to tens, hundreds, ....
+
+    Returns:
+        A tensor of the shape and dtype of ``x``.
+
+    Raises:
+        ValueError: ``decimals`` is not an int.
+
+    >>> import highlevel as hl
+    >>> print(hl.ops.convert_to_numpy(hl.ops.round([0.5, 1.5, 2.5, -1.7])))
+    [ 0.  2.  2. -2.]
+    >>> print(hl.ops.convert_to_numpy(hl.ops.round([3.14159, 1234.5], decimals=2)))
+    [   3.14 1234.5 ]
+    """
     return _door.call("round", x, decimals=_args.integer(decimals, "decimals", "round"))
 
 
 def clip(x, x_min, x_max):
-    """``x`` limited to ``[x_min, x_max]``; gradient 1 inside, 0 outside."""
+    """Limits the values of ``x`` to the interval ``[x_min, x_max]``, elementwise.
+
+    Values below ``x_min`` become ``x_min`` and values above ``x_max`` become ``x_max``. The gradient is 1 inside
+    the interval and 0 outside.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        x_min: the lower bound, a number or a tensor broadcastable with ``x``.
+        x_max: the upper bound, a number or a tensor broadcastable with ``x``.
+
+    Returns:
+        A tensor of the broadcast shape, in the promoted dtype of ``x`` and the bounds.
+
+    >>> import highlevel as hl
+    >>> print(hl.ops.convert_to_numpy(hl.ops.clip([-2.0, 0.5, 3.0], 0.0, 1.0)))
+    [0.  0.5 1. ]
+    """
     return _door.call("clip", x, x_min, x_max)
 
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
-    """NaN and infinities replaced by finite numbers."""
+    """Replaces NaN and infinite entries of ``x`` with finite numbers.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        nan: the value that replaces NaN (default 0.0).
+        posinf: the value that replaces positive infinity (default None: the largest finite value of the dtype).
+        neginf: the value that replaces negative infinity (default None: the most negative finite value).
+
+    Returns:
+        A tensor of the shape and dtype of ``x``; integer inputs are returned unchanged.
+
+    >>> import highlevel as hl
+    >>> x = [1.0, float("nan"), float("inf"), -float("inf")]
+    >>> print(hl.ops.convert_to_numpy(hl.ops.nan_to_num(x, posinf=9.0, neginf=-9.0)))
+    [ 1.  0.  9. -9.]
+    """
     return _door.call("nan_to_num", x, nan=nan, posinf=posinf, neginf=neginf)
 
 
 def add(x1, x2):
-    """x1 + x2."""
+    """Adds ``x1`` and ``x2``, elementwise.
+
+    The operands broadcast against each other as in numpy, and their dtypes promote to a common one (a Python number
+    adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape of ``x1`` and ``x2``, in their promoted dtype.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.add([1, 2, 3], 10)
+    >>> print(hl.ops.convert_to_numpy(y))
+    [11 12 13]
+    """
     return _door.call("add", x1, x2)
 
 
 def subtract(x1, x2):
-    """x1 - x2."""
+    """Subtracts ``x2`` from ``x1``, elementwise.
+
+    The operands broadcast against each other as in numpy, and their dtypes promote to a common one (a Python number
+    adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape of ``x1`` and ``x2``, in their promoted dtype.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.subtract([[1.0, 2.0], [3.0, 4.0]], [1.0, 0.5])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [[0.  1.5]
+     [2.  3.5]]
+    """
     return _door.call("subtract", x1, x2)
 
 
 def multiply(x1, x2):
-    """x1 * x2."""
+    """Multiplies ``x1`` by ``x2``, elementwise.
+
+    The operands broadcast against each other as in numpy, and their dtypes promote to a common one (a Python number
+    adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape of ``x1`` and ``x2``, in their promoted dtype.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.multiply([1.0, 2.0, 3.0], [2.0, 0.5, -1.0])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [ 2.  1. -3.]
+    """
     return _door.call("multiply", x1, x2)
 
 
 def divide(x1, x2):
-    """x1 / x2 (true division; ints give floatx)."""
+    """Divides ``x1`` by ``x2``, elementwise (true division).
+
+    Integer operands give a floating-point result; division by zero gives inf or NaN. The operands broadcast against
+    each other as in numpy, and their dtypes promote to a common one (a Python number adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape, in the promoted floating-point dtype (floatx for integer operands).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.divide([1, 2, 3], 2)
+    >>> print(hl.ops.convert_to_numpy(y))
+    [0.5 1.  1.5]
+    """
     return _door.call("divide", x1, x2)
 
 
 def floor_divide(x1, x2):
-    """Floor(x1 / x2) (Python semantics for negative numbers)."""
+    """Divides ``x1`` by ``x2`` and rounds down, elementwise: ``floor(x1 / x2)``.
+
+    As with Python's ``//``, negative quotients round toward minus infinity. The operands broadcast against each other
+    as in numpy, and their dtypes promote to a common one (a Python number adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape of ``x1`` and ``x2``, in their promoted dtype.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.floor_divide([7, -7, 7], [2, 2, -2])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [ 3 -4 -4]
+    """
     return _door.call("floor_divide", x1, x2)
 
 
 def mod(x1, x2):
-    """x1 - floor(x1 / x2) * x2 (sign of x2)."""
+    """Computes the remainder of ``x1 / x2``, elementwise, with the sign of ``x2``.
+
+    ``mod(x1, x2) = x1 - floor(x1 / x2) * x2``, as Python's ``%``. The operands broadcast against each other as in
+    numpy, and their dtypes promote to a common one (a Python number adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape of ``x1`` and ``x2``, in their promoted dtype.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.mod([7, -7, 7], [3, 3, -3])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [ 1  2 -2]
+    """
     return _door.call("mod", x1, x2)
 
 
 def power(x1, x2):
-    """x1 ** x2."""
+    """Raises ``x1`` to the power ``x2``, elementwise.
+
+    The operands broadcast against each other as in numpy, and their dtypes promote to a common one (a Python number
+    adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape of ``x1`` and ``x2``, in their promoted dtype.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.power([2.0, 3.0, 4.0], [2.0, 2.0, 0.5])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [4. 9. 2.]
+    """
     return _door.call("power", x1, x2)
 
 
 def arctan2(x1, x2):
-    """Quadrant-aware arctan(x1 / x2)."""
+    """Computes the angle of the point ``(x2, x1)`` from the positive x axis, elementwise, in radians.
+
+    Unlike ``arctan(x1 / x2)``, the signs of both arguments choose the quadrant, so the result lies in ``[-pi, pi]``;
+    ``x1`` is the y coordinate and ``x2`` the x coordinate. The operands broadcast against each other as in numpy, and
+    their dtypes promote to a common one (a Python number adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape, in the promoted floating-point dtype (floatx for integer operands).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.arctan2([1.0, 1.0, -1.0], [1.0, -1.0, -1.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [ 0.7854  2.3562 -2.3562]
+    """
     return _door.call("arctan2", x1, x2)
 
 
 def maximum(x1, x2):
-    """Elementwise max (NaN propagates)."""
+    """Computes the larger of ``x1`` and ``x2``, elementwise.
+
+    If either entry is NaN the result is NaN. The operands broadcast against each other as in numpy, and their dtypes
+    promote to a common one (a Python number adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape of ``x1`` and ``x2``, in their promoted dtype.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.maximum([1.0, 5.0, -2.0], [3.0, 2.0, 0.0])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [3. 5. 0.]
+    """
     return _door.call("maximum", x1, x2)
 
 
 def minimum(x1, x2):
-    """Elementwise min (NaN propagates)."""
+    """Computes the smaller of ``x1`` and ``x2``, elementwise.
+
+    If either entry is NaN the result is NaN. The operands broadcast against each other as in numpy, and their dtypes
+    promote to a common one (a Python number adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape of ``x1`` and ``x2``, in their promoted dtype.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.minimum([1.0, 5.0, -2.0], [3.0, 2.0, 0.0])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [ 1.  2. -2.]
+    """
     return _door.call("minimum", x1, x2)
 
 
 def logaddexp(x1, x2):
-    """Log(exp(x1) + exp(x2)) without overflow."""
+    """Computes ``log(exp(x1) + exp(x2))``, elementwise, without overflow.
+
+    Useful to add probabilities kept as logarithms. The operands broadcast against each other as in numpy, and their
+    dtypes promote to a common one (a Python number adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape, in the promoted floating-point dtype (floatx for integer operands).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.logaddexp([0.0, 100.0], [0.0, 100.0])
+    >>> print(hl.ops.convert_to_numpy(y).round(4))
+    [  0.6931 100.6931]
+    """
     return _door.call("logaddexp", x1, x2)
 
 
 def equal(x1, x2):
-    """x1 == x2 (bool)."""
+    """Tests ``x1 == x2``, elementwise.
+
+    The operands broadcast against each other as in numpy, and their dtypes promote to a common one (a Python number
+    adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A bool tensor of the broadcast shape of ``x1`` and ``x2``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.equal([1, 2, 3], [1, 0, 3])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [ True False  True]
+    """
     return _door.call("equal", x1, x2)
 
 
 def not_equal(x1, x2):
-    """x1 != x2 (bool)."""
+    """Tests ``x1 != x2``, elementwise.
+
+    The operands broadcast against each other as in numpy, and their dtypes promote to a common one (a Python number
+    adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A bool tensor of the broadcast shape of ``x1`` and ``x2``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.not_equal([1, 2, 3], [1, 0, 3])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [False  True False]
+    """
     return _door.call("not_equal", x1, x2)
 
 
 def less(x1, x2):
-    """x1 < x2 (bool)."""
+    """Tests ``x1 < x2``, elementwise.
+
+    The operands broadcast against each other as in numpy, and their dtypes promote to a common one (a Python number
+    adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A bool tensor of the broadcast shape of ``x1`` and ``x2``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.less([1, 2, 3], 2)
+    >>> print(hl.ops.convert_to_numpy(y))
+    [ True False False]
+    """
     return _door.call("less", x1, x2)
 
 
 def less_equal(x1, x2):
-    """x1 <= x2 (bool)."""
+    """Tests ``x1 <= x2``, elementwise.
+
+    The operands broadcast against each other as in numpy, and their dtypes promote to a common one (a Python number
+    adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A bool tensor of the broadcast shape of ``x1`` and ``x2``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.less_equal([1, 2, 3], 2)
+    >>> print(hl.ops.convert_to_numpy(y))
+    [ True  True False]
+    """
     return _door.call("less_equal", x1, x2)
 
 
 def greater(x1, x2):
-    """x1 > x2 (bool)."""
+    """Tests ``x1 > x2``, elementwise.
+
+    The operands broadcast against each other as in numpy, and their dtypes promote to a common one (a Python number
+    adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A bool tensor of the broadcast shape of ``x1`` and ``x2``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.greater([1, 2, 3], 2)
+    >>> print(hl.ops.convert_to_numpy(y))
+    [False False  True]
+    """
     return _door.call("greater", x1, x2)
 
 
 def greater_equal(x1, x2):
-    """x1 >= x2 (bool)."""
+    """Tests ``x1 >= x2``, elementwise.
+
+    The operands broadcast against each other as in numpy, and their dtypes promote to a common one (a Python number
+    adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A bool tensor of the broadcast shape of ``x1`` and ``x2``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.greater_equal([1, 2, 3], 2)
+    >>> print(hl.ops.convert_to_numpy(y))
+    [False  True  True]
+    """
     return _door.call("greater_equal", x1, x2)
 
 
 def logical_and(x1, x2):
-    """And (bool)."""
+    """Computes the logical AND of ``x1`` and ``x2``, elementwise.
+
+    Nonzero values count as True. The operands broadcast against each other as in numpy, and their dtypes promote to a
+    common one (a Python number adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A bool tensor of the broadcast shape of ``x1`` and ``x2``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.logical_and([True, True, False], [True, False, False])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [ True False False]
+    """
     return _door.call("logical_and", x1, x2)
 
 
 def logical_or(x1, x2):
-    """Or (bool)."""
+    """Computes the logical OR of ``x1`` and ``x2``, elementwise.
+
+    Nonzero values count as True. The operands broadcast against each other as in numpy, and their dtypes promote to a
+    common one (a Python number adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A bool tensor of the broadcast shape of ``x1`` and ``x2``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.logical_or([True, True, False], [True, False, False])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [ True  True False]
+    """
     return _door.call("logical_or", x1, x2)
 
 
 def logical_xor(x1, x2):
-    """Xor (bool)."""
+    """Computes the logical exclusive OR of ``x1`` and ``x2``, elementwise: True where exactly one is true.
+
+    Nonzero values count as True. The operands broadcast against each other as in numpy, and their dtypes promote to a
+    common one (a Python number adapts to the tensor's dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A bool tensor of the broadcast shape of ``x1`` and ``x2``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.logical_xor([True, True, False], [True, False, False])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [False  True False]
+    """
     return _door.call("logical_xor", x1, x2)
 
 
 def sum(x, axis=None, keepdims=False):
-    """The sum over ``axis`` (int, tuple or None for all)."""
+    """Sums the entries of ``x`` over the given axes.
+
+    Bool inputs count their True entries.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis or axes to reduce: an int, a tuple of ints (negative values count from the end), or
+            None (default) for all of them.
+        keepdims: if True, the reduced axes stay in the result with size 1, so that it broadcasts against ``x``.
+
+    Returns:
+        A tensor of the shape of ``x`` without the reduced axes (kept with size 1 under ``keepdims``), in the dtype of
+        ``x`` (int32 for bool inputs).
+
+    Raises:
+        ValueError: an axis is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, 2.0], [3.0, 5.0]])
+    >>> print(hl.ops.convert_to_numpy(hl.ops.sum(x)))
+    11.0
+    >>> print(hl.ops.convert_to_numpy(hl.ops.sum(x, axis=0)))
+    [4. 7.]
+    >>> tuple(hl.ops.sum(x, axis=1, keepdims=True).shape)
+    (2, 1)
+    """
     return _door.call("sum", x, axis=_args.axes(axis, _args.ndim_of(x), "sum"), keepdims=bool(keepdims))
 
 
 def mean(x, axis=None, keepdims=False):
-    """The mean (ints give floatx) over ``axis`` (int, tuple or None for all)."""
+    """Averages the entries of ``x`` over the given axes.
+
+    Integer inputs give a floating-point result (floatx).
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis or axes to reduce: an int, a tuple of ints (negative values count from the end), or
+            None (default) for all of them.
+        keepdims: if True, the reduced axes stay in the result with size 1, so that it broadcasts against ``x``.
+
+    Returns:
+        A tensor of the shape of ``x`` without the reduced axes, in the floating-point dtype of ``x``.
+
+    Raises:
+        ValueError: an axis is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, 2.0], [3.0, 5.0]])
+    >>> print(hl.ops.convert_to_numpy(hl.ops.mean(x)))
+    2.75
+    >>> print(hl.ops.convert_to_numpy(hl.ops.mean(x, axis=0)))
+    [2.  3.5]
+    >>> tuple(hl.ops.mean(x, axis=1, keepdims=True).shape)
+    (2, 1)
+    """
     return _door.call("mean", x, axis=_args.axes(axis, _args.ndim_of(x), "mean"), keepdims=bool(keepdims))
 
 
@@ -574,41 +1592,200 @@ def prod(x, axis=None, keepdims=False, dtype=None):
 
 
 def var(x, axis=None, keepdims=False):
-    """The population variance (ddof 0) over ``axis`` (int, tuple or None for all)."""
+    """Computes the variance of ``x`` over the given axes.
+
+    The population variance: ``mean((x - mean(x))**2)``, dividing by the number of entries (no Bessel correction).
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis or axes to reduce: an int, a tuple of ints (negative values count from the end), or
+            None (default) for all of them.
+        keepdims: if True, the reduced axes stay in the result with size 1, so that it broadcasts against ``x``.
+
+    Returns:
+        A tensor of the shape of ``x`` without the reduced axes, in the floating-point dtype of ``x``.
+
+    Raises:
+        ValueError: an axis is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, 2.0], [3.0, 5.0]])
+    >>> print(hl.ops.convert_to_numpy(hl.ops.var(x)).round(4))
+    2.1875
+    >>> print(hl.ops.convert_to_numpy(hl.ops.var(x, axis=0)).round(4))
+    [1.   2.25]
+    >>> tuple(hl.ops.var(x, axis=1, keepdims=True).shape)
+    (2, 1)
+    """
     return _door.call("var", x, axis=_args.axes(axis, _args.ndim_of(x), "var"), keepdims=bool(keepdims))
 
 
 def std(x, axis=None, keepdims=False):
-    """The population standard deviation over ``axis`` (int, tuple or None for all)."""
+    """Computes the standard deviation of ``x`` over the given axes.
+
+    The square root of the population variance (see :func:`var`): no Bessel correction.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis or axes to reduce: an int, a tuple of ints (negative values count from the end), or
+            None (default) for all of them.
+        keepdims: if True, the reduced axes stay in the result with size 1, so that it broadcasts against ``x``.
+
+    Returns:
+        A tensor of the shape of ``x`` without the reduced axes, in the floating-point dtype of ``x``.
+
+    Raises:
+        ValueError: an axis is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1.0, 2.0], [3.0, 5.0]])
+    >>> print(hl.ops.convert_to_numpy(hl.ops.std(x)).round(4))
+    1.479
+    >>> print(hl.ops.convert_to_numpy(hl.ops.std(x, axis=0)).round(4))
+    [1.  1.5]
+    >>> tuple(hl.ops.std(x, axis=1, keepdims=True).shape)
+    (2, 1)
+    """
     return _door.call("std", x, axis=_args.axes(axis, _args.ndim_of(x), "std"), keepdims=bool(keepdims))
 
 
 def any(x, axis=None, keepdims=False):
-    """The any true (bool) over ``axis`` (int, tuple or None for all)."""
+    """Tests whether any entry of ``x`` is true over the given axes.
+
+    Nonzero values count as True; an empty reduction gives False.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis or axes to reduce: an int, a tuple of ints (negative values count from the end), or
+            None (default) for all of them.
+        keepdims: if True, the reduced axes stay in the result with size 1, so that it broadcasts against ``x``.
+
+    Returns:
+        A bool tensor of the shape of ``x`` without the reduced axes.
+
+    Raises:
+        ValueError: an axis is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[True, False], [False, False]])
+    >>> print(hl.ops.convert_to_numpy(hl.ops.any(x)))
+    True
+    >>> print(hl.ops.convert_to_numpy(hl.ops.any(x, axis=0)))
+    [ True False]
+    >>> tuple(hl.ops.any(x, axis=1, keepdims=True).shape)
+    (2, 1)
+    """
     return _door.call("any", x, axis=_args.axes(axis, _args.ndim_of(x), "any"), keepdims=bool(keepdims))
 
 
 def all(x, axis=None, keepdims=False):
-    """The all true (bool) over ``axis`` (int, tuple or None for all)."""
+    """Tests whether every entry of ``x`` is true over the given axes.
+
+    Nonzero values count as True; an empty reduction gives True.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis or axes to reduce: an int, a tuple of ints (negative values count from the end), or
+            None (default) for all of them.
+        keepdims: if True, the reduced axes stay in the result with size 1, so that it broadcasts against ``x``.
+
+    Returns:
+        A bool tensor of the shape of ``x`` without the reduced axes.
+
+    Raises:
+        ValueError: an axis is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[True, False], [True, True]])
+    >>> print(hl.ops.convert_to_numpy(hl.ops.all(x)))
+    False
+    >>> print(hl.ops.convert_to_numpy(hl.ops.all(x, axis=0)))
+    [ True False]
+    >>> tuple(hl.ops.all(x, axis=1, keepdims=True).shape)
+    (2, 1)
+    """
     return _door.call("all", x, axis=_args.axes(axis, _args.ndim_of(x), "all"), keepdims=bool(keepdims))
 
 
 def argmax(x, axis=None, keepdims=False):
-    """Index of the first maximum (int32); ``axis=None`` flattens."""
+    """Returns the index of the largest entry of ``x`` along an axis.
+
+    When several entries tie, the first one's index is returned.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis to search, an int; None (default) searches the flattened tensor.
+        keepdims: if True, the searched axis stays in the result with size 1.
+
+    Returns:
+        An int32 tensor of the shape of ``x`` without ``axis`` (a scalar when ``axis`` is None).
+
+    Raises:
+        ValueError: ``axis`` is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1, 7, 3], [9, 2, 9]])
+    >>> hl.ops.convert_to_numpy(hl.ops.argmax(x)).tolist()
+    3
+    >>> hl.ops.convert_to_numpy(hl.ops.argmax(x, axis=1)).tolist()
+    [1, 0]
+    """
     return _door.call(
         "argmax", x, axis=_args.axis(axis, _args.ndim_of(x), "argmax", allow_none=True), keepdims=bool(keepdims)
     )
 
 
 def argmin(x, axis=None, keepdims=False):
-    """Index of the first minimum (int32); ``axis=None`` flattens."""
+    """Returns the index of the smallest entry of ``x`` along an axis.
+
+    When several entries tie, the first one's index is returned.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis to search, an int; None (default) searches the flattened tensor.
+        keepdims: if True, the searched axis stays in the result with size 1.
+
+    Returns:
+        An int32 tensor of the shape of ``x`` without ``axis`` (a scalar when ``axis`` is None).
+
+    Raises:
+        ValueError: ``axis`` is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1, 7, 3], [9, 2, 9]])
+    >>> hl.ops.convert_to_numpy(hl.ops.argmin(x)).tolist()
+    0
+    >>> hl.ops.convert_to_numpy(hl.ops.argmin(x, axis=1)).tolist()
+    [0, 1]
+    """
     return _door.call(
         "argmin", x, axis=_args.axis(axis, _args.ndim_of(x), "argmin", allow_none=True), keepdims=bool(keepdims)
     )
 
 
 def cumsum(x, axis=None, dtype=None):
-    """Cumulative sum; ``axis=None`` flattens first."""
+    """Computes the cumulative sum of ``x`` along an axis.
+
+    Entry ``i`` of the result is the sum of entries ``0`` to ``i`` (both included).
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis to accumulate along, an int; None (default) flattens ``x`` first.
+        dtype: the dtype of the result (a dtype name); default the dtype of ``x`` (int32 for bool inputs).
+
+    Returns:
+        A tensor of the shape of ``x`` (1-D of ``size(x)`` entries when ``axis`` is None).
+
+    Raises:
+        ValueError: ``axis`` is out of range, or ``dtype`` is not a dtype name.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> hl.ops.convert_to_numpy(hl.ops.cumsum(x)).tolist()
+    [1, 3, 6, 10, 15, 21]
+    >>> hl.ops.convert_to_numpy(hl.ops.cumsum(x, axis=1)).tolist()
+    [[1, 3, 6], [4, 9, 15]]
+    """
     return _door.call(
         "cumsum",
         x,
@@ -618,7 +1795,28 @@ def cumsum(x, axis=None, dtype=None):
 
 
 def cumprod(x, axis=None, dtype=None):
-    """Cumulative product; ``axis=None`` flattens first."""
+    """Computes the cumulative product of ``x`` along an axis.
+
+    Entry ``i`` of the result is the product of entries ``0`` to ``i`` (both included).
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis to accumulate along, an int; None (default) flattens ``x`` first.
+        dtype: the dtype of the result (a dtype name); default the dtype of ``x`` (int32 for bool inputs).
+
+    Returns:
+        A tensor of the shape of ``x`` (1-D of ``size(x)`` entries when ``axis`` is None).
+
+    Raises:
+        ValueError: ``axis`` is out of range, or ``dtype`` is not a dtype name.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> hl.ops.convert_to_numpy(hl.ops.cumprod(x)).tolist()
+    [1, 2, 6, 24, 120, 720]
+    >>> hl.ops.convert_to_numpy(hl.ops.cumprod(x, axis=1)).tolist()
+    [[1, 2, 6], [4, 20, 120]]
+    """
     return _door.call(
         "cumprod",
         x,
@@ -628,32 +1826,141 @@ def cumprod(x, axis=None, dtype=None):
 
 
 def matmul(x1, x2):
-    """Matrix product with numpy's rules for 1-D and batched (broadcast) operands."""
+    """Computes the matrix product of ``x1`` and ``x2``, with numpy's rules.
+
+    Two matrices ``(n, k)`` and ``(k, m)`` give ``(n, m)``. A 1-D operand is a vector (a row on the left, a column
+    on the right) whose axis is dropped from the result. Operands of rank above 2 are stacks of matrices: their
+    leading (batch) axes broadcast.
+
+    Args:
+        x1: the left operand, of shape ``(..., n, k)`` or ``(k,)``.
+        x2: the right operand, of shape ``(..., k, m)`` or ``(k,)``.
+
+    Returns:
+        A tensor of shape ``(..., n, m)`` (with the vector axes dropped), in the promoted dtype.
+
+    >>> import highlevel as hl
+    >>> a = hl.ops.convert_to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> print(hl.ops.convert_to_numpy(hl.ops.matmul(a, a)))
+    [[ 7. 10.]
+     [15. 22.]]
+    >>> tuple(hl.ops.matmul(hl.ops.ones((5, 2, 3)), hl.ops.ones((3, 4))).shape)
+    (5, 2, 4)
+    """
     return _door.call("matmul", x1, x2)
 
 
 def einsum(subscripts, *operands):
-    """Einstein summation, as ``numpy.einsum``."""
+    """Evaluates an Einstein summation: products of operands summed over the repeated indices.
+
+    ``subscripts`` names each operand's axes with letters; a letter missing from the output (after ``->``) is
+    summed over. For instance ``"ij,jk->ik"`` is a matrix product, ``"ii->i"`` a diagonal, ``"bij->bji"`` a batched
+    transpose. ``...`` stands for any leading axes.
+
+    Args:
+        subscripts: the equation, a str such as ``"ij,jk->ik"``.
+        *operands: the tensors, one per comma-separated term.
+
+    Returns:
+        A tensor with the output's axes, in the promoted dtype of the operands.
+
+    >>> import highlevel as hl
+    >>> a = hl.ops.convert_to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> print(hl.ops.convert_to_numpy(hl.ops.einsum("ij,jk->ik", a, a)))
+    [[ 7. 10.]
+     [15. 22.]]
+    >>> print(hl.ops.convert_to_numpy(hl.ops.einsum("ii->", a)))
+    5.0
+    """
     return _door.call("einsum", subscripts, *operands)
 
 
 def tensordot(x1, x2, axes=2):
-    """Tensor contraction over ``axes`` (int or pair of sequences)."""
+    """Contracts ``x1`` and ``x2`` over given axes: sums the products of their entries along them.
+
+    Args:
+        x1: the first tensor.
+        x2: the second tensor.
+        axes: an int ``n`` (default 2) contracts the last ``n`` axes of ``x1`` with the first ``n`` of ``x2``; a
+            pair of sequences ``([a1, ...], [b1, ...])`` contracts axis ``a1`` of ``x1`` with ``b1`` of ``x2``, and
+            so on.
+
+    Returns:
+        A tensor with the remaining axes of ``x1`` followed by those of ``x2``.
+
+    >>> import highlevel as hl
+    >>> a, b = hl.ops.ones((2, 3, 4)), hl.ops.ones((4, 3, 5))
+    >>> tuple(hl.ops.tensordot(a, b, axes=([1, 2], [1, 0])).shape)
+    (2, 5)
+    >>> print(hl.ops.convert_to_numpy(hl.ops.tensordot([1.0, 2.0], [3.0, 4.0], axes=1)))
+    11.0
+    """
     return _door.call("tensordot", x1, x2, axes=axes)
 
 
 def outer(x1, x2):
-    """Outer product of the flattened inputs."""
+    """Computes the outer product of two vectors: ``out[i, j] = x1[i] * x2[j]``.
+
+    Inputs of higher rank are flattened first.
+
+    Args:
+        x1: the first vector (flattened if not 1-D).
+        x2: the second vector (flattened if not 1-D).
+
+    Returns:
+        A tensor of shape ``(size(x1), size(x2))``, in the promoted dtype.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.outer([1, 2], [1, 10, 100])).tolist()
+    [[1, 10, 100], [2, 20, 200]]
+    """
     return _door.call("outer", x1, x2)
 
 
 def reshape(x, newshape):
-    """``x`` with a new shape; one dimension may be -1."""
+    """Gives ``x`` a new shape with the same entries, in row-major order.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        newshape: the new shape, a tuple of ints (or one int); one entry may be -1, which takes the size that
+            keeps the number of entries.
+
+    Returns:
+        A tensor of shape ``newshape`` and the dtype of ``x``.
+
+    Raises:
+        ValueError: the new shape does not hold the same number of entries as ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.arange(6)
+    >>> hl.ops.convert_to_numpy(hl.ops.reshape(x, (2, 3))).tolist()
+    [[0, 1, 2], [3, 4, 5]]
+    >>> tuple(hl.ops.reshape(x, (-1, 2)).shape)
+    (3, 2)
+    """
     return _door.call("reshape", x, _args.new_shape(newshape, _args.shape_of(x), "reshape"))
 
 
 def transpose(x, axes=None):
-    """Permutes the axes (reverses them when ``axes`` is None)."""
+    """Permutes the axes of ``x``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axes: the new order of the axes, a permutation of ``range(ndim(x))``: axis ``i`` of the result is axis
+            ``axes[i]`` of ``x``. Default None reverses the axes (the matrix transpose for 2-D).
+
+    Returns:
+        A tensor with the permuted shape and the dtype of ``x``.
+
+    Raises:
+        ValueError: ``axes`` does not list every axis of ``x`` exactly once.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.transpose([[1, 2, 3], [4, 5, 6]])).tolist()
+    [[1, 4], [2, 5], [3, 6]]
+    >>> tuple(hl.ops.transpose(hl.ops.zeros((2, 3, 4)), axes=(1, 0, 2)).shape)
+    (3, 2, 4)
+    """
     if axes is not None:
         n = _args.ndim_of(x)
         axes = _args.axes(axes, n, "transpose", name="axes", keep_order=True)
@@ -666,7 +1973,23 @@ def transpose(x, axes=None):
 
 
 def swapaxes(x, axis1, axis2):
-    """Interchanges two axes."""
+    """Swaps two axes of ``x``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis1: the first axis (negative values count from the end).
+        axis2: the second axis.
+
+    Returns:
+        A tensor with axes ``axis1`` and ``axis2`` exchanged.
+
+    Raises:
+        ValueError: an axis is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> tuple(hl.ops.swapaxes(hl.ops.zeros((2, 3, 4)), 0, 2).shape)
+    (4, 3, 2)
+    """
     n = _args.ndim_of(x)
     return _door.call(
         "swapaxes", x, _args.axis(axis1, n, "swapaxes", "axis1"), _args.axis(axis2, n, "swapaxes", "axis2")
@@ -674,7 +1997,24 @@ def swapaxes(x, axis1, axis2):
 
 
 def moveaxis(x, source, destination):
-    """Moves axes to new positions."""
+    """Moves axes of ``x`` to new positions; the other axes keep their order.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        source: the axis to move, an int, or a sequence of them.
+        destination: where each moved axis goes in the result: an int, or a sequence as long as ``source``.
+
+    Returns:
+        A tensor of the rearranged shape and the dtype of ``x``.
+
+    Raises:
+        ValueError: ``source`` and ``destination`` have different lengths, or an axis is out of range.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.zeros((2, 3, 4))
+    >>> tuple(hl.ops.moveaxis(x, 0, -1).shape), tuple(hl.ops.moveaxis(x, [0, 1], [2, 0]).shape)
+    ((3, 4, 2), (3, 4, 2))
+    """
     n = _args.ndim_of(x)
     src = _args.axes(source, n, "moveaxis", name="source", keep_order=True)
     dst = _args.axes(destination, n, "moveaxis", name="destination", keep_order=True)
@@ -687,7 +2027,28 @@ def moveaxis(x, source, destination):
 
 
 def concatenate(xs, axis=0):
-    """Joins a sequence of tensors along an existing axis."""
+    """Joins a sequence of tensors along an existing axis.
+
+    The tensors must have the same rank and the same sizes on every axis but ``axis``; their dtypes promote to a
+    common one.
+
+    Args:
+        xs: a list or tuple of tensors.
+        axis: the axis to join along (default 0; negative values count from the end).
+
+    Returns:
+        A tensor whose size along ``axis`` is the sum of the inputs' sizes.
+
+    Raises:
+        ValueError: ``xs`` is empty, the tensors have different ranks, or their other axes differ.
+
+    >>> import highlevel as hl
+    >>> a, b = hl.ops.convert_to_tensor([[1, 2]]), hl.ops.convert_to_tensor([[3, 4], [5, 6]])
+    >>> hl.ops.convert_to_numpy(hl.ops.concatenate([a, b], axis=0)).tolist()
+    [[1, 2], [3, 4], [5, 6]]
+    >>> tuple(hl.ops.concatenate([hl.ops.zeros((2, 1)), hl.ops.zeros((2, 3))], axis=-1).shape)
+    (2, 4)
+    """
     xs = list(xs)
     if not xs:
         raise ValueError("concatenate: needs at least one tensor; received an empty sequence.")
@@ -709,6 +2070,9 @@ def stack(x, axis=0):
     Returns:
         A tensor with one more axis than the inputs, of length ``len(x)``.
 
+    Raises:
+        ValueError: ``x`` is an empty sequence.
+
     >>> import highlevel as hl
     >>> hl.ops.shape(hl.ops.stack([hl.ops.ones((2, 3)), hl.ops.zeros((2, 3))], axis=1))
     (2, 2, 3)
@@ -720,7 +2084,27 @@ def stack(x, axis=0):
 
 
 def split(x, indices_or_sections, axis=0):
-    """A list of sub-tensors: equal sections (int) or cut at the given indices."""
+    """Splits ``x`` into several tensors along an axis.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        indices_or_sections: an int ``n`` splits into ``n`` equal parts (``n`` must divide the axis's size); a
+            sorted list of indices cuts before each of them (``[2, 5]`` gives ``x[:2]``, ``x[2:5]``, ``x[5:]``).
+        axis: the axis to split (default 0).
+
+    Returns:
+        A list of tensors, with the rank and dtype of ``x``.
+
+    Raises:
+        ValueError: an int ``indices_or_sections`` is below 1 or does not divide the size of ``axis``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.arange(6)
+    >>> [hl.ops.convert_to_numpy(t).tolist() for t in hl.ops.split(x, 3)]
+    [[0, 1], [2, 3], [4, 5]]
+    >>> [hl.ops.convert_to_numpy(t).tolist() for t in hl.ops.split(x, [1, 4])]
+    [[0], [1, 2, 3], [4, 5]]
+    """
     axis = _args.axis(axis, _args.ndim_of(x), "split")
     size = _args.shape_of(x)[axis]
     if _args.is_int(indices_or_sections):
@@ -735,14 +2119,50 @@ def split(x, indices_or_sections, axis=0):
 
 
 def expand_dims(x, axis):
-    """Inserts a size-1 axis (int or tuple of ints)."""
+    """Inserts new axes of size 1 into the shape of ``x``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: where the new axis goes in the result, an int (negative values count from the end), or a tuple of
+            ints for several new axes.
+
+    Returns:
+        A tensor with the same entries and one more axis per entry of ``axis``.
+
+    Raises:
+        ValueError: an axis is out of range for the result's rank.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.zeros((2, 3))
+    >>> tuple(hl.ops.expand_dims(x, 0).shape), tuple(hl.ops.expand_dims(x, -1).shape)
+    ((1, 2, 3), (2, 3, 1))
+    >>> tuple(hl.ops.expand_dims(x, (0, 2)).shape)
+    (1, 2, 1, 3)
+    """
     n_new = len(axis) if isinstance(axis, (list, tuple)) else 1
     axis = _args.axes(axis, _args.ndim_of(x), "expand_dims", extra=n_new)
     return _door.call("expand_dims", x, axis if len(axis) > 1 else axis[0])
 
 
 def squeeze(x, axis=None):
-    """Removes size-1 axes (all of them, or those given)."""
+    """Removes axes of size 1 from the shape of ``x``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis or axes to remove, an int or a tuple; each must have size 1. Default None removes every
+            axis of size 1.
+
+    Returns:
+        A tensor with the same entries and fewer axes.
+
+    Raises:
+        ValueError: an axis given in ``axis`` does not have size 1, or is out of range.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.zeros((1, 3, 1))
+    >>> tuple(hl.ops.squeeze(x).shape), tuple(hl.ops.squeeze(x, axis=0).shape)
+    ((3,), (3, 1))
+    """
     if axis is not None:
         shape = _args.shape_of(x)
         axis = _args.axes(axis, len(shape), "squeeze")
@@ -755,13 +2175,29 @@ def squeeze(x, axis=None):
 
 
 def take(x, indices, axis=None):
-    """Gathers entries at integer ``indices`` along ``axis`` (flattened when None); negative indices count from
-    the end.
+    """Gathers the entries of ``x`` at integer indices along an axis.
+
+    ``take(x, [2, 0], axis=1)`` is ``x[:, [2, 0]]``. Negative indices count from the end.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        indices: an integer tensor (or list) of any shape; its shape replaces ``axis`` in the result.
+        axis: the axis to gather along; None (default) gathers from the flattened ``x``.
+
+    Returns:
+        A tensor of shape ``x.shape[:axis] + indices.shape + x.shape[axis + 1:]`` and the dtype of ``x``.
 
     Raises:
         IndexError: when the indices are known now (eager) and one is out of ``[-size, size)``; engines differ
             on such an index otherwise (NaN, an engine error), so none is let through. Under ``jax.jit`` or
             ``tf.function`` the indices are not known and the engine's gather decides.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> hl.ops.convert_to_numpy(hl.ops.take(x, [2, 0], axis=1)).tolist()
+    [[3, 1], [6, 4]]
+    >>> hl.ops.convert_to_numpy(hl.ops.take(x, [-1, 0])).tolist()
+    [6, 1]
     """
     axis = _args.axis(axis, _args.ndim_of(x), "take", allow_none=True)
     _check_take_range(x, indices, axis)
@@ -789,19 +2225,76 @@ def _check_take_range(x, indices, axis):
 
 
 def take_along_axis(x, indices, axis=None):
-    """Gathers with an index tensor that has the rank of ``x``, as numpy."""
+    """Picks entries of ``x`` along an axis with an index tensor of the same rank.
+
+    ``out[..., i, ...] = x[..., indices[..., i, ...], ...]`` along ``axis``: the counterpart of
+    :func:`argsort` and :func:`argmax` with ``keepdims``, as numpy's ``take_along_axis``.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        indices: an integer tensor of the rank of ``x``; its other axes broadcast against those of ``x``.
+        axis: the axis to pick along; None flattens ``x`` (and ``indices`` must then be 1-D).
+
+    Returns:
+        A tensor of the broadcast shape, its ``axis`` of the size of ``indices``'s, in the dtype of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([[10, 30, 20], [60, 40, 50]])
+    >>> idx = hl.ops.argsort(x, axis=1)
+    >>> hl.ops.convert_to_numpy(hl.ops.take_along_axis(x, idx, axis=1)).tolist()
+    [[10, 20, 30], [40, 50, 60]]
+    """
     return _door.call(
         "take_along_axis", x, indices, axis=_args.axis(axis, _args.ndim_of(x), "take_along_axis", allow_none=True)
     )
 
 
 def where(condition, x1=None, x2=None):
-    """``x1`` where ``condition`` else ``x2`` (broadcast, promoted)."""
+    """Chooses entries from ``x1`` where ``condition`` is true and from ``x2`` elsewhere.
+
+    ``condition``, ``x1`` and ``x2`` broadcast together; ``x1`` and ``x2`` promote to a common dtype. Called with
+    ``condition`` alone, it returns the indices of the true entries (as numpy's ``nonzero``).
+
+    Args:
+        condition: a bool tensor (nonzero values count as True).
+        x1: the values where ``condition`` holds, a tensor or number.
+        x2: the values elsewhere, a tensor or number.
+
+    Returns:
+        A tensor of the broadcast shape; or, with ``condition`` alone, a tuple of int index tensors, one per axis.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_tensor([-1.0, 2.0, -3.0])
+    >>> print(hl.ops.convert_to_numpy(hl.ops.where(x > 0, x, 0.0)))
+    [0. 2. 0.]
+    """
     return _door.call("where", condition, x1=x1, x2=x2)
 
 
 def pad(x, pad_width, mode="constant", constant_values=None):
-    """Pads with ``((before, after), ...)`` per axis; modes constant, reflect, symmetric, edge."""
+    """Pads ``x`` with values before and after each axis.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        pad_width: how much to add on each axis: a sequence of ``(before, after)`` pairs, one per axis; one pair
+            for every axis; or an int for the same amount everywhere.
+        mode: what the padding holds: ``"constant"`` (default: ``constant_values``), ``"reflect"`` (a mirror
+            image without the edge entry), ``"symmetric"`` (a mirror image with it) or ``"edge"`` (the edge entry
+            repeated).
+        constant_values: the value of the padding in ``"constant"`` mode (default None: 0).
+
+    Returns:
+        A tensor whose axes are longer by ``before + after``, in the dtype of ``x``.
+
+    Raises:
+        ValueError: ``mode`` is not one of the four modes, or ``constant_values`` is given with another mode.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.pad([1, 2, 3], [(2, 1)])).tolist()
+    [0, 0, 1, 2, 3, 0]
+    >>> hl.ops.convert_to_numpy(hl.ops.pad([1, 2, 3], [(2, 2)], mode="reflect")).tolist()
+    [3, 2, 1, 2, 3, 2, 1]
+    """
     _args.one_of(mode, PAD_MODES, "mode", "pad")
     if constant_values is not None and mode != "constant":
         raise ValueError(
@@ -814,22 +2307,65 @@ def pad(x, pad_width, mode="constant", constant_values=None):
 
 
 def tile(x, repeats):
-    """Repeats the whole tensor ``repeats`` times per axis."""
+    """Repeats the whole of ``x`` a number of times along each axis.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        repeats: an int, or a sequence of ints with one count per axis (a longer sequence adds leading axes).
+
+    Returns:
+        A tensor whose size on each axis is the original size times its count.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.tile([1, 2], 3)).tolist()
+    [1, 2, 1, 2, 1, 2]
+    >>> hl.ops.convert_to_numpy(hl.ops.tile([[1, 2]], (2, 1))).tolist()
+    [[1, 2], [1, 2]]
+    """
     return _door.call("tile", x, repeats)
 
 
 def repeat(x, repeats, axis=None):
-    """Repeats each element (``axis=None`` flattens first)."""
+    """Repeats each entry of ``x`` a number of times, next to itself.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        repeats: the number of copies of each entry, an int, or an int sequence with one count per entry along
+            ``axis``.
+        axis: the axis to repeat along; None (default) flattens ``x`` first.
+
+    Returns:
+        A tensor whose ``axis`` is longer by the repeats (1-D when ``axis`` is None).
+
+    Raises:
+        ValueError: ``axis`` is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.repeat([1, 2], 2)).tolist()
+    [1, 1, 2, 2]
+    >>> hl.ops.convert_to_numpy(hl.ops.repeat([[1, 2]], [1, 3], axis=1)).tolist()
+    [[1, 2, 2, 2]]
+    """
     return _door.call("repeat", x, repeats, axis=_args.axis(axis, _args.ndim_of(x), "repeat", allow_none=True))
 
 
 def broadcast_to(x, shape):
-    """``x`` broadcast to ``shape``.
+    """Broadcasts ``x`` to a shape, as numpy does.
 
-    For a symbolic ``x`` (from ``hl.Input``), ``shape`` may hold None, an unknown size, as ``ops.shape`` of a
-    symbolic tensor gives: ``ops.broadcast_to(x, ops.shape(y))`` with a batch size of None.
+    Axes of size 1 are stretched and missing leading axes added. For a symbolic ``x`` (from ``hl.Input``),
+    ``shape`` may hold None, an unknown size, as ``ops.shape`` of a symbolic tensor gives:
+    ``ops.broadcast_to(x, ops.shape(y))`` with a batch size of None.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        shape: the target shape, a tuple of ints (None entries allowed for a symbolic ``x``).
+
+    Returns:
+        A tensor of shape ``shape`` and the dtype of ``x``.
 
     >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.broadcast_to([1, 2], (2, 2))).tolist()
+    [[1, 2], [1, 2]]
     >>> hl.ops.broadcast_to(hl.Input((1, 3)), (None, 4, 3)).shape
     (None, 4, 3)
     """
@@ -856,24 +2392,89 @@ def _broadcast_to_unknown(x, shape):
 
 
 def flip(x, axis=None):
-    """Reverses the order of elements along ``axis`` (all axes when None)."""
+    """Reverses the order of the entries of ``x`` along the given axes.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: an int or tuple of ints; None (default) reverses every axis.
+
+    Returns:
+        A tensor of the shape and dtype of ``x``.
+
+    Raises:
+        ValueError: an axis is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> x = [[1, 2], [3, 4]]
+    >>> hl.ops.convert_to_numpy(hl.ops.flip(x, axis=1)).tolist(), hl.ops.convert_to_numpy(hl.ops.flip(x)).tolist()
+    ([[2, 1], [4, 3]], [[4, 3], [2, 1]])
+    """
     return _door.call("flip", x, axis=_args.axes(axis, _args.ndim_of(x), "flip"))
 
 
 def sort(x, axis=-1):
-    """Sorted copy along ``axis`` (ascending)."""
+    """Sorts ``x`` along an axis, in ascending order.
+
+    NaN entries sort to the end.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis to sort (default -1, the last).
+
+    Returns:
+        A sorted tensor of the shape and dtype of ``x``.
+
+    Raises:
+        ValueError: ``axis`` is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.sort([[3, 1, 2], [0, 9, 5]])).tolist()
+    [[1, 2, 3], [0, 5, 9]]
+    """
     return _door.call("sort", x, axis=_args.axis(axis, _args.ndim_of(x), "sort"))
 
 
 def argsort(x, axis=-1):
-    """Indices (int32) that sort ``x`` along ``axis``; stable."""
+    """Returns the indices that sort ``x`` along an axis, in ascending order.
+
+    The sort is stable: equal entries keep their order.
+
+    Args:
+        x: the input, a tensor or anything convertible to one (numpy array, list, Python number).
+        axis: the axis to sort (default -1, the last).
+
+    Returns:
+        An int32 tensor of the shape of ``x``; ``take_along_axis(x, argsort(x, axis), axis)`` is ``sort(x, axis)``.
+
+    Raises:
+        ValueError: ``axis`` is out of range for the rank of ``x``.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.ops.argsort([30, 10, 20, 10])).tolist()
+    [1, 3, 2, 0]
+    """
     return _door.call("argsort", x, axis=_args.axis(axis, _args.ndim_of(x), "argsort"))
 
 
 def divide_no_nan(x1, x2):
-    """``x1 / x2`` with 0 where ``x2 == 0`` (``keras.ops.divide_no_nan``); the gradient is 0 there too.
+    """Divides ``x1`` by ``x2``, elementwise, giving 0 where ``x2`` is 0.
 
-    Promotes like :meth:`divide` (integers divide in floatx)."""
+    Safe division: no inf or NaN comes from a zero denominator, and the gradient there is 0. The operands broadcast
+    against each other as in numpy, and their dtypes promote to a common one (a Python number adapts to the tensor's
+    dtype).
+
+    Args:
+        x1: the first operand, a tensor or anything convertible to one (numpy array, list, Python number).
+        x2: the second operand, broadcastable with ``x1``.
+
+    Returns:
+        A tensor of the broadcast shape, in the promoted floating-point dtype (floatx for integer operands).
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.divide_no_nan([1.0, 2.0, 3.0], [2.0, 0.0, 4.0])
+    >>> print(hl.ops.convert_to_numpy(y))
+    [0.5  0.   0.75]
+    """
     return _door.call("divide_no_nan", x1, x2)
 
 
@@ -1612,6 +3213,9 @@ def append(x1, x2, axis=None):
     Returns:
         A tensor of the promoted dtype of ``x1`` and ``x2``.
 
+    Raises:
+        ValueError: an ``axis`` is given and ``x1`` and ``x2`` have different ranks.
+
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.append(hl.ops.convert_to_tensor([1, 2]), [[3, 4]])).tolist()
     [1, 2, 3, 4]
@@ -1799,6 +3403,9 @@ def rot90(array, k=1, axes=(0, 1)):
     Returns:
         A tensor of the dtype of ``array``, its two axes swapped when ``k`` is odd.
 
+    Raises:
+        ValueError: ``axes`` is not a pair of distinct axes of ``array``.
+
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.rot90(hl.ops.convert_to_tensor([[1, 2], [3, 4]]))).tolist()
     [[2, 4], [1, 3]]
@@ -1820,6 +3427,9 @@ def roll(x, shift, axis=None):
 
     Returns:
         A tensor of the shape and dtype of ``x``.
+
+    Raises:
+        ValueError: ``shift`` and ``axis`` are sequences of different lengths.
 
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.roll(hl.ops.convert_to_tensor([1, 2, 3, 4]), 1)).tolist()
@@ -2096,6 +3706,9 @@ def cross(x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):
     Returns:
         The products, of the promoted dtype; two 2-vectors give the scalar z component.
 
+    Raises:
+        ValueError: a vector axis has a size other than 2 or 3.
+
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.cross(hl.ops.convert_to_tensor([1, 0, 0]), [0, 1, 0])).tolist()
     [0, 0, 1]
@@ -2127,6 +3740,9 @@ def dot(x1, x2):
     Returns:
         A tensor of the promoted dtype.
 
+    Raises:
+        ValueError: the contracted axes of ``x1`` and ``x2`` have different sizes.
+
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.dot(hl.ops.convert_to_tensor([1, 2]), [3, 4])).item()
     11
@@ -2151,6 +3767,9 @@ def inner(x1, x2):
 
     Returns:
         A tensor of shape ``x1.shape[:-1] + x2.shape[:-1]``, of the promoted dtype.
+
+    Raises:
+        ValueError: the last axes of ``x1`` and ``x2`` have different sizes.
 
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.inner(hl.ops.convert_to_tensor([[1, 2], [3, 4]]), [1, 1])).tolist()
@@ -2210,6 +3829,10 @@ def select(condlist, choicelist, default=0):
     Returns:
         A tensor of the promoted dtype of the choices and ``default``.
 
+    Raises:
+        TypeError: ``condlist`` or ``choicelist`` is not a list or tuple.
+        ValueError: ``condlist`` and ``choicelist`` have different lengths.
+
     >>> import highlevel as hl
     >>> x = hl.ops.convert_to_tensor([-2, 0, 3])
     >>> hl.ops.convert_to_numpy(hl.ops.select([x < 0, x > 0], [-x, x * 10], default=7)).tolist()
@@ -2261,6 +3884,9 @@ def argpartition(x, kth, axis=-1):
 
     Returns:
         An int32 tensor of the shape of ``x`` (flattened for ``axis=None``).
+
+    Raises:
+        ValueError: ``kth`` is out of bounds for the size of ``axis``.
 
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.argpartition(hl.ops.convert_to_tensor([3.0, 1.0, 2.0]), 1)).tolist()
@@ -2461,6 +4087,9 @@ def histogram(x, bins=10, range=None):
         ``(counts, edges)``: ``bins`` counts and ``bins + 1`` edges, in the float dtype of ``x`` (floatx for
         integers). Bin ``i`` holds ``edges[i] <= x < edges[i + 1]``; the last bin holds its right edge too.
 
+    Raises:
+        ValueError: ``range`` is not a ``(low, high)`` pair of numbers with ``low <= high``.
+
     >>> import highlevel as hl
     >>> counts, edges = hl.ops.histogram(hl.ops.convert_to_tensor([1.0, 2.0, 2.0, 4.0]), bins=3)
     >>> hl.ops.convert_to_numpy(counts).tolist(), hl.ops.convert_to_numpy(edges).tolist()
@@ -2530,6 +4159,9 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     Returns:
         A tensor of the shape of ``y`` without ``axis``, in the float dtype of ``y`` (floatx for integers).
 
+    Raises:
+        ValueError: ``x`` is neither 1-D with one point per sample along ``axis`` nor of the shape of ``y``.
+
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.trapezoid(hl.ops.convert_to_tensor([1.0, 2.0, 3.0]))).item()
     4.0
@@ -2558,6 +4190,9 @@ def correlate(x1, x2, mode="valid"):
 
     Returns:
         A 1-D float tensor: float64 for int64 inputs, float32 for other integers, else the promoted float dtype.
+
+    Raises:
+        ValueError: ``x1`` or ``x2`` is empty, or ``mode`` is not ``"valid"``, ``"same"`` or ``"full"``.
 
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.ops.correlate(hl.ops.convert_to_tensor([1.0, 2.0, 3.0]), [0.0, 1.0])).tolist()
@@ -2606,6 +4241,9 @@ def vectorize(pyfunc, *, excluded=None, signature=None):
 
     Returns:
         The vectorized function.
+
+    Raises:
+        TypeError: ``pyfunc`` is not callable.
 
     >>> import highlevel as hl
     >>> norms = hl.ops.vectorize(lambda v: hl.ops.sqrt(hl.ops.sum(v * v)), signature="(n)->()")

@@ -47,6 +47,22 @@ class Optimizer:
         loss_scale_factor: gradients are divided by this factor (the loss was multiplied by it).
         gradient_accumulation_steps: apply the accumulated mean gradient every this many steps.
         name: the optimizer's name (default: the class name in snake_case).
+
+    Raises:
+        TypeError: an unknown keyword argument, or a plain function as ``learning_rate``.
+        ValueError: more than one of ``clipnorm``, ``clipvalue`` and ``global_clipnorm``; a negative clipping value or
+            learning rate; ``ema_momentum`` outside ``[0, 1]``; or ``gradient_accumulation_steps`` /
+            ``ema_overwrite_frequency`` not a valid count.
+
+    >>> import highlevel as hl
+    >>> class PlainSGD(hl.optimizers.Optimizer):
+    ...     def update_step(self, gradient, variable, learning_rate):
+    ...         variable.assign_sub(gradient * learning_rate)
+    >>> w = hl.Variable([1.0, 2.0])
+    >>> opt = PlainSGD(learning_rate=0.5)
+    >>> _ = opt.apply_gradients([(hl.ops.convert_to_tensor([1.0, 1.0]), w)])
+    >>> w.numpy().tolist(), int(opt.iterations.numpy())
+    ([0.5, 1.5], 1)
     """
 
     def __init__(

@@ -34,40 +34,153 @@ def _symbolic(shape, dtype):
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    """Normal draws of ``shape``."""
+    """Draws random values from a normal (Gaussian) distribution.
+
+    Args:
+        shape: the shape of the result, a tuple of ints.
+        mean: the mean of the distribution (default 0.0).
+        stddev: its standard deviation (default 1.0).
+        dtype: a float dtype (default floatx).
+        seed: an int (the same int gives the same values on every engine), a
+            :class:`~highlevel.random.SeedGenerator` (each call draws the next seed from it), or None (default: the
+            global generator, fixed by ``hl.utils.set_random_seed``).
+
+    Returns:
+        A tensor of shape ``shape`` and dtype ``dtype``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_numpy(hl.random.normal((2000,), mean=5.0, stddev=0.1, seed=0))
+    >>> x.shape, x.dtype, bool(abs(x.mean() - 5.0) < 0.02)
+    ((2000,), dtype('float32'), True)
+    """
     if (symbolic := _symbolic(shape, dtype)) is not None:
         return symbolic
     return current_backend().random_normal(shape, mean=mean, stddev=stddev, dtype=dtype, seed=draw_seed(seed))
 
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
-    """Uniform draws in ``[minval, maxval)``."""
+    """Draws random values uniformly from the interval ``[minval, maxval)``.
+
+    Args:
+        shape: the shape of the result, a tuple of ints.
+        minval: the lower bound, included (default 0.0).
+        maxval: the upper bound, excluded (default 1.0).
+        dtype: a float dtype (default floatx).
+        seed: an int (the same int gives the same values on every engine), a
+            :class:`~highlevel.random.SeedGenerator` (each call draws the next seed from it), or None (default: the
+            global generator, fixed by ``hl.utils.set_random_seed``).
+
+    Returns:
+        A tensor of shape ``shape`` and dtype ``dtype``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_numpy(hl.random.uniform((100,), minval=-1.0, maxval=1.0, seed=3))
+    >>> x.shape, bool(x.min() >= -1.0 and x.max() < 1.0)
+    ((100,), True)
+    """
     if (symbolic := _symbolic(shape, dtype)) is not None:
         return symbolic
     return current_backend().random_uniform(shape, minval=minval, maxval=maxval, dtype=dtype, seed=draw_seed(seed))
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    """Normal draws within two standard deviations of the mean."""
+    """Draws random values from a normal distribution cut at two standard deviations.
+
+    Values farther than ``2 * stddev`` from the mean are drawn again, so every value lies in
+    ``[mean - 2 * stddev, mean + 2 * stddev]``.
+
+    Args:
+        shape: the shape of the result, a tuple of ints.
+        mean: the mean of the distribution before truncation (default 0.0).
+        stddev: its standard deviation before truncation (default 1.0).
+        dtype: a float dtype (default floatx).
+        seed: an int (the same int gives the same values on every engine), a
+            :class:`~highlevel.random.SeedGenerator` (each call draws the next seed from it), or None (default: the
+            global generator, fixed by ``hl.utils.set_random_seed``).
+
+    Returns:
+        A tensor of shape ``shape`` and dtype ``dtype``.
+
+    >>> import highlevel as hl
+    >>> x = hl.ops.convert_to_numpy(hl.random.truncated_normal((1000,), seed=0))
+    >>> bool(x.min() >= -2.0 and x.max() <= 2.0)
+    True
+    """
     if (symbolic := _symbolic(shape, dtype)) is not None:
         return symbolic
     return current_backend().random_truncated_normal(shape, mean=mean, stddev=stddev, dtype=dtype, seed=draw_seed(seed))
 
 
 def randint(shape, minval, maxval, dtype="int32", seed=None):
-    """Integers in ``[minval, maxval)``."""
+    """Draws random integers uniformly from ``[minval, maxval)``.
+
+    Args:
+        shape: the shape of the result, a tuple of ints.
+        minval: the lowest value, included.
+        maxval: the highest value, excluded.
+        dtype: an integer dtype (default ``"int32"``).
+        seed: an int (the same int gives the same values on every engine), a
+            :class:`~highlevel.random.SeedGenerator` (each call draws the next seed from it), or None (default: the
+            global generator, fixed by ``hl.utils.set_random_seed``).
+
+    Returns:
+        A tensor of shape ``shape`` and dtype ``dtype``.
+
+    >>> import highlevel as hl
+    >>> x = hl.random.randint((50,), 0, 3, seed=0)
+    >>> hl.ops.dtype(x), sorted(set(hl.ops.convert_to_numpy(x).tolist()))
+    ('int32', [0, 1, 2])
+    """
     if (symbolic := _symbolic(shape, dtype)) is not None:
         return symbolic
     return current_backend().random_randint(shape, minval, maxval, dtype=dtype, seed=draw_seed(seed))
 
 
 def dropout(inputs, rate, noise_shape=None, seed=None):
-    """Zeros entries with probability ``rate`` and scales the others by ``1 / (1 - rate)``."""
+    """Sets entries of ``inputs`` to 0 at random, with probability ``rate``, and scales the others up.
+
+    The kept entries are multiplied by ``1 / (1 - rate)`` so that the expected value of each entry is unchanged.
+
+    Args:
+        inputs: the input tensor.
+        rate: the probability of dropping each entry, a float in ``[0, 1)``.
+        noise_shape: the shape of the random keep/drop mask, broadcast against ``inputs`` (e.g. ``(batch, 1,
+            features)`` drops the same features at every time step); default None: the shape of ``inputs``.
+        seed: an int (the same int gives the same values on every engine), a
+            :class:`~highlevel.random.SeedGenerator` (each call draws the next seed from it), or None (default: the
+            global generator, fixed by ``hl.utils.set_random_seed``).
+
+    Returns:
+        A tensor of the shape and dtype of ``inputs``.
+
+    >>> import highlevel as hl
+    >>> y = hl.ops.convert_to_numpy(hl.random.dropout(hl.ops.ones((1000,)), rate=0.5, seed=1))
+    >>> sorted(set(y.tolist())), 400 < int((y == 0).sum()) < 600
+    ([0.0, 2.0], True)
+    """
     return current_backend().random_dropout(inputs, rate, noise_shape=noise_shape, seed=draw_seed(seed))
 
 
 def shuffle(x, axis=0, seed=None):
-    """``x`` permuted along ``axis``."""
+    """Randomly permutes the entries of ``x`` along an axis.
+
+    Whole slices move together: shuffling rows keeps each row intact.
+
+    Args:
+        x: the tensor to shuffle.
+        axis: the axis to permute (default 0).
+        seed: an int (the same int gives the same values on every engine), a
+            :class:`~highlevel.random.SeedGenerator` (each call draws the next seed from it), or None (default: the
+            global generator, fixed by ``hl.utils.set_random_seed``).
+
+    Returns:
+        A tensor of the shape and dtype of ``x`` holding the same slices in a random order.
+
+    >>> import highlevel as hl
+    >>> y = hl.random.shuffle(hl.ops.arange(6), seed=0)
+    >>> sorted(hl.ops.convert_to_numpy(y).tolist())
+    [0, 1, 2, 3, 4, 5]
+    """
     return current_backend().random_shuffle(x, axis=axis, seed=draw_seed(seed))
 
 

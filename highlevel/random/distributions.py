@@ -128,6 +128,9 @@ def binomial(shape, counts, probabilities, dtype=None, seed=None):
     Returns:
         A tensor of ``shape`` and ``dtype`` with mean ``counts * probabilities``.
 
+    Raises:
+        ValueError: ``dtype`` is neither a float nor an integer dtype.
+
     >>> import highlevel as hl
     >>> hl.ops.convert_to_numpy(hl.random.binomial((3,), counts=5, probabilities=1.0, seed=0)).tolist()
     [5.0, 5.0, 5.0]
@@ -155,6 +158,9 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
 
     Returns:
         A ``(batch_size, num_samples)`` tensor of class indices.
+
+    Raises:
+        ValueError: ``dtype`` is not an integer dtype, ``logits`` is not 2-D, or it has no classes.
 
     >>> import highlevel as hl
     >>> tuple(hl.random.categorical([[0.0, 1.0, 2.0]], num_samples=5, seed=2).shape)

@@ -24,6 +24,21 @@ class SeedGenerator:
 
     Args:
         seed: an int; None draws one from the host stream (so ``set_random_seed`` fixes it too).
+
+        name: a name for the generator's state variable.
+
+    Raises:
+        ValueError: ``seed`` is not an int in ``[0, 2**31 - 1]``.
+
+    >>> import highlevel as hl
+    >>> gen = hl.random.SeedGenerator(42)
+    >>> a = hl.random.uniform((2,), seed=gen)
+    >>> b = hl.random.uniform((2,), seed=gen)
+    >>> bool((hl.ops.convert_to_numpy(a) != hl.ops.convert_to_numpy(b)).any())
+    True
+    >>> again = hl.random.SeedGenerator(42)
+    >>> bool((hl.ops.convert_to_numpy(hl.random.uniform((2,), seed=again)) == hl.ops.convert_to_numpy(a)).all())
+    True
     """
 
     def __init__(self, seed=None, name=None):
@@ -102,7 +117,30 @@ def reset_global_seed_generator():
 
 
 def draw_seed(seed):
-    """Turns a user ``seed`` argument into the ``(seed, counter)`` pair the backends take."""
+    """Turns a user's ``seed`` argument into the ``(seed, counter)`` pair that the engines take.
+
+    Random ops call it on their ``seed`` argument; a custom random op can call it too.
+
+    Args:
+        seed: an int (the same int gives the same values on every engine), a
+            :class:`~highlevel.random.SeedGenerator` (each call draws the next seed from it), or None (default: the
+            global generator, fixed by ``hl.utils.set_random_seed``).
+
+    Returns:
+        A pair ``(seed, counter)``: the int itself and 0 for an int seed; for a generator, its seed and
+        current counter (scalar tensors; the generator then advances).
+
+    Raises:
+        ValueError: an int seed outside ``[0, 2**31 - 1]``.
+        TypeError: ``seed`` is neither an int, a generator nor None.
+
+    >>> import highlevel as hl
+    >>> hl.random.draw_seed(7)
+    (7, 0)
+    >>> seed, counter = hl.random.draw_seed(hl.random.SeedGenerator(3))
+    >>> int(hl.ops.convert_to_numpy(seed)), int(hl.ops.convert_to_numpy(counter))
+    (3, 0)
+    """
     if seed is None:
         return global_seed_generator().next()
     if isinstance(seed, SeedGenerator):

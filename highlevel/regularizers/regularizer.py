@@ -17,6 +17,13 @@ class Regularizer:
 
     A subclass implements ``__call__(x)`` returning a scalar tensor and, when its constructor takes
     arguments, ``get_config()`` so that ``from_config(get_config())`` rebuilds it.
+
+    >>> import highlevel as hl
+    >>> class SumOfSquares(hl.regularizers.Regularizer):
+    ...     def __call__(self, x):
+    ...         return 0.1 * hl.ops.sum(hl.ops.square(x))
+    >>> float(hl.ops.convert_to_numpy(SumOfSquares()(hl.ops.convert_to_tensor([1.0, 2.0]))))
+    0.5
     """
 
     def __call__(self, x):

@@ -63,27 +63,65 @@ class Trainer(StatelessTraining):
         jit_compile="auto",
         auto_scale_loss=True,
     ):
-        """Configures the model for training.
+        """Sets up the model for training: its optimizer, losses and metrics.
+
+        ``fit``, ``evaluate``, ``train_on_batch`` and ``test_on_batch`` need a compiled model (``predict`` does
+        not). Compiling again replaces the optimizer, losses and metrics and forgets the compiled step functions;
+        the weights stay as they are.
 
         Args:
-            optimizer: an optimizer name (``"adam"``) or object.
-            loss: a loss name, object or function; or a list/dict with one per output.
-            loss_weights: per-output weights of the total loss (list or dict).
-            metrics: metric names/objects; or a list/dict per output. ``"accuracy"`` picks the binary,
-                categorical or sparse categorical variant that fits the loss.
-            weighted_metrics: metrics that also receive ``sample_weight``/``class_weight``.
-            run_eagerly: run steps eagerly (no ``jax.jit``/``tf.function``), for debugging.
-            auto_scale_loss: when the model's dtype policy is ``"mixed_float16"``, wrap the optimizer in a
-                :class:`~highlevel.optimizers.LossScaleOptimizer` (dynamic loss scaling).
-            jit_compile: ``True`` asks for the engine's extra compiler (XLA on TensorFlow; on PyTorch
-                ``torch.compile`` of the recorded step described next; the recorded replay on native);
-                ``"auto"`` (default) compiles the way each engine does best:
-                ``jax.jit`` on JAX, ``tf.function`` on TensorFlow, and on PyTorch and native a step recorded
-                once and replayed without the front end's Python (backends/contract/replay.py: like
-                ``jax.jit``, the step's Python runs once per input signature; a step that reads tensor values
-                on the host falls back to running eagerly); ``False`` keeps the PyTorch and native steps eager.
-                Unlike Keras, whose PyTorch steps run eagerly by default: use ``False`` (or ``run_eagerly``)
-                for a step whose Python must run on every batch.
+            optimizer: the optimizer: a name (``"adam"``, ``"sgd"``, ``"rmsprop"``, ...) with its default
+                settings, a config dict, or an :class:`~highlevel.optimizers.Optimizer` instance. Default
+                ``"rmsprop"``.
+            loss: what training minimises: a loss name (``"mse"``, ``"sparse_categorical_crossentropy"``,
+                ...), a :class:`~highlevel.losses.Loss` instance, or a function ``fn(y_true, y_pred)`` returning
+                one value per sample. A model with several outputs takes a list (one per output, in order) or a
+                dict keyed by output name; outputs given None have no loss. None (default) means no compiled loss:
+                only losses added by layers (``add_loss``) or a custom ``train_step`` train the model.
+            loss_weights: scalars that weight each output's loss in the total loss, as a list (one per output)
+                or a dict keyed by output name. Default None: every loss has weight 1.
+            metrics: what to report during training and evaluation: metric names (``"accuracy"``, ``"mae"``,
+                ...), :class:`~highlevel.metrics.Metric` instances or functions ``fn(y_true, y_pred)``, as a
+                list; for several outputs, a list of lists or a dict keyed by output name. ``"accuracy"`` (or
+                ``"acc"``) picks the binary, categorical or sparse categorical variant that fits the loss and the
+                output's shape. These metrics ignore ``sample_weight`` and ``class_weight``.
+            weighted_metrics: metrics given the same way as ``metrics`` that do take ``sample_weight`` (or the
+                weights ``class_weight`` gives) into account. Default None.
+            run_eagerly: if True, every step runs as plain Python, one op at a time (no ``jax.jit``,
+                ``tf.function`` or recorded replay): slower, but a debugger and ``print`` see every value.
+                Default False.
+            steps_per_execution: accepted for Keras programs and stored on the model; every batch runs as its
+                own step whatever its value. Default 1.
+            jit_compile: how the training and evaluation steps are compiled. ``"auto"`` (default): the way each
+                engine does best: ``jax.jit`` on JAX, ``tf.function`` on TensorFlow, and on PyTorch and the native
+                engine a step recorded once per input signature and replayed without the front end's Python (a
+                step that reads tensor values on the host falls back to running eagerly). ``True`` also asks for
+                the engine's extra compiler (XLA on TensorFlow, ``torch.compile`` of the recorded step on
+                PyTorch). ``False`` keeps the PyTorch and native steps eager. Keras runs PyTorch steps eagerly by
+                default; pass ``False`` (or ``run_eagerly=True``) for a step whose Python must run on every
+                batch.
+            auto_scale_loss: if True (default) and the model's dtype policy is ``"mixed_float16"``, the
+                optimizer is wrapped in a :class:`~highlevel.optimizers.LossScaleOptimizer`, which scales the
+                loss so that float16 gradients do not underflow.
+
+        Returns:
+            None. The model is compiled in place.
+
+        Raises:
+            ValueError: ``jit_compile`` is not True, False or ``"auto"``, or the optimizer name is unknown. An
+                unknown loss or metric name, or a per-output list/dict that does not match the model's outputs,
+                raises ValueError when the first step runs (in ``fit``, ``evaluate``, ...), once the outputs are
+                known.
+
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+        >>> model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+        >>> model.optimizer.name, model.loss
+        ('sgd', 'mse')
+        >>> logs = model.evaluate(np.ones((4, 2)), np.zeros((4, 1)), verbose=0, return_dict=True)
+        >>> sorted(logs)
+        ['loss', 'mae']
         """
         from highlevel import metrics as metrics_module
         from highlevel import optimizers
@@ -250,12 +288,55 @@ class Trainer(StatelessTraining):
         return out
 
     def reset_metrics(self):
+        """Resets the state of every metric of the model (the loss tracker and the compiled metrics).
+
+        ``fit`` calls it at the start of each epoch and ``evaluate`` before it starts, so results average over one
+        pass only.
+
+        Returns:
+            None.
+
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1, kernel_initializer="ones")])
+        >>> model.compile(loss="mse")
+        >>> _ = model.evaluate(np.ones((2, 1)), np.zeros((2, 1)), verbose=0)
+        >>> model.reset_metrics()
+        >>> float(model.get_metrics_result()["loss"])
+        0.0
+        """
         for m in self.metrics:
             m.reset_state()
 
     # -------------------------------------------------------------- the steps
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
-        """The total loss: compiled losses plus the model's own (regularization, ``add_loss``)."""
+        """Computes the total loss of one batch: the compiled losses plus the model's own.
+
+        The model's own losses are those added with ``add_loss`` during the forward pass and the weight
+        regularization penalties. Override it to change what training minimises; ``train_step`` and ``test_step``
+        call it.
+
+        Args:
+            x: the batch's inputs (unused by the default; available to an override).
+            y: the batch's targets, or None.
+            y_pred: the model's outputs on ``x``.
+            sample_weight: per-sample weights for the compiled losses, or None.
+            training: whether the call is part of training (default True).
+
+        Returns:
+            A scalar tensor.
+
+        Raises:
+            ValueError: there is nothing to minimise: no compiled loss and no added loss, or a compiled loss without
+                targets ``y``.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1)])
+        >>> model.compile(loss="mse")
+        >>> y, y_pred = hl.ops.convert_to_tensor([[1.0], [3.0]]), hl.ops.convert_to_tensor([[0.0], [0.0]])
+        >>> float(hl.ops.convert_to_numpy(model.compute_loss(y=y, y_pred=y_pred)))
+        5.0
+        """
         losses = []
         if self._compile_loss is not None and y is not None:
             value = self._compile_loss(y, y_pred, sample_weight)
@@ -275,12 +356,46 @@ class Trainer(StatelessTraining):
         return total
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None):
-        """Updates the compiled metrics and returns every metric's current result."""
+        """Updates the compiled metrics with one batch and returns every metric's current result.
+
+        Override it to report other values; ``train_step`` and ``test_step`` call it after the loss.
+
+        Args:
+            x: the batch's inputs (unused by the default).
+            y: the batch's targets; without them the compiled metrics are not updated.
+            y_pred: the model's outputs on ``x``.
+            sample_weight: per-sample weights for the ``weighted_metrics``, or None.
+
+        Returns:
+            A dict from metric name to its current result (a scalar tensor), as :meth:`get_metrics_result` gives.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1)])
+        >>> model.compile(loss="mse", metrics=["mae"])
+        >>> logs = model.compute_metrics(None, hl.ops.ones((2, 1)), hl.ops.zeros((2, 1)))
+        >>> float(hl.ops.convert_to_numpy(logs["mae"]))
+        1.0
+        """
         if self._compile_metrics is not None and y is not None:
             self._compile_metrics.update_state(y, y_pred, sample_weight)
         return self.get_metrics_result()
 
     def get_metrics_result(self):
+        """Returns the current result of every metric of the model, by name.
+
+        A metric whose result is a dict contributes each of its entries.
+
+        Returns:
+            A dict from name (``"loss"``, each compiled metric's name) to a scalar tensor.
+
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1, kernel_initializer="ones")])
+        >>> model.compile(loss="mse", metrics=["mae"])
+        >>> _ = model.evaluate(np.ones((2, 1)), np.zeros((2, 1)), verbose=0)
+        >>> {k: float(hl.ops.convert_to_numpy(v)) for k, v in model.get_metrics_result().items()}
+        {'loss': 1.0, 'mae': 1.0}
+        """
         results = {}
         for m in self.metrics:
             r = m.result()
@@ -300,6 +415,30 @@ class Trainer(StatelessTraining):
         is the batch, as in Keras's other trainers: both ``super().train_step(data)`` and
         ``super().train_step(state, data)`` work. An override may take either ``(self, data)`` or ``(self, state,
         data)``; ``fit`` tells them apart by their required arguments.
+
+        Args:
+            state: in the JAX style, the tuple of variable values ``(trainable, non_trainable, optimizer, metrics)``;
+                otherwise the batch itself, when called with one argument.
+            data: the batch: ``(x, y)``, ``(x, y, sample_weight)`` or ``x`` alone, as the data adapter yields it.
+
+        Returns:
+            A dict from metric name (``"loss"``, each compiled metric) to its current result; in the JAX style, the pair
+            ``(logs, new_state)``.
+
+        Override it to customise training while keeping ``fit``'s loop, callbacks and progress display:
+
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> class Counting(hl.Sequential):
+        ...     steps = 0
+        ...     def train_step(self, data):
+        ...         type(self).steps += 1
+        ...         return super().train_step(data)
+        >>> model = Counting([hl.Input((1,)), hl.layers.Dense(1)])
+        >>> model.compile(optimizer="sgd", loss="mse", jit_compile=False)
+        >>> history = model.fit(np.ones((8, 1)), np.ones((8, 1)), batch_size=4, epochs=2, verbose=0)
+        >>> Counting.steps, sorted(history.history)
+        (4, ['loss'])
         """
         stateless, data = _step_arguments("train_step", state, data)
         if stateless:
@@ -341,7 +480,23 @@ class Trainer(StatelessTraining):
     def test_step(self, state=None, data=None):
         """Evaluates one batch: ``test_step(data)`` returns the metrics' results; ``test_step(state, data)`` (the
         JAX style) returns ``(logs, (trainable, non_trainable, metrics) values)`` and assigns nothing. A single
-        argument is the batch (see :meth:`train_step`)."""
+        argument is the batch (see :meth:`train_step`).
+
+        Args:
+            state: in the JAX style, the tuple of variable values ``(trainable, non_trainable, metrics)``;
+                otherwise the batch itself, when called with one argument.
+            data: the batch: ``(x, y)``, ``(x, y, sample_weight)`` or ``x`` alone.
+
+        Returns:
+            A dict from metric name to its current result; in the JAX style, the pair described above.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1, kernel_initializer="ones")])
+        >>> model.compile(loss="mse")
+        >>> logs = model.test_step((hl.ops.ones((2, 1)), hl.ops.zeros((2, 1))))
+        >>> {k: float(hl.ops.convert_to_numpy(v)) for k, v in logs.items()}
+        {'loss': 1.0}
+        """
         stateless, data = _step_arguments("test_step", state, data)
         if stateless:
             return self._stateless_default("test_step", state, data)
@@ -391,7 +546,21 @@ class Trainer(StatelessTraining):
     def predict_step(self, state=None, data=None):
         """The model's outputs for one batch: ``predict_step(data)``; ``predict_step(state, data)`` (the JAX style)
         returns ``(outputs, non_trainable_values)`` and assigns nothing. A single argument is the batch (see
-        :meth:`train_step`)."""
+        :meth:`train_step`).
+
+        Args:
+            state: in the JAX style, the tuple of variable values ``(trainable, non_trainable)``; otherwise the
+                batch itself, when called with one argument.
+            data: the batch: ``(x,)``, ``x`` alone, or ``(x, y)`` whose ``y`` is ignored.
+
+        Returns:
+            The model's outputs on ``x`` (in inference mode), as tensors; in the JAX style, the pair described above.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1, kernel_initializer="ones")])
+        >>> hl.ops.convert_to_numpy(model.predict_step((hl.ops.ones((2, 1)),))).tolist()
+        [[1.0], [1.0]]
+        """
         stateless, data = _step_arguments("predict_step", state, data)
         if stateless:
             return self._stateless_default("predict_step", state, data)
@@ -725,10 +894,78 @@ class Trainer(StatelessTraining):
         validation_batch_size=None,
         validation_freq=1,
     ):
-        """Trains the model for ``epochs`` epochs; returns a :class:`~highlevel.callbacks.History`.
+        """Trains the model on data for a number of epochs (passes over the data).
 
-        Arguments follow ``keras.Model.fit``. Shuffling draws from the host random stream, so one seed gives the
-        same batch order on every backend.
+        Each epoch runs the training step (``train_step``: forward pass, loss, gradients, optimizer update) on
+        every batch, then evaluates ``validation_data`` when given. Metrics are reset at the start of every
+        epoch, so the logs of an epoch average over its batches. Shuffling draws from the host random stream, so
+        one seed (:func:`highlevel.utils.set_random_seed`) gives the same batch order on every engine.
+
+        Args:
+            x: the inputs. One of: a numpy array or tensor (any engine's), or a list/tuple/dict of them for a
+                model with several inputs; a list of strings (one batch-major text array); a Python generator
+                or other iterable yielding ``(x, y)`` or ``(x, y, sample_weight)`` batches (a ``torch``
+                ``DataLoader``, a ``tf.data.Dataset``); or an :class:`~highlevel.utils.PyDataset`. With a
+                generator, dataset or PyDataset, ``y`` and ``sample_weight`` come from the data and must not be
+                passed.
+            y: the targets, in the same form as ``x`` (arrays, or a list/dict of them per output), with as many
+                rows as ``x``. None for iterable data, or for a model trained without targets.
+            batch_size: the number of samples per step, for array data (default 32). Iterable data is already
+                batched: leave it None.
+            epochs: the epoch to stop at (an int >= 0, default 1). Training runs epochs ``initial_epoch`` to
+                ``epochs - 1``, so ``epochs`` is a final index, not a count, when ``initial_epoch`` is set.
+            verbose: what is shown while training: 0 nothing, 1 a progress bar per epoch (plain lines where no
+                live display is possible), 2 one line per epoch. ``"auto"`` (default) means 1.
+            callbacks: a list of :class:`~highlevel.callbacks.Callback` instances called during training
+                (checkpoints, early stopping, learning-rate schedules, ...). A ``History`` and, unless
+                ``verbose`` is 0, a progress logger are added.
+            validation_split: a float in ``[0, 1)``: the fraction of array data kept out of training (the last
+                rows of ``x``, ``y`` and ``sample_weight``, before shuffling) and evaluated at the end of every
+                epoch. Array data only; ignored when ``validation_data`` is given. Default 0.
+            validation_data: data evaluated at the end of every epoch (the logs get ``val_``-prefixed
+                entries): a tuple ``(x_val, y_val)`` or ``(x_val, y_val, sample_weight_val)`` of arrays, or an
+                iterable or PyDataset of batches. The model never trains on it.
+            shuffle: True (default) shuffles the rows of array data before every epoch; ``"batch"`` shuffles
+                whole batches; False keeps the order. A :class:`~highlevel.utils.PyDataset` is visited in a new
+                batch order each epoch unless False; generators and datasets are read in their own order.
+            class_weight: a dict mapping a class index to a weight that multiplies the loss of that class's
+                samples (for unbalanced classes). Array data with targets only; not together with
+                ``sample_weight``.
+            sample_weight: per-sample loss weights for array data: an array of shape ``(samples,)`` (or one
+                matching the targets' leading axes), or a list/dict per output. Not together with
+                ``class_weight``.
+            initial_epoch: the epoch to start from (an int >= 0, default 0), to resume an earlier run; the
+                epoch numbers that callbacks and the logs see start here.
+            steps_per_epoch: the number of batches in one epoch. Default None: one pass over the data (the
+                whole generator, for iterable data). With it, an epoch continues where the previous one stopped
+                rather than restarting the data, and an infinite generator can be used.
+            validation_steps: the number of batches of ``validation_data`` evaluated each time. Default None: all
+                of it.
+            validation_batch_size: the batch size of array ``validation_data`` (default ``batch_size``).
+            validation_freq: when to validate: an int ``n`` >= 1 validates after every ``n``-th epoch (default 1,
+                every epoch); a collection of epoch numbers (1-based, e.g. ``[1, 5, 10]``) validates after those.
+
+        Returns:
+            A :class:`~highlevel.callbacks.History` whose ``history`` dict maps each log name (``"loss"``,
+            each metric, ``"val_loss"``, ...) to its list of per-epoch values (Python floats).
+
+        Raises:
+            ValueError: the model is not compiled; a count argument (``epochs``, ``batch_size``,
+                ``steps_per_epoch``, ...) is not a non-negative or positive int; ``validation_freq`` is
+                invalid; ``validation_split`` is used with non-array data; ``y`` or ``sample_weight`` is
+                passed with a generator or dataset; ``class_weight`` and ``sample_weight`` are both given; or the
+                data's shapes do not fit each other or the model.
+            TypeError: ``x`` is not a supported kind of data.
+
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> hl.utils.set_random_seed(0)
+        >>> x = np.linspace(-1, 1, 32, dtype="float32").reshape(-1, 1)
+        >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1)])
+        >>> model.compile(optimizer=hl.optimizers.SGD(0.5), loss="mse")
+        >>> history = model.fit(x, 3 * x, batch_size=8, epochs=5, verbose=0)
+        >>> len(history.history["loss"]), history.history["loss"][-1] < history.history["loss"][0]
+        (5, True)
         """
         from highlevel.callbacks import CallbackList
 
@@ -888,7 +1125,44 @@ class Trainer(StatelessTraining):
         callbacks=None,
         return_dict=False,
     ):
-        """The loss and metrics on the given data (a scalar, a list, or a dict with ``return_dict``)."""
+        """Computes the loss and metrics of the model on data, batch by batch, without training.
+
+        Metrics are reset first, then accumulated over every batch; the result averages over the whole data.
+
+        Args:
+            x: the inputs, in any form ``fit`` takes: arrays or tensors (or a list/dict of them), a list of
+                strings, a generator or dataset yielding ``(x, y)`` or ``(x, y, sample_weight)`` batches, or a
+                :class:`~highlevel.utils.PyDataset`.
+            y: the targets for array ``x`` (None for iterable data, which yields its own).
+            batch_size: the number of samples per batch for array data (default 32); leave None for iterable
+                data.
+            verbose: 0 shows nothing, 1 a progress bar, 2 a single line; ``"auto"`` (default) means 1.
+            sample_weight: per-sample weights for array data, used by the loss and ``weighted_metrics``.
+            steps: the number of batches to evaluate (default None: all of the data, or until the generator
+                ends).
+            callbacks: a list of :class:`~highlevel.callbacks.Callback` instances; their ``on_test_*`` hooks run.
+            return_dict: if True, return a dict of the results by name.
+
+        Returns:
+            With ``return_dict=True``, a dict ``{"loss": ..., "<metric>": ...}`` of Python floats. Otherwise the
+            loss alone (a float) when the model has no metrics, or the list of values in the order of
+            ``model.metrics_names``.
+
+        Raises:
+            ValueError: the model is not compiled, ``batch_size`` or ``steps`` is not a positive int, or the
+                data does not fit the model.
+            TypeError: ``x`` is not a supported kind of data.
+
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1, kernel_initializer="ones")])
+        >>> model.compile(loss="mse", metrics=["mae"])
+        >>> x, y = np.ones((4, 2), "float32"), np.zeros((4, 1), "float32")
+        >>> model.evaluate(x, y, verbose=0)
+        [4.0, 2.0]
+        >>> model.evaluate(x, y, verbose=0, return_dict=True)
+        {'loss': 4.0, 'mae': 2.0}
+        """
         from highlevel.callbacks import CallbackList
 
         self._assert_compiled("evaluate")
@@ -940,7 +1214,38 @@ class Trainer(StatelessTraining):
 
     # ---------------------------------------------------------------- predict
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
-        """The model's outputs on ``x``, batch by batch, as numpy arrays (in the outputs' structure)."""
+        """Computes the model's outputs on inputs, batch by batch, in inference mode.
+
+        Layers run with ``training=False`` (dropout off, batch normalization with its moving statistics). The
+        model needs no ``compile``; an unbuilt model is built on the first batch.
+
+        Args:
+            x: the inputs: arrays or tensors (or a list/dict of them for several inputs), a list of strings, a
+                generator or dataset yielding batches (``x`` alone, or ``(x, y)`` whose ``y`` is ignored), or a
+                :class:`~highlevel.utils.PyDataset`.
+            batch_size: the number of samples per batch for array data (default 32); leave None for iterable
+                data. It changes speed and memory, not the result.
+            verbose: 0 shows nothing, 1 a progress bar, 2 a single line; ``"auto"`` (default) means 1.
+            steps: the number of batches to predict (default None: all of the data).
+            callbacks: a list of :class:`~highlevel.callbacks.Callback` instances; their ``on_predict_*`` hooks
+                run.
+
+        Returns:
+            The outputs as numpy arrays, every batch concatenated along the first axis: one array of shape
+            ``(samples, ...)`` for a single-output model, or the model's output structure (list or dict) of
+            such arrays.
+
+        Raises:
+            ValueError: the data yielded no batch, or ``batch_size`` or ``steps`` is not a positive int.
+            TypeError: ``x`` is not a supported kind of data.
+
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2, kernel_initializer="ones")])
+        >>> out = model.predict(np.ones((5, 3), "float32"), batch_size=2, verbose=0)
+        >>> out.shape, out.dtype, out[0].tolist()
+        ((5, 2), dtype('float32'), [3.0, 3.0])
+        """
         from highlevel.callbacks import CallbackList
 
         backend = current_backend()
@@ -956,7 +1261,7 @@ class Trainer(StatelessTraining):
         host = self._feeds_host_arrays()
         borrow = isinstance(adapter, ArrayDataAdapter)
         # The per-batch hooks only when a callback defines one (a loop's Python between two batches costs more
-        # than its own time: see the README's benchmark section).
+        # than its own time: see CHANGELOG.md, Performance).
         hooks = getattr(callbacks, "needs_predict_batch_hooks", True)
         to_numpy, is_tensor = backend.to_numpy, backend.is_tensor
         # A short batch is padded to a bucket of sizes, so that predicting many lengths reuses a few compiled
@@ -993,8 +1298,38 @@ class Trainer(StatelessTraining):
 
     # ------------------------------------------------------- single batches
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
-        """One training step on one batch; returns the metrics of that batch (as ``evaluate`` does): they are reset
-        first, as in Keras, not averaged with earlier batches."""
+        """Runs one training step (forward pass, gradients, optimizer update) on a single batch.
+
+        Metrics are reset first, as in Keras, so the result describes this batch alone, not an average with
+        earlier calls.
+
+        Args:
+            x: the batch's inputs: an array or tensor, or a list/dict of them for several inputs.
+            y: the batch's targets (same forms as ``x``), or None for a model trained without targets.
+            sample_weight: per-sample loss weights, an array of shape ``(batch,)``.
+            class_weight: a dict mapping a class index to a loss weight for its samples; not together with
+                ``sample_weight``.
+            return_dict: if True, return a dict of the results by name.
+
+        Returns:
+            The loss and metrics after the step, computed on this batch: a dict with ``return_dict=True``;
+            otherwise the loss alone (a float) when there are no metrics, or the list of values in the order
+            of ``model.metrics_names``.
+
+        Raises:
+            ValueError: the model is not compiled, both ``class_weight`` and ``sample_weight`` are given, or
+                the batch does not fit the model.
+
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1, kernel_initializer="zeros")])
+        >>> model.compile(optimizer=hl.optimizers.SGD(0.1), loss="mse")
+        >>> x, y = np.ones((4, 2), "float32"), np.ones((4, 1), "float32")
+        >>> first = model.train_on_batch(x, y)
+        >>> later = [model.train_on_batch(x, y) for _ in range(5)][-1]
+        >>> round(first, 3), later < first
+        (1.0, True)
+        """
         self._assert_compiled("train_on_batch")
         from .data_adapters import utils
 
@@ -1012,7 +1347,30 @@ class Trainer(StatelessTraining):
         return _format_result(logs, return_dict)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
-        """Evaluates one batch (metrics are reset first)."""
+        """Computes the loss and metrics of the model on a single batch, without training.
+
+        Metrics are reset first, so the result describes this batch alone.
+
+        Args:
+            x: the batch's inputs: an array or tensor, or a list/dict of them for several inputs.
+            y: the batch's targets (same forms as ``x``).
+            sample_weight: per-sample weights, an array of shape ``(batch,)``.
+            return_dict: if True, return a dict of the results by name.
+
+        Returns:
+            A dict with ``return_dict=True``; otherwise the loss alone (a float) when there are no metrics, or
+            the list of values in the order of ``model.metrics_names``.
+
+        Raises:
+            ValueError: the model is not compiled, or the batch does not fit the model.
+
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1, kernel_initializer="ones")])
+        >>> model.compile(loss="mae")
+        >>> model.test_on_batch(np.ones((3, 2), "float32"), np.zeros((3, 1), "float32"), return_dict=True)
+        {'loss': 2.0}
+        """
         self._assert_compiled("test_on_batch")
         from .data_adapters import utils
 
@@ -1025,7 +1383,21 @@ class Trainer(StatelessTraining):
         return _format_result(logs, return_dict)
 
     def predict_on_batch(self, x):
-        """The model's outputs for one batch, as numpy."""
+        """Computes the model's outputs on a single batch, in inference mode.
+
+        Args:
+            x: the batch's inputs: an array or tensor, or a list/dict of them for several inputs.
+
+        Returns:
+            The outputs as numpy arrays, in the model's output structure (one array of shape ``(batch, ...)``
+            for a single output).
+
+        >>> import numpy as np
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(1, kernel_initializer="ones")])
+        >>> model.predict_on_batch(np.ones((2, 3), "float32")).tolist()
+        [[3.0], [3.0]]
+        """
         backend = current_backend()
         batch = self._to_tensors((x,))
         if not self.built:

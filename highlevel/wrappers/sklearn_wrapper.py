@@ -224,8 +224,10 @@ class SKLearnClassifier(ClassifierMixin, _SKLBase):
         fit_kwargs: keyword arguments of ``Model.fit`` (``epochs``, ``batch_size``, ``verbose``, ...).
 
     Attributes:
-        model_: the fitted model. history_: the fit's history (a dict of lists). classes_: the class labels,
-        sorted. n_features_in_: the number of input features.
+        model_: the fitted model.
+        history_: the fit's history (a dict of lists).
+        classes_: the class labels, sorted.
+        n_features_in_: the number of input features.
 
     >>> import highlevel as hl
     >>> clf = hl.wrappers.SKLearnClassifier(model=None)
@@ -316,8 +318,9 @@ class SKLearnRegressor(RegressorMixin, _SKLBase):
         fit_kwargs: keyword arguments of ``Model.fit``.
 
     Attributes:
-        model_: the fitted model. history_: the fit's history (a dict of lists). n_features_in_: the number of
-        input features.
+        model_: the fitted model.
+        history_: the fit's history (a dict of lists).
+        n_features_in_: the number of input features.
 
     >>> import highlevel as hl
     >>> hl.wrappers.SKLearnRegressor(model=None, fit_kwargs={"epochs": 3}).get_params()["fit_kwargs"]
@@ -351,8 +354,9 @@ class SKLearnTransformer(TransformerMixin, _SKLBase):
         fit_kwargs: keyword arguments of ``Model.fit``.
 
     Attributes:
-        model_: the fitted model. history_: the fit's history (a dict of lists). n_features_in_: the number of
-        input features.
+        model_: the fitted model.
+        history_: the fit's history (a dict of lists).
+        n_features_in_: the number of input features.
 
     >>> import highlevel as hl
     >>> hl.wrappers.SKLearnTransformer(model=None).warm_start

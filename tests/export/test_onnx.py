@@ -98,7 +98,7 @@ def test_model_export_front_door_and_a_subclassed_model(backend, tmp_path):
         np.testing.assert_allclose(got, model.predict(x[:batch], verbose=0), rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.backends("native", "jax")  # the engines without an ONNX converter of their own
+@pytest.mark.backends("native")  # the engine without an ONNX converter of its own
 def test_an_unregistered_subclassed_model_is_refused_clearly_without_a_converter(backend, tmp_path):
     class Unregistered(hl.Model):
         def __init__(self, **kwargs):
@@ -115,7 +115,8 @@ def test_an_unregistered_subclassed_model_is_refused_clearly_without_a_converter
         export_onnx(model, str(tmp_path / "u.onnx"), verbose=False)
 
 
-def test_layer_graph_writer_covers_more_layers(backend):
+@pytest.mark.parametrize("opset", [17, 18])  # 18 moved a reduction's axes from an attribute to an input
+def test_layer_graph_writer_covers_more_layers(backend, opset):
     """The layer-graph writer (the path of engines without a converter), on weights from every engine."""
     from highlevel.export.onnx_graph import onnx_model
 
@@ -134,7 +135,7 @@ def test_layer_graph_writer_covers_more_layers(backend):
     model = hl.Model([seq, img], out)
     rng = np.random.default_rng(4)
     xs = [rng.normal(size=(3, 10, 3)).astype("float32"), rng.normal(size=(3, 2, 6, 6)).astype("float32")]
-    proto = onnx_model(model, [("seq", (None, 10, 3), "float32"), ("img", (None, 2, 6, 6), "float32")], 17)
+    proto = onnx_model(model, [("seq", (None, 10, 3), "float32"), ("img", (None, 2, 6, 6), "float32")], opset)
     onnx.checker.check_model(proto)
     session = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
     (got,) = session.run(None, {"seq": xs[0], "img": xs[1]})
@@ -246,3 +247,77 @@ def test_lstm_from_torch(backend, tmp_path):
     model = hl.Model(ids, layers.Dense(2)(layers.LSTM(3)(layers.Embedding(9, 4)(ids))))
     x = np.random.default_rng(7).integers(0, 9, size=(6, 5)).astype("int32")
     _check(model, str(tmp_path / "lstm.onnx"), [x], ["ids"])
+
+
+#: The writer each engine's own converter is, as it signs the file.
+PRODUCERS = {"native": "highlevel", "jax": "jax2onnx", "torch": "pytorch", "tensorflow": "tf2onnx"}
+
+
+def test_each_engine_writes_with_its_own_converter(backend, tmp_path):
+    """torch.onnx on torch, tf2onnx on TensorFlow, jax2onnx on JAX, the layer-graph writer on native."""
+    model = hl.Sequential([hl.Input((4,), name="x"), layers.Dense(3, activation="tanh")])
+    path = str(tmp_path / "m.onnx")
+    export_onnx(model, path, verbose=False)
+    assert onnx.load(path).producer_name == PRODUCERS[backend.name]
+
+
+@pytest.mark.backends("jax")
+def test_jax_converter_writes_recurrence_and_attention(backend, tmp_path):
+    """jax2onnx converts a recurrent layer's scan and multi-head attention, with the batch left open."""
+    hl.utils.set_random_seed(8)
+    seq = hl.Input((6, 4), name="seq")
+    h = layers.LSTM(5, return_sequences=True)(seq)
+    h = layers.LayerNormalization()(layers.MultiHeadAttention(2, 3)(h, h) + h)
+    model = hl.Model(seq, layers.Dense(2)(layers.GlobalAveragePooling1D()(h)))
+    x = np.random.default_rng(8).normal(size=(5, 6, 4)).astype("float32")
+    _check(model, str(tmp_path / "seq.onnx"), [x], ["seq"])
+    assert onnx.load(str(tmp_path / "seq.onnx")).producer_name == "jax2onnx"
+
+
+@pytest.mark.backends("jax")
+def test_jax_converter_traces_an_unregistered_subclassed_model(backend, tmp_path):
+    class Unregistered(hl.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.dense = layers.Dense(2)
+
+        def call(self, x):
+            return hl.ops.sigmoid(self.dense(x))
+
+    model = Unregistered()
+    x = np.random.default_rng(9).normal(size=(4, 3)).astype("float32")
+    model(x)
+    path = str(tmp_path / "u.onnx")
+    export_onnx(model, path, verbose=False)
+    _, (got,) = _run(path, {"input_0": x})
+    np.testing.assert_allclose(got, model.predict(x, verbose=0), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.backends("jax")
+def test_a_file_the_converter_gets_wrong_passes_to_the_next_writer(backend, tmp_path):
+    """jax2onnx maps a max pooling window over all four axes of an image to a 4-d MaxPool that onnxruntime
+    refuses; so does an opset below its floor: the layer-graph writer then writes the file, which predicts as the
+    model."""
+    model = hl.Sequential([hl.Input((6, 6, 2), name="img"), layers.MaxPooling2D(), layers.Flatten(), layers.Dense(2)])
+    x = np.random.default_rng(10).normal(size=(3, 6, 6, 2)).astype("float32")
+    _check(model, str(tmp_path / "pool.onnx"), [x], ["img"])
+    assert onnx.load(str(tmp_path / "pool.onnx")).producer_name == "highlevel"
+    dense = hl.Sequential([hl.Input((4,), name="x"), layers.Dense(3)])
+    export_onnx(dense, str(tmp_path / "old.onnx"), opset_version=17, verbose=False)
+    proto = onnx.load(str(tmp_path / "old.onnx"))
+    assert proto.producer_name == "highlevel" and proto.opset_import[0].version == 17
+
+
+def test_when_no_writer_succeeds_every_reason_is_given(backend, tmp_path, monkeypatch):
+    """Each writer's failure is named in the one error."""
+    from highlevel.export import onnx as onnx_module
+
+    model = hl.Sequential([hl.Input((2,)), layers.Dense(1)])
+    monkeypatch.setattr(onnx_module, "_check_open_batch", _refuse)
+    with pytest.raises(ValueError, match="No writer could export") as info:
+        export_onnx(model, str(tmp_path / "m.onnx"), verbose=False)
+    assert "the layer-graph writer: refused for the test" in str(info.value)
+
+
+def _refuse(proto, specs):
+    raise ValueError("refused for the test")

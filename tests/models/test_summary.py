@@ -101,6 +101,40 @@ def test_summary_frozen_layers_and_show_trainable(backend):
     assert re.search(r"\bN\b", hidden_row), hidden_row
 
 
+def _marks(text):
+    """{layer name: the Trainable cell} from a summary drawn with show_trainable=True."""
+    marks = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip("│ ").split("│")]
+        if len(cells) >= 4 and "(" in cells[0] and not cells[0].startswith("Layer (type)"):
+            marks[cells[0].split(" (")[0]] = cells[-1]
+    return marks
+
+
+def test_show_trainable_marks_layers_without_weights_with_a_dash_as_keras_does(backend):
+    # Keras 3.15 prints Y/N only for layers that have weights, and "-" for the others whatever their flag.
+    model = hl.Sequential(
+        [
+            hl.Input((4,)),
+            L.Dense(3, name="d1"),
+            L.Dropout(0.1, name="drop"),
+            L.Flatten(name="flat"),
+            L.Dense(2, name="d2"),
+        ]
+    )
+    model.get_layer("d1").trainable = False
+    model.get_layer("drop").trainable = False
+    marks = _marks(model.summary(return_string=True, show_trainable=True))
+    assert marks == {"d1": "N", "drop": "-", "flat": "-", "d2": "Y"}, marks
+
+    inputs = hl.Input((4,), name="x")
+    hidden = L.Dropout(0.1, name="drop")(L.Dense(3, name="d1")(inputs))
+    functional = hl.Model(inputs, L.Dense(2, name="d2")(hidden))
+    functional.get_layer("d2").trainable = False
+    marks = _marks(functional.summary(return_string=True, show_trainable=True))
+    assert marks == {"x": "-", "d1": "Y", "drop": "-", "d2": "N"}, marks
+
+
 def test_subclassed_summary_after_call(backend):
     class Net(hl.Model):
         def __init__(self):

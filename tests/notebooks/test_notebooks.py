@@ -10,7 +10,12 @@ stored in the notebook): ``check(name, globals())`` from ``lesson_checks.py``, w
 values the lesson left behind — models, histories, accuracies, arrays — and checks each thing the lesson's
 prose says about them: an accuracy the text calls a success, a loss that "falls", a parameter count it works
 out by hand, an equality it calls "bitwise". Every failed claim is listed in the error. The figures checked are
-printed with the notebook's time (``pytest -s`` shows them).
+printed with the notebook's time (``pytest -s`` shows them). The saved outputs are checked too: every ``fit``
+and ``evaluate`` a cell runs visibly shows its metrics as text, and no cell leaves an empty or widget-only
+output behind (``kernel.progress_problems``).
+
+**Without ipywidgets.** One extra case runs lesson 01 on the first backend with ``ipywidgets`` made
+unimportable in the kernel, as on a machine that lacks it: the progress must show there too.
 
 **Which backends.** A notebook's numbers come out the same on the four engines (within float32 rounding;
 03's dropout draws from each engine's own generator), and each notebook passes its checks on all four
@@ -39,7 +44,6 @@ every notebook on every backend of the matrix. Notebooks are stored without outp
 import json
 import os
 import pathlib
-import sys
 import time
 
 import pytest
@@ -52,6 +56,7 @@ pytest.importorskip("matplotlib")
 import highlevel as hl  # noqa: E402
 
 from tests.conftest import selected_backends  # noqa: E402
+from tests.notebooks.kernel import kernel_env, progress_problems  # noqa: E402
 
 NOTEBOOKS = pathlib.Path(__file__).resolve().parents[2] / "notebooks"
 CHECKS = pathlib.Path(__file__).resolve().with_name("lesson_checks.py")
@@ -77,18 +82,11 @@ def _cases():
     for name in NAMES:
         where = "every" if full else RUNS_ON[name[:2]]
         engines = matrix if where == "every" else [matrix[0] if where == "first" else matrix[-1]]
-        cases += [pytest.param(name, engine, id=f"{name[:-6]}-{engine}") for engine in engines]
+        cases += [pytest.param(name, engine, True, id=f"{name[:-6]}-{engine}") for engine in engines]
+    # The progress display without ipywidgets (as on a machine without it): one lesson that trains with it.
+    first = NAMES[0]
+    cases.append(pytest.param(first, matrix[0], False, id=f"{first[:-6]}-{matrix[0]}-no-ipywidgets"))
     return cases
-
-
-def _kernelspec(tmp_path):
-    """A kernelspec that launches this very interpreter, so that the notebook sees the installed highlevel."""
-    spec_dir = tmp_path / "kernels" / "hl-test"
-    spec_dir.mkdir(parents=True)
-    spec = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-            "display_name": "highlevel tests", "language": "python"}
-    (spec_dir / "kernel.json").write_text(json.dumps(spec))
-    return "hl-test"
 
 
 def _check_cell(name):
@@ -134,8 +132,8 @@ def test_notebook_is_stored_without_outputs(name):
                for c in nb.cells if c.cell_type == "code"), f"{name} is stored with outputs; clear them"
 
 
-@pytest.mark.parametrize("name, engine", _cases())
-def test_notebook_runs_and_its_claims_hold(name, engine, tmp_path, monkeypatch):
+@pytest.mark.parametrize("name, engine, widgets", _cases())
+def test_notebook_runs_and_its_claims_hold(name, engine, widgets, tmp_path, monkeypatch):
     ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
     needed = ("native", "jax", "torch", "tensorflow") if name.startswith("05_") else (engine,)
     if name.startswith("08_"):  # it moves the model to torch (or, trained on torch, to jax)
@@ -146,8 +144,7 @@ def test_notebook_runs_and_its_claims_hold(name, engine, tmp_path, monkeypatch):
     nb = nbformat.read(NOTEBOOKS / name, as_version=4)
     nb.cells.append(_check_cell(name))
 
-    kernel = _kernelspec(tmp_path)
-    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path), prepend=os.pathsep)
+    kernel = kernel_env(tmp_path, monkeypatch, widgets=widgets)
     monkeypatch.setenv("HIGHLEVEL_BACKEND", engine)
     monkeypatch.setenv("MPLBACKEND", "Agg")
     monkeypatch.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # silences a debugger warning at kernel start
@@ -159,4 +156,6 @@ def test_notebook_runs_and_its_claims_hold(name, engine, tmp_path, monkeypatch):
                                      resources={"metadata": {"path": str(workdir)}})
     start = time.perf_counter()
     client.execute()  # raises CellExecutionError, naming the cell (or the failed claims), on the first error
+    problems = progress_problems(nb)  # every fit's epochs and evaluate's results show as text, nothing empty
+    assert not problems, f"{name}: the outputs do not show the progress a learner expects:\n  " + "\n  ".join(problems)
     print(f"{name} on {engine}: {time.perf_counter() - start:.1f} s; {_figures(nb.cells[-1])}")
