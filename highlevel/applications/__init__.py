@@ -19,12 +19,15 @@ _MODULES = (
     "efficientnet",
     "efficientnet_v2",
     "imagenet_utils",
+    "mobilenet",
+    "mobilenet_v2",
     "mobilenet_v3",
     "resnet",
     "resnet50",
     "resnet_v2",
     "vgg16",
     "vgg19",
+    "xception",
 )
 
 #: Model names -> the module that defines them.
@@ -62,6 +65,9 @@ _MODELS = {
     "ConvNeXtBase": "convnext",
     "ConvNeXtLarge": "convnext",
     "ConvNeXtXLarge": "convnext",
+    "MobileNet": "mobilenet",
+    "MobileNetV2": "mobilenet_v2",
+    "Xception": "xception",
 }
 
 
