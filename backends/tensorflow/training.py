@@ -9,7 +9,7 @@ from highlevel.backends.contract.variable import _scopes
 class TrainingOps(TrainingContract):
     def check_index_range(self, x, low, high, template, ignore=None):
         # In a graph: an assertion the result depends on, so it runs before anything computed from ``x``. XLA
-        # (compile(jit_compile=True)) drops assertions: there the check does nothing.
+        # drops assertions, so while the checks are on compile_step builds the step without it.
         if tf.executing_eagerly():
             return super().check_index_range(x, low, high, template, ignore=ignore)
         x = tf.convert_to_tensor(x)
@@ -42,6 +42,7 @@ class TrainingOps(TrainingContract):
         # autograph=False: the step is written for tracing already (no Python control flow on tensor values,
         # loops through `scan`), and AutoGraph's source rewriting of every function the step calls costs tens
         # of seconds on a model's first trace.
-        return tf.function(
-            fn, jit_compile=True if jit_compile is True else None, reduce_retracing=False, autograph=False
-        )
+        # XLA (jit_compile=True) would drop the in-graph assertions of hl.config.enable_index_checks(): with the
+        # checks on, the step is a plain graph (the trainer remakes it when the switch flips).
+        xla = jit_compile is True and not index_checks.enabled()
+        return tf.function(fn, jit_compile=True if xla else None, reduce_retracing=False, autograph=False)

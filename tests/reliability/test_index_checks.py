@@ -177,3 +177,17 @@ def test_tf_data_labels_out_of_range_are_refused_before_any_update(index_checks)
         assert all(np.array_equal(a, b) for a, b in zip(kept, model.get_weights()))
         good = tf.data.Dataset.from_tensor_slices((x, (y - 1).astype("int64"))).batch(8)
         assert np.isfinite(model.fit(good, epochs=2, verbose=0).history["loss"]).all()
+
+
+@pytest.mark.backends("tensorflow")
+def test_checks_hold_in_a_step_that_asked_for_xla(backend, index_checks):
+    """XLA drops TensorFlow's in-graph assertions: with the checks on, a jit_compile=True step is built without
+    XLA, so the check still runs before any update."""
+    x, y = _data()
+    hl.utils.set_random_seed(0)
+    model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(3)])
+    model.compile(optimizer=hl.optimizers.Adam(0.05), loss=one_based_loss, jit_compile=True)
+    before = model.get_weights()
+    with pytest.raises(IndexRangeError, match=r"y_true holds labels from -1 to [12]"):
+        model.fit(x, y - 1, batch_size=8, shuffle=False, verbose=0)
+    assert _unchanged(model, before)
