@@ -5,7 +5,18 @@
 * **B3**: the small CNN of ``tests/trainers/test_trajectory_layers.py`` on 28x28x1 images, batch 64, Adam:
   ``Conv2D(8, 3, same, no bias)``, ``BatchNormalization``, ReLU, ``MaxPooling2D(2)``, ``Flatten``, ``Dense(10)``;
 * **B4-predict** / **B4-evaluate**: ``predict`` / ``evaluate`` (loss and accuracy) of the B1 model on 10,000
-  samples, batch 512 (20 batches, the last one partial).
+  samples, batch 512 (20 batches, the last one partial);
+* **B5**: a Transformer encoder classifier: ``Embedding(1000, 128)`` on sequences of 128 tokens, 2 post-norm
+  blocks of ``MultiHeadAttention(4 heads, key_dim 32)`` + ``LayerNormalization`` + a ReLU feed-forward
+  (256 wide), ``GlobalAveragePooling1D``, ``Dense(10)``; batch 32;
+* **B6**: two ``LSTM(128)`` layers on sequences of 64 steps x 32 features, ``Dense(10)``; batch 32;
+  **B6-bi** the same with each LSTM wrapped in ``Bidirectional``;
+* **B7**: a ResNet-style CNN on 32x32x3 images: a conv stem (32 filters) and two residual blocks of
+  ``Conv2D`` + ``BatchNormalization`` (the second strided to 64 filters with a 1x1 projection), global
+  average pooling, ``Dense(10)``; batch 64.
+
+B5-B7 have a hand-written loop in PyTorch eager only (``_hand_heavy.py``), which is also the native engine's
+"hand" column there: the native engine's target on them is PyTorch eager CPU.
 
 All train with sparse softmax cross-entropy from logits and Adam(1e-3), float32. A contestant is a function
 ``run()`` doing one "epoch" (one pass over the data, or one ``predict`` / ``evaluate`` call) that returns a
@@ -36,7 +47,7 @@ class Workload:
     """One row family of the table.
 
     Attributes:
-        model: ``"mlp"`` or ``"cnn"``.
+        model: ``"mlp"``, ``"cnn"``, or one of :data:`HEAVY` (B5-B7).
         task: ``"train"``, ``"predict"`` or ``"evaluate"``.
         widths: the MLP's layer widths from input to logits (the CNN's input is :data:`CNN_SHAPE`).
         batch: the batch size.
@@ -73,7 +84,13 @@ WORKLOADS = {
     "B3": Workload("cnn", "train", [], 64, 12, 3),
     "B4-predict": Workload("mlp", "predict", [784, 512, 512, 10], 512, samples=10_000),
     "B4-evaluate": Workload("mlp", "evaluate", [784, 512, 512, 10], 512, samples=10_000),
+    "B5": Workload("transformer", "train", [], 32, 6, 2),
+    "B6": Workload("lstm", "train", [], 32, 6, 2),
+    "B6-bi": Workload("bilstm", "train", [], 32, 4, 2),
+    "B7": Workload("resnet", "train", [], 64, 6, 2),
 }
+#: The heavier workloads' models (B5-B7), whose hand-written loops are PyTorch eager only (``_hand_heavy.py``).
+HEAVY = ("transformer", "lstm", "bilstm", "resnet")
 #: The MLP workloads as ``name -> (widths, batch)`` (what ``fit_overheads.py`` uses).
 MLP = {name: (w.widths, w.batch) for name, w in WORKLOADS.items() if w.model == "mlp" and w.task == "train"}
 
@@ -99,10 +116,15 @@ def expand(names):
 def make_data(workload, steps):
     """Standard-normal float32 features and uniform int64 labels, seed 0."""
     import numpy as np
+    from _hand_heavy import IMAGE, RNN_FEATURES, RNN_SEQ, SEQ, VOCAB
 
     rng = np.random.default_rng(0)
     n = workload.n_samples(steps)
-    shape = CNN_SHAPE if workload.model == "cnn" else (workload.widths[0],)
+    if workload.model == "transformer":
+        x = rng.integers(0, VOCAB, (n, SEQ)).astype(np.int64)
+        return x, rng.integers(0, CLASSES, n).astype(np.int64)
+    shapes = {"cnn": CNN_SHAPE, "lstm": (RNN_SEQ, RNN_FEATURES), "bilstm": (RNN_SEQ, RNN_FEATURES), "resnet": IMAGE}
+    shape = shapes[workload.model] if workload.model in shapes else (workload.widths[0],)
     x = rng.standard_normal((n, *shape)).astype(np.float32)
     y = rng.integers(0, CLASSES, n).astype(np.int64)
     return x, y
@@ -132,6 +154,8 @@ def build_model(lib, workload, reuse=False):
 
 
 def _build(lib, workload):
+    if workload.model in HEAVY:
+        return _BUILDERS[workload.model](lib)
     if workload.model == "cnn":
         layers = [
             lib.Input(CNN_SHAPE),
@@ -148,6 +172,62 @@ def _build(lib, workload):
         layers += [lib.layers.Dense(w, activation="relu") for w in widths[1:-1]]
         layers.append(lib.layers.Dense(widths[-1]))
     return lib.Sequential(layers)
+
+
+def _transformer(lib):
+    from _hand_heavy import BLOCKS, FF, HEADS, SEQ, VOCAB, WIDTH
+
+    L = lib.layers
+    tokens = lib.Input((SEQ,), dtype="int32")
+    h = L.Embedding(VOCAB, WIDTH)(tokens)
+    for _ in range(BLOCKS):
+        h = L.LayerNormalization(epsilon=1e-6)(h + L.MultiHeadAttention(HEADS, WIDTH // HEADS)(h, h))
+        ff = L.Dense(WIDTH)(L.Dense(FF, activation="relu")(h))
+        h = L.LayerNormalization(epsilon=1e-6)(h + ff)
+    return lib.Model(tokens, L.Dense(CLASSES)(L.GlobalAveragePooling1D()(h)))
+
+
+def _lstm(lib, bidirectional=False):
+    from _hand_heavy import RNN_FEATURES, RNN_SEQ, RNN_UNITS
+
+    L = lib.layers
+    wrap = L.Bidirectional if bidirectional else (lambda layer: layer)
+    return lib.Sequential(
+        [
+            lib.Input((RNN_SEQ, RNN_FEATURES)),
+            wrap(L.LSTM(RNN_UNITS, return_sequences=True)),
+            wrap(L.LSTM(RNN_UNITS)),
+            L.Dense(CLASSES),
+        ]
+    )
+
+
+def _resnet(lib):
+    from _hand_heavy import BN_EPS, BN_MOMENTUM, IMAGE, STEM
+
+    L = lib.layers
+
+    def conv_bn(h, filters, k=3, stride=1):
+        h = L.Conv2D(filters, k, strides=stride, padding="same", use_bias=False)(h)
+        return L.BatchNormalization(epsilon=BN_EPS, momentum=BN_MOMENTUM)(h)
+
+    def block(h, filters, stride):
+        y = conv_bn(L.Activation("relu")(conv_bn(h, filters, 3, stride)), filters)
+        skip = conv_bn(h, filters, 1, stride) if stride != 1 or h.shape[-1] != filters else h
+        return L.Activation("relu")(L.Add()([y, skip]))
+
+    image = lib.Input(IMAGE)
+    h = L.Activation("relu")(conv_bn(image, STEM))
+    h = block(block(h, STEM, 1), 2 * STEM, 2)
+    return lib.Model(image, L.Dense(CLASSES)(L.GlobalAveragePooling2D()(h)))
+
+
+_BUILDERS = {
+    "transformer": _transformer,
+    "lstm": _lstm,
+    "bilstm": lambda lib: _lstm(lib, bidirectional=True),
+    "resnet": _resnet,
+}
 
 
 def model_runner(model, workload, x, y):
@@ -206,6 +286,16 @@ def make_contestant(kind, backend, name, steps, threads=1, data=None):
         return model_runner(build_model(keras, workload, reuse=True), workload, x, y)
     if kind != "hand":
         raise ValueError(f"Unknown contestant {kind!r}; expected one of {', '.join(KINDS)}.")
+    if workload.model in HEAVY:
+        if backend not in ("native", "torch"):
+            raise NotImplementedError(
+                f"{name} has a hand-written loop in PyTorch eager only (the native engine's reference); "
+                f"none for {backend} yet"
+            )
+        import_framework("torch", threads)
+        import _hand_heavy
+
+        return _hand_heavy.MAKERS[workload.model](x, y, workload.batch)
     import_framework(backend, threads)
     if backend == "jax":
         return _jax_x32(lambda: _make_hand(backend, workload, x, y))

@@ -2,13 +2,16 @@
 
 Rows (see ``_workloads.py`` for the models):
 
-* **B1**, **B2**, **B3** (training, ms per step), **B4-predict**, **B4-evaluate** (ms per batch of 512, i.e.
+* **B1**, **B2**, **B3**, and the heavier **B5** (Transformer), **B6** / **B6-bi** (LSTM), **B7** (ResNet)
+  (training, ms per step), **B4-predict**, **B4-evaluate** (ms per batch of 512, i.e.
   the time of one ``predict``/``evaluate`` call on 10,000 samples divided by its 20 batches), per backend:
   ours (``fit``/``predict``/``evaluate`` as users call them), the hand-written loop in the same framework
-  (numpy for native) and Keras 3 on the same framework (when ``keras`` is importable; none for native).
+  (numpy for native; PyTorch eager for B5-B7 on native and torch, none yet on jax and tensorflow) and Keras 3 on
+  the same framework (when ``keras`` is importable; none for native).
 * **first step** per backend (s): a fresh process's import + model build + compile + one finished ``fit``
   step on a B1 batch, against the hand-written loop's import + set-up + first step (for JAX: a ``jax.jit``
-  step, compilation included). Timed from the worker's first line, so interpreter start-up is left out.
+  step, compilation included). Timed from the worker's first line, so interpreter start-up is left out. With
+  B5-B7 selected, also ``first step B5`` ... per backend: ours against Keras 3 on that workload.
 * **import** (s): ``import highlevel`` in a fresh process with ``HIGHLEVEL_BACKEND=native``, against
   ``import numpy`` alone (the floor: highlevel needs numpy); the ``note`` column lists any of jax / torch /
   tensorflow found in ``sys.modules`` afterwards ("no framework" when none).
@@ -16,6 +19,8 @@ Rows (see ``_workloads.py`` for the models):
   buffers to it) while building the B1 model and training it for two epochs, against the hand-written numpy
   loop's; the data arrays exist before tracing starts and are not counted. The ``note`` column adds each
   process's ``ru_maxrss`` growth over its resident size before training (a coarser, allocator-level view).
+  With B5-B7 selected, ``memory B5`` ...: the ``ru_maxrss`` growth of two native training epochs against the
+  PyTorch eager loop's (tracemalloc does not see torch's buffers).
 
 Method: every library's thread pools are pinned (``--threads``, default 1) in every worker subprocess
 (``_harness.run_worker``). The timing rows of one backend come from fresh subprocesses (``--repeats`` of them,
@@ -34,7 +39,8 @@ Keras beside it trace float64 where their users get float32 (1.5-2x slower): the
 thread per library it is the work each contestant does). The first-step, import and memory cells each get
 fresh processes.
 
-Run: ``python benchmarks/run.py`` (under 10 minutes on 2 cores), ``--clock cpu`` on a shared machine,
+Run: ``python benchmarks/run.py --workloads B1,B2,B3,B4`` (under 10 minutes on 2 cores; the default adds B5-B7,
+which take about an hour there), ``--clock cpu`` on a shared machine,
 ``--quick`` for a smoke run (B4 on 5 batches), ``--backends native,jax`` / ``--workloads B2,B4`` to narrow it,
 ``--no-extras`` to skip the first-step / import / memory rows. Not a test: numbers depend on the machine.
 """
@@ -55,6 +61,7 @@ from _harness import format_table, median, pin_threads, run_worker  # noqa: E402
 from _workloads import (  # noqa: E402 - after the path set-up above
     BACKENDS,
     FRAMEWORK,
+    HEAVY,
     KINDS,
     WORKLOADS,
     expand,
@@ -78,11 +85,16 @@ HAND_TARGETS = {
     ("B4-evaluate", "*"): 1.10,
     ("first step", "jax"): 1.5,
     ("memory B1", "native"): 1.5,
+    # B5-B7: the hand loop is PyTorch eager (native's reference too: at most 2x it)
+    **{(w, b): 1.10 for w in ("B5", "B6", "B6-bi", "B7") for b in ("jax", "torch", "tensorflow")},
+    **{(w, "native"): 2.0 for w in ("B5", "B6", "B6-bi", "B7")},
+    **{(f"memory {w}", "native"): 1.5 for w in ("B5", "B6", "B6-bi", "B7")},
 }
 #: Absolute targets of ours, in the row's unit: ``import highlevel`` under 0.3 s.
 OURS_TARGETS = {("import", "native"): 0.3}
 #: max ours/keras: not slower on B1, at least 1.2x faster on B2.
-KERAS_TARGETS = {"B1": 1.0, "B2": 1 / 1.2}
+KERAS_TARGETS = {"B1": 1.0, "B2": 1 / 1.2, "B5": 1.0, "B6": 1.0, "B6-bi": 1.0, "B7": 1.0}
+KERAS_TARGETS.update({f"first step {w}": 1.0 for w in ("B5", "B6", "B6-bi", "B7")})
 #: Contestants that run in separate processes, per backend (default: all in one). Ratios between different
 #: processes are ratios of medians, which swung by 10-30% on a loaded machine; none are split at present (JAX's
 #: hand loop and Keras share ours' process under ``jax.enable_x64(False)``).
@@ -148,20 +160,25 @@ def time_worker(backend, kinds, names, args):
     print(json.dumps({"results": results}))
 
 
-def first_step_worker(kind, backend, args):
-    """Import + build + compile + one finished training step on a B1 batch, timed from the worker's start."""
+def first_step_worker(kind, backend, args, name="B1"):
+    """Import + build + compile + one finished training step on a batch of workload ``name`` (ours, Keras 3 or
+    the hand-written loop), timed from the worker's start."""
     clock = _clock(args.clock)
     t0 = _T0_CPU if args.clock == "cpu" else _T0_WALL
-    workload = WORKLOADS["B1"]
-    if kind == "ours":
-        os.environ["HIGHLEVEL_BACKEND"] = backend
+    workload = WORKLOADS[name]
+    if kind in ("ours", "keras"):
+        os.environ["HIGHLEVEL_BACKEND" if kind == "ours" else "KERAS_BACKEND"] = backend
         from _workloads import build_model, make_data
 
-        import highlevel as hl
+        if kind == "ours":
+            import highlevel as lib
+        else:
+            import_framework(backend, args.threads)
+            import keras as lib
 
         x, y = make_data(workload, 1)
         loss = (
-            build_model(hl, workload)
+            build_model(lib, workload)
             .fit(x, y, batch_size=workload.batch, epochs=1, verbose=0, shuffle=False)
             .history["loss"][-1]
         )
@@ -181,8 +198,9 @@ print(json.dumps({{"s": elapsed, "frameworks": [m for m in {frameworks!r} if m i
 """
 
 
-def memory_worker(kind, args):
-    """Peak traced bytes (and ``ru_maxrss`` growth) of two B1 training epochs on native: ours or hand numpy."""
+def memory_worker(kind, args, name="B1"):
+    """Peak memory of two training epochs of workload ``name`` on native: ours, or the hand-written loop (numpy on
+    B1; PyTorch eager on B5-B7, whose buffers ``tracemalloc`` does not see: compare their ``ru_maxrss`` growth)."""
     import resource
     import tracemalloc
 
@@ -194,14 +212,16 @@ def memory_worker(kind, args):
 
         # loading code is not training memory: import what the lazy names load, and the engine, untraced
         hl.config.current_backend(), hl.layers, hl.models, hl.optimizers, hl.losses, hl.metrics, hl.callbacks
+    elif WORKLOADS[name].model in HEAVY:
+        import_framework("torch", args.threads)  # the framework's own start-up is not training memory
     from _workloads import make_data
 
-    workload = WORKLOADS["B1"]
+    workload = WORKLOADS[name]
     steps = workload.steps(args.steps, args.quick)
     data = make_data(workload, steps)
     rss0 = _rss_kib()
     tracemalloc.start()
-    run = make_contestant(kind, "native", "B1", steps, args.threads, data=data)
+    run = make_contestant(kind, "native", name, steps, args.threads, data=data)
     run()
     run()
     _, peak = tracemalloc.get_traced_memory()
@@ -350,7 +370,7 @@ class Driver:
             flush=True,
         )
 
-    def first_steps(self, backends):
+    def first_steps(self, backends, heavy=(), keras=False):
         rows = []
         rounds = self.args.first_rounds or (1 if self.args.quick else 2)
         for backend in backends:
@@ -364,6 +384,22 @@ class Driver:
                         print(f"  first step {backend:10s} {kind:5s}: {out['s']:.2f} s", file=sys.stderr, flush=True)
             note = "hand: jax.jit step" if backend == "jax" else ""
             rows.append(_row("first step", backend, "s", results, 2, note))
+            # B5-B7: ours against Keras 3 (the issue's target: no slower than Keras)
+            for name in heavy:
+                results = {"ours": [], "keras": []} if FRAMEWORK[backend] and keras else {"ours": []}
+                for r in range(rounds):
+                    for kind in results:
+                        out = self.call(
+                            ["--worker", "first", kind, backend, name], f"first step {name} {backend} {kind}"
+                        )
+                        results[kind].append(out and out["s"])
+                        if out:
+                            print(
+                                f"  first step {name} {backend:10s} {kind:5s}: {out['s']:.2f} s",
+                                file=sys.stderr,
+                                flush=True,
+                            )
+                rows.append(_row(f"first step {name}", backend, "s", results, 2, "", paired=False))
         return rows
 
     def import_time(self):
@@ -383,16 +419,28 @@ class Driver:
         )
         return [_row("import", "native", "s", results, 3, note)]
 
-    def memory(self):
-        results, growth = {"ours": [], "hand": []}, {}
-        for kind in results:
-            out = self.call(["--worker", "memory", kind], f"memory {kind}")
-            results[kind].append(out and out["peak_mib"])
-            growth[kind] = out and out["rss_growth_mib"]
-        note = "tracemalloc peak; ru_maxrss growth ours {} / hand {} MiB".format(
-            *(_fmt(growth[k], 1) for k in ("ours", "hand"))
-        )
-        return [_row("memory B1", "native", "MiB", results, 1, note)]
+    def memory(self, names=("B1",)):
+        """Native training memory per workload: ``tracemalloc`` peaks on B1 (ours vs the numpy loop, both seen by
+        it); on B5-B7 the ``ru_maxrss`` growth (ours vs PyTorch eager, whose buffers tracemalloc cannot see)."""
+        rows = []
+        for name in names:
+            heavy = WORKLOADS[name].model in HEAVY
+            results, growth, peaks = {"ours": [], "hand": []}, {}, {}
+            for kind in results:
+                out = self.call(["--worker", "memory", kind, name], f"memory {name} {kind}")
+                peaks[kind] = out and out["peak_mib"]
+                growth[kind] = out and out["rss_growth_mib"]
+                results[kind].append(growth[kind] if heavy else peaks[kind])
+            if heavy:
+                note = "ru_maxrss growth, hand: PyTorch eager; tracemalloc peak ours {} MiB".format(
+                    _fmt(peaks["ours"], 1)
+                )
+            else:
+                note = "tracemalloc peak; ru_maxrss growth ours {} / hand {} MiB".format(
+                    *(_fmt(growth[k], 1) for k in ("ours", "hand"))
+                )
+            rows.append(_row(f"memory {name}", "native", "MiB", results, 1, note))
+        return rows
 
 
 def _keras_available():
@@ -419,10 +467,10 @@ def drive(args):
     driver = Driver(args)
     rows = driver.timings(backends, names, kinds_of) if names else []
     if not args.no_extras:
-        rows += driver.first_steps(backends)
+        rows += driver.first_steps(backends, [n for n in names if WORKLOADS[n].model in HEAVY], keras)
         if "native" in backends:
             rows += driver.import_time()
-            rows += driver.memory()
+            rows += driver.memory(["B1"] + [n for n in names if WORKLOADS[n].model in HEAVY])
     print(format_table(HEADER, rows))
     repeats, cycles = (
         args.repeats or (1 if args.quick else DEFAULT_REPEATS),
@@ -441,8 +489,9 @@ def main(argv=None):
     p.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated subset of " + ", ".join(BACKENDS))
     p.add_argument(
         "--workloads",
-        default="B1,B2,B3,B4",
-        help="comma-separated subset of B1, B2, B3, B4 (both B4 rows), B4-predict, B4-evaluate; "
+        default="B1,B2,B3,B4,B5,B6,B7",
+        help="comma-separated subset of B1, B2, B3, B4 (both B4 rows), B4-predict, B4-evaluate, B5, B6 (B6 and "
+        "B6-bi), B6-bi, B7; "
         "empty for only the extra rows",
     )
     p.add_argument("--threads", type=int, default=1, help="threads for every library (default 1)")
@@ -482,9 +531,9 @@ def main(argv=None):
     elif mode == "first":
         if rest[0] == "hand":
             import_framework(rest[1], args.threads)  # part of the hand loop's first step, like ours
-        first_step_worker(rest[0], rest[1], args)
+        first_step_worker(rest[0], rest[1], args, *rest[2:3])
     elif mode == "memory":
-        memory_worker(rest[0], args)
+        memory_worker(rest[0], args, *rest[1:2])
     else:
         raise SystemExit(f"Unknown worker mode {mode!r}")
 

@@ -83,6 +83,10 @@ class BackupAndRestore(Callback):
             fallback should the newest one be damaged after it was written.
         delete_checkpoint: delete the backups when training ends normally.
 
+    Raises:
+        ValueError: if ``backup_dir`` is not a non-empty path, ``save_freq`` is neither ``"epoch"`` nor a positive int,
+            or ``double_checkpoint``/``delete_checkpoint`` is not a bool.
+
     Example:
 
     >>> import tempfile

@@ -18,6 +18,20 @@ class Callback:
     ``self.model`` is the model being trained and ``self.params`` holds ``epochs``, ``steps`` and ``verbose``.
     A callback may stop training (``self.model.stop_training = True``), change the optimizer's learning rate,
     and read the current weights (which are up to date on every backend when a hook runs).
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> class CountBatches(hl.callbacks.Callback):
+    ...     def on_train_begin(self, logs=None):
+    ...         self.batches = 0
+    ...     def on_train_batch_end(self, batch, logs=None):
+    ...         self.batches += 1
+    >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    >>> model.compile(optimizer="sgd", loss="mse")
+    >>> counter = CountBatches()
+    >>> _ = model.fit(np.ones((8, 2)), np.ones((8, 1)), batch_size=4, epochs=2, verbose=0, callbacks=[counter])
+    >>> counter.batches
+    4
     """
 
     def __init__(self):

@@ -16,6 +16,14 @@ class CallbackList(Callback):
         add_progbar: append a :class:`ProgbarLogger` when ``verbose`` asks for output.
         model: the model, given to every callback.
         **params: ``epochs``, ``steps``, ``verbose``, set on every callback.
+
+    Raises:
+        TypeError: if an element of ``callbacks`` is not a Callback.
+
+    >>> import highlevel as hl
+    >>> callbacks = hl.callbacks.CallbackList([hl.callbacks.TerminateOnNaN()], add_history=True)
+    >>> [type(cb).__name__ for cb in callbacks.callbacks]
+    ['TerminateOnNaN', 'History']
     """
 
     def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None, **params):

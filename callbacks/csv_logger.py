@@ -39,6 +39,17 @@ class CSVLogger(Callback):
         separator: the string separating the cells.
         append: True appends to an existing file (writing the header only if the file is empty), for
             continued training; False overwrites it.
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    >>> model.compile(optimizer="sgd", loss="mse")
+    >>> path = os.path.join(tempfile.mkdtemp(), "log.csv")
+    >>> _ = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0, callbacks=[hl.callbacks.CSVLogger(path)])
+    >>> lines = open(path).read().splitlines()
+    >>> lines[0].split(",")[:2], len(lines)
+    (['epoch', 'loss'], 3)
     """
 
     #: In a multi-process run only process 0 keeps this callback (it writes files or prints).

@@ -33,6 +33,19 @@ class EarlyStopping(MonitorCallback):
         restore_best_weights: at the end of training, put back the weights of the best epoch (also when
             training was not stopped early, and whatever the baseline).
         start_from_epoch: the number of warm-up epochs during which nothing is monitored.
+
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.layers.Dense(1)])
+    >>> model.stop_training = False
+    >>> stop = hl.callbacks.EarlyStopping(monitor="loss", patience=1)
+    >>> stop.set_model(model)
+    >>> stop.on_train_begin()
+    >>> for epoch, loss in enumerate([1.0, 0.5, 0.6, 0.7, 0.8]):  # fit calls on_epoch_end like this
+    ...     stop.on_epoch_end(epoch, {"loss": loss})
+    ...     if model.stop_training:
+    ...         break
+    >>> epoch, stop.stopped_epoch
+    (2, 2)
     """
 
     def __init__(

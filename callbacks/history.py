@@ -10,7 +10,16 @@ from .callback import Callback
 
 
 class History(Callback):
-    """Records ``logs`` at the end of every epoch into ``history`` (a dict of lists) and ``epoch``."""
+    """Records ``logs`` at the end of every epoch into ``history`` (a dict of lists) and ``epoch``.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    >>> model.compile(optimizer="sgd", loss="mse")
+    >>> history = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0)
+    >>> history.epoch, sorted(history.history), len(history.history["loss"])
+    ([0, 1], ['loss'], 2)
+    """
 
     def __init__(self):
         super().__init__()

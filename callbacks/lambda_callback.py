@@ -30,6 +30,20 @@ class LambdaCallback(Callback):
         on_train_batch_begin: called before every training batch.
         on_train_batch_end: called after every training batch.
         **kwargs: any other hook of :class:`Callback` by name, e.g. ``on_test_end=fn``.
+
+    Raises:
+        ValueError: if a keyword names no known hook.
+        TypeError: if a hook is not callable.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    >>> model.compile(optimizer="sgd", loss="mse")
+    >>> seen = []
+    >>> log_epochs = hl.callbacks.LambdaCallback(on_epoch_end=lambda epoch, logs: seen.append(epoch))
+    >>> _ = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0, callbacks=[log_epochs])
+    >>> seen
+    [0, 1]
     """
 
     def __init__(

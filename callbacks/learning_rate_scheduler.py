@@ -46,6 +46,18 @@ class LearningRateScheduler(Callback):
         schedule: a function of the epoch index (from 0) and the current learning rate (a float) returning
             the new learning rate (a float). A function of the epoch alone (the old API) is accepted too.
         verbose: 1 prints the new learning rate at every epoch.
+
+    Raises:
+        TypeError: if ``schedule`` is not callable.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    >>> model.compile(optimizer=hl.optimizers.SGD(0.1), loss="mse")
+    >>> schedule = hl.callbacks.LearningRateScheduler(lambda epoch, lr: 0.1 / (epoch + 1))
+    >>> _ = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=3, verbose=0, callbacks=[schedule])
+    >>> round(float(model.optimizer.learning_rate), 4)
+    0.0333
     """
 
     def __init__(self, schedule, verbose=0):

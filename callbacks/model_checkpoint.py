@@ -86,6 +86,18 @@ class ModelCheckpoint(MonitorCallback):
     Raises:
         ValueError: for an unknown ``save_freq`` or ``mode``, a bad ``max_to_keep``, or a filepath whose
             extension does not match ``save_weights_only``.
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    >>> model.compile(optimizer="sgd", loss="mse")
+    >>> folder = tempfile.mkdtemp()
+    >>> path = os.path.join(folder, "best.keras")
+    >>> checkpoint = hl.callbacks.ModelCheckpoint(path, monitor="loss", save_best_only=True)
+    >>> _ = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0, callbacks=[checkpoint])
+    >>> os.listdir(folder)
+    ['best.keras']
     """
 
     #: In a multi-process run only process 0 keeps this callback (it writes files or prints).

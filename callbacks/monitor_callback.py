@@ -85,6 +85,23 @@ class MonitorCallback(Callback):
             mode warns and falls back to ``"auto"``, as in Keras.
         baseline: the initial best value; None starts from the first monitored value.
         min_delta: a change smaller than this (in absolute value) is not an improvement.
+
+    >>> import highlevel as hl
+    >>> class CountImprovements(hl.callbacks.MonitorCallback):
+    ...     def on_train_begin(self, logs=None):
+    ...         self._set_monitor_op()  # "loss" is minimized
+    ...         self.count = 0
+    ...     def on_epoch_end(self, epoch, logs=None):
+    ...         value = logs[self.monitor]
+    ...         if self._is_improvement(value, self.best):
+    ...             self.best, self.count = value, self.count + 1
+    >>> callback = CountImprovements(monitor="loss", min_delta=0.05)
+    >>> callback.set_model(hl.Sequential([hl.layers.Dense(1)]))
+    >>> callback.on_train_begin()
+    >>> for epoch, loss in enumerate([1.0, 0.9, 0.88, 0.5]):
+    ...     callback.on_epoch_end(epoch, {"loss": loss})
+    >>> callback.count, callback.best
+    (3, 0.5)
     """
 
     def __init__(self, monitor="val_loss", mode="auto", baseline=None, min_delta=0):

@@ -133,6 +133,28 @@ class OrbaxCheckpoint(MonitorCallback):
         max_to_keep: the number of newest checkpoints kept (None keeps all).
         save_on_background: write asynchronously while training goes on.
         save_weights_only: save the trainable and non-trainable variables only (no optimizer or metrics).
+
+    Raises:
+        ValueError: if ``save_freq`` is neither ``"epoch"`` nor a positive int, or ``max_to_keep`` is not a positive int
+            or None (or the other arguments are invalid).
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> def build():
+    ...     model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1, name="out")])
+    ...     model.compile(optimizer="sgd", loss="mse")
+    ...     return model
+    >>> model = build()
+    >>> folder = os.path.join(tempfile.mkdtemp(), "checkpoints")
+    >>> checkpoint = hl.callbacks.OrbaxCheckpoint(folder, monitor="loss", save_on_background=False)
+    >>> _ = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0, callbacks=[checkpoint])
+    >>> os.listdir(folder)  # the newest step is kept (max_to_keep=1)
+    ['1']
+    >>> restored = build()
+    >>> restored.load_weights(folder)
+    >>> all(np.array_equal(a, b) for a, b in zip(model.get_weights(), restored.get_weights()))
+    True
     """
 
     def __init__(

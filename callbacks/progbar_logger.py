@@ -12,7 +12,15 @@ from .progress_display import ProgressLine
 
 
 class ProgbarLogger(Callback):
-    """Prints progress and metrics. Added by ``fit`` when ``verbose`` is 1 or 2."""
+    """Prints progress and metrics. Added by ``fit`` when ``verbose`` is 1 or 2.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    >>> model.compile(optimizer="sgd", loss="mse")
+    >>> _ = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=1, verbose=2)  # one line per epoch
+    Epoch 1/1 ...loss: ...
+    """
 
     #: In a multi-process run only process 0 keeps this callback (it writes files or prints).
     chief_only = True

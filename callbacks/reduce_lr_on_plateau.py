@@ -38,6 +38,20 @@ class ReduceLROnPlateau(MonitorCallback):
         baseline: the value the monitored quantity must beat before it counts as improving: epochs that do
             not beat it count towards ``patience`` from the first one. None (default) takes the first epoch's
             value as the best so far. (Keras accepts this argument and ignores it.)
+
+    Raises:
+        ValueError: if ``factor`` is not below 1.
+
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    >>> model.compile(optimizer=hl.optimizers.SGD(0.1), loss="mse")
+    >>> reduce = hl.callbacks.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1)
+    >>> reduce.set_model(model)
+    >>> reduce.on_train_begin()
+    >>> for epoch, loss in enumerate([1.0, 1.0, 1.0]):  # no improvement after the first epoch
+    ...     reduce.on_epoch_end(epoch, {"loss": loss})
+    >>> round(float(model.optimizer.learning_rate), 4)
+    0.025
     """
 
     def __init__(

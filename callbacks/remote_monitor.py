@@ -42,6 +42,14 @@ class RemoteMonitor(Callback):
         field: the form field that holds the JSON text (used only when ``send_as_json=False``).
         headers: extra HTTP headers, a dict.
         send_as_json: send the JSON as the request body instead of a form field.
+
+    Raises:
+        ValueError: if ``root`` or ``path`` is not a string, or ``headers`` is not a dict.
+
+    >>> import highlevel as hl
+    >>> monitor = hl.callbacks.RemoteMonitor(root="http://localhost:9000", path="/publish/epoch/end/")
+    >>> monitor.root + monitor.path
+    'http://localhost:9000/publish/epoch/end/'
     """
 
     def __init__(

@@ -25,6 +25,15 @@ class SwapEMAWeights(Callback):
         swap_on_epoch: also put the averages in the model at the end of every epoch (so that later callbacks,
             e.g. checkpoints, see them) and take them out at the start of the next one. After the last epoch
             the model keeps the averaged weights.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    >>> model.compile(optimizer=hl.optimizers.SGD(0.1, use_ema=True), loss="mse")
+    >>> data = (np.ones((4, 2)), np.ones((4, 1)))
+    >>> history = model.fit(*data, epochs=2, verbose=0, validation_data=data, callbacks=[hl.callbacks.SwapEMAWeights()])
+    >>> sorted(history.history)  # val_loss was computed with the averaged weights
+    ['loss', 'val_loss']
     """
 
     def __init__(self, swap_on_epoch=False):

@@ -202,6 +202,17 @@ class TensorBoard(Callback):
     Raises:
         ImportError: when the ``tensorboard`` package is missing.
         ValueError: for a bad ``histogram_freq`` or ``update_freq``, or a feature highlevel does not write.
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    >>> model.compile(optimizer="sgd", loss="mse")
+    >>> log_dir = tempfile.mkdtemp()
+    >>> board = hl.callbacks.TensorBoard(log_dir)
+    >>> _ = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=1, verbose=0, callbacks=[board])
+    >>> os.listdir(log_dir)
+    ['train']
     """
 
     #: In a multi-process run only process 0 keeps this callback (it writes files or prints).

@@ -36,6 +36,16 @@ class TerminateOnNaN(Callback):
         raise_error: False (default) stops gracefully with ``model.stop_training = True``, so the other
             callbacks' ``on_train_end`` still run; True raises a ``RuntimeError`` at once instead, skipping
             them (to keep, e.g., a backup untouched).
+
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.layers.Dense(1)])
+    >>> model.stop_training = False
+    >>> guard = hl.callbacks.TerminateOnNaN()
+    >>> guard.set_model(model)
+    >>> guard.on_batch_end(0, {"loss": float("nan")})
+    Batch 0: Invalid loss nan, terminating training (this batch's update was not applied)
+    >>> model.stop_training
+    True
     """
 
     def __init__(self, raise_error=False):

@@ -29,6 +29,7 @@ _LAZY = {
     name: (f"highlevel.{name}", None)
     for name in (
         "activations",
+        "applications",
         "callbacks",
         "constraints",
         "datasets",

@@ -84,7 +84,20 @@ def clear_session(free_memory=True):
 
 
 def standardize_dtype(dtype):
-    """The canonical name of ``dtype`` (a string, a Python or numpy type, a framework dtype)."""
+    """The canonical name of ``dtype`` (a string, a Python or numpy type, a framework dtype).
+
+    Args:
+        dtype: a dtype name (``"float"``, ``"float32"``...), a Python or numpy type, or a framework dtype; None gives
+            floatx.
+
+    Returns:
+        The dtype's canonical name, a string such as ``"float32"``.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> hl.utils.standardize_dtype("float"), hl.utils.standardize_dtype(np.int32)
+    ('float32', 'int32')
+    """
     return _dtypes.standardize_dtype(dtype)
 
 
@@ -139,7 +152,18 @@ def result_type(*dtypes):
 
 
 def is_keras_tensor(x):
-    """Whether ``x`` is a symbolic tensor (a :class:`~highlevel.KerasTensor`, as ``hl.Input`` makes)."""
+    """Whether ``x`` is a symbolic tensor (a :class:`~highlevel.KerasTensor`, as ``hl.Input`` makes).
+
+    Args:
+        x: any object.
+
+    Returns:
+        True for a symbolic tensor, False for anything else (a concrete tensor included).
+
+    >>> import highlevel as hl
+    >>> hl.utils.is_keras_tensor(hl.Input((3,))), hl.utils.is_keras_tensor(hl.ops.ones((3,)))
+    (True, False)
+    """
     from highlevel.keras_tensor import KerasTensor
 
     return isinstance(x, KerasTensor)

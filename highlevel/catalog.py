@@ -67,7 +67,26 @@ class Catalog:
         return describe(obj, {"class_name": type(obj).__name__, "config": obj.get_config()})
 
     def deserialize(self, config, custom_objects=None):
-        """The object described by ``config`` (a :meth:`serialize` dict, or a name for the defaults)."""
+        """Rebuilds the object described by ``config`` (a :meth:`serialize` dict, or a name for the defaults).
+
+        Only the classes of this kind's table and those in ``custom_objects`` (or registered with
+        ``hl.saving.register_keras_serializable``) are built.
+
+        Args:
+            config: a dict ``{"class_name": ..., "config": {...}}``, or a name such as ``"l2"`` (built with
+                its default arguments).
+            custom_objects: optional ``{name: class}`` dict for your own classes.
+
+        Returns:
+            A new object of the described class.
+
+        Raises:
+            ValueError: if ``config`` is neither a name nor such a dict, or names an unknown class.
+
+        >>> import highlevel as hl
+        >>> hl.regularizers.deserialize({"class_name": "L2", "config": {"l2": 0.1}}).l2
+        0.1
+        """
         if isinstance(config, str):
             return self.lookup(config, custom_objects)()
         if not isinstance(config, dict) or "class_name" not in config:
@@ -81,8 +100,22 @@ class Catalog:
         return cls.from_config(dict(config.get("config") or {}))
 
     def get(self, identifier):
-        """An object from None (None), a name, a config dict, an instance, a class (built with its defaults)
-        or, when this kind allows it, a plain callable."""
+        """Resolves an identifier into an object of this kind, as layers do with their arguments.
+
+        Args:
+            identifier: None; a name (``"l2"``, ``"max_norm"``...); a config dict; an instance (returned as is);
+                a class (built with its defaults); or, when this kind allows it, a plain callable (returned as is).
+
+        Returns:
+            The object, or None for None.
+
+        Raises:
+            ValueError: for an unknown name (the message lists the valid ones) or an unusable identifier.
+
+        >>> import highlevel as hl
+        >>> type(hl.regularizers.get("l2")).__name__, type(hl.constraints.get("non_neg")).__name__
+        ('L2', 'NonNeg')
+        """
         if identifier is None:
             return None
         if isinstance(identifier, (str, dict)):

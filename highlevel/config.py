@@ -407,17 +407,44 @@ def is_flash_attention_enabled():
 
 
 def enable_interactive_logging():
-    """Progress is shown as a live bar (the default; plain lines where the output is not a terminal)."""
+    """Progress is shown as a live bar (the default; plain lines where the output is not a terminal).
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> hl.utils.enable_interactive_logging()
+    >>> hl.utils.is_interactive_logging_enabled()
+    True
+    """
     _flags.interactive_logging = True
 
 
 def disable_interactive_logging():
-    """Progress is written as plain lines (no live bar), e.g. for logs read by other programs."""
+    """Progress is written as plain lines (no live bar), e.g. for logs read by other programs.
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> hl.utils.disable_interactive_logging()
+    >>> hl.utils.is_interactive_logging_enabled()
+    False
+    >>> hl.utils.enable_interactive_logging()
+    """
     _flags.interactive_logging = False
 
 
 def is_interactive_logging_enabled():
-    """Whether progress may be shown as a live bar."""
+    """Whether progress may be shown as a live bar.
+
+    Returns:
+        A bool: True unless :func:`disable_interactive_logging` was called last.
+
+    >>> import highlevel as hl
+    >>> hl.utils.is_interactive_logging_enabled()
+    True
+    """
     return _flags.interactive_logging
 
 

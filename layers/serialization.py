@@ -22,8 +22,23 @@ def _allowed_classes():
 
 
 def serialize(layer):
-    """``{"module", "class_name", "config"}`` for ``layer`` (``keras.layers.serialize``'s format), with the
-    ``registered_name`` of a user class and the layer's ``build_config`` when it is built."""
+    """Describes a layer as a JSON-compatible dict, from which :func:`deserialize` rebuilds it.
+
+    The dict has ``"module"``, ``"class_name"`` and ``"config"`` (Keras's format), plus ``"registered_name"`` for a
+    registered user class and ``"build_config"`` when the layer is built (so that the rebuilt layer has its weights'
+    shapes).
+
+    Args:
+        layer: the layer to describe.
+
+    Returns:
+        A dict of plain Python values.
+
+    >>> import highlevel as hl
+    >>> config = hl.layers.serialize(hl.layers.Dense(3, name="d"))
+    >>> config["class_name"], config["config"]["units"]
+    ('Dense', 3)
+    """
     from highlevel.backends.contract.interop import front_class
     from highlevel.saving.object_registry import describe
 
@@ -36,8 +51,27 @@ def serialize(layer):
 
 
 def deserialize(config, custom_objects=None):
-    """Rebuilds a layer from :func:`serialize`'s output; only highlevel's layer classes (and classes
-    passed in ``custom_objects``) are built."""
+    """Rebuilds a layer from the dict that :func:`serialize` gives.
+
+    Only highlevel's own layer classes, registered classes (``hl.saving.register_keras_serializable``) and classes
+    passed in ``custom_objects`` are built, so that a config file cannot name arbitrary code.
+
+    Args:
+        config: a dict with ``"class_name"`` and ``"config"`` keys.
+        custom_objects: optional dict mapping class names to user classes (and functions they need).
+
+    Returns:
+        A new layer (built if the config holds a ``"build_config"``), without the original's weight values.
+
+    Raises:
+        ValueError: if ``config`` is not such a dict, or names a class that is neither a highlevel layer nor in
+            ``custom_objects``.
+
+    >>> import highlevel as hl
+    >>> layer = hl.layers.deserialize(hl.layers.serialize(hl.layers.Dense(3)))
+    >>> isinstance(layer, hl.layers.Dense), layer.units
+    (True, 3)
+    """
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"A layer config must be a dict with 'class_name' and 'config'; received {config!r}.")
     from highlevel.saving.object_registry import find_class

@@ -52,12 +52,21 @@ NAMESPACES = (
     "legacy.saving",
     "distillation",
     "export",
+    "applications",
+    "applications.imagenet_utils",
+    "applications.resnet",
+    "applications.resnet50",
+    "applications.resnet_v2",
+    "applications.vgg16",
+    "applications.vgg19",
+    "applications.densenet",
+    "applications.mobilenet",
+    "applications.mobilenet_v2",
+    "applications.xception",
 )
 
-#: Whole namespaces that are other pieces of work: the pretrained architectures and quantization (with the dtype
-#: policies that carry it).
+#: Whole namespaces that are other pieces of work: quantization (with the dtype policies that carry it).
 OTHER_WORK = {
-    "applications": "the keras.applications architectures and weight files",
     "quantizers": "quantization (int8, int4, float8)",
     "dtype_policies": "quantization dtype policies",
 }
@@ -65,8 +74,29 @@ OTHER_WORK = {
 _QUANT = "quantization and LoRA"
 
 #: namespace -> {name: why it is not there yet}.
+_APPS_OTHERS = (
+    "keras.applications: a family of the second part (EfficientNet, ConvNeXt, Inception, NASNet, MobileNetV3)"
+)
+_SECOND_PART = {
+    **{f"ConvNeXt{s}": "convnext" for s in ("Tiny", "Small", "Base", "Large", "XLarge")},
+    **{f"EfficientNetB{i}": "efficientnet" for i in range(8)},
+    **{f"EfficientNetV2{s}": "efficientnet_v2" for s in ("B0", "B1", "B2", "B3", "S", "M", "L")},
+    "InceptionResNetV2": "inception_resnet_v2",
+    "InceptionV3": "inception_v3",
+    "MobileNetV3Large": "mobilenet_v3",
+    "MobileNetV3Small": "mobilenet_v3",
+    "NASNetLarge": "nasnet",
+    "NASNetMobile": "nasnet",
+}
+
+
+def _apps_not_yet(table, why):
+    return {**{name: why for name in table}, **{module: why for module in table.values()}}
+
+
 NOT_YET = {
     "": {"Quantizer": _QUANT},
+    "applications": _apps_not_yet(_SECOND_PART, _APPS_OTHERS),
 }
 
 _LIST_KERAS = r"""

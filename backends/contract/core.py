@@ -85,6 +85,9 @@ class Capabilities:
             CuPy). The front end then skips the optional reads it makes in eager steps (the label range check
             of the sparse cross-entropy, Adam's step count read to compute its powers on the host), so that an
             eager step, like a compiled one, never waits for the device.
+        fused_recurrence: the engine's :meth:`FusedContract.lstm_sequence` is a faster kernel than the op-by-op
+            loop (an eager engine without a compiler that would fuse the loop itself): the ``LSTM`` layer then
+            runs its time loop through it where the cell is the standard one.
     """
 
     supports_float64: bool = True
@@ -95,6 +98,7 @@ class Capabilities:
     distributed: bool = False
     compiled_step_takes_host_arrays: bool = False
     host_reads_sync: bool = False
+    fused_recurrence: bool = False
     supports_sparse_outputs: bool = False
     supports_ragged_outputs: bool = False
 

@@ -105,6 +105,39 @@ class FusedContract:
             step = self.divide(self.multiply(m_new, alpha), self.add(self.sqrt(v_new), float(epsilon)))
             w.assign(self.subtract(w.value, step))
 
+    def lstm_sequence(self, inputs, h, c, kernel, recurrent_kernel, bias=None):
+        """An LSTM layer's time loop: Keras's ``LSTMCell`` (sigmoid gates, tanh activation, gates ``[i, f, c, o]``)
+        run over every step of ``inputs``.
+
+        Per step ``t``: ``z = x_t @ kernel + h @ recurrent_kernel + bias``; ``i, f, o = sigmoid(z_i, z_f, z_o)``,
+        ``g = tanh(z_c)``; ``c = f * c + i * g``; ``h = o * tanh(c)``. The input projections of all steps are
+        one matrix product before the loop.
+
+        Args:
+            inputs: ``(batch, time, features)`` floats.
+            h, c: the initial states, ``(batch, units)`` each.
+            kernel: ``(features, 4 * units)``; recurrent_kernel: ``(units, 4 * units)``; bias: None or
+                ``(4 * units,)``.
+
+        Returns:
+            ``(outputs, h, c)``: every step's ``h`` as ``(batch, time, units)``, then the final ``h`` and ``c``;
+            differentiable with respect to every argument.
+        """
+        zx = self.matmul(inputs, kernel)
+        if bias is not None:
+            zx = self.add(zx, bias)
+
+        def step(carry, z):
+            h_prev, c_prev = carry
+            z = self.add(z, self.matmul(h_prev, recurrent_kernel))
+            z_i, z_f, z_c, z_o = self.split(z, 4, axis=-1)
+            c_new = self.add(self.multiply(self.sigmoid(z_f), c_prev), self.multiply(self.sigmoid(z_i), self.tanh(z_c)))
+            h_new = self.multiply(self.sigmoid(z_o), self.tanh(c_new))
+            return (h_new, c_new), h_new
+
+        (h, c), ys = self.scan(step, (h, c), self.transpose(zx, (1, 0, 2)))
+        return self.transpose(ys, (1, 0, 2)), h, c
+
     def divide_no_nan(self, x1, x2):
         """``x1 / x2`` with 0 where ``x2 == 0`` (``keras.ops.divide_no_nan``); the gradient is 0 there too.
 

@@ -18,7 +18,7 @@ from highlevel.backends.contract import Backend, Capabilities, Variable, dtypes,
 from highlevel.backends.contract.core import argnums_positions, standardize_argnums
 from highlevel.backends.contract.variable import _scopes
 
-from . import autograd, ops_fused, ops_linalg, ops_math, ops_nn, ops_reduce, ops_shape
+from . import autograd, ops_batch_norm, ops_fused, ops_linalg, ops_math, ops_nn, ops_recurrent, ops_reduce, ops_shape
 from . import random as _random
 from .control_flow import ControlFlowOps
 from .convert import std_dtype, to_array, to_tensor
@@ -75,6 +75,7 @@ class NativeBackend(
         supports_gpu=True,
         distributed=False,
         host_reads_sync=on_gpu,
+        fused_recurrence=True,
     )
 
     # the op set: module functions as static methods (no extra call layer)
@@ -218,6 +219,27 @@ class NativeBackend(
         if activation not in (None, "linear", "relu"):
             return super().dense(inputs, kernel, bias, activation)  # its clear error
         return ops_fused.dense(inputs, kernel, bias, activation)
+
+    def fused_batch_norm(self, x, scale=None, offset=None, axis=-1, epsilon=1e-3):
+        # one node with the closed-form backward (ops_batch_norm.py) for float32/float64 of one dtype with more
+        # than one value per channel; otherwise the generic formula (half floats compute their moments in float32)
+        t = to_tensor(x)
+        dt = t.data.dtype
+        parts = [None if v is None else to_tensor(v) for v in (scale, offset)]
+        if (
+            t.dtype not in ("float32", "float64")
+            or t.data.ndim < 2
+            or any(p is not None and p.data.dtype != dt for p in parts)
+            or t.data.size // max(t.data.shape[axis % t.data.ndim], 1) < 2
+        ):
+            return super().fused_batch_norm(x, scale, offset, axis, epsilon)
+        return ops_batch_norm.batch_norm(t, *parts, axis, epsilon)
+
+    def lstm_sequence(self, inputs, h, c, kernel, recurrent_kernel, bias=None):
+        # the whole time loop as one node with a hand-written backward (ops_recurrent.py)
+        if self.shape(inputs)[1] == 0:
+            return super().lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias)
+        return ops_recurrent.lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias)
 
     def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon, velocity_hats=None):
         # Three fresh buffers per variable, each written in place as it is computed (ops_fused.adam_arrays),

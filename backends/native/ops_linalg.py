@@ -16,6 +16,7 @@ import string
 
 from .autograd import record, unbroadcast
 from .convert import binary, promote
+from .einsum_gemm import einsum2
 from .tensor import Tensor
 from .xp import xp
 
@@ -117,10 +118,13 @@ def einsum(subscripts, *operands):
     """Einstein summation, as ``numpy.einsum`` (run with ``optimize=True``)."""
     ts, _ = promote(list(operands))
     datas = [t.data for t in ts]
-    yd = xp.einsum(subscripts, *datas, optimize=True)
+    ins, out = _expand_subscripts(subscripts, [d.shape for d in datas])
+    if len(datas) == 2:  # one batched GEMM (einsum_gemm.py): numpy's einsum misses BLAS with batch indices
+        yd = einsum2(f"{ins[0]},{ins[1]}->{out}", *datas)
+    else:
+        yd = xp.einsum(subscripts, *datas, optimize=True)
     if yd.dtype != datas[0].dtype:
         yd = yd.astype(datas[0].dtype)
-    ins, out = _expand_subscripts(subscripts, [d.shape for d in datas])
     sizes = {}
     for sub, d in zip(ins, datas):
         for c, n in zip(sub, d.shape):
@@ -139,6 +143,8 @@ def einsum(subscripts, *operands):
 
 
 def _xp_einsum(expr, *operands):
+    if len(operands) == 2:
+        return einsum2(expr, *operands)
     return xp.einsum(expr, *operands, optimize=True)
 
 

@@ -32,6 +32,13 @@ class MaxNorm(Constraint):
     Args:
         max_value: the largest allowed norm.
         axis: the axis (int or list of ints) along which norms are taken.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> w = hl.ops.convert_to_tensor([[3.0, 0.1], [4.0, 0.0]])  # column norms 5 and 0.1
+    >>> np.round(hl.ops.convert_to_numpy(hl.constraints.MaxNorm(2.0)(w)), 4)
+    array([[1.2, 0.1],
+           [1.6, 0. ]], dtype=float32)
     """
 
     def __init__(self, max_value=2, axis=0):
@@ -58,6 +65,16 @@ class MinMaxNorm(Constraint):
         max_value: the largest allowed norm.
         rate: 1.0 enforces the bounds at once; smaller values move towards them gradually.
         axis: the axis (int or list of ints) along which norms are taken.
+
+    Raises:
+        ValueError: if ``min_value`` is larger than ``max_value``.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> w = hl.ops.convert_to_tensor([[3.0, 0.1], [4.0, 0.0]])  # column norms 5 and 0.1
+    >>> np.round(hl.ops.convert_to_numpy(hl.constraints.MinMaxNorm(1.0, 2.0)(w)), 4)
+    array([[1.2, 1. ],
+           [1.6, 0. ]], dtype=float32)
     """
 
     def __init__(self, min_value=0.0, max_value=1.0, rate=1.0, axis=0):
@@ -88,6 +105,13 @@ class UnitNorm(Constraint):
 
     Args:
         axis: the axis (int or list of ints) along which norms are taken.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> w = hl.ops.convert_to_tensor([[3.0, 0.1], [4.0, 0.0]])
+    >>> np.round(hl.ops.convert_to_numpy(hl.constraints.UnitNorm()(w)), 4)
+    array([[0.6, 1. ],
+           [0.8, 0. ]], dtype=float32)
     """
 
     def __init__(self, axis=0):

@@ -30,7 +30,21 @@ _CATALOG = Catalog("constraint", Constraint, ALL_OBJECTS, example="'max_norm'", 
 
 
 def serialize(constraint):
-    """``{"class_name": ..., "config": {...}}`` describing the constraint (None stays None)."""
+    """``{"class_name": ..., "config": {...}}`` describing the constraint (None stays None).
+
+    Args:
+        constraint: a Constraint instance, or None.
+
+    Returns:
+        A dict of plain Python values (None for None).
+
+    Raises:
+        TypeError: if ``constraint`` is not a Constraint instance.
+
+    >>> import highlevel as hl
+    >>> hl.constraints.serialize(hl.constraints.MaxNorm(3.0))
+    {'class_name': 'MaxNorm', 'config': {'max_value': 3.0, 'axis': 0}}
+    """
     return _CATALOG.serialize(constraint)
 
 

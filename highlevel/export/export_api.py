@@ -34,6 +34,13 @@ def export_model(model, filepath, format="tf_saved_model", verbose=None, input_s
 
     Raises:
         ValueError: an unknown format, or one the current engine cannot write (the message names those that can).
+
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
+    >>> hl.export.export_model(model, "model_dir", format="pickle")
+    Traceback (most recent call last):
+    ...
+    ValueError: Unknown export format 'pickle'...
     """
     if format not in FORMATS:
         raise ValueError(

@@ -30,7 +30,12 @@ class Zeros(Initializer):
 
 
 class Ones(Initializer):
-    """Fills with 1 (any numeric or bool dtype)."""
+    """Fills with 1 (any numeric or bool dtype).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.initializers.Ones()((2, 3))).tolist()
+    [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+    """
 
     def __call__(self, shape, dtype=None):
         shape = standardize_shape(shape, "Ones")
@@ -42,6 +47,10 @@ class Constant(Initializer):
 
     Args:
         value: a Python or numpy scalar (an array that broadcasts to the requested shape works too).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.initializers.Constant(3.0)((2, 2))).tolist()
+    [[3.0, 3.0], [3.0, 3.0]]
     """
 
     def __init__(self, value=0.0):
@@ -72,6 +81,10 @@ class Identity(Initializer):
 
     Args:
         gain: the multiplicative factor.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.initializers.Identity(gain=2.0)((2, 3))).tolist()
+    [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0]]
     """
 
     def __init__(self, gain=1.0):

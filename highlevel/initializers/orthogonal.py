@@ -23,6 +23,12 @@ class Orthogonal(RandomInitializer):
     Args:
         gain: the multiplicative factor.
         seed: None, an int or a ``SeedGenerator`` (see ``RandomInitializer``).
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> w = hl.ops.convert_to_numpy(hl.initializers.Orthogonal(seed=0)((3, 3)))
+    >>> bool(np.allclose(w @ w.T, np.eye(3), atol=1e-5))
+    True
     """
 
     def __init__(self, gain=1.0, seed=None):

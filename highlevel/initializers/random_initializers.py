@@ -24,6 +24,15 @@ class RandomInitializer(Initializer):
     Args:
         seed: None (draw from the global host stream), a non-negative int (the same values on every
             call) or a ``highlevel.random.SeedGenerator`` (a new reproducible draw on every call).
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> class Halves(hl.initializers.RandomInitializer):
+    ...     def __call__(self, shape, dtype=None):
+    ...         return hl.random.uniform(shape, 0.0, 0.5, dtype=dtype, seed=self.seed)
+    >>> w = hl.ops.convert_to_numpy(Halves(seed=1)((4, 4)))
+    >>> w.shape, bool((w >= 0).all() and (w < 0.5).all())
+    ((4, 4), True)
     """
 
     def __init__(self, seed=None):
@@ -53,6 +62,12 @@ class RandomNormal(RandomInitializer):
         mean: the mean.
         stddev: the standard deviation (>= 0).
         seed: see :class:`RandomInitializer`.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> w = hl.ops.convert_to_numpy(hl.initializers.RandomNormal(stddev=0.1, seed=0)((10000,)))
+    >>> bool(abs(w.mean()) < 0.01 and abs(w.std() - 0.1) < 0.01)
+    True
     """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
@@ -76,6 +91,12 @@ class TruncatedNormal(RandomInitializer):
         mean: the mean.
         stddev: the standard deviation of the normal before truncation (>= 0).
         seed: see :class:`RandomInitializer`.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> w = hl.ops.convert_to_numpy(hl.initializers.TruncatedNormal(stddev=0.1, seed=0)((10000,)))
+    >>> bool(np.abs(w).max() <= 0.2)  # nothing beyond two standard deviations
+    True
     """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
@@ -98,6 +119,14 @@ class RandomUniform(RandomInitializer):
         minval: the lower bound.
         maxval: the upper bound (>= ``minval``).
         seed: see :class:`RandomInitializer`.
+
+    Raises:
+        ValueError: if ``maxval`` is smaller than ``minval``.
+
+    >>> import highlevel as hl
+    >>> w = hl.ops.convert_to_numpy(hl.initializers.RandomUniform(-1.0, 1.0, seed=0)((1000,)))
+    >>> bool(w.min() >= -1.0 and w.max() < 1.0)
+    True
     """
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):

@@ -89,7 +89,21 @@ _CATALOG = Catalog(
 
 
 def serialize(initializer):
-    """``{"class_name": ..., "config": {...}}`` describing the initializer (None stays None)."""
+    """``{"class_name": ..., "config": {...}}`` describing the initializer (None stays None).
+
+    Args:
+        initializer: an Initializer instance, or None.
+
+    Returns:
+        A dict of plain Python values (None for None).
+
+    Raises:
+        TypeError: if ``initializer`` is not an Initializer instance.
+
+    >>> import highlevel as hl
+    >>> hl.initializers.serialize(hl.initializers.Constant(2.0))
+    {'class_name': 'Constant', 'config': {'value': 2.0}}
+    """
     return _CATALOG.serialize(initializer)
 
 
@@ -121,8 +135,17 @@ def get(identifier):
             class (instantiated with its defaults); a callable ``(shape, dtype=None) -> tensor``
             (returned as is); or a numpy array or tensor of the exact shape to initialize with.
 
+    Returns:
+        An initializer (an Initializer instance or a callable), or None for None.
+
     Raises:
         ValueError: for an unknown name (the message lists the valid ones) or an unusable identifier.
+
+    >>> import highlevel as hl
+    >>> type(hl.initializers.get("he_normal")).__name__
+    'HeNormal'
+    >>> hl.ops.convert_to_numpy(hl.initializers.get("ones")((2,))).tolist()
+    [1.0, 1.0]
     """
     if isinstance(identifier, (np.ndarray, np.generic, Variable)) or ops.is_tensor(identifier):
         return _from_value(identifier)

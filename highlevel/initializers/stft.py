@@ -73,6 +73,15 @@ class STFT(Initializer):
             ``frame_length``), or None for no window.
         scaling: ``"density"``, ``"spectrum"`` or None.
         periodic: use the periodic form of a named window (as for spectral analysis) instead of the symmetric one.
+
+    Raises:
+        ValueError: if ``side`` is not ``"real"`` or ``"imag"``, ``scaling`` is not ``"density"``, ``"spectrum"`` or
+            None, or ``window`` is neither a known window name nor a 1-D numeric array.
+
+    >>> import highlevel as hl
+    >>> kernel = hl.initializers.STFT(side="real")((8, 1, 5))  # a Conv1D kernel: 8 taps, 5 frequencies
+    >>> hl.ops.shape(kernel)
+    (8, 1, 5)
     """
 
     def __init__(self, side="real", window="hann", scaling="density", periodic=False):

@@ -31,6 +31,18 @@ def compute_fans(shape, input_axes=None, output_axes=None):
     Rank 0: (1, 1); rank 1: (n, n); rank 2: (rows, cols); rank > 2 (a convolution kernel laid out as
     ``(*spatial, in, out)``): the receptive field size (product of the spatial dims) times the last two
     dims. ``input_axes`` and ``output_axes`` (both given) instead name the axes whose sizes multiply.
+
+    Args:
+        shape: the weight's shape, a tuple of ints.
+        input_axes: optional axes whose sizes multiply into fan_in (used only with ``output_axes``).
+        output_axes: optional axes whose sizes multiply into fan_out.
+
+    Returns:
+        A pair of ints ``(fan_in, fan_out)``.
+
+    >>> import highlevel as hl
+    >>> hl.initializers.compute_fans((4, 5)), hl.initializers.compute_fans((3, 3, 16, 32))
+    ((4, 5), (144, 288))
     """
     shape = tuple(shape)
     if input_axes is not None and output_axes is not None:
@@ -60,6 +72,18 @@ class VarianceScaling(RandomInitializer):
             ``"uniform"``.
         seed: None, an int or a ``SeedGenerator`` (see ``RandomInitializer``).
         input_axes, output_axes: optional axes whose sizes give fan_in and fan_out.
+        output_axes: optional axes whose sizes multiply into fan_out (give both, or neither: then the shape's layout
+            decides, see :func:`compute_fans`).
+
+    Raises:
+        ValueError: if ``scale`` is not positive, or ``mode`` or ``distribution`` is not one of its values.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> init = hl.initializers.VarianceScaling(scale=2.0, mode="fan_in", distribution="uniform", seed=0)
+    >>> w = hl.ops.convert_to_numpy(init((50, 10)))
+    >>> bool(np.abs(w).max() <= np.sqrt(3 * 2.0 / 50))
+    True
     """
 
     def __init__(
@@ -133,6 +157,15 @@ class GlorotUniform(_Preset):
 
     Args:
         seed: None, an int or a ``SeedGenerator``.
+        input_axes: optional axes whose sizes multiply into fan_in (with ``output_axes``; by default the shape's layout
+            decides, see :func:`compute_fans`).
+        output_axes: optional axes whose sizes multiply into fan_out.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> w = hl.ops.convert_to_numpy(hl.initializers.GlorotUniform(seed=0)((50, 10)))
+    >>> w.shape, bool(np.abs(w).max() <= np.sqrt(6 / (50 + 10)))  # the uniform limit
+    ((50, 10), True)
     """
 
     _SCALE, _MODE, _DISTRIBUTION = 1.0, "fan_avg", "uniform"
@@ -143,6 +176,15 @@ class GlorotNormal(_Preset):
 
     Args:
         seed: None, an int or a ``SeedGenerator``.
+        input_axes: optional axes whose sizes multiply into fan_in (with ``output_axes``; by default the shape's layout
+            decides, see :func:`compute_fans`).
+        output_axes: optional axes whose sizes multiply into fan_out.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> w = hl.ops.convert_to_numpy(hl.initializers.GlorotNormal(seed=0)((50, 10)))
+    >>> w.shape, bool(np.abs(w).max() <= 2 * np.sqrt(2 / (50 + 10)) / 0.88)  # truncated at two standard deviations
+    ((50, 10), True)
     """
 
     _SCALE, _MODE, _DISTRIBUTION = 1.0, "fan_avg", "truncated_normal"
@@ -153,6 +195,15 @@ class HeUniform(_Preset):
 
     Args:
         seed: None, an int or a ``SeedGenerator``.
+        input_axes: optional axes whose sizes multiply into fan_in (with ``output_axes``; by default the shape's layout
+            decides, see :func:`compute_fans`).
+        output_axes: optional axes whose sizes multiply into fan_out.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> w = hl.ops.convert_to_numpy(hl.initializers.HeUniform(seed=0)((50, 10)))
+    >>> w.shape, bool(np.abs(w).max() <= np.sqrt(6 / 50))  # the uniform limit
+    ((50, 10), True)
     """
 
     _SCALE, _MODE, _DISTRIBUTION = 2.0, "fan_in", "uniform"
@@ -163,6 +214,15 @@ class HeNormal(_Preset):
 
     Args:
         seed: None, an int or a ``SeedGenerator``.
+        input_axes: optional axes whose sizes multiply into fan_in (with ``output_axes``; by default the shape's layout
+            decides, see :func:`compute_fans`).
+        output_axes: optional axes whose sizes multiply into fan_out.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> w = hl.ops.convert_to_numpy(hl.initializers.HeNormal(seed=0)((50, 10)))
+    >>> w.shape, bool(np.abs(w).max() <= 2 * np.sqrt(2 / 50) / 0.88)  # truncated at two standard deviations
+    ((50, 10), True)
     """
 
     _SCALE, _MODE, _DISTRIBUTION = 2.0, "fan_in", "truncated_normal"
@@ -173,6 +233,15 @@ class LecunUniform(_Preset):
 
     Args:
         seed: None, an int or a ``SeedGenerator``.
+        input_axes: optional axes whose sizes multiply into fan_in (with ``output_axes``; by default the shape's layout
+            decides, see :func:`compute_fans`).
+        output_axes: optional axes whose sizes multiply into fan_out.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> w = hl.ops.convert_to_numpy(hl.initializers.LecunUniform(seed=0)((50, 10)))
+    >>> w.shape, bool(np.abs(w).max() <= np.sqrt(3 / 50))  # the uniform limit
+    ((50, 10), True)
     """
 
     _SCALE, _MODE, _DISTRIBUTION = 1.0, "fan_in", "uniform"
@@ -183,6 +252,15 @@ class LecunNormal(_Preset):
 
     Args:
         seed: None, an int or a ``SeedGenerator``.
+        input_axes: optional axes whose sizes multiply into fan_in (with ``output_axes``; by default the shape's layout
+            decides, see :func:`compute_fans`).
+        output_axes: optional axes whose sizes multiply into fan_out.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> w = hl.ops.convert_to_numpy(hl.initializers.LecunNormal(seed=0)((50, 10)))
+    >>> w.shape, bool(np.abs(w).max() <= 2 * np.sqrt(1 / 50) / 0.88)  # truncated at two standard deviations
+    ((50, 10), True)
     """
 
     _SCALE, _MODE, _DISTRIBUTION = 1.0, "fan_in", "truncated_normal"

@@ -79,18 +79,24 @@ def _warn_one_class(y_pred, fn_name):
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
-    """Binary cross-entropy, averaged over ``axis``.
+    """Binary cross-entropy of each sample, averaged over ``axis``.
+
+    Each entry is ``-(y * log(p) + (1 - y) * log(1 - p))`` with ``p`` the predicted probability of class 1 (clipped
+    to ``[1e-7, 1 - 1e-7]``); from logits it is computed in a numerically stable form.
 
     Args:
         y_true: 0/1 labels (or soft labels in [0, 1]), the shape of ``y_pred``.
-        y_pred: probabilities, or logits when ``from_logits``.
-        from_logits: whether ``y_pred`` holds logits.
-        label_smoothing: in [0, 1]; labels become ``y * (1 - s) + 0.5 * s``.
+        y_pred: probabilities of class 1, or logits when ``from_logits``.
+        from_logits: whether ``y_pred`` holds logits (True) or probabilities (False, the default).
+        label_smoothing: float in [0, 1]; labels become ``y * (1 - s) + 0.5 * s`` (default 0: no smoothing).
         axis: the axis averaged over (default -1).
+
+    Returns:
+        A float tensor of ``y_pred``'s shape without ``axis``.
 
     >>> import highlevel as hl
     >>> [round(v, 3) for v in hl.ops.convert_to_numpy(
-    ...     binary_crossentropy([[0.0, 1.0], [0.0, 0.0]], [[0.6, 0.4], [0.4, 0.6]])).tolist()]
+    ...     hl.losses.binary_crossentropy([[0.0, 1.0], [0.0, 0.0]], [[0.6, 0.4], [0.4, 0.6]])).tolist()]
     [0.916, 0.714]
     """
     y_pred = ops.convert_to_tensor(y_pred)
@@ -103,13 +109,29 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
 def binary_focal_crossentropy(
     y_true, y_pred, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
 ):
-    """Binary focal cross-entropy (Lin et al., 2018): the cross-entropy scaled by ``(1 - p_t) ** gamma``.
+    """Binary focal cross-entropy of each sample (Lin et al., 2018), averaged over ``axis``.
+
+    The binary cross-entropy of each entry multiplied by ``(1 - p_t) ** gamma``, where ``p_t`` is the probability
+    given to the true label: well-classified entries count less, so training focuses on the hard ones.
 
     Args:
-        y_true, y_pred, from_logits, label_smoothing, axis: as :func:`binary_crossentropy`.
-        apply_class_balancing: weight class 1 by ``alpha`` and class 0 by ``1 - alpha``.
+        y_true: 0/1 labels (or soft labels in [0, 1]), the shape of ``y_pred``.
+        y_pred: probabilities of class 1, or logits when ``from_logits``.
+        apply_class_balancing: if True, weight class-1 entries by ``alpha`` and class-0 entries by ``1 - alpha``.
         alpha: the class-1 weight when balancing (default 0.25).
         gamma: the focusing exponent (default 2.0; 0 gives the plain cross-entropy).
+        from_logits: whether ``y_pred`` holds logits (True) or probabilities (False, the default).
+        label_smoothing: float in [0, 1]; labels become ``y * (1 - s) + 0.5 * s`` (default 0: no smoothing).
+        axis: the axis averaged over (default -1).
+
+    Returns:
+        A float tensor of ``y_pred``'s shape without ``axis``.
+
+    >>> import highlevel as hl
+    >>> import numpy as np
+    >>> np.round(hl.ops.convert_to_numpy(
+    ...     hl.losses.binary_focal_crossentropy([[0.0, 1.0], [0.0, 0.0]], [[0.6, 0.4], [0.4, 0.6]])), 3)
+    array([0.33 , 0.206], dtype=float32)
     """
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.cast(y_true, ops.dtype(y_pred))
@@ -129,14 +151,27 @@ def binary_focal_crossentropy(
 
 
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
-    """Categorical cross-entropy between one-hot (or soft) labels and predictions along ``axis``.
+    """Categorical cross-entropy of each sample: ``-sum(y_true * log(y_pred), axis)``.
+
+    Probabilities are renormalized to sum to 1 along ``axis`` and clipped to ``[1e-7, 1 - 1e-7]``; logits go
+    through a stable log-softmax.
 
     Args:
-        y_true: one-hot labels, the shape of ``y_pred``.
-        y_pred: probabilities (renormalised to sum to 1), or logits when ``from_logits``.
-        from_logits: whether ``y_pred`` holds logits.
-        label_smoothing: in [0, 1]; labels become ``y * (1 - s) + s / num_classes``.
+        y_true: one-hot (or soft) labels, the shape of ``y_pred``.
+        y_pred: class probabilities, or logits when ``from_logits``.
+        from_logits: whether ``y_pred`` holds logits (True) or probabilities (False, the default).
+        label_smoothing: float in [0, 1]; labels become ``y * (1 - s) + s / num_classes`` (default 0).
         axis: the class axis (default -1).
+
+    Returns:
+        A float tensor of ``y_pred``'s shape without ``axis``.
+
+    >>> import highlevel as hl
+    >>> import numpy as np
+    >>> y_true = [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> y_pred = [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]]
+    >>> np.round(hl.ops.convert_to_numpy(hl.losses.categorical_crossentropy(y_true, y_pred)), 4)
+    array([0.0513, 2.3026], dtype=float32)
     """
     _check_axis(axis)
     y_pred = ops.convert_to_tensor(y_pred)
@@ -150,12 +185,29 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
 def categorical_focal_crossentropy(
     y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
 ):
-    """Categorical focal cross-entropy: each class's term scaled by ``alpha * (1 - p) ** gamma``.
+    """Categorical focal cross-entropy of each sample.
+
+    ``-sum(alpha * (1 - p) ** gamma * y_true * log(p), axis)`` with ``p`` the renormalized, clipped probabilities:
+    confident correct predictions count much less than in the plain cross-entropy.
 
     Args:
-        y_true, y_pred, from_logits, label_smoothing, axis: as :func:`categorical_crossentropy`.
-        alpha: the weight of every class (a float, or one per class).
-        gamma: the focusing exponent (default 2.0).
+        y_true: one-hot (or soft) labels, the shape of ``y_pred``.
+        y_pred: class probabilities, or logits when ``from_logits``.
+        alpha: the weight of every class: a float (default 0.25) or one weight per class.
+        gamma: the focusing exponent (default 2.0; 0 gives ``alpha`` times the cross-entropy).
+        from_logits: whether ``y_pred`` holds logits (True) or probabilities (False, the default).
+        label_smoothing: float in [0, 1]; labels become ``y * (1 - s) + s / num_classes`` (default 0).
+        axis: the class axis (default -1).
+
+    Returns:
+        A float tensor of ``y_pred``'s shape without ``axis``.
+
+    >>> import highlevel as hl
+    >>> import numpy as np
+    >>> y_true = [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> y_pred = [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]]
+    >>> np.round(hl.ops.convert_to_numpy(hl.losses.categorical_focal_crossentropy(y_true, y_pred)), 4)
+    array([0.    , 0.4663], dtype=float32)
     """
     _check_axis(axis)
     y_pred = ops.convert_to_tensor(y_pred)
@@ -224,24 +276,30 @@ def _sparse_crossentropy_with_mask(y_true, y_pred, from_logits=False, ignore_cla
 
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_class=None, axis=-1):
-    """Categorical cross-entropy with integer labels.
+    """Categorical cross-entropy of each sample, with integer class indices as labels.
+
+    The same value as :func:`categorical_crossentropy` of the one-hot labels, without building them.
 
     Args:
-        y_true: integer class indices, ``y_pred``'s shape without the class axis (a trailing axis of size
-            1 is squeezed).
-        y_pred: probabilities, or logits when ``from_logits``.
-        from_logits: whether ``y_pred`` holds logits.
-        ignore_class: a label whose entries get loss 0 and, in a :class:`Loss`, do not count in the
-            average (e.g. a "void" class in segmentation).
+        y_true: integer class indices, ``y_pred``'s shape without the class axis (a trailing axis of size 1 is
+            squeezed).
+        y_pred: class probabilities, or logits when ``from_logits``.
+        from_logits: whether ``y_pred`` holds logits (True) or probabilities (False, the default).
+        ignore_class: an optional label whose entries get loss 0 and, in a :class:`Loss`, do not count in the
+            average (for instance a "void" class in segmentation).
         axis: the class axis (default -1).
+
+    Returns:
+        A float tensor of ``y_true``'s shape (after squeezing).
 
     Raises:
         ValueError: for concrete labels out of ``[0, num_classes)``, or mismatched shapes.
 
     >>> import highlevel as hl
-    >>> [round(v, 4) for v in hl.ops.convert_to_numpy(
-    ...     sparse_categorical_crossentropy([1, 2], [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]])).tolist()]
-    [0.0513, 2.3026]
+    >>> import numpy as np
+    >>> y_pred = [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]]
+    >>> np.round(hl.ops.convert_to_numpy(hl.losses.sparse_categorical_crossentropy([1, 2], y_pred)), 4)
+    array([0.0513, 2.3026], dtype=float32)
     """
     return _sparse_crossentropy_with_mask(
         y_true, y_pred, from_logits=from_logits, ignore_class=ignore_class, axis=axis
@@ -253,12 +311,26 @@ sparse_categorical_crossentropy.with_mask = _sparse_crossentropy_with_mask
 
 
 class BinaryCrossentropy(LossFunctionWrapper):
-    """Binary cross-entropy (:func:`binary_crossentropy`).
+    """Binary cross-entropy between 0/1 labels and predicted probabilities (or logits).
+
+    Calling the loss computes :func:`binary_crossentropy` per sample,
+    multiplies by ``sample_weight`` if given, and reduces.
 
     Args:
-        from_logits: whether predictions are logits (default False: probabilities).
-        label_smoothing: in [0, 1]; squeezes labels towards 0.5.
+        from_logits: whether ``y_pred`` holds logits (True) or probabilities (False, the default).
+        label_smoothing: float in [0, 1]; labels become ``y * (1 - s) + 0.5 * s`` (default 0: no smoothing).
         axis: the axis averaged over (default -1).
+        reduction: how the per-sample values are combined into one number: ``"sum_over_batch_size"`` (default:
+            the weighted sum divided by the number of values), ``"sum"``, ``"mean"``, ``"mean_with_sample_weight"``,
+            or ``"none"``/None for no reduction (one value per sample).
+        name: the loss's name (default ``"binary_crossentropy"``).
+        dtype: the computation dtype; None uses ``hl.config.floatx()``. Both inputs are cast to it.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.losses.BinaryCrossentropy()([[0.0, 1.0], [0.0, 0.0]], [[0.6, 0.4], [0.4, 0.6]])), 4)
+    0.8149
+    >>> round(float(hl.losses.BinaryCrossentropy(from_logits=True)([[0.0, 1.0]], [[-1.0, 2.0]])), 4)
+    0.2201
     """
 
     def __init__(
@@ -293,13 +365,27 @@ class BinaryCrossentropy(LossFunctionWrapper):
 
 
 class BinaryFocalCrossentropy(LossFunctionWrapper):
-    """Binary focal cross-entropy (:func:`binary_focal_crossentropy`).
+    """Binary focal cross-entropy: binary cross-entropy that down-weights easy examples.
+
+    Calling the loss computes :func:`binary_focal_crossentropy` per sample,
+    multiplies by ``sample_weight`` if given, and reduces.
 
     Args:
-        apply_class_balancing: weight class 1 by ``alpha`` and class 0 by ``1 - alpha``.
-        alpha: default 0.25.
-        gamma: default 2.0.
-        from_logits, label_smoothing, axis: as :class:`BinaryCrossentropy`.
+        apply_class_balancing: if True, weight class-1 entries by ``alpha`` and class-0 entries by ``1 - alpha``.
+        alpha: the class-1 weight when balancing (default 0.25).
+        gamma: the focusing exponent (default 2.0; 0 gives the plain cross-entropy).
+        from_logits: whether ``y_pred`` holds logits (True) or probabilities (False, the default).
+        label_smoothing: float in [0, 1]; labels become ``y * (1 - s) + 0.5 * s`` (default 0: no smoothing).
+        axis: the axis averaged over (default -1).
+        reduction: how the per-sample values are combined into one number: ``"sum_over_batch_size"`` (default:
+            the weighted sum divided by the number of values), ``"sum"``, ``"mean"``, ``"mean_with_sample_weight"``,
+            or ``"none"``/None for no reduction (one value per sample).
+        name: the loss's name (default ``"binary_focal_crossentropy"``).
+        dtype: the computation dtype; None uses ``hl.config.floatx()``. Both inputs are cast to it.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.losses.BinaryFocalCrossentropy()([[0.0, 1.0], [0.0, 0.0]], [[0.6, 0.4], [0.4, 0.6]])), 4)
+    0.2678
     """
 
     def __init__(
@@ -346,12 +432,26 @@ class BinaryFocalCrossentropy(LossFunctionWrapper):
 
 
 class CategoricalCrossentropy(LossFunctionWrapper):
-    """Categorical cross-entropy with one-hot labels (:func:`categorical_crossentropy`).
+    """Categorical cross-entropy between one-hot labels and predicted class probabilities.
+
+    Calling the loss computes :func:`categorical_crossentropy` per sample,
+    multiplies by ``sample_weight`` if given, and reduces.
 
     Args:
-        from_logits: whether predictions are logits (default False: probabilities).
-        label_smoothing: in [0, 1]; labels become ``y * (1 - s) + s / num_classes``.
+        from_logits: whether ``y_pred`` holds logits (True) or probabilities (False, the default).
+        label_smoothing: float in [0, 1]; labels become ``y * (1 - s) + s / num_classes`` (default 0).
         axis: the class axis (default -1).
+        reduction: how the per-sample values are combined into one number: ``"sum_over_batch_size"`` (default:
+            the weighted sum divided by the number of values), ``"sum"``, ``"mean"``, ``"mean_with_sample_weight"``,
+            or ``"none"``/None for no reduction (one value per sample).
+        name: the loss's name (default ``"categorical_crossentropy"``).
+        dtype: the computation dtype; None uses ``hl.config.floatx()``. Both inputs are cast to it.
+
+    >>> import highlevel as hl
+    >>> y_true = [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> y_pred = [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]]
+    >>> round(float(hl.losses.CategoricalCrossentropy()(y_true, y_pred)), 4)
+    1.1769
     """
 
     def __init__(
@@ -386,12 +486,28 @@ class CategoricalCrossentropy(LossFunctionWrapper):
 
 
 class CategoricalFocalCrossentropy(LossFunctionWrapper):
-    """Categorical focal cross-entropy (:func:`categorical_focal_crossentropy`).
+    """Categorical focal cross-entropy: cross-entropy that down-weights confident predictions.
+
+    Calling the loss computes :func:`categorical_focal_crossentropy` per sample,
+    multiplies by ``sample_weight`` if given, and reduces.
 
     Args:
-        alpha: default 0.25 (a float or one weight per class).
-        gamma: default 2.0.
-        from_logits, label_smoothing, axis: as :class:`CategoricalCrossentropy`.
+        alpha: the weight of every class: a float (default 0.25) or one weight per class.
+        gamma: the focusing exponent (default 2.0).
+        from_logits: whether ``y_pred`` holds logits (True) or probabilities (False, the default).
+        label_smoothing: float in [0, 1]; labels become ``y * (1 - s) + s / num_classes`` (default 0).
+        axis: the class axis (default -1).
+        reduction: how the per-sample values are combined into one number: ``"sum_over_batch_size"`` (default:
+            the weighted sum divided by the number of values), ``"sum"``, ``"mean"``, ``"mean_with_sample_weight"``,
+            or ``"none"``/None for no reduction (one value per sample).
+        name: the loss's name (default ``"categorical_focal_crossentropy"``).
+        dtype: the computation dtype; None uses ``hl.config.floatx()``. Both inputs are cast to it.
+
+    >>> import highlevel as hl
+    >>> y_true = [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> y_pred = [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]]
+    >>> round(float(hl.losses.CategoricalFocalCrossentropy()(y_true, y_pred)), 4)
+    0.2332
     """
 
     def __init__(
@@ -437,14 +553,29 @@ sparse_categorical_crossentropy._integer_labels = True  # its y_true holds class
 
 
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
-    """Categorical cross-entropy with integer labels (:func:`sparse_categorical_crossentropy`).
+    """Categorical cross-entropy between integer class labels and predicted class probabilities.
 
     With ``ignore_class``, entries of that label count neither in the sum nor in the averaging divisor.
 
+    Calling the loss computes :func:`sparse_categorical_crossentropy` per sample,
+    multiplies by ``sample_weight`` if given, and reduces.
+
     Args:
-        from_logits: whether predictions are logits (default False: probabilities).
-        ignore_class: an optional label to leave out (e.g. -1 or 255 for "void" pixels).
+        from_logits: whether ``y_pred`` holds logits (True) or probabilities (False, the default).
+        ignore_class: an optional label to leave out (for instance -1 or 255 for "void" pixels).
         axis: the class axis (default -1).
+        reduction: how the per-sample values are combined into one number: ``"sum_over_batch_size"`` (default:
+            the weighted sum divided by the number of values), ``"sum"``, ``"mean"``, ``"mean_with_sample_weight"``,
+            or ``"none"``/None for no reduction (one value per sample).
+        name: the loss's name (default ``"sparse_categorical_crossentropy"``).
+        dtype: the computation dtype; None uses ``hl.config.floatx()``. Both inputs are cast to it.
+
+    >>> import highlevel as hl
+    >>> y_pred = [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]]
+    >>> round(float(hl.losses.SparseCategoricalCrossentropy()([1, 2], y_pred)), 4)
+    1.1769
+    >>> round(float(hl.losses.SparseCategoricalCrossentropy(ignore_class=-1)([1, -1], y_pred)), 4)
+    0.0513
     """
 
     def __init__(

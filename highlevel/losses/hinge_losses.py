@@ -29,10 +29,19 @@ def _prepare(y_true, y_pred):
 
 
 def hinge(y_true, y_pred):
-    """``mean(maximum(1 - y_true * y_pred, 0), axis=-1)``.
+    """Hinge loss of each sample: ``mean(maximum(1 - y_true * y_pred, 0), axis=-1)``.
+
+    The loss of a maximum-margin classifier: zero once a score has the label's sign with a margin of at least 1.
+
+    Args:
+        y_true: the labels, -1 or 1 (0/1 labels are turned into -1/1), shape ``(batch, ..., d)``.
+        y_pred: the predicted scores (any real numbers), same shape.
+
+    Returns:
+        A float tensor of shape ``(batch, ...)``: one value per sample (the last axis reduced).
 
     >>> import highlevel as hl
-    >>> hl.ops.convert_to_numpy(hinge([[1.0, -1.0]], [[0.5, 0.5]])).tolist()
+    >>> hl.ops.convert_to_numpy(hl.losses.hinge([[1.0, -1.0]], [[0.5, 0.5]])).tolist()
     [1.0]
     """
     y_true, y_pred = _prepare(y_true, y_pred)
@@ -41,15 +50,41 @@ def hinge(y_true, y_pred):
 
 
 def squared_hinge(y_true, y_pred):
-    """``mean(square(maximum(1 - y_true * y_pred, 0)), axis=-1)``."""
+    """Squared hinge loss of each sample: ``mean(square(maximum(1 - y_true * y_pred, 0)), axis=-1)``.
+
+    Args:
+        y_true: the labels, -1 or 1 (0/1 labels are turned into -1/1), shape ``(batch, ..., d)``.
+        y_pred: the predicted scores (any real numbers), same shape.
+
+    Returns:
+        A float tensor of shape ``(batch, ...)``: one value per sample (the last axis reduced).
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.losses.squared_hinge([[1.0, -1.0]], [[0.5, 0.5]])).tolist()
+    [1.25]
+    """
     y_true, y_pred = _prepare(y_true, y_pred)
     y_true = convert_binary_labels_to_hinge(y_true)
     return ops.mean(ops.square(ops.maximum(1.0 - y_true * y_pred, 0.0)), axis=-1)
 
 
 def categorical_hinge(y_true, y_pred):
-    """``maximum(neg - pos + 1, 0)`` with ``pos = sum(y_true * y_pred)`` and ``neg = max((1 - y_true) *
-    y_pred)`` over the last axis."""
+    """Categorical hinge loss of each sample: ``maximum(neg - pos + 1, 0)``.
+
+    ``pos = sum(y_true * y_pred)`` is the score of the true class and ``neg = max((1 - y_true) * y_pred)`` the best
+    score of another class, both over the last axis: the loss is zero once the true class leads by a margin of 1.
+
+    Args:
+        y_true: one-hot labels, shape ``(batch, ..., classes)``.
+        y_pred: the predicted scores, same shape.
+
+    Returns:
+        A float tensor of shape ``(batch, ...)``.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.losses.categorical_hinge([[0.0, 1.0, 0.0]], [[0.2, 0.7, 0.5]])[0]), 4)
+    0.8
+    """
     y_true, y_pred = _prepare(y_true, y_pred)
     pos = ops.sum(y_true * y_pred, axis=-1)
     neg = ops.max((1.0 - y_true) * y_pred, axis=-1)
@@ -57,21 +92,66 @@ def categorical_hinge(y_true, y_pred):
 
 
 class Hinge(LossFunctionWrapper):
-    """Hinge loss (:func:`hinge`)."""
+    """Hinge loss for -1/1 labels, averaged over the last axis and the batch.
+
+    Calling the loss computes :func:`hinge` per sample,
+    multiplies by ``sample_weight`` if given, and reduces.
+
+    Args:
+        reduction: how the per-sample values are combined into one number: ``"sum_over_batch_size"`` (default:
+            the weighted sum divided by the number of values), ``"sum"``, ``"mean"``, ``"mean_with_sample_weight"``,
+            or ``"none"``/None for no reduction (one value per sample).
+        name: the loss's name (default ``"hinge"``).
+        dtype: the computation dtype; None uses ``hl.config.floatx()``. Both inputs are cast to it.
+
+    >>> import highlevel as hl
+    >>> float(hl.losses.Hinge()([[1.0, -1.0]], [[0.5, 0.5]]))
+    1.0
+    """
 
     def __init__(self, reduction="sum_over_batch_size", name="hinge", dtype=None):
         super().__init__(hinge, name=name, reduction=reduction, dtype=dtype)
 
 
 class SquaredHinge(LossFunctionWrapper):
-    """Squared hinge loss (:func:`squared_hinge`)."""
+    """Squared hinge loss for -1/1 labels, averaged over the last axis and the batch.
+
+    Calling the loss computes :func:`squared_hinge` per sample,
+    multiplies by ``sample_weight`` if given, and reduces.
+
+    Args:
+        reduction: how the per-sample values are combined into one number: ``"sum_over_batch_size"`` (default:
+            the weighted sum divided by the number of values), ``"sum"``, ``"mean"``, ``"mean_with_sample_weight"``,
+            or ``"none"``/None for no reduction (one value per sample).
+        name: the loss's name (default ``"squared_hinge"``).
+        dtype: the computation dtype; None uses ``hl.config.floatx()``. Both inputs are cast to it.
+
+    >>> import highlevel as hl
+    >>> float(hl.losses.SquaredHinge()([[1.0, -1.0]], [[0.5, 0.5]]))
+    1.25
+    """
 
     def __init__(self, reduction="sum_over_batch_size", name="squared_hinge", dtype=None):
         super().__init__(squared_hinge, name=name, reduction=reduction, dtype=dtype)
 
 
 class CategoricalHinge(LossFunctionWrapper):
-    """Categorical hinge loss (:func:`categorical_hinge`)."""
+    """Categorical hinge loss for one-hot labels, averaged over the batch.
+
+    Calling the loss computes :func:`categorical_hinge` per sample,
+    multiplies by ``sample_weight`` if given, and reduces.
+
+    Args:
+        reduction: how the per-sample values are combined into one number: ``"sum_over_batch_size"`` (default:
+            the weighted sum divided by the number of values), ``"sum"``, ``"mean"``, ``"mean_with_sample_weight"``,
+            or ``"none"``/None for no reduction (one value per sample).
+        name: the loss's name (default ``"categorical_hinge"``).
+        dtype: the computation dtype; None uses ``hl.config.floatx()``. Both inputs are cast to it.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.losses.CategoricalHinge()([[0.0, 1.0, 0.0]], [[0.2, 0.7, 0.5]])), 4)
+    0.8
+    """
 
     def __init__(self, reduction="sum_over_batch_size", name="categorical_hinge", dtype=None):
         super().__init__(categorical_hinge, name=name, reduction=reduction, dtype=dtype)

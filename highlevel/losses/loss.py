@@ -115,6 +115,14 @@ class LossFunctionWrapper(Loss):
         name: see :class:`Loss`; defaults to ``fn``'s name.
         dtype: see :class:`Loss`.
         **kwargs: passed to ``fn`` on every call.
+
+    Raises:
+        TypeError: if ``fn`` is not callable.
+
+    >>> import highlevel as hl
+    >>> loss = hl.losses.LossFunctionWrapper(lambda t, p: hl.ops.mean(hl.ops.abs(t - p), axis=-1), reduction="sum")
+    >>> float(loss([[1.0, 2.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 1.0]]))
+    2.0
     """
 
     def __init__(self, fn, reduction="sum_over_batch_size", name=None, dtype=None, **kwargs):

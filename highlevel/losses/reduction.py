@@ -178,6 +178,15 @@ def reduce_weighted_values(values, sample_weight=None, mask=None, reduction="sum
 
     Returns:
         A scalar tensor, or the weighted values for ``reduction="none"``/``None``.
+
+    >>> import highlevel as hl
+    >>> values, weights = [1.0, 2.0, 3.0], [1.0, 1.0, 0.0]
+    >>> float(hl.losses.reduce_weighted_values(values, sample_weight=weights))
+    1.0
+    >>> float(hl.losses.reduce_weighted_values(values, sample_weight=weights, reduction="sum"))
+    3.0
+    >>> float(hl.losses.reduce_weighted_values(values, sample_weight=weights, reduction="mean_with_sample_weight"))
+    1.5
     """
     reduction = standardize_reduction(reduction)
     dtype = dtype or floatx()

@@ -125,8 +125,20 @@ def serialize(loss):
     A :class:`Loss` gives its class name and ``get_config()``; a function gives
     ``{"class_name": "function", "config": <its name>}``.
 
+    Args:
+        loss: a :class:`Loss` instance, a named loss function, or None.
+
+    Returns:
+        A dict of plain Python values (None for None).
+
     Raises:
         TypeError: for something that is neither a Loss nor a named function.
+
+    >>> import highlevel as hl
+    >>> hl.losses.serialize(hl.losses.Huber(delta=2.0))["config"]["delta"]
+    2.0
+    >>> hl.losses.serialize(hl.losses.mean_squared_error)
+    {'class_name': 'function', 'config': 'mean_squared_error'}
     """
     if loss is None:
         return None
@@ -151,6 +163,15 @@ def deserialize(name, custom_objects=None):
 
     Returns:
         A :class:`Loss` instance, or the function for function names.
+
+    Raises:
+        ValueError: if ``name`` is neither a string nor a dict with a ``"class_name"`` key, or names no known loss.
+
+    >>> import highlevel as hl
+    >>> hl.losses.deserialize({"class_name": "Huber", "config": {"delta": 2.0}}).delta
+    2.0
+    >>> hl.losses.deserialize("mse").__name__
+    'mean_squared_error'
     """
     config = name
     if isinstance(config, str):
@@ -174,8 +195,22 @@ def get(identifier):
     """A :class:`Loss` from None (returns None), a name, a config dict, an instance, a Loss class or a
     function ``fn(y_true, y_pred) -> per-sample values`` (wrapped in a :class:`LossFunctionWrapper`).
 
+    Args:
+        identifier: None, a loss name (``"mse"``, ``"categorical_crossentropy"``...), a config dict, a :class:`Loss`
+            instance or class, or a function ``fn(y_true, y_pred)``.
+
+    Returns:
+        A :class:`Loss` instance (the one given, a new instance, or a :class:`LossFunctionWrapper` around a function),
+        or None for None.
+
     Raises:
         ValueError: for an unknown name (the message lists the valid ones) or an unusable identifier.
+
+    >>> import highlevel as hl
+    >>> hl.losses.get("MeanSquaredError")
+    <MeanSquaredError name='mean_squared_error'>
+    >>> float(hl.losses.get("mse")([[0.0, 1.0]], [[1.0, 1.0]]))
+    0.5
     """
     if identifier is None:
         return None

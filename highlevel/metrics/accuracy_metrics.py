@@ -17,7 +17,19 @@ from .reduction_metrics import MeanMetricWrapper
 
 
 def accuracy(y_true, y_pred):
-    """1.0 where ``y_true == y_pred`` exactly, else 0.0."""
+    """Exact-match accuracy of each entry: 1.0 where ``y_true == y_pred``, else 0.0.
+
+    Args:
+        y_true: the labels, any shape.
+        y_pred: the predictions, the same shape as ``y_true`` (a trailing axis of size 1 on either side is aligned).
+
+    Returns:
+        A float tensor of the inputs' shape: 1.0 where the prediction equals the label exactly, 0.0 elsewhere.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.metrics.accuracy([1, 2, 3], [1, 2, 4])).tolist()
+    [1.0, 1.0, 0.0]
+    """
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.convert_to_tensor(y_true, dtype=ops.dtype(y_pred))
     y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
@@ -25,7 +37,20 @@ def accuracy(y_true, y_pred):
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
-    """1.0 where ``(y_pred > threshold) == y_true``, else 0.0."""
+    """Binary accuracy of each entry: 1.0 where ``(y_pred > threshold) == y_true``, else 0.0.
+
+    Args:
+        y_true: 0/1 labels, shape ``(batch, ...)``.
+        y_pred: predicted probabilities (or scores), the same shape as ``y_true``.
+        threshold: predictions above it count as class 1 (default 0.5).
+
+    Returns:
+        A float tensor of the inputs' shape: 1.0 where the thresholded prediction equals the label, 0.0 elsewhere.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(hl.metrics.binary_accuracy([[1], [0]], [[0.7], [0.6]])).tolist()
+    [[1.0], [0.0]]
+    """
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.convert_to_tensor(y_true)
     y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
@@ -34,14 +59,40 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
 
 
 def categorical_accuracy(y_true, y_pred):
-    """1.0 where the argmax of the one-hot ``y_true`` equals the argmax of ``y_pred``."""
+    """Categorical accuracy of each sample: 1.0 where the argmax of ``y_pred`` is the one-hot label's class.
+
+    Args:
+        y_true: one-hot labels, shape ``(batch, ..., classes)``.
+        y_pred: class scores or probabilities, the same shape.
+
+    Returns:
+        A float tensor of shape ``(batch, ...)``: 1.0 where the predicted class (argmax) is the labelled one.
+
+    >>> import highlevel as hl
+    >>> y_true, y_pred = [[0, 0, 1], [0, 1, 0]], [[0.1, 0.2, 0.7], [0.6, 0.3, 0.1]]
+    >>> hl.ops.convert_to_numpy(hl.metrics.categorical_accuracy(y_true, y_pred)).tolist()
+    [1.0, 0.0]
+    """
     y_true = ops.argmax(ops.convert_to_tensor(y_true), axis=-1)
     y_pred = ops.argmax(ops.convert_to_tensor(y_pred), axis=-1)
     return ops.cast(ops.equal(y_true, y_pred), floatx())
 
 
 def sparse_categorical_accuracy(y_true, y_pred):
-    """1.0 where the integer label ``y_true`` equals the argmax of ``y_pred``."""
+    """Sparse categorical accuracy of each sample: 1.0 where the argmax of ``y_pred`` equals the integer label.
+
+    Args:
+        y_true: integer class labels, shape ``(batch, ...)`` (or with a trailing axis of size 1).
+        y_pred: class scores or probabilities, shape ``(batch, ..., classes)``.
+
+    Returns:
+        A float tensor of shape ``(batch, ...)``: 1.0 where the predicted class (argmax) equals the label.
+
+    >>> import highlevel as hl
+    >>> y_pred = [[0.1, 0.2, 0.7], [0.6, 0.3, 0.1]]
+    >>> hl.ops.convert_to_numpy(hl.metrics.sparse_categorical_accuracy([2, 1], y_pred)).tolist()
+    [1.0, 0.0]
+    """
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.convert_to_tensor(y_true)
     # Integer labels are compared with the int32 argmax as they are (equal promotes: no wrap-around, no copy);
@@ -87,7 +138,21 @@ def _flatten_for_top_k(y_true, y_pred):
 
 
 def top_k_categorical_accuracy(y_true, y_pred, k=5):
-    """1.0 where the one-hot label's class is among the ``k`` largest predictions."""
+    """Top-k accuracy of each sample: 1.0 where the one-hot label's class is among the ``k`` largest predictions.
+
+    Args:
+        y_true: one-hot labels, shape ``(batch, ..., classes)``.
+        y_pred: class scores, the same shape.
+        k: how many of the highest scores count as a hit (default 5).
+
+    Returns:
+        A float tensor of shape ``(batch, ...)``: 1.0 where the labelled class is among the ``k`` highest scores.
+
+    >>> import highlevel as hl
+    >>> y_true, y_pred = [[0, 0, 1], [0, 1, 0]], [[0.1, 0.2, 0.7], [0.6, 0.3, 0.1]]
+    >>> hl.ops.convert_to_numpy(hl.metrics.top_k_categorical_accuracy(y_true, y_pred, k=2)).tolist()
+    [1.0, 1.0]
+    """
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.argmax(ops.convert_to_tensor(y_true, dtype=ops.dtype(y_pred)), axis=-1)
     y_true, y_pred, original = _flatten_for_top_k(y_true, y_pred)
@@ -96,10 +161,26 @@ def top_k_categorical_accuracy(y_true, y_pred, k=5):
 
 
 def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False):
-    """1.0 where the integer label is among the ``k`` largest predictions.
+    """Sparse top-k accuracy of each sample: 1.0 where the integer label is among the ``k`` largest predictions.
 
     With ``from_sorted_ids``, ``y_pred`` holds class ids sorted by score (e.g. from a retrieval layer) and
     the label must be among its first ``k`` columns.
+
+    Args:
+        y_true: integer class labels, shape ``(batch, ...)``.
+        y_pred: class scores, shape ``(batch, ..., classes)``; or, with ``from_sorted_ids``, class ids sorted by
+            decreasing score.
+        k: how many of the highest scores count as a hit (default 5).
+        from_sorted_ids: whether ``y_pred`` holds sorted class ids (for instance from a retrieval layer) instead of
+            scores (default False).
+
+    Returns:
+        A float tensor of ``y_true``'s shape: 1.0 where the label is among the ``k`` best classes.
+
+    >>> import highlevel as hl
+    >>> y_pred = [[0.1, 0.2, 0.7], [0.1, 0.3, 0.6]]
+    >>> hl.ops.convert_to_numpy(hl.metrics.sparse_top_k_categorical_accuracy([2, 0], y_pred, k=2)).tolist()
+    [1.0, 0.0]
     """
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.convert_to_tensor(y_true, dtype=ops.dtype(y_pred) if from_sorted_ids else "int32")
@@ -114,7 +195,16 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False
 
 
 class Accuracy(MeanMetricWrapper):
-    """How often predictions equal labels exactly."""
+    """How often predictions equal labels exactly.
+
+    Args:
+        name: the metric's name (default ``"accuracy"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.Accuracy()([1, 2, 3, 4], [1, 2, 3, 0]))
+    0.75
+    """
 
     def __init__(self, name="accuracy", dtype=None):
         super().__init__(accuracy, name=name, dtype=dtype)
@@ -128,6 +218,12 @@ class BinaryAccuracy(MeanMetricWrapper):
 
     Args:
         threshold: the decision threshold (default 0.5).
+        name: the metric's name (default ``"binary_accuracy"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.BinaryAccuracy()([[1], [1], [0], [0]], [[0.98], [0.3], [0.1], [0.6]]))
+    0.5
     """
 
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
@@ -139,7 +235,17 @@ class BinaryAccuracy(MeanMetricWrapper):
 
 
 class CategoricalAccuracy(MeanMetricWrapper):
-    """How often the argmax of the prediction matches that of the one-hot label."""
+    """How often the argmax of the prediction matches that of the one-hot label.
+
+    Args:
+        name: the metric's name (default ``"categorical_accuracy"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> y_true, y_pred = [[0, 0, 1], [0, 1, 0]], [[0.1, 0.2, 0.7], [0.6, 0.3, 0.1]]
+    >>> float(hl.metrics.CategoricalAccuracy()(y_true, y_pred))
+    0.5
+    """
 
     def __init__(self, name="categorical_accuracy", dtype=None):
         super().__init__(categorical_accuracy, name=name, dtype=dtype)
@@ -149,7 +255,16 @@ class CategoricalAccuracy(MeanMetricWrapper):
 
 
 class SparseCategoricalAccuracy(MeanMetricWrapper):
-    """How often the argmax of the prediction matches the integer label."""
+    """How often the argmax of the prediction matches the integer label.
+
+    Args:
+        name: the metric's name (default ``"sparse_categorical_accuracy"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.SparseCategoricalAccuracy()([2, 1], [[0.1, 0.2, 0.7], [0.6, 0.3, 0.1]]))
+    0.5
+    """
 
     def __init__(self, name="sparse_categorical_accuracy", dtype=None):
         super().__init__(sparse_categorical_accuracy, name=name, dtype=dtype)
@@ -163,6 +278,13 @@ class TopKCategoricalAccuracy(MeanMetricWrapper):
 
     Args:
         k: how many top predictions count (default 5).
+        name: the metric's name (default ``"top_k_categorical_accuracy"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> y_true, y_pred = [[0, 0, 1], [1, 0, 0]], [[0.1, 0.2, 0.7], [0.1, 0.3, 0.6]]
+    >>> float(hl.metrics.TopKCategoricalAccuracy(k=2)(y_true, y_pred))
+    0.5
     """
 
     def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
@@ -179,6 +301,12 @@ class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
     Args:
         k: how many top predictions count (default 5).
         from_sorted_ids: ``y_pred`` holds class ids sorted by score instead of scores.
+        name: the metric's name (default ``"sparse_top_k_categorical_accuracy"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.SparseTopKCategoricalAccuracy(k=2)([2, 0], [[0.1, 0.2, 0.7], [0.1, 0.3, 0.6]]))
+    0.5
     """
 
     def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None, from_sorted_ids=False):

@@ -32,7 +32,8 @@ class AUC(Metric):
         num_thresholds: how many thresholds discretise the curve (default 200; > 1).
         curve: ``"ROC"`` (default), ``"PR"`` or ``"PRGAIN"``.
         summation_method: ``"interpolation"`` (default), ``"majoring"`` or ``"minoring"``.
-        name, dtype: as :class:`Metric`.
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
         thresholds: explicit thresholds in [0, 1] (then ``num_thresholds`` is their number + 2).
         multi_label: treat each column as its own binary problem and average their AUCs (otherwise all
             entries are flattened into one problem).
@@ -40,6 +41,15 @@ class AUC(Metric):
             update.
         label_weights: per-label weights of the average (multi-label) or of the counts.
         from_logits: predictions are logits (a sigmoid is applied first).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    Raises:
+        ValueError: if ``curve`` or ``summation_method`` is not one of its values, ``num_thresholds`` is not above 1, or
+            ``num_labels`` is given without ``multi_label=True``.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.metrics.AUC()([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])), 4)
+    0.75
     """
 
     def __init__(

@@ -64,6 +64,12 @@ class TruePositives(_ConfusionMatrixConditionCount):
 
     Args:
         thresholds: a float or a list of floats in [0, 1] (default 0.5).
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.TruePositives()([0, 1, 1, 1], [1, 0, 1, 1]))
+    2.0
     """
 
     _condition = "tp"
@@ -74,6 +80,12 @@ class TrueNegatives(_ConfusionMatrixConditionCount):
 
     Args:
         thresholds: a float or a list of floats in [0, 1] (default 0.5).
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.TrueNegatives()([0, 0, 1, 1], [0, 1, 1, 1]))
+    1.0
     """
 
     _condition = "tn"
@@ -84,6 +96,12 @@ class FalsePositives(_ConfusionMatrixConditionCount):
 
     Args:
         thresholds: a float or a list of floats in [0, 1] (default 0.5).
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.FalsePositives()([0, 1, 1, 1], [1, 0, 1, 1]))
+    1.0
     """
 
     _condition = "fp"
@@ -94,6 +112,12 @@ class FalseNegatives(_ConfusionMatrixConditionCount):
 
     Args:
         thresholds: a float or a list of floats in [0, 1] (default 0.5).
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.FalseNegatives()([0, 1, 1, 1], [1, 0, 1, 1]))
+    1.0
     """
 
     _condition = "fn"
@@ -149,7 +173,12 @@ class Precision(_PrecisionRecall):
             every top-k prediction is positive).
         top_k: only the ``top_k`` highest predictions of each row may be positive.
         class_id: only this class (column) is counted.
-        name, dtype: as :class:`Metric`.
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.metrics.Precision()([0, 1, 1, 1], [1, 0, 1, 1])), 4)
+    0.6667
     """
 
     _other, _other_name = "fp", "false_positives"
@@ -163,7 +192,12 @@ class Recall(_PrecisionRecall):
             every top-k prediction is positive).
         top_k: only the ``top_k`` highest predictions of each row may be positive.
         class_id: only this class (column) is counted.
-        name, dtype: as :class:`Metric`.
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.metrics.Recall()([0, 1, 1, 0], [1, 0, 1, 1])), 4)
+    0.5
     """
 
     _other, _other_name = "fn", "false_negatives"

@@ -105,7 +105,8 @@ class SensitivityAtSpecificity(_RateAtRate):
         specificity: the required specificity, in [0, 1].
         num_thresholds: how many evenly spaced thresholds are tried (default 200; 1 means just 0.5).
         class_id: only this class (column) is counted.
-        name, dtype: as :class:`Metric`.
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
 
     >>> round(float(SensitivityAtSpecificity(0.5, num_thresholds=5)([0, 0, 1, 1], [0.1, 0.6, 0.4, 0.9])), 4)
     1.0
@@ -127,7 +128,8 @@ class SpecificityAtSensitivity(_RateAtRate):
         sensitivity: the required sensitivity, in [0, 1].
         num_thresholds: how many evenly spaced thresholds are tried (default 200; 1 means just 0.5).
         class_id: only this class (column) is counted.
-        name, dtype: as :class:`Metric`.
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
 
     >>> SpecificityAtSensitivity(0.9).get_config()["sensitivity"]
     0.9
@@ -149,7 +151,8 @@ class PrecisionAtRecall(_RateAtRate):
         recall: the required recall, in [0, 1].
         num_thresholds: how many evenly spaced thresholds are tried (default 200; 1 means just 0.5).
         class_id: only this class (column) is counted.
-        name, dtype: as :class:`Metric`.
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
 
     >>> PrecisionAtRecall(0.7).get_config()["recall"]
     0.7
@@ -171,7 +174,8 @@ class RecallAtPrecision(_RateAtRate):
         precision: the required precision, in [0, 1].
         num_thresholds: how many evenly spaced thresholds are tried (default 200; 1 means just 0.5).
         class_id: only this class (column) is counted.
-        name, dtype: as :class:`Metric`.
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
 
     >>> round(float(RecallAtPrecision(1.0, num_thresholds=5)([0, 0, 1, 1], [0.1, 0.6, 0.4, 0.9])), 4)
     0.5

@@ -31,6 +31,17 @@ class FBetaScore(Metric):
         threshold: a float in (0, 1], or ``None`` for "the row's maximum is positive".
         name: default ``"fbeta_score"``.
         dtype: the state dtype.
+
+    Raises:
+        ValueError: if ``average`` is not None, ``"micro"``, ``"macro"`` or ``"weighted"``; ``beta`` is not a float > 0;
+            or ``threshold`` is not a float in ``(0, 1]``.
+
+    >>> import highlevel as hl
+    >>> import numpy as np
+    >>> metric = hl.metrics.FBetaScore(beta=2.0, threshold=0.5)
+    >>> y_true, y_pred = [[0, 1, 1], [1, 0, 0]], [[0.2, 0.6, 0.7], [0.2, 0.6, 0.6]]
+    >>> np.round(hl.ops.convert_to_numpy(metric(y_true, y_pred)), 4)
+    array([0.    , 0.8333, 0.8333], dtype=float32)
     """
 
     def __init__(self, average=None, beta=1.0, threshold=None, name="fbeta_score", dtype=None):
@@ -134,6 +145,13 @@ class F1Score(FBetaScore):
         threshold: a float in (0, 1], or ``None`` for "the row's maximum is positive".
         name: default ``"f1_score"``.
         dtype: the state dtype.
+
+    >>> import highlevel as hl
+    >>> import numpy as np
+    >>> metric = hl.metrics.F1Score(threshold=0.5)
+    >>> y_true, y_pred = [[0, 1, 1], [1, 0, 0]], [[0.2, 0.6, 0.7], [0.2, 0.6, 0.6]]
+    >>> np.round(hl.ops.convert_to_numpy(metric(y_true, y_pred)), 4)
+    array([0.    , 0.6667, 0.6667], dtype=float32)
     """
 
     def __init__(self, average=None, threshold=None, name="f1_score", dtype=None):

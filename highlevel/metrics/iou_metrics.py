@@ -123,11 +123,12 @@ class IoU(_ConfusionIoU):
     Args:
         num_classes: the number of classes.
         target_class_ids: the classes averaged over.
-        name, dtype: as :class:`Metric` (``dtype`` of the confusion matrix, default ``"int32"``).
-        ignore_class: an optional true class to leave out (e.g. 255 for "void" pixels).
-        sparse_y_true: whether ``y_true`` holds class indices (True) or one score per class (False: argmax).
-        sparse_y_pred: whether ``y_pred`` holds class indices (True) or one score per class (False: argmax).
-        axis: the class axis of non-sparse inputs (default -1).
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the accumulated confusion matrix (default ``"int32"``).
+        ignore_class: an optional true class to leave out (for instance 255 for "void" pixels).
+        sparse_y_true: whether ``y_true`` holds class indices (True, default) or one score per class (False: argmax).
+        sparse_y_pred: whether ``y_pred`` holds class indices (True, default) or one score per class (False: argmax).
+        axis: the class axis of inputs that hold one score per class (default -1).
 
     Raises:
         ValueError: for a target class id outside ``[0, num_classes)``.
@@ -186,8 +187,9 @@ class BinaryIoU(IoU):
 
     Args:
         target_class_ids: the classes averaged over (default ``(0, 1)``: both).
-        threshold: the decision threshold (default 0.5).
-        name, dtype: as :class:`IoU`.
+        threshold: predictions above it count as class 1 (default 0.5).
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the accumulated confusion matrix (default ``"int32"``).
 
     >>> round(float(BinaryIoU()([0, 1, 1, 0], [0.3, 0.9, 0.2, 0.1])), 4)
     0.5833
@@ -215,8 +217,13 @@ class MeanIoU(IoU):
     """The mean IoU over all ``num_classes`` classes (those that occurred).
 
     Args:
-        num_classes: the number of classes.
-        name, dtype, ignore_class, sparse_y_true, sparse_y_pred, axis: as :class:`IoU`.
+        num_classes: the number of classes; every class that occurs is averaged over.
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the accumulated confusion matrix (default ``"int32"``).
+        ignore_class: an optional true class to leave out (for instance 255 for "void" pixels).
+        sparse_y_true: whether ``y_true`` holds class indices (True, default) or one score per class (False: argmax).
+        sparse_y_pred: whether ``y_pred`` holds class indices (True, default) or one score per class (False: argmax).
+        axis: the class axis of inputs that hold one score per class (default -1).
 
     >>> round(float(MeanIoU(num_classes=3)([0, 1, 2, 2], [0, 1, 2, 1])), 4)
     0.6667
@@ -252,8 +259,13 @@ class OneHotIoU(IoU):
     """:class:`IoU` of one-hot labels and per-class scores (both reduced by argmax over ``axis``).
 
     Args:
-        num_classes, target_class_ids, name, dtype, ignore_class, axis: as :class:`IoU`.
-        sparse_y_pred: whether ``y_pred`` already holds class indices (default False).
+        num_classes: the number of classes.
+        target_class_ids: the classes averaged over.
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the accumulated confusion matrix (default ``"int32"``).
+        ignore_class: an optional true class to leave out (for instance 255 for "void" pixels).
+        sparse_y_pred: whether ``y_pred`` already holds class indices (default False: one score per class, argmax).
+        axis: the class axis of inputs that hold one score per class (default -1).
 
     >>> round(float(OneHotIoU(3, [1])([[0, 1, 0], [0, 0, 1]], [[0.1, 0.8, 0.1], [0.2, 0.5, 0.3]])), 4)
     0.5
@@ -289,8 +301,12 @@ class OneHotMeanIoU(MeanIoU):
     """:class:`MeanIoU` of one-hot labels and per-class scores (both reduced by argmax over ``axis``).
 
     Args:
-        num_classes, name, dtype, ignore_class, axis: as :class:`MeanIoU`.
-        sparse_y_pred: whether ``y_pred`` already holds class indices (default False).
+        num_classes: the number of classes; every class that occurs is averaged over.
+        name: the metric's name (default None: derived from the class name).
+        dtype: the dtype of the accumulated confusion matrix (default ``"int32"``).
+        ignore_class: an optional true class to leave out (for instance 255 for "void" pixels).
+        sparse_y_pred: whether ``y_pred`` already holds class indices (default False: one score per class, argmax).
+        axis: the class axis of inputs that hold one score per class (default -1).
 
     >>> round(float(OneHotMeanIoU(2)([[1, 0], [0, 1]], [[0.9, 0.1], [0.4, 0.6]])), 4)
     1.0

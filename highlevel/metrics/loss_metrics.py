@@ -18,35 +18,80 @@ class _SimpleWrapper(MeanMetricWrapper):
 
 
 class KLDivergence(_SimpleWrapper):
-    """Mean Kullback-Leibler divergence (:func:`highlevel.losses.kl_divergence`)."""
+    """Mean Kullback-Leibler divergence (:func:`highlevel.losses.kl_divergence`).
+
+    Args:
+        name: the metric's name (default ``"kl_divergence"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.metrics.KLDivergence()([[0.5, 0.5], [1.0, 0.0]], [[0.5, 0.5], [0.5, 0.5]])), 4)
+    0.3466
+    """
 
     def __init__(self, name="kl_divergence", dtype=None):
         super().__init__(losses.kl_divergence, name=name, dtype=dtype)
 
 
 class Poisson(_SimpleWrapper):
-    """Mean Poisson loss (:func:`highlevel.losses.poisson`)."""
+    """Mean Poisson loss (:func:`highlevel.losses.poisson`).
+
+    Args:
+        name: the metric's name (default ``"poisson"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.Poisson()([[0.0, 1.0], [0.0, 0.0]], [[1.0, 1.0], [1.0, 0.0]]))
+    0.75
+    """
 
     def __init__(self, name="poisson", dtype=None):
         super().__init__(losses.poisson, name=name, dtype=dtype)
 
 
 class Hinge(_SimpleWrapper):
-    """Mean hinge loss (:func:`highlevel.losses.hinge`)."""
+    """Mean hinge loss (:func:`highlevel.losses.hinge`).
+
+    Args:
+        name: the metric's name (default ``"hinge"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.Hinge()([[0.0, 1.0], [0.0, 0.0]], [[1.0, 1.0], [1.0, 0.0]]))
+    1.25
+    """
 
     def __init__(self, name="hinge", dtype=None):
         super().__init__(losses.hinge, name=name, dtype=dtype)
 
 
 class SquaredHinge(_SimpleWrapper):
-    """Mean squared hinge loss (:func:`highlevel.losses.squared_hinge`)."""
+    """Mean squared hinge loss (:func:`highlevel.losses.squared_hinge`).
+
+    Args:
+        name: the metric's name (default ``"squared_hinge"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.SquaredHinge()([[0.0, 1.0], [0.0, 0.0]], [[1.0, 1.0], [1.0, 0.0]]))
+    2.25
+    """
 
     def __init__(self, name="squared_hinge", dtype=None):
         super().__init__(losses.squared_hinge, name=name, dtype=dtype)
 
 
 class CategoricalHinge(_SimpleWrapper):
-    """Mean categorical hinge loss (:func:`highlevel.losses.categorical_hinge`)."""
+    """Mean categorical hinge loss (:func:`highlevel.losses.categorical_hinge`).
+
+    Args:
+        name: the metric's name (default ``"categorical_hinge"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.CategoricalHinge()([[0.0, 1.0], [0.0, 0.0]], [[1.0, 1.0], [1.0, 0.0]]))
+    1.5
+    """
 
     def __init__(self, name="categorical_hinge", dtype=None):
         super().__init__(losses.categorical_hinge, name=name, dtype=dtype)
@@ -58,6 +103,12 @@ class BinaryCrossentropy(MeanMetricWrapper):
     Args:
         from_logits: whether predictions are logits.
         label_smoothing: in [0, 1].
+        name: the metric's name (default ``"binary_crossentropy"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.metrics.BinaryCrossentropy()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])), 4)
+    0.8149
     """
 
     def __init__(self, name="binary_crossentropy", dtype=None, from_logits=False, label_smoothing=0):
@@ -83,6 +134,13 @@ class CategoricalCrossentropy(MeanMetricWrapper):
         from_logits: whether predictions are logits.
         label_smoothing: in [0, 1].
         axis: the class axis.
+        name: the metric's name (default ``"categorical_crossentropy"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> y_true, y_pred = [[0, 1, 0], [0, 0, 1]], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]]
+    >>> round(float(hl.metrics.CategoricalCrossentropy()(y_true, y_pred)), 4)
+    1.1769
     """
 
     def __init__(self, name="categorical_crossentropy", dtype=None, from_logits=False, label_smoothing=0, axis=-1):
@@ -115,6 +173,12 @@ class SparseCategoricalCrossentropy(MeanMetricWrapper):
         from_logits: whether predictions are logits.
         ignore_class: a label whose entries give 0 (and, with sample weights, weigh 0).
         axis: the class axis.
+        name: the metric's name (default ``"sparse_categorical_crossentropy"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.metrics.SparseCategoricalCrossentropy()([1, 2], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])), 4)
+    1.1769
     """
 
     def __init__(

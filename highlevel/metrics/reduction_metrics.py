@@ -57,6 +57,12 @@ class Sum(Metric):
     Args:
         name: default ``"sum"``.
         dtype: the state dtype (default floatx).
+
+    >>> import highlevel as hl
+    >>> metric = hl.metrics.Sum()
+    >>> metric.update_state([1, 3, 5, 7])
+    >>> float(metric.result())
+    16.0
     """
 
     def __init__(self, name="sum", dtype=None):
@@ -126,6 +132,9 @@ class MeanMetricWrapper(Mean):
         name: the metric's name (defaults to ``fn``'s name).
         dtype: the state dtype (default floatx).
         **kwargs: passed to ``fn``.
+
+    Raises:
+        TypeError: if ``fn`` is not callable.
 
     >>> from highlevel import losses
     >>> m = MeanMetricWrapper(losses.mean_squared_error)

@@ -20,7 +20,22 @@ from .reduction_metrics import Mean, MeanMetricWrapper
 
 
 def cosine_similarity(y_true, y_pred, axis=-1):
-    """``sum(l2_normalize(y_true) * l2_normalize(y_pred), axis)`` (1 for aligned vectors)."""
+    """``sum(l2_normalize(y_true) * l2_normalize(y_pred), axis)`` (1 for aligned vectors).
+
+    Args:
+        y_true: the target vectors, shape ``(batch, ..., d)``.
+        y_pred: the predicted vectors, the same shape.
+        axis: the axis holding the vectors (default -1).
+
+    Returns:
+        A float tensor of the inputs' shape without ``axis``: 1 for vectors pointing the same way, -1 for opposite ones,
+        0 for orthogonal ones.
+
+    >>> import highlevel as hl
+    >>> values = hl.metrics.cosine_similarity([[0.0, 1.0], [1.0, 1.0]], [[1.0, 0.0], [1.0, 1.0]])
+    >>> [round(v, 4) for v in hl.ops.convert_to_numpy(values).tolist()]
+    [0.0, 1.0]
+    """
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.convert_to_tensor(y_true, dtype=ops.dtype(y_pred))
     y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
@@ -38,35 +53,80 @@ class _SimpleWrapper(MeanMetricWrapper):
 
 
 class MeanSquaredError(_SimpleWrapper):
-    """Mean of :func:`highlevel.losses.mean_squared_error` over all samples."""
+    """Mean of :func:`highlevel.losses.mean_squared_error` over all samples.
+
+    Args:
+        name: the metric's name (default ``"mean_squared_error"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.MeanSquaredError()([[0.0, 1.0], [0.0, 0.0]], [[1.0, 1.0], [1.0, 0.0]]))
+    0.5
+    """
 
     def __init__(self, name="mean_squared_error", dtype=None):
         super().__init__(losses.mean_squared_error, name=name, dtype=dtype)
 
 
 class MeanAbsoluteError(_SimpleWrapper):
-    """Mean of :func:`highlevel.losses.mean_absolute_error` over all samples."""
+    """Mean of :func:`highlevel.losses.mean_absolute_error` over all samples.
+
+    Args:
+        name: the metric's name (default ``"mean_absolute_error"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.MeanAbsoluteError()([[0.0, 1.0], [0.0, 0.0]], [[1.0, 1.0], [1.0, 0.0]]))
+    0.5
+    """
 
     def __init__(self, name="mean_absolute_error", dtype=None):
         super().__init__(losses.mean_absolute_error, name=name, dtype=dtype)
 
 
 class MeanAbsolutePercentageError(_SimpleWrapper):
-    """Mean of :func:`highlevel.losses.mean_absolute_percentage_error` over all samples."""
+    """Mean of :func:`highlevel.losses.mean_absolute_percentage_error` over all samples.
+
+    Args:
+        name: the metric's name (default ``"mean_absolute_percentage_error"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> float(hl.metrics.MeanAbsolutePercentageError()([[2.0, 4.0]], [[1.0, 5.0]]))
+    37.5
+    """
 
     def __init__(self, name="mean_absolute_percentage_error", dtype=None):
         super().__init__(losses.mean_absolute_percentage_error, name=name, dtype=dtype)
 
 
 class MeanSquaredLogarithmicError(_SimpleWrapper):
-    """Mean of :func:`highlevel.losses.mean_squared_logarithmic_error` over all samples."""
+    """Mean of :func:`highlevel.losses.mean_squared_logarithmic_error` over all samples.
+
+    Args:
+        name: the metric's name (default ``"mean_squared_logarithmic_error"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.metrics.MeanSquaredLogarithmicError()([[0.0, 1.0], [0.0, 0.0]], [[1.0, 1.0], [1.0, 0.0]])), 4)
+    0.2402
+    """
 
     def __init__(self, name="mean_squared_logarithmic_error", dtype=None):
         super().__init__(losses.mean_squared_logarithmic_error, name=name, dtype=dtype)
 
 
 class LogCoshError(_SimpleWrapper):
-    """Mean of :func:`highlevel.losses.log_cosh` over all samples (Keras' default name ``"logcosh"``)."""
+    """Mean of :func:`highlevel.losses.log_cosh` over all samples (Keras' default name ``"logcosh"``).
+
+    Args:
+        name: the metric's name (default ``"logcosh"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.metrics.LogCoshError()([[0.0, 1.0], [0.0, 0.0]], [[1.0, 1.0], [1.0, 0.0]])), 4)
+    0.2169
+    """
 
     def __init__(self, name="logcosh", dtype=None):
         super().__init__(losses.log_cosh, name=name, dtype=dtype)
@@ -77,6 +137,12 @@ class CosineSimilarity(MeanMetricWrapper):
 
     Args:
         axis: the axis of the vectors (default -1).
+        name: the metric's name (default ``"cosine_similarity"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.metrics.CosineSimilarity()([[0.0, 1.0], [1.0, 1.0]], [[1.0, 0.0], [1.0, 1.0]])), 4)
+    0.5
     """
 
     def __init__(self, name="cosine_similarity", dtype=None, axis=-1):
@@ -88,7 +154,16 @@ class CosineSimilarity(MeanMetricWrapper):
 
 
 class RootMeanSquaredError(Mean):
-    """``sqrt`` of the mean squared error over all elements seen."""
+    """``sqrt`` of the mean squared error over all elements seen.
+
+    Args:
+        name: the metric's name (default ``"root_mean_squared_error"``).
+        dtype: the dtype of the metric's state and result; None uses ``hl.config.floatx()``.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.metrics.RootMeanSquaredError()([[0.0, 1.0], [0.0, 0.0]], [[1.0, 1.0], [1.0, 0.0]])), 4)
+    0.7071
+    """
 
     def __init__(self, name="root_mean_squared_error", dtype=None):
         super().__init__(name=name, dtype=dtype)
@@ -115,6 +190,13 @@ class R2Score(Metric):
         num_regressors: the number of independent variables, for the adjusted R² (0: plain R²).
         name: default ``"r2_score"``.
         dtype: the state dtype.
+
+    Raises:
+        ValueError: if ``class_aggregation`` is not one of its values or ``num_regressors`` is negative.
+
+    >>> import highlevel as hl
+    >>> round(float(hl.metrics.R2Score()([[1.0], [2.0], [3.0]], [[1.0], [2.0], [2.0]])), 4)
+    0.5
     """
 
     def __init__(self, class_aggregation="uniform_average", num_regressors=0, name="r2_score", dtype=None):

@@ -145,8 +145,18 @@ def serialize(metric):
     """``{"class_name": ..., "config": ...}`` describing ``metric`` (None stays None); a named function
     gives ``{"class_name": "function", "config": <its name>}``.
 
+    Args:
+        metric: a :class:`Metric` instance, a named metric function, or None.
+
+    Returns:
+        A dict of plain Python values (None for None).
+
     Raises:
         TypeError: for something that is neither a Metric nor a named function.
+
+    >>> import highlevel as hl
+    >>> hl.metrics.serialize(hl.metrics.BinaryAccuracy(threshold=0.7))["config"]["threshold"]
+    0.7
     """
     if metric is None:
         return None
@@ -170,6 +180,13 @@ def deserialize(config, custom_objects=None):
 
     Returns:
         A :class:`Metric` instance (a function for ``"class_name": "function"`` configs).
+
+    Raises:
+        ValueError: if ``config`` is neither a string nor a dict with a ``"class_name"`` key, or names no known metric.
+
+    >>> import highlevel as hl
+    >>> hl.metrics.deserialize({"class_name": "BinaryAccuracy", "config": {"threshold": 0.7}}).threshold
+    0.7
     """
     if isinstance(config, str):
         obj = _lookup(config, custom_objects)
@@ -192,8 +209,20 @@ def get(identifier):
     """A :class:`Metric` from None (returns None), a name, a config dict, an instance, a Metric class or a
     function ``fn(y_true, y_pred) -> per-sample values`` (wrapped in a :class:`MeanMetricWrapper`).
 
+    Args:
+        identifier: None, a metric name (``"accuracy"``, ``"mse"``, ``"AUC"``...), a config dict, a :class:`Metric`
+            instance or class, or a function ``fn(y_true, y_pred)``.
+
+    Returns:
+        A :class:`Metric` instance (the one given, a new instance, or a :class:`MeanMetricWrapper` around a function),
+        or None for None.
+
     Raises:
         ValueError: for an unknown name (the message lists the valid ones) or an unusable identifier.
+
+    >>> import highlevel as hl
+    >>> hl.metrics.get("mse")
+    <MeanSquaredError name=mean_squared_error>
     """
     if identifier is None:
         return None

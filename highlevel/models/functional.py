@@ -40,6 +40,17 @@ class Functional(Model):
         inputs: a KerasTensor from ``hl.Input``, or a list or dict of them.
         outputs: KerasTensors computed from ``inputs``, as one tensor or a list or dict.
         name: the model's name.
+        trainable: whether the model's weights are trained (default True).
+
+    Raises:
+        ValueError: if the same input tensor appears twice in ``inputs``, or two layers of the model share a name.
+
+    >>> import highlevel as hl
+    >>> inputs = hl.Input((3,))
+    >>> outputs = hl.layers.Dense(2)(inputs)
+    >>> model = hl.models.Functional(inputs, outputs)  # what hl.Model(inputs, outputs) builds
+    >>> type(model).__name__, model.output_shape
+    ('Functional', (None, 2))
     """
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
@@ -55,12 +66,7 @@ class Functional(Model):
         if len({id(t) for t in self._flat_inputs}) != len(self._flat_inputs):
             raise ValueError("The same input tensor appears twice in the model's inputs.")
         self._nodes = self._discover_nodes()
-        layers, seen = [], set()
-        for node in self._nodes:
-            op = node.operation
-            if isinstance(op, Layer) and id(op) not in seen:
-                seen.add(id(op))
-                layers.append(op)
+        layers = [op for op in self._operations_in_keras_order() if isinstance(op, Layer)]
         names = [l.name for l in layers]
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
@@ -106,6 +112,39 @@ class Functional(Model):
                 for parent in reversed(node.input_tensors):
                     stack.append((parent, False))
         return order
+
+    def _operations_in_keras_order(self):
+        """Each operation once, in Keras's order: the farthest from the outputs first (the depth of an operation is
+        the longest path from it to an output), operations at one depth in the order a depth-first walk from the
+        outputs (first input first) reaches them. Keras's ``.weights.h5`` paths of a branched model depend on it."""
+        input_ids = {id(t) for t in self._flat_inputs}
+        node_ids = {id(n) for n in self._nodes}
+        first_seen, visited = {}, set()
+        for out in self._flat_outputs:
+            stack = [out]
+            while stack:
+                tensor = stack.pop()
+                node = tensor._history[0] if tensor._history else None
+                if node is None or id(node) not in node_ids or id(node) in visited:
+                    continue
+                visited.add(id(node))
+                if id(tensor) in input_ids and not isinstance(node.operation, InputLayer):
+                    continue  # an intermediate tensor given as an input: its producer is outside the model
+                first_seen.setdefault(id(node.operation), len(first_seen))
+                stack.extend(reversed(node.input_tensors))
+        depth_of_node, depth_of_op, ops = {}, {}, {}
+        for node in reversed(self._nodes):  # outputs first: a node's depth is final before its parents are seen
+            op = node.operation
+            depth = max(depth_of_node.setdefault(id(node), 0), depth_of_op.get(id(op), 0))
+            depth_of_op[id(op)], depth_of_node[id(node)], ops[id(op)] = depth, depth, op
+            if isinstance(op, InputLayer):
+                continue
+            for t in node.input_tensors:
+                parent = t._history[0] if t._history else None
+                if parent is not None and id(parent) in node_ids:
+                    depth_of_node[id(parent)] = max(depth + 1, depth_of_node.get(id(parent), 0))
+        order = sorted(ops, key=lambda k: (-depth_of_op[k], first_seen.get(k, len(first_seen))))
+        return [ops[k] for k in order]
 
     def _disconnected(self, tensor):
         return (

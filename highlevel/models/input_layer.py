@@ -25,6 +25,20 @@ class InputLayer(Layer):
         name: the layer's (and the input's) name.
         batch_shape: the full shape including the batch axis, instead of ``shape`` and ``batch_size``.
         input_tensor: an existing KerasTensor to wrap instead of creating one.
+        sparse: whether the input is a sparse tensor (only on engines that have them; default None: dense).
+        ragged: accepted for Keras compatibility; True is refused (highlevel has no ragged tensors: pad and mask
+            instead).
+        optional: accepted for Keras compatibility; True is refused (a functional model takes every input).
+
+    Raises:
+        ValueError: if both ``shape`` and ``batch_shape`` are given, neither is (without ``input_tensor``), a size is
+            not a non-negative int or None, or ``ragged``/``optional`` is True.
+        TypeError: if ``input_tensor`` is not a KerasTensor.
+
+    >>> import highlevel as hl
+    >>> layer = hl.layers.InputLayer(shape=(3,), name="features")
+    >>> layer.batch_shape, layer.output.shape
+    ((None, 3), (None, 3))
     """
 
     def __init__(

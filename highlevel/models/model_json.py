@@ -22,9 +22,18 @@ def model_from_json(json_string, custom_objects=None):
         json_string: the JSON text.
         custom_objects: ``{"Name": class_or_function}`` for your own layers and functions.
 
+    Returns:
+        A new, unbuilt-weights model of the described architecture (compiled if the string records a compile config).
+
     Raises:
         ValueError: the string is not JSON of a model config (``InvalidFileError``), or names a class or function
             outside the allow-list (``UnsafeFileError``).
+
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2, name="d")])
+    >>> again = hl.models.model_from_json(model.to_json())
+    >>> type(again).__name__, again.get_layer("d").units
+    ('Sequential', 2)
     """
     from highlevel.saving import build_io, config_io
     from highlevel.saving.errors import InvalidFileError

@@ -406,6 +406,32 @@ def fused_batch_norm(x, scale=None, offset=None, axis=-1, epsilon=0.001):
     return _door.call("fused_batch_norm", x, scale=scale, offset=offset, axis=axis, epsilon=epsilon)
 
 
+def lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias=None):
+    """An LSTM layer's time loop (Keras's ``LSTMCell``: sigmoid gates, tanh, gates ``[i, f, c, o]``) as one op.
+
+    Per step: ``z = x_t @ kernel + h @ recurrent_kernel + bias``; ``c = sigmoid(z_f) * c + sigmoid(z_i) *
+    tanh(z_c)``; ``h = sigmoid(z_o) * tanh(c)``.
+
+    Args:
+        inputs: ``(batch, time, features)`` floats.
+        h: the initial hidden state, ``(batch, units)``.
+        c: the initial cell state, ``(batch, units)``.
+        kernel: the input weights, ``(features, 4 * units)``.
+        recurrent_kernel: the state weights, ``(units, 4 * units)``.
+        bias: None, or ``(4 * units,)``.
+
+    Returns:
+        ``(outputs, h, c)``: every step's ``h`` as ``(batch, time, units)``, the final ``h`` and ``c``.
+
+    >>> import highlevel as hl
+    >>> z = hl.ops.zeros((2, 5))
+    >>> seq, h, c = hl.ops.lstm_sequence(hl.ops.ones((2, 3, 4)), z, z, hl.ops.zeros((4, 20)), hl.ops.zeros((5, 20)))
+    >>> hl.ops.shape(seq), hl.ops.shape(h)
+    ((2, 3, 5), (2, 5))
+    """
+    return _door.call("lstm_sequence", inputs, h, c, kernel, recurrent_kernel, bias=bias)
+
+
 def sparse_softmax_cross_entropy(labels, logits, axis=-1):
     """Per-example ``-log softmax(logits)[label]`` along ``axis``; finite for logits of ±1e4.
 
@@ -553,6 +579,7 @@ __all__ = [
     "scan",
     "dense",
     "fused_batch_norm",
+    "lstm_sequence",
     "sparse_softmax_cross_entropy",
     "convert_to_numpy",
     "concat",

@@ -47,7 +47,24 @@ _BY_NAME = {
 
 
 def get(identifier):
-    """An optimizer from a name (``"adam"`` or ``"Adam"``), a ``serialize`` dict, or an instance (returned as is)."""
+    """An optimizer from a name (``"adam"`` or ``"Adam"``), a ``serialize`` dict, or an instance (returned as is).
+
+    Args:
+        identifier: an optimizer name (``"adam"``, ``"Adam"``, ``"sgd"``...), a dict from :func:`serialize`, or an
+            Optimizer instance.
+
+    Returns:
+        An Optimizer: the instance given, or a new one (with default hyper-parameters for a name).
+
+    Raises:
+        ValueError: if a name is not a known optimizer.
+        TypeError: if ``identifier`` is neither a string, a dict nor an Optimizer.
+
+    >>> import highlevel as hl
+    >>> opt = hl.optimizers.get("adam")
+    >>> type(opt).__name__, round(float(opt.learning_rate), 4)
+    ('Adam', 0.001)
+    """
     if isinstance(identifier, Optimizer):
         return identifier
     if isinstance(identifier, str):
@@ -75,14 +92,43 @@ def _class_named(name):
 
 
 def serialize(optimizer):
-    """``{"class_name": ..., "config": {...}}`` of an optimizer (its hyper-parameters, not its state)."""
+    """``{"class_name": ..., "config": {...}}`` of an optimizer (its hyper-parameters, not its state).
+
+    Args:
+        optimizer: the Optimizer to describe.
+
+    Returns:
+        A dict ``{"class_name": ..., "config": {...}}`` of plain Python values: the hyper-parameters, not the state
+        (slots, iteration count).
+
+    >>> import highlevel as hl
+    >>> config = hl.optimizers.serialize(hl.optimizers.SGD(learning_rate=0.5, momentum=0.9))
+    >>> config["class_name"], config["config"]["momentum"]
+    ('SGD', 0.9)
+    """
     from highlevel.saving.object_registry import describe
 
     return describe(optimizer, {"class_name": type(optimizer).__name__, "config": optimizer.get_config()})
 
 
 def deserialize(config, custom_objects=None):
-    """Rebuilds an optimizer from :func:`serialize`'s output (highlevel's classes and ``custom_objects``)."""
+    """Rebuilds an optimizer from :func:`serialize`'s output (highlevel's classes and ``custom_objects``).
+
+    Args:
+        config: a dict from :func:`serialize` (or an optimizer name).
+        custom_objects: optional ``{"ClassName": class}`` dict for your own optimizer classes.
+
+    Returns:
+        A new Optimizer with the described hyper-parameters.
+
+    Raises:
+        ValueError: if the class is neither a highlevel optimizer, a registered class nor in ``custom_objects``.
+
+    >>> import highlevel as hl
+    >>> opt = hl.optimizers.deserialize({"class_name": "SGD", "config": {"learning_rate": 0.5}})
+    >>> type(opt).__name__, float(opt.learning_rate)
+    ('SGD', 0.5)
+    """
     from highlevel.saving.object_registry import find
 
     classes = {cls.__name__: cls for cls in _BY_NAME.values()}

@@ -15,7 +15,7 @@ from .optimizer import Optimizer
 
 
 class Ftrl(Optimizer):
-    """FTRL-Proximal (``keras.optimizers.Ftrl``).
+    """FTRL-Proximal optimizer (``keras.optimizers.Ftrl``), suited to sparse linear models with L1/L2 penalties.
 
     With ``p = -learning_rate_power``: ``n' = n + g²``;
     ``z += g + 2·l2_shrinkage·w - (n'^p - n^p) / lr · w``;
@@ -30,7 +30,29 @@ class Ftrl(Optimizer):
         l2_regularization_strength: the L2 penalty (stabilization), >= 0 (0.0).
         l2_shrinkage_regularization_strength: an L2 penalty added to the gradient (magnitude), >= 0 (0.0).
         beta: the ``beta`` of the paper's per-coordinate rate; adds ``beta / (2 lr)`` to the L2 penalty (0.0).
+        weight_decay: optional float, decoupled weight decay: each step first does ``w -= lr * weight_decay * w``
+            (default None: none).
+        clipnorm: optional float; each gradient is rescaled so that its L2 norm is at most this.
+        clipvalue: optional float; each gradient's entries are clipped to ``[-clipvalue, clipvalue]``.
+        global_clipnorm: optional float; all gradients are rescaled together so that their joint L2 norm is at most
+            this.
+        use_ema: whether to keep an exponential moving average of the weights (default False); see ``swap_ema_weights``
+            and the SwapEMAWeights callback.
+        ema_momentum: the moving average's momentum, ``avg = m * avg + (1 - m) * w`` (default 0.99).
+        ema_overwrite_frequency: optional int; every this many steps the weights are overwritten by their average.
+        loss_scale_factor: optional float; gradients are divided by it before the update (use it when the loss was
+            multiplied by it).
+        gradient_accumulation_steps: optional int; gradients are averaged over this many steps and applied once every
+            this many steps.
+        name: the optimizer's name (default None: the class name in snake_case).
         **kwargs: the base :class:`Optimizer` options.
+
+    >>> import highlevel as hl
+    >>> v = hl.Variable([1.0, 2.0])
+    >>> opt = hl.optimizers.Ftrl(learning_rate=0.1)
+    >>> _ = opt.apply([hl.ops.convert_to_tensor([0.5, -0.5])], [v])
+    >>> [round(x, 4) for x in v.numpy().tolist()]
+    [0.381, 1.0155]
     """
 
     def __init__(

@@ -22,9 +22,32 @@ class Lamb(Optimizer):
 
     Args:
         learning_rate: float or schedule (default 0.001).
-        beta_1, beta_2: the moment decay rates (0.9, 0.999).
+        beta_1: the decay rate of the first moment (the gradients' running mean; default 0.9).
+        beta_2: the decay rate of the second moment (the squared gradients' running mean; default 0.999).
         epsilon: added to the denominator (1e-7).
+        weight_decay: optional float, decoupled weight decay: each step first does ``w -= lr * weight_decay * w``
+            (default None: none).
+        clipnorm: optional float; each gradient is rescaled so that its L2 norm is at most this.
+        clipvalue: optional float; each gradient's entries are clipped to ``[-clipvalue, clipvalue]``.
+        global_clipnorm: optional float; all gradients are rescaled together so that their joint L2 norm is at most
+            this.
+        use_ema: whether to keep an exponential moving average of the weights (default False); see ``swap_ema_weights``
+            and the SwapEMAWeights callback.
+        ema_momentum: the moving average's momentum, ``avg = m * avg + (1 - m) * w`` (default 0.99).
+        ema_overwrite_frequency: optional int; every this many steps the weights are overwritten by their average.
+        loss_scale_factor: optional float; gradients are divided by it before the update (use it when the loss was
+            multiplied by it).
+        gradient_accumulation_steps: optional int; gradients are averaged over this many steps and applied once every
+            this many steps.
+        name: the optimizer's name (default None: the class name in snake_case).
         **kwargs: the base :class:`Optimizer` options.
+
+    >>> import highlevel as hl
+    >>> v = hl.Variable([1.0, 2.0])
+    >>> opt = hl.optimizers.Lamb(learning_rate=0.1)
+    >>> _ = opt.apply([hl.ops.convert_to_tensor([0.5, -0.5])], [v])
+    >>> [round(x, 4) for x in v.numpy().tolist()]
+    [0.8419, 2.1581]
     """
 
     def __init__(

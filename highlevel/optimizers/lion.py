@@ -15,7 +15,7 @@ from .optimizer import Optimizer
 
 
 class Lion(Optimizer):
-    """Lion (``keras.optimizers.Lion``).
+    """Lion optimizer (``keras.optimizers.Lion``): sign updates from an interpolated momentum.
 
     ``w -= lr · sign(b1 m + (1 - b1) g)``; then ``m = b2 m + (1 - b2) g``. Updates have the same size for
     every entry, so Lion usually wants a 3-10x smaller learning rate than Adam.
@@ -24,7 +24,32 @@ class Lion(Optimizer):
         learning_rate: float or schedule (default 0.001).
         beta_1: the interpolation weight of the update's direction, in (0, 1] (0.9).
         beta_2: the momentum's decay (0.99).
+        weight_decay: optional float, decoupled weight decay: each step first does ``w -= lr * weight_decay * w``
+            (default None: none).
+        clipnorm: optional float; each gradient is rescaled so that its L2 norm is at most this.
+        clipvalue: optional float; each gradient's entries are clipped to ``[-clipvalue, clipvalue]``.
+        global_clipnorm: optional float; all gradients are rescaled together so that their joint L2 norm is at most
+            this.
+        use_ema: whether to keep an exponential moving average of the weights (default False); see ``swap_ema_weights``
+            and the SwapEMAWeights callback.
+        ema_momentum: the moving average's momentum, ``avg = m * avg + (1 - m) * w`` (default 0.99).
+        ema_overwrite_frequency: optional int; every this many steps the weights are overwritten by their average.
+        loss_scale_factor: optional float; gradients are divided by it before the update (use it when the loss was
+            multiplied by it).
+        gradient_accumulation_steps: optional int; gradients are averaged over this many steps and applied once every
+            this many steps.
+        name: the optimizer's name (default None: the class name in snake_case).
         **kwargs: the base :class:`Optimizer` options.
+
+    Raises:
+        ValueError: if ``beta_1`` is not in ``(0, 1]``.
+
+    >>> import highlevel as hl
+    >>> v = hl.Variable([1.0, 2.0])
+    >>> opt = hl.optimizers.Lion(learning_rate=0.1)
+    >>> _ = opt.apply([hl.ops.convert_to_tensor([0.5, -0.5])], [v])
+    >>> [round(x, 4) for x in v.numpy().tolist()]
+    [0.9, 2.1]
     """
 
     def __init__(

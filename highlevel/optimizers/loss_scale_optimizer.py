@@ -53,6 +53,24 @@ class LossScaleOptimizer(Optimizer):
             steps, too low a one is raised only every ``dynamic_growth_steps``).
         dynamic_growth_steps: the number of consecutive finite steps after which the scale doubles.
         name: the optimizer's name.
+
+    Raises:
+        TypeError: if ``inner_optimizer`` is not an Optimizer (or is itself a LossScaleOptimizer), or an unknown keyword
+            is passed.
+        ValueError: if ``initial_scale`` is not a positive number, ``dynamic_growth_steps`` is not a positive int, or
+            ``dynamic=False`` or a base option (such as ``clipnorm``) is given: set those on the inner optimizer.
+
+    >>> import highlevel as hl
+    >>> opt = hl.optimizers.LossScaleOptimizer(hl.optimizers.SGD(0.1))
+    >>> float(opt.scale_loss(1.0))
+    32768.0
+    >>> v = hl.Variable([1.0])
+    >>> _ = opt.apply([hl.ops.convert_to_tensor([float("inf")])], [v])  # overflow: the step is skipped
+    >>> v.numpy().tolist(), float(opt.dynamic_scale.numpy())
+    ([1.0], 16384.0)
+    >>> _ = opt.apply([hl.ops.convert_to_tensor([16384.0])], [v])  # scaled gradient 1.0
+    >>> round(float(v.numpy()[0]), 4)
+    0.9
     """
 
     def __init__(self, inner_optimizer, initial_scale=2.0**15, dynamic_growth_steps=2000, name=None, **kwargs):

@@ -27,6 +27,17 @@ class MultiOptimizer(Optimizer):
             optimizer cannot be serialized: use an ``OptimizerMap`` to save it).
         loss_scale_factor: the loss scale of every sub-optimizer (it replaces theirs).
         name: the optimizer's name.
+
+    Raises:
+        TypeError: if ``optimizer_map`` is not callable.
+
+    >>> import highlevel as hl
+    >>> a, b = hl.Variable([1.0], name="a"), hl.Variable([1.0], name="b")
+    >>> mapping = hl.optimizers.OptimizerMap(hl.optimizers.SGD(0.1), {"b": hl.optimizers.SGD(1.0)})
+    >>> opt = hl.optimizers.MultiOptimizer(mapping)
+    >>> _ = opt.apply([hl.ops.convert_to_tensor([1.0]), hl.ops.convert_to_tensor([1.0])], [a, b])
+    >>> round(float(a.numpy()[0]), 4), round(float(b.numpy()[0]), 4)
+    (0.9, 0.0)
     """
 
     def __init__(self, optimizer_map, loss_scale_factor=None, name=None):

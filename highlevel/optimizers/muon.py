@@ -31,19 +31,45 @@ class Muon(Optimizer):
 
     Args:
         learning_rate: float or schedule (default 0.001).
-        adam_beta_1, adam_beta_2: the AdamW moment decay rates (0.9, 0.999).
+        adam_beta_1: the first-moment decay rate of AdamW-updated variables (0.9).
+        adam_beta_2: the second-moment decay rate of AdamW-updated variables (0.999).
         adam_weight_decay: the decoupled weight decay of AdamW-updated variables (0.004; None for none).
         epsilon: the AdamW denominator's epsilon (1e-7).
         weight_decay: the decoupled weight decay of Muon-updated variables (0.004).
         exclude_layers: regexes; a variable whose path matches one takes AdamW steps.
         exclude_embeddings: embeddings take AdamW steps (True).
-        muon_a, muon_b, muon_c: the Newton-Schulz coefficients (3.4445, -4.7750, 2.0315).
+        muon_a: the first Newton-Schulz coefficient (3.4445).
+        muon_b: the second Newton-Schulz coefficient (-4.7750).
+        muon_c: the third Newton-Schulz coefficient (2.0315).
         adam_lr_ratio: the AdamW learning rate over the main one (1).
         momentum: the Muon momentum (0.95).
         ns_steps: the number of Newton-Schulz steps (5).
         nesterov: use Nesterov momentum (True).
         rms_rate: scales the update to this RMS per ``sqrt(max(rows, cols))`` (0.2; None to disable).
+        clipnorm: optional float; each gradient is rescaled so that its L2 norm is at most this.
+        clipvalue: optional float; each gradient's entries are clipped to ``[-clipvalue, clipvalue]``.
+        global_clipnorm: optional float; all gradients are rescaled together so that their joint L2 norm is at most
+            this.
+        use_ema: whether to keep an exponential moving average of the weights (default False); see ``swap_ema_weights``
+            and the SwapEMAWeights callback.
+        ema_momentum: the moving average's momentum, ``avg = m * avg + (1 - m) * w`` (default 0.99).
+        ema_overwrite_frequency: optional int; every this many steps the weights are overwritten by their average.
+        loss_scale_factor: optional float; gradients are divided by it before the update (use it when the loss was
+            multiplied by it).
+        gradient_accumulation_steps: optional int; gradients are averaged over this many steps and applied once every
+            this many steps.
+        name: the optimizer's name (default None: the class name in snake_case).
         **kwargs: the other base :class:`Optimizer` options.
+
+    Raises:
+        TypeError: if ``exclude_layers`` is not a list of regex strings.
+
+    >>> import highlevel as hl
+    >>> v = hl.Variable([1.0, 2.0])
+    >>> opt = hl.optimizers.Muon(learning_rate=0.1)
+    >>> _ = opt.apply([hl.ops.convert_to_tensor([0.5, -0.5])], [v])
+    >>> [round(x, 4) for x in v.numpy().tolist()]
+    [0.8996, 2.0992]
     """
 
     def __init__(

@@ -37,6 +37,15 @@ class OptimizerMap(MutableMapping):
     Args:
         default_optimizer: the optimizer of every variable no key matches.
         optimizer_map: an initial ``{path or pattern: optimizer}`` dict.
+
+    Raises:
+        TypeError: if ``optimizer_map`` is not a dict (or a value is not an Optimizer).
+
+    >>> import highlevel as hl
+    >>> fast = hl.optimizers.SGD(1.0)
+    >>> mapping = hl.optimizers.OptimizerMap(hl.optimizers.SGD(0.1), {"encoder/.*": fast})
+    >>> mapping["encoder/dense/kernel"] is fast, mapping["decoder/dense/kernel"] is fast
+    (True, False)
     """
 
     def __init__(self, default_optimizer, optimizer_map=None):

@@ -15,7 +15,7 @@ from .optimizer import Optimizer
 
 
 class RMSprop(Optimizer):
-    """RMSprop (``keras.optimizers.RMSprop``).
+    """RMSprop optimizer (``keras.optimizers.RMSprop``): steps divided by a running root mean square of the gradients.
 
     ``v = rho v + (1 - rho) g²``; with ``centered``, also ``a = rho a + (1 - rho) g`` and the denominator is
     ``sqrt(v - a² + epsilon)``, else ``sqrt(v + epsilon)``; ``inc = lr g / denominator``; with ``momentum``
@@ -27,7 +27,29 @@ class RMSprop(Optimizer):
         momentum: momentum (0: none).
         epsilon: added inside the square root (1e-7).
         centered: normalise by an estimate of the gradient's variance instead of its second moment.
+        weight_decay: optional float, decoupled weight decay: each step first does ``w -= lr * weight_decay * w``
+            (default None: none).
+        clipnorm: optional float; each gradient is rescaled so that its L2 norm is at most this.
+        clipvalue: optional float; each gradient's entries are clipped to ``[-clipvalue, clipvalue]``.
+        global_clipnorm: optional float; all gradients are rescaled together so that their joint L2 norm is at most
+            this.
+        use_ema: whether to keep an exponential moving average of the weights (default False); see ``swap_ema_weights``
+            and the SwapEMAWeights callback.
+        ema_momentum: the moving average's momentum, ``avg = m * avg + (1 - m) * w`` (default 0.99).
+        ema_overwrite_frequency: optional int; every this many steps the weights are overwritten by their average.
+        loss_scale_factor: optional float; gradients are divided by it before the update (use it when the loss was
+            multiplied by it).
+        gradient_accumulation_steps: optional int; gradients are averaged over this many steps and applied once every
+            this many steps.
+        name: the optimizer's name (default None: the class name in snake_case).
         **kwargs: the base :class:`Optimizer` options.
+
+    >>> import highlevel as hl
+    >>> v = hl.Variable([1.0, 2.0])
+    >>> opt = hl.optimizers.RMSprop(learning_rate=0.1)
+    >>> _ = opt.apply([hl.ops.convert_to_tensor([0.5, -0.5])], [v])
+    >>> [round(x, 4) for x in v.numpy().tolist()]
+    [0.6838, 2.3162]
     """
 
     def __init__(

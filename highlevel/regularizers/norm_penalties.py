@@ -16,6 +16,10 @@ class L1(Regularizer):
 
     Args:
         l1: the factor (non-negative; None means 0.01).
+
+    >>> import highlevel as hl
+    >>> round(float(hl.regularizers.L1(0.1)(hl.ops.convert_to_tensor([[1.0, -2.0], [3.0, 0.0]]))), 4)
+    0.6
     """
 
     def __init__(self, l1=0.01):
@@ -34,6 +38,10 @@ class L2(Regularizer):
 
     Args:
         l2: the factor (non-negative; None means 0.01).
+
+    >>> import highlevel as hl
+    >>> round(float(hl.regularizers.L2(0.1)(hl.ops.convert_to_tensor([[1.0, -2.0], [3.0, 0.0]]))), 4)
+    1.4
     """
 
     def __init__(self, l2=0.01):
@@ -53,6 +61,11 @@ class L1L2(Regularizer):
     Args:
         l1: the L1 factor (non-negative; None means 0).
         l2: the L2 factor (non-negative; None means 0).
+
+    >>> import highlevel as hl
+    >>> penalty = hl.regularizers.L1L2(l1=0.1, l2=0.1)
+    >>> round(float(penalty(hl.ops.convert_to_tensor([[1.0, -2.0], [3.0, 0.0]]))), 4)
+    2.0
     """
 
     def __init__(self, l1=0.0, l2=0.0):

@@ -31,6 +31,14 @@ class OrthogonalRegularizer(Regularizer):
         factor: the weight of the penalty (non-negative).
         mode: ``"rows"`` or ``"columns"``; for a Dense kernel ``(in, units)``, ``"columns"`` regularizes
             the units' weight vectors.
+
+    Raises:
+        ValueError: if ``mode`` is not ``"rows"`` or ``"columns"``.
+
+    >>> import highlevel as hl
+    >>> penalty = hl.regularizers.OrthogonalRegularizer(factor=1.0)
+    >>> float(penalty(hl.ops.eye(2))), float(penalty(hl.ops.convert_to_tensor([[1.0, 0.0], [1.0, 0.0]])))
+    (0.0, 1.0)
     """
 
     def __init__(self, factor=0.01, mode="rows"):

@@ -31,7 +31,21 @@ _CATALOG = Catalog("regularizer", Regularizer, ALL_OBJECTS, example="'l2'", call
 
 
 def serialize(regularizer):
-    """``{"class_name": ..., "config": {...}}`` describing the regularizer (None stays None)."""
+    """``{"class_name": ..., "config": {...}}`` describing the regularizer (None stays None).
+
+    Args:
+        regularizer: a Regularizer instance, or None.
+
+    Returns:
+        A dict of plain Python values (None for None).
+
+    Raises:
+        TypeError: if ``regularizer`` is not a Regularizer instance.
+
+    >>> import highlevel as hl
+    >>> hl.regularizers.serialize(hl.regularizers.L2(0.1))
+    {'class_name': 'L2', 'config': {'l2': 0.1}}
+    """
     return _CATALOG.serialize(regularizer)
 
 

@@ -41,6 +41,15 @@ class KerasFileEditor:
 
     Raises:
         InvalidFileError: the file is not a model saved in highlevel's own format.
+
+    >>> import os, tempfile
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2, name="d")])
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.hl.zip")
+    >>> model.save(path)
+    >>> editor = hl.saving.KerasFileEditor(path)
+    >>> list(editor.weights_dict), editor.weights_dict["d/kernel"].shape
+    (['d/kernel', 'd/bias'], (3, 2))
     """
 
     def __init__(self, filepath):

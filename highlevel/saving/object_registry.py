@@ -114,6 +114,9 @@ def get_registered_name(obj):
     Args:
         obj: a class or function.
 
+    Returns:
+        A string: ``"package>name"`` for a registered object, else its ``__name__``.
+
     Example:
 
     >>> import highlevel as hl
@@ -157,6 +160,9 @@ def get_registered_object(name, custom_objects=None, module_objects=None):
         name: a full key (``"package>Name"``) or a bare name.
         custom_objects: an optional ``{name: object}`` dict given by the user.
         module_objects: an optional ``{name: object}`` dict of a library's own objects.
+
+    Returns:
+        The registered object, or None when ``name`` is unknown.
 
     Example:
 
@@ -221,6 +227,9 @@ class CustomObjectScope:
     Args:
         *custom_objects: dicts ``{"Name": object}`` (None is accepted and ignored).
 
+    Raises:
+        TypeError: if an argument is neither a dict nor None.
+
     Example:
 
     >>> import highlevel as hl
@@ -261,6 +270,9 @@ def get_custom_objects():
 
     Adding an entry to it registers the object (``get_custom_objects()["my_act"] = my_act``), as in Keras;
     the objects of :class:`CustomObjectScope` blocks are not in it.
+
+    Returns:
+        The registry dict itself (changes to it take effect).
 
     Example:
 

@@ -131,9 +131,22 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
         zipped: True or None: one zip file; False: a folder holding the same files.
         **kwargs: ``save_format``: ``"keras"`` or ``"highlevel"`` to choose the format whatever the name.
 
+    Returns:
+        None.
+
     Raises:
         FileExistsError: ``overwrite=False`` and ``filepath`` exists.
         OSError: the file could not be written (the existing one is unchanged).
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+    >>> hl.models.save_model(model, path)
+    >>> x = np.ones((1, 3), "float32")
+    >>> bool(np.allclose(hl.models.load_model(path).predict(x, verbose=0), model.predict(x, verbose=0)))
+    True
     """
     save_format = _check_save_kwargs(kwargs, "save_model")
     path = os.fspath(filepath)
@@ -248,9 +261,24 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         safe_mode: refuse Lambda layers whose function is not highlevel's (that would run code named
             by the file). Set False only for files you trust.
 
+    Returns:
+        The model, with its weights (and, with ``compile=True``, its optimizer state) as saved.
+
     Raises:
         InvalidFileError: the file is not a readable highlevel model.
         UnsafeFileError: the file asks for something the safe loader refuses.
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
+    >>> model.compile(optimizer="adam", loss="mse")
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+    >>> model.save(path)
+    >>> again = hl.models.load_model(path)
+    >>> x = np.ones((1, 3), "float32")
+    >>> bool(np.allclose(again.predict(x, verbose=0), model.predict(x, verbose=0))), type(again.optimizer).__name__
+    (True, 'Adam')
     """
     path = os.fspath(filepath)
     found, members = _read(path)
@@ -320,6 +348,24 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs)
             which real Keras reads; any other name (``.weights.safetensors``) gets highlevel's safetensors file.
         overwrite: replace an existing file (False: raise ``FileExistsError``).
         max_shard_size: must be None: highlevel writes one file.
+
+    Returns:
+        None.
+
+    Raises:
+        ValueError: if ``max_shard_size`` is given (sharded files are not supported).
+        FileExistsError: if ``overwrite=False`` and the file exists.
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.weights.h5")
+    >>> hl.saving.save_weights(model, path)
+    >>> other = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
+    >>> hl.saving.load_weights(other, path)
+    >>> all(np.array_equal(a, b) for a, b in zip(model.get_weights(), other.get_weights()))
+    True
     """
     _check_save_kwargs(kwargs, "save_weights")
     if max_shard_size is not None:
@@ -342,16 +388,47 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs)
     archive.atomic_write(path, data)
 
 
+def _holds_legacy_layout(path):
+    """Whether an HDF5 file holds Keras 2's by-layer layout (the weight files of ``keras.applications``)."""
+    from . import keras_h5, keras_h5_legacy
+
+    try:
+        with keras_h5._open(path, repr(path)) as f:
+            return keras_h5_legacy.is_legacy_layout(f)
+    except keras_h5._CORRUPT_FILE_ERRORS:
+        return False  # the reader of Keras 3's layout reports the damage
+
+
 def load_weights(model, filepath, skip_mismatch=False, **kwargs):
     """Loads :func:`save_weights`'s file into ``model`` (same architecture), recognising its format by its first bytes:
-    Keras's HDF5 ``.weights.h5`` (by Keras's paths) or highlevel's safetensors file (by position; earlier versions
-    wrote safetensors under ``.weights.h5`` names too, and those still load).
+    Keras's HDF5 ``.weights.h5`` (by Keras's paths), Keras 2's by-layer HDF5 layout (the ``.h5`` weight files of
+    ``keras.applications``, by layer name) or highlevel's safetensors file (by position; earlier versions wrote
+    safetensors under ``.weights.h5`` names too, and those still load).
 
     Args:
         model: the model.
         filepath: the file, or the folder of an :class:`~highlevel.callbacks.OrbaxCheckpoint` (its newest
             checkpoint is read).
         skip_mismatch: keep the current values of variables whose shape differs instead of raising.
+
+    Returns:
+        None; the model's variables hold the file's values.
+
+    Raises:
+        TypeError: for an unknown keyword argument.
+        InvalidFileError: if the file is not a weights file (or is too large, or is a whole-model archive).
+        ValueError: if a variable's shape differs from the file's and ``skip_mismatch`` is False.
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.weights.safetensors")
+    >>> model.save_weights(path)
+    >>> other = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
+    >>> hl.saving.load_weights(other, path)
+    >>> all(np.array_equal(a, b) for a, b in zip(model.get_weights(), other.get_weights()))
+    True
     """
     if kwargs:
         raise TypeError(f"load_weights got unexpected keyword arguments {sorted(kwargs)}.")
@@ -376,6 +453,11 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
                 f"{path!r} is named as a safetensors file but holds HDF5 (Keras's .weights.h5 format). Rename it "
                 "to end in .weights.h5."
             )
+        from . import keras_h5_legacy
+
+        if _holds_legacy_layout(path):
+            keras_h5_legacy.read_legacy_h5(model, path, skip_mismatch=skip_mismatch)
+            return
         keras_h5.read_keras_h5(model, path, skip_mismatch=skip_mismatch)
         return
     if found == "zip":

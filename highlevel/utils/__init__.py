@@ -38,7 +38,7 @@ _LAZY = {
     "image_dataset_from_directory": ("highlevel.utils.image_dataset", "image_dataset_from_directory"),
     "text_dataset_from_directory": ("highlevel.utils.text_dataset", "text_dataset_from_directory"),
     "audio_dataset_from_directory": ("highlevel.utils.audio_dataset", "audio_dataset_from_directory"),
-    "split_dataset": ("highlevel.utils.split_dataset", "split_dataset"),
+    "split_dataset": ("highlevel.utils.dataset_split", "split_dataset"),
     "model_to_dot": ("highlevel.utils.model_visualization", "model_to_dot"),
     "plot_model": ("highlevel.utils.model_visualization", "plot_model"),
     "bounding_boxes": ("highlevel.utils.bounding_boxes", None),
@@ -98,6 +98,17 @@ def clear_session(free_memory=True):
     Args:
         free_memory: also run Python's garbage collector, so that the arrays of models that are no longer
             referenced are released now rather than at some later collection.
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> hl.utils.clear_session()
+    >>> hl.layers.Dense(1).name, hl.layers.Dense(1).name
+    ('dense', 'dense_1')
+    >>> hl.utils.clear_session()
+    >>> hl.layers.Dense(1).name
+    'dense'
     """
     from highlevel.mixed_precision.policy import set_dtype_policy
     from highlevel.naming import reset_names
@@ -113,7 +124,24 @@ def clear_session(free_memory=True):
 def set_random_seed(seed):
     """Seeds everything highlevel draws: the host stream (initial weights, shuffling) and the global
     seed generator of ``highlevel.random``. Python's ``random`` and numpy's global generator are
-    seeded too, for user code that relies on them."""
+    seeded too, for user code that relies on them.
+
+    Args:
+        seed: a non-negative int.
+
+    Returns:
+        None.
+
+    Raises:
+        ValueError: if ``seed`` is not a non-negative int.
+
+    >>> import highlevel as hl
+    >>> hl.utils.set_random_seed(0)
+    >>> first = hl.ops.convert_to_numpy(hl.random.uniform((2,)))
+    >>> hl.utils.set_random_seed(0)
+    >>> bool((first == hl.ops.convert_to_numpy(hl.random.uniform((2,)))).all())
+    True
+    """
     import random
 
     import numpy as np

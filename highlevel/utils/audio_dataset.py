@@ -158,6 +158,26 @@ def audio_dataset_from_directory(
         A dataset yielding float32 clips ``(batch, frames, channels)``, or ``(clips, labels)`` pairs; with
         ``subset="both"``, a pair of them. A ``tf.data.Dataset`` when TensorFlow is installed, otherwise a
         ``hl.utils.PyDataset``. Its ``class_names`` attribute lists the classes.
+
+    Raises:
+        ValueError: if ``ragged`` and ``output_sequence_length`` are combined, ``sampling_rate`` is not a positive int,
+            another argument is out of its range, or no audio file is found.
+
+    >>> import os, tempfile, wave
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> root = tempfile.mkdtemp()
+    >>> for label in ("no", "yes"):  # one sub-folder per class, 0.1 s of 8 kHz silence each
+    ...     os.makedirs(os.path.join(root, label))
+    ...     with wave.open(os.path.join(root, label, "clip.wav"), "wb") as f:
+    ...         f.setnchannels(1)
+    ...         f.setsampwidth(2)
+    ...         f.setframerate(8000)
+    ...         f.writeframes(np.zeros(800, "<i2").tobytes())
+    >>> clips = hl.utils.audio_dataset_from_directory(root, batch_size=2, shuffle=False)
+    Found 2 files belonging to 2 classes.
+    >>> [(tuple(x.shape), y.numpy().tolist()) for x, y in clips]  # (batch, samples, channels)
+    [((2, 800, 1), [0, 1])]
     """
     labels, label_mode = directory_index.check_label_arguments(labels, label_mode, class_names, "audio")
     if ragged and output_sequence_length is not None:

@@ -25,6 +25,11 @@ class Config:
 
     A frozen config (``freeze()``) refuses every change until ``unfreeze()``. ``as_dict()`` returns a shallow
     copy of the entries, ``to_json()`` their JSON text. Iterating yields the keys in sorted order.
+
+    >>> import highlevel as hl
+    >>> config = hl.utils.Config(learning_rate=0.1, layers={"units": 8})
+    >>> config.learning_rate, config["layers"]
+    (0.1, {'units': 8})
     """
 
     # Names that are real attributes of the object; every other attribute name is an entry.

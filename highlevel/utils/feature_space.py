@@ -137,6 +137,20 @@ class FeatureSpace(Layer):
     Call ``adapt(data)`` on the training data first (it learns normalization statistics, vocabularies and bin
     boundaries), then call the FeatureSpace on a dict of arrays: each column is ``(batch,)`` or ``(batch, 1)``
     (a dict of scalars gives one unbatched sample).
+
+    Raises:
+        ValueError: if ``features`` is not a non-empty dict, ``output_mode`` is not ``"dict"`` or ``"concat"``, or a
+            cross is invalid (named features that do not exist, or tuples without ``crossing_dim``).
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> features = hl.utils.FeatureSpace({"age": "float_normalized", "color": "string_categorical"})
+    >>> data = {"age": np.array([20.0, 30.0, 40.0]), "color": np.array(["red", "blue", "red"])}
+    >>> features.adapt(data)  # learns the mean and variance of "age" and the vocabulary of "color"
+    >>> np.round(hl.ops.convert_to_numpy(features(data)), 4)  # normalized age, then one-hot color (OOV, red, blue)
+    array([[-1.2247,  0.    ,  1.    ,  0.    ],
+           [ 0.    ,  0.    ,  0.    ,  1.    ],
+           [ 1.2247,  0.    ,  1.    ,  0.    ]], dtype=float32)
     """
 
     # Called inside tf.data's map, the FeatureSpace hands its work to tf.numpy_function itself; this marker tells

@@ -18,6 +18,12 @@ def get_source_inputs(tensor):
         The list of input KerasTensors ``tensor`` is computed from, each once, in the order they are first
         reached; ``[tensor]`` for an input itself or a tensor with no recorded history. Anything that is not
         a KerasTensor is returned unchanged, as Keras does.
+
+    >>> import highlevel as hl
+    >>> inputs = hl.Input((3,), name="features")
+    >>> outputs = hl.layers.Dense(2)(hl.layers.Dense(4)(inputs))
+    >>> hl.utils.get_source_inputs(outputs)[0] is inputs
+    True
     """
     from highlevel.keras_tensor import KerasTensor
     from highlevel.models.input_layer import InputLayer

@@ -142,6 +142,25 @@ def image_dataset_from_directory(
         A dataset yielding float32 images ``(batch, height, width, channels)``, or ``(images, labels)``
         pairs; with ``subset="both"``, a pair of them. Its ``class_names`` and ``file_paths`` attributes list
         the classes and the files in order.
+
+    Raises:
+        ValueError: if an argument is out of its range (``color_mode``, ``interpolation``, ``label_mode``, both
+            aspect-ratio options, ``validation_split`` without ``subset``...) or no image is found.
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> root = tempfile.mkdtemp()
+    >>> for label in ("cats", "dogs"):  # one sub-folder per class
+    ...     os.makedirs(os.path.join(root, label))
+    ...     for i in range(2):
+    ...         hl.utils.save_img(os.path.join(root, label, f"{i}.png"), np.zeros((8, 8, 3)))
+    >>> images = hl.utils.image_dataset_from_directory(root, image_size=(4, 4), batch_size=4, shuffle=False)
+    Found 4 files belonging to 2 classes.
+    >>> images.class_names
+    ['cats', 'dogs']
+    >>> [(tuple(x.shape), y.numpy().tolist()) for x, y in images]
+    [((4, 4, 4, 3), [0, 0, 1, 1])]
     """
     labels, label_mode = directory_index.check_label_arguments(labels, label_mode, class_names, "image")
     if color_mode not in _CHANNELS:

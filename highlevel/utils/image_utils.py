@@ -58,6 +58,16 @@ def array_to_img(x, data_format=None, scale=True, dtype=None):
     Returns:
         A ``PIL.Image.Image`` (mode ``"L"``, ``"I"`` for one channel with values above 255, ``"RGB"`` or
         ``"RGBA"``).
+
+    Raises:
+        ValueError: if ``x`` is not of rank 3 or has a channel count other than 1, 3 or 4 (or ``data_format`` is
+            invalid).
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> image = hl.utils.array_to_img(np.zeros((4, 6, 3)))  # height 4, width 6
+    >>> type(image).__name__, image.size
+    ('Image', (6, 4))
     """
     image_module = pil_image_module("array_to_img")
     data_format = standardize_data_format(data_format)
@@ -100,6 +110,14 @@ def img_to_array(img, data_format=None, dtype=None):
 
     Returns:
         ``(height, width, channels)`` (or channels first); grayscale images get a channel axis of 1.
+
+    Raises:
+        ValueError: if the image does not give an array of rank 2 or 3.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> hl.utils.img_to_array(hl.utils.array_to_img(np.zeros((4, 6, 3)))).shape
+    (4, 6, 3)
     """
     data_format = standardize_data_format(data_format)
     x = np.asarray(img, dtype=_float_dtype(dtype))
@@ -122,6 +140,20 @@ def save_img(path, x, data_format=None, file_format=None, scale=True, **kwargs):
         file_format: ``"png"``, ``"jpeg"``, ...; from the file name's extension when None.
         scale: rescale the values to ``[0, 255]`` first (see :func:`array_to_img`).
         **kwargs: passed on to ``PIL.Image.Image.save`` (``quality=``, ...).
+
+    Returns:
+        None.
+
+    Raises:
+        ValueError: if ``path`` is a file object and ``file_format`` is not given.
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> path = os.path.join(tempfile.mkdtemp(), "white.png")
+    >>> hl.utils.save_img(path, np.full((4, 6, 3), 255.0))
+    >>> hl.utils.load_img(path).size
+    (6, 4)
     """
     data_format = standardize_data_format(data_format)
     if file_format is None and isinstance(path, (str, pathlib.Path)):
@@ -163,6 +195,18 @@ def load_img(path, color_mode="rgb", target_size=None, interpolation="nearest", 
 
     Returns:
         A ``PIL.Image.Image``.
+
+    Raises:
+        ValueError: if ``color_mode`` is not ``"grayscale"``, ``"rgb"`` or ``"rgba"`` (or ``interpolation`` is unknown).
+        TypeError: if ``path`` is neither a path nor a ``BytesIO``.
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> path = os.path.join(tempfile.mkdtemp(), "white.png")
+    >>> hl.utils.save_img(path, np.full((4, 6, 3), 255.0))
+    >>> hl.utils.img_to_array(hl.utils.load_img(path, target_size=(2, 3))).shape
+    (2, 3, 3)
     """
     image_module = pil_image_module("load_img")
     if color_mode not in ("rgb", "rgba", "grayscale"):

@@ -228,6 +228,12 @@ def model_to_dot(
     Raises:
         ImportError: when pydot is not installed (the message says how to install it).
         ValueError: for a model that is not built, or an unknown keyword argument.
+
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
+    >>> graph = hl.utils.model_to_dot(model, show_shapes=True)
+    >>> type(graph).__name__
+    'Dot'
     """
     if kwargs.pop("layer_range", None) is not None:
         raise ValueError("`layer_range` is not supported (Keras 3 dropped it too); plot a sub-model instead.")
@@ -273,8 +279,15 @@ def plot_model(
         model: a built model.
         to_file: the file to write; its extension picks the format (``.png`` by default, ``.svg``, ``.pdf``,
             ``.jpg``, ...; ``.dot``/``.gv`` write the graph's text, without Graphviz).
-        show_shapes, show_dtype, show_layer_names, rankdir, expand_nested, dpi, show_layer_activations,
-        show_trainable, splines: as in :func:`model_to_dot`.
+        show_shapes: show each layer's input and output shapes (default False).
+        show_dtype: show each layer's output dtype (default False).
+        show_layer_names: show layer names, not only class names (default False).
+        rankdir: ``"TB"`` (top to bottom, default) or ``"LR"`` (left to right).
+        expand_nested: draw the layers of nested models inside dashed boxes (default False).
+        dpi: the resolution of bitmap images (default 200).
+        show_layer_activations: show the activation of layers that have one (default False).
+        show_trainable: mark each layer with weights as trainable or not (default False).
+        splines: how edges are drawn (default ``"ortho"``; see :func:`model_to_dot`).
 
     Returns:
         An ``IPython.display.Image`` of the file when IPython is installed and the format is a bitmap (so that a
@@ -283,6 +296,14 @@ def plot_model(
     Raises:
         ImportError: when pydot, or Graphviz for an image format, is missing (the message says how to install
             them). In a notebook the message is printed instead and nothing is drawn, as Keras does.
+
+    >>> import os, tempfile
+    >>> import highlevel as hl
+    >>> model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(2)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.dot")  # the graph's text: no Graphviz needed
+    >>> hl.utils.plot_model(model, to_file=path, show_shapes=True)
+    >>> open(path).read().startswith("digraph")
+    True
     """
     if kwargs.pop("layer_range", None) is not None:
         raise ValueError("`layer_range` is not supported (Keras 3 dropped it too); plot a sub-model instead.")

@@ -89,6 +89,9 @@ def normalize(x, axis=-1, order=2):
         ``x`` divided by its norm along ``axis`` (slices of norm 0 are left unchanged); numpy for numpy
         input, an engine tensor for a tensor.
 
+    Raises:
+        ValueError: if ``order`` is not a positive number or ``axis`` is not an int in range.
+
     >>> normalize([[1.0, 1.0, 2.0]], order=1).tolist()
     [[0.25, 0.25, 0.5]]
     """

@@ -57,6 +57,16 @@ class Progbar:
 
     Values are averaged weighted by the number of steps each update covers. The final update (``current``
     reaching ``target``, or ``finalize=True``) shows the values it reports as they are, as Keras's bar does.
+
+    Raises:
+        ValueError: if ``target`` is not a non-negative int or None, ``verbose`` is not 0, 1 or 2, or both
+            ``stateful_metrics`` and ``stateless_metrics`` are given.
+
+    >>> import highlevel as hl
+    >>> bar = hl.utils.Progbar(3, verbose=2)  # verbose=2: one line when the target is reached
+    >>> for step in range(3):
+    ...     bar.update(step + 1, values=[("loss", 0.5)])
+    3/3 - ...loss: 0.5000
     """
 
     def __init__(

@@ -73,6 +73,22 @@ def text_dataset_from_directory(
         A dataset yielding texts (``bytes``; ``tf.string`` in ``tf.data``), or ``(texts, labels)`` pairs;
         with ``subset="both"``, a pair of them. Its ``class_names`` and ``file_paths`` attributes list the
         classes and the files in order.
+
+    Raises:
+        ValueError: if ``max_length`` is not a non-negative int or None, another argument is out of its range, or no
+            text file is found.
+
+    >>> import os, tempfile
+    >>> import highlevel as hl
+    >>> root = tempfile.mkdtemp()
+    >>> for label in ("bad", "good"):  # one sub-folder per class
+    ...     os.makedirs(os.path.join(root, label))
+    ...     with open(os.path.join(root, label, "review.txt"), "w") as f:
+    ...         _ = f.write(f"a {label} film")
+    >>> texts = hl.utils.text_dataset_from_directory(root, batch_size=2, shuffle=False)
+    Found 2 files belonging to 2 classes.
+    >>> [(x.numpy().tolist(), y.numpy().tolist()) for x, y in texts]
+    [([b'a bad film', b'a good film'], [0, 1])]
     """
     labels, label_mode = directory_index.check_label_arguments(labels, label_mode, class_names, "text")
     if max_length is not None and (

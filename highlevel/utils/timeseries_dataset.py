@@ -70,6 +70,12 @@ def timeseries_dataset_from_array(
 
     Raises:
         ValueError: for indices or rates out of range, or targets with fewer steps than needed.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> windows = hl.utils.timeseries_dataset_from_array(np.arange(6), None, sequence_length=3, batch_size=4)
+    >>> [batch.numpy().tolist() for batch in windows]  # one batch of the 4 windows of length 3
+    [[[0, 1, 2], [1, 2, 3], [2, 3, 4], [3, 4, 5]]]
     """
     data = _as_array(data, "data")
     targets = None if targets is None else _as_array(targets, "targets")

@@ -123,6 +123,14 @@ def draw_bounding_boxes(
     Raises:
         ValueError: for images that are not a 4D batch, or a dict without ``"boxes"`` and ``"labels"``.
         TypeError: when ``bounding_boxes`` is not a dict.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> images = np.zeros((1, 8, 8, 3), "float32")
+    >>> boxes = {"boxes": np.array([[[1, 1, 6, 6]]]), "labels": np.array([[0]])}
+    >>> drawn = hl.visualization.draw_bounding_boxes(images, boxes, "xyxy", color=(255, 0, 0), line_thickness=1)
+    >>> drawn.dtype, drawn[0, 1, 1].tolist(), drawn[0, 3, 3].tolist()  # a corner of the outline, the inside
+    (dtype('uint8'), [255, 0, 0], [0, 0, 0])
     """
     class_mapping = class_mapping or {}
     text_thickness = text_thickness or line_thickness

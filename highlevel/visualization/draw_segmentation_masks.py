@@ -56,6 +56,15 @@ def draw_segmentation_masks(
     Raises:
         ValueError: for images that are not a 4D batch, masks of another size, or a bad ``alpha``.
         TypeError: for masks that are not integers.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> images = np.zeros((1, 2, 2, 3), "uint8")
+    >>> masks = np.array([[[0, 1], [1, 0]]])
+    >>> colors = {0: (0, 0, 0), 1: (255, 255, 255)}
+    >>> painted = hl.visualization.draw_segmentation_masks(images, masks, color_mapping=colors, alpha=1.0)
+    >>> painted[0, :, :, 0].tolist()
+    [[0, 255], [255, 0]]
     """
     data_format = data_format_of(data_format)
     images = batch_of_images(images)

@@ -58,6 +58,23 @@ def plot_bounding_box_gallery(
         cols: the number of columns of the grid.
         data_format: ``"channels_last"`` or ``"channels_first"``; defaults to ``hl.config.image_data_format()``.
         **kwargs: passed on to :func:`plot_image_gallery` (``path``, ``show``, ``scale``, ``dpi``, ...).
+
+    Returns:
+        None; the figure is shown or written to ``path``.
+
+    Raises:
+        ValueError: if both ``legend=True`` and ``legend_handles`` are given (or an argument is invalid for
+            :func:`plot_image_gallery`).
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> path = os.path.join(tempfile.mkdtemp(), "boxes.png")
+    >>> boxes = {"boxes": np.array([[[1, 1, 6, 6]], [[2, 2, 5, 5]]]), "labels": np.array([[0], [0]])}
+    >>> images = np.zeros((2, 8, 8, 3))
+    >>> hl.visualization.plot_bounding_box_gallery(images, "xyxy", y_true=boxes, rows=1, cols=2, path=path)
+    >>> os.path.exists(path)
+    True
     """
     pyplot()  # a clear error before any work when matplotlib is missing
     from matplotlib import patches

@@ -67,10 +67,21 @@ def plot_image_gallery(
         legend_handles: matplotlib handles for a legend below the grid.
         data_format: ``"channels_last"`` or ``"channels_first"``; defaults to ``hl.config.image_data_format()``.
 
+    Returns:
+        None; the figure is shown or written to ``path``.
+
     Raises:
         ImportError: when matplotlib is not installed.
         ValueError: for both ``path`` and ``show=True``, labels without a ``label_map``, or images that are not
             a 4D batch.
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> path = os.path.join(tempfile.mkdtemp(), "gallery.png")
+    >>> hl.visualization.plot_image_gallery(np.zeros((4, 8, 8, 3)), rows=2, cols=2, path=path)
+    >>> os.path.exists(path)
+    True
     """
     plt = pyplot()
     if path is not None and show:

@@ -47,6 +47,18 @@ def plot_segmentation_mask_gallery(
         ignore_index: the class id never painted.
         data_format: ``"channels_last"`` or ``"channels_first"``; defaults to ``hl.config.image_data_format()``.
         **kwargs: passed on to :func:`plot_image_gallery` (``path``, ``show``, ``scale``, ``dpi``, ...).
+
+    Returns:
+        None; the figure is shown or written to ``path``.
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> path = os.path.join(tempfile.mkdtemp(), "masks.png")
+    >>> images, masks = np.zeros((2, 8, 8, 3)), np.zeros((2, 8, 8, 1), "int32")
+    >>> hl.visualization.plot_segmentation_mask_gallery(images, num_classes=2, y_true=masks, path=path)
+    >>> os.path.exists(path)
+    True
     """
     data_format = data_format_of(data_format)
     images = batch_of_images(images)

@@ -15,6 +15,9 @@ class ELU(Layer):
 
     Input shape: any. Output shape: the input's shape.
 
+    Raises:
+        ValueError: if ``alpha`` is not a number.
+
     >>> import highlevel as hl
     >>> y = hl.layers.ELU(alpha=2.0)(hl.ops.convert_to_tensor([0.0, 1.0]))
     >>> hl.ops.convert_to_numpy(y).tolist()

@@ -18,6 +18,9 @@ class LeakyReLU(Layer):
 
     Input shape: any. Output shape: the input's shape.
 
+    Raises:
+        ValueError: if ``negative_slope`` is None, not a number, or negative.
+
     >>> import highlevel as hl
     >>> layer = hl.layers.LeakyReLU(negative_slope=0.5)
     >>> hl.ops.convert_to_numpy(layer(hl.ops.convert_to_tensor([-2.0, 3.0]))).tolist()

@@ -22,6 +22,9 @@ class PReLU(Layer):
 
     Input shape: any rank >= 2. Output shape: the input's shape.
 
+    Raises:
+        ValueError: if ``shared_axes`` holds anything but ints >= 1.
+
     >>> import highlevel as hl
     >>> from highlevel import initializers
     >>> layer = hl.layers.PReLU(alpha_initializer=initializers.Constant(0.25), shared_axes=[1])

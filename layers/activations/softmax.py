@@ -24,6 +24,9 @@ class Softmax(Layer):
 
     Input shape: any. Output shape: the input's shape.
 
+    Raises:
+        ValueError: if ``axis`` is not an int or a non-empty tuple of ints.
+
     >>> import highlevel as hl
     >>> x = hl.ops.convert_to_tensor([[1.0, 1.0, 5.0]])
     >>> mask = hl.ops.convert_to_tensor([[True, True, False]])

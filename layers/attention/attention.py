@@ -51,6 +51,9 @@ class Attention(Layer):
 
     Output shape: ``(batch, Tq, dim)`` (the value's last dimension), plus the scores when asked.
 
+    Raises:
+        ValueError: if ``score_mode`` is not ``"dot"`` or ``"concat"``, or ``seed`` is not None or an int.
+
     >>> import highlevel as hl
     >>> q = hl.ops.ones((2, 3, 4)); v = hl.ops.ones((2, 5, 4))
     >>> out, scores = hl.layers.Attention()([q, v], return_attention_scores=True)

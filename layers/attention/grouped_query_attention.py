@@ -41,11 +41,21 @@ class GroupQueryAttention(Layer):
         sliding_window: if set, position ``i`` attends only to positions ``j`` with ``|i - j| < sliding_window``.
         flash_attention: accepted for Keras compatibility; highlevel computes attention explicitly, and
             ``True`` only keeps Keras's restrictions (no dropout, no returned scores).
-        kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer,
-            kernel_constraint, bias_constraint: those of the projections.
+        kernel_initializer: initializer of the projections' kernels (default ``"glorot_uniform"``).
+        bias_initializer: initializer of the projections' biases (default ``"zeros"``).
+        kernel_regularizer: optional regularizer of the projections' kernels.
+        bias_regularizer: optional regularizer of the projections' biases.
+        activity_regularizer: optional regularizer of the layer's output.
+        kernel_constraint: optional constraint applied to the projections' kernels after each update.
+        bias_constraint: optional constraint applied to the projections' biases after each update.
         use_gate: multiply the attention output by a sigmoid gate computed from the query.
         seed: the dropout's seed.
         **kwargs: base layer arguments (``name``, ``dtype``...).
+
+    Raises:
+        ValueError: if a head count or ``head_dim`` is not a positive int, ``num_query_heads`` is not a multiple of
+            ``num_key_value_heads``, ``dropout`` is outside ``[0, 1)``, or ``flash_attention=True`` is combined with
+            dropout.
 
     >>> import highlevel as hl
     >>> layer = hl.layers.GroupQueryAttention(head_dim=4, num_query_heads=4, num_key_value_heads=2)

@@ -58,10 +58,14 @@ class MultiHeadAttention(Layer):
         flash_attention: accepted for Keras compatibility; there is no fused kernel here, so the layer always
             computes the attention weights explicitly. As in Keras, ``True`` forbids dropout and
             ``return_attention_scores``.
-        kernel_initializer, bias_initializer: initializers of the projections (``"glorot_uniform"``,
-            ``"zeros"``); each projection gets its own copy.
-        kernel_regularizer, bias_regularizer, activity_regularizer: regularizers of the projections.
-        kernel_constraint, bias_constraint: constraints of the projections.
+        kernel_initializer: initializer of the projections' kernels (default ``"glorot_uniform"``); each
+            projection gets its own copy.
+        bias_initializer: initializer of the projections' biases (default ``"zeros"``).
+        kernel_regularizer: optional regularizer of the projections' kernels (default None).
+        bias_regularizer: optional regularizer of the projections' biases (default None).
+        activity_regularizer: optional regularizer of the layer's output (default None).
+        kernel_constraint: optional constraint applied to the projections' kernels after each update.
+        bias_constraint: optional constraint applied to the projections' biases after each update.
         use_gate: if True, a sigmoid ``gate`` projection of the query multiplies the heads' output before the
             output projection (gated attention).
         seed: optional int seed of the dropout.
@@ -84,6 +88,11 @@ class MultiHeadAttention(Layer):
     A query row with no position to attend to gets all-zero weights (its output is the output bias).
 
     Output shape: ``(batch, T, dim)`` or ``(batch, T, *output_shape)``.
+
+    Raises:
+        ValueError: if ``num_heads``/``key_dim``/``value_dim`` are not positive ints, ``dropout`` is outside ``[0, 1)``,
+            ``output_shape`` or ``attention_axes`` has the wrong type, ``seed`` is not an int, or
+            ``flash_attention=True`` is combined with dropout.
 
     >>> import highlevel as hl
     >>> layer = hl.layers.MultiHeadAttention(num_heads=2, key_dim=3)

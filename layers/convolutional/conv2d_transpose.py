@@ -23,8 +23,11 @@ class Conv2DTranspose(BaseConvTranspose):
         use_bias: whether to add a bias of shape ``(filters,)``.
         kernel_initializer: kernel initializer (default ``"glorot_uniform"``).
         bias_initializer: bias initializer (default ``"zeros"``).
-        kernel_regularizer, bias_regularizer, activity_regularizer: optional regularizers.
-        kernel_constraint, bias_constraint: optional constraints.
+        kernel_regularizer: optional regularizer of the kernel (default None).
+        bias_regularizer: optional regularizer of the bias (default None).
+        activity_regularizer: optional regularizer of the layer's output (default None).
+        kernel_constraint: optional constraint applied to the kernel after each update (default None).
+        bias_constraint: optional constraint applied to the bias after each update (default None).
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape:

@@ -22,8 +22,11 @@ class DepthwiseConv2D(BaseDepthwiseConv):
         use_bias: whether to add a bias of shape ``(input_channels * depth_multiplier,)``.
         depthwise_initializer: kernel initializer (default ``"glorot_uniform"``).
         bias_initializer: bias initializer (default ``"zeros"``).
-        depthwise_regularizer, bias_regularizer, activity_regularizer: optional regularizers.
-        depthwise_constraint, bias_constraint: optional constraints.
+        depthwise_regularizer: optional regularizer of the depthwise kernel (default None).
+        bias_regularizer: optional regularizer of the bias (default None).
+        activity_regularizer: optional regularizer of the layer's output (default None).
+        depthwise_constraint: optional constraint applied to the depthwise kernel after each update (default None).
+        bias_constraint: optional constraint applied to the bias after each update (default None).
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape:

@@ -22,10 +22,16 @@ class SeparableConv1D(BaseSeparableConv):
         depth_multiplier: positive int, depthwise filters per input channel (default 1).
         activation: activation name or callable; None is linear.
         use_bias: whether to add a bias of shape ``(filters,)``.
-        depthwise_initializer, pointwise_initializer: kernel initializers (default ``"glorot_uniform"``).
+        depthwise_initializer: initializer of the depthwise kernel (default ``"glorot_uniform"``).
+        pointwise_initializer: initializer of the pointwise kernel (default ``"glorot_uniform"``).
         bias_initializer: bias initializer (default ``"zeros"``).
-        depthwise_regularizer, pointwise_regularizer, bias_regularizer, activity_regularizer: regularizers.
-        depthwise_constraint, pointwise_constraint, bias_constraint: constraints.
+        depthwise_regularizer: optional regularizer of the depthwise kernel (default None).
+        pointwise_regularizer: optional regularizer of the pointwise kernel (default None).
+        bias_regularizer: optional regularizer of the bias (default None).
+        activity_regularizer: optional regularizer of the layer's output (default None).
+        depthwise_constraint: optional constraint applied to the depthwise kernel after each update (default None).
+        pointwise_constraint: optional constraint applied to the pointwise kernel after each update (default None).
+        bias_constraint: optional constraint applied to the bias after each update (default None).
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape:

@@ -13,6 +13,9 @@ class Activation(Layer):
 
     Input shape: any. Output shape: the input's shape.
 
+    Raises:
+        ValueError: if ``activation`` is None (or resolves to no function).
+
     >>> import highlevel as hl
     >>> layer = hl.layers.Activation("relu")
     >>> hl.ops.convert_to_numpy(layer(hl.ops.convert_to_tensor([-3.0, 0.0, 2.0]))).tolist()

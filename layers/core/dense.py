@@ -46,6 +46,9 @@ class Dense(LoRAMixin, Layer):
     Output shape:
         ``(batch_size, ..., units)``.
 
+    Raises:
+        ValueError: if ``units`` is not a positive int.
+
     >>> import highlevel as hl
     >>> layer = hl.layers.Dense(4, activation="relu")
     >>> y = layer(hl.ops.ones((2, 3)))

@@ -132,12 +132,18 @@ class EinsumDense(LoRAMixin, Layer):
         kernel_initializer: initializer of the kernel (default ``"glorot_uniform"``, with fans computed from
             the kernel axes that the equation contracts and produces).
         bias_initializer: initializer of the bias (default ``"zeros"``).
-        kernel_regularizer, bias_regularizer: regularizers of the weights.
-        kernel_constraint, bias_constraint: constraints of the weights.
+        kernel_regularizer: optional regularizer of the kernel (default None).
+        bias_regularizer: optional regularizer of the bias (default None).
+        kernel_constraint: optional constraint applied to the kernel after each update (default None).
+        bias_constraint: optional constraint applied to the bias after each update (default None).
         lora_rank: a positive int to enable LoRA when the layer is built (see ``enable_lora``): the kernel
             is frozen and two trainable low-rank factors adjust it; None (default) leaves LoRA off.
         lora_alpha: the LoRA update is scaled by ``lora_alpha / lora_rank``; None means ``lora_rank``.
         **kwargs: base layer arguments (``name``, ``dtype``, ``activity_regularizer``...).
+
+    Raises:
+        TypeError: if ``equation`` or ``bias_axes`` is not a string.
+        ValueError: if ``output_shape`` is not a positive int or a tuple of positive ints and None.
 
     >>> import highlevel as hl
     >>> layer = hl.layers.EinsumDense("abc,cd->abd", output_shape=(None, 64), bias_axes="d")

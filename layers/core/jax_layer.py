@@ -97,6 +97,21 @@ class JaxLayer(Layer):
             the export runs on. ``model.export(..., format="tf_saved_model")`` passes it to ``jax2tf`` unless its
             ``jax2tf_kwargs`` name platforms themselves.
         **kwargs: the arguments of :class:`~highlevel.layers.Layer` (``name``, ``dtype``, ...).
+
+    Raises:
+        ValueError: if ``call_fn`` takes ``params`` or ``state`` but none of ``init_fn``, ``params`` and ``state`` is
+            given.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> def init_fn(rng, inputs):
+    ...     return {"w": np.ones((inputs.shape[-1], 2), "float32")}
+    >>> def call_fn(params, inputs):
+    ...     return inputs @ params["w"]
+    >>> with hl.config.backend_scope("jax"):  # JAX functions run on the JAX engine
+    ...     layer = hl.layers.JaxLayer(call_fn, init_fn=init_fn)
+    ...     hl.ops.convert_to_numpy(layer(np.ones((1, 3), "float32"))).tolist()
+    [[3.0, 3.0]]
     """
 
     def __init__(
@@ -271,6 +286,21 @@ class FlaxLayer(JaxLayer):
             first inputs).
         **kwargs: :class:`JaxLayer`'s ``seed`` and ``native_serialization_platforms``, and the arguments of
             :class:`~highlevel.layers.Layer`.
+
+    Raises:
+        ImportError: if flax is not installed.
+
+    >>> import numpy as np
+    >>> import flax.linen as nn
+    >>> import highlevel as hl
+    >>> class Linear(nn.Module):
+    ...     @nn.compact
+    ...     def __call__(self, x):
+    ...         return nn.Dense(2)(x)
+    >>> with hl.config.backend_scope("jax"):  # Flax modules run on the JAX engine
+    ...     layer = hl.layers.FlaxLayer(Linear())
+    ...     hl.ops.shape(layer(np.ones((1, 3), "float32"))), sorted(w.shape for w in layer.trainable_weights)
+    ((1, 2), [(2,), (3, 2)])
     """
 
     def __init__(self, module, method=None, variables=None, **kwargs):

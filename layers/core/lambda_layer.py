@@ -125,6 +125,11 @@ class Lambda(Layer):
         arguments: a dict of keyword arguments passed to ``function``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
+    Raises:
+        TypeError: if ``function`` is not callable, ``mask`` is neither None nor callable, or ``arguments`` is not a
+            dict.
+        ValueError: if ``output_shape`` is not None, a shape tuple, a list of shape tuples or a callable.
+
     >>> import highlevel as hl
     >>> layer = hl.layers.Lambda(hl.ops.multiply, arguments={"x2": 2.0})
     >>> hl.ops.convert_to_numpy(layer(hl.ops.convert_to_tensor([1.0, 2.0]))).tolist()

@@ -18,6 +18,9 @@ class Masking(Layer):
 
     Input shape: rank >= 1 (usually ``(batch, timesteps, features)``). Output shape: the input's shape.
 
+    Raises:
+        TypeError: if ``mask_value`` is not a number.
+
     >>> import highlevel as hl
     >>> x = hl.ops.convert_to_tensor([[[1.0, 2.0], [0.0, 0.0], [3.0, 0.0]]])
     >>> layer = hl.layers.Masking(mask_value=0.0)

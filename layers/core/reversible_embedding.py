@@ -19,12 +19,18 @@ class ReversibleEmbedding(Embedding):
         input_dim: the vocabulary size.
         output_dim: the size of the vectors.
         tie_weights: reverse with the transposed embeddings (True) or a separate trainable matrix.
-        embeddings_initializer, embeddings_regularizer, embeddings_constraint, mask_zero: as in Embedding
-            (the separate reverse matrix uses the same initializer).
+        embeddings_initializer: initializer of the table (default ``"uniform"``); the separate reverse matrix
+            uses it too.
+        embeddings_regularizer: optional regularizer of the table.
+        embeddings_constraint: optional constraint applied to the table after each update.
+        mask_zero: whether index 0 is padding (then ``compute_mask`` returns ``inputs != 0``), as in Embedding.
         reverse_dtype: the dtype the reverse product is computed in (e.g. "float32" under mixed precision);
             None: the compute dtype.
         logit_soft_cap: if set, reverse logits become ``cap · tanh(logits / cap)``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
+
+    Raises:
+        ValueError: if ``reverse_dtype`` is not a float dtype, or ``logit_soft_cap`` is not a positive number.
 
     >>> import highlevel as hl
     >>> layer = hl.layers.ReversibleEmbedding(5, 2, embeddings_initializer="ones")

@@ -21,6 +21,11 @@ class TFSMLayer(Layer):
             signatures (default ``"serve"``).
         call_training_endpoint: another endpoint for ``training=True`` calls (optional).
         trainable, name, dtype: base layer arguments.
+        name: optional name of the layer.
+        dtype: optional dtype policy of the layer.
+
+    Raises:
+        ValueError: if an endpoint name is not a non-empty string.
 
     >>> import highlevel as hl
     >>> hl.layers.TFSMLayer.__name__

@@ -26,6 +26,10 @@ class TorchModuleWrapper(Layer):
     loading such a file needs ``safe_mode=False``. Weights alone (``save_weights``/``load_weights``) need no
     consent.
 
+    Raises:
+        ValueError: if the current engine is not torch.
+        TypeError: if ``module`` is not a ``torch.nn.Module`` (or is a highlevel layer).
+
     >>> import torch
     >>> import highlevel as hl
     >>> with hl.config.backend_scope("torch"):

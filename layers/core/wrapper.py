@@ -13,6 +13,9 @@ class Wrapper(Layer):
         layer: the layer to wrap.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
+    Raises:
+        ValueError: if ``layer`` is not a Layer instance.
+
     >>> import highlevel as hl
     >>> class Doubled(hl.layers.Wrapper):
     ...     def call(self, inputs):

@@ -28,5 +28,21 @@ class Add(Merge):
 
 
 def add(inputs, **kwargs):
-    """Functional form of :class:`Add`: ``add([x1, x2])``."""
+    """Adds a list of tensors element-wise (the functional form of :class:`Add`).
+
+    Builds an ``Add`` layer and calls it on ``inputs``: ``inputs[0] + inputs[1] + ...``.
+
+    Args:
+        inputs: a list of at least two tensors of the same shape (or shapes that broadcast), batch axis first.
+        **kwargs: arguments of the layer (``name``, ``dtype``...).
+
+    Returns:
+        A tensor of the inputs' broadcast shape and dtype.
+
+    >>> import highlevel as hl
+    >>> x1 = hl.ops.convert_to_tensor([[1.0, 2.0]])
+    >>> x2 = hl.ops.convert_to_tensor([[3.0, 5.0]])
+    >>> hl.ops.convert_to_numpy(hl.layers.add([x1, x2])).tolist()
+    [[4.0, 7.0]]
+    """
     return Add(**kwargs)(inputs)

@@ -25,5 +25,21 @@ class Average(Merge):
 
 
 def average(inputs, **kwargs):
-    """Functional form of :class:`Average`: ``average([x1, x2])``."""
+    """Averages a list of tensors element-wise (the functional form of :class:`Average`).
+
+    Builds an ``Average`` layer and calls it on ``inputs``: ``(inputs[0] + ... + inputs[n-1]) / n``.
+
+    Args:
+        inputs: a list of at least two tensors of the same shape (or shapes that broadcast), batch axis first.
+        **kwargs: arguments of the layer (``name``, ``dtype``...).
+
+    Returns:
+        A tensor of the inputs' broadcast shape and dtype.
+
+    >>> import highlevel as hl
+    >>> x1 = hl.ops.convert_to_tensor([[1.0, 2.0]])
+    >>> x2 = hl.ops.convert_to_tensor([[3.0, 5.0]])
+    >>> hl.ops.convert_to_numpy(hl.layers.average([x1, x2])).tolist()
+    [[2.0, 3.5]]
+    """
     return Average(**kwargs)(inputs)

@@ -21,6 +21,13 @@ class Merge(Layer):
 
     Args:
         **kwargs: base layer arguments (``name``, ``dtype``...).
+
+    >>> import highlevel as hl
+    >>> class Midpoint(hl.layers.Merge):
+    ...     def _merge_function(self, inputs, masks=None):
+    ...         return (inputs[0] + inputs[1]) / 2
+    >>> hl.ops.convert_to_numpy(Midpoint()([hl.ops.ones((1, 2)), hl.ops.zeros((1, 2))])).tolist()
+    [[0.5, 0.5]]
     """
 
     #: The smallest number of inputs the layer accepts (Keras 3 lets element-wise merges take one).

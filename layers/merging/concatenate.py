@@ -14,6 +14,9 @@ class Concatenate(Merge):
         axis: the concatenation axis (default -1, the last).
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
+    Raises:
+        TypeError: if ``axis`` is not an int.
+
     >>> import highlevel as hl
     >>> x1, x2 = hl.ops.ones((2, 3)), hl.ops.zeros((2, 4))
     >>> hl.ops.shape(hl.layers.Concatenate()([x1, x2]))
@@ -107,5 +110,19 @@ class Concatenate(Merge):
 
 
 def concatenate(inputs, axis=-1, **kwargs):
-    """Functional form of :class:`Concatenate`: ``concatenate([x1, x2], axis=-1)``."""
+    """Concatenates a list of tensors along one axis (the functional form of :class:`Concatenate`).
+
+    Args:
+        inputs: a list of tensors whose shapes agree on every axis except ``axis``.
+        axis: int, the axis to join along (default -1, the last).
+        **kwargs: arguments of the layer (``name``, ``dtype``...).
+
+    Returns:
+        A tensor whose ``axis`` has the sum of the inputs' sizes on that axis.
+
+    >>> import highlevel as hl
+    >>> x1, x2 = hl.ops.ones((2, 3)), hl.ops.zeros((2, 1))
+    >>> hl.ops.convert_to_numpy(hl.layers.concatenate([x1, x2])).tolist()
+    [[1.0, 1.0, 1.0, 0.0], [1.0, 1.0, 1.0, 0.0]]
+    """
     return Concatenate(axis=axis, **kwargs)(inputs)

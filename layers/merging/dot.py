@@ -45,6 +45,10 @@ class Dot(Merge):
             then the cosine similarity).
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
+    Raises:
+        TypeError: if ``axes`` is neither an int nor a pair.
+        ValueError: if ``axes`` is a list or tuple that is not two ints.
+
     >>> import highlevel as hl
     >>> x = hl.ops.reshape(hl.ops.arange(10.0), (1, 5, 2))
     >>> y = hl.ops.reshape(hl.ops.arange(10.0, 20.0), (1, 2, 5))
@@ -131,5 +135,24 @@ class Dot(Merge):
 
 
 def dot(inputs, axes=-1, **kwargs):
-    """Functional form of :class:`Dot`: ``dot([x1, x2], axes=1)``."""
+    """Dot product of samples from two tensors (the functional form of :class:`Dot`).
+
+    For each sample ``i``, sums ``x1[i] * x2[i]`` over the contracted axes.
+
+    Args:
+        inputs: a list of two tensors with a batch axis first.
+        axes: int or pair of ints, the axis (or one axis per input) to contract; axis 0 is the batch axis
+            (default -1, the last axis).
+        **kwargs: arguments of the layer, for example ``normalize=True`` to L2-normalize both inputs along ``axes``
+            first (the result is then the cosine similarity).
+
+    Returns:
+        A tensor of the remaining axes of both inputs, ``(batch, 1)`` for two ``(batch, n)`` inputs.
+
+    >>> import highlevel as hl
+    >>> x1 = hl.ops.convert_to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> x2 = hl.ops.convert_to_tensor([[5.0, 6.0], [7.0, 8.0]])
+    >>> hl.ops.convert_to_numpy(hl.layers.dot([x1, x2], axes=1)).tolist()
+    [[17.0], [53.0]]
+    """
     return Dot(axes=axes, **kwargs)(inputs)

@@ -36,5 +36,21 @@ class Multiply(Merge):
 
 
 def multiply(inputs, **kwargs):
-    """Functional form of :class:`Multiply`: ``multiply([x1, x2])``."""
+    """Multiplies a list of tensors element-wise (the functional form of :class:`Multiply`).
+
+    Builds a ``Multiply`` layer and calls it on ``inputs``: ``inputs[0] * inputs[1] * ...``.
+
+    Args:
+        inputs: a list of at least two tensors of the same shape (or shapes that broadcast), batch axis first.
+        **kwargs: arguments of the layer (``name``, ``dtype``...).
+
+    Returns:
+        A tensor of the inputs' broadcast shape and dtype.
+
+    >>> import highlevel as hl
+    >>> x1 = hl.ops.convert_to_tensor([[1.0, 2.0]])
+    >>> x2 = hl.ops.convert_to_tensor([[3.0, 5.0]])
+    >>> hl.ops.convert_to_numpy(hl.layers.multiply([x1, x2])).tolist()
+    [[3.0, 10.0]]
+    """
     return Multiply(**kwargs)(inputs)

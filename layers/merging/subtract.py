@@ -24,5 +24,21 @@ class Subtract(Merge):
 
 
 def subtract(inputs, **kwargs):
-    """Functional form of :class:`Subtract`: ``subtract([x1, x2])``."""
+    """Subtracts the second of two tensors from the first (the functional form of :class:`Subtract`).
+
+    Builds a ``Subtract`` layer and calls it on ``inputs``: ``inputs[0] - inputs[1]``.
+
+    Args:
+        inputs: a list of exactly two tensors of the same shape (or shapes that broadcast), batch axis first.
+        **kwargs: arguments of the layer (``name``, ``dtype``...).
+
+    Returns:
+        A tensor of the inputs' broadcast shape and dtype.
+
+    >>> import highlevel as hl
+    >>> x1 = hl.ops.convert_to_tensor([[1.0, 2.0]])
+    >>> x2 = hl.ops.convert_to_tensor([[3.0, 5.0]])
+    >>> hl.ops.convert_to_numpy(hl.layers.subtract([x1, x2])).tolist()
+    [[-2.0, -3.0]]
+    """
     return Subtract(**kwargs)(inputs)

@@ -45,11 +45,14 @@ class BatchNormalization(Layer):
         epsilon: small non-negative float added to the variance.
         center: whether to add the learned offset ``beta``.
         scale: whether to multiply by the learned scale ``gamma``.
-        beta_initializer, gamma_initializer: initializers of ``beta`` (zeros) and ``gamma`` (ones).
-        moving_mean_initializer, moving_variance_initializer: initializers of the moving statistics
-            (zeros and ones).
-        beta_regularizer, gamma_regularizer: optional regularizers.
-        beta_constraint, gamma_constraint: optional constraints.
+        beta_initializer: initializer of ``beta`` (the offset) (default ``"zeros"``).
+        gamma_initializer: initializer of ``gamma`` (the scale) (default ``"ones"``).
+        moving_mean_initializer: initializer of the moving mean (default ``"zeros"``).
+        moving_variance_initializer: initializer of the moving variance (default ``"ones"``).
+        beta_regularizer: optional regularizer of ``beta`` (the offset) (default None).
+        gamma_regularizer: optional regularizer of ``gamma`` (the scale) (default None).
+        beta_constraint: optional constraint applied to ``beta`` (the offset) after each update (default None).
+        gamma_constraint: optional constraint applied to ``gamma`` (the scale) after each update (default None).
         renorm: whether to use batch renormalization (Ioffe, 2017): extra non-trainable statistics and a
             correction ``(r, d)`` of the batch-normalized values during training.
         renorm_clipping: dict with optional keys ``"rmax"``, ``"rmin"``, ``"dmax"`` clipping ``r`` to

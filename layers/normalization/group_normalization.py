@@ -24,12 +24,18 @@ class GroupNormalization(Layer):
         epsilon: small non-negative float added to the variance.
         center: whether to add the learned offset ``beta``.
         scale: whether to multiply by the learned scale ``gamma``.
-        beta_initializer, gamma_initializer: initializers of ``beta`` (zeros) and ``gamma`` (ones).
-        beta_regularizer, gamma_regularizer: optional regularizers.
-        beta_constraint, gamma_constraint: optional constraints.
+        beta_initializer: initializer of ``beta`` (the offset) (default ``"zeros"``).
+        gamma_initializer: initializer of ``gamma`` (the scale) (default ``"ones"``).
+        beta_regularizer: optional regularizer of ``beta`` (the offset) (default None).
+        gamma_regularizer: optional regularizer of ``gamma`` (the scale) (default None).
+        beta_constraint: optional constraint applied to ``beta`` (the offset) after each update (default None).
+        gamma_constraint: optional constraint applied to ``gamma`` (the scale) after each update (default None).
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: rank >= 2 with a known size on ``axis``. Output shape: the input's shape.
+
+    Raises:
+        ValueError: if ``groups`` is not a positive int or -1, or ``epsilon`` is negative or not a number.
 
     >>> import highlevel as hl
     >>> layer = hl.layers.GroupNormalization(groups=2)

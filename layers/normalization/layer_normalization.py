@@ -21,14 +21,20 @@ class LayerNormalization(Layer):
         epsilon: small float added to the variance.
         center: whether to add the learned offset ``beta``.
         scale: whether to multiply by the learned scale ``gamma``.
-        beta_initializer, gamma_initializer: initializers of ``beta`` (zeros) and ``gamma`` (ones).
-        beta_regularizer, gamma_regularizer: optional regularizers.
-        beta_constraint, gamma_constraint: optional constraints.
+        beta_initializer: initializer of ``beta`` (the offset) (default ``"zeros"``).
+        gamma_initializer: initializer of ``gamma`` (the scale) (default ``"ones"``).
+        beta_regularizer: optional regularizer of ``beta`` (the offset) (default None).
+        gamma_regularizer: optional regularizer of ``gamma`` (the scale) (default None).
+        beta_constraint: optional constraint applied to ``beta`` (the offset) after each update (default None).
+        gamma_constraint: optional constraint applied to ``gamma`` (the scale) after each update (default None).
         rms_scaling: keyword only; a deprecated Keras option kept for compatibility: when True, ``center`` is ignored
             and the input is scaled by ``gamma / sqrt(variance + epsilon)`` without subtracting the mean.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: any, the normalized axes of known size. Output shape: the input's shape.
+
+    Raises:
+        ValueError: if ``axis`` is not an int or a list of ints, or ``epsilon`` is negative or not a number.
 
     >>> import highlevel as hl
     >>> layer = hl.layers.LayerNormalization()

@@ -18,6 +18,9 @@ class RMSNormalization(Layer):
 
     Input shape: any. Output shape: the input's shape.
 
+    Raises:
+        ValueError: if ``epsilon`` is negative or not a number.
+
     >>> import highlevel as hl
     >>> y = hl.layers.RMSNormalization(epsilon=0.0)(hl.ops.convert_to_tensor([[3.0, 4.0]]))
     >>> [round(v, 4) for v in hl.ops.convert_to_numpy(y)[0].tolist()]  # the RMS of (3, 4) is sqrt(12.5)

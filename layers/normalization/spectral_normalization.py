@@ -22,6 +22,9 @@ class SpectralNormalization(Wrapper):
         power_iterations: the number of power-iteration steps per training call, >= 1 (default 1).
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
+    Raises:
+        ValueError: if ``power_iterations`` is not an int >= 1 (or ``layer`` is not a Layer).
+
     >>> import highlevel as hl
     >>> dense = hl.layers.Dense(4)
     >>> layer = hl.layers.SpectralNormalization(dense, power_iterations=20)

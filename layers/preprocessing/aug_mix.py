@@ -70,6 +70,9 @@ class AugMix(BaseColorLayer):
         inputs: ``(batch, height, width, channels)`` or ``(height, width, channels)`` images.
         training: augment (True, the default of a direct call) or pass through (False).
 
+    Raises:
+        ValueError: if ``alpha`` is not a number > 0 (or another argument is out of its range).
+
     >>> import highlevel as hl
     >>> x = hl.random.uniform((2, 8, 8, 3), maxval=255.0, seed=0)
     >>> y = hl.layers.AugMix(seed=1)(x, training=True)

@@ -29,6 +29,10 @@ class CategoryEncoding(Layer):
 
     Input shape: ``(..., ids)``. Output shape: ``(..., num_tokens)`` (``one_hot``: ``inputs.shape + (num_tokens,)``).
 
+    Raises:
+        ValueError: if ``num_tokens`` is missing or not an int >= 1, ``output_mode`` is unknown, or ``sparse=True`` on
+            an engine without sparse tensors.
+
     >>> import highlevel as hl
     >>> import numpy as np
     >>> layer = hl.layers.CategoryEncoding(num_tokens=4, output_mode="count")

@@ -25,10 +25,14 @@ class CenterCrop(Layer):
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         bounding_box_format: the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
             ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
+        factor: not used by this layer (accepted by the image layers' shared signature); any value but None is refused.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: ``(batch, height, width, channels)`` or ``(height, width, channels)`` (channels first
     with ``data_format="channels_first"``). Output shape: the same with the target height and width.
+
+    Raises:
+        ValueError: if ``factor`` is given.
 
     >>> import highlevel as hl
     >>> x = hl.ops.reshape(hl.ops.arange(16, dtype="float32"), (1, 4, 4, 1))

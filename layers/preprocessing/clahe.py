@@ -61,6 +61,9 @@ class ContrastLimitedAdaptiveHistogramEqualization(BaseColorLayer):
         inputs: ``(batch, height, width, channels)`` or ``(height, width, channels)`` images.
         training: ignored (the layer does the same in both modes).
 
+    Raises:
+        ValueError: if ``clip_limit`` is not a number >= 0 (or another argument is out of its range).
+
     >>> import highlevel as hl
     >>> x = hl.ops.convert_to_tensor([[[[10.0], [20.0]], [[20.0], [30.0]]]])
     >>> layer = hl.layers.ContrastLimitedAdaptiveHistogramEqualization(clip_limit=0.0, tile_grid_size=(1, 1))

@@ -53,6 +53,10 @@ class Discretization(Layer):
 
     Input shape: any. Output shape: the input's for ``"int"``, else ``(..., num_buckets)``.
 
+    Raises:
+        ValueError: if ``sparse=True``; if ``num_bins`` is negative or not an int; if both or neither of ``num_bins``
+            and ``bin_boundaries`` are set; or if ``bin_boundaries`` is not sorted.
+
     >>> import highlevel as hl
     >>> import numpy as np
     >>> layer = hl.layers.Discretization(bin_boundaries=[0.0, 1.0, 2.0])

@@ -25,6 +25,9 @@ class Equalization(BaseColorLayer):
         inputs: ``(batch, height, width, channels)`` or ``(height, width, channels)`` images.
         training: equalize (True, the default of a direct call) or pass through (False).
 
+    Raises:
+        ValueError: if ``bins`` is not an int in ``[2, 256]`` (or ``value_range`` is not a valid pair).
+
     >>> import highlevel as hl
     >>> x = hl.ops.convert_to_tensor([[[[10.0], [10.0], [20.0], [30.0]]]])
     >>> hl.ops.convert_to_numpy(hl.layers.Equalization()(x)).ravel().tolist()

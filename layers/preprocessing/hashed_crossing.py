@@ -62,10 +62,16 @@ class HashedCrossing(HostInputs, Layer):
         num_bins: the number of bins.
         output_mode: ``"int"`` (bin ids, int64 by default) or ``"one_hot"``.
         sparse: return the one-hot encoding as a sparse tensor (``tf.SparseTensor``); TensorFlow backend only.
+        name: optional name of the layer.
+        dtype: optional dtype of the layer's output (default int64 for ``"int"`` output).
         **kwargs: base layer arguments (``name``, ``dtype``).
 
     Call on a list or tuple of at least two inputs of the same shape, ``()``, ``(batch,)`` or ``(batch, 1)``:
     integers or strings. Output: one bin per row, in the inputs' shape (``"int"``), or one-hot rows.
+
+    Raises:
+        ValueError: if ``num_bins`` is not a positive int, ``output_mode`` is not ``"int"`` or ``"one_hot"``, or
+            ``sparse=True`` on an engine without sparse tensors.
 
     >>> import numpy as np
     >>> import highlevel as hl

@@ -31,6 +31,10 @@ class Hashing(HostInputs, Layer):
     Input shape: any (strings, integers or floats). Output shape: the input's for ``"int"``, else
     ``(..., num_bins)``.
 
+    Raises:
+        ValueError: if ``num_bins`` is not positive, ``dtype`` is not an int type with ``output_mode="int"``,
+            ``sparse=True`` with ``output_mode="int"``, or ``salt`` is neither an int nor a pair of ints.
+
     >>> import highlevel as hl
     >>> import numpy as np
     >>> layer = hl.layers.Hashing(num_bins=3)

@@ -29,9 +29,13 @@ class IntegerLookup(IndexLookup):
         pad_to_max_tokens: encoded outputs always have ``max_tokens`` bins.
         oov_method: ``"floormod"`` (``token % num_oov_indices``) or ``"farmhash"``.
         salt: key of the SipHash used with ``oov_method="farmhash"``.
+        name: optional name of the layer.
         **kwargs: base layer arguments (``name``...).
 
     Input shape: any (integers). Output shape: the input's for ``"int"``, else ``(..., depth)``.
+
+    Raises:
+        ValueError: if ``vocabulary_dtype`` is not ``"int64"``.
 
     >>> import highlevel as hl
     >>> import numpy as np

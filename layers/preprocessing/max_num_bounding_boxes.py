@@ -34,6 +34,7 @@ class MaxNumBoundingBoxes(Layer):
             in Keras; the boxes are not converted.
         data_format: ``"channels_last"`` or ``"channels_first"`` (None: the configured default), the layout of
             images passed along with the boxes; kept in the config, as in Keras.
+        factor: accepted and stored as ``layer.factor`` for Keras compatibility; it has no effect here.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     >>> import numpy as np, highlevel as hl

@@ -47,7 +47,8 @@ class MelSpectrogram(Layer):
         window: ``"hann"`` (default), ``"hamming"`` or None.
         sampling_rate: samples per second of the signal (default 16000).
         num_mel_bins: number of mel filters (default 128).
-        min_freq, max_freq: the filters' edges in Hz (defaults 20 and ``sampling_rate / 2``).
+        min_freq: the lowest filter edge in Hz (default 20).
+        max_freq: the highest filter edge in Hz (default None: ``sampling_rate / 2``).
         power_to_db: output ``10 log10(max(mel, min_power) / ref_power)`` instead of the mel power.
         top_db: the dB range kept below the maximum (taken over the whole batch, as Keras does).
         mag_exp: the exponent of the magnitude (2: power, 1: magnitude).
@@ -57,6 +58,10 @@ class MelSpectrogram(Layer):
 
     Input: ``(samples,)`` or ``(batch, samples)``. Output: ``(num_mel_bins, frames)`` or ``(batch,
     num_mel_bins, frames)`` with ``frames = 1 + samples // sequence_stride`` when ``fft_length`` is even.
+
+    Raises:
+        ValueError: if ``fft_length``, ``sequence_stride`` or ``num_mel_bins`` is not a positive int, or ``fft_length``
+            is smaller than ``sequence_length``.
 
     >>> import highlevel as hl
     >>> layer = hl.layers.MelSpectrogram(fft_length=64, sequence_stride=32, num_mel_bins=8)

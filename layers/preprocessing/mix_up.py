@@ -30,6 +30,9 @@ class MixUp(BaseMixingLayer):
         inputs: a batch of images (rank 4), or a dict with ``"images"`` and optionally ``"labels"``.
         training: blend (True, the default of a direct call) or pass through (False).
 
+    Raises:
+        ValueError: if ``alpha`` is not a number > 0.
+
     >>> import highlevel as hl
     >>> x = hl.ops.convert_to_tensor([[[[0.0]]], [[[1.0]]]])
     >>> layer = hl.layers.MixUp()

@@ -52,6 +52,11 @@ class Normalization(Layer):
 
     Input shape: any, with known sizes on the kept axes. Output shape: the input's shape.
 
+    Raises:
+        TypeError: if ``axis`` is not an int, a tuple of ints or None.
+        ValueError: if only one of ``mean`` and ``variance`` is given, their shapes differ or do not fit ``axis``, or
+            ``variance`` has negative entries.
+
     >>> import highlevel as hl
     >>> import numpy as np
     >>> layer = hl.layers.Normalization()

@@ -23,6 +23,9 @@ class Pipeline(Layer):
             layers augment).
         mask: passed on to the first layer that takes it.
 
+    Raises:
+        ValueError: if ``layers`` is not a list of Layer instances.
+
     >>> import highlevel as hl
     >>> x = hl.ops.reshape(hl.ops.arange(4, dtype="float32"), (1, 2, 2, 1))
     >>> pipeline = hl.layers.Pipeline([hl.layers.Rescaling(2.0), hl.layers.RandomFlip("horizontal", seed=0)])

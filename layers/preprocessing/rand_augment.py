@@ -51,6 +51,9 @@ class RandAugment(BaseColorLayer):
         inputs: ``(batch, height, width, channels)`` or ``(height, width, channels)`` images.
         training: augment (True, the default of a direct call) or pass through (False).
 
+    Raises:
+        ValueError: if ``num_ops`` is not an int >= 0 (or another argument is out of its range).
+
     >>> import highlevel as hl
     >>> x = hl.random.uniform((2, 8, 8, 3), maxval=255.0, seed=0)
     >>> layer = hl.layers.RandAugment(num_ops=1)

@@ -20,6 +20,7 @@ class RandomContrast(BaseRandomImageLayer):
             from ``[1 - lower, 1 + upper]``, so ``(-0.3, 0.3)`` always gives ``c = 1.3``).
         value_range: ``(low, high)``, the range of the pixel values; the output is clipped to it.
         seed: optional int, for reproducible draws.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None (default) uses ``hl.config.image_data_format()``.
         **kwargs: base layer arguments (``name``, ``dtype``, ``data_format``...).
 
     Call arguments:
@@ -27,6 +28,10 @@ class RandomContrast(BaseRandomImageLayer):
         training: adjust (True, the default of a direct call) or pass through (False, as in ``predict``).
 
     Input shape: rank 3 or 4. Output shape: the input's.
+
+    Raises:
+        ValueError: if ``factor`` is not a number in ``[0, 1]`` or a pair of them, or ``value_range`` is not a pair
+            ``(low, high)`` with ``low < high``.
 
     >>> import highlevel as hl
     >>> x = hl.ops.reshape(hl.ops.convert_to_tensor([10.0, 20.0, 30.0, 40.0]), (1, 2, 2, 1))

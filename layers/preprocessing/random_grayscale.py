@@ -23,6 +23,9 @@ class RandomGrayscale(BaseColorLayer):
         inputs: RGB images, ``(batch, height, width, 3)`` or ``(height, width, 3)`` (channels last).
         training: convert (True, the default of a direct call) or pass through (False).
 
+    Raises:
+        ValueError: if ``factor`` is not a number in ``[0, 1]``.
+
     >>> import highlevel as hl
     >>> layer = hl.layers.RandomGrayscale(factor=1.0)
     >>> x = hl.ops.convert_to_tensor([[[[255.0, 0.0, 0.0]]]])

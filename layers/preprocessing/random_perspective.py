@@ -34,6 +34,9 @@ class RandomPerspective(BaseRandomImageLayer):
 
     Input shape: rank 3 or 4. Output shape: the input's.
 
+    Raises:
+        ValueError: if ``scale`` is not a number in ``[0, 1]`` (or ``factor`` is out of range).
+
     >>> import highlevel as hl
     >>> x = hl.ops.ones((2, 5, 5, 1))
     >>> y = hl.layers.RandomPerspective(factor=(1.0, 1.0), scale=0.5, seed=1)(x)

@@ -28,6 +28,9 @@ class RandomPosterization(BaseColorLayer):
         inputs: ``(batch, height, width, channels)`` or ``(height, width, channels)`` images.
         training: posterize (True, the default of a direct call) or pass through (False).
 
+    Raises:
+        ValueError: if ``factor`` is not an int or a pair of ints in ``[1, 8]``.
+
     >>> import highlevel as hl
     >>> layer = hl.layers.RandomPosterization(factor=(2, 2))  # keep 2 bits: multiples of 64
     >>> x = hl.ops.convert_to_tensor([[[[100.0], [250.0]]]])

@@ -52,11 +52,16 @@ class Resizing(Layer):
         data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         bounding_box_format: the format of the boxes of a dict input (``"xyxy"``, ``"rel_xyxy"``,
             ``"xywh"``, ``"center_xywh"``, ``"yxyx"``, ...); needed only when the input holds ``"bounding_boxes"``.
+        factor: not used by this layer (accepted by the image layers' shared signature); any value but None is refused.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: ``(batch, height, width, channels)`` or an unbatched ``(height, width, channels)``
     (channels first with ``data_format="channels_first"``). Output shape: the same with the new height
     and width.
+
+    Raises:
+        ValueError: if ``interpolation`` or ``fill_mode`` is unknown, both ``crop_to_aspect_ratio`` and
+            ``pad_to_aspect_ratio`` are True, or ``factor`` is given.
 
     >>> import highlevel as hl
     >>> layer = hl.layers.Resizing(4, 6)

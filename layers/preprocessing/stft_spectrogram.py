@@ -41,6 +41,11 @@ class STFTSpectrogram(Layer):
     channels)`` with ``expand_dims``; ``channels_first``: ``(batch, channels * bins, frames)`` or ``(batch,
     channels, frames, bins)``. ``bins = fft_length // 2 + 1`` (twice that in ``"stft"`` mode).
 
+    Raises:
+        ValueError: if ``frame_length`` is not a positive int, ``frame_step`` is not in ``[1, frame_length]``,
+            ``fft_length`` is smaller than ``frame_length``, or ``mode``, ``scaling`` or ``padding`` is not one of its
+            values.
+
     >>> import highlevel as hl
     >>> layer = hl.layers.STFTSpectrogram(frame_length=16, frame_step=8)
     >>> hl.ops.shape(layer(hl.ops.ones((2, 64, 1))))

@@ -25,6 +25,7 @@ class StringLookup(IndexLookup):
         sparse: must be False.
         encoding: text encoding of ``bytes`` inputs (default ``"utf-8"``).
         salt: key of the SipHash used to spread OOV tokens (an int or a pair of ints).
+        name: optional name of the layer.
         **kwargs: base layer arguments (``name``...).
 
     Input shape: any (strings). Output shape: the input's for ``"int"``, else ``(..., depth)``.

@@ -68,10 +68,15 @@ class TextVectorization(HostInputs, Layer):
         ragged: ``"int"`` mode: one row per string without padding (``tf.RaggedTensor``; cut to
             ``output_sequence_length`` if set); TensorFlow backend only.
         encoding: text encoding of ``bytes`` inputs.
+        name: optional name of the layer.
         **kwargs: base layer arguments (``name``...).
 
     Input shape: ``(batch,)`` or ``(batch, 1)`` strings. Output shape: ``(batch, sequence_length)`` in
     ``"int"`` mode, else ``(batch, depth)``.
+
+    Raises:
+        ValueError: if ``ngrams`` is not None, an int or a tuple of ints; ``output_sequence_length`` is given with an
+            ``output_mode`` other than ``"int"``; or ``ragged``/``sparse`` do not fit ``output_mode``.
 
     >>> import highlevel as hl
     >>> import numpy as np

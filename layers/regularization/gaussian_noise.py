@@ -23,6 +23,9 @@ class GaussianNoise(Layer):
 
     Input shape: any. Output shape: the input's shape.
 
+    Raises:
+        ValueError: if ``stddev`` is not a finite non-negative number.
+
     >>> import highlevel as hl
     >>> layer = hl.layers.GaussianNoise(0.1, seed=0)
     >>> x = hl.ops.zeros((1000,))

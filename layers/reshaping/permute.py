@@ -16,6 +16,9 @@ class Permute(Layer):
 
     Input shape: rank ``len(dims) + 1``. Output shape: ``(batch, *(input_shape[d] for d in dims))``.
 
+    Raises:
+        ValueError: if ``dims`` is not a tuple of ints that permutes ``1..n``.
+
     >>> import highlevel as hl
     >>> hl.ops.shape(hl.layers.Permute((2, 1))(hl.ops.ones((5, 10, 64))))
     (5, 64, 10)

@@ -13,6 +13,10 @@ class RepeatVector(Layer):
         n: positive int, the repetition factor.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
+    Raises:
+        TypeError: if ``n`` is not an int.
+        ValueError: if ``n`` is not positive.
+
     >>> import highlevel as hl
     >>> hl.ops.shape(hl.layers.RepeatVector(3)(hl.ops.ones((2, 32))))
     (2, 3, 32)

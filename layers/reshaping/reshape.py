@@ -36,6 +36,9 @@ class Reshape(Layer):
             may be -1, which is inferred from the input's size.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
+    Raises:
+        ValueError: if ``target_shape`` holds anything but positive ints and at most one ``-1``.
+
     >>> import highlevel as hl
     >>> hl.ops.shape(hl.layers.Reshape((3, -1))(hl.ops.ones((2, 12))))
     (2, 3, 4)

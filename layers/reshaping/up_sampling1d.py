@@ -16,6 +16,10 @@ class UpSampling1D(BaseUpSampling):
     Output shape:
         ``(batch, steps * size, features)``.
 
+    Raises:
+        TypeError: if ``size`` is not an int.
+        ValueError: if ``size`` is not positive.
+
     >>> import highlevel as hl
     >>> x = hl.ops.reshape(hl.ops.arange(2, dtype="float32"), (1, 2, 1))
     >>> hl.ops.convert_to_numpy(hl.layers.UpSampling1D(3)(x))[0, :, 0].tolist()

@@ -28,6 +28,9 @@ class UpSampling2D(BaseUpSampling):
     Output shape:
         the same with ``rows * size[0]`` rows and ``cols * size[1]`` columns.
 
+    Raises:
+        ValueError: if ``interpolation`` is not a known interpolation name (or ``size``/``data_format`` is invalid).
+
     >>> import highlevel as hl
     >>> x = hl.ops.reshape(hl.ops.arange(2, dtype="float32"), (1, 1, 2, 1))
     >>> hl.ops.convert_to_numpy(hl.layers.UpSampling2D((1, 2))(x))[0, :, :, 0].tolist()

@@ -39,6 +39,12 @@ class Bidirectional(Layer):
 
     With ``return_state`` the output is ``[merged, *forward_states, *backward_states]``.
 
+    Raises:
+        ValueError: if ``layer`` is not a recurrent layer (one with ``go_backwards``, ``return_sequences`` and
+            ``return_state``), ``merge_mode`` is not one of the listed modes, ``backward_layer`` is not a Layer, or the
+            backward layer's ``go_backwards`` equals the forward one's or its ``return_sequences``/``return_state``
+            differ.
+
     >>> import highlevel as hl
     >>> layer = hl.layers.Bidirectional(hl.layers.LSTM(4, return_sequences=True))
     >>> hl.ops.shape(layer(hl.ops.ones((2, 5, 3))))

@@ -9,18 +9,39 @@ class GRU(RNN):
     """Gated recurrent unit layer (``keras.layers.GRU``): an :class:`RNN` over a :class:`GRUCell`.
 
     Args:
-        units: positive int, the output size.
-        activation, recurrent_activation, use_bias, kernel_initializer, recurrent_initializer,
-        bias_initializer, kernel_regularizer, recurrent_regularizer, bias_regularizer, kernel_constraint,
-        recurrent_constraint, bias_constraint, dropout, recurrent_dropout, reset_after (default True), seed: as
-        in :class:`GRUCell`.
-        activity_regularizer: regularizer of the layer's output.
-        return_sequences, return_state, go_backwards, stateful, unroll: as in :class:`RNN`.
-        **kwargs: base layer arguments.
+        units: positive int, the size of the output and of the state.
+        activation: activation of the candidate state (default ``"tanh"``).
+        recurrent_activation: activation of the update and reset gates (default ``"sigmoid"``).
+        use_bias: whether the cell adds a bias vector (default True).
+        kernel_initializer: initializer of the input kernel (default ``"glorot_uniform"``).
+        recurrent_initializer: initializer of the recurrent kernel (default ``"orthogonal"``).
+        bias_initializer: initializer of the bias (default ``"zeros"``).
+        kernel_regularizer: optional regularizer of the input kernel.
+        recurrent_regularizer: optional regularizer of the recurrent kernel.
+        bias_regularizer: optional regularizer of the bias.
+        activity_regularizer: optional regularizer of the layer's output.
+        kernel_constraint: optional constraint applied to the input kernel after each update.
+        recurrent_constraint: optional constraint applied to the recurrent kernel after each update.
+        bias_constraint: optional constraint applied to the bias after each update.
+        dropout: float in [0, 1], the fraction of the inputs' units dropped during training (one mask for all steps;
+            default 0).
+        recurrent_dropout: float in [0, 1], the fraction of the previous state's units dropped during training (default
+            0).
+        seed: optional int, the seed of the dropout masks.
+        return_sequences: if True, return the output of every step ``(batch, timesteps, units)``; otherwise only the
+            last ``(batch, units)`` (default False).
+        return_state: if True, also return the final state(s) after the output (default False).
+        go_backwards: if True, read the sequence from its last step to its first (and return the outputs reversed).
+        stateful: if True, the final states of a batch are the initial states of the next one (sample ``i`` continues
+            sample ``i``); call ``reset_states()`` between independent sequences.
+        unroll: if True, unroll the loop in Python instead of a symbolic loop (faster for short sequences, more memory).
+        reset_after: if True (default, the cuDNN-compatible variant), the reset gate applies after the recurrent matrix
+            product, with separate input and recurrent biases.
+        use_cudnn: accepted for Keras compatibility; every engine runs the same generic loop.
+        **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: ``(batch, timesteps, features)``. Output shape: ``(batch, units)``, or
     ``(batch, timesteps, units)`` with ``return_sequences``; plus the final state with ``return_state``.
-    use_cudnn: accepted for Keras compatibility; every engine runs the same generic loop.
 
     >>> import highlevel as hl
     >>> layer = hl.layers.GRU(4, return_sequences=True)

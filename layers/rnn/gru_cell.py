@@ -19,10 +19,15 @@ class GRUCell(DropoutRNNCell, Layer):
         activation: the candidate's activation (default ``"tanh"``).
         recurrent_activation: the gates' activation (default ``"sigmoid"``).
         use_bias: whether to add biases.
-        kernel_initializer, recurrent_initializer, bias_initializer: initializers (defaults
-            ``"glorot_uniform"``, ``"orthogonal"``, ``"zeros"``).
-        kernel_regularizer, recurrent_regularizer, bias_regularizer: regularizers of the weights.
-        kernel_constraint, recurrent_constraint, bias_constraint: constraints of the weights.
+        kernel_initializer: initializer of the kernel (default ``"glorot_uniform"``).
+        recurrent_initializer: initializer of the recurrent kernel (default ``"orthogonal"``).
+        bias_initializer: initializer of the bias (default ``"zeros"``).
+        kernel_regularizer: optional regularizer of the kernel (default None).
+        recurrent_regularizer: optional regularizer of the recurrent kernel (default None).
+        bias_regularizer: optional regularizer of the bias (default None).
+        kernel_constraint: optional constraint applied to the kernel after each update (default None).
+        recurrent_constraint: optional constraint applied to the recurrent kernel after each update (default None).
+        bias_constraint: optional constraint applied to the bias after each update (default None).
         dropout: float in [0, 1], the fraction of the inputs dropped (same mask at every step).
         recurrent_dropout: float in [0, 1], the fraction of the previous state dropped.
         reset_after: apply the reset gate after the recurrent matrix multiplication (default True).

@@ -56,6 +56,9 @@ class RNN(Layer):
             ``Embedding(mask_zero=True)`` or ``Masking`` in a model).
         training: passed to the cell (dropout).
 
+    Raises:
+        ValueError: if ``cell`` has no ``call`` method or no ``state_size`` attribute (an int or a list of ints).
+
     >>> import highlevel as hl
     >>> layer = hl.layers.RNN(hl.layers.SimpleRNNCell(4), return_sequences=True, return_state=True)
     >>> seq, state = layer(hl.ops.ones((2, 5, 3)))

@@ -16,8 +16,12 @@ class SimpleRNNCell(DropoutRNNCell, Layer):
         kernel_initializer: initializer of ``kernel`` (input projection), default ``"glorot_uniform"``.
         recurrent_initializer: initializer of ``recurrent_kernel``, default ``"orthogonal"``.
         bias_initializer: initializer of ``bias``, default ``"zeros"``.
-        kernel_regularizer, recurrent_regularizer, bias_regularizer: regularizers of the weights.
-        kernel_constraint, recurrent_constraint, bias_constraint: constraints of the weights.
+        kernel_regularizer: optional regularizer of the kernel (default None).
+        recurrent_regularizer: optional regularizer of the recurrent kernel (default None).
+        bias_regularizer: optional regularizer of the bias (default None).
+        kernel_constraint: optional constraint applied to the kernel after each update (default None).
+        recurrent_constraint: optional constraint applied to the recurrent kernel after each update (default None).
+        bias_constraint: optional constraint applied to the bias after each update (default None).
         dropout: float in [0, 1], the fraction of the inputs dropped (same mask at every step).
         recurrent_dropout: float in [0, 1], the fraction of the previous state dropped.
         seed: int, the seed of the dropout masks.

@@ -23,6 +23,9 @@ class StackedRNNCells(Layer):
         cells: a list of RNN cells.
         **kwargs: base layer arguments.
 
+    Raises:
+        ValueError: if ``cells`` is empty or not a list, or a cell lacks ``call`` or ``state_size``.
+
     >>> import highlevel as hl
     >>> cells = [hl.layers.LSTMCell(4), hl.layers.GRUCell(3)]
     >>> layer = hl.layers.RNN(hl.layers.StackedRNNCells(cells))

@@ -24,6 +24,9 @@ class TimeDistributed(Wrapper):
         training: passed to ``layer``.
         mask: bool ``(batch, timesteps, ...)``, passed to ``layer`` step by step when it takes a mask.
 
+    Raises:
+        ValueError: if ``layer`` is not a Layer instance.
+
     >>> import highlevel as hl
     >>> layer = hl.layers.TimeDistributed(hl.layers.Dense(8))
     >>> hl.ops.shape(layer(hl.ops.ones((2, 10, 3))))

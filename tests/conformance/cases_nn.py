@@ -48,6 +48,17 @@ def _sparse_xent(labels, logits, axis=-1):
     return -np.squeeze(picked, axis=axis)
 
 
+def _lstm_sequence(x, h, c, kernel, recurrent_kernel, bias=None):
+    outs = []
+    for t in range(x.shape[1]):
+        z = x[:, t] @ kernel + h @ recurrent_kernel + (0.0 if bias is None else bias)
+        zi, zf, zc, zo = np.split(z, 4, axis=-1)
+        c = _sigmoid(zf) * c + _sigmoid(zi) * np.tanh(zc)
+        h = _sigmoid(zo) * np.tanh(c)
+        outs.append(h)
+    return np.stack(outs, axis=1), h, c
+
+
 def _fused_batch_norm(x, scale=None, offset=None, axis=-1, epsilon=1e-3):
     axes = tuple(d for d in range(x.ndim) if d != axis % x.ndim)
     shape = tuple(-1 if d == axis % x.ndim else 1 for d in range(x.ndim))
@@ -184,6 +195,25 @@ CASES = [
         epsilon=1e-5,
     ),
     C("fused_batch_norm", "plain", (normal(8, 2, scale=3),), _fused_batch_norm, dtypes=F32_64, tol_op="moments"),
+    # an LSTM layer's whole time loop as one op (the native engine's fused kernel, ops_recurrent.py)
+    C(
+        "lstm_sequence",
+        "bias",
+        (normal(2, 4, 3), normal(2, 2), normal(2, 2), normal(3, 8), normal(2, 8), normal(8)),
+        _lstm_sequence,
+        dtypes=F32_64,
+        grad=(0, 1, 2, 3, 4, 5),
+        tol_op="matmul",
+    ),
+    C(
+        "lstm_sequence",
+        "no-bias-one-step",
+        (normal(3, 1, 2), normal(3, 3), normal(3, 3), normal(2, 12), normal(3, 12)),
+        _lstm_sequence,
+        dtypes=F32_64,
+        grad=(0, 1, 2, 3, 4),
+        tol_op="matmul",
+    ),
     # the fused dense layer op (backends/contract/fused.py): one case per activation it applies itself
     C(
         "dense",

@@ -1,13 +1,15 @@
 """Real Keras's half of the ``.keras`` round trips, run as its own process (Keras picks its engine at import).
 
-``python keras_oracle.py FOLDER`` (with ``KERAS_BACKEND`` set) reads ``FOLDER/data.npz`` and, for each model kind:
+``python keras_oracle.py FOLDER [FOLDER ...]`` (with ``KERAS_BACKEND`` set) reads each ``FOLDER/data.npz`` and, for
+each model kind:
 
 * loads ``hl-<kind>.keras`` (written by highlevel) with ``keras.saving.load_model``, records its predictions,
   its compile state, then its weights after one ``train_on_batch``;
 * builds the same model in Keras (:func:`models`), trains it one step, saves ``keras-<kind>.keras``, and records
   its predictions and its weights after one more ``train_on_batch``.
 
-Everything recorded goes to ``FOLDER/results-<backend>.npz``. :func:`models` builds the models with either
+Everything recorded goes to ``FOLDER/results-<backend>.npz``. One process serves several folders (one per
+highlevel engine), so Keras and its framework are imported once, not once per folder. :func:`models` builds the models with either
 library, since highlevel follows Keras's API: the test builds highlevel's with the same code.
 """
 
@@ -65,12 +67,17 @@ def _numpy(values):
     return [np.asarray(v) for v in values]
 
 
-def main(folder):
+def main(folders):
     import keras
 
+    subclassed_class(keras)  # registered before loading, as a Keras user's program would
+    for folder in folders:
+        run_folder(keras, folder)
+
+
+def run_folder(keras, folder):
     data = dict(np.load(os.path.join(folder, "data.npz")))
     backend = keras.backend.backend()
-    subclassed_class(keras)  # registered before loading, as a Keras user's program would
     out = {}
     for kind in KINDS:
         x, y = inputs(data, kind), data["y"]
@@ -95,4 +102,4 @@ def main(folder):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import highlevel as hl
+from tests.conftest import selected_backends
 
 from .keras_oracle import KINDS, inputs, models
 
@@ -40,30 +41,67 @@ def _saved(results, prefix):
     return [results[f"{prefix}/{i}"] for i in range(sum(k.startswith(prefix + "/") for k in results))]
 
 
-def _run_keras(folder, keras_backend):
+def _run_keras(folders, keras_backend):
+    """Real Keras on ``keras_backend`` over every folder, in one process; its results per folder."""
     env = dict(os.environ, KERAS_BACKEND=keras_backend, CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3")
     done = subprocess.run(
-        [sys.executable, ORACLE, str(folder)], env=env, capture_output=True, text=True, timeout=900, check=False
+        [sys.executable, ORACLE, *map(str, folders)], env=env, capture_output=True, text=True, timeout=900, check=False
     )
     assert done.returncode == 0, done.stderr[-4000:]
-    return dict(np.load(folder / f"results-{keras_backend}.npz"))
+    return [dict(np.load(folder / f"results-{keras_backend}.npz")) for folder in folders]
 
 
-@needs_keras
-@pytest.mark.parametrize("keras_backend", KERAS_BACKENDS)
-def test_models_move_between_highlevel_and_real_keras(backend, keras_backend, tmp_path):
-    data = _data()
-    np.savez(tmp_path / "data.npz", **data)
+def _write_highlevel_files(folder, data):
+    """Saves each kind of model after one training step; returns its predictions and its weights one step on."""
+    np.savez(folder / "data.npz", **data)
     expected = {}
     for kind in KINDS:
         x, y = inputs(data, kind), data["y"]
         model = models(hl, kind)
         model.train_on_batch(x, y)  # the optimizer holds state worth moving
-        model.save(tmp_path / f"hl-{kind}.keras")
+        model.save(folder / f"hl-{kind}.keras")
         prediction = np.asarray(model.predict(x, verbose=0))
         model.train_on_batch(x, y)
         expected[kind] = (prediction, _weights(model))
-    results = _run_keras(tmp_path, keras_backend)
+    return expected
+
+
+_ROUND_TRIPS = {}
+
+
+@pytest.fixture(scope="module", params=KERAS_BACKENDS)
+def keras_round_trip(request, tmp_path_factory):
+    """Per real-Keras backend: ``({engine: (folder, expected, results)}, {engine: error})`` for the matrix.
+
+    Each engine's files go to a folder of their own, and one Keras process reads them all: Keras and its
+    framework are imported once per Keras backend, not once per (engine, Keras backend) pair.
+    """
+    keras_backend = request.param
+    if keras_backend not in _ROUND_TRIPS:  # pytest may set a parametrized module fixture up more than once
+        engines = [n for n in selected_backends() if n in hl.backends.installed()]
+        folders, expected = [], {}
+        failed = {}
+        for name in engines:
+            folder = tmp_path_factory.mktemp(f"archive-{name}-{keras_backend}")
+            try:
+                with hl.config.backend_scope(name):
+                    expected[name] = _write_highlevel_files(folder, _data())
+                folders.append(folder)
+            except Exception as e:  # that engine's test fails with it; the others still run
+                failed[name] = e
+        results = _run_keras(folders, keras_backend) if folders else []
+        done = {n: (f, expected[n], r) for n, f, r in zip(expected, folders, results)}
+        _ROUND_TRIPS[keras_backend] = (done, failed)
+    return _ROUND_TRIPS[keras_backend]
+
+
+@needs_keras
+def test_models_move_between_highlevel_and_real_keras(backend, keras_round_trip):
+    data = _data()
+    done, failed = keras_round_trip
+    if backend.name in failed:
+        raise failed[backend.name]
+    tmp_path, expected, results = done[backend.name]
     for kind in KINDS:
         x, y = inputs(data, kind), data["y"]
         prediction, after_step = expected[kind]

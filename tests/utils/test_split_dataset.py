@@ -89,3 +89,22 @@ def test_fit_on_the_two_parts(backend):
     before = model.evaluate(test, verbose=0)
     model.fit(train, epochs=10, verbose=0)
     assert model.evaluate(test, verbose=0) < 0.01 * before
+
+
+def test_importing_every_utils_module_keeps_the_function():
+    """A submodule named like a function would replace the function on ``hl.utils`` once imported (as the
+    docstring runner and the docs site import every module), so the implementation lives under another name."""
+    import subprocess
+    import sys
+
+    code = (
+        "import importlib, pkgutil, highlevel as hl\n"
+        "for info in pkgutil.iter_modules(hl.utils.__path__, prefix='highlevel.utils.'):\n"
+        "    importlib.import_module(info.name)\n"
+        "import numpy as np\n"
+        "left, right = hl.utils.split_dataset(np.arange(10), left_size=0.8, preferred_backend='pydataset')\n"
+        "print(len(left), len(right))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split()[-2:] == ["8", "2"]

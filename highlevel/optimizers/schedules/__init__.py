@@ -39,7 +39,22 @@ def _all():
 
 
 def serialize(learning_rate_schedule):
-    """``{"class_name": ..., "config": {...}}`` of a schedule."""
+    """``{"class_name": ..., "config": {...}}`` of a schedule.
+
+    Args:
+        learning_rate_schedule: the LearningRateSchedule to describe.
+
+    Returns:
+        A dict ``{"class_name": ..., "config": {...}}`` of plain Python values.
+
+    Raises:
+        TypeError: if ``learning_rate_schedule`` is not a LearningRateSchedule.
+
+    >>> import highlevel as hl
+    >>> config = hl.optimizers.schedules.serialize(hl.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5))
+    >>> config["class_name"], config["config"]["decay_rate"]
+    ('ExponentialDecay', 0.5)
+    """
     schedule = learning_rate_schedule
     if not isinstance(schedule, LearningRateSchedule):
         raise TypeError(f"serialize() expects a LearningRateSchedule; received {schedule!r}.")
@@ -49,7 +64,24 @@ def serialize(learning_rate_schedule):
 
 
 def deserialize(config, custom_objects=None):
-    """Rebuilds a schedule from :func:`serialize`'s output (only highlevel's schedules and ``custom_objects``)."""
+    """Rebuilds a schedule from :func:`serialize`'s output (only highlevel's schedules and ``custom_objects``).
+
+    Args:
+        config: a dict from :func:`serialize`.
+        custom_objects: optional ``{"ClassName": class}`` dict for your own schedule classes.
+
+    Returns:
+        A new LearningRateSchedule.
+
+    Raises:
+        ValueError: if the class is neither a highlevel schedule, a registered class nor in ``custom_objects``.
+
+    >>> import highlevel as hl
+    >>> decay = {"initial_learning_rate": 0.1, "decay_steps": 10, "decay_rate": 0.5}
+    >>> config = {"class_name": "ExponentialDecay", "config": decay}
+    >>> round(float(hl.optimizers.schedules.deserialize(config)(10)), 4)
+    0.05
+    """
     from highlevel.saving.object_registry import find
 
     classes = _all()

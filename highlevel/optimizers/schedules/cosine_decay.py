@@ -32,6 +32,11 @@ class CosineDecay(LearningRateSchedule):
         name: a name (kept in the config).
         warmup_target: the rate reached at the end of the warmup; None: no warmup.
         warmup_steps: the warmup's length (>= 0).
+
+    >>> import highlevel as hl
+    >>> schedule = hl.optimizers.schedules.CosineDecay(0.1, decay_steps=100)
+    >>> [round(float(schedule(step)), 4) for step in (0, 50, 100)]
+    [0.1, 0.05, 0.0]
     """
 
     def __init__(

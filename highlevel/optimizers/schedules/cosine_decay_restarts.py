@@ -28,6 +28,11 @@ class CosineDecayRestarts(LearningRateSchedule):
         m_mul: the factor applied to the starting rate at each restart (1.0).
         alpha: the final rate of each period as a fraction of the initial rate (0.0).
         name: a name (kept in the config).
+
+    >>> import highlevel as hl
+    >>> schedule = hl.optimizers.schedules.CosineDecayRestarts(0.1, first_decay_steps=10)
+    >>> [round(float(schedule(step)), 4) for step in (0, 5, 10, 15)]
+    [0.1, 0.05, 0.1, 0.0854]
     """
 
     def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0, name="SGDRDecay"):

@@ -21,6 +21,11 @@ class ExponentialDecay(LearningRateSchedule):
         decay_rate: the decay factor.
         staircase: decay in steps: the exponent is ``floor(step / decay_steps)``.
         name: a name (kept in the config).
+
+    >>> import highlevel as hl
+    >>> schedule = hl.optimizers.schedules.ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5)
+    >>> [round(float(schedule(step)), 4) for step in (0, 10, 15)]
+    [0.1, 0.05, 0.0354]
     """
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="ExponentialDecay"):

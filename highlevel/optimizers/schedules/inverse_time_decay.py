@@ -21,6 +21,11 @@ class InverseTimeDecay(LearningRateSchedule):
         decay_rate: the decay factor (>= 0).
         staircase: use ``floor(step / decay_steps)`` (decay in discrete steps).
         name: a name (kept in the config).
+
+    >>> import highlevel as hl
+    >>> schedule = hl.optimizers.schedules.InverseTimeDecay(0.1, decay_steps=10, decay_rate=1.0)
+    >>> [round(float(schedule(step)), 4) for step in (0, 10, 50)]
+    [0.1, 0.05, 0.0167]
     """
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="InverseTimeDecay"):

@@ -6,6 +6,16 @@ class LearningRateSchedule:
 
     Subclasses define ``__call__(step)`` with ``hl.ops`` (it is traced into compiled steps) and
     ``get_config()``.
+
+    >>> import highlevel as hl
+    >>> class Halving(hl.optimizers.schedules.LearningRateSchedule):
+    ...     def __call__(self, step):
+    ...         return 0.1 * 0.5 ** hl.ops.floor_divide(step, 10)
+    ...     def get_config(self):
+    ...         return {}
+    >>> schedule = Halving()
+    >>> [round(float(schedule(step)), 4) for step in (0, 10, 25)]
+    [0.1, 0.05, 0.025]
     """
 
     def __call__(self, step):

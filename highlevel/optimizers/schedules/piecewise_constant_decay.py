@@ -22,6 +22,15 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         boundaries: increasing step numbers (at least one).
         values: the rates, one more than ``boundaries``.
         name: a name (kept in the config).
+
+    Raises:
+        ValueError: if ``boundaries`` is empty or not non-decreasing, or ``values`` does not have exactly one more entry
+            than ``boundaries``.
+
+    >>> import highlevel as hl
+    >>> schedule = hl.optimizers.schedules.PiecewiseConstantDecay([10, 20], [0.1, 0.01, 0.001])
+    >>> [round(float(schedule(step)), 4) for step in (0, 10, 15, 50)]
+    [0.1, 0.1, 0.01, 0.001]
     """
 
     def __init__(self, boundaries, values, name="PiecewiseConstant"):

@@ -25,6 +25,11 @@ class PolynomialDecay(LearningRateSchedule):
         power: the polynomial's power (1.0: linear).
         cycle: restart the decay past ``decay_steps``.
         name: a name (kept in the config).
+
+    >>> import highlevel as hl
+    >>> schedule = hl.optimizers.schedules.PolynomialDecay(0.1, decay_steps=100, end_learning_rate=0.01)
+    >>> [round(float(schedule(step)), 4) for step in (0, 50, 100)]
+    [0.1, 0.055, 0.01]
     """
 
     def __init__(

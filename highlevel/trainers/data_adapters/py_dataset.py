@@ -32,6 +32,22 @@ class PyDataset:
         use_multiprocessing: not supported; threads are used (batches are usually I/O- or numpy-bound,
             which release the GIL). Differs from Keras on purpose: no pickling of the dataset.
         max_queue_size: how many batches may be loaded ahead.
+
+    Raises:
+        ValueError: if ``use_multiprocessing=True`` (batches load in threads) or ``workers`` is not a positive int.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> class Batches(hl.utils.PyDataset):
+    ...     def __len__(self):
+    ...         return 2
+    ...     def __getitem__(self, index):
+    ...         return np.full((4, 1), float(index)), np.full((4, 1), 2.0 * index)
+    >>> model = hl.Sequential([hl.Input((1,)), hl.layers.Dense(1)])
+    >>> model.compile(optimizer="sgd", loss="mse")
+    >>> history = model.fit(Batches(), epochs=2, verbose=0)
+    >>> len(history.history["loss"])
+    2
     """
 
     def __init__(self, workers=1, use_multiprocessing=False, max_queue_size=10):

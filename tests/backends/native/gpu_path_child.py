@@ -88,6 +88,7 @@ def save_weights(model, path):
 
 
 def main(out):
+    out_dir = out  # (`out` names other values further down)
     hl.config.set_backend("native")
     result = {"device": hl.config.current_backend().default_device() if hasattr(hl.config, "current_backend") else None}
 
@@ -244,6 +245,20 @@ def main(out):
     hist = drop.fit(xi, y[:128], batch_size=32, epochs=1, verbose=0, callbacks=[probe])
     result["dropout_step_reads"] = per_step(probe.marks)
     result["dropout_loss_finite"] = bool(np.isfinite(hist.history["loss"][-1]))
+
+    # the fused kernels of the heavier workloads: an LSTM time loop, attention's batched einsums, batch norm
+    hl.utils.set_random_seed(3)
+    xs, ys = data(64, (5, 4), 5, seed=3)
+    tokens = hl.Input((5, 4))
+    h = hl.layers.LSTM(6, return_sequences=True)(tokens)
+    h = hl.layers.MultiHeadAttention(2, 3)(h, h)
+    h = hl.layers.BatchNormalization()(h)
+    heavy = compile_model(hl.Model(tokens, hl.layers.Dense(5)(hl.layers.GlobalAveragePooling1D()(h))))
+    heavy.fit(xs, ys, batch_size=16, epochs=1, verbose=0, shuffle=False)
+    probe = StepReads()
+    heavy.fit(xs, ys, batch_size=16, epochs=1, verbose=0, shuffle=False, callbacks=[probe])
+    result["heavy_step_reads"] = per_step(probe.marks)
+    save_weights(heavy, os.path.join(out_dir, "heavy.npz"))
 
     print(json.dumps(result))
 

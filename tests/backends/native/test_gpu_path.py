@@ -109,7 +109,7 @@ def test_the_engine_runs_on_the_fake_device(runs):
     assert runs["gpu"][0]["device"] == "gpu:0" and runs["cpu"][0]["device"] == "cpu:0"
 
 
-@pytest.mark.parametrize("case", ["mlp", "mlp_eager", "mlp_loaded", "cnn"])
+@pytest.mark.parametrize("case", ["mlp", "mlp_eager", "mlp_loaded", "cnn", "heavy"])
 def test_fit_on_the_fake_gpu_matches_numpy(runs, case):
     (_, cpu_dir), (_, gpu_dir) = runs["cpu"], runs["gpu"]
     want, got = np.load(cpu_dir / f"{case}.npz"), np.load(gpu_dir / f"{case}.npz")
@@ -132,6 +132,7 @@ def test_no_host_read_inside_a_training_step(runs):
     gpu = runs["gpu"][0]
     assert gpu["mlp_step_reads"] == [0] * 7  # 8 steps: the reads between consecutive batch begins
     assert gpu["cnn_step_reads"] == [0] * 3
+    assert gpu["heavy_step_reads"] == [0] * 3  # the fused LSTM, einsum and batch-norm kernels read nothing
     # eager steps too: the front end skips its optional host reads where they wait for the device
     assert gpu["eager_step_reads"] == [0] * 7
     assert gpu["mlp_fit_reads"] == 1  # the epoch's loss, read once for the History at the epoch's end

@@ -50,14 +50,21 @@ def test_gru_with_dropout_and_masking_fits(backend):
 
 def test_the_time_loop_is_one_compiled_op(backend, monkeypatch):
     """The layer's call runs its time loop as one ``scan``: which traces into jax.lax.scan on JAX and one While
-    op under tf.function (on the define-by-run engines the scan is a recorded Python loop)."""
+    op under tf.function (on the define-by-run engines the scan is a recorded Python loop); on an engine with a
+    fused recurrence kernel (native), as one ``lstm_sequence`` op instead, with no scan at all."""
     layer = layers.LSTM(3, return_sequences=True)
     x = np.random.default_rng(0).normal(size=(2, 20, 4)).astype("float32")
-    scans = []
-    engine_scan = type(backend).scan
-    monkeypatch.setattr(type(backend), "scan", lambda self, *a, **k: scans.append(1) or engine_scan(self, *a, **k))
+    calls = []
+    for name in ("scan", "lstm_sequence"):
+        engine_op = getattr(type(backend), name)
+        monkeypatch.setattr(
+            type(backend), name, lambda self, *a, _n=name, _op=engine_op, **k: calls.append(_n) or _op(self, *a, **k)
+        )
     layer(x)
-    assert len(scans) == 1
+    if backend.capabilities.fused_recurrence:
+        assert calls == ["lstm_sequence"]
+    else:
+        assert calls == ["scan"]
     monkeypatch.undo()
     if backend.name == "jax":
         import jax

@@ -137,6 +137,16 @@ def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=
 
     Returns:
         ``(left, right)``.
+
+    Raises:
+        ValueError: if the dataset is empty or the sizes do not fit it.
+        ImportError: if ``preferred_backend="torch"`` and PyTorch is not installed.
+
+    >>> import numpy as np
+    >>> import highlevel as hl
+    >>> train, test = hl.utils.split_dataset(np.arange(10), left_size=0.8)
+    >>> len(train), len(test)
+    (8, 2)
     """
     samples, batch_size = _samples(dataset)
     if not samples:

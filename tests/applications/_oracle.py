@@ -1,0 +1,92 @@
+"""Real Keras as the oracle of an application family.
+
+:func:`keras_reference` runs ``keras_worker.py`` once per family per test session (in its own process, on
+Keras's JAX engine) and keeps its files: the smallest model's randomized weights, images and outputs, and the
+parameter counts and layer names of the family's other models. :func:`check_family` loads those weights into
+highlevel's model on the current backend and compares the outputs; :func:`check_described` compares the other
+models' structure without running them.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+import highlevel as hl
+from tests.conformance.tolerances import tolerance
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KERAS_ENGINE = "jax"
+_CACHE = {}
+_ROOT = []
+
+
+def _root():
+    if not _ROOT:
+        _ROOT.append(tempfile.mkdtemp(prefix="hl_applications_oracle_"))
+    return _ROOT[0]
+
+
+def keras_reference(model_name, kwargs, describe=(), legacy=False):
+    """The folder of Keras's files for ``model_name(weights=None, **kwargs)`` (see ``keras_worker.py``),
+    computed once per process for each set of arguments."""
+    key = json.dumps([model_name, kwargs, list(describe), legacy], sort_keys=True)
+    if key not in _CACHE:
+        folder = os.path.join(_root(), f"{model_name}_{len(_CACHE)}")
+        os.makedirs(folder)
+        spec = os.path.join(folder, "spec.json")
+        with open(spec, "w") as f:
+            json.dump({"model": model_name, "kwargs": kwargs, "describe": list(describe), "legacy": legacy}, f)
+        env = dict(os.environ, KERAS_BACKEND=KERAS_ENGINE, CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3")
+        done = subprocess.run(
+            [sys.executable, os.path.join(HERE, "keras_worker.py"), spec, folder],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        assert done.returncode == 0, done.stderr[-4000:]
+        _CACHE[key] = folder
+    return _CACHE[key]
+
+
+#: A model of D weighted layers in sequence chains D convolutions' roundings: the conformance table's float32
+#: tolerance of one convolution, widened by the depth's square root (independent roundings add up as a random
+#: walk), and taken relative to the outputs' scale.
+def model_tolerance(backend_name, depth):
+    rtol, atol = tolerance("conv", "float32", backend_name)
+    widen = float(np.sqrt(depth))
+    return rtol * widen, atol * widen
+
+
+def check_family(backend, build, model_name, kwargs, legacy=False, describe=()):
+    """Loads Keras's randomized weights for ``model_name`` into ``build(weights=None, **kwargs)`` and checks that
+    its outputs on Keras's images match Keras's. Returns highlevel's model."""
+    folder = keras_reference(model_name, kwargs, describe, legacy)
+    model = build(weights=None, **kwargs)
+    model.load_weights(os.path.join(folder, "legacy.h5" if legacy else "model.weights.h5"))
+    images = np.load(os.path.join(folder, "images.npy"))
+    want = np.load(os.path.join(folder, "outputs.npy"))
+    got = hl.ops.convert_to_numpy(model(images, training=False))
+    depth = sum(1 for layer in model.layers if layer.weights)
+    rtol, atol = model_tolerance(backend.name, depth)
+    scale = float(np.max(np.abs(want))) or 1.0
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol * max(scale, 1.0), err_msg=model_name)
+    assert np.std(want) > 0, "the reference outputs are constant: the check would prove nothing"
+    return model
+
+
+def check_described(build_by_name, model_name, kwargs, describe, legacy=False):
+    """For each ``(name, kwargs)`` in ``describe``, highlevel's model has Keras's parameter count, the names of its
+    layers with weights in Keras's order, and Keras's weight shapes."""
+    folder = keras_reference(model_name, kwargs, describe, legacy)
+    with open(os.path.join(folder, "describe.json")) as f:
+        theirs = json.load(f)
+    for name, other_kwargs in describe:
+        model = build_by_name(name)(weights=None, **other_kwargs)
+        assert [layer.name for layer in model.layers if layer.weights] == theirs[name]["layers"], name
+        assert [list(v.shape) for v in model.weights] == theirs[name]["shapes"], name
+        assert model.count_params() == theirs[name]["params"], name
