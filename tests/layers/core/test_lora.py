@@ -218,3 +218,14 @@ def test_keras_files_with_lora_move_both_ways(backend, keras_reference, tmp_path
     theirs = keras_module().saving.load_model(tmp_path / "from_highlevel.keras")
     assert theirs.get_layer("conv").lora_enabled
     np.testing.assert_allclose(np.asarray(theirs(z)), to_numpy(ours(z)), rtol=1e-5, atol=1e-5)
+
+
+def test_reversible_embedding_reverses_with_the_merged_table(backend):
+    layer = hl.layers.ReversibleEmbedding(6, 3, lora_rank=2)
+    layer.build()
+    layer.set_weights(_random_weights(layer, seed=4))
+    table, a, b = layer.get_weights()
+    merged = table + np.matmul(a, b)  # lora_alpha defaults to the rank: a scale of 1
+    vectors = np.random.default_rng(0).normal(size=(2, 3)).astype("float32")
+    np.testing.assert_allclose(to_numpy(layer(vectors, reverse=True)), vectors @ merged.T, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(to_numpy(layer(np.array([[1, 4]], "int32"))), merged[[[1, 4]]], rtol=1e-5, atol=1e-5)
