@@ -139,6 +139,7 @@ __all__ = [
     "Sequential",
     "Variable",
     "activations",
+    "applications",
     "backends",
     "callbacks",
     "config",

@@ -17,6 +17,7 @@ notebook cells; set ``HIGHLEVEL_FRAMEWORK_LOGS=1`` before the engine is first us
 import contextlib
 import contextvars
 import os
+import threading
 
 from highlevel.backends import registry
 from highlevel.backends.contract import dtypes as _dtypes
@@ -88,6 +89,8 @@ def set_backend(backend):
     Raises:
         ValueError: for an unknown backend or one whose framework is not installed; the message suggests the
             closest known name for a typo, lists the installed backends and the pip extra that adds the missing one.
+        RuntimeError: for another engine while ``fit``, ``evaluate`` or ``predict`` run in other threads (their
+            operations run on the process-wide backend); ``backend_scope`` is per thread and always allowed.
 
     >>> import highlevel as hl
     >>> before = hl.config.backend()
@@ -96,7 +99,37 @@ def set_backend(backend):
     >>> hl.config.set_backend(before)
     """
     global _global
-    _global = registry.get(backend)
+    chosen = registry.get(backend)
+    with _steps_lock:
+        others = sum(n for thread, n in _running_steps.items() if thread != threading.get_ident())
+        process_wide = _global if _global is not None else _from_environment()
+        if others and chosen is not process_wide:
+            raise RuntimeError(
+                f"set_backend({backend!r}): {others} training, evaluation or prediction call(s) (fit, evaluate, "
+                f"predict...) are running in other threads on the process-wide backend '{process_wide.name}', which "
+                "their operations run on. Switch once they end, or use "
+                f"hl.config.backend_scope({backend!r}) in this thread: a scope is per thread."
+            )
+        _global = chosen
+
+
+_running_steps = {}  # thread id -> steps running in it (see _running_step)
+_steps_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _running_step():
+    """Marks a step running in this thread: :func:`set_backend` refuses to switch engines under it."""
+    thread = threading.get_ident()
+    with _steps_lock:
+        _running_steps[thread] = _running_steps.get(thread, 0) + 1
+    try:
+        yield
+    finally:
+        with _steps_lock:
+            left = _running_steps.pop(thread) - 1
+            if left:
+                _running_steps[thread] = left
 
 
 @contextlib.contextmanager
@@ -586,6 +619,66 @@ def set_max_steps_per_epoch(max_steps_per_epoch):
     >>> hl.config.set_max_steps_per_epoch(None)
     """
     _flags.max_steps_per_epoch = _cap(max_steps_per_epoch, "max_steps_per_epoch")
+
+
+def enable_index_checks():
+    """Makes compiled steps check class labels and indices too (they are always checked where their values are
+    known: eager calls, ``compile(run_eagerly=True)``, and the numpy batches of ``fit``/``evaluate``).
+
+    With it on, a label of a sparse loss or metric outside ``[0, num_classes)`` (its ``ignore_class`` apart) or
+    an ``Embedding``/``take`` index out of range stops a compiled step before it updates a weight, with an
+    :class:`~highlevel.index_range.IndexRangeError` (a ValueError and an IndexError) that names the argument,
+    the received range and the valid one. It matters for tensors that reach the step already on a device, a
+    ``tf.data`` pipeline, a custom ``train_step``, or indices computed inside the model. Cost: a minimum and a
+    maximum per checked tensor and step, a wait for the device on JAX and GPUs, and on JAX the weights are
+    not donated to the step (one extra copy of the state). Keras has no such switch: there, such a label gives
+    NaN (JAX), a plausible loss (TensorFlow) or an engine error. Under TensorFlow's XLA
+    (``jit_compile=True``) assertions are dropped and nothing is checked.
+
+    >>> import highlevel as hl
+    >>> hl.config.enable_index_checks()
+    >>> hl.config.is_index_checks_enabled()
+    True
+    >>> hl.config.disable_index_checks()
+
+    Returns:
+        None.
+    """
+    from highlevel.backends.contract import index_checks
+
+    index_checks.set_enabled(True)
+
+
+def disable_index_checks():
+    """Compiled steps check no labels or indices (the default; eager calls still do): see
+    :func:`enable_index_checks`.
+
+    Returns:
+        None.
+
+    >>> import highlevel as hl
+    >>> hl.config.disable_index_checks()
+    >>> hl.config.is_index_checks_enabled()
+    False
+    """
+    from highlevel.backends.contract import index_checks
+
+    index_checks.set_enabled(False)
+
+
+def is_index_checks_enabled():
+    """Whether compiled steps check class labels and indices (:func:`enable_index_checks`).
+
+    Returns:
+        True or False.
+
+    >>> import highlevel as hl
+    >>> hl.config.is_index_checks_enabled()
+    False
+    """
+    from highlevel.backends.contract import index_checks
+
+    return index_checks.enabled()
 
 
 def check_numerics():

@@ -47,7 +47,7 @@ _HOST_READS = frozenset({"to_numpy", "convert_to_numpy"})
 _FORBIDDEN = frozenset({"make_variable_handle", "value_and_grad"})
 # Calls that change state through their arguments (besides those seen assigning a variable or updating a
 # tensor in place while they run, and those handed a variable): never folded into constants, never dropped.
-_MUTATING = frozenset({"assign_variable", "assign_add_variable"})
+_MUTATING = frozenset({"assign_variable", "assign_add_variable", "check_index_range"})
 
 _CONST_TYPES = (type(None), bool, int, float, complex, str, bytes, slice, type(Ellipsis), np.generic, np.dtype, type)
 

@@ -6,6 +6,9 @@ an engine overrides them where it has a faster or compiled way.
 
 import contextlib
 
+import numpy as np
+
+from . import index_checks
 from .variable import StatelessScope
 
 
@@ -46,6 +49,21 @@ class TrainingContract:
         of a compiled function (JAX) uses to pass them in only. It must never change a result: a step that
         assigns one of them all the same still updates it."""
         return fn
+
+    def check_index_range(self, x, low, high, template, ignore=None):
+        """``x`` (integers) after checking that every value but ``ignore`` lies in ``[low, high)``; else raises
+        :class:`~.index_checks.IndexRangeError` with ``template`` filled in (``{lo}``, ``{hi}``: the received
+        minimum and maximum). The front end calls it inside compiled steps when index checks are on; the result
+        must be used in place of ``x``, so that the check runs before anything computed from it.
+
+        The default reads the minimum and maximum on the host (eager engines; a recorded replay repeats the
+        call). A graph engine checks in its graph and may fail with its own exception, carrying the message
+        between :func:`~.index_checks.tag` markers.
+        """
+        bad = index_checks.out_of_range(np.asarray(self.to_numpy(x)), low, high, ignore)
+        if bad is not None:
+            raise index_checks.IndexRangeError(index_checks.fill(template, *bad))
+        return x
 
     def inference_scope(self):
         """A context manager in which ops record nothing for autodiff: the trainer runs test and predict steps in it.

@@ -13,8 +13,10 @@ them is traced again with it among the assigned state: the hint changes the spee
 """
 
 import jax
+import jax.numpy as jnp
+import numpy as np
 
-from highlevel.backends.contract import StatelessScope, TrainingContract
+from highlevel.backends.contract import StatelessScope, TrainingContract, index_checks
 
 
 class _AssignedReadOnly(Exception):
@@ -26,6 +28,25 @@ class _AssignedReadOnly(Exception):
 
 
 class TrainingOps(TrainingContract):
+    def check_index_range(self, x, low, high, template, ignore=None):
+        # Traced: a host callback that raises; the step's execution fails as a whole, so no new value is written
+        # back (the state is then not donated: see compile_step).
+        if not isinstance(x, jax.core.Tracer):
+            return super().check_index_range(x, low, high, template, ignore=ignore)
+        if x.size == 0:
+            return x
+        probe = x if jnp.issubdtype(x.dtype, jnp.integer) else jnp.floor(x)
+        if ignore is not None:
+            probe = jnp.where(probe == ignore, low, probe)
+
+        def check(lo, hi):
+            if lo < low or hi >= high:
+                message = index_checks.fill(template, np.asarray(lo), np.asarray(hi))
+                raise index_checks.IndexRangeError(index_checks.tag(message))  # JAX wraps it: see error_from
+
+        jax.debug.callback(check, jnp.min(probe), jnp.max(probe))
+        return x
+
     def compile_step(self, fn, state_variables, jit_compile="auto", read_only=()):
         variables = list(state_variables)
         known = {id(v) for v in variables}
@@ -55,16 +76,21 @@ class TrainingOps(TrainingContract):
 
             compiled["mutable"], compiled["fixed"] = mutable, fixed
             compiled["jitted"] = jax.jit(pure, donate_argnums=0)
+            # With index checks on, a step may fail while it runs: its state must then still be there.
+            compiled["kept"] = jax.jit(pure)
 
         build()
 
         def step(*args):
             while True:
                 mutable, fixed = compiled["mutable"], compiled["fixed"]
+                checking = index_checks.enabled()
                 try:
-                    outputs, new_values = compiled["jitted"](
+                    outputs, new_values = compiled["kept" if checking else "jitted"](
                         [v.handle.value for v in mutable], [v.handle.value for v in fixed], *args
                     )
+                    if checking:  # a failed check surfaces here at the latest, before any value is written back
+                        jax.block_until_ready((outputs, new_values))
                 except _AssignedReadOnly as e:
                     # Nothing ran (the error came from tracing): move them to the assigned state, trace again.
                     reading.difference_update(id(v) for v in e.variables)

@@ -2,11 +2,26 @@
 
 import tensorflow as tf
 
-from highlevel.backends.contract import TrainingContract
+from highlevel.backends.contract import TrainingContract, index_checks
 from highlevel.backends.contract.variable import _scopes
 
 
 class TrainingOps(TrainingContract):
+    def check_index_range(self, x, low, high, template, ignore=None):
+        # In a graph: an assertion the result depends on, so it runs before anything computed from ``x``. XLA
+        # (compile(jit_compile=True)) drops assertions: there the check does nothing.
+        if tf.executing_eagerly():
+            return super().check_index_range(x, low, high, template, ignore=ignore)
+        x = tf.convert_to_tensor(x)
+        probe = tf.cast(x, tf.int64) if x.dtype.is_integer else tf.cast(tf.math.floor(x), tf.int64)
+        if ignore is not None:
+            probe = tf.where(tf.equal(probe, int(ignore)), tf.constant(low, tf.int64), probe)
+        lo, hi = tf.reduce_min(probe), tf.reduce_max(probe)  # empty: the largest and smallest int64, both pass
+        ok = tf.logical_and(lo >= low, hi < high)
+        check = tf.debugging.Assert(ok, [index_checks.tag(template), lo, hi], name="index_range_check")
+        with tf.control_dependencies([check]):
+            return tf.identity(x)
+
     def variables_value_and_grad(self, fn, variables):
         if _scopes.stack:  # inside a stateless scope the values are not the variables: use the generic path
             return super().variables_value_and_grad(fn, variables)

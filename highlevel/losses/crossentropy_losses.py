@@ -30,8 +30,8 @@ gives whatever the engine's gather gives.
 import warnings
 
 from highlevel import ops
+from highlevel.index_range import check_index_range
 
-from .host_values import concrete_value
 from .loss import LossFunctionWrapper
 from .regression_losses import EPSILON
 
@@ -225,18 +225,13 @@ def categorical_focal_crossentropy(
 
 
 def _check_label_range(labels, num_classes):
-    values = concrete_value(labels)
-    if values is None or values.size == 0:
-        return  # traced: the labels are not known now
-    if values.min() >= 0 and values.max() < num_classes:
-        return  # the common case: two reductions, no index arrays
-    bad = values[(values < 0) | (values >= num_classes)]
-    if bad.size:
-        raise ValueError(
-            f"sparse_categorical_crossentropy: label {int(bad.flat[0])} is out of range for "
-            f"{num_classes} classes (valid labels are 0 to {num_classes - 1}). Check the labels, the number "
-            "of units of the last layer, or pass ignore_class= for a label that should not count."
-        )
+    """``labels`` checked against ``[0, num_classes)`` (eagerly; in compiled steps when index checks are on)."""
+    template = (
+        "sparse_categorical_crossentropy: y_true holds labels from {lo} to {hi}, out of range for "
+        f"{num_classes} classes (valid labels are 0 to {num_classes - 1}). Check the labels, the number of units "
+        "of the last layer, or pass ignore_class= for a label that should not count."
+    )
+    return check_index_range(labels, 0, num_classes, template)
 
 
 def _sparse_crossentropy_with_mask(y_true, y_pred, from_logits=False, ignore_class=None, axis=-1):
@@ -267,7 +262,7 @@ def _sparse_crossentropy_with_mask(y_true, y_pred, from_logits=False, ignore_cla
         y_pred = ops.where(ops.expand_dims(valid, class_axis), y_pred, ops.zeros_like(y_pred))
     labels = y_true if ops.dtype(y_true) in ("int32", "int64") else ops.cast(y_true, "int32")
     num_classes = pred_shape[class_axis]
-    _check_label_range(labels, num_classes)
+    labels = _check_label_range(labels, num_classes)
     # The op: one fused kernel (log_softmax, pick, negate); on probabilities, log_softmax(log p) = log(p / sum p).
     res = ops.sparse_categorical_crossentropy(labels, y_pred, from_logits=from_logits, axis=class_axis)
     if valid is not None:

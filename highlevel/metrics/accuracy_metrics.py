@@ -11,6 +11,7 @@ each a per-sample function returning 1.0 / 0.0 and a :class:`MeanMetricWrapper` 
 
 from highlevel import ops
 from highlevel.config import floatx
+from highlevel.index_range import check_index_range, ignored_label
 from highlevel.losses.reduction import squeeze_or_expand_to_same_rank
 
 from .reduction_metrics import MeanMetricWrapper
@@ -78,6 +79,17 @@ def categorical_accuracy(y_true, y_pred):
     return ops.cast(ops.equal(y_true, y_pred), floatx())
 
 
+def _checked_labels(y_true, y_pred, what):
+    """Labels outside ``[0, num_classes)`` are refused (where known, or with index checks on) rather than counted
+    as misses; the label the output's loss ignores passes (see :mod:`highlevel.index_range`)."""
+    num_classes = ops.shape(y_pred)[-1] if len(ops.shape(y_pred)) else None
+    template = (
+        f"{what}: y_true holds labels from {{lo}} to {{hi}}, out of range for {num_classes} classes (valid labels "
+        f"are 0 to {(num_classes or 0) - 1}). Check the labels and the number of units of the last layer."
+    )
+    return check_index_range(y_true, 0, num_classes, template, ignore=ignored_label())
+
+
 def sparse_categorical_accuracy(y_true, y_pred):
     """Sparse categorical accuracy of each sample: 1.0 where the argmax of ``y_pred`` equals the integer label.
 
@@ -88,13 +100,17 @@ def sparse_categorical_accuracy(y_true, y_pred):
     Returns:
         A float tensor of shape ``(batch, ...)``: 1.0 where the predicted class (argmax) equals the label.
 
+    Raises:
+        IndexRangeError: (a ValueError) for a label outside ``[0, classes)`` where the values are known (Keras
+            counts it as a miss); inside a compiled step only with ``hl.config.enable_index_checks()``.
+
     >>> import highlevel as hl
     >>> y_pred = [[0.1, 0.2, 0.7], [0.6, 0.3, 0.1]]
     >>> hl.ops.convert_to_numpy(hl.metrics.sparse_categorical_accuracy([2, 1], y_pred)).tolist()
     [1.0, 0.0]
     """
     y_pred = ops.convert_to_tensor(y_pred)
-    y_true = ops.convert_to_tensor(y_true)
+    y_true = _checked_labels(ops.convert_to_tensor(y_true), y_pred, "sparse_categorical_accuracy")
     # Integer labels are compared with the int32 argmax as they are (equal promotes: no wrap-around, no copy);
     # float labels compare as floats.
     integer_labels = ops.dtype(y_true).startswith(("int", "uint"))
@@ -184,6 +200,8 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False
     """
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.convert_to_tensor(y_true, dtype=ops.dtype(y_pred) if from_sorted_ids else "int32")
+    if not from_sorted_ids:
+        y_true = _checked_labels(y_true, y_pred, "sparse_top_k_categorical_accuracy")
     y_true, y_pred, original = _flatten_for_top_k(y_true, y_pred)
     if from_sorted_ids:
         first_k = ops.getitem(y_pred, (slice(None), slice(None, k)))

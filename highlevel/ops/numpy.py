@@ -2200,28 +2200,34 @@ def take(x, indices, axis=None):
     [6, 1]
     """
     axis = _args.axis(axis, _args.ndim_of(x), "take", allow_none=True)
-    _check_take_range(x, indices, axis)
+    indices = _check_take_range(x, indices, axis)
     return _door.call("take", x, indices, axis=axis)
 
 
 def _check_take_range(x, indices, axis):
-    from highlevel.losses.host_values import concrete_value
+    """``indices`` checked against ``x``'s size along ``axis`` (see :mod:`highlevel.index_range`)."""
+    from highlevel.index_range import check_index_range
 
     shape = _args.shape_of(x)
     size = int(np.prod(shape)) if axis is None and None not in shape else (None if axis is None else shape[axis])
     if size is None or isinstance(indices, KerasTensor):
-        return
-    values = concrete_value(indices) if not isinstance(indices, (int, list, tuple)) else np.asarray(indices)
-    if values is None or values.size == 0 or values.dtype.kind not in "iu":
-        return
-    low, high = int(values.min()), int(values.max())
-    if low >= -size and high < size:
-        return
+        return indices
+    if isinstance(indices, (int, list, tuple)):
+        values = np.asarray(indices)
+        if values.size == 0 or values.dtype.kind not in "iu":
+            return indices
+        tensor = values
+    elif not str(_args.dtype_name_of(indices)).startswith(("int", "uint")):
+        return indices
+    else:
+        tensor = indices
     where = "the flattened input" if axis is None else f"axis {axis}"
-    raise IndexError(
+    template = (
         f"take: indices must be in [-{size}, {size}) for {where} of shape {tuple(shape)}; received indices from "
-        f"{low} to {high}. Clip or remap the indices into that range."
+        "{lo} to {hi}. Clip or remap the indices into that range."
     )
+    checked = check_index_range(tensor, -size, size, template)
+    return indices if checked is tensor else checked
 
 
 def take_along_axis(x, indices, axis=None):

@@ -6,6 +6,7 @@ and the shapes, as in Keras (binary, categorical or sparse categorical accuracy)
 """
 
 from highlevel import ops
+from highlevel.index_range import ignoring_label
 
 
 def _flatten_outputs(struct, names):
@@ -138,6 +139,8 @@ class CompileMetrics:
         self.names = names
         self.per_output = []
         self.per_output_weighted = []
+        # The label each output's loss ignores (ignore_class) passes the sparse metrics' label check too.
+        self.ignored_labels = [_ignored_label(spec) for spec in loss_specs]
         y_list = _targets_list(y_true, names)
         for i, name in enumerate(names):
             plain = _metric_list(self._metrics_spec, names, i)
@@ -167,13 +170,23 @@ class CompileMetrics:
         _, preds = _flatten_outputs(y_pred, self._output_names)
         trues = _targets_list(y_true, self.names)
         sws = _targets_list(sample_weight, self.names) if sample_weight is not None else [None] * len(preds)
-        for plain, weighted, t, p, sw in zip(self.per_output, self.per_output_weighted, trues, preds, sws):
+        for plain, weighted, t, p, sw, ignored in zip(
+            self.per_output, self.per_output_weighted, trues, preds, sws, self.ignored_labels
+        ):
             if t is None:
                 continue
-            for m in plain:
-                m.update_state(t, p)
-            for m in weighted:
-                m.update_state(t, p, sample_weight=sw)
+            with ignoring_label(ignored):
+                for m in plain:
+                    m.update_state(t, p)
+                for m in weighted:
+                    m.update_state(t, p, sample_weight=sw)
+
+
+def _ignored_label(loss_spec):
+    from .index_checks import _sparse_loss
+
+    sparse = _sparse_loss(loss_spec) if loss_spec is not None else None
+    return sparse[0] if sparse is not None else None
 
 
 def _name_uniquely(per_output, per_output_weighted, output_names):

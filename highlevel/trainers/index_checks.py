@@ -11,9 +11,11 @@ values, the valid range and the fix. What is checked:
   allowed there too);
 * model inputs that go straight into an ``Embedding`` layer: ``[0, input_dim)``.
 
-Tensors already on a device (not numpy) are checked by the losses, metrics and ``ops.take`` themselves when
-their values are known, i.e. in eager mode (``compile(run_eagerly=True)``); a compiled step does not read
-them back. Keras checks none of this on the host: it reports the engine's own error or, on JAX, NaN.
+Values the host does not see here (labels a custom loss shifts, indices computed inside the model, tensors a
+custom ``train_step`` makes) are checked by the losses, metrics, ``Embedding`` and ``ops.take`` themselves
+(:mod:`highlevel.index_range`): always where their values are known (eager calls, ``compile(run_eagerly=True)``),
+and inside compiled steps once ``hl.config.enable_index_checks()`` is on. Keras checks none of this on the host:
+it reports the engine's own error or, on JAX, NaN.
 
 >>> import numpy as np
 >>> import highlevel as hl

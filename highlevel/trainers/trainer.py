@@ -8,6 +8,7 @@ long as they use ``hl.ops`` and change state only through ``variable.assign``.
 """
 
 import contextlib
+import functools
 import threading
 import warnings
 import weakref
@@ -17,8 +18,10 @@ import numpy as np
 from highlevel import ops
 from highlevel.backends.contract import Variable, tree
 from highlevel.backends.contract import dtypes as _dtypes
-from highlevel.config import current_backend
+from highlevel.backends.contract.index_checks import enabled as index_checks_enabled
+from highlevel.config import _running_step, current_backend
 from highlevel.distribution import step_sync
+from highlevel.index_range import error_from
 from highlevel.layer import layer_walk_cache
 from highlevel.masking import get_keras_mask, set_keras_mask
 from highlevel.optimizers.optimizer import Optimizer
@@ -29,6 +32,18 @@ from .data_adapters import ArrayDataAdapter, EpochIterator, get_data_adapter
 from .data_adapters.utils import train_validation_split, unpack_x_y_sample_weight
 from .interrupts import deferred_interrupt
 from .stateless import StatelessTraining
+
+
+def _engine_pinned(method):
+    """``fit``/``evaluate``/``predict``...: while one runs, no other thread may switch the process-wide backend
+    (``hl.config.set_backend`` refuses with a clear error) under its operations."""
+
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        with _running_step():
+            return method(*args, **kwargs)
+
+    return wrapper
 
 
 class Trainer(StatelessTraining):
@@ -684,7 +699,14 @@ class Trainer(StatelessTraining):
             # One step of this model at a time: predict from one thread while another fits reads whole weights
             # (never a JAX buffer that the training step has just donated).
             with _step_lock(self), layer_walk_cache(), inference_scope(), deferred_interrupt():
-                out = step(data)
+                try:
+                    out = step(data)
+                except Exception as e:
+                    # A failed index check inside a compiled step arrives as the engine's own error: give ours.
+                    clear = error_from(e)
+                    if clear is None or clear is e:
+                        raise
+                    raise clear from None
             # A compiled step may hand back its logs with the keys sorted (JAX flattens dicts by key): put them
             # back in the order the step made them (loss first), which evaluate()'s list follows.
             if key_order and isinstance(out, dict) and list(out) != key_order and set(out) == set(key_order):
@@ -745,11 +767,13 @@ class Trainer(StatelessTraining):
         """The training (``with_optimizer``) or test ``step`` compiled and placed for the distribution, made once
         and kept in ``attr``."""
         function = getattr(self, attr)
-        if function is None:
+        if function is None or _made_without_current_checks(function):
             compiled = self._compile_function(
                 step_sync.distribute_step(step), with_optimizer, True, inference=not with_optimizer
             )
-            function = step_sync.distribute_function(compiled, self._state_variables(with_optimizer, True))
+            function = _mark_checks(
+                step_sync.distribute_function(compiled, self._state_variables(with_optimizer, True))
+            )
             setattr(self, attr, function)
         return function
 
@@ -864,17 +888,20 @@ class Trainer(StatelessTraining):
         return self._make_predict_function()
 
     def _make_predict_function(self):
-        if self._predict_function is None:
-            self._predict_function = step_sync.distribute_function(
-                self._compile_function(
-                    self._stateful_form("predict_step") or self.predict_step, False, False, inference=True
-                ),
-                self._state_variables(False, False),
-                split_batches=False,
+        if self._predict_function is None or _made_without_current_checks(self._predict_function):
+            self._predict_function = _mark_checks(
+                step_sync.distribute_function(
+                    self._compile_function(
+                        self._stateful_form("predict_step") or self.predict_step, False, False, inference=True
+                    ),
+                    self._state_variables(False, False),
+                    split_batches=False,
+                )
             )
         return self._predict_function
 
     # -------------------------------------------------------------------- fit
+    @_engine_pinned
     def fit(
         self,
         x=None,
@@ -1114,6 +1141,7 @@ class Trainer(StatelessTraining):
         return _pythonify(logs)
 
     # --------------------------------------------------------------- evaluate
+    @_engine_pinned
     def evaluate(
         self,
         x=None,
@@ -1213,6 +1241,7 @@ class Trainer(StatelessTraining):
         return logs
 
     # ---------------------------------------------------------------- predict
+    @_engine_pinned
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """Computes the model's outputs on inputs, batch by batch, in inference mode.
 
@@ -1297,6 +1326,7 @@ class Trainer(StatelessTraining):
         return tree.unflatten(treedef, merged)
 
     # ------------------------------------------------------- single batches
+    @_engine_pinned
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
         """Runs one training step (forward pass, gradients, optimizer update) on a single batch.
 
@@ -1346,6 +1376,7 @@ class Trainer(StatelessTraining):
         logs = _pythonify(self._make_train_function()(batch))
         return _format_result(logs, return_dict)
 
+    @_engine_pinned
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         """Computes the loss and metrics of the model on a single batch, without training.
 
@@ -1382,6 +1413,7 @@ class Trainer(StatelessTraining):
         logs = _pythonify(self._make_test_function()(batch))
         return _format_result(logs, return_dict)
 
+    @_engine_pinned
     def predict_on_batch(self, x):
         """Computes the model's outputs on a single batch, in inference mode.
 
@@ -1435,6 +1467,20 @@ class Trainer(StatelessTraining):
 
 _STEP_LOCKS = weakref.WeakKeyDictionary()
 _STEP_LOCKS_GUARD = threading.Lock()
+
+
+def _made_without_current_checks(function):
+    """Whether a compiled step was made with index checks in the other state (it is then made again: a step
+    traced or recorded without them would not check; see ``hl.config.enable_index_checks``)."""
+    return getattr(function, "_index_checks", index_checks_enabled()) != index_checks_enabled()
+
+
+def _mark_checks(function):
+    try:
+        function._index_checks = index_checks_enabled()
+    except AttributeError:  # a callable that takes no attributes: it is kept whatever the switch says
+        pass
+    return function
 
 
 def _step_lock(model):

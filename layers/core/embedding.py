@@ -2,9 +2,9 @@
 
 from highlevel import constraints, initializers, ops, regularizers
 from highlevel.backends.contract import dtypes as _dtypes
+from highlevel.index_range import check_index_range
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
-from highlevel.losses.host_values import concrete_value
 
 from .lora import LoRAMixin
 
@@ -101,17 +101,14 @@ class Embedding(LoRAMixin, Layer):
         self._build_lora()
 
     def _check_range(self, indices):
-        """Indices known now (eager) must lie in ``[0, input_dim)``: a negative one would wrap around silently."""
-        values = concrete_value(indices)
-        if values is None or values.size == 0:
-            return
-        low, high = int(values.min()), int(values.max())
-        if low < 0 or high >= self.input_dim:
-            raise IndexError(
-                f"Layer '{self.name}' (Embedding) has input_dim={self.input_dim}, so its indices must be in "
-                f"[0, {self.input_dim}); received indices from {low} to {high}. Map the data into that range, or "
-                "raise input_dim."
-            )
+        """Indices must lie in ``[0, input_dim)``: a negative one would wrap around silently. Checked where they
+        are known (eager) and, with ``hl.config.enable_index_checks()``, inside compiled steps."""
+        template = (
+            f"Layer '{self.name}' (Embedding) has input_dim={self.input_dim}, so its indices must be in "
+            f"[0, {self.input_dim}); received indices from {{lo}} to {{hi}}. Map the data into that range, or "
+            "raise input_dim."
+        )
+        return check_index_range(indices, 0, self.input_dim, template)
 
     def _indices(self, inputs):
         dtype = _dtypes.standardize_dtype(ops.dtype(inputs))
@@ -126,7 +123,7 @@ class Embedding(LoRAMixin, Layer):
 
     def call(self, inputs):
         indices = self._indices(inputs)
-        self._check_range(indices)
+        indices = self._check_range(indices)
         outputs = ops.take(self.embeddings, indices, axis=0)
         if self.lora_enabled:
             # Only the looked-up rows of the update: take rows of the first factor, then multiply.

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 import highlevel as hl
 
@@ -30,6 +31,42 @@ def test_threads_train_and_predict_as_if_alone(backend):
     assert result["same_model"]["held"] and result["same_model"]["predictions"] > 0, result
 
 
+def test_scopes_opened_in_one_thread_are_not_seen_in_another(backend):
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.reliability.scope_harness"],
+        cwd=_ROOT,
+        env=dict(os.environ, HIGHLEVEL_BACKEND=backend.name),
+        capture_output=True,
+        text=True,
+        timeout=200,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    seen, name = result["seen"], backend.name
+    # in thread A every scope took effect...
+    assert seen["a_inside"] == {
+        "name_scope": "thread_a",
+        "variable_path": "thread_a/made_here",
+        "variable_value": 7.0,
+        "open_stateless_scopes": 1,
+        "backend": name,
+        "policy": "mixed_bfloat16",
+        "other_backend_scoped": True,
+    }, seen
+    assert seen["a_backend"] == result["other"] and seen["a_symbolic_depth"] == 2, seen
+    # ...while thread B, at the same time, saw none of them
+    assert seen["b"] == {
+        "name_scope": "",
+        "variable_path": "made_here",
+        "variable_value": 1.0,
+        "open_stateless_scopes": 0,
+        "backend": name,
+        "policy": "float32",
+        "other_backend_scoped": True,
+    }, seen
+    assert seen["main_after"] == {"policy": "float32", "name_scope": ""}, seen
+
+
 def test_compiled_steps_of_one_model_share_a_lock(backend):
     from highlevel.trainers.trainer import _step_lock
 
@@ -39,3 +76,46 @@ def test_compiled_steps_of_one_model_share_a_lock(backend):
     assert _step_lock(model) is not _step_lock(other)
     with _step_lock(model):  # re-entrant: a step may run another of the same model (a callback's predict)
         assert np.isfinite(model.predict(np.ones((2, 2), "float32"), verbose=0)).all()
+
+
+def test_switching_the_process_backend_while_another_thread_fits_is_refused(backend, monkeypatch):
+    import threading
+
+    monkeypatch.setattr(hl.config, "_global", hl.config._global)  # restored after the test
+    hl.config.set_backend(backend.name)  # the worker thread runs on the process-wide backend
+    other = "native" if backend.name != "native" else "jax"
+    model = hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    inside, release, errors = threading.Event(), threading.Event(), []
+
+    def hold(epoch, logs=None):
+        inside.set()
+        release.wait(60)
+
+    def fit():
+        try:
+            x = np.ones((8, 2), "float32")
+            model.fit(x, x[:, :1], epochs=2, verbose=0, callbacks=[hl.callbacks.LambdaCallback(on_epoch_end=hold)])
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    worker = threading.Thread(target=fit, daemon=True)
+    worker.start()
+    try:
+        while not inside.wait(1):
+            assert worker.is_alive() and not errors, errors
+        with pytest.raises(
+            RuntimeError,
+            match=rf"set_backend\('{other}'\): 1 training.*running in other threads.*"
+            rf"backend_scope\('{other}'\)",
+        ):
+            hl.config.set_backend(other)
+        assert hl.config.backend() == backend.name
+        hl.config.set_backend(backend.name)  # the same engine: nothing changes under the fit, allowed
+        with hl.config.backend_scope(other):  # per thread: allowed
+            assert hl.config.backend() == other
+    finally:
+        release.set()
+        worker.join(120)
+    assert not errors and not worker.is_alive()
+    assert np.isfinite(model.predict(np.ones((2, 2), "float32"), verbose=0)).all()

@@ -2,8 +2,8 @@
 
 Run as ``python -m tests.reliability.thread_harness`` with ``HIGHLEVEL_BACKEND`` set. Three cases:
 
-* ``pair``: two models trained at the same time in two threads (while a third thread predicts with an
-  unrelated model) must end with the weights each gets when trained alone;
+* ``pair``: two models (with dropout) trained at the same time in two threads (while a third thread predicts
+  with an unrelated model) must end with the weights each gets when trained alone;
 * ``same_model``: predicting with a model from the main thread while another thread fits it must not fail,
   must give finite predictions, and the fit must end as it does alone;
 * ``predictions``: the third thread's predictions equal those made alone.
@@ -29,7 +29,10 @@ def _data(seed):
 
 def _model(seed):
     hl.utils.set_random_seed(seed)
-    model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(16, activation="tanh"), hl.layers.Dense(1)])
+    # Dropout: each model's random draws (its own seed generator) must not depend on the other thread's.
+    model = hl.Sequential(
+        [hl.Input((4,)), hl.layers.Dense(16, activation="tanh"), hl.layers.Dropout(0.3), hl.layers.Dense(1)]
+    )
     model.compile(optimizer=hl.optimizers.Adam(0.01), loss="mse")
     return model
 
