@@ -30,6 +30,10 @@ OWN = "own"
 def _uses_own_hooks(layer):
     from highlevel.layer import Layer
 
+    decides = getattr(layer, "_uses_own_state_hooks", None)
+    if callable(decides):
+        # A layer whose hooks matter only in some states (LoRA on) says so itself.
+        return bool(decides())
     cls = type(layer)
     return (
         getattr(cls, "save_own_variables", Layer.save_own_variables) is not Layer.save_own_variables

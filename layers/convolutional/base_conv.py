@@ -4,6 +4,7 @@ from highlevel import activations, constraints, initializers, ops, regularizers
 from highlevel.input_spec import InputSpec, assert_input_compatibility
 from highlevel.layer import Layer
 
+from ..core.lora import LoRAMixin
 from .conv_utils import conv_output_shape, standardize_data_format, standardize_padding, standardize_tuple
 from .static_output_spec import StaticOutputSpec
 
@@ -46,7 +47,7 @@ def input_channels(layer, input_shape):
     return channels
 
 
-class BaseConv(StaticOutputSpec, Layer):
+class BaseConv(LoRAMixin, StaticOutputSpec, Layer):
     """Abstract N-D convolution (cross-correlation) layer; use Conv1D, Conv2D or Conv3D.
 
     Computes ``activation(conv(inputs, kernel) + bias)``. The kernel has shape
@@ -69,6 +70,9 @@ class BaseConv(StaticOutputSpec, Layer):
         kernel_initializer, bias_initializer: initializers (``"glorot_uniform"``, ``"zeros"``).
         kernel_regularizer, bias_regularizer, activity_regularizer: regularizers.
         kernel_constraint, bias_constraint: constraints.
+        lora_rank: a positive int to enable LoRA when the layer is built (see ``enable_lora``): the kernel
+            is frozen and two trainable low-rank factors adjust it; None (default) leaves LoRA off.
+        lora_alpha: the LoRA update is scaled by ``lora_alpha / lora_rank``; None means ``lora_rank``.
         **kwargs: base layer arguments (``name``, ``dtype``...).
     """
 
@@ -91,9 +95,12 @@ class BaseConv(StaticOutputSpec, Layer):
         activity_regularizer=None,
         kernel_constraint=None,
         bias_constraint=None,
+        lora_rank=None,
+        lora_alpha=None,
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self._init_lora(lora_rank, lora_alpha)
         check_positive_int(filters, "filters")
         check_positive_int(groups, "groups")
         if filters % groups:
@@ -149,6 +156,7 @@ class BaseConv(StaticOutputSpec, Layer):
         channel_axis = -1 if self.data_format == "channels_last" else 1
         self.input_spec = InputSpec(ndim=self.rank + 2, axes={channel_axis: channels})
         self.built = True
+        self._build_lora()
 
     def _causal_pad(self, inputs):
         left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
@@ -174,7 +182,7 @@ class BaseConv(StaticOutputSpec, Layer):
         )
 
     def call(self, inputs):
-        outputs = self.convolution_op(inputs, self.kernel)
+        outputs = self.convolution_op(inputs, self._lora_weight())
         if self.bias is not None:
             outputs = add_channel_bias(outputs, self.bias, self.rank, self.data_format)
         if self.activation is not None:
@@ -203,6 +211,7 @@ class BaseConv(StaticOutputSpec, Layer):
                 "bias_regularizer": regularizers.serialize(self.bias_regularizer),
                 "kernel_constraint": constraints.serialize(self.kernel_constraint),
                 "bias_constraint": constraints.serialize(self.bias_constraint),
+                **self._lora_config(),
             }
         )
         return config

@@ -4,6 +4,8 @@ from highlevel import activations, constraints, initializers, ops, regularizers
 from highlevel.input_spec import InputSpec
 from highlevel.layer import Layer
 
+from .lora import LoRAMixin
+
 # The activation functions ops.dense applies itself (with their default arguments they are the ops of that name).
 _FUSED_ACTIVATIONS = {
     None: None,
@@ -15,7 +17,7 @@ _FUSED_ACTIVATIONS = {
 _NOT_FUSED = object()
 
 
-class Dense(Layer):
+class Dense(LoRAMixin, Layer):
     """A densely connected layer (``keras.layers.Dense``).
 
     Computes ``activation(dot(inputs, kernel) + bias)`` where ``kernel`` has shape ``(input_dim, units)``.
@@ -33,6 +35,9 @@ class Dense(Layer):
         activity_regularizer: regularizer of the layer's output.
         kernel_constraint: constraint of the kernel.
         bias_constraint: constraint of the bias.
+        lora_rank: a positive int to enable LoRA when the layer is built (see ``enable_lora``): the kernel
+            is frozen and two trainable low-rank factors adjust it; None (default) leaves LoRA off.
+        lora_alpha: the LoRA update is scaled by ``lora_alpha / lora_rank``; None means ``lora_rank``.
         **kwargs: base layer arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
 
     Input shape:
@@ -63,6 +68,8 @@ class Dense(Layer):
         activity_regularizer=None,
         kernel_constraint=None,
         bias_constraint=None,
+        lora_rank=None,
+        lora_alpha=None,
         **kwargs,
     ):
         if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
@@ -81,6 +88,7 @@ class Dense(Layer):
         self.bias_constraint = constraints.get(bias_constraint)
         self.input_spec = InputSpec(min_ndim=2)
         self.supports_masking = True
+        self._init_lora(lora_rank, lora_alpha)
 
     def build(self, input_shape):
         input_dim = input_shape[-1] if input_shape else None
@@ -109,15 +117,18 @@ class Dense(Layer):
         # From now on, a call with another last-axis size is an error that names both sizes.
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self.built = True
+        self._build_lora()
 
     def call(self, inputs, training=None):
         # ``training`` is accepted as in Keras (a subclass may use it); the layer behaves the same either way.
         # One fused op (matmul, bias and, for the stock activations, the activation: ops.dense), which eager
         # engines run as fewer graph nodes; other activations are applied to its output.
+        # With LoRA on, the same op runs with the merged kernel.
+        kernel = self._lora_weight()
         fused = _FUSED_ACTIVATIONS.get(self.activation, _NOT_FUSED)
         if fused is not _NOT_FUSED:
-            return ops.dense(inputs, self.kernel, self.bias, activation=fused)
-        x = ops.dense(inputs, self.kernel, self.bias)
+            return ops.dense(inputs, kernel, self.bias, activation=fused)
+        x = ops.dense(inputs, kernel, self.bias)
         return self.activation(x) if self.activation is not None else x
 
     def compute_output_shape(self, input_shape):
@@ -136,6 +147,7 @@ class Dense(Layer):
                 "bias_regularizer": regularizers.serialize(self.bias_regularizer),
                 "kernel_constraint": constraints.serialize(self.kernel_constraint),
                 "bias_constraint": constraints.serialize(self.bias_constraint),
+                **self._lora_config(),
             }
         )
         return config

@@ -7,6 +7,8 @@ from highlevel.initializers import VarianceScaling
 from highlevel.input_spec import InputSpec
 from highlevel.layer import Layer
 
+from .lora import LoRAMixin
+
 _FORMS = (
     # (pattern on the equation with "..." replaced by "0", where the ellipsis is)
     (re.compile(r"^([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)$"), None),
@@ -117,7 +119,7 @@ def analyze_einsum(equation, bias_axes, input_shape, partial_output_shape):
     return kernel_shape, bias_shape, output_shape, input_axes, output_axes
 
 
-class EinsumDense(Layer):
+class EinsumDense(LoRAMixin, Layer):
     """A layer that multiplies its input with a kernel by an einsum equation (``keras.layers.EinsumDense``).
 
     Args:
@@ -134,6 +136,9 @@ class EinsumDense(Layer):
         bias_regularizer: optional regularizer of the bias (default None).
         kernel_constraint: optional constraint applied to the kernel after each update (default None).
         bias_constraint: optional constraint applied to the bias after each update (default None).
+        lora_rank: a positive int to enable LoRA when the layer is built (see ``enable_lora``): the kernel
+            is frozen and two trainable low-rank factors adjust it; None (default) leaves LoRA off.
+        lora_alpha: the LoRA update is scaled by ``lora_alpha / lora_rank``; None means ``lora_rank``.
         **kwargs: base layer arguments (``name``, ``dtype``, ``activity_regularizer``...).
 
     Raises:
@@ -160,9 +165,12 @@ class EinsumDense(Layer):
         bias_regularizer=None,
         kernel_constraint=None,
         bias_constraint=None,
+        lora_rank=None,
+        lora_alpha=None,
         **kwargs,
     ):
         super().__init__(**kwargs)
+        self._init_lora(lora_rank, lora_alpha)
         if not isinstance(equation, str):
             raise TypeError(f"`equation` must be a string such as 'ab,bc->ac'; received equation={equation!r}.")
         self.equation = equation
@@ -222,9 +230,10 @@ class EinsumDense(Layer):
         else:
             self.bias = None
         self.built = True
+        self._build_lora()
 
     def call(self, inputs):
-        x = ops.einsum(self.equation, inputs, self.kernel)
+        x = ops.einsum(self.equation, inputs, self._lora_weight())
         if self.bias is not None:
             x = ops.add(x, self.bias)
         if self.activation is not None:
@@ -248,6 +257,7 @@ class EinsumDense(Layer):
                 "bias_regularizer": regularizers.serialize(self.bias_regularizer),
                 "kernel_constraint": constraints.serialize(self.kernel_constraint),
                 "bias_constraint": constraints.serialize(self.bias_constraint),
+                **self._lora_config(),
             }
         )
         return config

@@ -6,6 +6,8 @@ from highlevel.index_range import check_index_range
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
+from .lora import LoRAMixin
+
 
 def _check_positive_int(name, value):
     if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
@@ -15,7 +17,7 @@ def _check_positive_int(name, value):
         )
 
 
-class Embedding(Layer):
+class Embedding(LoRAMixin, Layer):
     """Turns non-negative integer indices into dense vectors of fixed size (``keras.layers.Embedding``).
 
     ``outputs[..., :] = embeddings[inputs[...], :]``.
@@ -30,6 +32,9 @@ class Embedding(Layer):
         mask_zero: whether index 0 is padding: then ``compute_mask`` returns ``inputs != 0`` and index 0 should
             not be used as a word (make ``input_dim`` one larger).
         weights: optional initial table, a ``(input_dim, output_dim)`` array (or a one-element list of it).
+        lora_rank: a positive int to enable LoRA when the layer is built (see ``enable_lora``): the table is
+            frozen and two trainable low-rank factors adjust it; None (default) leaves LoRA off.
+        lora_alpha: the LoRA update is scaled by ``lora_alpha / lora_rank``; None means ``lora_rank``.
         **kwargs: base layer arguments (``name``, ``dtype``, ``activity_regularizer``...).
 
     Input shape: integer tensor of any shape ``(batch_size, ...)``. Float inputs are cast to int32 (as
@@ -44,6 +49,11 @@ class Embedding(Layer):
     ((1, 3, 3), [[True, True, False]])
     """
 
+    _lora_target = "embeddings"
+    _lora_factor_names = ("lora_embeddings_a", "lora_embeddings_b")
+    _lora_regularizer_attr = "embeddings_regularizer"
+    _lora_constraint_attr = "embeddings_constraint"
+
     def __init__(
         self,
         input_dim,
@@ -53,12 +63,15 @@ class Embedding(Layer):
         embeddings_constraint=None,
         mask_zero=False,
         weights=None,
+        lora_rank=None,
+        lora_alpha=None,
         **kwargs,
     ):
         _check_positive_int("input_dim", input_dim)
         _check_positive_int("output_dim", output_dim)
         kwargs.pop("input_length", None)  # Keras 2's argument, ignored (and dropped) as Keras 3 does
         super().__init__(**kwargs)
+        self._init_lora(lora_rank, lora_alpha)
         self.input_dim = input_dim
         self.output_dim = output_dim
         self.embeddings_initializer = initializers.get(embeddings_initializer)
@@ -85,6 +98,7 @@ class Embedding(Layer):
             name="embeddings",
         )
         self.built = True
+        self._build_lora()
 
     def _check_range(self, indices):
         """Indices must lie in ``[0, input_dim)``: a negative one would wrap around silently. Checked where they
@@ -111,6 +125,11 @@ class Embedding(Layer):
         indices = self._indices(inputs)
         indices = self._check_range(indices)
         outputs = ops.take(self.embeddings, indices, axis=0)
+        if self.lora_enabled:
+            # Only the looked-up rows of the update: take rows of the first factor, then multiply.
+            factor_a, factor_b = self._lora_factors()
+            update = ops.matmul(ops.take(factor_a, indices, axis=0), factor_b)
+            outputs = ops.add(ops.cast(outputs, "float32"), ops.multiply(update, self.lora_alpha / self.lora_rank))
         return ops.cast(outputs, self.compute_dtype)
 
     def compute_mask(self, inputs, mask=None):
@@ -135,6 +154,7 @@ class Embedding(Layer):
                 "embeddings_regularizer": regularizers.serialize(self.embeddings_regularizer),
                 "embeddings_constraint": constraints.serialize(self.embeddings_constraint),
                 "mask_zero": self.mask_zero,
+                **self._lora_config(),
             }
         )
         return config

@@ -93,7 +93,8 @@ class ReversibleEmbedding(Embedding):
                 f"Layer '{self.name}' (ReversibleEmbedding) in reverse mode takes vectors of size output_dim="
                 f"{self.output_dim}; received an input of shape {tuple(inputs.shape)}."
             )
-        kernel = ops.transpose(self.embeddings.value) if self.tie_weights else self.reverse_embeddings.value
+        table = self._lora_weight() if self.lora_enabled else self.embeddings.value  # merged with LoRA on
+        kernel = ops.transpose(table) if self.tie_weights else self.reverse_embeddings.value
         dtype = self.reverse_dtype or self.compute_dtype
         logits = ops.matmul(ops.cast(inputs, dtype), ops.cast(kernel, dtype))
         if self.logit_soft_cap is not None:
