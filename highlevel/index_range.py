@@ -1,16 +1,16 @@
 """Range checks of integers that index something: class labels (sparse losses and metrics) and indices
 (``Embedding``, ``ops.take``), in eager execution and, when switched on, inside compiled steps.
 
-:func:`check_index_range` is what the losses, metrics and ops call. Where the values are known now (eager
-execution, ``compile(run_eagerly=True)``, a loss or metric called directly on tensors) it reads their minimum
-and maximum on the host and raises :class:`IndexRangeError` (a ValueError and an IndexError) with the caller's
-message. Inside a compiled step (``jax.jit``, ``tf.function``, a recorded replay) it does nothing unless
+:func:`check_index_range` is what the losses, metrics and ops call. Where the values are known now (eager execution,
+``compile(run_eagerly=True)``, a loss or metric called directly on tensors) it reads their minimum and maximum on
+the host and raises :class:`IndexRangeError` (a ValueError and an IndexError) with the caller's message. Inside a
+compiled step (``jax.jit``, ``tf.function``, a recorded replay) it does nothing unless
 ``hl.config.enable_index_checks()`` is on; then the engine checks in the step itself (TensorFlow an in-graph
-assertion, in a step built without XLA while the checks are on; JAX a host callback; PyTorch and native an
-eager read) and the step fails before it updates a weight, with the same message. Cost when on: one min and one
-max per checked tensor per step, plus, on JAX and on a GPU, a wait for the device (JAX also keeps the state buffers instead of donating them, one extra copy of
-the weights per step), which is why compiled steps leave it off by default: ``fit`` and ``evaluate`` already
-check numpy labels and the inputs that feed an ``Embedding`` on the host, for free.
+assertion, in a step built without XLA while the checks are on; JAX a host callback; PyTorch and native an eager
+read) and the step fails before it updates a weight, with the same message. Cost when on: one min and one max per
+checked tensor per step, plus, on JAX and on a GPU, a wait for the device (JAX also keeps the state buffers instead
+of donating them, one extra copy of the weights per step), which is why compiled steps leave it off by default:
+``fit`` and ``evaluate`` already check numpy labels and the inputs that feed an ``Embedding`` on the host, for free.
 
 Messages are templates: ``{lo}`` and ``{hi}`` become the received minimum and maximum.
 
