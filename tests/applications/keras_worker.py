@@ -51,6 +51,8 @@ def main(spec_path, folder):
     np.save(os.path.join(folder, "outputs.npy"), np.asarray(model(images, training=False)))
     described = {}
     for name, kwargs in spec.get("describe", []):
+        # Each from a fresh session, as a user's first model is: its unnamed layers then get their first names.
+        keras.backend.clear_session()
         other = getattr(keras.applications, name)(weights=None, **kwargs)
         described[name] = {
             "params": int(other.count_params()),
@@ -58,7 +60,6 @@ def main(spec_path, folder):
             "shapes": [list(v.shape) for v in other.weights],
         }
         del other
-        keras.backend.clear_session()
     with open(os.path.join(folder, "describe.json"), "w") as f:
         json.dump(described, f)
 
