@@ -151,9 +151,10 @@ def test_label_range_check_is_eager_only():
         if name not in hl.backends.installed():
             continue
         with hl.config.backend_scope(name):
-            with pytest.raises(ValueError, match=r"label 4 is out of range for 4 classes"):
+            with pytest.raises(ValueError, match=r"labels from 0 to 4, out of range for 4 classes"):
                 loss(bad, logits)
-    # Traced: the labels are unknown while tracing, so no check and no error (the engine's gather decides).
+    # Traced, with hl.config.enable_index_checks() off (the default): the labels are unknown while tracing, so no
+    # check and no error (the engine's gather decides; tests/reliability/test_index_checks.py has the checked mode).
     with hl.config.backend_scope("jax"):
         jax.jit(lambda t, p: loss(t, p))(bad, logits)
     with hl.config.backend_scope("tensorflow"):
