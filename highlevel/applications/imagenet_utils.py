@@ -79,6 +79,23 @@ def preprocess_input(x, data_format=None, mode="caffe"):
     return _tensor(x, data_format, mode)
 
 
+def unchanged_input(x, data_format=None):
+    """Returns ``x`` unchanged: the ``preprocess_input`` of the families that scale their input inside the model
+    (EfficientNet, EfficientNetV2, ConvNeXt, MobileNetV3), kept so every family has one.
+
+    Args:
+        x: images, pixels in [0, 255].
+        data_format: ignored; kept for the common signature.
+
+    Returns:
+        ``x``.
+
+    >>> unchanged_input(255.0)
+    255.0
+    """
+    return x
+
+
 def _numpy(x, data_format, mode):
     if not np.issubdtype(x.dtype, np.floating):
         x = x.astype(hl_config.floatx(), copy=False)

@@ -328,22 +328,5 @@ MobileNetV3Large.__doc__ = (
 )
 
 
-def preprocess_input(x, data_format=None):
-    """Returns ``x`` unchanged: MobileNetV3 rescales its input inside the model.
-
-    Args:
-        x: images, pixels in [0, 255].
-        data_format: ignored; kept for the common signature.
-
-    Returns:
-        ``x``.
-
-    >>> preprocess_input(255.0)
-    255.0
-    """
-    return x
-
-
-def decode_predictions(preds, top=5):
-    """The ``top`` ImageNet classes of each row of ``preds``: ``(class id, name, score)`` tuples."""
-    return imagenet_utils.decode_predictions(preds, top=top)
+preprocess_input = imagenet_utils.unchanged_input
+decode_predictions = imagenet_utils.decode_predictions
