@@ -23,6 +23,8 @@ import shutil
 import sys
 import time
 
+from highlevel.utils.progbar import format_rate
+
 BAR_WIDTH = 20
 _DONE, _TODO = "━", "─"
 
@@ -42,14 +44,7 @@ def format_duration(seconds):
 
 def format_per_step(seconds, steps):
     """The mean time of one step: ``13ms/step``, ``420us/step``, ``2s/step`` (empty when no step ran)."""
-    if not steps:
-        return ""
-    each = seconds / steps
-    if each >= 1:
-        return f"{each:.0f}s/step"
-    if each >= 1e-3:
-        return f"{each * 1e3:.0f}ms/step"
-    return f"{each * 1e6:.0f}us/step"
+    return format_rate(seconds / steps, "step") if steps else ""
 
 
 def format_logs(logs, skip=("outputs",)):

@@ -34,12 +34,14 @@ def _format_duration(seconds):
     return f"{seconds:.0f}s"
 
 
-def _format_rate(seconds_per_unit, unit_name):
+def format_rate(seconds_per_unit, unit_name):
+    """The time of one unit as a person reads it: ``2s/step``, ``13ms/step``, ``420us/step`` (shared with fit's
+    progress line, callbacks/progress_display.py)."""
     if seconds_per_unit >= 1 or seconds_per_unit == 0:
-        return f" {seconds_per_unit:.0f}s/{unit_name}"
+        return f"{seconds_per_unit:.0f}s/{unit_name}"
     if seconds_per_unit >= 1e-3:
-        return f" {seconds_per_unit * 1e3:.0f}ms/{unit_name}"
-    return f" {seconds_per_unit * 1e6:.0f}us/{unit_name}"
+        return f"{seconds_per_unit * 1e3:.0f}ms/{unit_name}"
+    return f"{seconds_per_unit * 1e6:.0f}us/{unit_name}"
 
 
 class Progbar:
@@ -184,7 +186,7 @@ class Progbar:
                 info = f" - ETA: {_format_duration(step_seconds * (self.target - current))}"
             else:
                 info = f" - {now - self._start:.0f}s"
-            info += _format_rate(step_seconds, self.unit_name) + self._metrics_text()
+            info += " " + format_rate(step_seconds, self.unit_name) + self._metrics_text()
             line = bar + info
             if live:
                 pad = " " * max(self._prev_width - len(line), 0)
