@@ -14,60 +14,10 @@ import types
 
 from mkdocs.plugins import event_priority
 
+from highlevel._public_api import NAMESPACES, public_names
+from highlevel._public_api import namespace as _module
+
 _STAGE = None  # the temporary folder of staged_package, kept for the build
-
-#: The namespaces a user reaches, relative to ``highlevel`` ("" is the top level), in page order.
-NAMESPACES = (
-    "",
-    "ops",
-    "layers",
-    "activations",
-    "initializers",
-    "losses",
-    "metrics",
-    "optimizers",
-    "optimizers.schedules",
-    "callbacks",
-    "regularizers",
-    "constraints",
-    "models",
-    "saving",
-    "utils",
-    "random",
-    "config",
-    "backend",
-    "tree",
-    "mixed_precision",
-    "distribution",
-    "preprocessing",
-    "wrappers",
-    "visualization",
-    "export",
-)
-
-
-def _module(path):
-    import highlevel
-
-    mod = highlevel
-    for part in [p for p in path.split(".") if p]:
-        mod = getattr(mod, part)
-    return mod
-
-
-def public_names(path):
-    """The public functions and classes of one namespace, as ``[(name, object)]`` sorted by name."""
-    mod = _module(path)
-    names = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
-    out = []
-    for name in sorted(names):
-        obj = getattr(mod, name, None)
-        if isinstance(obj, types.ModuleType) or not (inspect.isclass(obj) or inspect.isroutine(obj)):
-            continue
-        if not (getattr(obj, "__module__", "") or "").startswith("highlevel"):
-            continue
-        out.append((name, obj))
-    return out
 
 
 def _inherited_from_private_bases(cls, public):

@@ -18,70 +18,14 @@ import inspect
 import pathlib
 import re
 import textwrap
-import types
 
 import pytest
 
-import highlevel as hl
-
-#: The namespaces a user reaches (relative to ``highlevel``; "" is the top level).
-NAMESPACES = (
-    "",
-    "ops",
-    "layers",
-    "activations",
-    "initializers",
-    "losses",
-    "metrics",
-    "optimizers",
-    "optimizers.schedules",
-    "callbacks",
-    "regularizers",
-    "constraints",
-    "models",
-    "saving",
-    "utils",
-    "random",
-    "config",
-    "backend",
-    "tree",
-    "mixed_precision",
-    "distribution",
-    "preprocessing",
-    "wrappers",
-    "visualization",
-    "export",
-)
+from highlevel._public_api import public_objects
 
 PENDING_FILE = pathlib.Path(__file__).with_name("docstring_pending.txt")
 
 _SECTION = re.compile(r"^\s*(Args|Arguments|Returns|Yields|Raises|Example|Examples):\s*$", re.M)
-
-
-def _namespace(path):
-    mod = hl
-    for part in [p for p in path.split(".") if p]:
-        mod = getattr(mod, part)
-    return mod
-
-
-def public_objects():
-    """``{"namespace.name": object}`` for every public function and class, each object once (first path wins)."""
-    seen, out = set(), {}
-    for path in NAMESPACES:
-        mod = _namespace(path)
-        names = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
-        for name in sorted(names):
-            obj = getattr(mod, name, None)
-            if isinstance(obj, types.ModuleType) or not (inspect.isclass(obj) or inspect.isroutine(obj)):
-                continue
-            if not (getattr(obj, "__module__", "") or "").startswith("highlevel"):
-                continue
-            if id(obj) in seen:
-                continue
-            seen.add(id(obj))
-            out[f"{path}.{name}" if path else name] = obj
-    return out
 
 
 def _parameters(obj):
