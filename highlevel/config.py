@@ -623,7 +623,8 @@ def set_max_steps_per_epoch(max_steps_per_epoch):
 
 def enable_index_checks():
     """Makes compiled steps check class labels and indices too (they are always checked where their values are
-    known: eager calls, ``compile(run_eagerly=True)``, and the numpy batches of ``fit``/``evaluate``).
+    known: eager calls, ``compile(run_eagerly=True)``, and the numpy batches of ``fit``/``evaluate``; in eager code
+    on a GPU too, at the cost of one wait for the device per checked tensor).
 
     With it on, a label of a sparse loss or metric outside ``[0, num_classes)`` (its ``ignore_class`` apart) or
     an ``Embedding``/``take`` index out of range stops a compiled step before it updates a weight, with an

@@ -3,7 +3,8 @@
 
 :func:`check_index_range` is what the losses, metrics and ops call. Where the values are known now (eager execution,
 ``compile(run_eagerly=True)``, a loss or metric called directly on tensors) it reads their minimum and maximum on
-the host and raises :class:`IndexRangeError` (a ValueError and an IndexError) with the caller's message. Inside a
+the host (on a GPU too: one wait for the device per checked tensor, the price of never answering wrongly in eager
+and debug code) and raises :class:`IndexRangeError` (a ValueError and an IndexError) with the caller's message. Inside a
 compiled step (``jax.jit``, ``tf.function``, a recorded replay) it does nothing unless
 ``hl.config.enable_index_checks()`` is on; then the engine checks in the step itself (TensorFlow an in-graph
 assertion, in a step built without XLA while the checks are on; JAX a host callback; PyTorch and native an eager
@@ -45,7 +46,7 @@ def check_index_range(x, low, high, template, ignore=None):
 
     if isinstance(x, KerasTensor) or high is None:
         return x
-    values = concrete_value(x)
+    values = concrete_value(x, wait=True)  # eager: checked on a GPU too, at the cost of one wait
     if values is not None:
         if values.dtype.kind in "iuf":
             bad = index_checks.out_of_range(values, low, high, ignore)

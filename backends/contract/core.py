@@ -82,9 +82,10 @@ class Capabilities:
         supports_ragged_outputs: the engine has a ragged tensor type for ``ragged=True`` outputs
             (:meth:`CoreContract.ragged_from_rows`).
         host_reads_sync: reading a tensor's values on the host waits for the device (the native engine on
-            CuPy). The front end then skips the optional reads it makes in eager steps (the label range check
-            of the sparse cross-entropy, Adam's step count read to compute its powers on the host), so that an
-            eager step, like a compiled one, never waits for the device.
+            CuPy). The front end then skips the optional reads it makes in eager steps (Adam's step count read
+            to compute its powers on the host, ...), so that an eager step never waits for the device for a
+            shortcut; the range checks of labels and indices still read in eager code (a wait per checked
+            tensor), and inside compiled steps only with ``hl.config.enable_index_checks()``.
         fused_recurrence: the engine's :meth:`FusedContract.lstm_sequence` is a faster kernel than the op-by-op
             loop (an eager engine without a compiler that would fuse the loop itself): the ``LSTM`` layer then
             runs its time loop through it where the cell is the standard one.

@@ -1024,7 +1024,7 @@ def _index_rows(indices, target_shape, op):
             f"the target); received indices of shape {shape}."
         )
     k = shape[-1]
-    values = concrete_value(indices)
+    values = concrete_value(indices, wait=True)  # a check of the data: read on a GPU too
     if values is not None and values.size:
         # unknown sizes (a symbolic batch axis) accept any index
         dims = _np.asarray([_np.iinfo(_np.int64).max if d is None else d for d in target_shape[:k]], _np.int64)

@@ -191,3 +191,42 @@ def test_checks_hold_in_a_step_that_asked_for_xla(backend, index_checks):
     with pytest.raises(IndexRangeError, match=r"y_true holds labels from -1 to [12]"):
         model.fit(x, y - 1, batch_size=8, shuffle=False, verbose=0)
     assert _unchanged(model, before)
+
+
+@pytest.fixture
+def reads_wait_for_the_device(backend, monkeypatch):
+    """The engine as it runs on a GPU (the native engine on CuPy): reading a value on the host waits for it."""
+    import dataclasses
+
+    engine = type(hl.config.current_backend())
+    monkeypatch.setattr(engine, "capabilities", dataclasses.replace(engine.capabilities, host_reads_sync=True))
+    yield
+
+
+def test_eager_checks_stay_on_where_reading_waits_for_the_device(reads_wait_for_the_device):
+    from highlevel.losses.host_values import concrete_value
+
+    assert not hl.config.is_index_checks_enabled()  # the default: eager code is checked without the switch
+    counter = hl.ops.convert_to_tensor(np.array(3))
+    assert concrete_value(counter) is None  # a shortcut (Adam's step count) is not worth a wait ...
+    assert concrete_value(counter, wait=True) == 3  # ... a check of the data is
+    logits = hl.ops.convert_to_tensor(np.zeros((3, 4), "float32"))
+    with pytest.raises(IndexRangeError, match=r"labels from 0 to 4, out of range for 4 classes"):
+        hl.losses.sparse_categorical_crossentropy(hl.ops.convert_to_tensor(np.array([0, 4, 1])), logits)
+    with pytest.raises(IndexRangeError, match=r"labels from -1 to 1"):
+        hl.metrics.sparse_categorical_accuracy(hl.ops.convert_to_tensor(np.array([0, -1, 1])), logits)
+    embedding = hl.layers.Embedding(5, 2)
+    with pytest.raises(IndexError, match=r"from 0 to 5"):
+        embedding(hl.ops.convert_to_tensor(np.array([[0, 5]], "int32")))
+    with pytest.raises(IndexError, match="out of bounds"):
+        hl.ops.scatter(hl.ops.convert_to_tensor(np.array([[7]])), hl.ops.ones((1,)), (4,))
+    # a model still trains, eagerly and compiled, and a run_eagerly step refuses labels of the wrong range
+    x, y = _data()
+    for run_eagerly in (False, True):
+        model = _classifier(run_eagerly=run_eagerly)
+        history = model.fit(x, y, batch_size=8, epochs=15, verbose=0).history
+        assert history["loss"][-1] < 0.5 * history["loss"][0]
+    before = model.get_weights()
+    with pytest.raises(IndexRangeError, match=r"from -1 to \d"):
+        model.fit(x, y - 1, batch_size=8, shuffle=False, verbose=0)
+    assert _unchanged(model, before)
