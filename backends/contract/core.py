@@ -87,8 +87,8 @@ class Capabilities:
             shortcut; the range checks of labels and indices still read in eager code (a wait per checked
             tensor), and inside compiled steps only with ``hl.config.enable_index_checks()``.
         fused_recurrence: the engine's :meth:`FusedContract.lstm_sequence` is a faster kernel than the op-by-op
-            loop (an eager engine without a compiler that would fuse the loop itself): the ``LSTM`` layer then
-            runs its time loop through it where the cell is the standard one.
+            loop (an eager engine whose steps no compiler fuses: native's hand-written kernel, aten's LSTM on
+            PyTorch): the ``LSTM`` layer then runs its time loop through it where the cell is the standard one.
     """
 
     supports_float64: bool = True
