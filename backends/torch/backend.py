@@ -71,4 +71,5 @@ class TorchBackend(
         supports_gpu=True,
         distributed=True,
         fused_recurrence=True,
+        fused_attention=True,
     )
