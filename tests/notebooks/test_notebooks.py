@@ -28,7 +28,9 @@ importing the framework and compiling steps); the full matrix takes about 4 minu
   matrix: there the learner's own code meets each engine's step compiler (``jax.jit``, ``tf.function``, the
   recorded steps of native and PyTorch) in ways the unit tests of built-in layers do not cover. So does
   **07**: convolution and recurrence are the kernels that differ most between engines, and it calls layers
-  eagerly on arrays outside ``fit``.
+  eagerly on arrays outside ``fit``. And so does **09**: a frozen application model inside another model,
+  batch norm held in inference mode while its weights train, and a trainable set that changes between two
+  compiles meet each engine's step compiler there.
 * **04** is about the native engine and switches itself to it; it runs once, under the **last** backend of
   the matrix (TensorFlow by default), which tests that switch.
 * **01, 02, 05, 06, 08** run once, on the **first** backend of the matrix (native by default): they use built-in
@@ -72,7 +74,7 @@ FIGURES_MARK = "LESSON-FIGURES "
 
 # The backends each notebook runs on (the module docstring says why): "every", "first" or "last" of the matrix.
 RUNS_ON = {"01": "first", "02": "first", "03": "every", "04": "last", "05": "first", "06": "first",
-           "07": "every", "08": "first"}
+           "07": "every", "08": "first", "09": "every"}
 
 
 def _cases():
@@ -109,7 +111,7 @@ def _figures(cell):
 
 
 def test_every_lesson_is_present_and_linked_from_the_readme():
-    assert len(NAMES) == 8, NAMES
+    assert len(NAMES) == 9, NAMES
     assert sorted(RUNS_ON) == sorted(name[:2] for name in NAMES), "RUNS_ON must name every notebook"
     readme = (NOTEBOOKS / "README.md").read_text(encoding="utf-8")
     unlinked = [name for name in NAMES if f"]({name})" not in readme]
