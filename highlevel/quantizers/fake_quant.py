@@ -94,17 +94,17 @@ def fake_quant_with_min_max_vars(inputs, min_vals, max_vals, num_bits=8, narrow_
         shifted = ops.multiply(ops.subtract(clipped, nudged_min), inverse_scale)
         levels = ops.floor(ops.add(ops.subtract(shifted, zero_level), 0.5))
         result = ops.cast(ops.multiply(levels, scale), float_dtype)
-        inside = ops.logical_and(ops.greater_equal(x, nudged_min), ops.less_equal(x, nudged_max))
-        below = ops.less_equal(x, nudged_min)
-        above = ops.greater_equal(x, nudged_max)
+        # The masks are kept as 0/1 floats: a gradient function may close over float values only on every engine.
+        inside = ops.cast(ops.logical_and(ops.greater_equal(x, nudged_min), ops.less_equal(x, nudged_max)), float_dtype)
+        below = ops.cast(ops.less_equal(x, nudged_min), float_dtype)
+        above = ops.cast(ops.greater_equal(x, nudged_max), float_dtype)
 
         def grad(*args, upstream=None):
             if upstream is None:
                 (upstream,) = args
-            zeros = ops.zeros_like(upstream)
-            d_x = ops.where(inside, upstream, zeros)
-            d_low = ops.sum(ops.where(below, upstream, zeros), axis=reduce_axes)
-            d_high = ops.sum(ops.where(above, upstream, zeros), axis=reduce_axes)
+            d_x = ops.multiply(upstream, inside)
+            d_low = ops.sum(ops.multiply(upstream, below), axis=reduce_axes)
+            d_high = ops.sum(ops.multiply(upstream, above), axis=reduce_axes)
             return d_x, ops.reshape(d_low, tuple(low.shape)), ops.reshape(d_high, tuple(high.shape))
 
         return result, grad
