@@ -11,7 +11,7 @@ True
 import inspect
 
 from highlevel.naming import to_snake_case
-from highlevel.saving.object_registry import describe, find, find_class
+from highlevel.saving.object_registry import CustomObjectScope, describe, find, find_class
 
 from .abs_max import AbsMaxQuantizer, Quantizer
 from .calibrated_configs import AWQConfig, GPTQConfig
@@ -95,7 +95,8 @@ def deserialize(config, custom_objects=None):
             f"Unknown quantizer class {config['class_name']!r}. Known: {', '.join(c.__name__ for c in _CLASSES)}; "
             "pass custom_objects={name: cls} for your own."
         )
-    return cls.from_config(dict(config.get("config") or {}))
+    with CustomObjectScope(custom_objects):  # the quantizers nested in a config resolve the same way
+        return cls.from_config(dict(config.get("config") or {}))
 
 
 def get(identifier, **kwargs):
