@@ -14,8 +14,13 @@ printed with the notebook's time (``pytest -s`` shows them). The saved outputs a
 and ``evaluate`` a cell runs visibly shows its metrics as text, and no cell leaves an empty or widget-only
 output behind (``kernel.progress_problems``).
 
-**Without ipywidgets.** One extra case runs lesson 01 on the first backend with ``ipywidgets`` made
-unimportable in the kernel, as on a machine that lacks it: the progress must show there too.
+**With and without ipywidgets.** Every lesson also runs once with ``ipywidgets`` hidden in the kernel, as on
+a machine that lacks it (``kernel.kernel_env``; test_kernel.py shows the kernel then sees what it sees when the
+package is absent), and the same output checks apply: each epoch's metrics and ``evaluate``'s results show as
+text. The backend of that run rotates with the lesson's place in the list (lesson 1 on the first backend of the
+matrix, lesson 2 on the second, ...). A lesson that runs on every backend makes that backend's run its run
+without widgets (no extra run); a lesson that runs once gets one extra run. A new lesson is covered by the same
+rule as soon as it is in ``notebooks/`` and ``RUNS_ON``.
 
 **Which backends.** A notebook's numbers come out the same on the four engines (within float32 rounding;
 03's dropout draws from each engine's own generator), and each notebook passes its checks on all four
@@ -79,13 +84,13 @@ def _cases():
     matrix = selected_backends()
     full = os.environ.get("HIGHLEVEL_NOTEBOOK_MATRIX", "").lower() == "full"
     cases = []
-    for name in NAMES:
+    for place, name in enumerate(NAMES):
         where = "every" if full else RUNS_ON[name[:2]]
         engines = matrix if where == "every" else [matrix[0] if where == "first" else matrix[-1]]
-        cases += [pytest.param(name, engine, True, id=f"{name[:-6]}-{engine}") for engine in engines]
-    # The progress display without ipywidgets (as on a machine without it): one lesson that trains with it.
-    first = NAMES[0]
-    cases.append(pytest.param(first, matrix[0], False, id=f"{first[:-6]}-{matrix[0]}-no-ipywidgets"))
+        bare = matrix[place % len(matrix)]  # the backend of this lesson's run without ipywidgets
+        with_widgets = [e for e in engines if e != bare] or engines  # a lesson's only run stays; one more comes
+        cases += [pytest.param(name, engine, True, id=f"{name[:-6]}-{engine}") for engine in with_widgets]
+        cases.append(pytest.param(name, bare, False, id=f"{name[:-6]}-{bare}-no-ipywidgets"))
     return cases
 
 
