@@ -71,6 +71,10 @@ def _check_pip_install(words):
         if arg == "-e":
             i += 1
             continue
+        if arg == "--extra-index-url":  # only PyTorch's CPU index (tests/test_packaging.py says where it is needed)
+            assert args[i + 1] == "https://download.pytorch.org/whl/cpu", f"an unexpected index: {args[i + 1]}"
+            i += 2
+            continue
         m = re.fullmatch(r"\.(?:\[([\w,]+)\])?", arg)
         assert m, f"pip install {arg!r}: the README installs from the checkout only (highlevel is not published)"
         for extra in (m.group(1) or "").split(","):
