@@ -3,9 +3,9 @@
 - The Python blocks run, in order, in one fresh process on the native backend (in an empty folder).
 - Each line of each shell block is checked by the rule that fits it (a line no rule knows fails the test):
   the test-command block must be exactly what ``.ci/run`` runs (CI runs it, so it is not run again here); an
-  install line is checked against ``pyproject.toml`` (its extras exist) and the files it names, not run (that
-  would download packages); ``pip wheel`` builds the wheel for real (without dependencies: no network here) and
-  the wheel holds every package; ``python examples/...`` names a script that exists (``examples/digits.py``
+  install line is checked against ``pyproject.toml`` (its extras exist) and the files it names (the wheel is the
+  one ``pip wheel`` writes), not run (that would download packages); ``pip wheel`` builds the wheel for real
+  (without dependencies: no network here) and the wheel holds every package; ``python examples/...`` names a script that exists (``examples/digits.py``
   runs in tests/examples/test_digits.py); ``mkdocs build`` is run by tests/docs/test_site.py.
 """
 
@@ -24,6 +24,7 @@ from tests.docs.markdown_blocks import blocks
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+WHEEL = f"highlevel-{PYPROJECT['project']['version']}-py3-none-any.whl"
 
 
 def _test_command_of_ci():
@@ -75,6 +76,10 @@ def _check_pip_install(words):
             assert args[i + 1] == "https://download.pytorch.org/whl/cpu", f"an unexpected index: {args[i + 1]}"
             i += 2
             continue
+        if arg.startswith("dist/"):  # the wheel the README's `pip wheel` line builds (_check_pip_wheel)
+            assert arg == f"dist/{WHEEL}", f"pip install {arg}: the wheel `pip wheel` writes is dist/{WHEEL}"
+            i += 1
+            continue
         m = re.fullmatch(r"\.(?:\[([\w,]+)\])?", arg)
         assert m, f"pip install {arg!r}: the README installs from the checkout only (highlevel is not published)"
         for extra in (m.group(1) or "").split(","):
@@ -93,6 +98,7 @@ def _check_pip_wheel(words, tmp_path):
     )
     assert out.returncode == 0, out.stderr[-3000:]
     (wheel,) = tmp_path.glob("highlevel-*.whl")
+    assert wheel.name == WHEEL, f"the README names {WHEEL}, pip wrote {wheel.name}"
     names = zipfile.ZipFile(wheel).namelist()
     for package in PYPROJECT["tool"]["setuptools"]["packages"]:
         assert f"{package.replace('.', '/')}/__init__.py" in names, f"the wheel lacks {package}"
