@@ -20,7 +20,8 @@ package is absent), and the same output checks apply: each epoch's metrics and `
 text. The backend of that run rotates with the lesson's place in the list (lesson 1 on the first backend of the
 matrix, lesson 2 on the second, ...). A lesson that runs on every backend makes that backend's run its run
 without widgets (no extra run); a lesson that runs once gets one extra run. A new lesson is covered by the same
-rule as soon as it is in ``notebooks/`` and ``RUNS_ON``.
+rule as soon as it is in ``notebooks/`` and ``RUNS_ON``. The check cell also reports whether the kernel found
+ipywidgets, so that no run passes in the wrong kind of kernel.
 
 **Which backends.** A notebook's numbers come out the same on the four engines (within float32 rounding;
 03's dropout draws from each engine's own generator), and each notebook passes its checks on all four
@@ -46,6 +47,7 @@ importing the framework and compiling steps); the full matrix takes about 4 minu
 every notebook on every backend of the matrix. Notebooks are stored without outputs, and that is checked too.
 """
 
+import importlib.util
 import json
 import os
 import pathlib
@@ -74,6 +76,7 @@ SINGLE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_T
                  "XLA_FLAGS": os.environ.get("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")}
 NAMES = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 FIGURES_MARK = "LESSON-FIGURES "
+WIDGETS_MARK = "ipywidgets importable in the kernel:"
 
 # The backends each notebook runs on (the module docstring says why): "every", "first" or "last" of the matrix.
 RUNS_ON = {"01": "first", "02": "first", "03": "every", "04": "last", "05": "first", "06": "first",
@@ -102,7 +105,8 @@ def _check_cell(name):
         f"_spec = _ilu.spec_from_file_location('lesson_checks', {str(CHECKS)!r})\n"
         "_checks = _ilu.module_from_spec(_spec)\n"
         "_spec.loader.exec_module(_checks)\n"
-        f"print({FIGURES_MARK!r} + _json.dumps(_checks.check({name!r}, globals())))\n")
+        f"print({FIGURES_MARK!r} + _json.dumps(_checks.check({name!r}, globals())))\n"
+        f"print({WIDGETS_MARK!r}, _ilu.find_spec('ipywidgets') is not None)\n")
 
 
 def _figures(cell):
@@ -163,4 +167,8 @@ def test_notebook_runs_and_its_claims_hold(name, engine, widgets, tmp_path, monk
     client.execute()  # raises CellExecutionError, naming the cell (or the failed claims), on the first error
     problems = progress_problems(nb)  # every fit's epochs and evaluate's results show as text, nothing empty
     assert not problems, f"{name}: the outputs do not show the progress a learner expects:\n  " + "\n  ".join(problems)
+    # The run had the kernel it was meant to have: ipywidgets hidden, or there (where this machine has it).
+    expected = widgets and importlib.util.find_spec("ipywidgets") is not None
+    shown = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert f"{WIDGETS_MARK} {expected}" in shown, shown[-500:]
     print(f"{name} on {engine}: {time.perf_counter() - start:.1f} s; {_figures(nb.cells[-1])}")
