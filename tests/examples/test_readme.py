@@ -5,7 +5,7 @@
   the test-command block must be exactly what ``.ci/run`` runs (CI runs it, so it is not run again here); an
   install line is checked against ``pyproject.toml`` (its extras exist) and the files it names (the wheel is the
   one ``pip wheel`` writes), not run (that would download packages); ``pip wheel`` builds the wheel for real
-  (without dependencies: no network here) and the wheel holds every package; ``python examples/...`` names a script that exists (``examples/digits.py``
+  (without dependencies: no network here), the wheel holds every package, and the main job runs from it alone; ``python examples/...`` names a script that exists (``examples/digits.py``
   runs in tests/examples/test_digits.py); ``mkdocs build`` is run by tests/docs/test_site.py.
 """
 
@@ -103,6 +103,21 @@ def _check_pip_wheel(words, tmp_path):
     for package in PYPROJECT["tool"]["setuptools"]["packages"]:
         assert f"{package.replace('.', '/')}/__init__.py" in names, f"the wheel lacks {package}"
     assert "highlevel/datasets/data/README.md" in names
+    # The main job runs from the wheel alone: unpacked (as pip installs it) first on the path, outside the checkout.
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = (
+        "import runpy, highlevel\n"
+        "print('highlevel from', highlevel.__file__)\n"
+        f"runpy.run_path({str(ROOT / 'examples' / 'digits.py')!r}, run_name='__main__')\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(site), HIGHLEVEL_BACKEND="native")
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert f"highlevel from {site / 'highlevel' / '__init__.py'}" in run.stdout, run.stdout[:500]
+    assert re.search(r"backend native: test accuracy 0\.9[6-9]", run.stdout), run.stdout[-1000:]
 
 
 def test_readme_shell_blocks(tmp_path):
