@@ -1,0 +1,115 @@
+"""NASNet against real Keras: NASNetMobile's outputs with Keras's weights on every backend (at 32x32, the smallest
+size), read from Keras 2's by-layer ``.h5`` layout (the one of the published ImageNet files) and from Keras 3's
+``.weights.h5``; NASNetLarge's structure (parameter count, weighted layer names, weight shapes); the arguments'
+checks and Keras's weight file names."""
+
+import pytest
+
+import highlevel as hl
+
+from . import _oracle
+
+pytest.importorskip("keras")
+pytest.importorskip("h5py")
+
+#: The smallest NASNetMobile, with a tiny top (logits, so that the comparison sees every difference).
+MOBILE = {
+    "model_name": "NASNetMobile",
+    "kwargs": {"input_shape": (32, 32, 3), "classes": 6, "classifier_activation": None},
+    "legacy": True,
+    "describe": [
+        ("NASNetLarge", {"input_shape": (32, 32, 3), "classes": 7}),
+        ("NASNetMobile", {"input_shape": (48, 40, 3), "include_top": False, "pooling": "max"}),
+    ],
+}
+
+
+def _by_name(name):
+    return getattr(hl.applications, name)
+
+
+def test_nasnet_mobile_matches_keras(backend):
+    model = _oracle.check_family(backend, hl.applications.NASNetMobile, **MOBILE)
+    assert model.name == "nasnet_mobile"
+    assert model.output_shape == (None, 6)
+
+
+def test_nasnet_mobile_reads_kerass_weights_h5(backend):
+    kwargs = {**MOBILE, "legacy": False}
+    _oracle.check_family(backend, hl.applications.NASNetMobile, **kwargs)
+
+
+def test_nasnet_large_and_other_shapes_have_kerass_structure():
+    _oracle.check_described(_by_name, **MOBILE)
+
+
+def test_nasnet_paths_and_output_sizes():
+    from highlevel.applications import nasnet
+
+    assert hl.applications.nasnet.NASNetMobile is hl.applications.NASNetMobile
+    assert hl.applications.nasnet.NASNetLarge is hl.applications.NASNetLarge
+    assert nasnet.decode_predictions is hl.applications.imagenet_utils.decode_predictions
+    large = hl.applications.NASNetLarge(weights=None, include_top=False, input_shape=(64, 64, 3), pooling="avg")
+    assert large.output_shape == (None, 4032)
+    mobile = hl.applications.NASNetMobile(weights=None, include_top=False)
+    assert mobile.input_shape == (None, 224, 224, 3)
+    assert mobile.output_shape == (None, 7, 7, 1056)
+
+
+def test_preprocess_input_scales_to_minus_one_one():
+    import numpy as np
+
+    x = np.array([[[[0.0, 127.5, 255.0]]]], dtype="float32")
+    np.testing.assert_allclose(hl.applications.nasnet.preprocess_input(x), [[[[-1.0, 0.0, 1.0]]]])
+
+
+def test_imagenet_file_names_are_kerass():
+    from highlevel.applications import nasnet
+
+    url = "https://storage.googleapis.com/tensorflow/keras-applications/nasnet/"
+    assert nasnet.imagenet_file(224, True) == (
+        "nasnet_mobile.h5",
+        url + "NASNet-mobile.h5",
+        "020fb642bf7360b370c678b08e0adf61",
+    )
+    assert nasnet.imagenet_file(224, False)[:2] == ("nasnet_mobile_no_top.h5", url + "NASNet-mobile-no-top.h5")
+    assert nasnet.imagenet_file(331, True)[2] == "11577c9a518f0070763c2b964a382f17"
+    assert nasnet.imagenet_file(331, False) == (
+        "nasnet_large_no_top.h5",
+        url + "NASNet-large-no-top.h5",
+        "d81d89dc07e6e56530c4e77faddd61b5",
+    )
+    assert nasnet.imagenet_file(300, True) is None
+
+
+def test_arguments_are_checked():
+    from highlevel.applications import nasnet
+
+    with pytest.raises(ValueError, match=r"must be \(224, 224, 3\); received input_shape=\(32, 32, 3\)"):
+        hl.applications.NASNetMobile(weights="imagenet", input_shape=(32, 32, 3))
+    with pytest.raises(ValueError, match=r"must be \(331, 331, 3\)"):
+        hl.applications.NASNetLarge(weights="imagenet", input_shape=(224, 224, 3))
+    with pytest.raises(ValueError, match="at least 32x32; received input_shape=\\(31, 64, 3\\)"):
+        hl.applications.NASNetMobile(weights=None, include_top=False, input_shape=(31, 64, 3))
+    with pytest.raises(ValueError, match="fully known input shape; received input_shape=\\(None, None, 3\\)"):
+        hl.applications.NASNetMobile(weights="imagenet", include_top=False, input_shape=(None, None, 3))
+    with pytest.raises(ValueError, match="classes must be 1000"):
+        hl.applications.NASNetLarge(weights="imagenet", classes=10)
+    with pytest.raises(ValueError, match="pooling must be None, 'avg' or 'max'; received pooling='mean'"):
+        hl.applications.NASNetMobile(weights=None, include_top=False, input_shape=(32, 32, 3), pooling="mean")
+    with pytest.raises(ValueError, match="multiple of 24 \\* filter_multiplier \\*\\* 2 = 96; received"):
+        nasnet.NASNet((32, 32, 3), penultimate_filters=100, weights=None)
+    with pytest.raises(ValueError, match="only for NASNetMobile .* received default_size=256"):
+        nasnet.NASNet(weights="imagenet", default_size=256)
+    with pytest.raises(ValueError, match="classifier_activation must be 'softmax' or None"):
+        hl.applications.NASNetMobile(weights="imagenet", classifier_activation="relu")
+
+
+def test_channels_first_is_refused():
+    previous = hl.config.image_data_format()
+    hl.config.set_image_data_format("channels_first")
+    try:
+        with pytest.raises(ValueError, match="supports only the channels_last image data format"):
+            hl.applications.NASNetMobile(weights=None, input_shape=(3, 32, 32))
+    finally:
+        hl.config.set_image_data_format(previous)
