@@ -38,8 +38,18 @@ _EPSILON = 1e-3
 
 
 def imagenet_file(default_size, include_top):
-    """``(file name, url, md5)`` of Keras's ImageNet weights for the NASNet of ``default_size`` (224: Mobile,
-    331: Large), with or without its top; None for any other size (no published weights)."""
+    """Where Keras's ImageNet weights for a NASNet are published, and under which name they are cached.
+
+    Args:
+        default_size: 224 (NASNetMobile) or 331 (NASNetLarge).
+        include_top: the weights of the model with its classifier (True) or without.
+
+    Returns:
+        ``(file name, url, md5)``, or None for a size without published weights.
+
+    >>> imagenet_file(224, include_top=False)[0]
+    'nasnet_mobile_no_top.h5'
+    """
     entry = WEIGHTS.get(default_size, {}).get(bool(include_top))
     if entry is None:
         return None
@@ -151,6 +161,11 @@ def normal_cell(ip, p, filters, block_id):
 
     Returns:
         ``(output, ip)``: the cell's output and the previous path of the next cell.
+
+    >>> import highlevel as hl
+    >>> x, p = normal_cell(hl.Input((8, 8, 4)), None, 4, "demo")
+    >>> x.shape
+    (None, 8, 8, 24)
     """
     from highlevel import layers
 
@@ -192,6 +207,11 @@ def reduction_cell(ip, p, filters, block_id):
 
     Returns:
         ``(output, ip)``: the cell's output and the previous path of the next cell.
+
+    >>> import highlevel as hl
+    >>> x, p = reduction_cell(hl.Input((8, 8, 16)), None, 4, "demo")
+    >>> x.shape
+    (None, 4, 4, 16)
     """
     from highlevel import layers
 
@@ -459,6 +479,12 @@ def preprocess_input(x, data_format=None):
     return imagenet_utils.preprocess_input(x, data_format=data_format, mode="tf")
 
 
-preprocess_input.__doc__ = imagenet_utils.PREPROCESS_DOC.format(family="NASNet", what="to [-1, 1]")
+preprocess_input.__doc__ = imagenet_utils.PREPROCESS_DOC.format(family="NASNet", what="to [-1, 1]") + (
+    """
+    >>> import numpy as np
+    >>> preprocess_input(np.array([[[0.0, 127.5, 255.0]]], "float32"))
+    array([[[-1.,  0.,  1.]]], dtype=float32)
+"""
+)
 
 decode_predictions = imagenet_utils.decode_predictions
