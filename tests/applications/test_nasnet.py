@@ -58,6 +58,22 @@ def test_nasnet_mobile_reads_kerass_weights_h5(backend):
     assert checked == len(model.weights) > 1000
 
 
+def test_nasnet_mobile_layer_names_are_kerass():
+    # Every layer, the unnamed ones too (activation_12, zero_padding2d_3, add_7, ...), as a fresh Keras session names
+    # them, in Keras's order: Keras 2's file lists them all.
+    import os
+
+    import h5py
+
+    folder = _oracle.keras_reference(**{k: MOBILE[k] for k in ("model_name", "kwargs", "describe", "legacy")})
+    with h5py.File(os.path.join(folder, "legacy.h5"), "r") as f:
+        theirs = [n.decode() if isinstance(n, bytes) else n for n in f.attrs["layer_names"]]
+    hl.utils.clear_session()
+    model = hl.applications.NASNetMobile(weights=None, **MOBILE["kwargs"])
+    assert len(theirs) == 771
+    assert [layer.name for layer in model.layers] == theirs
+
+
 def test_nasnet_large_has_kerass_structure():
     _oracle.check_described(_by_name, **MOBILE)
 
