@@ -2,6 +2,7 @@
 their smallest size), the names of all their layers in a fresh session, the published weight files, the input
 checks, and InceptionResNetV2's scaled residual layer."""
 
+import json
 import os
 
 import numpy as np
@@ -18,6 +19,7 @@ INCEPTION_V3 = {
     "model_name": "InceptionV3",
     "kwargs": {"input_shape": (75, 75, 3), "classes": 5, "classifier_activation": None},
     "describe": [("InceptionV3", {"input_shape": (75, 75, 3), "include_top": False, "pooling": "avg"})],
+    "engine": "numpy",
 }
 # Keras 2's by-layer file, as the published ImageNet weights are.
 INCEPTION_RESNET_V2 = {
@@ -25,6 +27,7 @@ INCEPTION_RESNET_V2 = {
     "kwargs": {"input_shape": (75, 75, 3), "include_top": False, "pooling": "max"},
     "describe": [("InceptionResNetV2", {"input_shape": (75, 75, 3), "classes": 7})],
     "legacy": True,
+    "engine": "numpy",
 }
 
 
@@ -40,8 +43,9 @@ def _fresh(name):
 
 
 def _all_names_match(family):
-    folder = _oracle.keras_reference(family["model_name"], family["kwargs"], family["describe"], family.get("legacy"))
-    import json
+    folder = _oracle.keras_reference(
+        family["model_name"], family["kwargs"], family["describe"], family.get("legacy", False), family["engine"]
+    )
 
     with open(os.path.join(folder, "describe.json")) as f:
         theirs = json.load(f)
