@@ -63,6 +63,8 @@ NAMESPACES = (
     "applications.mobilenet",
     "applications.mobilenet_v2",
     "applications.xception",
+    "applications.inception_v3",
+    "applications.inception_resnet_v2",
 )
 
 #: Whole namespaces that are other pieces of work: quantization (with the dtype policies that carry it).
@@ -74,10 +76,8 @@ OTHER_WORK = {
 _QUANT = "quantization and LoRA"
 
 #: namespace -> {name: why it is not there yet}.
-_APPS_OTHERS = "keras.applications: a family of the second part still to build (InceptionV3, InceptionResNetV2, NASNet)"
+_APPS_OTHERS = "keras.applications: a family of the second part still to build (NASNet)"
 _SECOND_PART = {
-    "InceptionResNetV2": "inception_resnet_v2",
-    "InceptionV3": "inception_v3",
     "NASNetLarge": "nasnet",
     "NASNetMobile": "nasnet",
 }
