@@ -123,3 +123,22 @@ def test_custom_scale_layer_computes_and_round_trips(backend, tmp_path):
     np.testing.assert_allclose(hl.ops.convert_to_numpy(loaded([a, b])), want, rtol=1e-6)
     with pytest.raises(ValueError, match="received scale='big'"):
         CustomScaleLayer("big")
+
+
+@pytest.mark.parametrize("family", ["InceptionV3", "InceptionResNetV2"])
+def test_input_tensor_and_channels_first(family):
+    build = getattr(hl.applications, family)
+    image = hl.Input((80, 96, 3))
+    model = build(weights=None, include_top=False, input_tensor=image, pooling="avg")
+    assert model.inputs[0] is image
+    width = 2048 if family == "InceptionV3" else 1536
+    assert model.output_shape == (None, width)
+    before = hl.config.image_data_format()
+    hl.config.set_image_data_format("channels_first")
+    try:
+        model = build(weights=None, include_top=False, input_shape=(3, 75, 75))
+        assert model.output_shape == (None, width, 1, 1)
+        with pytest.raises(ValueError, match="at least 75x75"):
+            build(weights=None, include_top=False, input_shape=(3, 75, 70))
+    finally:
+        hl.config.set_image_data_format(before)
