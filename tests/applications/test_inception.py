@@ -142,3 +142,53 @@ def test_input_tensor_and_channels_first(family):
             build(weights=None, include_top=False, input_shape=(3, 75, 70))
     finally:
         hl.config.set_image_data_format(before)
+
+
+_KERAS_SIDE = """
+import sys, numpy as np, keras
+from keras.src.applications.inception_resnet_v2 import CustomScaleLayer
+folder = sys.argv[1]
+x = np.load(folder + "/x.npy")
+theirs = keras.saving.load_model(folder + "/hl.keras")
+assert type(theirs.get_layer("scale")) is CustomScaleLayer, type(theirs.get_layer("scale"))
+np.save(folder + "/hl_in_keras.npy", np.asarray(theirs([x, x])))
+a, b = keras.Input((3,)), keras.Input((3,))
+model = keras.Model([a, b], CustomScaleLayer(0.17, name="scale")([a, keras.layers.Dense(3, name="d")(b)]))
+model.save(folder + "/keras.keras")
+np.save(folder + "/keras_out.npy", np.asarray(model([x, x])))
+"""
+
+
+@pytest.fixture(scope="module")
+def keras_round_trip(tmp_path_factory):
+    """A model with InceptionResNetV2's scaled residual, saved by highlevel in Keras's ``.keras`` format and
+    loaded by Keras; and the same model saved by Keras. One Keras process (its numpy engine) does both."""
+    import subprocess
+    import sys
+
+    from highlevel.applications.inception_resnet_v2 import CustomScaleLayer
+
+    folder = tmp_path_factory.mktemp("custom_scale")
+    x = np.linspace(-1.0, 1.0, 6, dtype="float32").reshape(2, 3)
+    np.save(folder / "x.npy", x)
+    a, b = hl.Input((3,)), hl.Input((3,))
+    ours = hl.Model([a, b], CustomScaleLayer(0.17, name="scale")([a, hl.layers.Dense(3, name="d")(b)]))
+    ours.save(str(folder / "hl.keras"))
+    env = dict(os.environ, KERAS_BACKEND="numpy", CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3")
+    done = subprocess.run(
+        [sys.executable, "-c", _KERAS_SIDE, str(folder)], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    return folder, x, hl.ops.convert_to_numpy(ours([x, x]))
+
+
+def test_custom_scale_layer_goes_to_and_from_kerass_format(backend, keras_round_trip):
+    from highlevel.applications.inception_resnet_v2 import CustomScaleLayer
+
+    folder, x, ours_out = keras_round_trip
+    np.testing.assert_allclose(np.load(folder / "hl_in_keras.npy"), ours_out, rtol=1e-5, atol=1e-6)
+    loaded = hl.saving.load_model(str(folder / "keras.keras"))
+    assert isinstance(loaded.get_layer("scale"), CustomScaleLayer)
+    assert loaded.get_layer("scale").scale == pytest.approx(0.17)
+    got = hl.ops.convert_to_numpy(loaded([x, x]))
+    np.testing.assert_allclose(got, np.load(folder / "keras_out.npy"), rtol=1e-5, atol=1e-6)
