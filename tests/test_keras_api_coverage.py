@@ -62,6 +62,7 @@ NAMESPACES = (
     "applications.densenet",
     "applications.mobilenet",
     "applications.mobilenet_v2",
+    "applications.nasnet",
     "applications.xception",
     "applications.inception_v3",
     "applications.inception_resnet_v2",
@@ -76,20 +77,8 @@ OTHER_WORK = {
 _QUANT = "quantization and LoRA"
 
 #: namespace -> {name: why it is not there yet}.
-_APPS_OTHERS = "keras.applications: a family of the second part still to build (NASNet)"
-_SECOND_PART = {
-    "NASNetLarge": "nasnet",
-    "NASNetMobile": "nasnet",
-}
-
-
-def _apps_not_yet(table, why):
-    return {**{name: why for name in table}, **{module: why for module in table.values()}}
-
-
 NOT_YET = {
     "": {"Quantizer": _QUANT},
-    "applications": _apps_not_yet(_SECOND_PART, _APPS_OTHERS),
 }
 
 _LIST_KERAS = r"""

@@ -24,6 +24,7 @@ _MODULES = (
     "mobilenet",
     "mobilenet_v2",
     "mobilenet_v3",
+    "nasnet",
     "resnet",
     "resnet50",
     "resnet_v2",
@@ -70,6 +71,8 @@ _MODELS = {
     "MobileNet": "mobilenet",
     "MobileNetV2": "mobilenet_v2",
     "Xception": "xception",
+    "NASNetMobile": "nasnet",
+    "NASNetLarge": "nasnet",
     "InceptionV3": "inception_v3",
     "InceptionResNetV2": "inception_resnet_v2",
 }
