@@ -17,9 +17,11 @@
 * **B8**: inference of ``applications.MobileNetV2(weights=None)`` (alpha 1.0, 224x224x3, the 1000-way softmax
   top) with ``predict_on_batch``, batch 8, over 5 batches (ms per batch).
 
-B5-B7 have a hand-written loop in PyTorch eager only (``_hand_heavy.py``), which is also the native engine's
-"hand" column there: the native engine's target on them is PyTorch eager CPU. B8's hand-written reference is
-the same MobileNetV2 as a PyTorch eager module (``_hand_mobilenet.py``), for native and torch alike.
+B5-B7's hand-written loops: PyTorch eager (``_hand_heavy.py``), which is also the native engine's "hand" column
+there (the native engine's target on them is PyTorch eager CPU); plain ``jax.numpy`` under ``jax.jit``
+(``_hand_heavy_jax.py``) and raw TensorFlow under ``tf.function`` (``_hand_heavy_tf.py``), from the same
+initial weights (``_hand_heavy_params.py``). B8's hand-written reference is the same MobileNetV2 as a PyTorch
+eager module (``_hand_mobilenet.py``), for native and torch alike.
 
 All train with sparse softmax cross-entropy from logits and Adam(1e-3), float32. A contestant is a function
 ``run()`` doing one "epoch" (one pass over the data, or one ``predict`` / ``evaluate`` call) that returns a
@@ -94,7 +96,7 @@ WORKLOADS = {
     "B7": Workload("resnet", "train", [], 64, 6, 2),
     "B8": Workload("mobilenetv2", "infer", [], 8, samples=40),
 }
-#: The heavier workloads' models (B5-B7), whose hand-written loops are PyTorch eager only (``_hand_heavy.py``).
+#: The heavier workloads' models (B5-B7), with their own hand-written loops (``_hand_heavy*.py``).
 HEAVY = ("transformer", "lstm", "bilstm", "resnet")
 #: The MLP workloads as ``name -> (widths, batch)`` (what ``fit_overheads.py`` uses).
 MLP = {name: (w.widths, w.batch) for name, w in WORKLOADS.items() if w.model == "mlp" and w.task == "train"}
@@ -308,12 +310,12 @@ def make_contestant(kind, backend, name, steps, threads=1, data=None):
         return model_runner(build_model(keras, workload, reuse=True), workload, x, y)
     if kind != "hand":
         raise ValueError(f"Unknown contestant {kind!r}; expected one of {', '.join(KINDS)}.")
-    if workload.model in HEAVY or workload.model == "mobilenetv2":
-        if backend not in ("native", "torch"):
-            raise NotImplementedError(
-                f"{name} has a hand-written loop in PyTorch eager only (the native engine's reference); "
-                f"none for {backend} yet"
-            )
+    if workload.model == "mobilenetv2" and backend not in ("native", "torch"):
+        raise NotImplementedError(
+            f"{name} has a hand-written reference in PyTorch eager only (the native engine's reference); "
+            f"none for {backend} yet"
+        )
+    if (workload.model in HEAVY or workload.model == "mobilenetv2") and backend in ("native", "torch"):
         import_framework("torch", threads)
         if workload.model == "mobilenetv2":
             import _hand_mobilenet
@@ -345,6 +347,13 @@ def _jax_x32(make):
 
 
 def _make_hand(backend, workload, x, y):
+    if workload.model in HEAVY:
+        if backend == "jax":
+            import _hand_heavy_jax as heavy
+        else:
+            import _hand_heavy_tf as heavy
+
+        return heavy.MAKERS[workload.model](x, y, workload.batch)
     if workload.model == "cnn":
         import _hand_cnn
 

@@ -88,7 +88,7 @@ HAND_TARGETS = {
     ("B4-evaluate", "*"): 1.10,
     ("first step", "jax"): 1.5,
     ("memory B1", "native"): 1.5,
-    # B5-B7: the hand loop is PyTorch eager (native's reference too: at most 2x it)
+    # B5-B7: the hand loop in each backend's framework; native's is PyTorch eager (at most 2x it)
     **{(w, b): 1.10 for w in ("B5", "B6", "B6-bi", "B7") for b in ("jax", "torch", "tensorflow")},
     **{(w, "native"): 2.0 for w in ("B5", "B6", "B6-bi", "B7")},
     **{(f"memory {w}", "native"): 1.5 for w in ("B5", "B6", "B6-bi", "B7")},
