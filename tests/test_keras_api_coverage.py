@@ -66,23 +66,12 @@ NAMESPACES = (
     "applications.mobilenet_v2",
     "applications.nasnet",
     "applications.xception",
+    "applications.inception_v3",
+    "applications.inception_resnet_v2",
 )
 
 #: namespace -> {name: why it is not there yet}.
-_APPS_OTHERS = "keras.applications: a family of the second part still to build (InceptionV3, InceptionResNetV2)"
-_SECOND_PART = {
-    "InceptionResNetV2": "inception_resnet_v2",
-    "InceptionV3": "inception_v3",
-}
-
-
-def _apps_not_yet(table, why):
-    return {**{name: why for name in table}, **{module: why for module in table.values()}}
-
-
-NOT_YET = {
-    "applications": _apps_not_yet(_SECOND_PART, _APPS_OTHERS),
-}
+NOT_YET = {}
 
 _LIST_KERAS = r"""
 import inspect, json, keras

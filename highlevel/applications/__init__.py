@@ -19,6 +19,8 @@ _MODULES = (
     "efficientnet",
     "efficientnet_v2",
     "imagenet_utils",
+    "inception_resnet_v2",
+    "inception_v3",
     "mobilenet",
     "mobilenet_v2",
     "mobilenet_v3",
@@ -71,6 +73,8 @@ _MODELS = {
     "Xception": "xception",
     "NASNetMobile": "nasnet",
     "NASNetLarge": "nasnet",
+    "InceptionV3": "inception_v3",
+    "InceptionResNetV2": "inception_resnet_v2",
 }
 
 

@@ -36,9 +36,12 @@ def check_pooling(pooling):
         raise ValueError(f"pooling must be None, 'avg' or 'max'; received pooling={pooling!r}.")
 
 
-def head(x, include_top, pooling, classes=None, classifier_activation=None, weights=None, pool_name=None):
+def head(
+    x, include_top, pooling, classes=None, classifier_activation=None, weights=None, pool_name=None, named_pooling=True
+):
     """Global average pooling and the ``predictions`` Dense layer with the top; else the pooling asked for
-    (``avg_pool`` or ``max_pool``), or none."""
+    (``avg_pool`` or ``max_pool``; with ``named_pooling=False`` the automatic names, as the families whose Keras
+    pooling layer has no name), or none."""
     from highlevel import layers
 
     from . import imagenet_utils
@@ -49,9 +52,9 @@ def head(x, include_top, pooling, classes=None, classifier_activation=None, weig
         imagenet_utils.validate_activation(classifier_activation, weights)
         return layers.Dense(classes, activation=classifier_activation, name="predictions")(x)
     if pooling == "avg":
-        return layers.GlobalAveragePooling2D(name=pool_name or "avg_pool")(x)
+        return layers.GlobalAveragePooling2D(name=(pool_name or "avg_pool") if named_pooling else None)(x)
     if pooling == "max":
-        return layers.GlobalMaxPooling2D(name="max_pool")(x)
+        return layers.GlobalMaxPooling2D(name="max_pool" if named_pooling else None)(x)
     return x
 
 

@@ -119,14 +119,7 @@ def Xception(
     x = _sep(2048, "block14_sepconv2")(x)
     x = _bn("block14_sepconv2_bn")(x)
     x = layers.Activation("relu", name="block14_sepconv2_act")(x)
-    if include_top:
-        x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = layers.Dense(classes, activation=classifier_activation, name="predictions")(x)
-    elif pooling == "avg":
-        x = layers.GlobalAveragePooling2D()(x)
-    elif pooling == "max":
-        x = layers.GlobalMaxPooling2D()(x)
+    x = common.head(x, include_top, pooling, classes, classifier_activation, weights, named_pooling=False)
     model = common.finish(image, input_tensor, x, name)
     return weights_lib.load(model, weights, imagenet_file(include_top))
 

@@ -44,6 +44,11 @@ _PACKAGES = (
     ("highlevel.distillation", "keras.distillation"),
 )
 
+#: The layers of an application family (InceptionResNetV2's ``CustomScaleLayer``, ConvNeXt's ``LayerScale``) are
+#: public in no Keras namespace: Keras writes them under their family's module, which matches highlevel's.
+_OWN_APPLICATIONS = "highlevel.applications."
+_KERAS_APPLICATIONS = "keras.src.applications."
+
 #: Model classes, which Keras writes under modules of their own.
 _MODEL_MODULES = {
     "InputLayer": "keras.layers",
@@ -109,6 +114,13 @@ def _own_class(class_name, keras_module):
     loss may share a name), else by name alone."""
     import importlib
 
+    if _is_keras(keras_module) and keras_module.startswith(_KERAS_APPLICATIONS):
+        from highlevel import applications
+
+        family = keras_module[len(_KERAS_APPLICATIONS) :]
+        cls = getattr(getattr(applications, family), class_name, None) if family in applications._MODULES else None
+        if isinstance(cls, type):
+            return cls
     if _is_keras(keras_module):
         for package, public in _PACKAGES:
             if keras_module == public or (public != "keras" and keras_module.startswith(public + ".")):
@@ -132,6 +144,8 @@ def _keras_module(class_name, module):
         return _MODEL_MODULES[class_name]
     cls = _own_classes().get(class_name)
     source = module if _is_own(module) else getattr(cls, "__module__", "")
+    if source.startswith(_OWN_APPLICATIONS):
+        return _KERAS_APPLICATIONS + source[len(_OWN_APPLICATIONS) :]
     for prefix, keras_module in _PACKAGES:
         if source == prefix or source.startswith(prefix + "."):
             return keras_module

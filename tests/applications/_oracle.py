@@ -30,17 +30,19 @@ def _root():
     return _ROOT[0]
 
 
-def keras_reference(model_name, kwargs, describe=(), legacy=False):
+def keras_reference(model_name, kwargs, describe=(), legacy=False, engine=KERAS_ENGINE):
     """The folder of Keras's files for ``model_name(weights=None, **kwargs)`` (see ``keras_worker.py``),
-    computed once per process for each set of arguments."""
-    key = json.dumps([model_name, kwargs, list(describe), legacy], sort_keys=True)
+    computed once per process for each set of arguments, by Keras on ``engine`` (JAX unless a family asks for
+    another: Keras's JAX engine traces every layer to build a model, minutes for a deep one on a busy machine,
+    where its numpy engine takes seconds)."""
+    key = json.dumps([model_name, kwargs, list(describe), legacy, engine], sort_keys=True)
     if key not in _CACHE:
         folder = os.path.join(_root(), f"{model_name}_{len(_CACHE)}")
         os.makedirs(folder)
         spec = os.path.join(folder, "spec.json")
         with open(spec, "w") as f:
             json.dump({"model": model_name, "kwargs": kwargs, "describe": list(describe), "legacy": legacy}, f)
-        env = dict(os.environ, KERAS_BACKEND=KERAS_ENGINE, CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3")
+        env = dict(os.environ, KERAS_BACKEND=engine, CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3")
         done = subprocess.run(
             [sys.executable, os.path.join(HERE, "keras_worker.py"), spec, folder],
             env=env,
@@ -62,10 +64,10 @@ def model_tolerance(backend_name, depth):
     return rtol * widen, atol * widen
 
 
-def check_family(backend, build, model_name, kwargs, legacy=False, describe=()):
+def check_family(backend, build, model_name, kwargs, legacy=False, describe=(), engine=KERAS_ENGINE):
     """Loads Keras's randomized weights for ``model_name`` into ``build(weights=None, **kwargs)`` and checks that
     its outputs on Keras's images match Keras's. Returns highlevel's model."""
-    folder = keras_reference(model_name, kwargs, describe, legacy)
+    folder = keras_reference(model_name, kwargs, describe, legacy, engine)
     model = build(weights=None, **kwargs)
     model.load_weights(os.path.join(folder, "legacy.h5" if legacy else "model.weights.h5"))
     images = np.load(os.path.join(folder, "images.npy"))
@@ -79,10 +81,10 @@ def check_family(backend, build, model_name, kwargs, legacy=False, describe=()):
     return model
 
 
-def check_described(build_by_name, model_name, kwargs, describe, legacy=False):
+def check_described(build_by_name, model_name, kwargs, describe, legacy=False, engine=KERAS_ENGINE):
     """For each ``(name, kwargs)`` in ``describe``, highlevel's model has Keras's parameter count, the names of its
     layers with weights in Keras's order, and Keras's weight shapes."""
-    folder = keras_reference(model_name, kwargs, describe, legacy)
+    folder = keras_reference(model_name, kwargs, describe, legacy, engine)
     with open(os.path.join(folder, "describe.json")) as f:
         theirs = json.load(f)
     for name, other_kwargs in describe:

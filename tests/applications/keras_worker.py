@@ -7,8 +7,8 @@
   bias was set to seeded random values (so that a wrong load of any of them shows in the outputs);
 - ``legacy.h5`` with ``"legacy": true``: the same weights in Keras 2's by-layer layout, by Keras's own writer;
 - ``images.npy`` and ``outputs.npy``: seeded images and the model's inference outputs on them;
-- ``describe.json``: for each ``describe`` entry, the parameter count and the names of the layers with
-  weights (built only, never run).
+- ``describe.json``: for each ``describe`` entry, the parameter count, the names of the layers with weights,
+  the weights' shapes and the names of all layers (built only, never run).
 """
 
 import json
@@ -58,6 +58,7 @@ def main(spec_path, folder):
             "params": int(other.count_params()),
             "layers": [layer.name for layer in other.layers if layer.weights],
             "shapes": [list(v.shape) for v in other.weights],
+            "names": [layer.name for layer in other.layers],
         }
         del other
     with open(os.path.join(folder, "describe.json"), "w") as f:
