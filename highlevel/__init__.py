@@ -52,6 +52,8 @@ _LAZY = {
         "visualization",
         "distillation",
         "export",
+        "quantizers",
+        "dtype_policies",
     )
 }
 _LAZY.update(
@@ -71,6 +73,7 @@ _LAZY.update(
         "Constraint": ("highlevel.constraints", "Constraint"),
         "DTypePolicy": ("highlevel.mixed_precision", "DTypePolicy"),
         "FloatDTypePolicy": ("highlevel.mixed_precision", "FloatDTypePolicy"),
+        "Quantizer": ("highlevel.quantizers", "Quantizer"),
         "StatelessScope": ("highlevel.backends.contract", "StatelessScope"),
         "SymbolicScope": ("highlevel.backends.contract", "SymbolicScope"),
         "Operation": ("highlevel.operation", "Operation"),
@@ -124,6 +127,7 @@ __all__ = [
     "Metric",
     "Operation",
     "Optimizer",
+    "Quantizer",
     "Regularizer",
     "RematScope",
     "StatelessScope",
@@ -146,6 +150,7 @@ __all__ = [
     "constraints",
     "datasets",
     "distribution",
+    "dtype_policies",
     "dtypes",
     "initializers",
     "layers",
@@ -156,6 +161,7 @@ __all__ = [
     "ops",
     "optimizers",
     "preprocessing",
+    "quantizers",
     "random",
     "regularizers",
     "saving",

@@ -32,6 +32,8 @@ NAMESPACES = (
     "backend",
     "tree",
     "mixed_precision",
+    "quantizers",
+    "dtype_policies",
     "distribution",
     "preprocessing",
     "wrappers",

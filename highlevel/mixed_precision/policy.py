@@ -51,6 +51,11 @@ class DTypePolicy:
         return self._variable_dtype
 
     @property
+    def quantization_mode(self):
+        """The quantization mode (``"int8"``, ``"int4"``, ...) of a quantized policy; None for a float one."""
+        return None
+
+    @property
     def is_mixed(self):
         """Whether computations and variables use different dtypes."""
         return self._compute_dtype != self._variable_dtype
@@ -69,7 +74,7 @@ class DTypePolicy:
         return hash((type(self).__name__, self._name))
 
     def __repr__(self):
-        return f'<DTypePolicy "{self._name}">'
+        return f'<{type(self).__name__} "{self.name}">'
 
 
 #: Keras 2's name of the class.
@@ -111,7 +116,8 @@ def get(identifier):
     """Returns the dtype policy an identifier names.
 
     Args:
-        identifier: None (the global policy), a policy name (``"mixed_float16"``) or dtype name
+        identifier: None (the global policy), a policy name (``"mixed_float16"``, a quantized one such as
+            ``"int8_from_float32"``) or dtype name
             (``"float32"``), a :class:`DTypePolicy` (returned as it is), a dtype object, or a config dict from
             :func:`serialize`.
 
@@ -131,15 +137,13 @@ def get(identifier):
     if isinstance(identifier, DTypePolicy):
         return identifier
     if isinstance(identifier, dict):
-        config = identifier.get("config", identifier)
-        if not isinstance(config, dict) or "name" not in config:
-            raise ValueError(
-                f"A serialized dtype policy looks like {{'class_name': 'DTypePolicy', 'config': "
-                f"{{'name': 'mixed_float16'}}}}; received {identifier!r}."
-            )
-        return DTypePolicy(config["name"])
+        from highlevel.dtype_policies.serialization import deserialize as _deserialize
+
+        return _deserialize(identifier)
     if isinstance(identifier, str):
-        return DTypePolicy(identifier)
+        from highlevel.dtype_policies.quantized_policies import is_quantized_name, policy_from_name
+
+        return policy_from_name(identifier) if is_quantized_name(identifier) else DTypePolicy(identifier)
     return DTypePolicy(_dtypes.standardize_dtype(identifier))
 
 
@@ -150,7 +154,7 @@ def serialize(policy):
         policy: a :class:`DTypePolicy`.
 
     Returns:
-        ``{"class_name": "DTypePolicy", "config": {"name": <the policy's name>}}``.
+        ``{"class_name": <the policy's class name>, "config": <its get_config()>}``.
 
     >>> import highlevel as hl
     >>> hl.mixed_precision.serialize(hl.mixed_precision.DTypePolicy("mixed_bfloat16"))["config"]

@@ -1,0 +1,11 @@
+"""Fixtures of the ``hl.dtype_policies`` tests: Keras as an oracle."""
+
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def keras():
+    os.environ.setdefault("KERAS_BACKEND", "jax")
+    return pytest.importorskip("keras")
