@@ -304,11 +304,6 @@ class Layer:
     def dtype_policy(self, value):
         from highlevel.mixed_precision import policy as policies
 
-        if isinstance(value, str) and "_from_" in value:
-            # a quantized policy's name ("int8_from_float32"), as a quantized layer's config holds it
-            from highlevel import dtype_policies
-
-            value = dtype_policies.get(value)
         policy = policies.get(value)
         self._dtype_policy = policy
         self._variable_dtype = policy.variable_dtype

@@ -573,7 +573,7 @@ class Model(Trainer, Layer):
                 that is not built or is quantized already.
 
         >>> import highlevel as hl
-        >>> model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(3), hl.layers.Dropout(0.1)])
+        >>> model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(3), hl.layers.Dense(2)])
         >>> model.quantize("int8")
         >>> model.layers[0].quantization_mode, model.layers[0].kernel.dtype
         ('int8', 'int8')
