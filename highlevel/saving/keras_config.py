@@ -81,6 +81,8 @@ _RENAMED = {}
 _KERAS_BOOKKEEPING = ("shared_object_id",)
 
 _POLICIES = ("DTypePolicy", "FloatDTypePolicy")
+#: The policies of quantized layers, which Keras writes by mode and source policy; read as their names here.
+_QUANTIZED_POLICIES = ("QuantizedDTypePolicy", "QuantizedFloat8DTypePolicy", "Int4DTypePolicy")
 _SPECIAL = "__"  # tagged forms (``__numpy__``, ``__keras_tensor__``...) pass through
 
 
@@ -243,6 +245,16 @@ def object_from_keras(node):
                 if not isinstance(name, str):
                     raise InvalidFileError(f"Malformed dtype policy in the Keras config of {class_name}: {value!r}.")
                 converted[key] = name
+            elif key == "dtype" and _is_object(value) and value["class_name"] in _QUANTIZED_POLICIES:
+                from highlevel import dtype_policies
+
+                try:
+                    policy = dtype_policies.deserialize({"class_name": value["class_name"], "config": value["config"]})
+                except (TypeError, ValueError) as error:
+                    raise InvalidFileError(
+                        f"Malformed quantized dtype policy in the Keras config of {class_name}: {value!r} ({error})."
+                    ) from None
+                converted[key] = policy.name
             else:
                 converted[key] = object_from_keras(value)
         out["config"] = converted

@@ -244,3 +244,35 @@ def test_quantized_layer_matches_keras(backend, kind, mode, keras_reference):
             np.testing.assert_allclose(ours[name], value, rtol=1e-5, err_msg=name)
     got = to_numpy(layer(x))
     np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-3 * np.abs(expected).max())
+
+
+def _keras_file_model(module, mode):
+    inputs = module.Input((5,), dtype="int32")
+    x = module.layers.Embedding(12, 8, name="emb")(inputs)
+    if mode == "int8":
+        x = module.layers.EinsumDense("abc,cd->abd", (None, 6), bias_axes="d", name="ein")(x)
+    outputs = module.layers.Dense(3, name="dense")(x)
+    model = module.Model(inputs, outputs)
+    model.set_weights(_float_weights(model, seed=4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model.quantize(mode)
+    return model
+
+
+@needs_keras
+@pytest.mark.parametrize("mode", ["int8", "int4"])
+def test_quantized_keras_files_move_both_ways(backend, tmp_path, mode):
+    keras = keras_module()
+    x = _inputs("Embedding")
+    theirs = _keras_file_model(keras, mode)
+    expected = np.asarray(theirs(x))
+    theirs.save(tmp_path / "from_keras.keras")
+    ours = hl.saving.load_model(tmp_path / "from_keras.keras")
+    assert ours.get_layer("dense").quantization_mode == mode
+    np.testing.assert_allclose(to_numpy(ours(x)), expected, rtol=1e-5, atol=1e-6)
+    ours = _keras_file_model(hl, mode)
+    ours.save(tmp_path / "from_highlevel.keras")
+    back = keras.saving.load_model(tmp_path / "from_highlevel.keras")
+    assert back.get_layer("emb").quantization_mode == mode
+    np.testing.assert_allclose(np.asarray(back(x)), to_numpy(ours(x)), rtol=1e-5, atol=1e-6)
