@@ -104,7 +104,7 @@ class Dense(QuantizationMixin, LoRAMixin, Layer):
             )
         if self.quantization_mode:
             self.quantized_build((input_dim, self.units), self.quantization_mode, self.quantization_config)
-        else:
+        if self.quantization_mode in (None, "float8"):
             self.kernel = self.add_weight(
                 shape=(input_dim, self.units),
                 initializer=self.kernel_initializer,
@@ -196,6 +196,16 @@ class Dense(QuantizationMixin, LoRAMixin, Layer):
 
         x = product(inputs, ops.convert_to_tensor(self.kernel))
         return self._finish(x, inputs)
+
+    _quant_modes = ("int8", "int4", "float8")
+
+    def _float8_call(self, inputs, training=None):
+        x, kernel = self._float8_operands(inputs, training)
+        y = self._float8_output_gradient(ops.matmul(x, kernel))
+        bias = self._float8_bias()
+        if bias is not None:
+            y = ops.add(y, bias)
+        return self.activation(y) if self.activation is not None else y
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)[:-1] + (self.units,)

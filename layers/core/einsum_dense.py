@@ -223,7 +223,7 @@ class EinsumDense(QuantizationMixin, LoRAMixin, Layer):
         self._kernel_shape = tuple(kernel_shape)
         if self.quantization_mode:
             self.quantized_build(tuple(kernel_shape), self.quantization_mode, self.quantization_config)
-        else:
+        if self.quantization_mode in (None, "float8"):
             self.kernel = self.add_weight(
                 shape=tuple(kernel_shape),
                 initializer=self._kernel_initializer_for(input_axes, output_axes),
@@ -244,7 +244,7 @@ class EinsumDense(QuantizationMixin, LoRAMixin, Layer):
         self.built = True
         self._build_lora()
 
-    def call(self, inputs):
+    def call(self, inputs, training=None):
         x = ops.einsum(self.equation, inputs, self._lora_weight())
         if self.bias is not None:
             x = ops.add(x, self.bias)
@@ -256,7 +256,7 @@ class EinsumDense(QuantizationMixin, LoRAMixin, Layer):
     # The kernel is quantized over its contracted axes (one scale per produced index) and the input over its
     # contracted axes (one scale per token); both scales are kept in the layout of the output (its rank, size 1
     # on the axes they do not vary along), so the integer product divides by their product directly.
-    _quant_modes = ("int8",)
+    _quant_modes = ("int8", "float8")
 
     def _full_specs(self):
         """The equation's letters for input, kernel and output, with the ellipsis spelled out for the built rank."""
@@ -325,6 +325,8 @@ class EinsumDense(QuantizationMixin, LoRAMixin, Layer):
             raise NotImplementedError(
                 f"Layer EinsumDense cannot be built for quantization mode {mode!r}; it implements {self._quant_modes}."
             )
+        if mode == "float8":
+            return self._float8_build()
         self.inputs_quantizer = quantizers.QuantizationConfig.activation_quantizer_or_default(
             config, quantizers.AbsMaxQuantizer()
         )
@@ -384,6 +386,14 @@ class EinsumDense(QuantizationMixin, LoRAMixin, Layer):
         if self.activation is not None:
             x = self.activation(x)
         return x
+
+    def _float8_call(self, inputs, training=None):
+        x, kernel = self._float8_operands(inputs, training)
+        y = self._float8_output_gradient(ops.einsum(self.equation, x, kernel))
+        bias = self._float8_bias()
+        if bias is not None:
+            y = ops.add(y, bias)
+        return self.activation(y) if self.activation is not None else y
 
     def compute_output_shape(self, input_shape):
         return tuple(analyze_einsum(self.equation, self.bias_axes, input_shape, self.partial_output_shape)[2])

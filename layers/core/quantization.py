@@ -61,6 +61,18 @@ def integer_einsum(equation, x_int8, kernel_int8):
     return ops.einsum(equation, ops.cast(x_int8, "int32"), ops.cast(kernel_int8, "int32"))
 
 
+#: The float8 training state Keras keeps per Dense / EinsumDense: a scale and a history of absolute maxima for
+#: the inputs, the kernel and the output gradient, in its saving order.
+FLOAT8_VARIABLES = (
+    "inputs_scale",
+    "inputs_amax_history",
+    "kernel_scale",
+    "kernel_amax_history",
+    "outputs_grad_scale",
+    "outputs_grad_amax_history",
+)
+
+
 def _block_size(layer, config):
     """The int4 group size: the config's, else the quantized policy's; None means per channel."""
     from highlevel import quantizers
@@ -70,6 +82,15 @@ def _block_size(layer, config):
     else:
         size = getattr(layer.dtype_policy, "block_size", None)
     return None if size is None or size == -1 else int(size)
+
+
+def _quantized_policy(mode, policy):
+    """The quantized policy of ``mode`` over a float ``policy`` (a quantized one stays as it is)."""
+    if getattr(policy, "quantization_mode", None) is not None:
+        return policy
+    from highlevel import dtype_policies
+
+    return dtype_policies.get(f"{mode}_from_{policy.name}")
 
 
 class QuantizationMixin:
@@ -120,6 +141,8 @@ class QuantizationMixin:
         names = [self._quant_target]
         if getattr(self, "bias", None) is not None:
             names.append("bias")
+        if self.quantization_mode == "float8":
+            return names + list(FLOAT8_VARIABLES)
         names.append(self._quant_scale_name)
         for name in (self._quant_zero_name, "g_idx"):
             if getattr(self, name, None) is not None:
@@ -160,6 +183,11 @@ class QuantizationMixin:
                 f"Layer {cls.__name__} cannot be quantized to mode {mode!r}; it implements {self._quant_modes}."
             )
         self.quantization_config = config
+        if mode == "float8":
+            # float8 training keeps the float weight and adds the scaling state
+            self.quantized_build(self._quant_float_shape(), mode, config)
+            self.dtype_policy = _quantized_policy(mode, self.dtype_policy)
+            return
         weight = getattr(self, self._quant_target)
         shape = self._quant_float_shape()
         values = self._quantized_values(ops.convert_to_numpy(weight), mode, _block_size(self, config))
@@ -169,11 +197,10 @@ class QuantizationMixin:
         for name, value in values.items():
             getattr(self, name).assign(value)
         if getattr(self.dtype_policy, "quantization_mode", None) is None:
-            from highlevel import dtype_policies
-
             size = _block_size(self, config)
-            prefix = mode if mode != "int4" else f"int4/{size if size is not None else -1}"
-            self.dtype_policy = dtype_policies.get(f"{prefix}_from_{self.dtype_policy.name}")
+            self.dtype_policy = _quantized_policy(
+                mode if mode != "int4" else f"int4/{size if size is not None else -1}", self.dtype_policy
+            )
 
     def _quantizable_class(self):
         return type(self)._quantizable_base
@@ -245,6 +272,8 @@ class QuantizationMixin:
                 f"Layer {front_class(type(self)).__name__} cannot be built for quantization mode {mode!r}; it "
                 f"implements {self._quant_modes}."
             )
+        if mode == "float8":
+            return self._float8_build()
         rows, cols = kernel_shape
         channel = self._quant_channel_axis
         reduced = 1 - channel
@@ -287,6 +316,94 @@ class QuantizationMixin:
             )
         self._quant_orig_cols = cols
         self._is_quantized = True
+
+    # ---------------------------------------------------------------- float8 training
+    def _float8_build(self):
+        """The scales (ones) and histories of absolute maxima (zeros), trainable in the sense that each training
+        step overwrites them with the values their custom gradient computes."""
+        from highlevel.dtype_policies import QuantizedFloat8DTypePolicy
+
+        length = getattr(
+            self.dtype_policy, "amax_history_length", QuantizedFloat8DTypePolicy.default_amax_history_length
+        )
+        for name in FLOAT8_VARIABLES:
+            history = name.endswith("history")
+            variable = self.add_weight(
+                shape=(length,) if history else (),
+                initializer="zeros" if history else "ones",
+                dtype="float32",
+                trainable=True,
+                autocast=False,
+                overwrite_with_gradient=True,
+                name=name,
+            )
+            setattr(self, name, variable)
+        self._is_quantized = True
+
+    def _float8_round_trip(self, x, scale, history, training):
+        """``x`` through float8 (e4m3) and back; with ``training``, the gradients of ``scale`` and ``history``
+        are their next values (delayed scaling), the gradient of ``x`` passes straight through."""
+        from highlevel import quantizers
+        from highlevel.quantizers.float8 import dtype_max
+
+        compute = self.compute_dtype
+
+        @ops.custom_gradient
+        def round_trip(x, scale, history):
+            new_scale = new_history = None
+            if training:
+                new_scale = quantizers.compute_float8_scale(ops.max(history, axis=0), scale, dtype_max("float8_e4m3fn"))
+                new_history = quantizers.compute_float8_amax_history(x, history)
+
+            def grad_fn(*args, upstream=None):
+                if upstream is None:
+                    (upstream,) = args
+                return upstream, new_scale, new_history
+
+            return quantizers.quantize_and_dequantize(x, scale, "float8_e4m3fn", compute), grad_fn
+
+        return round_trip(x, scale, history)
+
+    def _float8_output_gradient(self, y):
+        """``y`` unchanged; its gradient goes through float8 (e5m2) with the output-gradient scale."""
+        from highlevel import quantizers
+        from highlevel.quantizers.float8 import dtype_max
+
+        compute = self.compute_dtype
+
+        @ops.custom_gradient
+        def passthrough(y, scale, history):
+            def grad_fn(*args, upstream=None):
+                if upstream is None:
+                    (upstream,) = args
+                new_scale = quantizers.compute_float8_scale(ops.max(history, axis=0), scale, dtype_max("float8_e5m2"))
+                rounded = quantizers.quantize_and_dequantize(upstream, scale, "float8_e5m2", compute)
+                return rounded, new_scale, quantizers.compute_float8_amax_history(upstream, history)
+
+            return y, grad_fn
+
+        return passthrough(y, self.outputs_grad_scale.value, self.outputs_grad_amax_history.value)
+
+    def _float8_operands(self, inputs, training):
+        """The inputs and the kernel, each through float8 with its own scale."""
+        if self.lora_enabled:
+            raise NotImplementedError(
+                f"Layer '{self.name}': float8 training does not combine with LoRA (as in Keras). Use LoRA on an "
+                "int8 or int4 layer, or train the float8 layer without it."
+            )
+        x = self._float8_round_trip(inputs, self.inputs_scale.value, self.inputs_amax_history.value, training)
+        kernel = getattr(self, self._quant_target)
+        w = self._float8_round_trip(kernel.value, self.kernel_scale.value, self.kernel_amax_history.value, training)
+        return x, w
+
+    def _float8_bias(self):
+        """The bias as Keras adds it in float8 mode: rounded through bfloat16 when computing in float32."""
+        if self.bias is None:
+            return None
+        bias = self.bias.value
+        if self.compute_dtype == "float32":
+            bias = ops.cast(ops.cast(bias, "bfloat16"), "float32")
+        return bias
 
     # ---------------------------------------------------------------- the weight, dequantized
     def _unpacked(self):

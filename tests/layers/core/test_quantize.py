@@ -276,3 +276,73 @@ def test_quantized_keras_files_move_both_ways(backend, tmp_path, mode):
     back = keras.saving.load_model(tmp_path / "from_highlevel.keras")
     assert back.get_layer("emb").quantization_mode == mode
     np.testing.assert_allclose(np.asarray(back(x)), to_numpy(ours(x)), rtol=1e-5, atol=1e-6)
+
+
+# ---------------------------------------------------------------- float8 training
+
+FLOAT8_KINDS = ("Dense", "EinsumDense")
+
+
+def _float8_step(module, kind, steps):
+    """A float8 layer in a model, trained ``steps`` SGD steps on a fixed batch: its weights, in name order."""
+    rng = np.random.default_rng(7)
+    x = _inputs(kind, batch=8)
+    inputs = module.Input(KINDS[kind][1])
+    model = module.Model(inputs, _built(module, kind, name="f8")(inputs))
+    model.set_weights(_float_weights(model, seed=8))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the input layer cannot be quantized
+        model.quantize("float8")
+    y = rng.normal(size=tuple(np.asarray(model(x)).shape)).astype("float32")
+    model.compile(optimizer=module.optimizers.SGD(0.1), loss="mse")
+    model.fit(x, y, epochs=steps, batch_size=8, shuffle=False, verbose=0)
+    layer = model.get_layer("f8")
+    return {w.name: np.asarray(w.numpy()) for w in layer.weights}, x, np.asarray(model.predict(x, verbose=0))
+
+
+@pytest.mark.parametrize("kind", FLOAT8_KINDS)
+def test_float8_training_learns_and_updates_its_scales(backend, kind):
+    x = _inputs(kind, batch=64)
+    inputs = hl.Input(KINDS[kind][1])
+    model = hl.Model(inputs, _built(hl, kind, name="f8")(inputs))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the input layer cannot be quantized
+        model.quantize("float8")
+    layer = model.get_layer("f8")
+    assert layer.quantization_mode == "float8" and layer.kernel.dtype == "float32"
+    assert layer.inputs_amax_history.shape == (1024,) and layer.inputs_scale.overwrite_with_gradient
+    teacher = _built(hl, kind)
+    teacher.set_weights(_float_weights(teacher, seed=11))
+    y = to_numpy(teacher(x))
+    model.compile(optimizer=hl.optimizers.Adam(0.02), loss="mse")
+    losses = model.fit(x, y, epochs=25, batch_size=32, shuffle=False, verbose=0).history["loss"]
+    assert losses[-1] < 0.5 * losses[0], losses
+    # delayed scaling: the last batch's input maximum is recorded, and the scale maps the older maxima to 448
+    np.testing.assert_allclose(layer.inputs_amax_history.numpy()[0], np.abs(x[32:]).max(), rtol=1e-6)
+    assert 0 < float(layer.inputs_scale.numpy()) < 0.05
+    assert float(layer.outputs_grad_scale.numpy()) != 1.0
+
+
+def test_float8_model_saves_and_loads_the_same_predictions(backend, tmp_path):
+    weights, x, expected = _float8_step(hl, "Dense", steps=2)
+    model = hl.Sequential([hl.Input(KINDS["Dense"][1]), _built(hl, "Dense", name="f8")])
+    model.quantize("float8")
+    model.get_layer("f8").set_weights([weights[w.name] for w in model.get_layer("f8").weights])
+    model.save(tmp_path / "f8.keras")
+    loaded = hl.saving.load_model(tmp_path / "f8.keras")
+    layer = loaded.get_layer("f8")
+    assert layer.quantization_mode == "float8"
+    np.testing.assert_array_equal(layer.inputs_amax_history.numpy(), weights["inputs_amax_history"])
+    np.testing.assert_allclose(to_numpy(loaded.predict(x, verbose=0)), expected, rtol=1e-6, atol=1e-6)
+
+
+@needs_keras
+@pytest.mark.parametrize("kind", FLOAT8_KINDS)
+def test_float8_training_matches_keras(backend, kind):
+    """Two SGD steps from the same weights: the kernel, the bias and every scale and history agree with Keras's."""
+    theirs, x, expected = _float8_step(keras_module(), kind, steps=2)
+    ours, _, got = _float8_step(hl, kind, steps=2)
+    assert sorted(ours) == sorted(theirs)
+    for name, value in theirs.items():
+        np.testing.assert_allclose(ours[name], value, rtol=1e-4, atol=1e-6, err_msg=name)
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
