@@ -196,6 +196,20 @@ def test_bad_requests_get_clear_errors(backend):
         model.quantize("int8")
 
 
+def test_a_quantized_policy_quantizes_a_built_layer_and_builds_an_unbuilt_one(backend):
+    layer = _built(hl, "Embedding")
+    layer.set_weights(_float_weights(layer))
+    x = _inputs("Embedding")
+    expected = to_numpy(layer(x))
+    layer.dtype_policy = "int8_from_float32"
+    assert layer.embeddings.dtype == "int8" and layer.quantization_mode == "int8"
+    np.testing.assert_allclose(to_numpy(layer(x)), expected, rtol=0.02, atol=0.02 * np.abs(expected).max())
+    fresh = hl.layers.Dense(3, dtype="int4/8_from_mixed_bfloat16")
+    fresh.build((None, 20))
+    assert fresh.compute_dtype == "bfloat16" and fresh.quantization_mode == "int4"
+    assert [tuple(w.shape) for w in fresh.weights] == [(20, 2), (3, 3), (3, 3), (20,), (3,)]
+
+
 def test_model_quantize_filters_and_skips_what_it_cannot_quantize(backend):
     model = hl.Sequential(
         [hl.Input((4,)), hl.layers.Dense(3, name="keep"), hl.layers.Dense(3, name="quant_me"), hl.layers.Dropout(0.1)]
