@@ -307,11 +307,12 @@ def _float8_step(module, kind, steps):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the input layer cannot be quantized
         model.quantize("float8")
-    y = rng.normal(size=tuple(np.asarray(model(x)).shape)).astype("float32")
+    as_numpy = to_numpy if module is hl else np.asarray
+    y = rng.normal(size=tuple(as_numpy(model(x)).shape)).astype("float32")
     model.compile(optimizer=module.optimizers.SGD(0.1), loss="mse")
     model.fit(x, y, epochs=steps, batch_size=8, shuffle=False, verbose=0)
     layer = model.get_layer("f8")
-    return {w.name: np.asarray(w.numpy()) for w in layer.weights}, x, np.asarray(model.predict(x, verbose=0))
+    return {w.name: np.asarray(w.numpy()) for w in layer.weights}, x, as_numpy(model.predict(x, verbose=0))
 
 
 @pytest.mark.parametrize("kind", FLOAT8_KINDS)
