@@ -14,6 +14,7 @@ Layers in ``highlevel.layers`` subclass it and use only ``highlevel.ops``.
 (['scale/w'], True)
 """
 
+import collections.abc
 import contextlib
 import functools
 import inspect
@@ -1231,8 +1232,14 @@ class Layer:
         >>> hl.layers.Dense.from_config(config).units
         3
         """
-        # A plain policy is saved as its dtype name, a mixed one as its policy name: both rebuild it.
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self._dtype_policy.name}
+        # A plain policy is saved as its dtype name, a mixed or quantized one as its policy name: each rebuilds it.
+        # A map of policies per sub-layer path has no such name: it is saved whole.
+        dtype = self._dtype_policy.name
+        if isinstance(self._dtype_policy, collections.abc.Mapping):
+            from highlevel.mixed_precision.policy import serialize as serialize_policy
+
+            dtype = serialize_policy(self._dtype_policy)
+        config = {"name": self.name, "trainable": self.trainable, "dtype": dtype}
         if self._input_shape_arg is not None:
             config["input_shape"] = self._input_shape_arg
         if self.activity_regularizer is not None:

@@ -7,7 +7,8 @@ argument names for almost every class); what differs is spelled out here and now
   ``keras.initializers``...; see ``_PACKAGES`` and ``_MODEL_MODULES``) and back. A user class keeps its module
   and its ``registered_name``.
 * **dtype policies**: a layer's ``"dtype": "float32"`` is written as Keras's ``DTypePolicy`` object, and read back
-  as the policy's name.
+  as the policy's name; a quantized one (``"int8_from_float32"``, ``"int4/128_from_float32"``...) likewise as the
+  Keras class of its mode (``QuantizedDTypePolicy``, ``Int4DTypePolicy``...).
 * **arguments**: Keras-only arguments highlevel lacks are listed in ``_KERAS_ONLY`` with the value that means
   "not used"; reading drops them at that value and refuses any other (the model would compute something else).
 * **functional graphs**: highlevel lists its calls as ``nodes`` referring to tensors as ``[node, output]``;
@@ -81,8 +82,15 @@ _RENAMED = {}
 _KERAS_BOOKKEEPING = ("shared_object_id",)
 
 _POLICIES = ("DTypePolicy", "FloatDTypePolicy")
-#: The policies of quantized layers, which Keras writes by mode and source policy; read as their names here.
-_QUANTIZED_POLICIES = ("QuantizedDTypePolicy", "QuantizedFloat8DTypePolicy", "Int4DTypePolicy")
+#: The Keras class of a quantized policy by the first part of its mode (``"int4/128"`` -> ``"int4/"``).
+_QUANTIZED_POLICIES = {
+    "int8": "QuantizedDTypePolicy",
+    "int4": "QuantizedDTypePolicy",
+    "int4/": "Int4DTypePolicy",
+    "float8": "QuantizedFloat8DTypePolicy",
+    "gptq/": "GPTQDTypePolicy",
+    "awq/": "AWQDTypePolicy",
+}
 _SPECIAL = "__"  # tagged forms (``__numpy__``, ``__keras_tensor__``...) pass through
 
 
@@ -141,8 +149,33 @@ def _is_policy_name(value):
     )
 
 
+def _quantized_policy_class(name):
+    """The Keras class of a quantized policy name (``"<mode>_from_<source>"``), or None for another name."""
+    if not isinstance(name, str) or name.count("_from_") != 1:
+        return None
+    mode = name.split("_from_")[0]
+    kind = mode.split("/")[0] + ("/" if "/" in mode else "")
+    return _QUANTIZED_POLICIES.get(kind)
+
+
 def _policy(name):
+    class_name = _quantized_policy_class(name)
+    if class_name is not None:
+        mode, source = name.split("_from_")
+        config = {"mode": mode, "source_name": source}
+        return {"module": "keras.dtype_policies", "class_name": class_name, "config": config, "registered_name": None}
     return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": name}, "registered_name": None}
+
+
+def _policy_name(value):
+    """The policy name a Keras policy object stands for, or None when it is not a float or quantized policy."""
+    inner = value["config"] if isinstance(value["config"], dict) else {}
+    if value["class_name"] in _POLICIES:
+        return inner.get("name") if isinstance(inner.get("name"), str) else False
+    if value["class_name"] in _QUANTIZED_POLICIES.values():
+        mode, source = inner.get("mode"), inner.get("source_name")
+        return f"{mode}_from_{source}" if isinstance(mode, str) and isinstance(source, str) else False
+    return None
 
 
 def object_to_keras(node, specs=None, kind=None):
@@ -182,7 +215,8 @@ def object_to_keras(node, specs=None, kind=None):
         inner = {_RENAMED.get(class_name, {}).get(k, k): v for k, v in inner.items()}
         converted = {}
         for key, value in inner.items():
-            if key == "dtype" and is_layer and class_name != "InputLayer" and _is_policy_name(value):
+            policy_name = _is_policy_name(value) or _quantized_policy_class(value) is not None
+            if key == "dtype" and is_layer and class_name != "InputLayer" and policy_name:
                 converted[key] = _policy(value)
             else:
                 converted[key] = object_to_keras(value, specs)
@@ -240,21 +274,11 @@ def object_from_keras(node):
         inner = {back.get(k, k): v for k, v in inner.items()}
         converted = {}
         for key, value in inner.items():
-            if key == "dtype" and _is_object(value) and value["class_name"] in _POLICIES:
-                name = value["config"].get("name") if isinstance(value["config"], dict) else None
-                if not isinstance(name, str):
-                    raise InvalidFileError(f"Malformed dtype policy in the Keras config of {class_name}: {value!r}.")
+            name = _policy_name(value) if key == "dtype" and _is_object(value) else None
+            if name is False:
+                raise InvalidFileError(f"Malformed dtype policy in the Keras config of {class_name}: {value!r}.")
+            if name is not None:
                 converted[key] = name
-            elif key == "dtype" and _is_object(value) and value["class_name"] in _QUANTIZED_POLICIES:
-                from highlevel import dtype_policies
-
-                try:
-                    policy = dtype_policies.deserialize({"class_name": value["class_name"], "config": value["config"]})
-                except (TypeError, ValueError) as error:
-                    raise InvalidFileError(
-                        f"Malformed quantized dtype policy in the Keras config of {class_name}: {value!r} ({error})."
-                    ) from None
-                converted[key] = policy.name
             else:
                 converted[key] = object_from_keras(value)
         out["config"] = converted

@@ -160,3 +160,25 @@ def test_layer_keeps_a_quantized_policy_through_its_config():
     )
     again = hl.layers.Dense.from_config(json.loads(json.dumps(layer.get_config())))
     assert again.dtype_policy == layer.dtype_policy
+
+
+def test_layer_keeps_a_policy_map_through_its_config():
+    policies = P.DTypePolicyMap("mixed_bfloat16", {"block/dense": "int8_from_mixed_bfloat16"})
+    layer = hl.layers.Dense(3, dtype=policies)
+    assert layer.compute_dtype == "bfloat16" and layer.dtype_policy["block/dense"].quantization_mode == "int8"
+    again = hl.layers.Dense.from_config(json.loads(json.dumps(layer.get_config())))
+    assert isinstance(again.dtype_policy, P.DTypePolicyMap) and again.dtype_policy == policies
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_keras_archive_spelling_both_ways(keras, name):
+    from highlevel.saving import keras_config
+
+    dense = {"module": "highlevel.layers.core.dense", "class_name": "Dense", "config": {"units": 2, "dtype": name}}
+    written = keras_config.object_to_keras(dense)["config"]["dtype"]
+    assert keras.dtype_policies.deserialize(written) == keras.dtype_policies.get(name)
+    assert keras_config.object_from_keras(keras_config.object_to_keras(dense))["config"]["dtype"] == name
+    # What Keras itself writes reads back as the same name.
+    from_keras = {"module": "keras.layers", "class_name": "Dense", "config": {"units": 2, "dtype": None}}
+    from_keras["config"]["dtype"] = keras.dtype_policies.serialize(keras.dtype_policies.get(name))
+    assert keras_config.object_from_keras(from_keras)["config"]["dtype"] == name
