@@ -108,9 +108,11 @@ def get(name):
             "entry-point group 'highlevel.backends'."
         )
     if module is not None and importlib.util.find_spec(module) is None:
+        from highlevel._extras import install_command
+
         raise BackendNotAvailableError(
             f"Backend {name!r} needs the {module!r} package, which is not installed. Installed "
-            f'backends: {installed()}. Install it with: pip install "highlevel[{extra}]"'
+            f"backends: {installed()}. Install it with: {install_command(extra)}"
         )
     if isinstance(target, str):
         mod_name, _, cls_name = target.partition(":")

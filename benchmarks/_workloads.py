@@ -13,10 +13,15 @@
   **B6-bi** the same with each LSTM wrapped in ``Bidirectional``;
 * **B7**: a ResNet-style CNN on 32x32x3 images: a conv stem (32 filters) and two residual blocks of
   ``Conv2D`` + ``BatchNormalization`` (the second strided to 64 filters with a 1x1 projection), global
-  average pooling, ``Dense(10)``; batch 64.
+  average pooling, ``Dense(10)``; batch 64;
+* **B8**: inference of ``applications.MobileNetV2(weights=None)`` (alpha 1.0, 224x224x3, the 1000-way softmax
+  top) with ``predict_on_batch``, batch 8, over 5 batches (ms per batch).
 
-B5-B7 have a hand-written loop in PyTorch eager only (``_hand_heavy.py``), which is also the native engine's
-"hand" column there: the native engine's target on them is PyTorch eager CPU.
+B5-B7's hand-written loops: PyTorch eager (``_hand_heavy.py``), which is also the native engine's "hand" column
+there (the native engine's target on them is PyTorch eager CPU); plain ``jax.numpy`` under ``jax.jit``
+(``_hand_heavy_jax.py``) and raw TensorFlow under ``tf.function`` (``_hand_heavy_tf.py``), from the same
+initial weights (``_hand_heavy_params.py``). B8's hand-written reference is the same MobileNetV2 as a PyTorch
+eager module (``_hand_mobilenet.py``), for native and torch alike.
 
 All train with sparse softmax cross-entropy from logits and Adam(1e-3), float32. A contestant is a function
 ``run()`` doing one "epoch" (one pass over the data, or one ``predict`` / ``evaluate`` call) that returns a
@@ -39,6 +44,7 @@ FRAMEWORK = {"native": None, "torch": "torch", "jax": "jax", "tensorflow": "tens
 BACKENDS = tuple(FRAMEWORK)
 KINDS = ("ours", "hand", "keras")
 CNN_SHAPE = (28, 28, 1)
+MOBILENET_SHAPE = (224, 224, 3)
 CLASSES = 10
 
 
@@ -48,7 +54,7 @@ class Workload:
 
     Attributes:
         model: ``"mlp"``, ``"cnn"``, or one of :data:`HEAVY` (B5-B7).
-        task: ``"train"``, ``"predict"`` or ``"evaluate"``.
+        task: ``"train"``, ``"predict"``, ``"evaluate"`` or ``"infer"`` (``predict_on_batch`` per batch).
         widths: the MLP's layer widths from input to logits (the CNN's input is :data:`CNN_SHAPE`).
         batch: the batch size.
         default_steps: training steps per timed epoch (training workloads).
@@ -88,8 +94,9 @@ WORKLOADS = {
     "B6": Workload("lstm", "train", [], 32, 6, 2),
     "B6-bi": Workload("bilstm", "train", [], 32, 4, 2),
     "B7": Workload("resnet", "train", [], 64, 6, 2),
+    "B8": Workload("mobilenetv2", "infer", [], 8, samples=40),
 }
-#: The heavier workloads' models (B5-B7), whose hand-written loops are PyTorch eager only (``_hand_heavy.py``).
+#: The heavier workloads' models (B5-B7), with their own hand-written loops (``_hand_heavy*.py``).
 HEAVY = ("transformer", "lstm", "bilstm", "resnet")
 #: The MLP workloads as ``name -> (widths, batch)`` (what ``fit_overheads.py`` uses).
 MLP = {name: (w.widths, w.batch) for name, w in WORKLOADS.items() if w.model == "mlp" and w.task == "train"}
@@ -123,7 +130,13 @@ def make_data(workload, steps):
     if workload.model == "transformer":
         x = rng.integers(0, VOCAB, (n, SEQ)).astype(np.int64)
         return x, rng.integers(0, CLASSES, n).astype(np.int64)
-    shapes = {"cnn": CNN_SHAPE, "lstm": (RNN_SEQ, RNN_FEATURES), "bilstm": (RNN_SEQ, RNN_FEATURES), "resnet": IMAGE}
+    shapes = {
+        "mobilenetv2": MOBILENET_SHAPE,
+        "cnn": CNN_SHAPE,
+        "lstm": (RNN_SEQ, RNN_FEATURES),
+        "bilstm": (RNN_SEQ, RNN_FEATURES),
+        "resnet": IMAGE,
+    }
     shape = shapes[workload.model] if workload.model in shapes else (workload.widths[0],)
     x = rng.standard_normal((n, *shape)).astype(np.float32)
     y = rng.integers(0, CLASSES, n).astype(np.int64)
@@ -154,6 +167,8 @@ def build_model(lib, workload, reuse=False):
 
 
 def _build(lib, workload):
+    if workload.model == "mobilenetv2":
+        return lib.applications.MobileNetV2(weights=None, input_shape=MOBILENET_SHAPE)
     if workload.model in HEAVY:
         return _BUILDERS[workload.model](lib)
     if workload.model == "cnn":
@@ -231,9 +246,18 @@ _BUILDERS = {
 
 
 def model_runner(model, workload, x, y):
-    """``run()`` for a compiled highlevel or Keras model: one ``fit`` epoch, ``predict`` or ``evaluate``."""
+    """``run()`` for a compiled highlevel or Keras model: one ``fit`` epoch, ``predict``, ``evaluate``, or
+    ``predict_on_batch`` on each batch in turn (``"infer"``)."""
     batch = workload.batch
-    if workload.task == "train":
+    if workload.task == "infer":
+        batches = [x[i : i + batch] for i in range(0, len(x), batch)]
+
+        def run():
+            out = None
+            for xb in batches:
+                out = model.predict_on_batch(xb)
+            return float(out[-1, 0])
+    elif workload.task == "train":
 
         def run():
             history = model.fit(x, y, batch_size=batch, epochs=1, verbose=0, shuffle=False)
@@ -286,13 +310,17 @@ def make_contestant(kind, backend, name, steps, threads=1, data=None):
         return model_runner(build_model(keras, workload, reuse=True), workload, x, y)
     if kind != "hand":
         raise ValueError(f"Unknown contestant {kind!r}; expected one of {', '.join(KINDS)}.")
-    if workload.model in HEAVY:
-        if backend not in ("native", "torch"):
-            raise NotImplementedError(
-                f"{name} has a hand-written loop in PyTorch eager only (the native engine's reference); "
-                f"none for {backend} yet"
-            )
+    if workload.model == "mobilenetv2" and backend not in ("native", "torch"):
+        raise NotImplementedError(
+            f"{name} has a hand-written reference in PyTorch eager only (the native engine's reference); "
+            f"none for {backend} yet"
+        )
+    if (workload.model in HEAVY or workload.model == "mobilenetv2") and backend in ("native", "torch"):
         import_framework("torch", threads)
+        if workload.model == "mobilenetv2":
+            import _hand_mobilenet
+
+            return _hand_mobilenet.make_mobilenet_v2(x, y, workload.batch)
         import _hand_heavy
 
         return _hand_heavy.MAKERS[workload.model](x, y, workload.batch)
@@ -319,6 +347,13 @@ def _jax_x32(make):
 
 
 def _make_hand(backend, workload, x, y):
+    if workload.model in HEAVY:
+        if backend == "jax":
+            import _hand_heavy_jax as heavy
+        else:
+            import _hand_heavy_tf as heavy
+
+        return heavy.MAKERS[workload.model](x, y, workload.batch)
     if workload.model == "cnn":
         import _hand_cnn
 

@@ -54,7 +54,11 @@ class History(Callback):
             import matplotlib.pyplot as plt
             from matplotlib.ticker import MaxNLocator
         except ImportError:
-            raise ImportError('History.plot() needs matplotlib: pip install "highlevel[notebooks]"') from None
+            from highlevel._extras import install_command
+
+            raise ImportError(
+                f"History.plot() needs matplotlib: `pip install matplotlib`, or {install_command('notebooks')}"
+            ) from None
         names = [metrics] if isinstance(metrics, str) else list(metrics or [])
         names = names or [k for k in self.history if not k.startswith("val_")]
         unknown = [n for n in names if n not in self.history]

@@ -2,7 +2,7 @@
 
 Each checkpoint is a numbered step folder under ``directory`` holding :meth:`Model.get_state_tree` as numpy
 arrays (weights, optimizer and metric variables; only the weights with ``save_weights_only``). Orbax (the
-``orbax`` extra: ``pip install highlevel[orbax]``) is imported only when the callback is made.
+``orbax`` extra: ``pip install -e ".[orbax]"`` in a checkout) is imported only when the callback is made.
 ``model.load_weights(directory)`` (or :func:`load_orbax_checkpoint`) puts the newest checkpoint back.
 
 >>> import os, tempfile, numpy as np, highlevel as hl
@@ -30,9 +30,11 @@ def _orbax():
     try:
         import orbax.checkpoint as ocp
     except ImportError:
+        from highlevel._extras import install_command
+
         raise ImportError(
             "OrbaxCheckpoint needs the orbax-checkpoint package, which is not installed: "
-            "`pip install highlevel[orbax]` (or `pip install orbax-checkpoint`)."
+            f"{install_command('orbax')} (or `pip install orbax-checkpoint`)."
         ) from None
     return ocp
 

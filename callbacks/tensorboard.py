@@ -24,7 +24,6 @@ from highlevel.layer import Layer
 from .callback import Callback
 from .learning_rate_scheduler import current_learning_rate
 
-_INSTALL_HINT = 'pip install "highlevel[tensorboard]"'
 _HISTOGRAM_BUCKETS = 30  # tf.summary.histogram's default
 _file_ids = itertools.count()
 
@@ -42,9 +41,11 @@ def _tensorboard():
         )
         from tensorboard.summary.writer.record_writer import RecordWriter
     except ImportError as e:
+        from highlevel._extras import install_command
+
         raise ImportError(
             f"The TensorBoard callback needs the `tensorboard` package, which is not installed ({e}). "
-            f"Install it with: {_INSTALL_HINT}"
+            f"Install it with: `pip install tensorboard`, or {install_command('tensorboard')}"
         ) from e
     return {
         "attr_value_pb2": attr_value_pb2,
@@ -185,7 +186,7 @@ class TensorBoard(Callback):
     layers); subclassed models have none. Events are flushed at the end of every epoch and the files closed
     when training ends. View them with ``tensorboard --logdir <log_dir>``.
 
-    The ``tensorboard`` package is needed (not TensorFlow): ``pip install "highlevel[tensorboard]"``.
+    The ``tensorboard`` package is needed (not TensorFlow): ``pip install -e ".[tensorboard]"`` in a checkout.
 
     Args:
         log_dir: the folder of the event files (created if missing). Do not share it with other callbacks.

@@ -111,7 +111,7 @@ def test_uninstalled_backend_names_the_pip_extra(monkeypatch):
     )
     monkeypatch.setitem(registry._instances, "jax", None)
     registry._instances.pop("jax")
-    with pytest.raises(ValueError, match=r'pip install "highlevel\[jax\]"') as err:
+    with pytest.raises(ValueError, match=r'pip install -e "\.\[jax\]" \(in a checkout of highlevel\)') as err:
         registry.get("jax")
     assert "jax" not in registry.installed()
     assert "native" in str(err.value)

@@ -87,8 +87,11 @@ class Capabilities:
             shortcut; the range checks of labels and indices still read in eager code (a wait per checked
             tensor), and inside compiled steps only with ``hl.config.enable_index_checks()``.
         fused_recurrence: the engine's :meth:`FusedContract.lstm_sequence` is a faster kernel than the op-by-op
-            loop (an eager engine without a compiler that would fuse the loop itself): the ``LSTM`` layer then
-            runs its time loop through it where the cell is the standard one.
+            loop (an eager engine whose steps no compiler fuses: native's hand-written kernel, aten's LSTM on
+            PyTorch): the ``LSTM`` layer then runs its time loop through it where the cell is the standard one.
+        fused_attention: the engine's ``dot_product_attention`` is a fused kernel (PyTorch's
+            ``scaled_dot_product_attention``), faster than the explicit scores, softmax and products:
+            ``MultiHeadAttention`` then uses it where the scores are not returned and no dropout applies.
     """
 
     supports_float64: bool = True
@@ -100,6 +103,7 @@ class Capabilities:
     compiled_step_takes_host_arrays: bool = False
     host_reads_sync: bool = False
     fused_recurrence: bool = False
+    fused_attention: bool = False
     supports_sparse_outputs: bool = False
     supports_ragged_outputs: bool = False
 

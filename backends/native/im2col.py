@@ -220,6 +220,64 @@ def col2im_matmul(xp, gg, wt, win, n):
     return buf.reshape((n,) + win.span + (groups * cg,))
 
 
+def _clipped_tap(win, offset):
+    """For one kernel offset: the (input-frame slices, output-frame slices) of the windows' reads that land on
+    the input (padding and the unread rows past the span dropped), or None when none does."""
+    dst, src = [], []
+    for k, d, s, lo, o, i in zip(offset, win.dilation, win.strides, win.pad_lo, win.out_size, win.in_size):
+        # output position p reads padded row k*d + p*s, i.e. input row k*d + p*s - lo
+        first = max(0, _ceil_div(lo - k * d, s))
+        last = min(o - 1, (i - 1 + lo - k * d) // s)
+        if last < first:
+            return None
+        start = k * d + first * s - lo
+        dst.append(slice(start, start + (last - first) * s + 1, s))
+        src.append(slice(first, last + 1))
+    return tuple(dst), tuple(src)
+
+
+def conv_input_grad(xp, g, w, win):
+    """The input gradient of a one-group convolution, in the input's own frame: (N, *in, C).
+
+    ``g`` is the output gradient (N, *out, F), ``w`` the kernel as (taps, F, C). Per kernel offset one
+    matrix product ``g @ w[tap]`` is added into the input rows that tap read (padding rows are never
+    written, so nothing is cropped afterwards). A tap that reads every input row once, in order (the centre
+    tap of a stride-1 ``"same"`` convolution), writes its product straight into the result first, which
+    saves the zero fill and one pass of adds. Half floats are summed in float32.
+    """
+    n, f, c = g.shape[0], g.shape[-1], w.shape[-1]
+    g2 = g.reshape(-1, f)
+    dtype = xp.result_type(g.dtype, w.dtype)
+    if dtype.itemsize < 4:
+        dtype = xp.dtype("float32")  # half floats accumulate the taps in float32 (the caller rounds once)
+        g2, w = g2.astype(dtype), w.astype(dtype)
+    offsets = list(itertools.product(*[range(k) for k in win.kernel]))
+    full = None
+    if win.out_size == win.in_size and all(s == 1 for s in win.strides):
+        full = next(
+            (t for t, off in enumerate(offsets) if all(k * d == lo for k, d, lo in zip(off, win.dilation, win.pad_lo))),
+            None,
+        )
+    if full is None:
+        out = xp.zeros((n,) + win.in_size + (c,), dtype=dtype)
+    else:
+        out = xp.empty((n,) + win.in_size + (c,), dtype=dtype)
+        xp.matmul(g2, w[full], out=out.reshape(-1, c))
+    tmp = None
+    for t, off in enumerate(offsets):
+        if t == full:
+            continue
+        tap = _clipped_tap(win, off)
+        if tap is None:
+            continue
+        if tmp is None:
+            tmp = xp.empty((g2.shape[0], c), dtype=dtype)
+        part = xp.matmul(g2, w[t], out=tmp).reshape((n,) + win.out_size + (c,))
+        dst, src = tap
+        out[(slice(None),) + dst] += part[(slice(None),) + src]
+    return out
+
+
 def window_slices(xs, win):
     """Yields the (N, *out, C) view of ``xs`` (N, *span, C) for each kernel offset."""
     for sl in win.offset_slices():

@@ -7,11 +7,12 @@
 How the work is shaped (see :mod:`.im2col`): the input is padded once and its windows are one strided view.
 A convolution copies that view into an im2col buffer and does one matrix product (batched over groups); its
 kernel gradient is one matrix product ``cols^T @ g`` and its input gradient one product per kernel tap
-(``g @ kernel[tap]^T``) added into the strided slice that tap read (col2im). ``conv_transpose`` is the
-adjoint of a convolution: its forward pass is that convolution's input-gradient path, its input gradient
-that convolution's forward path. With one input channel per group (depthwise) a GEMM degenerates into many
-tiny products, so that case multiplies and adds tap by tap instead. Pools reduce the window view; their
-VJPs scatter per tap. No Python loop runs over batch items or output positions.
+(``g @ kernel[tap]^T``) added into the strided slice that tap read (col2im; with one group, straight into
+the input's frame, the centre tap of a stride-1 ``"same"`` convolution written first without a zero fill).
+``conv_transpose`` is the adjoint of a convolution: its forward pass is that convolution's input-gradient
+path, its input gradient that convolution's forward path. With one input channel per group (depthwise) a GEMM
+degenerates into many tiny products, so that case multiplies and adds tap by tap instead. Pools reduce the
+window view; their VJPs scatter per tap. No Python loop runs over batch items or output positions.
 
 Internally everything is channels_last; ``data_format="channels_first"`` is transposed on the way in and
 out.
@@ -200,6 +201,11 @@ class _ConvMaps:
         gl = self._grad_last(g)
         wk = self.kernel(w)
         n, win = gl.shape[0], self.win
+        if self.groups == 1:
+            # straight into the input's frame (no span buffer to crop): one GEMM per tap, added where it read
+            taps = wk.reshape(win.taps, wk.shape[-2], wk.shape[-1]).transpose(0, 2, 1)  # (taps, F, C)
+            grad = _im.conv_input_grad(xp, gl, taps, win)
+            return _as(_from_last(grad, self.first), self.dtype)
         if self.tapwise:
             span = _tapwise_input_grad(gl, wk, win, n)
         else:

@@ -20,9 +20,11 @@ import numpy as np
 
 def _load_cupy():
     """Imports CuPy and checks that it sees a GPU; raises a clear error otherwise."""
+    from highlevel._extras import install_command
+
     hint = (
-        "HIGHLEVEL_DEVICE=gpu needs CuPy and a CUDA GPU. Install CuPy with: pip install "
-        '"highlevel[gpu]" (or unset HIGHLEVEL_DEVICE to run the native engine on numpy).'
+        f"HIGHLEVEL_DEVICE=gpu needs CuPy and a CUDA GPU. Install CuPy with: {install_command('gpu')} "
+        "(or unset HIGHLEVEL_DEVICE to run the native engine on numpy)."
     )
     try:
         import cupy

@@ -70,4 +70,6 @@ class TorchBackend(
         stateless_step=False,
         supports_gpu=True,
         distributed=True,
+        fused_recurrence=True,
+        fused_attention=True,
     )

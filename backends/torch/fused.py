@@ -1,9 +1,11 @@
-"""Fused kernels of the PyTorch engine: Adam over all variables as a handful of multi-tensor ops.
+"""Fused kernels of the PyTorch engine: Adam as multi-tensor ops, and aten's fused layer kernels.
 
 PyTorch's own optimizers update many parameters with ``torch._foreach_*`` ops, one kernel launch (and one
 Python call) per operation for the whole list instead of one per parameter. The update below computes Keras's
 formula (the contract's generic ``adam_update``, whose numbers it must match) that way, in place on the
 variables' tensors, when it runs eagerly; under a stateless scope (a traced step) it keeps the generic version.
+The dense layer, batch normalization, the sparse cross-entropy and an LSTM layer's whole time loop go to the
+aten kernels behind ``nn.Linear``, ``nn.BatchNorm``, ``F.cross_entropy`` and ``nn.LSTM``.
 """
 
 import numpy as np
@@ -17,6 +19,7 @@ from . import _convert as cv
 _HOST_DTYPES = {torch.float32: np.float32, torch.float64: np.float64, torch.float16: np.float16}
 _ONE_PASS_DTYPES = (torch.float32, torch.float64)  # Adam's one-pass weight update, bit for bit
 _BATCH_NORM_DTYPES = (torch.float32, torch.float64)  # aten's batch norm (half floats keep the generic formula)
+_RNN_DTYPES = (torch.float32, torch.float64)  # aten's fused LSTM (half floats keep the generic loop)
 _ACTIVATIONS = {None: None, "linear": None, "relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh}
 
 
@@ -124,6 +127,42 @@ class TorchFusedMixin(FusedContract):
         if axis != 1:
             y = torch.movedim(y, 1, axis)
         return y, running_mean, running_var * ((count - 1) / count)
+
+    def lstm_sequence(self, inputs, h, c, kernel, recurrent_kernel, bias=None):
+        # aten's LSTM (the kernel behind nn.LSTM: the time loop and its backward in C++, cuDNN on a GPU) instead
+        # of ~15 autograd nodes per step. Its gate order [i, f, g, o] is Keras's [i, f, c, o]; its weights are
+        # the transposes of Keras's kernels, and its second bias (added to the recurrent product) is zero.
+        # Traced code (torch.compile), half floats, mixed dtypes and empty sequences keep the generic loop.
+        x, h0, c0, w, u = (cv.convert(t) for t in (inputs, h, c, kernel, recurrent_kernel))
+        b = None if bias is None else cv.convert(bias)
+        parts = (h0, c0, w, u) if b is None else (h0, c0, w, u, b)
+        if (
+            torch.compiler.is_compiling()
+            or x.dtype not in _RNN_DTYPES
+            or any(t.dtype != x.dtype for t in parts)
+            or x.ndim != 3
+            or x.shape[1] == 0
+            or w.ndim != 2
+            or u.ndim != 2
+            or h0.ndim != 2
+            or c0.ndim != 2
+        ):
+            return super().lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias)
+        units = u.shape[0]
+        expected = {"kernel": (x.shape[2], 4 * units), "recurrent_kernel": (units, 4 * units)}
+        received = {"kernel": tuple(w.shape), "recurrent_kernel": tuple(u.shape)}
+        if b is not None:
+            expected["bias"], received["bias"] = (4 * units,), tuple(b.shape)
+        if received != expected:
+            raise ValueError(
+                f"lstm_sequence: inputs of shape {tuple(x.shape)} with {units} units need the shapes "
+                f"{expected}; received {received}."
+            )
+        params = [w.t(), u.t()] if b is None else [w.t(), u.t(), b, torch.zeros_like(b)]
+        outputs, h_n, c_n = torch._VF.lstm(
+            x, (h0[None], c0[None]), params, b is not None, 1, 0.0, torch.is_grad_enabled(), False, True
+        )
+        return outputs, h_n[0], c_n[0]
 
     def sparse_softmax_cross_entropy(self, labels, logits, axis=-1):
         # F.cross_entropy is log_softmax + pick in one autograd node, with the class axis at position 1.

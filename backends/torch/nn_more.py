@@ -1,11 +1,12 @@
 """PyTorch's kernels for ops of the ``nn_more`` contract part: ``dot_product_attention`` by
-``torch.nn.functional.scaled_dot_product_attention`` (a fused kernel: FlashAttention on CPUs and GPUs that have it).
+``torch.nn.functional.scaled_dot_product_attention`` (a fused kernel: FlashAttention on CPUs and GPUs that have it),
+and ``layer_normalization`` over trailing axes by ``torch.nn.functional.layer_norm``.
 
-The fused kernels have no second derivative, so inside a nested differentiation (a gradient of a gradient, when
-``value_and_grad`` runs within another) the contract's generic definition runs instead; so do half-precision
-inputs (Keras computes their logits in float32, rounds the probabilities to the inputs' dtype and only then
-averages the values: the fused kernel's half-precision path rounds differently) and the logit soft cap, which
-the kernel does not have. The conformance suite holds both paths to the same float64 reference.
+The fused attention kernels have no second derivative, so inside a nested differentiation (a gradient of a
+gradient, when ``value_and_grad`` runs within another) the contract's generic definition runs instead; so do
+half-precision inputs (Keras computes their logits in float32, rounds the probabilities to the inputs' dtype and
+only then averages the values: the fused kernel's half-precision path rounds differently) and the logit soft
+cap, which the kernel does not have. The conformance suite holds both paths to the same float64 reference.
 
 >>> import numpy as np
 >>> from highlevel.backends.torch import TorchBackend
@@ -29,7 +30,26 @@ _FUSED_DTYPES = ("float32", "float64")
 
 
 class TorchNNMoreMixin(NNMoreContract):
-    """``dot_product_attention`` on PyTorch's fused attention kernel."""
+    """``dot_product_attention`` and ``layer_normalization`` on PyTorch's fused kernels."""
+
+    def layer_normalization(self, x, gamma=None, beta=None, axis=(-1,), epsilon=1e-7, rms_scaling=False):
+        # aten's layer norm (the statistics, the normalization and their backward in fused kernels) where the
+        # axes are the trailing ones; the generic formula costs a var_mean, five elementwise passes and their
+        # gradients (B5: about a quarter of a Transformer step).
+        t = cv.convert(x)
+        ndim = t.ndim
+        axes = tuple(sorted(a % ndim for a in ((axis,) if isinstance(axis, int) else axis))) if ndim else ()
+        params = [None if p is None else cv.convert(p) for p in (gamma, beta)]
+        shape = tuple(t.shape[a] for a in axes)
+        if (
+            rms_scaling
+            or not axes
+            or axes != tuple(range(ndim - len(axes), ndim))
+            or cv.dtype_name(t) not in _FUSED_DTYPES
+            or any(p is not None and (p.dtype != t.dtype or tuple(p.shape) != shape) for p in params)
+        ):
+            return super().layer_normalization(x, gamma, beta, axis, epsilon, rms_scaling)
+        return F.layer_norm(t, shape, params[0], params[1], float(epsilon))
 
     def dot_product_attention(
         self,

@@ -22,6 +22,7 @@ _MODULES = (
     "mobilenet",
     "mobilenet_v2",
     "mobilenet_v3",
+    "nasnet",
     "resnet",
     "resnet50",
     "resnet_v2",
@@ -68,6 +69,8 @@ _MODELS = {
     "MobileNet": "mobilenet",
     "MobileNetV2": "mobilenet_v2",
     "Xception": "xception",
+    "NASNetMobile": "nasnet",
+    "NASNetLarge": "nasnet",
 }
 
 

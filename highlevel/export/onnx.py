@@ -38,9 +38,11 @@ def _require_onnx():
     try:
         import onnx
     except ImportError:
+        from highlevel._extras import install_command
+
         raise ImportError(
             "Exporting to ONNX needs the `onnx` package (and, per engine, onnxscript for PyTorch, tf2onnx for "
-            "TensorFlow). Install them with `pip install highlevel[onnx]`."
+            f"TensorFlow). Install them with the onnx extra: {install_command('onnx')}."
         ) from None
     return onnx
 

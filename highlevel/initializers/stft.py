@@ -36,9 +36,11 @@ def _window_by_name(name, length, periodic):
     try:
         from scipy import signal
     except ImportError:
+        from highlevel._extras import install_command
+
         raise ImportError(
             f"The window {name!r} needs scipy (built in: {sorted(_NUMPY_WINDOWS)}). Install it with "
-            "`pip install 'highlevel[signal]'`, or pass the window's values as an array."
+            f"`pip install scipy` or {install_command('signal')}, or pass the window's values as an array."
         ) from None
     return np.asarray(signal.get_window(name, length, fftbins=periodic), "float64")
 

@@ -147,20 +147,28 @@ def get(identifier):
     return DTypePolicy(_dtypes.standardize_dtype(identifier))
 
 
-def serialize(policy):
+def serialize(dtype_policy):
     """Returns a dtype policy as a JSON-friendly dict.
 
     Args:
-        policy: a :class:`DTypePolicy`.
+        dtype_policy: a :class:`DTypePolicy` (or a quantized policy, or a policy map).
 
     Returns:
         ``{"class_name": <the policy's class name>, "config": <its get_config()>}``.
+
+    Raises:
+        TypeError: if ``dtype_policy`` is not a DTypePolicy.
 
     >>> import highlevel as hl
     >>> hl.mixed_precision.serialize(hl.mixed_precision.DTypePolicy("mixed_bfloat16"))["config"]
     {'name': 'mixed_bfloat16'}
     """
-    return {"class_name": type(policy).__name__, "config": policy.get_config()}
+    if not isinstance(dtype_policy, DTypePolicy):
+        raise TypeError(
+            f"serialize takes a DTypePolicy; received {dtype_policy!r} of type {type(dtype_policy).__name__}. "
+            "Turn a name into a policy first with hl.dtype_policies.get(name)."
+        )
+    return {"class_name": type(dtype_policy).__name__, "config": dtype_policy.get_config()}
 
 
 def deserialize(config):

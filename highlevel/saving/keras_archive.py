@@ -39,9 +39,11 @@ def _h5():
     try:
         from . import keras_h5
     except ImportError as e:  # h5py is an optional dependency
+        from highlevel._extras import install_command
+
         raise ImportError(
             "Keras's '.keras' archives hold HDF5 weights, which need the optional dependency h5py: "
-            "`pip install highlevel[keras]` (or `pip install h5py`). Without it, save in highlevel's own format "
+            f"`pip install h5py`, or the h5 extra: {install_command('h5')}. Without it, save in highlevel's own format "
             "(a '.hl.zip' name, or save_format='highlevel')."
         ) from e
     return keras_h5

@@ -38,9 +38,11 @@ def _h5py():
     try:
         import h5py
     except ImportError:
+        from highlevel._extras import install_command
+
         raise ImportError(
             "Reading or writing Keras's .weights.h5 files needs h5py, which is not installed. Install it with "
-            "`pip install highlevel[h5]` (or `pip install h5py`)."
+            f"`pip install h5py`, or the h5 extra: {install_command('h5')}."
         ) from None
     return h5py
 

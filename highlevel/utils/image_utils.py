@@ -1,8 +1,8 @@
 """Images as files, PIL images and arrays: ``load_img``, ``save_img``, ``img_to_array``, ``array_to_img``,
 ``smart_resize``.
 
-Files are read and written with Pillow, an optional dependency (``pip install pillow``, or
-``pip install "highlevel[image]"``); without it these functions raise an ImportError that says so.
+Files are read and written with Pillow, an optional dependency (``pip install pillow``, or the ``image`` extra:
+``pip install -e ".[image]"`` in a checkout); without it these functions raise an ImportError that says so.
 ``smart_resize`` needs no Pillow.
 
 >>> import numpy as np
@@ -31,9 +31,11 @@ def pil_image_module(what):
     try:
         from PIL import Image
     except ImportError:
+        from highlevel._extras import install_command
+
         raise ImportError(
             f"{what} needs Pillow to read and write image files, and it is not installed. Install it with "
-            '`pip install pillow` (or `pip install "highlevel[image]"`).'
+            f"`pip install pillow` (or {install_command('image')})."
         ) from None
     return Image
 

@@ -2,8 +2,8 @@
 
 ``model_to_dot`` builds a ``pydot.Dot`` graph: one node per layer (and per ``hl.ops`` call recorded in a
 functional model), one edge per tensor passed from one to the next. ``plot_model`` renders it to an image file
-with Graphviz. Both need the optional ``pydot`` package (``pip install pydot``, or
-``pip install "highlevel[plot]"``); rendering also needs Graphviz's ``dot`` program, a system package
+with Graphviz. Both need the optional ``pydot`` package (``pip install pydot``, or the ``plot`` extra:
+``pip install -e ".[plot]"`` in a checkout); rendering also needs Graphviz's ``dot`` program, a system package
 (``apt-get install graphviz``, ``brew install graphviz`` or ``conda install graphviz``). A ``.dot`` or ``.gv``
 file is written without Graphviz.
 
@@ -20,7 +20,8 @@ import shutil
 import sys
 
 _PYDOT_HELP = (
-    'Install it with `pip install pydot` (or `pip install "highlevel[plot]"`); rendering images also needs '
+    'Install it with `pip install pydot` (or the plot extra: `pip install -e ".[plot]"` in a checkout of '
+    "highlevel); rendering images also needs "
     "Graphviz's `dot` program (`apt-get install graphviz`, `brew install graphviz` or `conda install graphviz`)."
 )
 _GRAPHVIZ_HELP = (

@@ -1,7 +1,8 @@
 """``hl.wrappers``: highlevel models as scikit-learn estimators (``keras.wrappers``).
 
 :class:`SKLearnClassifier`, :class:`SKLearnRegressor` and :class:`SKLearnTransformer` need scikit-learn
-(``pip install "highlevel[sklearn]"``); this package imports without it and the classes say so when built.
+(the ``sklearn`` extra: ``pip install -e ".[sklearn]"`` in a checkout); this package imports without it and the
+classes say so when built.
 
 >>> import highlevel as hl
 >>> sorted(hl.wrappers.__all__)

@@ -57,8 +57,11 @@ from ._model_copy import fresh_copy, model_from_bytes, model_to_bytes
 
 def _require_sklearn(who):
     if sklearn is None:
+        from highlevel._extras import install_command
+
         raise ImportError(
-            f'{who} needs scikit-learn, which is not installed. Install it with: pip install "highlevel[sklearn]"'
+            f"{who} needs scikit-learn, which is not installed. Install it with the sklearn extra: "
+            f"{install_command('sklearn')}"
         )
     from sklearn.utils.validation import validate_data  # noqa: F401  (scikit-learn >= 1.6)
 

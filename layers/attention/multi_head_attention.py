@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 
 from highlevel import constraints, initializers, ops, regularizers
+from highlevel.config import current_backend
 from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
@@ -55,9 +56,10 @@ class MultiHeadAttention(Layer):
             and the features (the sequence axis for ``(batch, T, dim)`` inputs).
         sliding_window: optional positive int: each query position attends only to key positions less than
             ``sliding_window`` steps away.
-        flash_attention: accepted for Keras compatibility; there is no fused kernel here, so the layer always
-            computes the attention weights explicitly. As in Keras, ``True`` forbids dropout and
-            ``return_attention_scores``.
+        flash_attention: a hint passed to ``ops.dot_product_attention``, which the layer uses (as Keras does)
+            when no dropout applies, the scores are not returned and attention runs over one axis, on engines
+            with a fused attention kernel (PyTorch); otherwise it computes the attention weights explicitly.
+            As in Keras, ``True`` forbids dropout and ``return_attention_scores``.
         kernel_initializer: initializer of the projections' kernels (default ``"glorot_uniform"``); each
             projection gets its own copy.
         bias_initializer: initializer of the projections' biases (default ``"zeros"``).
@@ -362,8 +364,30 @@ class MultiHeadAttention(Layer):
                 attention_mask = ops.expand_dims(attention_mask, axis)
         return self._softmax(scores, mask=attention_mask)
 
-    def _compute_attention(self, query, key, value, attention_mask=None, training=None):
-        """``(output, scores)`` of the projected ``query`` ``(B, T, N, key_dim)``, ``key`` and ``value``."""
+    def _compute_attention(self, query, key, value, attention_mask=None, training=None, return_attention_scores=True):
+        """``(output, scores)`` of the projected ``query`` ``(B, T, N, key_dim)``, ``key`` and ``value``.
+
+        Where the scores are not wanted, no dropout applies and attention runs over one sequence axis, as
+        Keras does, through ``ops.dot_product_attention`` on engines with a fused attention kernel
+        (``capabilities.fused_attention``); ``scores`` is then None.
+        """
+        if (
+            not return_attention_scores
+            and self._dropout == 0
+            and len(ops.shape(query)) == 4
+            and current_backend().capabilities.fused_attention
+        ):
+            if attention_mask is not None:
+                attention_mask = ops.cast(ops.expand_dims(attention_mask, -3), "bool")
+            output = ops.dot_product_attention(
+                query,
+                key,
+                value,
+                mask=attention_mask,
+                scale=self._inverse_sqrt_key_dim,
+                flash_attention=self._flash_attention,
+            )
+            return output, None
         query = ops.multiply(query, ops.cast(self._inverse_sqrt_key_dim, ops.dtype(query)))
         scores = ops.einsum(self._dot_product_equation, key, query)
         scores = self._masked_softmax(scores, attention_mask)
@@ -402,7 +426,9 @@ class MultiHeadAttention(Layer):
         q = self._query_dense(query)
         k = self._key_dense(key)
         v = self._value_dense(value)
-        output, scores = self._compute_attention(q, k, v, attention_mask, training)
+        output, scores = self._compute_attention(
+            q, k, v, attention_mask, training, return_attention_scores=return_attention_scores
+        )
         if gate is not None:
             output = ops.multiply(output, gate)
         output = self._output_dense(output)

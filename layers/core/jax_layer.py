@@ -309,8 +309,10 @@ class FlaxLayer(JaxLayer):
         try:
             importlib.import_module("flax")
         except ImportError:
+            from highlevel._extras import install_command
+
             raise ImportError(
-                "FlaxLayer needs the flax package, which is not installed: `pip install highlevel[flax]` (or "
+                f"FlaxLayer needs the flax package, which is not installed: {install_command('flax')} (or "
                 "`pip install flax`)."
             ) from None
         self.module, self.method = module, method

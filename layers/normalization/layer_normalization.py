@@ -137,14 +137,10 @@ class LayerNormalization(Layer):
             if self.gamma is not None:
                 outputs = ops.multiply(outputs, self._param(self.gamma, dtype))
         else:
-            mean, variance = ops.moments(x, axes=tuple(self._axes), keepdims=True)
-            inv = ops.rsqrt(ops.add(variance, self.epsilon))
-            if self.gamma is not None:
-                inv = ops.multiply(inv, self._param(self.gamma, dtype))
-            shift = ops.negative(ops.multiply(mean, inv))
-            if self.beta is not None:
-                shift = ops.add(shift, self._param(self.beta, dtype))
-            outputs = ops.add(ops.multiply(x, inv), shift)
+            # the engine's layer norm (a fused kernel where it has one; the same formula otherwise)
+            gamma = None if self.gamma is None else ops.cast(self.gamma, dtype)
+            beta = None if self.beta is None else ops.cast(self.beta, dtype)
+            outputs = ops.layer_normalization(x, gamma, beta, axis=tuple(self._axes), epsilon=self.epsilon)
         return ops.cast(outputs, self.compute_dtype)
 
     def compute_output_spec(self, inputs, *args, **kwargs):

@@ -41,7 +41,9 @@ class LSTM(RNN):
         stateful: if True, the final states of a batch are the initial states of the next one (sample ``i`` continues
             sample ``i``); call ``reset_states()`` between independent sequences.
         unroll: if True, unroll the loop in Python instead of a symbolic loop (faster for short sequences, more memory).
-        use_cudnn: accepted for Keras compatibility; every engine runs the same generic loop.
+        use_cudnn: ``"auto"`` (default) or True: run the time loop through the engine's fused LSTM kernel where it
+            has one (native, PyTorch) and the call allows it (the standard cell, no mask, no dropout in use);
+            False: always the generic step-by-step loop.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Input shape: ``(batch, timesteps, features)``. Output shape: ``(batch, units)``, or
@@ -133,6 +135,7 @@ class LSTM(RNN):
         cell = self.cell
         return (
             current_backend().capabilities.fused_recurrence
+            and self.use_cudnn is not False
             and mask is None
             and not self.unroll
             and front_class(type(cell)) is LSTMCell

@@ -107,7 +107,7 @@ def test_bad_arguments_and_missing_orbax(monkeypatch, tmp_path):
         hl.callbacks.OrbaxCheckpoint(str(tmp_path), max_to_keep=0)
     monkeypatch.setitem(sys.modules, "orbax", None)  # as if orbax-checkpoint were not installed
     monkeypatch.setitem(sys.modules, "orbax.checkpoint", None)
-    with pytest.raises(ImportError, match=r"needs the orbax-checkpoint package.*pip install highlevel\[orbax\]"):
+    with pytest.raises(ImportError, match=r'needs the orbax-checkpoint package.*pip install -e "\.\[orbax\]"'):
         hl.callbacks.OrbaxCheckpoint(str(tmp_path))
 
 

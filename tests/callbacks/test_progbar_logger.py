@@ -152,8 +152,6 @@ def test_in_jupyter_the_saved_outputs_show_every_epoch_and_evaluate_as_text(widg
     kernel = kernel_env(tmp_path, monkeypatch, widgets=widgets)
     monkeypatch.setenv("HIGHLEVEL_BACKEND", "native")
     probe = "import importlib.util\nprint('ipywidgets importable:', importlib.util.find_spec('ipywidgets') is not None)"
-    if not widgets:
-        probe = "try:\n    import ipywidgets\nexcept ImportError:\n    print('ipywidgets importable: False')"
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in (probe, SCRIPT, EVALUATE)])
     nbclient.NotebookClient(nb, kernel_name=kernel, timeout=240).execute()
     assert f"ipywidgets importable: {widgets}" in nb.cells[0].outputs[0]["text"]

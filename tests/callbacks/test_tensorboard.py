@@ -126,7 +126,7 @@ def test_standalone_evaluate_and_no_graph(tmp_path):
 def test_missing_tensorboard_raises_import_error_with_the_extra(monkeypatch):
     for name in [m for m in sys.modules if m == "tensorboard" or m.startswith("tensorboard.")] + ["tensorboard"]:
         monkeypatch.setitem(sys.modules, name, None)
-    with pytest.raises(ImportError, match=r'pip install "highlevel\[tensorboard\]"'):
+    with pytest.raises(ImportError, match=r'pip install -e "\.\[tensorboard\]"'):
         hl.callbacks.TensorBoard("logs")
 
 

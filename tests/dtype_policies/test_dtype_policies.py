@@ -104,6 +104,8 @@ def test_bad_arguments():
         P.deserialize({"class_name": "Nope", "config": {}})
     with pytest.raises(ValueError, match="serialized dtype policy"):
         P.deserialize([1])
+    with pytest.raises(TypeError, match="takes a DTypePolicy; received 'float32'"):
+        P.serialize("float32")
 
 
 def test_policy_map_lookup_matches_keras(keras):

@@ -3,9 +3,9 @@
 - The Python blocks run, in order, in one fresh process on the native backend (in an empty folder).
 - Each line of each shell block is checked by the rule that fits it (a line no rule knows fails the test):
   the test-command block must be exactly what ``.ci/run`` runs (CI runs it, so it is not run again here); an
-  install line is checked against ``pyproject.toml`` (its extras exist) and the files it names, not run (that
-  would download packages); ``pip wheel`` builds the wheel for real (without dependencies: no network here) and
-  the wheel holds every package; ``python examples/...`` names a script that exists (``examples/digits.py``
+  install line is checked against ``pyproject.toml`` (its extras exist) and the files it names (the wheel is the
+  one ``pip wheel`` writes), not run (that would download packages); ``pip wheel`` builds the wheel for real
+  (without dependencies: no network here), the wheel holds every package, and the main job runs from it alone; ``python examples/...`` names a script that exists (``examples/digits.py``
   runs in tests/examples/test_digits.py); ``mkdocs build`` is run by tests/docs/test_site.py.
 """
 
@@ -24,6 +24,7 @@ from tests.docs.markdown_blocks import blocks
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+WHEEL = f"highlevel-{PYPROJECT['project']['version']}-py3-none-any.whl"
 
 
 def _test_command_of_ci():
@@ -71,6 +72,14 @@ def _check_pip_install(words):
         if arg == "-e":
             i += 1
             continue
+        if arg == "--extra-index-url":  # only PyTorch's CPU index (tests/test_packaging.py says where it is needed)
+            assert args[i + 1] == "https://download.pytorch.org/whl/cpu", f"an unexpected index: {args[i + 1]}"
+            i += 2
+            continue
+        if arg.startswith("dist/"):  # the wheel the README's `pip wheel` line builds (_check_pip_wheel)
+            assert arg == f"dist/{WHEEL}", f"pip install {arg}: the wheel `pip wheel` writes is dist/{WHEEL}"
+            i += 1
+            continue
         m = re.fullmatch(r"\.(?:\[([\w,]+)\])?", arg)
         assert m, f"pip install {arg!r}: the README installs from the checkout only (highlevel is not published)"
         for extra in (m.group(1) or "").split(","):
@@ -89,10 +98,26 @@ def _check_pip_wheel(words, tmp_path):
     )
     assert out.returncode == 0, out.stderr[-3000:]
     (wheel,) = tmp_path.glob("highlevel-*.whl")
+    assert wheel.name == WHEEL, f"the README names {WHEEL}, pip wrote {wheel.name}"
     names = zipfile.ZipFile(wheel).namelist()
     for package in PYPROJECT["tool"]["setuptools"]["packages"]:
         assert f"{package.replace('.', '/')}/__init__.py" in names, f"the wheel lacks {package}"
     assert "highlevel/datasets/data/README.md" in names
+    # The main job runs from the wheel alone: unpacked (as pip installs it) first on the path, outside the checkout.
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = (
+        "import runpy, highlevel\n"
+        "print('highlevel from', highlevel.__file__)\n"
+        f"runpy.run_path({str(ROOT / 'examples' / 'digits.py')!r}, run_name='__main__')\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(site), HIGHLEVEL_BACKEND="native")
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert f"highlevel from {site / 'highlevel' / '__init__.py'}" in run.stdout, run.stdout[:500]
+    assert re.search(r"backend native: test accuracy 0\.9[6-9]", run.stdout), run.stdout[-1000:]
 
 
 def test_readme_shell_blocks(tmp_path):

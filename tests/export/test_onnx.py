@@ -236,7 +236,7 @@ def test_missing_onnx_names_the_extra(monkeypatch, tmp_path):
 
     monkeypatch.setitem(sys.modules, "onnx", None)  # import onnx now raises ImportError
     model = hl.Sequential([hl.Input((2,)), layers.Dense(1)])
-    with pytest.raises(ImportError, match=r"pip install highlevel\[onnx\]"):
+    with pytest.raises(ImportError, match=r'pip install -e "\.\[onnx\]" \(in a checkout of highlevel\)'):
         export_onnx(model, str(tmp_path / "m.onnx"), verbose=False)
 
 

@@ -1,10 +1,13 @@
 """Running notebooks in a real Jupyter kernel for the tests, and checking what their outputs show.
 
 ``kernel_env`` prepares a kernelspec that launches this interpreter and, with ``widgets=False``, a
-``sitecustomize`` that makes ``ipywidgets`` unimportable in the kernel (as on a machine without it).
+``sitecustomize`` that makes ``ipywidgets`` look uninstalled in the kernel: the import system and
+``importlib.metadata`` no longer find it, nor the two packages that come with it (``widgetsnbextension``,
+``jupyterlab_widgets``), so ``import ipywidgets`` fails as it does on a machine without it and
+``importlib.util.find_spec`` answers None (test_kernel.py compares it with a package that is really absent).
 ``progress_problems`` lists what is wrong with the progress a run left in the saved outputs: a ``fit`` or
-``evaluate`` whose metrics show nowhere, an empty output, an output that only a widget can render, a framework's
-own start-up log lines.
+``evaluate`` whose metrics show nowhere, an epoch whose line is missing, an empty output, an output that only a
+widget can render, a framework's own start-up log lines.
 """
 
 import json
@@ -13,10 +16,40 @@ import re
 import sys
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-EPOCH_LINE = re.compile(r"^Epoch \d+/\d+ .* - loss: \d", re.M)
+EPOCH_LINE = re.compile(r"^Epoch (\d+)/(\d+) .* - loss: \d", re.M)
 EVALUATE_LINE = re.compile(r"^evaluate .* - loss: \d", re.M)
 FRAMEWORK_NOISE = ("absl::InitializeLog", "oneDNN custom operations")  # TensorFlow's import, if not quietened
-NO_WIDGETS = "import sys\nsys.modules['ipywidgets'] = None  # `import ipywidgets` raises ImportError\n"
+HIDDEN_PACKAGES = ("ipywidgets", "widgetsnbextension", "jupyterlab_widgets")
+# The kernel's sitecustomize with widgets=False. It replaces the finder of installed packages by one that does not
+# see the hidden ones: modules (find_spec) and their metadata (find_distributions). A None in sys.modules would
+# make `import` fail too, but find_spec would then raise ValueError where an absent package gives None.
+NO_WIDGETS = f"""import importlib.machinery
+import re
+import sys
+
+_HIDDEN = {set(HIDDEN_PACKAGES)!r}
+
+
+def _hidden(name):
+    return re.sub(r"[-_.]+", "_", name or "").lower() in _HIDDEN
+
+
+class _PathFinderWithoutWidgets(importlib.machinery.PathFinder):
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if _hidden(fullname.partition(".")[0]):
+            return None
+        return super().find_spec(fullname, path, target)
+
+    @classmethod
+    def find_distributions(cls, *args, **kwargs):
+        return (d for d in super().find_distributions(*args, **kwargs) if not _hidden(d.metadata["Name"]))
+
+
+sys.meta_path[:] = [
+    _PathFinderWithoutWidgets if f is importlib.machinery.PathFinder else f for f in sys.meta_path
+]
+"""
 
 
 def kernel_env(tmp_path, monkeypatch, widgets=True):
@@ -62,6 +95,21 @@ def _visible(source, call):
     return f".{call}(" in source and not re.search(r"verbose\s*=\s*0\b", source)
 
 
+def _skipped_epochs(text):
+    """Epochs missing from a run of epoch lines: ``Epoch 3/9`` right after ``Epoch 1/9`` skipped epoch 2.
+
+    A run is a sequence of lines with the same total that counts up (a new ``fit``, or one resumed at a later
+    epoch, starts a new run).
+    """
+    skipped, previous = [], None
+    for match in EPOCH_LINE.finditer(text):
+        epoch, total = int(match.group(1)), int(match.group(2))
+        if previous is not None and previous[1] == total and previous[0] + 1 < epoch:
+            skipped += [f"{e}/{total}" for e in range(previous[0] + 1, epoch)]
+        previous = (epoch, total)
+    return skipped
+
+
 def progress_problems(nb):
     """What is wrong with the progress in ``nb``'s outputs, as a list of sentences (empty when all is well)."""
     problems = []
@@ -80,6 +128,8 @@ def progress_problems(nb):
                 problems.append(f"cell {index} shows a framework's own log lines: {out['text'][:200]!r}")
         if _visible(cell.source, "fit") and not EPOCH_LINE.search(text):
             problems.append(f"cell {index} calls fit but no epoch's metrics show in its outputs: {text[:300]!r}")
+        if _skipped_epochs(text):
+            problems.append(f"cell {index} shows no metrics for epochs {_skipped_epochs(text)}: {text[:300]!r}")
         if _visible(cell.source, "evaluate") and not EVALUATE_LINE.search(text):
             problems.append(f"cell {index} calls evaluate but its results show nowhere in its outputs: {text[:300]!r}")
     return problems

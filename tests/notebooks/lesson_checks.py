@@ -324,8 +324,43 @@ def lesson_08(ns, c):
     c.figure("onnx_ms", 1e3 * ns["onnx_s"])
 
 
+def lesson_09(ns, c):
+    c.equal(ns["x_source"].shape, (721, 32, 32, 3), "the source images' shape")
+    c.equal(ns["x_target"].shape, (100, 32, 32, 3), "the target images' shape (20 per digit)")
+    c.equal(ns["x_target_test"].shape, (179, 32, 32, 3), "the target test images' shape")
+    base, pretrained, model = ns["base"], ns["pretrained"], ns["model"]
+    c.equal(len(base.layers), 57, "the base's layers")
+    c.equal(len(ns["batch_norms"]), 19, "the base's batch norms")
+    c.equal(params(base), 17584, "the base's parameters")
+    c.equal(tuple(base.output_shape), (None, 4, 4, 96), "the base's output (a 4x4 grid of 96 features)")
+    c.at_least(ns["source_history"].history["accuracy"][-1], 0.9, "the source model's final training accuracy")
+    # "Near chance (20%)" with stale statistics; refreshed, the source test accuracy is high.
+    c.at_most(c.figure("stale_accuracy", ns["stale"]), 0.35, "the accuracy with stale moving statistics")
+    c.at_least(c.figure("source_accuracy", ns["source_accuracy"]), 0.9, "the source test accuracy after the refresh")
+    c.at_most(ns["reload_difference"], 1e-6, "the loaded base's difference from the saved one")
+    # Step 1: only the head's 7,685 parameters are trainable; not one weight of the base moves.
+    c.equal(params(model.get_layer("head")), 7685, "the head's parameters (1,536 x 5 + 5)")
+    c.equal(params(model) - params(pretrained), 7685, "the parameters outside the base (the summary's trainable ones)")
+    c.equal(ns["changed"], [], "the base weights changed while frozen")
+    c.equal(len(ns["statistics"]), 38, "the batch norms' moving statistics among the weights checked")
+    frozen = c.figure("frozen_accuracy", ns["frozen_accuracy"])
+    c.at_least(frozen, 0.6, "the target test accuracy after training the head (chance is 20%)")
+    # Step 2: everything trains, but not the moving statistics; the accuracy rises past the head's.
+    c.equal(len(model.trainable_weights), 59, "the trainable weights after unfreezing")
+    kernels = [p for p in ns["before"] if p.endswith("kernel")]
+    c.that(kernels and all(p in ns["tuned"] for p in kernels), "fine-tuning should change every kernel of the base")
+    c.equal(ns["statistics_moved"], [], "the moving statistics changed by fine-tuning")
+    fine = c.figure("fine_accuracy", ns["fine_accuracy"])
+    c.that(fine > frozen, f"fine-tuning should raise the target test accuracy ({frozen:.3f} -> {fine:.3f})")
+    c.equal(len(ns["curves"]["val_accuracy"]), 10, "the epochs in the curves (6 frozen + 4 fine-tuning)")
+    # Solutions: from scratch as good or better on this task; without training=False the statistics move.
+    scratch = c.figure("scratch_accuracy", ns["scratch_accuracy"])
+    c.at_least(scratch, fine - 0.03, "the from-scratch accuracy (as good as the transferred model or better)")
+    c.equal(len(ns["careless_moved"]), 38, "the moving statistics changed without training=False")
+
+
 LESSONS = {"01": lesson_01, "02": lesson_02, "03": lesson_03, "04": lesson_04, "05": lesson_05, "06": lesson_06,
-           "07": lesson_07, "08": lesson_08}
+           "07": lesson_07, "08": lesson_08, "09": lesson_09}
 
 
 def check(name, namespace):

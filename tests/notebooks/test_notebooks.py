@@ -14,8 +14,14 @@ printed with the notebook's time (``pytest -s`` shows them). The saved outputs a
 and ``evaluate`` a cell runs visibly shows its metrics as text, and no cell leaves an empty or widget-only
 output behind (``kernel.progress_problems``).
 
-**Without ipywidgets.** One extra case runs lesson 01 on the first backend with ``ipywidgets`` made
-unimportable in the kernel, as on a machine that lacks it: the progress must show there too.
+**With and without ipywidgets.** Every lesson also runs once with ``ipywidgets`` hidden in the kernel, as on
+a machine that lacks it (``kernel.kernel_env``; test_kernel.py shows the kernel then sees what it sees when the
+package is absent), and the same output checks apply: each epoch's metrics and ``evaluate``'s results show as
+text. The backend of that run rotates with the lesson's place in the list (lesson 1 on the first backend of the
+matrix, lesson 2 on the second, ...). A lesson that runs on every backend makes that backend's run its run
+without widgets (no extra run); a lesson that runs once gets one extra run. A new lesson is covered by the same
+rule as soon as it is in ``notebooks/`` and ``RUNS_ON``. The check cell also reports whether the kernel found
+ipywidgets, so that no run passes in the wrong kind of kernel.
 
 **Which backends.** A notebook's numbers come out the same on the four engines (within float32 rounding;
 03's dropout draws from each engine's own generator), and each notebook passes its checks on all four
@@ -29,6 +35,12 @@ importing the framework and compiling steps); the full matrix takes about 4 minu
   recorded steps of native and PyTorch) in ways the unit tests of built-in layers do not cover. So does
   **07**: convolution and recurrence are the kernels that differ most between engines, and it calls layers
   eagerly on arrays outside ``fit``.
+* **09** (transfer learning with a MobileNetV2 base) runs once, on the **first** backend. It passes on all four
+  (``HIGHLEVEL_NOTEBOOK_MATRIX=full``), but it compiles a 57-layer model's steps nine times (pretraining,
+  evaluation, the frozen phase, fine-tuning, the solutions): measured on a loaded 2-core machine, 20-50 s on
+  native and PyTorch, 160 s on TensorFlow and 220 s on JAX. What it shows across engines — a frozen base keeps
+  every weight, batch norm included, and ``training=False`` keeps batch norm in inference mode while the base
+  trains — ``tests/applications/test_transfer_learning.py`` checks on every backend at a fraction of the cost.
 * **04** is about the native engine and switches itself to it; it runs once, under the **last** backend of
   the matrix (TensorFlow by default), which tests that switch.
 * **01, 02, 05, 06, 08** run once, on the **first** backend of the matrix (native by default): they use built-in
@@ -41,6 +53,7 @@ importing the framework and compiling steps); the full matrix takes about 4 minu
 every notebook on every backend of the matrix. Notebooks are stored without outputs, and that is checked too.
 """
 
+import importlib.util
 import json
 import os
 import pathlib
@@ -69,23 +82,24 @@ SINGLE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_T
                  "XLA_FLAGS": os.environ.get("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")}
 NAMES = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 FIGURES_MARK = "LESSON-FIGURES "
+WIDGETS_MARK = "ipywidgets importable in the kernel:"
 
 # The backends each notebook runs on (the module docstring says why): "every", "first" or "last" of the matrix.
 RUNS_ON = {"01": "first", "02": "first", "03": "every", "04": "last", "05": "first", "06": "first",
-           "07": "every", "08": "first"}
+           "07": "every", "08": "first", "09": "first"}
 
 
 def _cases():
     matrix = selected_backends()
     full = os.environ.get("HIGHLEVEL_NOTEBOOK_MATRIX", "").lower() == "full"
     cases = []
-    for name in NAMES:
+    for place, name in enumerate(NAMES):
         where = "every" if full else RUNS_ON[name[:2]]
         engines = matrix if where == "every" else [matrix[0] if where == "first" else matrix[-1]]
-        cases += [pytest.param(name, engine, True, id=f"{name[:-6]}-{engine}") for engine in engines]
-    # The progress display without ipywidgets (as on a machine without it): one lesson that trains with it.
-    first = NAMES[0]
-    cases.append(pytest.param(first, matrix[0], False, id=f"{first[:-6]}-{matrix[0]}-no-ipywidgets"))
+        bare = matrix[place % len(matrix)]  # the backend of this lesson's run without ipywidgets
+        with_widgets = [e for e in engines if e != bare] or engines  # a lesson's only run stays; one more comes
+        cases += [pytest.param(name, engine, True, id=f"{name[:-6]}-{engine}") for engine in with_widgets]
+        cases.append(pytest.param(name, bare, False, id=f"{name[:-6]}-{bare}-no-ipywidgets"))
     return cases
 
 
@@ -97,7 +111,8 @@ def _check_cell(name):
         f"_spec = _ilu.spec_from_file_location('lesson_checks', {str(CHECKS)!r})\n"
         "_checks = _ilu.module_from_spec(_spec)\n"
         "_spec.loader.exec_module(_checks)\n"
-        f"print({FIGURES_MARK!r} + _json.dumps(_checks.check({name!r}, globals())))\n")
+        f"print({FIGURES_MARK!r} + _json.dumps(_checks.check({name!r}, globals())))\n"
+        f"print({WIDGETS_MARK!r}, _ilu.find_spec('ipywidgets') is not None)\n")
 
 
 def _figures(cell):
@@ -109,7 +124,7 @@ def _figures(cell):
 
 
 def test_every_lesson_is_present_and_linked_from_the_readme():
-    assert len(NAMES) == 8, NAMES
+    assert len(NAMES) == 9, NAMES
     assert sorted(RUNS_ON) == sorted(name[:2] for name in NAMES), "RUNS_ON must name every notebook"
     readme = (NOTEBOOKS / "README.md").read_text(encoding="utf-8")
     unlinked = [name for name in NAMES if f"]({name})" not in readme]
@@ -158,4 +173,8 @@ def test_notebook_runs_and_its_claims_hold(name, engine, widgets, tmp_path, monk
     client.execute()  # raises CellExecutionError, naming the cell (or the failed claims), on the first error
     problems = progress_problems(nb)  # every fit's epochs and evaluate's results show as text, nothing empty
     assert not problems, f"{name}: the outputs do not show the progress a learner expects:\n  " + "\n  ".join(problems)
+    # The run had the kernel it was meant to have: ipywidgets hidden, or there (where this machine has it).
+    expected = widgets and importlib.util.find_spec("ipywidgets") is not None
+    shown = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert f"{WIDGETS_MARK} {expected}" in shown, shown[-500:]
     print(f"{name} on {engine}: {time.perf_counter() - start:.1f} s; {_figures(nb.cells[-1])}")

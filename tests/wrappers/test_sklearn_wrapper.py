@@ -156,7 +156,7 @@ def test_errors_are_explained(backend, monkeypatch):
     from highlevel.wrappers import sklearn_wrapper
 
     monkeypatch.setattr(sklearn_wrapper, "sklearn", None)
-    with pytest.raises(ImportError, match=r'needs scikit-learn.*pip install "highlevel\[sklearn\]"'):
+    with pytest.raises(ImportError, match=r'needs scikit-learn.*pip install -e "\.\[sklearn\]"'):
         SKLearnClassifier(mlp)
 
 

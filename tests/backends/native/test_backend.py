@@ -248,4 +248,4 @@ def test_gpu_request_without_cupy_is_a_clear_error():
         pytest.skip("CuPy is installed here")
     except ImportError:
         pass
-    assert out.returncode != 0 and "highlevel[gpu]" in out.stderr
+    assert out.returncode != 0 and 'pip install -e ".[gpu]"' in out.stderr

@@ -83,7 +83,7 @@ def test_jax_layer_with_params_and_errors(jax_engine):
 
 def test_flax_layer_without_flax(jax_engine, monkeypatch):
     monkeypatch.setitem(sys.modules, "flax", None)  # as if flax were not installed: importing it fails
-    with pytest.raises(ImportError, match=r"FlaxLayer needs the flax package.*pip install highlevel\[flax\]"):
+    with pytest.raises(ImportError, match=r'FlaxLayer needs the flax package.*pip install -e "\.\[flax\]"'):
         hl.layers.FlaxLayer(object())
 
 

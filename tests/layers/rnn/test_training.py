@@ -51,7 +51,7 @@ def test_gru_with_dropout_and_masking_fits(backend):
 def test_the_time_loop_is_one_compiled_op(backend, monkeypatch):
     """The layer's call runs its time loop as one ``scan``: which traces into jax.lax.scan on JAX and one While
     op under tf.function (on the define-by-run engines the scan is a recorded Python loop); on an engine with a
-    fused recurrence kernel (native), as one ``lstm_sequence`` op instead, with no scan at all."""
+    fused recurrence kernel (native, torch), as one ``lstm_sequence`` op instead, with no scan at all."""
     layer = layers.LSTM(3, return_sequences=True)
     x = np.random.default_rng(0).normal(size=(2, 20, 4)).astype("float32")
     calls = []
