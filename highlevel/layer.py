@@ -309,6 +309,23 @@ class Layer:
         self._dtype_policy = policy
         self._variable_dtype = policy.variable_dtype
         self._compute_dtype = policy.compute_dtype
+        mode = getattr(policy, "quantization_mode", None)
+        if mode is not None and self.__dict__.get("built") and not getattr(self, "_is_quantized", False):
+            # As in Keras: giving a built layer a quantized policy quantizes it.
+            self.quantize(mode)
+
+    @property
+    def quantization_mode(self):
+        """The layer's quantization mode (``"int8"``, ``"int4"``, ``"float8"``...), None if it is not quantized.
+
+        >>> import highlevel as hl
+        >>> layer = hl.layers.Dense(2)
+        >>> layer.build((None, 3))
+        >>> layer.quantize("int8")
+        >>> layer.quantization_mode
+        'int8'
+        """
+        return getattr(self._dtype_policy, "quantization_mode", None)
 
     @property
     def dtype(self):
@@ -851,7 +868,10 @@ class Layer:
         ctx.depth = outer_depth + 1
         try:
             with self._autocast_scope():
-                outputs = self.call(*args, **kwargs)
+                if self.quantization_mode is not None:
+                    outputs = self.quantized_call(*args, **kwargs)
+                else:
+                    outputs = self.call(*args, **kwargs)
         finally:
             ctx.training, ctx.depth = outer_training, outer_depth
         if in_mask is not None or type(self).compute_mask is not Layer.compute_mask:
@@ -969,6 +989,8 @@ class Layer:
             # Assignments in a symbolic call are dropped (Keras does the same): shapes are all it computes.
             with self._autocast_scope(), SymbolicScope():
                 try:
+                    if self.quantization_mode is not None:
+                        return self.quantized_call(*args, **kwargs)
                     return self.call(*args, **kwargs)
                 except (TypeError, ValueError) as err:
                     # call() used the framework's own functions, which cannot take symbolic placeholders: the
@@ -1106,6 +1128,89 @@ class Layer:
                     f"value has shape {tuple(value.shape)}."
                 )
             v.assign(value)
+
+    # ------------------------------------------------------------ quantization
+    def quantize(self, mode=None, type_check=True, config=None):
+        """Replaces the layer's float weights by quantized ones (``"int8"``, ``"int4"``, ``"float8"``).
+
+        The base layer cannot be quantized: Dense, EinsumDense and Embedding implement it (a model's
+        :meth:`~highlevel.Model.quantize` skips the layers that do not, with a warning).
+
+        Args:
+            mode: ``"int8"``, ``"int4"`` or ``"float8"``; optional when ``config`` names it.
+            type_check: when True, a subclass of a quantizable layer is refused (its ``call`` may use the
+                float weights in ways the quantized computation does not know).
+            config: a :class:`highlevel.quantizers.QuantizationConfig`, or None for the mode's default.
+
+        Returns:
+            None.
+
+        Raises:
+            NotImplementedError: this layer class has no quantized form.
+
+        >>> import highlevel as hl
+        >>> layer = hl.layers.Dropout(0.5)
+        >>> layer.quantize("int8")
+        Traceback (most recent call last):
+        ...
+        NotImplementedError: Layer Dropout does not have a `quantize` method implemented...
+        """
+        raise self._not_implemented_error("quantize")
+
+    def quantized_build(self, input_shape, mode):
+        """Creates the layer's weights in their quantized form (what ``build`` calls under a quantized policy).
+
+        Args:
+            input_shape: the shape the layer is built for (a kernel shape for the layers that take one).
+            mode: the quantization mode.
+
+        Returns:
+            None.
+
+        Raises:
+            NotImplementedError: this layer class has no quantized form.
+
+        >>> import highlevel as hl
+        >>> hl.layers.Dropout(0.5).quantized_build((None, 2), "int8")
+        Traceback (most recent call last):
+        ...
+        NotImplementedError: Layer Dropout does not have a `quantized_build` method implemented...
+        """
+        raise self._not_implemented_error("quantized_build")
+
+    def quantized_call(self, *args, **kwargs):
+        """What calling a quantized layer runs instead of ``call``: the mode's own forward pass
+        (``_int8_call``, ``_int4_call`` or ``_float8_call``).
+
+        Args:
+            *args: the arguments of ``call``.
+            **kwargs: the keyword arguments of ``call``.
+
+        Returns:
+            The layer's outputs.
+
+        Raises:
+            NotImplementedError: the layer has no forward pass for its mode.
+
+        >>> import highlevel as hl
+        >>> layer = hl.layers.Dense(2, kernel_initializer="ones")
+        >>> layer.build((None, 3))
+        >>> layer.quantize("int8")
+        >>> hl.ops.convert_to_numpy(layer.quantized_call(hl.ops.ones((1, 3)))).round(2).tolist()
+        [[3.0, 3.0]]
+        """
+        mode = self.quantization_mode
+        method = getattr(self, f"_{mode}_call", None) if isinstance(mode, str) else None
+        if method is None:
+            raise self._not_implemented_error(f"_{mode}_call")
+        return method(*args, **kwargs)
+
+    def _not_implemented_error(self, what):
+        name = front_class(type(self)).__name__
+        return NotImplementedError(
+            f"Layer {name} does not have a `{what}` method implemented. Only the layers that define it (Dense, "
+            "EinsumDense, Embedding) can be quantized; pass `type_check=False` to quantize a subclass of one."
+        )
 
     # ----------------------------------------------------------------- configs
     def get_config(self):

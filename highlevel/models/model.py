@@ -552,6 +552,76 @@ class Model(Trainer, Layer):
             )
         return sum(_size(v.shape) for v in self.weights)
 
+    def quantize(self, mode=None, config=None, filters=None, **kwargs):
+        """Quantizes every layer of the model that can be quantized (Dense, EinsumDense, Embedding).
+
+        The model must be built. Layers without a quantized form are skipped with a warning; the compiled
+        training, evaluation and prediction steps are made again at their next use.
+
+        Args:
+            mode: ``"int8"``, ``"int4"`` or ``"float8"``; optional when ``config`` names it.
+            config: a :class:`highlevel.quantizers.QuantizationConfig`; None takes the mode's default.
+            filters: which layers to quantize: a regular expression (or a list of them) searched in the layer's
+                name, or a callable ``layer -> bool``; None quantizes every layer that can be.
+            **kwargs: ``type_check`` (default True): refuse subclasses of the quantizable layers.
+
+        Returns:
+            None.
+
+        Raises:
+            ValueError: an unknown mode, a bad ``config`` or ``filters``, an unknown keyword argument, or a layer
+                that is not built or is quantized already.
+
+        >>> import highlevel as hl
+        >>> model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(3), hl.layers.Dense(2)])
+        >>> model.quantize("int8")
+        >>> model.layers[0].quantization_mode, model.layers[0].kernel.dtype
+        ('int8', 'int8')
+        """
+        import re
+        import warnings
+
+        from highlevel.quantizers.quantization_config import validate_and_resolve_config
+
+        type_check = kwargs.pop("type_check", True)
+        if kwargs:
+            raise ValueError(
+                f"Unrecognized keyword arguments passed to {type(self).__name__}.quantize: {sorted(kwargs)}. It "
+                "takes mode, config, filters and type_check."
+            )
+        if filters is not None and not (callable(filters) or isinstance(filters, (str, list, tuple))):
+            raise ValueError(
+                "The `filters` argument must be a regex string, a list of regex strings, or a callable "
+                f"layer -> bool. Received: {filters!r} (of type {type(filters).__name__})."
+            )
+        resolved = validate_and_resolve_config(mode, config)
+        if resolved.mode in ("gptq", "awq"):
+            raise NotImplementedError(
+                f"Quantization mode {resolved.mode!r} (calibrated post-training quantization) is not implemented "
+                "in highlevel yet; use 'int8' or 'int4'."
+            )
+
+        def selected(layer):
+            if filters is None:
+                return True
+            if isinstance(filters, str):
+                return re.search(filters, layer.name) is not None
+            if isinstance(filters, (list, tuple)):
+                return any(re.search(pattern, layer.name) for pattern in filters)
+            return bool(filters(layer))
+
+        changed = False
+        for layer in self._flatten_layers():
+            if not selected(layer) or len(layer._flatten_layers()) != 1:
+                continue
+            try:
+                layer.quantize(resolved.mode, type_check=type_check, config=resolved)
+                changed = True
+            except NotImplementedError as err:
+                warnings.warn(str(err), stacklevel=2)
+        if changed:
+            self._reset_step_functions()
+
 
 def _size(shape):
     n = 1

@@ -22,6 +22,7 @@ _FUNCTION_REF = "function"  # how Lambda layers and loss/metric functions name a
 def _own_classes():
     """Every class highlevel exports from its serializable packages, by name."""
     import highlevel as hl
+    from highlevel import quantizers
     from highlevel.optimizers import schedules
 
     out = {}
@@ -37,6 +38,7 @@ def _own_classes():
         hl.losses,
         hl.metrics,
         hl.distillation,
+        quantizers,
     )
     for module in modules:
         for name in dir(module):

@@ -42,6 +42,7 @@ _PACKAGES = (
     ("highlevel.metrics", "keras.metrics"),
     ("highlevel.layers", "keras.layers"),
     ("highlevel.distillation", "keras.distillation"),
+    ("highlevel.quantizers", "keras.quantizers"),
 )
 
 #: The layers of an application family (InceptionResNetV2's ``CustomScaleLayer``, ConvNeXt's ``LayerScale``) are
@@ -58,12 +59,7 @@ _MODEL_MODULES = {
 }
 
 #: Arguments Keras writes that highlevel's class does not take: ``{class: {argument: the value meaning unused}}``.
-_KERAS_ONLY = {
-    "Dense": {"quantization_config": None},
-    "EinsumDense": {"quantization_config": None},
-    "Embedding": {"quantization_config": None},
-    "ReversibleEmbedding": {"quantization_config": None},
-}
+_KERAS_ONLY = {}
 
 #: Arguments highlevel writes that Keras's class does not take: ``{class: {argument: its default}}``; written
 #: only when they differ from the default (Keras would then refuse the config, rightly).

@@ -1,6 +1,9 @@
 """A dense layer of any dimensionality, written as an einsum equation between the input and a kernel."""
 
 import re
+import string
+
+import numpy as np
 
 from highlevel import activations, constraints, initializers, ops, regularizers
 from highlevel.initializers import VarianceScaling
@@ -8,6 +11,7 @@ from highlevel.input_spec import InputSpec
 from highlevel.layer import Layer
 
 from .lora import LoRAMixin
+from .quantization import QuantizationMixin
 
 _FORMS = (
     # (pattern on the equation with "..." replaced by "0", where the ellipsis is)
@@ -119,7 +123,7 @@ def analyze_einsum(equation, bias_axes, input_shape, partial_output_shape):
     return kernel_shape, bias_shape, output_shape, input_axes, output_axes
 
 
-class EinsumDense(LoRAMixin, Layer):
+class EinsumDense(QuantizationMixin, LoRAMixin, Layer):
     """A layer that multiplies its input with a kernel by an einsum equation (``keras.layers.EinsumDense``).
 
     Args:
@@ -139,6 +143,8 @@ class EinsumDense(LoRAMixin, Layer):
         lora_rank: a positive int to enable LoRA when the layer is built (see ``enable_lora``): the kernel
             is frozen and two trainable low-rank factors adjust it; None (default) leaves LoRA off.
         lora_alpha: the LoRA update is scaled by ``lora_alpha / lora_rank``; None means ``lora_rank``.
+        quantization_config: a :class:`highlevel.quantizers.QuantizationConfig` used when the layer is built
+            under a quantized dtype policy or quantized (int8 only); None: the mode's default.
         **kwargs: base layer arguments (``name``, ``dtype``, ``activity_regularizer``...).
 
     Raises:
@@ -167,10 +173,12 @@ class EinsumDense(LoRAMixin, Layer):
         bias_constraint=None,
         lora_rank=None,
         lora_alpha=None,
+        quantization_config=None,
         **kwargs,
     ):
         super().__init__(**kwargs)
         self._init_lora(lora_rank, lora_alpha)
+        self._init_quantization(quantization_config)
         if not isinstance(equation, str):
             raise TypeError(f"`equation` must be a string such as 'ab,bc->ac'; received equation={equation!r}.")
         self.equation = equation
@@ -212,13 +220,17 @@ class EinsumDense(LoRAMixin, Layer):
             self.equation, self.bias_axes, input_shape, self.partial_output_shape
         )
         self.input_spec = InputSpec(ndim=len(input_shape))
-        self.kernel = self.add_weight(
-            shape=tuple(kernel_shape),
-            initializer=self._kernel_initializer_for(input_axes, output_axes),
-            regularizer=self.kernel_regularizer,
-            constraint=self.kernel_constraint,
-            name="kernel",
-        )
+        self._kernel_shape = tuple(kernel_shape)
+        if self.quantization_mode:
+            self.quantized_build(tuple(kernel_shape), self.quantization_mode, self.quantization_config)
+        if self.quantization_mode in (None, "float8"):
+            self.kernel = self.add_weight(
+                shape=tuple(kernel_shape),
+                initializer=self._kernel_initializer_for(input_axes, output_axes),
+                regularizer=self.kernel_regularizer,
+                constraint=self.kernel_constraint,
+                name="kernel",
+            )
         if bias_shape is not None:
             self.bias = self.add_weight(
                 shape=tuple(bias_shape),
@@ -232,13 +244,156 @@ class EinsumDense(LoRAMixin, Layer):
         self.built = True
         self._build_lora()
 
-    def call(self, inputs):
+    def call(self, inputs, training=None):
         x = ops.einsum(self.equation, inputs, self._lora_weight())
         if self.bias is not None:
             x = ops.add(x, self.bias)
         if self.activation is not None:
             x = self.activation(x)
         return x
+
+    # ------------------------------------------------------------------ int8
+    # The kernel is quantized over its contracted axes (one scale per produced index) and the input over its
+    # contracted axes (one scale per token); both scales are kept in the layout of the output (its rank, size 1
+    # on the axes they do not vary along), so the integer product divides by their product directly.
+    _quant_modes = ("int8", "float8")
+
+    def _full_specs(self):
+        """The equation's letters for input, kernel and output, with the ellipsis spelled out for the built rank."""
+        input_spec, weight_spec, output_spec, side = _parse_equation(self.equation)
+        elided = self.input_spec.ndim - len(input_spec)
+        spare = "".join(c for c in string.ascii_letters if c not in input_spec + weight_spec + output_spec)[:elided]
+        if side == "left":
+            input_spec, output_spec = spare + input_spec, spare + output_spec
+        elif side == "right":
+            input_spec, output_spec = input_spec + spare, output_spec + spare
+        return input_spec, weight_spec, output_spec
+
+    def _quant_float_shape(self):
+        return self._kernel_shape
+
+    def _contracted_axes(self, spec):
+        output_spec = self._full_specs()[2]
+        return tuple(i for i, c in enumerate(spec) if c not in output_spec)
+
+    def _to_output_layout(self, scale, spec, xp=ops):
+        """A scale computed with kept dims over ``spec``'s contracted axes, laid out to broadcast on the output."""
+        output_spec = self._full_specs()[2]
+        contracted = self._contracted_axes(spec)
+        kept = [c for c in spec if c in output_spec]
+        scale = xp.squeeze(scale, axis=contracted) if contracted else scale
+        order = sorted(range(len(kept)), key=lambda i: output_spec.index(kept[i]))
+        scale = xp.transpose(scale, order) if order != list(range(len(kept))) else scale
+        for axis, c in enumerate(output_spec):
+            if c not in spec:
+                scale = xp.expand_dims(scale, axis)
+        return scale
+
+    def _quantized_values(self, weight, mode, block_size):
+        from highlevel import quantizers
+
+        weight_spec = self._full_specs()[1]
+        default = quantizers.AbsMaxQuantizer(axis=self._contracted_axes(weight_spec))
+        quantizer = quantizers.QuantizationConfig.weight_quantizer_or_default(self.quantization_config, default)
+        q, scale = quantizer(weight, to_numpy=True)
+        scale = self._to_output_layout(ops.convert_to_numpy(scale), weight_spec, xp=np)
+        return {"kernel": ops.convert_to_numpy(q), "kernel_scale": scale}
+
+    def quantized_build(self, kernel_shape, mode, config=None):
+        """Creates the int8 kernel and its scale (zeros and ones until assigned).
+
+        Args:
+            kernel_shape: the float kernel's shape.
+            mode: ``"int8"`` (the only mode EinsumDense implements).
+            config: the quantization config, or None for the default (inputs quantized per token).
+
+        Returns:
+            None.
+
+        Raises:
+            NotImplementedError: for another mode.
+
+        >>> import highlevel as hl
+        >>> layer = hl.layers.EinsumDense("abc,cd->abd", (None, 4), dtype="int8_from_float32")
+        >>> layer.build((None, 3, 5))
+        >>> tuple(layer.kernel.shape), tuple(layer.kernel_scale.shape)
+        ((5, 4), (1, 1, 4))
+        """
+        from highlevel import quantizers
+
+        if mode not in self._quant_modes:
+            raise NotImplementedError(
+                f"Layer EinsumDense cannot be built for quantization mode {mode!r}; it implements {self._quant_modes}."
+            )
+        if mode == "float8":
+            return self._float8_build()
+        self.inputs_quantizer = quantizers.QuantizationConfig.activation_quantizer_or_default(
+            config, quantizers.AbsMaxQuantizer()
+        )
+        self.kernel = self.add_weight(
+            shape=tuple(kernel_shape), initializer="zeros", dtype="int8", trainable=False, name="kernel"
+        )
+        output_spec = self._full_specs()[2]
+        weight_spec = self._full_specs()[1]
+        scale_shape = tuple(kernel_shape[weight_spec.index(c)] if c in weight_spec else 1 for c in output_spec)
+        self.kernel_scale = self.add_weight(
+            shape=scale_shape, initializer="ones", trainable=False, autocast=False, name="kernel_scale"
+        )
+        self._int4_block_size = None
+        self._is_quantized = True
+
+    def _dequantized_weight(self, dtype="float32"):
+        input_spec, weight_spec, output_spec = self._full_specs()
+        scale = self.kernel_scale
+        dropped = tuple(i for i, c in enumerate(output_spec) if c not in weight_spec)
+        scale = ops.squeeze(scale, axis=dropped) if dropped else scale
+        kept_in_output = [c for c in output_spec if c in weight_spec]
+        order = [kept_in_output.index(c) for c in weight_spec if c in output_spec]
+        scale = ops.transpose(scale, order) if order != list(range(len(order))) else scale
+        for axis in self._contracted_axes(weight_spec):
+            scale = ops.expand_dims(scale, axis)
+        return ops.divide(ops.cast(self.kernel, dtype), ops.cast(scale, dtype))
+
+    def _int8_call(self, inputs, training=None):
+        from .quantization import integer_einsum
+
+        input_spec, weight_spec, output_spec = self._full_specs()
+        compute = self.compute_dtype
+        gradient_equation = f"{output_spec},{weight_spec}->{input_spec}"
+
+        @ops.custom_gradient
+        def product(x, kernel, scale):
+            def grad_fn(*args, upstream=None):
+                if upstream is None:
+                    (upstream,) = args
+                scaled = ops.divide(upstream, ops.cast(scale, compute))
+                return ops.einsum(gradient_equation, scaled, ops.cast(kernel, compute)), None, None
+
+            if self.inputs_quantizer:
+                x, x_scale = self.inputs_quantizer(x, axis=self._contracted_axes(input_spec))
+                y = integer_einsum(self.equation, x, kernel)
+                scale = ops.multiply(self._to_output_layout(x_scale, input_spec), scale)
+            else:
+                y = ops.einsum(self.equation, x, ops.cast(kernel, compute))
+            return ops.divide(ops.cast(y, compute), ops.cast(scale, compute)), grad_fn
+
+        x = product(inputs, ops.convert_to_tensor(self.kernel), ops.convert_to_tensor(self.kernel_scale))
+        if self.lora_enabled:
+            update = ops.einsum(self.equation, ops.cast(inputs, "float32"), self._lora_delta())
+            x = ops.cast(ops.add(x, update), compute)
+        if self.bias is not None:
+            x = ops.add(x, self.bias)
+        if self.activation is not None:
+            x = self.activation(x)
+        return x
+
+    def _float8_call(self, inputs, training=None):
+        x, kernel = self._float8_operands(inputs, training)
+        y = self._float8_output_gradient(ops.einsum(self.equation, x, kernel))
+        bias = self._float8_bias()
+        if bias is not None:
+            y = ops.add(y, bias)
+        return self.activation(y) if self.activation is not None else y
 
     def compute_output_shape(self, input_shape):
         return tuple(analyze_einsum(self.equation, self.bias_axes, input_shape, self.partial_output_shape)[2])
@@ -258,6 +413,19 @@ class EinsumDense(LoRAMixin, Layer):
                 "kernel_constraint": constraints.serialize(self.kernel_constraint),
                 "bias_constraint": constraints.serialize(self.bias_constraint),
                 **self._lora_config(),
+                **self._quantization_config_entry(),
             }
         )
         return config
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        if config.get("quantization_config") is not None:
+            from highlevel import quantizers
+
+            config["quantization_config"] = quantizers.deserialize(config["quantization_config"])
+        return cls(**config)
+
+
+EinsumDense._quantizable_base = EinsumDense

@@ -7,6 +7,7 @@ from highlevel.keras_tensor import KerasTensor
 from highlevel.layer import Layer
 
 from .lora import LoRAMixin
+from .quantization import QuantizationMixin
 
 
 def _check_positive_int(name, value):
@@ -17,7 +18,7 @@ def _check_positive_int(name, value):
         )
 
 
-class Embedding(LoRAMixin, Layer):
+class Embedding(QuantizationMixin, LoRAMixin, Layer):
     """Turns non-negative integer indices into dense vectors of fixed size (``keras.layers.Embedding``).
 
     ``outputs[..., :] = embeddings[inputs[...], :]``.
@@ -35,6 +36,8 @@ class Embedding(LoRAMixin, Layer):
         lora_rank: a positive int to enable LoRA when the layer is built (see ``enable_lora``): the table is
             frozen and two trainable low-rank factors adjust it; None (default) leaves LoRA off.
         lora_alpha: the LoRA update is scaled by ``lora_alpha / lora_rank``; None means ``lora_rank``.
+        quantization_config: a :class:`highlevel.quantizers.QuantizationConfig` used when the layer is built
+            under a quantized dtype policy or quantized; None: the mode's default.
         **kwargs: base layer arguments (``name``, ``dtype``, ``activity_regularizer``...).
 
     Input shape: integer tensor of any shape ``(batch_size, ...)``. Float inputs are cast to int32 (as
@@ -53,6 +56,8 @@ class Embedding(LoRAMixin, Layer):
     _lora_factor_names = ("lora_embeddings_a", "lora_embeddings_b")
     _lora_regularizer_attr = "embeddings_regularizer"
     _lora_constraint_attr = "embeddings_constraint"
+    _quant_target = "embeddings"
+    _quant_channel_axis = 0
 
     def __init__(
         self,
@@ -65,6 +70,7 @@ class Embedding(LoRAMixin, Layer):
         weights=None,
         lora_rank=None,
         lora_alpha=None,
+        quantization_config=None,
         **kwargs,
     ):
         _check_positive_int("input_dim", input_dim)
@@ -72,6 +78,7 @@ class Embedding(LoRAMixin, Layer):
         kwargs.pop("input_length", None)  # Keras 2's argument, ignored (and dropped) as Keras 3 does
         super().__init__(**kwargs)
         self._init_lora(lora_rank, lora_alpha)
+        self._init_quantization(quantization_config)
         self.input_dim = input_dim
         self.output_dim = output_dim
         self.embeddings_initializer = initializers.get(embeddings_initializer)
@@ -90,13 +97,16 @@ class Embedding(LoRAMixin, Layer):
     def build(self, input_shape=None):
         if self.built:
             return
-        self.embeddings = self.add_weight(
-            shape=(self.input_dim, self.output_dim),
-            initializer=self.embeddings_initializer,
-            regularizer=self.embeddings_regularizer,
-            constraint=self.embeddings_constraint,
-            name="embeddings",
-        )
+        if self.quantization_mode:
+            self.quantized_build((self.input_dim, self.output_dim), self.quantization_mode, self.quantization_config)
+        else:
+            self.embeddings = self.add_weight(
+                shape=(self.input_dim, self.output_dim),
+                initializer=self.embeddings_initializer,
+                regularizer=self.embeddings_regularizer,
+                constraint=self.embeddings_constraint,
+                name="embeddings",
+            )
         self.built = True
         self._build_lora()
 
@@ -132,6 +142,53 @@ class Embedding(LoRAMixin, Layer):
             outputs = ops.add(ops.cast(outputs, "float32"), ops.multiply(update, self.lora_alpha / self.lora_rank))
         return ops.cast(outputs, self.compute_dtype)
 
+    def _quantized_lookup(self, inputs, rows):
+        """The looked-up rows of the quantized table, dequantized, plus LoRA's update."""
+        indices = self._check_range(self._indices(inputs))
+        values = ops.take(rows, indices, axis=0)
+        scale = ops.take(self.embeddings_scale, indices, axis=0)
+        compute = self.compute_dtype
+        if self.quantization_mode == "int4" and self._int4_block_size is not None:
+            groups = ops.cast(self.g_idx, "int32")
+            scales = ops.take(scale, groups, axis=-1)
+            zeros = ops.take(ops.take(self.embeddings_zero, indices, axis=0), groups, axis=-1)
+            outputs = ops.multiply(ops.subtract(ops.cast(values, compute), ops.cast(zeros, compute)), scales)
+        else:
+            outputs = ops.divide(ops.cast(values, compute), ops.cast(ops.expand_dims(scale, -1), compute))
+        if self.lora_enabled:
+            factor_a, factor_b = self._lora_factors()
+            update = ops.matmul(ops.take(factor_a, indices, axis=0), factor_b)
+            outputs = ops.add(ops.cast(outputs, "float32"), ops.multiply(update, self.lora_alpha / self.lora_rank))
+        return ops.cast(outputs, compute)
+
+    def quantized_build(self, embeddings_shape, mode, config=None):
+        """Creates the quantized table and its scales (zeros and ones until assigned).
+
+        Args:
+            embeddings_shape: ``(input_dim, output_dim)``, the float table's shape.
+            mode: ``"int8"`` or ``"int4"``.
+            config: the quantization config, or None (then the policy's settings apply).
+
+        Returns:
+            None.
+
+        Raises:
+            NotImplementedError: the layer does not implement ``mode``.
+
+        >>> import highlevel as hl
+        >>> layer = hl.layers.Embedding(10, 5, dtype="int4/-1_from_float32")
+        >>> layer.build()
+        >>> [tuple(w.shape) for w in (layer.embeddings, layer.embeddings_scale)]
+        [(10, 3), (10,)]
+        """
+        return super().quantized_build(embeddings_shape, mode, config)
+
+    def _int8_call(self, inputs):
+        return self._quantized_lookup(inputs, self.embeddings)
+
+    def _int4_call(self, inputs):
+        return self._quantized_lookup(inputs, self._unpacked())
+
     def compute_mask(self, inputs, mask=None):
         if not self.mask_zero:
             return None
@@ -155,6 +212,19 @@ class Embedding(LoRAMixin, Layer):
                 "embeddings_constraint": constraints.serialize(self.embeddings_constraint),
                 "mask_zero": self.mask_zero,
                 **self._lora_config(),
+                **self._quantization_config_entry(),
             }
         )
         return config
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        if config.get("quantization_config") is not None:
+            from highlevel import quantizers
+
+            config["quantization_config"] = quantizers.deserialize(config["quantization_config"])
+        return cls(**config)
+
+
+Embedding._quantizable_base = Embedding

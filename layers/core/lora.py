@@ -92,7 +92,7 @@ class LoRAMixin:
         rank = _check_rank(rank, "rank")
         lora_alpha = _check_alpha(lora_alpha)
         weight = getattr(self, target)
-        shape = tuple(weight.shape)
+        shape = tuple(self._lora_weight_shape())
         regularizer = getattr(self, self._lora_regularizer_attr, None)
         name_a, name_b = self._lora_factor_names
         # float32 factors: small updates neither underflow nor overflow under a reduced-precision policy.
@@ -116,6 +116,10 @@ class LoRAMixin:
         self.lora_enabled = True
         self.lora_rank = rank
         self.lora_alpha = lora_alpha if lora_alpha is not None else rank
+
+    def _lora_weight_shape(self):
+        """The shape of the float weight LoRA adjusts (a quantized layer stores it packed)."""
+        return tuple(getattr(self, self._lora_target).shape)
 
     def _lora_factors(self):
         return tuple(getattr(self, name) for name in self._lora_factor_names)

@@ -27,6 +27,8 @@ class ReversibleEmbedding(Embedding):
         reverse_dtype: the dtype the reverse product is computed in (e.g. "float32" under mixed precision);
             None: the compute dtype.
         logit_soft_cap: if set, reverse logits become ``cap · tanh(logits / cap)``.
+        quantization_config: accepted as in Keras; this layer cannot be quantized yet (its reverse product
+            would need the quantized table), so it must be None.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
     Raises:
@@ -50,8 +52,14 @@ class ReversibleEmbedding(Embedding):
         mask_zero=False,
         reverse_dtype=None,
         logit_soft_cap=None,
+        quantization_config=None,
         **kwargs,
     ):
+        if quantization_config is not None:
+            raise NotImplementedError(
+                "ReversibleEmbedding cannot be quantized yet; received quantization_config="
+                f"{quantization_config!r}. Leave it None (quantize the model's other layers)."
+            )
         super().__init__(
             input_dim,
             output_dim,
@@ -72,6 +80,8 @@ class ReversibleEmbedding(Embedding):
         self.tie_weights = bool(tie_weights)
         self.reverse_dtype = reverse_dtype
         self.logit_soft_cap = logit_soft_cap
+
+    _quant_modes = ()
 
     def build(self, input_shape=None):
         if self.built:

@@ -275,9 +275,10 @@ def test_weights_whose_shapes_disagree_with_the_config_are_refused(backend, tmp_
         hl.saving.load_model(path)
 
 
-def test_keras_only_arguments_are_read_at_their_unused_value_and_refused_otherwise():
+def test_keras_only_arguments_are_read_at_their_unused_value_and_refused_otherwise(monkeypatch):
     from highlevel.saving import keras_config
 
+    monkeypatch.setitem(keras_config._KERAS_ONLY, "Dense", {"quantization_config": None})
     dense = {
         "module": "keras.layers",
         "class_name": "Dense",
