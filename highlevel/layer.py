@@ -298,7 +298,12 @@ class Layer:
     # ------------------------------------------------------------------ dtypes
     @property
     def dtype_policy(self):
-        """The layer's :class:`~highlevel.mixed_precision.DTypePolicy` (from ``dtype``, else the global one)."""
+        """The layer's :class:`~highlevel.mixed_precision.DTypePolicy` (from ``dtype``, else the global one).
+
+        A :class:`~highlevel.dtype_policies.DTypePolicyMap` given as ``dtype`` stays the layer's policy (its
+        sub-layers can be given the same map); the entry for the layer's :attr:`path` decides its dtypes and
+        quantization mode, and setting a policy on such a layer sets that entry, as in Keras.
+        """
         return self._dtype_policy
 
     @dtype_policy.setter
@@ -306,13 +311,29 @@ class Layer:
         from highlevel.mixed_precision import policy as policies
 
         policy = policies.get(value)
-        self._dtype_policy = policy
-        self._variable_dtype = policy.variable_dtype
-        self._compute_dtype = policy.compute_dtype
-        mode = getattr(policy, "quantization_mode", None)
+        current = self.__dict__.get("_dtype_policy")
+        if isinstance(current, collections.abc.Mapping) and not isinstance(policy, collections.abc.Mapping):
+            # a policy for this layer alone: its entry in the shared map
+            key = self.path
+            if key in current._policy_map:
+                del current[key]
+            current[key] = policy
+        else:
+            self._dtype_policy = policy
+        own = self._path_policy()
+        self._variable_dtype = own.variable_dtype
+        self._compute_dtype = own.compute_dtype
+        mode = getattr(own, "quantization_mode", None)
         if mode is not None and self.__dict__.get("built") and not getattr(self, "_is_quantized", False):
             # As in Keras: giving a built layer a quantized policy quantizes it.
             self.quantize(mode)
+
+    def _path_policy(self):
+        """The policy that applies to this layer: its own, or its path's entry in a DTypePolicyMap."""
+        policy = self._dtype_policy
+        if isinstance(policy, collections.abc.Mapping):
+            return policy[self.path]
+        return policy
 
     @property
     def quantization_mode(self):
@@ -325,7 +346,7 @@ class Layer:
         >>> layer.quantization_mode
         'int8'
         """
-        return getattr(self._dtype_policy, "quantization_mode", None)
+        return getattr(self._path_policy(), "quantization_mode", None)
 
     @property
     def dtype(self):
