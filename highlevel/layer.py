@@ -1154,8 +1154,8 @@ class Layer:
     def quantize(self, mode=None, type_check=True, config=None):
         """Replaces the layer's float weights by quantized ones (``"int8"``, ``"int4"``, ``"float8"``).
 
-        The base layer cannot be quantized: Dense, EinsumDense and Embedding implement it (a model's
-        :meth:`~highlevel.Model.quantize` skips the layers that do not, with a warning).
+        The base layer cannot be quantized: Dense, EinsumDense, Embedding and ReversibleEmbedding implement it (a
+        model's :meth:`~highlevel.Model.quantize` skips the layers that do not, with a warning).
 
         Args:
             mode: ``"int8"``, ``"int4"`` or ``"float8"``; optional when ``config`` names it.
@@ -1230,7 +1230,8 @@ class Layer:
         name = front_class(type(self)).__name__
         return NotImplementedError(
             f"Layer {name} does not have a `{what}` method implemented. Only the layers that define it (Dense, "
-            "EinsumDense, Embedding) can be quantized; pass `type_check=False` to quantize a subclass of one."
+            "EinsumDense, Embedding, ReversibleEmbedding) can be quantized; pass `type_check=False` to quantize a "
+            "subclass of one."
         )
 
     # ----------------------------------------------------------------- configs
