@@ -385,3 +385,45 @@ def test_einsum_dense_gptq_unpacked_column_size_config_matches_keras(backend):
     theirs = keras.layers.EinsumDense("ab,bc->ac", 4, gptq_unpacked_column_size=7).get_config()
     ours = hl.layers.EinsumDense.from_config(theirs)
     assert ours.get_config()["gptq_unpacked_column_size"] == theirs["gptq_unpacked_column_size"]
+
+
+# ---------------------------------------------------------------- int4 EinsumDense beyond the shared cases
+
+
+@needs_keras
+@pytest.mark.parametrize("block_size", [None, 2])
+def test_int4_einsum_dense_with_a_trailing_contracted_axis_matches_keras(backend, block_size):
+    """The kernel ``(d, c)`` contracts its last axis: Keras reshapes it as it lies to ``(rows=c, columns=d)``;
+    the same integers and outputs here."""
+    import highlevel.quantizers  # noqa: F401
+
+    keras = keras_module()
+    x = np.random.default_rng(5).normal(size=(2, 3, 5)).astype("float32")
+    results = []
+    for module in (keras, hl):
+        layer = module.layers.EinsumDense("abc,dc->abd", (None, 4), bias_axes="d")
+        layer.build((None, 3, 5))
+        layer.set_weights(_float_weights(layer))
+        layer.quantize(config=module.quantizers.Int4QuantizationConfig(block_size=block_size))
+        results.append(({w.name: np.asarray(w.numpy()) for w in layer.weights}, np.asarray(to_numpy(layer(x)))))
+    (theirs, expected), (ours, got) = results
+    assert sorted(ours) == sorted(theirs)
+    for name, value in theirs.items():
+        assert ours[name].shape == value.shape and ours[name].dtype == value.dtype, name
+        np.testing.assert_allclose(ours[name], value, rtol=1e-5, atol=1e-6, err_msg=name)
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_lora_on_an_int4_einsum_dense_trains(backend):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(64, 2, 8)).astype("float32")
+    y = np.einsum("abc,cd->abd", x, rng.normal(size=(8, 3))).astype("float32")
+    layer = hl.layers.EinsumDense("abc,cd->abd", (None, 3), name="e")
+    model = hl.Sequential([hl.Input((2, 8)), layer])
+    model.quantize("int4")
+    layer.enable_lora(2)
+    kernel_before = layer.kernel.numpy().copy()
+    model.compile(optimizer=hl.optimizers.Adam(0.05), loss="mse")
+    history = model.fit(x, y, epochs=30, batch_size=64, verbose=0).history["loss"]
+    assert history[-1] < 0.5 * history[0], history
+    np.testing.assert_array_equal(layer.kernel.numpy(), kernel_before)
