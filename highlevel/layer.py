@@ -302,7 +302,10 @@ class Layer:
 
         A :class:`~highlevel.dtype_policies.DTypePolicyMap` given as ``dtype`` stays the layer's policy (its
         sub-layers can be given the same map); the entry for the layer's :attr:`path` decides its dtypes and
-        quantization mode, and setting a policy on such a layer sets that entry, as in Keras.
+        quantization mode, and setting a policy on such a layer sets that entry, as in Keras. The path is the one
+        the layer was created under (:class:`~highlevel.name_scope`); Keras takes the scope its build runs in, so a
+        sub-layer built in its parent's call is ``"parent/child"`` there: create it under
+        ``hl.name_scope("parent")`` for the same key here.
         """
         return self._dtype_policy
 

@@ -136,3 +136,17 @@ def test_a_saved_map_model_loads_in_keras(backend, tmp_path):
     assert [layer.quantization_mode for layer in theirs.layers[1:]] == ["int4", None, "int4", None]
     ids = np.array([[1, 2, 6], [0, 5, 3]], "int32")
     np.testing.assert_allclose(np.asarray(theirs(ids)), to_numpy(model(ids)), rtol=1e-5, atol=1e-5)
+
+
+def test_a_layer_created_in_a_name_scope_takes_the_scoped_entry(backend):
+    import highlevel.dtype_policies  # noqa: F401
+
+    policies = hl.dtype_policies.DTypePolicyMap()
+    policies["block/proj"] = "int8_from_float32"
+    with hl.name_scope("block"):
+        inside = hl.layers.Dense(2, name="proj", dtype=policies)
+    outside = hl.layers.Dense(2, name="proj", dtype=policies)
+    inside.build((None, 3))
+    outside.build((None, 3))
+    assert (inside.path, inside.quantization_mode, inside.kernel.dtype) == ("block/proj", "int8", "int8")
+    assert (outside.path, outside.quantization_mode, outside.kernel.dtype) == ("proj", None, "float32")
