@@ -86,7 +86,7 @@ WIDGETS_MARK = "ipywidgets importable in the kernel:"
 
 # The backends each notebook runs on (the module docstring says why): "every", "first" or "last" of the matrix.
 RUNS_ON = {"01": "first", "02": "first", "03": "every", "04": "last", "05": "first", "06": "first",
-           "07": "every", "08": "first", "09": "first"}
+           "07": "every", "08": "first", "09": "first", "10": "first"}
 
 
 def _cases():
@@ -124,7 +124,7 @@ def _figures(cell):
 
 
 def test_every_lesson_is_present_and_linked_from_the_readme():
-    assert len(NAMES) == 9, NAMES
+    assert len(NAMES) == 10, NAMES
     assert sorted(RUNS_ON) == sorted(name[:2] for name in NAMES), "RUNS_ON must name every notebook"
     readme = (NOTEBOOKS / "README.md").read_text(encoding="utf-8")
     unlinked = [name for name in NAMES if f"]({name})" not in readme]
