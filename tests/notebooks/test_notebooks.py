@@ -43,6 +43,10 @@ importing the framework and compiling steps); the full matrix takes about 4 minu
   trains — ``tests/applications/test_transfer_learning.py`` checks on every backend at a fraction of the cost.
 * **04** is about the native engine and switches itself to it; it runs once, under the **last** backend of
   the matrix (TensorFlow by default), which tests that switch.
+* **10** (LoRA and int8 quantization of a small MLP) runs once, on the **first** backend: it passes on all four
+  (``HIGHLEVEL_NOTEBOOK_MATRIX=full``); what it relies on across engines (LoRA's factors, quantized layers and
+  their products) ``tests/layers/core/test_lora.py``, ``test_quantize.py`` and the contract tests check on every
+  backend.
 * **01, 02, 05, 06, 08** run once, on the **first** backend of the matrix (native by default): they use built-in
   layers and the stock ``fit`` loop, whose agreement across engines the conformance suite proves; 05 runs
   all four engines inside itself with ``hl.config.backend_scope``, and 08 moves its model to torch (to JAX when
