@@ -385,7 +385,7 @@ def lesson_10(ns, c):
     c.that(3.0 < c.figure("file_ratio", f_file / q_file) < f_weights / q_weights, "the file a little less again")
     float_accuracy, int8_accuracy = ns["float_accuracy"], c.figure("int8_accuracy", ns["int8_accuracy"])
     c.at_most(abs(float_accuracy - after), 0.003, "the merged float model's accuracy's distance from the LoRA model's")
-    c.at_least(int8_accuracy, float_accuracy - 0.02, "the int8 accuracy (within 2 points of float32)")
+    c.at_least(int8_accuracy, float_accuracy - 0.01, "the int8 accuracy ('a fraction of a point' below float32's)")
     c.at_least(ns["agree"], 0.97, "the share of test digits where int8 and float32 agree")
     c.figure("float_ms", ns["float_ms"])
     c.figure("int8_ms", ns["int8_ms"])
@@ -397,7 +397,8 @@ def lesson_10(ns, c):
                "rank 1's mirrored accuracy ('recovers most of what was lost')")
     c.at_least(c.figure("rank_16_accuracy", acc16), after - 0.02, "rank 16's mirrored accuracy")
     c.that(c.figure("int4_ratio", ns["sizes"]["float32"][0] / ns["int4_bytes"]) > 6, "int4 weights > 6x smaller")
-    c.at_least(c.figure("int4_accuracy", ns["int4_accuracy"]), float_accuracy - 0.1, "the int4 accuracy")
+    c.at_least(c.figure("int4_accuracy", ns["int4_accuracy"]), float_accuracy - 0.03,
+               "the int4 accuracy ('drops by little, if at all')")
 
 
 LESSONS = {"01": lesson_01, "02": lesson_02, "03": lesson_03, "04": lesson_04, "05": lesson_05, "06": lesson_06,
