@@ -15,7 +15,11 @@ def test_the_contestants_share_b1s_weights_and_int8_stores_a_quarter_of_the_byte
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     import _quantized
 
-    built = _quantized.make_contestants(os.environ.get("HIGHLEVEL_BACKEND", "native"), 1, keras=False)
+    import highlevel as hl
+
+    backend = hl.config.backend()
+    monkeypatch.setenv("HIGHLEVEL_BACKEND", backend)  # make_contestants sets it: restored after the test
+    built = _quantized.make_contestants(backend, 1, keras=False)
     assert sorted(built) == ["float32", "int4", "int8"], built
     (f32, f32_sizes), (q8, q8_sizes) = built["float32"], built["int8"]
     assert f32_sizes["weights"] == 4 * (784 * 512 + 512 * 512 + 512 * 10 + 512 + 512 + 10)
