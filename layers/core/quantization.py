@@ -39,7 +39,7 @@ def integer_matmul(x_int8, kernel_int8):
     >>> hl.ops.convert_to_numpy(integer_matmul(a, hl.ops.full((300, 1), 100, dtype="int8"))).tolist()
     [[3000000]]
     """
-    return ops.matmul(ops.cast(x_int8, "int32"), ops.cast(kernel_int8, "int32"))
+    return ops.int8_matmul(x_int8, kernel_int8)
 
 
 def integer_einsum(equation, x_int8, kernel_int8):
