@@ -552,6 +552,41 @@ class Model(Trainer, Layer):
             )
         return sum(_size(v.shape) for v in self.weights)
 
+    def get_quantization_layer_structure(self, mode=None):
+        """How calibrated quantization (GPTQ) runs through the model; a model with repeated blocks overrides it.
+
+        Args:
+            mode: the quantization mode asking (``"gptq"``).
+
+        Returns:
+            None here (no structure: ``quantize("gptq")`` then needs ``GPTQConfig(quantization_layer_structure=
+            ...)``); an override returns ``{"pre_block_layers": [layers run on the token ids first],
+            "sequential_blocks": [blocks quantized in order]}``.
+
+        >>> import highlevel as hl
+        >>> hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)]).get_quantization_layer_structure("gptq") is None
+        True
+        """
+        del mode
+        return None
+
+    def _gptq_quantize(self, config, filters):
+        """``quantize("gptq")``: checks the data and the structure first, so a bad request leaves the model as
+        it was; then quantizes the Dense layers of the structure's blocks (others keep their float weights)."""
+        from highlevel.quantizers.gptq_calibration import check_structure, gptq_quantize
+
+        if config.dataset is None:
+            raise ValueError(
+                "model.quantize('gptq') needs calibration data, but GPTQConfig(dataset=None). Pass dataset= a list "
+                "of strings (with a tokenizer) or of token-id arrays."
+            )
+        structure = config.quantization_layer_structure
+        if structure is None:
+            structure = self.get_quantization_layer_structure("gptq")
+        check_structure(structure)
+        gptq_quantize(config, structure, filters=filters)
+        self._reset_step_functions()
+
     def quantize(self, mode=None, config=None, filters=None, **kwargs):
         """Quantizes every layer of the model that can be quantized (Dense, EinsumDense, Embedding).
 
@@ -559,7 +594,10 @@ class Model(Trainer, Layer):
         training, evaluation and prediction steps are made again at their next use.
 
         Args:
-            mode: ``"int8"``, ``"int4"`` or ``"float8"``; optional when ``config`` names it.
+            mode: ``"int8"``, ``"int4"``, ``"float8"`` or ``"gptq"`` (with a
+                :class:`highlevel.quantizers.GPTQConfig` holding the calibration data and, unless the model's
+                :meth:`get_quantization_layer_structure` gives it, the layer structure); optional when ``config``
+                names it.
             config: a :class:`highlevel.quantizers.QuantizationConfig`; None takes the mode's default.
             filters: which layers to quantize: a regular expression (or a list of them) searched in the layer's
                 name, or a callable ``layer -> bool``; None quantizes every layer that can be.
@@ -595,10 +633,12 @@ class Model(Trainer, Layer):
                 f"layer -> bool. Received: {filters!r} (of type {type(filters).__name__})."
             )
         resolved = validate_and_resolve_config(mode, config)
-        if resolved.mode in ("gptq", "awq"):
+        if resolved.mode == "gptq":
+            return self._gptq_quantize(resolved, filters)
+        if resolved.mode == "awq":
             raise NotImplementedError(
                 f"Quantization mode {resolved.mode!r} (calibrated post-training quantization) is not implemented "
-                "in highlevel yet; use 'int8' or 'int4'."
+                "in highlevel yet; use 'gptq', 'int8' or 'int4'."
             )
 
         def selected(layer):

@@ -138,6 +138,8 @@ class QuantizationMixin:
 
     def _quant_saved_names(self):
         """The variables a quantized layer saves, in Keras's order (those the layer has)."""
+        if self.quantization_mode == "gptq":
+            return self._gptq_saved_names()
         names = [self._quant_target]
         if getattr(self, "bias", None) is not None:
             names.append("bias")
@@ -182,6 +184,9 @@ class QuantizationMixin:
             raise NotImplementedError(
                 f"Layer {cls.__name__} cannot be quantized to mode {mode!r}; it implements {self._quant_modes}."
             )
+        if mode == "gptq":
+            # GPTQ prepares the layer here; its calibration (Model.quantize) writes the quantized values
+            return self._gptq_prepare(config)
         self.quantization_config = config
         if mode == "float8":
             # float8 training keeps the float weight and adds the scaling state
@@ -274,6 +279,8 @@ class QuantizationMixin:
             )
         if mode == "float8":
             return self._float8_build()
+        if mode == "gptq":
+            return self._gptq_build(kernel_shape, config)
         rows, cols = kernel_shape
         channel = self._quant_channel_axis
         reduced = 1 - channel

@@ -1,0 +1,137 @@
+"""The GPTQ form of a Dense layer: the variables Keras 3 stores and the forward pass over them.
+
+``layer.quantize("gptq", config=GPTQConfig(...))`` only prepares the layer: it gets the policy
+``"gptq/<bits>/<group_size>_from_<float policy>"`` and zero-filled GPTQ variables, and keeps computing with its
+float kernel while :func:`highlevel.quantizers.gptq_calibration.gptq_quantize` runs the calibration data through
+it (collecting the Hessian of its inputs) and then writes the quantized values. From then on (and in a layer
+built or loaded under a GPTQ policy) the kernel is::
+
+    quantized_kernel   uint8 (out, in), or (ceil(out / 2), in) with two 4-bit levels per byte
+    kernel_scale       float32 (out, groups)
+    kernel_zero        uint8 (out, groups)
+    g_idx              float32 (in,): the group of input i is int(g_idx[i])
+
+and the layer computes ``x @ ((q - zero[g]) * scale[g])ᵀ + bias``.
+
+>>> import highlevel as hl
+>>> layer = hl.layers.Dense(3, dtype="gptq/4/-1_from_float32")
+>>> layer.build((None, 4))
+>>> [(w.name, w.dtype, tuple(w.shape)) for w in layer.weights][:2]
+[('kernel', 'uint8', (2, 4)), ('kernel_scale', 'float32', (3, 1))]
+"""
+
+import math
+
+import numpy as np
+
+from highlevel import ops
+
+
+def _gptq_setting(layer, config, name):
+    """``weight_bits`` or ``group_size``: the config's while quantizing, else the layer's GPTQ policy's."""
+    from highlevel import quantizers
+
+    if isinstance(config, quantizers.GPTQConfig):
+        return getattr(config, name)
+    value = getattr(layer.dtype_policy, name, None)
+    if value is None:
+        raise ValueError(
+            f"Layer '{layer.name}': GPTQ needs `{name}` from a GPTQConfig or a GPTQ dtype policy such as "
+            f"'gptq/4/128_from_float32'; received config={config!r} and dtype_policy={layer.dtype_policy.name!r}."
+        )
+    return int(value)
+
+
+class GPTQMixin:
+    """Adds the GPTQ mode to a layer with a ``kernel (in, out)``, a ``bias`` and ``_finish`` (Dense)."""
+
+    def _gptq_prepare(self, config):
+        """Starts GPTQ: the GPTQ policy and variables; the float kernel serves until calibration ends."""
+        from highlevel import dtype_policies
+
+        kernel_shape = tuple(int(d) for d in self.kernel.shape)
+        # the layer keeps the settings only: the data and the layer structure serve calibration, and a saved
+        # config holds neither
+        self.quantization_config = type(config).from_config(
+            {**config.get_config(), "quantization_layer_structure": None}
+        )
+        self._gptq_build(kernel_shape, config, calibrated=False)
+        if getattr(self.dtype_policy, "quantization_mode", None) is None:
+            self.dtype_policy = dtype_policies.get(f"{config.dtype_policy_string()}_from_{self.dtype_policy.name}")
+
+    def _gptq_build(self, kernel_shape, config, calibrated=True):
+        rows, cols = kernel_shape
+        bits = _gptq_setting(self, config, "weight_bits")
+        group_size = _gptq_setting(self, config, "group_size")
+        groups = 1 if group_size == -1 else math.ceil(rows / group_size)
+        self._gptq_bits = bits
+        self._gptq_collector = None
+        self.is_gptq_calibrated = calibrated
+        self.quantized_kernel = self.add_weight(
+            shape=((cols + 1) // 2 if bits == 4 else cols, rows),
+            initializer="zeros",
+            dtype="uint8",
+            trainable=False,
+            name="kernel",
+        )
+        self.kernel_scale = self.add_weight(
+            shape=(cols, groups), initializer="ones", trainable=False, autocast=False, name="kernel_scale"
+        )
+        self.kernel_zero = self.add_weight(
+            shape=(cols, groups), initializer="zeros", dtype="uint8", trainable=False, name="kernel_zero"
+        )
+        self.g_idx = self.add_weight(
+            shape=(rows,), initializer="zeros", dtype="float32", trainable=False, autocast=False, name="g_idx"
+        )
+        self._quant_orig_cols = cols
+        self._is_quantized = True
+        if calibrated:
+            # built or loaded under a GPTQ policy: there is no float kernel
+            self.kernel = None
+
+    def _gptq_levels(self):
+        """The levels ``(out, in)``, unpacked when 4-bit."""
+        from highlevel import quantizers
+
+        if self._gptq_bits == 4:
+            return quantizers.unpack_int4(self.quantized_kernel, self._quant_orig_cols, axis=0, dtype="uint8")
+        return self.quantized_kernel
+
+    def _gptq_dequantized_kernel(self, dtype="float32"):
+        """The float kernel ``(in, out)`` the GPTQ variables stand for."""
+        groups = ops.cast(self.g_idx, "int32")
+        scales = ops.take(self.kernel_scale, groups, axis=1)
+        zeros = ops.cast(ops.take(self.kernel_zero, groups, axis=1), "float32")
+        w = ops.multiply(ops.subtract(ops.cast(self._gptq_levels(), "float32"), zeros), scales)
+        return ops.cast(ops.transpose(w), dtype)
+
+    def _gptq_call(self, inputs, training=None):
+        if not self.is_gptq_calibrated:
+            if self._gptq_collector is not None:
+                self._gptq_collector(inputs)
+            kernel = ops.cast(self.kernel, self.compute_dtype)
+        else:
+            kernel = self._gptq_dequantized_kernel(self.compute_dtype)
+        return self._finish(ops.matmul(inputs, kernel), inputs)
+
+    def _gptq_assign(self, q, scale, zero, g_idx):
+        """Ends calibration: stores the GPTQ values (``q`` as levels ``(out, in)``) and drops the float kernel."""
+        from highlevel import quantizers
+
+        q = np.asarray(q, "uint8")
+        if self._gptq_bits == 4:
+            q = ops.convert_to_numpy(quantizers.pack_int4(q, axis=0, dtype="uint8")[0])
+        self.quantized_kernel.assign(q)
+        self.kernel_scale.assign(scale)
+        self.kernel_zero.assign(zero)
+        self.g_idx.assign(g_idx)
+        kernel = self.kernel
+        self._own_weights = [v for v in self._own_weights if v is not kernel]
+        self.kernel = None
+        self.is_gptq_calibrated = True
+        self._gptq_collector = None
+
+    def _gptq_saved_names(self):
+        """The variables a GPTQ layer saves, in Keras's order."""
+        names = ["bias"] if getattr(self, "bias", None) is not None else []
+        return names + ["quantized_kernel", "kernel_scale", "kernel_zero", "g_idx"]
