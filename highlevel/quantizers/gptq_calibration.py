@@ -93,7 +93,8 @@ def _selected(layer, filters):
 
 
 def gptq_layers(block, filters=None):
-    """The layers of ``block`` (itself included) that GPTQ quantizes: leaf layers with a GPTQ form (Dense).
+    """The layers of ``block`` (itself included) that GPTQ quantizes: leaf layers with a GPTQ form (Dense,
+    EinsumDense).
 
     Args:
         block: a layer or model.
@@ -114,15 +115,16 @@ def gptq_layers(block, filters=None):
 
 
 class _Hessian:
-    """Accumulates ``XᵀX`` (float64) over the captured inputs of one layer."""
+    """Accumulates ``XᵀX`` (float64) over the captured inputs of one layer, each flattened to ``(-1, features)``."""
 
     def __init__(self, features):
+        self.features = features
         self.gram = np.zeros((features, features), "float64")
         self.count = 0
 
     def __call__(self, inputs):
         x = np.asarray(ops.convert_to_numpy(inputs), "float64")
-        x = x.reshape(-1, x.shape[-1])
+        x = x.reshape(-1, self.features)
         self.gram += x.T @ x
         self.count += x.shape[0]
 
@@ -162,7 +164,7 @@ def check_structure(structure, mode="gptq"):
 
 
 def gptq_quantize(config, structure, filters=None):
-    """Quantizes the Dense layers of ``structure``'s blocks with GPTQ, block after block.
+    """Quantizes the Dense and EinsumDense layers of ``structure``'s blocks with GPTQ, block after block.
 
     Args:
         config: a :class:`highlevel.quantizers.GPTQConfig` with calibration data.
@@ -201,7 +203,7 @@ def gptq_quantize(config, structure, filters=None):
         for layer in targets:
             if layer.quantization_mode is None:
                 layer.quantize("gptq", config=config)
-            layer._gptq_collector = _Hessian(int(layer.kernel.shape[0]))
+            layer._gptq_collector = _Hessian(layer._gptq_matrix_shape(layer.kernel.shape)[0])
         try:
             for x in inputs:
                 block(x)
@@ -211,7 +213,7 @@ def gptq_quantize(config, structure, filters=None):
                 layer._gptq_collector = None
         for layer, hessian in zip(targets, collectors):
             values = gptq_quantize_kernel(
-                ops.convert_to_numpy(layer.kernel),
+                ops.convert_to_numpy(layer.kernel).reshape(layer._gptq_matrix_shape(layer.kernel.shape)),
                 hessian.value(),
                 weight_bits=config.weight_bits,
                 group_size=config.group_size,

@@ -10,6 +10,7 @@ from highlevel.initializers import VarianceScaling
 from highlevel.input_spec import InputSpec
 from highlevel.layer import Layer
 
+from .gptq_layer import EinsumGPTQMixin
 from .lora import LoRAMixin
 from .quantization import QuantizationMixin
 
@@ -123,7 +124,7 @@ def analyze_einsum(equation, bias_axes, input_shape, partial_output_shape):
     return kernel_shape, bias_shape, output_shape, input_axes, output_axes
 
 
-class EinsumDense(QuantizationMixin, LoRAMixin, Layer):
+class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
     """A layer that multiplies its input with a kernel by an einsum equation (``keras.layers.EinsumDense``).
 
     Args:
@@ -256,7 +257,7 @@ class EinsumDense(QuantizationMixin, LoRAMixin, Layer):
     # The kernel is quantized over its contracted axes (one scale per produced index) and the input over its
     # contracted axes (one scale per token); both scales are kept in the layout of the output (its rank, size 1
     # on the axes they do not vary along), so the integer product divides by their product directly.
-    _quant_modes = ("int8", "float8")
+    _quant_modes = ("int8", "float8", "gptq")
 
     def _full_specs(self):
         """The equation's letters for input, kernel and output, with the ellipsis spelled out for the built rank."""
@@ -327,6 +328,8 @@ class EinsumDense(QuantizationMixin, LoRAMixin, Layer):
             )
         if mode == "float8":
             return self._float8_build()
+        if mode == "gptq":
+            return self._gptq_build(kernel_shape, config)
         self.inputs_quantizer = quantizers.QuantizationConfig.activation_quantizer_or_default(
             config, quantizers.AbsMaxQuantizer()
         )

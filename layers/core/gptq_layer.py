@@ -45,6 +45,17 @@ def _gptq_setting(layer, config, name):
 class GPTQMixin:
     """Adds the GPTQ mode to a layer with a ``kernel (in, out)``, a ``bias`` and ``_finish`` (Dense)."""
 
+    #: the saved name of the zero points (Keras names them ``zero_point`` in EinsumDense)
+    _gptq_zero_name = "kernel_zero"
+
+    def _gptq_matrix_shape(self, kernel_shape):
+        """``(rows, cols)``: the kernel as the matrix GPTQ quantizes, inputs by outputs."""
+        return tuple(kernel_shape)
+
+    def _gptq_forward(self, inputs, kernel):
+        """The layer's output with ``kernel`` (float, in the kernel's own shape)."""
+        return self._finish(ops.matmul(inputs, kernel), inputs)
+
     def _gptq_prepare(self, config):
         """Starts GPTQ: the GPTQ policy and variables; the float kernel serves until calibration ends."""
         from highlevel import dtype_policies
@@ -60,7 +71,8 @@ class GPTQMixin:
             self.dtype_policy = dtype_policies.get(f"{config.dtype_policy_string()}_from_{self.dtype_policy.name}")
 
     def _gptq_build(self, kernel_shape, config, calibrated=True):
-        rows, cols = kernel_shape
+        rows, cols = self._gptq_matrix_shape(kernel_shape)
+        self._gptq_kernel_shape = tuple(kernel_shape)
         bits = _gptq_setting(self, config, "weight_bits")
         group_size = _gptq_setting(self, config, "group_size")
         groups = 1 if group_size == -1 else math.ceil(rows / group_size)
@@ -78,7 +90,7 @@ class GPTQMixin:
             shape=(cols, groups), initializer="ones", trainable=False, autocast=False, name="kernel_scale"
         )
         self.kernel_zero = self.add_weight(
-            shape=(cols, groups), initializer="zeros", dtype="uint8", trainable=False, name="kernel_zero"
+            shape=(cols, groups), initializer="zeros", dtype="uint8", trainable=False, name=self._gptq_zero_name
         )
         self.g_idx = self.add_weight(
             shape=(rows,), initializer="zeros", dtype="float32", trainable=False, autocast=False, name="g_idx"
@@ -103,7 +115,7 @@ class GPTQMixin:
         scales = ops.take(self.kernel_scale, groups, axis=1)
         zeros = ops.cast(ops.take(self.kernel_zero, groups, axis=1), "float32")
         w = ops.multiply(ops.subtract(ops.cast(self._gptq_levels(), "float32"), zeros), scales)
-        return ops.cast(ops.transpose(w), dtype)
+        return ops.cast(ops.reshape(ops.transpose(w), self._gptq_kernel_shape), dtype)
 
     def _gptq_call(self, inputs, training=None):
         if not self.is_gptq_calibrated:
@@ -112,7 +124,7 @@ class GPTQMixin:
             kernel = ops.cast(self.kernel, self.compute_dtype)
         else:
             kernel = self._gptq_dequantized_kernel(self.compute_dtype)
-        return self._finish(ops.matmul(inputs, kernel), inputs)
+        return self._gptq_forward(inputs, kernel)
 
     def _gptq_assign(self, q, scale, zero, g_idx):
         """Ends calibration: stores the GPTQ values (``q`` as levels ``(out, in)``) and drops the float kernel."""
@@ -135,3 +147,30 @@ class GPTQMixin:
         """The variables a GPTQ layer saves, in Keras's order."""
         names = ["bias"] if getattr(self, "bias", None) is not None else []
         return names + ["quantized_kernel", "kernel_scale", "kernel_zero", "g_idx"]
+
+
+class EinsumGPTQMixin(GPTQMixin):
+    """The GPTQ mode of EinsumDense: a 2-D kernel as it is; a 3-D one as Keras reads it, by where its largest
+    axis (the model width) is: first, ``(in, heads, head_dim)`` quantizes as ``(in, heads * head_dim)``;
+    otherwise ``(heads, head_dim, out)`` as ``(heads * head_dim, out)``."""
+
+    _gptq_zero_name = "zero_point"
+
+    def _gptq_matrix_shape(self, kernel_shape):
+        shape = [int(d) for d in kernel_shape]
+        if len(shape) == 2:
+            return tuple(shape)
+        if len(shape) == 3:
+            if shape.index(max(shape)) == 0:
+                return shape[0], shape[1] * shape[2]
+            return shape[0] * shape[1], shape[2]
+        raise ValueError(
+            f"Layer '{self.name}': GPTQ quantizes EinsumDense kernels of rank 2 or 3 (as Keras does); this kernel "
+            f"has shape {tuple(shape)}. Leave this layer out with `filters`."
+        )
+
+    def _gptq_forward(self, inputs, kernel):
+        y = ops.einsum(self.equation, inputs, kernel)
+        if self.bias is not None:
+            y = ops.add(y, self.bias)
+        return self.activation(y) if self.activation is not None else y
