@@ -199,7 +199,12 @@ def gptq_quantize(config, structure, filters=None):
         inputs.append(x)
     blocks = structure["sequential_blocks"]
     for index, block in enumerate(blocks):
-        targets = [layer for layer in gptq_layers(block, filters) if not getattr(layer, "is_gptq_calibrated", False)]
+        # float layers, and layers prepared for GPTQ but not calibrated yet; those quantized otherwise stay so
+        targets = [
+            layer
+            for layer in gptq_layers(block, filters)
+            if layer.quantization_mode is None or (layer.quantization_mode == "gptq" and not layer.is_gptq_calibrated)
+        ]
         for layer in targets:
             if layer.quantization_mode is None:
                 layer.quantize("gptq", config=config)

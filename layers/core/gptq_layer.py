@@ -56,6 +56,31 @@ class GPTQMixin:
         """The layer's output with ``kernel`` (float, in the kernel's own shape)."""
         return self._finish(ops.matmul(inputs, kernel), inputs)
 
+    def enable_lora(self, *args, **kwargs):
+        """LoRA, except on a GPTQ layer (as in Keras): see :meth:`LoRAMixin.enable_lora`.
+
+        Args:
+            *args: as for :meth:`LoRAMixin.enable_lora`.
+            **kwargs: as for :meth:`LoRAMixin.enable_lora`.
+
+        Raises:
+            NotImplementedError: the layer is quantized with GPTQ.
+
+        >>> import highlevel as hl
+        >>> layer = hl.layers.Dense(2, dtype="gptq/8/-1_from_float32")
+        >>> layer.build((None, 3))
+        >>> layer.enable_lora(1)
+        Traceback (most recent call last):
+        ...
+        NotImplementedError: Layer 'dense...': LoRA does not combine with GPTQ quantization (as in Keras)...
+        """
+        if self.quantization_mode == "gptq":
+            raise NotImplementedError(
+                f"Layer '{self.name}': LoRA does not combine with GPTQ quantization (as in Keras). Enable LoRA on "
+                "the float layer (and merge it) before quantizing with GPTQ, or use int8/int4 under LoRA."
+            )
+        return super().enable_lora(*args, **kwargs)
+
     def _gptq_prepare(self, config):
         """Starts GPTQ: the GPTQ policy and variables; the float kernel serves until calibration ends."""
         from highlevel import dtype_policies

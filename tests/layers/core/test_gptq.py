@@ -244,3 +244,18 @@ def test_a_group_of_positive_weights_keeps_a_zero_point_it_can_store():
     assert zero[0].tolist() == [0, 0]  # output 0: both groups positive
     step = scale[:, g_idx.astype(int)].T
     assert np.all(np.abs(dequantize(q, scale, zero, g_idx).T - kernel) <= step / 2 + 1e-6)
+
+
+def test_the_model_can_name_its_own_structure_and_other_modes_stay(backend):
+    """A model that overrides get_quantization_layer_structure needs no structure in the config; a layer
+    quantized to int8 before is left as it is; LoRA is refused on a GPTQ layer."""
+    model, structure = _model(hl)
+    model.get_quantization_layer_structure = lambda mode: structure if mode == "gptq" else None
+    head = structure["sequential_blocks"][-1].layers[0]
+    head.quantize("int8")
+    model.quantize("gptq", config=_config(hl, "4bit_groups"))
+    up = structure["sequential_blocks"][0].layers[0]
+    assert up.quantization_mode == "gptq" and up.is_gptq_calibrated and up.kernel is None
+    assert head.quantization_mode == "int8" and head.kernel.dtype == "int8"
+    with pytest.raises(NotImplementedError, match="LoRA does not combine with GPTQ"):
+        up.enable_lora(2)
