@@ -571,20 +571,22 @@ class Model(Trainer, Layer):
         return None
 
     def _gptq_quantize(self, config, filters):
-        """``quantize("gptq")``: checks the data and the structure first, so a bad request leaves the model as
-        it was; then quantizes the Dense layers of the structure's blocks (others keep their float weights)."""
-        from highlevel.quantizers.gptq_calibration import check_structure, gptq_quantize
+        """``quantize("gptq" | "awq")``: checks the data and the structure first, so a bad request leaves the
+        model as it was; then quantizes the Dense and EinsumDense layers of the structure's blocks (others keep
+        their float weights)."""
+        from highlevel.quantizers.gptq_calibration import awq_quantize, check_structure, gptq_quantize
 
+        mode = config.mode
         if config.dataset is None:
             raise ValueError(
-                "model.quantize('gptq') needs calibration data, but GPTQConfig(dataset=None). Pass dataset= a list "
-                "of strings (with a tokenizer) or of token-id arrays."
+                f"model.quantize({mode!r}) needs calibration data, but {type(config).__name__}(dataset=None). Pass "
+                "dataset= a list of strings (with a tokenizer) or of token-id arrays."
             )
         structure = config.quantization_layer_structure
         if structure is None:
-            structure = self.get_quantization_layer_structure("gptq")
-        check_structure(structure)
-        gptq_quantize(config, structure, filters=filters)
+            structure = self.get_quantization_layer_structure(mode)
+        check_structure(structure, mode)
+        (gptq_quantize if mode == "gptq" else awq_quantize)(config, structure, filters=filters)
         self._reset_step_functions()
 
     def quantize(self, mode=None, config=None, filters=None, **kwargs):
@@ -633,13 +635,8 @@ class Model(Trainer, Layer):
                 f"layer -> bool. Received: {filters!r} (of type {type(filters).__name__})."
             )
         resolved = validate_and_resolve_config(mode, config)
-        if resolved.mode == "gptq":
+        if resolved.mode in ("gptq", "awq"):
             return self._gptq_quantize(resolved, filters)
-        if resolved.mode == "awq":
-            raise NotImplementedError(
-                f"Quantization mode {resolved.mode!r} (calibrated post-training quantization) is not implemented "
-                "in highlevel yet; use 'gptq', 'int8' or 'int4'."
-            )
 
         def selected(layer):
             if filters is None:

@@ -151,7 +151,7 @@ def check_structure(structure, mode="gptq"):
     if structure is None:
         raise ValueError(
             f"For mode={mode!r}, a valid quantization structure must be provided, either as "
-            "GPTQConfig(quantization_layer_structure=...) or by overriding "
+            "GPTQConfig(quantization_layer_structure=...) (or AWQConfig) or by overriding "
             "`model.get_quantization_layer_structure(mode)`. It is a dict with keys 'pre_block_layers' (layers "
             "run on the token ids first, e.g. [embedding]) and 'sequential_blocks' (the blocks to quantize in "
             "order). Received None."
@@ -187,7 +187,71 @@ def gptq_quantize(config, structure, filters=None):
     """
     from highlevel.quantizers.gptq import gptq_quantize_kernel
 
-    check_structure(structure)
+    def quantize(layer, hessian, matrix):
+        return gptq_quantize_kernel(
+            matrix,
+            hessian.value(),
+            weight_bits=config.weight_bits,
+            group_size=config.group_size,
+            symmetric=config.symmetric,
+            per_channel=config.per_channel,
+            activation_order=config.activation_order,
+            hessian_damping=config.hessian_damping,
+        )
+
+    _calibrate(config, structure, filters, _Hessian, quantize)
+
+
+class _ActivationMax:
+    """The largest absolute value of each input channel over the captured inputs of one layer."""
+
+    def __init__(self, features):
+        self.features = features
+        self.magnitudes = np.zeros((features,), "float32")
+
+    def __call__(self, inputs):
+        x = np.abs(np.asarray(ops.convert_to_numpy(inputs), "float32")).reshape(-1, self.features)
+        self.magnitudes = np.maximum(self.magnitudes, x.max(axis=0))
+
+
+def awq_quantize(config, structure, filters=None):
+    """Quantizes the Dense and EinsumDense layers of ``structure``'s blocks with AWQ, block after block.
+
+    Args:
+        config: a :class:`highlevel.quantizers.AWQConfig` with calibration data.
+        structure: ``{"pre_block_layers": [...], "sequential_blocks": [...]}``.
+        filters: as for ``Model.quantize``: which layers to quantize.
+
+    Returns:
+        None.
+
+    Raises:
+        ValueError: no dataset, strings without a tokenizer, or a bad ``structure``.
+
+    >>> import highlevel as hl
+    >>> emb, dense = hl.layers.Embedding(10, 4), hl.layers.Dense(3)
+    >>> _ = dense(emb(hl.ops.zeros((1, 2), dtype="int32")))
+    >>> config = hl.quantizers.AWQConfig([list(range(10))], None, num_samples=2, sequence_length=4)
+    >>> awq_quantize(config, {"pre_block_layers": [emb], "sequential_blocks": [dense]})
+    >>> dense.dtype_policy.name, dense.is_awq_calibrated
+    ('awq/4/128_from_float32', True)
+    """
+    from highlevel.quantizers.awq import awq_quantize_kernel
+
+    def quantize(layer, activations, matrix):
+        q, scale, zero, awq_scales, g_idx = awq_quantize_kernel(
+            matrix, activations.magnitudes, group_size=config.group_size, num_grid_points=config.num_grid_points
+        )
+        return q, scale, zero, g_idx, awq_scales
+
+    _calibrate(config, structure, filters, _ActivationMax, quantize)
+
+
+def _calibrate(config, structure, filters, collector, quantize):
+    """The block-by-block pass shared by GPTQ and AWQ: ``collector(features)`` gathers each layer's inputs,
+    ``quantize(layer, collected, kernel matrix)`` returns the values for ``layer._gptq_assign``."""
+    mode = config.mode
+    check_structure(structure, mode)
     samples = calibration_samples(
         config.dataset, config.tokenizer, sequence_length=config.sequence_length, num_samples=config.num_samples
     )
@@ -199,34 +263,25 @@ def gptq_quantize(config, structure, filters=None):
         inputs.append(x)
     blocks = structure["sequential_blocks"]
     for index, block in enumerate(blocks):
-        # float layers, and layers prepared for GPTQ but not calibrated yet; those quantized otherwise stay so
+        # float layers, and layers prepared for this mode but not calibrated yet; those quantized otherwise stay
         targets = [
             layer
             for layer in gptq_layers(block, filters)
-            if layer.quantization_mode is None or (layer.quantization_mode == "gptq" and not layer.is_gptq_calibrated)
+            if layer.quantization_mode is None or (layer.quantization_mode == mode and not layer._ptq_calibrated)
         ]
         for layer in targets:
             if layer.quantization_mode is None:
-                layer.quantize("gptq", config=config)
-            layer._gptq_collector = _Hessian(layer._gptq_matrix_shape(layer.kernel.shape)[0])
+                layer.quantize(mode, config=config)
+            layer._gptq_collector = collector(layer._gptq_matrix_shape(layer.kernel.shape)[0])
         try:
             for x in inputs:
                 block(x)
         finally:
-            collectors = [layer._gptq_collector for layer in targets]
+            collected = [layer._gptq_collector for layer in targets]
             for layer in targets:
                 layer._gptq_collector = None
-        for layer, hessian in zip(targets, collectors):
-            values = gptq_quantize_kernel(
-                ops.convert_to_numpy(layer.kernel).reshape(layer._gptq_matrix_shape(layer.kernel.shape)),
-                hessian.value(),
-                weight_bits=config.weight_bits,
-                group_size=config.group_size,
-                symmetric=config.symmetric,
-                per_channel=config.per_channel,
-                activation_order=config.activation_order,
-                hessian_damping=config.hessian_damping,
-            )
-            layer._gptq_assign(*values)
+        for layer, stats in zip(targets, collected):
+            matrix = ops.convert_to_numpy(layer.kernel).reshape(layer._gptq_matrix_shape(layer.kernel.shape))
+            layer._gptq_assign(*quantize(layer, stats, matrix))
         if index < len(blocks) - 1:
             inputs = [block(x) for x in inputs]

@@ -198,7 +198,7 @@ class Dense(GPTQMixin, QuantizationMixin, LoRAMixin, Layer):
         x = product(inputs, ops.convert_to_tensor(self.kernel))
         return self._finish(x, inputs)
 
-    _quant_modes = ("int8", "int4", "float8", "gptq")
+    _quant_modes = ("int8", "int4", "float8", "gptq", "awq")
 
     def _float8_call(self, inputs, training=None):
         x, kernel = self._float8_operands(inputs, training)

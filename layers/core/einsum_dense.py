@@ -257,7 +257,7 @@ class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
     # The kernel is quantized over its contracted axes (one scale per produced index) and the input over its
     # contracted axes (one scale per token); both scales are kept in the layout of the output (its rank, size 1
     # on the axes they do not vary along), so the integer product divides by their product directly.
-    _quant_modes = ("int8", "float8", "gptq")
+    _quant_modes = ("int8", "float8", "gptq", "awq")
 
     def _full_specs(self):
         """The equation's letters for input, kernel and output, with the ellipsis spelled out for the built rank."""
@@ -328,8 +328,8 @@ class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
             )
         if mode == "float8":
             return self._float8_build()
-        if mode == "gptq":
-            return self._gptq_build(kernel_shape, config)
+        if mode in ("gptq", "awq"):
+            return self._gptq_build(kernel_shape, config, mode=mode)
         self.inputs_quantizer = quantizers.QuantizationConfig.activation_quantizer_or_default(
             config, quantizers.AbsMaxQuantizer()
         )

@@ -31,7 +31,7 @@ def _gptq_setting(layer, config, name):
     """``weight_bits`` or ``group_size``: the config's while quantizing, else the layer's GPTQ policy's."""
     from highlevel import quantizers
 
-    if isinstance(config, quantizers.GPTQConfig):
+    if isinstance(config, (quantizers.GPTQConfig, quantizers.AWQConfig)):
         return getattr(config, name)
     value = getattr(layer.dtype_policy, name, None)
     if value is None:
@@ -74,15 +74,16 @@ class GPTQMixin:
         ...
         NotImplementedError: Layer 'dense...': LoRA does not combine with GPTQ quantization (as in Keras)...
         """
-        if self.quantization_mode == "gptq":
+        if self.quantization_mode in ("gptq", "awq"):
             raise NotImplementedError(
-                f"Layer '{self.name}': LoRA does not combine with GPTQ quantization (as in Keras). Enable LoRA on "
-                "the float layer (and merge it) before quantizing with GPTQ, or use int8/int4 under LoRA."
+                f"Layer '{self.name}': LoRA does not combine with GPTQ quantization (as in Keras), nor with AWQ. "
+                "Enable LoRA on the float layer (and merge it) before quantizing, or use int8/int4 under LoRA."
             )
         return super().enable_lora(*args, **kwargs)
 
     def _gptq_prepare(self, config):
-        """Starts GPTQ: the GPTQ policy and variables; the float kernel serves until calibration ends."""
+        """Starts GPTQ or AWQ (``config``'s mode): the policy and variables; the float kernel serves until
+        calibration ends."""
         from highlevel import dtype_policies
 
         kernel_shape = tuple(int(d) for d in self.kernel.shape)
@@ -91,11 +92,11 @@ class GPTQMixin:
         self.quantization_config = type(config).from_config(
             {**config.get_config(), "quantization_layer_structure": None}
         )
-        self._gptq_build(kernel_shape, config, calibrated=False)
+        self._gptq_build(kernel_shape, config, calibrated=False, mode=config.mode)
         if getattr(self.dtype_policy, "quantization_mode", None) is None:
             self.dtype_policy = dtype_policies.get(f"{config.dtype_policy_string()}_from_{self.dtype_policy.name}")
 
-    def _gptq_build(self, kernel_shape, config, calibrated=True):
+    def _gptq_build(self, kernel_shape, config, calibrated=True, mode="gptq"):
         rows, cols = self._gptq_matrix_shape(kernel_shape)
         self._gptq_kernel_shape = tuple(kernel_shape)
         bits = _gptq_setting(self, config, "weight_bits")
@@ -103,7 +104,8 @@ class GPTQMixin:
         groups = 1 if group_size == -1 else math.ceil(rows / group_size)
         self._gptq_bits = bits
         self._gptq_collector = None
-        self.is_gptq_calibrated = calibrated
+        self._ptq_mode = mode
+        setattr(self, f"is_{mode}_calibrated", calibrated)
         self.quantized_kernel = self.add_weight(
             shape=((cols + 1) // 2 if bits == 4 else cols, rows),
             initializer="zeros",
@@ -117,6 +119,10 @@ class GPTQMixin:
         self.kernel_zero = self.add_weight(
             shape=(cols, groups), initializer="zeros", dtype="uint8", trainable=False, name=self._gptq_zero_name
         )
+        if mode == "awq":
+            self.awq_scales = self.add_weight(
+                shape=(rows,), initializer="ones", trainable=False, autocast=False, name="awq_scales"
+            )
         self.g_idx = self.add_weight(
             shape=(rows,), initializer="zeros", dtype="float32", trainable=False, autocast=False, name="g_idx"
         )
@@ -140,10 +146,17 @@ class GPTQMixin:
         scales = ops.take(self.kernel_scale, groups, axis=1)
         zeros = ops.cast(ops.take(self.kernel_zero, groups, axis=1), "float32")
         w = ops.multiply(ops.subtract(ops.cast(self._gptq_levels(), "float32"), zeros), scales)
+        if self._ptq_mode == "awq":
+            # the levels are of W * awq_scales (per input): divide it back out
+            w = ops.divide(w, self.awq_scales)
         return ops.cast(ops.reshape(ops.transpose(w), self._gptq_kernel_shape), dtype)
 
+    @property
+    def _ptq_calibrated(self):
+        return bool(getattr(self, f"is_{self._ptq_mode}_calibrated"))
+
     def _gptq_call(self, inputs, training=None):
-        if not self.is_gptq_calibrated:
+        if not self._ptq_calibrated:
             if self._gptq_collector is not None:
                 self._gptq_collector(inputs)
             kernel = ops.cast(self.kernel, self.compute_dtype)
@@ -151,8 +164,12 @@ class GPTQMixin:
             kernel = self._gptq_dequantized_kernel(self.compute_dtype)
         return self._gptq_forward(inputs, kernel)
 
-    def _gptq_assign(self, q, scale, zero, g_idx):
-        """Ends calibration: stores the GPTQ values (``q`` as levels ``(out, in)``) and drops the float kernel."""
+    def _awq_call(self, inputs, training=None):
+        return self._gptq_call(inputs, training=training)
+
+    def _gptq_assign(self, q, scale, zero, g_idx, awq_scales=None):
+        """Ends calibration: stores the GPTQ or AWQ values (``q`` as levels ``(out, in)``) and drops the float
+        kernel."""
         from highlevel import quantizers
 
         q = np.asarray(q, "uint8")
@@ -162,16 +179,19 @@ class GPTQMixin:
         self.kernel_scale.assign(scale)
         self.kernel_zero.assign(zero)
         self.g_idx.assign(g_idx)
+        if awq_scales is not None:
+            self.awq_scales.assign(awq_scales)
         kernel = self.kernel
         self._own_weights = [v for v in self._own_weights if v is not kernel]
         self.kernel = None
-        self.is_gptq_calibrated = True
+        setattr(self, f"is_{self._ptq_mode}_calibrated", True)
         self._gptq_collector = None
 
     def _gptq_saved_names(self):
-        """The variables a GPTQ layer saves, in Keras's order."""
+        """The variables a GPTQ or AWQ layer saves, in Keras's order."""
         names = ["bias"] if getattr(self, "bias", None) is not None else []
-        return names + ["quantized_kernel", "kernel_scale", "kernel_zero", "g_idx"]
+        awq = ["awq_scales"] if self._ptq_mode == "awq" else []
+        return names + ["quantized_kernel", "kernel_scale", "kernel_zero"] + awq + ["g_idx"]
 
 
 class EinsumGPTQMixin(GPTQMixin):

@@ -138,7 +138,7 @@ class QuantizationMixin:
 
     def _quant_saved_names(self):
         """The variables a quantized layer saves, in Keras's order (those the layer has)."""
-        if self.quantization_mode == "gptq":
+        if self.quantization_mode in ("gptq", "awq"):
             return self._gptq_saved_names()
         names = [self._quant_target]
         if getattr(self, "bias", None) is not None:
@@ -184,8 +184,8 @@ class QuantizationMixin:
             raise NotImplementedError(
                 f"Layer {cls.__name__} cannot be quantized to mode {mode!r}; it implements {self._quant_modes}."
             )
-        if mode == "gptq":
-            # GPTQ prepares the layer here; its calibration (Model.quantize) writes the quantized values
+        if mode in ("gptq", "awq"):
+            # GPTQ and AWQ prepare the layer here; its calibration (Model.quantize) writes the quantized values
             return self._gptq_prepare(config)
         self.quantization_config = config
         if mode == "float8":
@@ -279,8 +279,8 @@ class QuantizationMixin:
             )
         if mode == "float8":
             return self._float8_build()
-        if mode == "gptq":
-            return self._gptq_build(kernel_shape, config)
+        if mode in ("gptq", "awq"):
+            return self._gptq_build(kernel_shape, config, mode=mode)
         rows, cols = kernel_shape
         channel = self._quant_channel_axis
         reduced = 1 - channel

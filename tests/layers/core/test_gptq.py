@@ -259,3 +259,102 @@ def test_the_model_can_name_its_own_structure_and_other_modes_stay(backend):
     assert head.quantization_mode == "int8" and head.kernel.dtype == "int8"
     with pytest.raises(NotImplementedError, match="LoRA does not combine with GPTQ"):
         up.enable_lora(2)
+
+
+# ---------------------------------------------------------------- AWQ (the same pass, activation-aware scales)
+
+
+def _awq_config(module, structure=None, **extra):
+    return module.quantizers.AWQConfig(
+        dataset=_dataset(),
+        tokenizer=None,
+        num_samples=16,
+        sequence_length=SEQ,
+        group_size=16,
+        num_grid_points=10,
+        quantization_layer_structure=structure,
+        **extra,
+    )
+
+
+@contextlib.contextmanager
+def _stream_activations_into_awq_call(layers_map, awq_objects):
+    """As for GPTQ: Keras 3.15.1 wraps ``call``, which a layer in AWQ mode never runs; the oracle wraps
+    ``_awq_call``."""
+    originals = {}
+    for name, layer in layers_map.items():
+        originals[name] = layer._awq_call
+
+        def hooked(inputs, *args, _name=name, _call=layer._awq_call, **kwargs):
+            rows = awq_objects[_name].rows
+            awq_objects[_name].update_activation_magnitudes(np.reshape(np.asarray(inputs), (-1, rows)))
+            return _call(inputs, *args, **kwargs)
+
+        layer._awq_call = hooked
+    try:
+        yield
+    finally:
+        for name, layer in layers_map.items():
+            layer._awq_call = originals[name]
+
+
+@needs_keras
+def test_awq_matches_keras(backend):
+    from keras.src.quantizers import awq_core
+
+    from highlevel.quantizers.gptq_calibration import calibration_samples
+
+    keras = keras_module()
+    theirs_model, structure = _model(keras)
+    config = _awq_config(keras, structure)
+    for block in structure["sequential_blocks"]:
+        for layer in block.layers:
+            layer.quantize("awq", config=config)
+    samples = calibration_samples(_dataset(), None, sequence_length=SEQ, num_samples=16)
+    original = awq_core.stream_activations
+    awq_core.stream_activations = _stream_activations_into_awq_call
+    try:
+        awq_core.apply_awq_layerwise(samples, config, structure)
+    finally:
+        awq_core.stream_activations = original
+    variables = _dense_variables(theirs_model, keras)
+    expected = np.asarray(theirs_model(_inputs()))
+
+    model, ours_structure = _model(hl)
+    model.quantize("awq", config=_awq_config(hl, ours_structure))
+    ours = _dense_variables(model, hl)
+    assert sorted(ours) == sorted(variables)
+    for path, value in variables.items():
+        assert ours[path].shape == value.shape and ours[path].dtype == value.dtype, path
+        if path.endswith("/kernel"):
+            assert np.mean(ours[path] != value) <= 0.02, path
+        elif value.dtype == np.uint8:
+            assert np.abs(ours[path].astype(int) - value.astype(int)).max() <= 1, path
+        else:
+            np.testing.assert_allclose(ours[path], value, rtol=1e-3, atol=1e-5, err_msg=path)
+    assert ours_structure["sequential_blocks"][0].layers[0].dtype_policy.name == "awq/4/16_from_float32"
+    got = to_numpy(model(_inputs()))
+    np.testing.assert_allclose(got, expected, atol=0.02 * np.abs(expected).max())
+
+
+def test_awq_model_saves_and_loads_and_stays_close(backend, tmp_path):
+    reference, _ = _model(hl)
+    model, structure = _model(hl)
+    model.quantize("awq", config=_awq_config(hl, structure))
+    x = _inputs()
+    expected = to_numpy(model.predict(x, verbose=0))
+    float_out = to_numpy(reference.predict(x, verbose=0))
+    assert np.linalg.norm(expected - float_out) / np.linalg.norm(float_out) < 0.2
+    model.save(tmp_path / "awq.keras")
+    loaded = hl.saving.load_model(tmp_path / "awq.keras")
+    up = loaded.get_layer("block1").get_layer("up")
+    assert up.dtype_policy.name == "awq/4/16_from_float32" and up.is_awq_calibrated
+    assert sorted(w.name for w in up.weights) == [
+        "awq_scales",
+        "bias",
+        "g_idx",
+        "kernel",
+        "kernel_scale",
+        "kernel_zero",
+    ]
+    np.testing.assert_allclose(to_numpy(loaded.predict(x, verbose=0)), expected, rtol=1e-6, atol=1e-6)
