@@ -387,3 +387,26 @@ def test_awq_beats_round_to_nearest_where_a_few_channels_carry_large_activations
     rtn_loss = np.mean((hidden @ kernel - hidden @ rtn_kernel) ** 2)
     # AWQ rescales whole channels rather than correcting errors: about a fifth less loss here (0.23 vs 0.30)
     assert 0 < awq_loss < 0.85 * rtn_loss, (awq_loss, rtn_loss)
+
+
+@needs_keras
+@pytest.mark.parametrize("mode", ["gptq", "awq"])
+def test_our_calibrated_files_load_in_keras_and_predict_the_same(backend, tmp_path, mode):
+    """A file we write holds every variable Keras's loader reads, in its order. (Keras 3.15.1's own saver leaves
+    out the zero points of these modes, so its files do not load back, in Keras or here.)"""
+    keras = keras_module()
+    embedding, first, second = (
+        hl.layers.Embedding(VOCAB, WIDTH),
+        hl.layers.Dense(32, activation="relu"),
+        hl.layers.Dense(8),
+    )
+    model = hl.Sequential([hl.Input((SEQ,), dtype="int32"), embedding, first, second])
+    structure = {"pre_block_layers": [embedding], "sequential_blocks": [first, second]}
+    config = _config(hl, "4bit_groups", structure) if mode == "gptq" else _awq_config(hl, structure)
+    model.quantize(mode, config=config)
+    x = _inputs()
+    expected = to_numpy(model(x))
+    model.save(tmp_path / f"{mode}.keras")
+    theirs = keras.saving.load_model(tmp_path / f"{mode}.keras")
+    assert theirs.layers[1].dtype_policy.name == model.layers[1].dtype_policy.name
+    np.testing.assert_allclose(np.asarray(theirs(x)), expected, rtol=1e-5, atol=1e-6)
