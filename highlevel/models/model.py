@@ -596,10 +596,11 @@ class Model(Trainer, Layer):
         training, evaluation and prediction steps are made again at their next use.
 
         Args:
-            mode: ``"int8"``, ``"int4"``, ``"float8"`` or ``"gptq"`` (with a
-                :class:`highlevel.quantizers.GPTQConfig` holding the calibration data and, unless the model's
-                :meth:`get_quantization_layer_structure` gives it, the layer structure); optional when ``config``
-                names it.
+            mode: ``"int8"``, ``"int4"``, ``"float8"``, ``"gptq"`` or ``"awq"`` (these two with a
+                :class:`highlevel.quantizers.GPTQConfig` / ``AWQConfig`` holding the calibration data and, unless
+                the model's :meth:`get_quantization_layer_structure` gives it, the layer structure; they quantize
+                the Dense and EinsumDense layers of the structure's blocks only); optional when ``config`` names
+                it.
             config: a :class:`highlevel.quantizers.QuantizationConfig`; None takes the mode's default.
             filters: which layers to quantize: a regular expression (or a list of them) searched in the layer's
                 name, or a callable ``layer -> bool``; None quantizes every layer that can be.
@@ -609,8 +610,8 @@ class Model(Trainer, Layer):
             None.
 
         Raises:
-            ValueError: an unknown mode, a bad ``config`` or ``filters``, an unknown keyword argument, or a layer
-                that is not built or is quantized already.
+            ValueError: an unknown mode, a bad ``config`` or ``filters``, an unknown keyword argument, a layer
+                that is not built or is quantized already, or (GPTQ, AWQ) no calibration data or no structure.
 
         >>> import highlevel as hl
         >>> model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(3), hl.layers.Dense(2)])

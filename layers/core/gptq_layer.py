@@ -11,7 +11,10 @@ built or loaded under a GPTQ policy) the kernel is::
     kernel_zero        uint8 (out, groups)
     g_idx              float32 (in,): the group of input i is int(g_idx[i])
 
-and the layer computes ``x @ ((q - zero[g]) * scale[g])ᵀ + bias``.
+and the layer computes ``x @ ((q - zero[g]) * scale[g])ᵀ + bias``. AWQ (``quantize("awq")``) stores the same
+plus ``awq_scales`` (in,), always with 4 bits, and divides the dequantized kernel by them. Once calibrated, the
+layer's ``kernel`` is None (Keras's ``kernel`` property gives the levels instead);
+``_gptq_dequantized_kernel()`` gives the float kernel the variables stand for.
 
 >>> import highlevel as hl
 >>> layer = hl.layers.Dense(3, dtype="gptq/4/-1_from_float32")

@@ -156,7 +156,8 @@ class QuantizationMixin:
         """Replaces the float weight by its quantized form and the dtype policy by the quantized policy.
 
         Args:
-            mode: ``"int8"`` or ``"int4"``; optional when ``config`` names it.
+            mode: ``"int8"`` or ``"int4"`` (``"gptq"`` / ``"awq"`` on Dense and EinsumDense only prepare the layer;
+                ``Model.quantize`` calibrates it); optional when ``config`` names it.
             type_check: refuse a subclass of the layer (its ``call`` may read the float weight), as Keras does.
             config: a :class:`highlevel.quantizers.QuantizationConfig` (e.g. ``Int4QuantizationConfig(
                 block_size=None)`` for one int4 scale per channel); None takes the mode's default.
