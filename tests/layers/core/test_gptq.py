@@ -83,7 +83,7 @@ def _inputs(seed=5):
 def _dense_variables(model, module):
     """``{"<layer>/<variable>": value}`` of the Dense layers (nested paths differ between the two libraries)."""
     return {
-        f"{layer.name}/{w.name}": np.asarray(to_numpy(w))
+        f"{layer.name}/{w.name}": np.asarray(w.numpy())
         for layer in model._flatten_layers()
         if isinstance(layer, (module.layers.Dense, module.layers.EinsumDense))
         for w in layer.weights
