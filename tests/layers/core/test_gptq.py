@@ -410,3 +410,22 @@ def test_our_calibrated_files_load_in_keras_and_predict_the_same(backend, tmp_pa
     theirs = keras.saving.load_model(tmp_path / f"{mode}.keras")
     assert theirs.layers[1].dtype_policy.name == model.layers[1].dtype_policy.name
     np.testing.assert_allclose(np.asarray(theirs(x)), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_calibration_windows_come_from_tokenized_text_or_token_ids():
+    """Strings go through the tokenizer's ``tokenize`` (or the tokenizer itself, if it is a callable); the
+    stream repeats until it fills the windows, which start evenly spread from its first token."""
+    from highlevel.quantizers.gptq_calibration import calibration_samples
+
+    class Tokenizer:
+        def tokenize(self, text):
+            return [len(word) for word in text.split()]
+
+    windows = calibration_samples(["a bb ccc", "dddd"], Tokenizer(), sequence_length=3, num_samples=2)
+    assert windows.dtype == np.int32 and windows[:, 0].tolist() == [[1, 2, 3], [4, 1, 2]]
+    same = calibration_samples(["a bb ccc", "dddd"], Tokenizer().tokenize, sequence_length=3, num_samples=2)
+    np.testing.assert_array_equal(same, windows)
+    with pytest.raises(TypeError, match="iterable of samples"):
+        calibration_samples("just a string", None, sequence_length=3, num_samples=2)
+    with pytest.raises(ValueError, match="empty"):
+        calibration_samples([], None, sequence_length=3, num_samples=2)
