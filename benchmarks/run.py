@@ -11,6 +11,10 @@ Rows (see ``_workloads.py`` for the models):
 * **B8** (ms per batch): MobileNetV2 inference at 224x224, batch 8, ``predict_on_batch`` on 5 batches in turn;
   hand: the same network as a PyTorch eager module on native and torch (none on jax and tensorflow); Keras 3's
   ``keras.applications.MobileNetV2(weights=None)`` on the same framework. Target: no slower than Keras.
+* **B1 int8** / **B1 int4** (``--quantized``; ``_quantized.py``): inference of B1's model after
+  ``model.quantize(mode)`` against the same model in float32 (the "hand" column) and Keras 3's quantized model
+  with the same weights: ms per batch of 128 with ``predict_on_batch`` and with ``predict``, and the KiB of the
+  weights as stored and of the saved ``.keras`` file. Target: the weights 4x (int8) / 8x (int4) smaller.
 * **first step** per backend (s): a fresh process's import + model build + compile + one finished ``fit``
   step on a B1 batch, against the hand-written loop's import + set-up + first step (for JAX: a ``jax.jit``
   step, compilation included). Timed from the worker's first line, so interpreter start-up is left out. With
@@ -95,6 +99,10 @@ HAND_TARGETS = {
     # B8 (MobileNetV2 inference): the hand column is a PyTorch eager module on native and torch alike
     ("B8", "torch"): 1.10,
     ("B8", "native"): 2.0,
+    # quantized B1 (hand: ours float32): int8 kernels are 4x smaller (scales and biases stay float32), int4 8x
+    # (plus a scale and a zero point per group of 128 inputs)
+    ("B1 int8 weights", "*"): 0.26,
+    ("B1 int4 weights", "*"): 0.15,
 }
 #: Absolute targets of ours, in the row's unit: ``import highlevel`` under 0.3 s.
 OURS_TARGETS = {("import", "native"): 0.3}
@@ -234,6 +242,37 @@ def memory_worker(kind, args, name="B1"):
     tracemalloc.stop()
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     print(json.dumps({"peak_mib": peak / 2**20, "rss_growth_mib": max(0, maxrss - rss0) / 1024}))
+
+
+def quant_worker(backend, args, keras):
+    """Float32 vs int8 / int4 inference of B1's model on one backend (``_quantized.py``), interleaved run by run;
+    prints ``{"results": {contestant: {"predict_on_batch": [ms per batch...], "predict": [...], "sizes": {...}}}}``
+    (``{"error": ...}`` for a contestant that failed)."""
+    import _quantized
+
+    clock = _clock(args.clock)
+    built = _quantized.make_contestants(backend, args.threads, keras)
+    results = {name: c for name, c in built.items() if isinstance(c, dict)}  # the errors
+    runs = {name: c[0] for name, c in built.items() if not isinstance(c, dict)}
+    for name, (_, sizes) in ((n, c) for n, c in built.items() if not isinstance(c, dict)):
+        results[name] = {"sizes": sizes, **{task: [] for task in runs[name]}}
+    for name in list(runs):
+        try:
+            for run in runs[name].values():
+                run()  # warm-up: builds the predict functions, compiles the steps
+        except Exception as e:  # noqa: BLE001 - one broken contestant must not lose the others' numbers
+            results[name] = {"error": f"{type(e).__name__}: {e}"[-300:]}
+            del runs[name]
+    order = list(runs)
+    batches = _quantized.BATCHES
+    for _ in range(args.epochs or (1 if args.quick else DEFAULT_CYCLES)):
+        for name in order:
+            for task, run in runs[name].items():
+                t0 = clock()
+                run()
+                results[name][task].append(1000.0 * (clock() - t0) / batches)
+        order = order[1:] + order[:1]
+    print(json.dumps({"results": results}))
 
 
 def _rss_kib():
@@ -408,6 +447,43 @@ class Driver:
                 rows.append(_row(f"first step {name}", backend, "s", results, 2, "", paired=False))
         return rows
 
+    def quantized(self, backends, keras):
+        """The quantization rows: per backend and mode, time per batch (``predict_on_batch``, ``predict``) and
+        the bytes of the weights and of the saved file; ours quantized vs ours float32 vs Keras 3 quantized."""
+        import _quantized
+
+        rows = []
+        repeats = self.args.repeats or (1 if self.args.quick else DEFAULT_REPEATS)
+        for backend in backends:
+            use_keras = keras and FRAMEWORK[backend] is not None
+            got = {}  # contestant -> {"predict_on_batch": [...], "predict": [...], "sizes": {...}}
+            for r in range(repeats):
+                worker = ["--worker", "quant", backend] + ([] if use_keras else ["--no-keras"])
+                out = self.call(worker, f"quantized {backend} round {r + 1}") or {}
+                for name, res in out.get("results", {}).items():
+                    if "error" in res:
+                        print(f"  quantized {backend} {name} FAILED: {res['error']}", file=sys.stderr, flush=True)
+                        continue
+                    mine = got.setdefault(name, {"sizes": res["sizes"]})
+                    for task in ("predict_on_batch", "predict"):
+                        mine.setdefault(task, []).extend(res[task])
+                        print(
+                            f"  quantized {backend:10s} {name:10s} {task:16s} round {r + 1}: median "
+                            f"{median(res[task]):.3f} ms/batch",
+                            file=sys.stderr,
+                            flush=True,
+                        )
+            for mode in _quantized.MODES:
+                sides = {"ours": got.get(mode), "hand": got.get("float32"), "keras": got.get(f"keras-{mode}")}
+                note = f"hand: ours float32; keras: Keras 3 {mode}" if use_keras else "hand: ours float32"
+                for task, label in (("predict_on_batch", "on_batch"), ("predict", "predict")):
+                    cells = {k: (v or {}).get(task, []) for k, v in sides.items()}
+                    rows.append(_row(f"B1 {mode} {label}", backend, "ms/batch", cells, note=note))
+                for size, unit in (("weights", "KiB"), ("file", "KiB")):
+                    cells = {k: [v["sizes"][size] / 1024] if v else [] for k, v in sides.items()}
+                    rows.append(_row(f"B1 {mode} {size}", backend, unit, cells, 1, note=note))
+        return rows
+
     def import_time(self):
         runs = self.args.import_runs or (3 if self.args.quick else 7)
         results, frameworks = {"ours": [], "hand": []}, set()
@@ -472,6 +548,8 @@ def drive(args):
 
     driver = Driver(args)
     rows = driver.timings(backends, names, kinds_of) if names else []
+    if args.quantized:
+        rows += driver.quantized(backends, keras)
     if not args.no_extras:
         rows += driver.first_steps(backends, [n for n in names if WORKLOADS[n].model in HEAVY], keras)
         if "native" in backends:
@@ -518,6 +596,11 @@ def main(argv=None):
     p.add_argument("--import-runs", type=int, default=0, help="fresh processes per import cell (default 7)")
     p.add_argument("--quick", action="store_true", help="fewer steps and rounds: a smoke run")
     p.add_argument("--no-keras", action="store_true", help="skip Keras 3 even when it is installed")
+    p.add_argument(
+        "--quantized",
+        action="store_true",
+        help="add the quantization rows: B1's model in float32 vs int8 / int4 inference (time and size)",
+    )
     p.add_argument("--no-extras", action="store_true", help="skip the first-step, import and memory rows")
     p.add_argument(
         "--clock",
@@ -540,6 +623,8 @@ def main(argv=None):
         first_step_worker(rest[0], rest[1], args, *rest[2:3])
     elif mode == "memory":
         memory_worker(rest[0], args, *rest[1:2])
+    elif mode == "quant":
+        quant_worker(rest[0], args, keras=not args.no_keras and _keras_available())
     else:
         raise SystemExit(f"Unknown worker mode {mode!r}")
 

@@ -298,7 +298,15 @@ class Layer:
     # ------------------------------------------------------------------ dtypes
     @property
     def dtype_policy(self):
-        """The layer's :class:`~highlevel.mixed_precision.DTypePolicy` (from ``dtype``, else the global one)."""
+        """The layer's :class:`~highlevel.mixed_precision.DTypePolicy` (from ``dtype``, else the global one).
+
+        A :class:`~highlevel.dtype_policies.DTypePolicyMap` given as ``dtype`` stays the layer's policy (its
+        sub-layers can be given the same map); the entry for the layer's :attr:`path` decides its dtypes and
+        quantization mode, and setting a policy on such a layer sets that entry, as in Keras. The path is the one
+        the layer was created under (:class:`~highlevel.name_scope`); Keras takes the scope its build runs in, so a
+        sub-layer built in its parent's call is ``"parent/child"`` there: create it under
+        ``hl.name_scope("parent")`` for the same key here.
+        """
         return self._dtype_policy
 
     @dtype_policy.setter
@@ -306,13 +314,29 @@ class Layer:
         from highlevel.mixed_precision import policy as policies
 
         policy = policies.get(value)
-        self._dtype_policy = policy
-        self._variable_dtype = policy.variable_dtype
-        self._compute_dtype = policy.compute_dtype
-        mode = getattr(policy, "quantization_mode", None)
+        current = self.__dict__.get("_dtype_policy")
+        if isinstance(current, collections.abc.Mapping) and not isinstance(policy, collections.abc.Mapping):
+            # a policy for this layer alone: its entry in the shared map
+            key = self.path
+            if key in current._policy_map:
+                del current[key]
+            current[key] = policy
+        else:
+            self._dtype_policy = policy
+        own = self._path_policy()
+        self._variable_dtype = own.variable_dtype
+        self._compute_dtype = own.compute_dtype
+        mode = getattr(own, "quantization_mode", None)
         if mode is not None and self.__dict__.get("built") and not getattr(self, "_is_quantized", False):
             # As in Keras: giving a built layer a quantized policy quantizes it.
             self.quantize(mode)
+
+    def _path_policy(self):
+        """The policy that applies to this layer: its own, or its path's entry in a DTypePolicyMap."""
+        policy = self._dtype_policy
+        if isinstance(policy, collections.abc.Mapping):
+            return policy[self.path]
+        return policy
 
     @property
     def quantization_mode(self):
@@ -325,7 +349,7 @@ class Layer:
         >>> layer.quantization_mode
         'int8'
         """
-        return getattr(self._dtype_policy, "quantization_mode", None)
+        return getattr(self._path_policy(), "quantization_mode", None)
 
     @property
     def dtype(self):
@@ -1133,8 +1157,8 @@ class Layer:
     def quantize(self, mode=None, type_check=True, config=None):
         """Replaces the layer's float weights by quantized ones (``"int8"``, ``"int4"``, ``"float8"``).
 
-        The base layer cannot be quantized: Dense, EinsumDense and Embedding implement it (a model's
-        :meth:`~highlevel.Model.quantize` skips the layers that do not, with a warning).
+        The base layer cannot be quantized: Dense, EinsumDense, Embedding and ReversibleEmbedding implement it (a
+        model's :meth:`~highlevel.Model.quantize` skips the layers that do not, with a warning).
 
         Args:
             mode: ``"int8"``, ``"int4"`` or ``"float8"``; optional when ``config`` names it.
@@ -1209,7 +1233,8 @@ class Layer:
         name = front_class(type(self)).__name__
         return NotImplementedError(
             f"Layer {name} does not have a `{what}` method implemented. Only the layers that define it (Dense, "
-            "EinsumDense, Embedding) can be quantized; pass `type_check=False` to quantize a subclass of one."
+            "EinsumDense, Embedding, ReversibleEmbedding) can be quantized; pass `type_check=False` to quantize a "
+            "subclass of one."
         )
 
     # ----------------------------------------------------------------- configs

@@ -62,7 +62,7 @@ def check_quantizable(layer, mode):
         )
     if getattr(layer, "_is_quantized", False):
         raise ValueError(
-            f"Layer '{layer.name}' is already quantized with dtype_policy='{layer.dtype_policy.name}'; a layer is "
+            f"Layer '{layer.name}' is already quantized with dtype_policy='{layer._path_policy().name}'; a layer is "
             f"quantized once. Received: mode={mode!r}. Quantize a fresh copy of the float model instead."
         )
     if mode == "int8" and layer.compute_dtype == "float16":

@@ -43,6 +43,18 @@ class FusedContract:
             y = getattr(self, activation)(y)
         return y
 
+    def int8_matmul(self, x, kernel):
+        """``x @ kernel`` of two int8 tensors, accumulated exactly in int32 (a quantized layer's product).
+
+        Args:
+            x: an int8 tensor of shape ``(..., k)``.
+            kernel: an int8 ``(k, n)`` matrix.
+
+        Returns:
+            The int32 tensor ``(..., n)``, exact (not differentiable: a quantized layer defines its gradient).
+        """
+        return self.matmul(self.cast(x, "int32"), self.cast(kernel, "int32"))
+
     def fused_batch_norm(self, x, scale=None, offset=None, axis=-1, epsilon=1e-3):
         """Batch normalization in training mode: the statistics of the batch and the normalized tensor.
 

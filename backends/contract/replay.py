@@ -425,6 +425,18 @@ def wrap_backend_methods(rec):
             continue
         backend.__dict__[name] = wrap_call(rec, name, getattr(backend, name), name in _MUTATING)
         names.append(name)
+    if "custom_gradient" in names:
+        # With the engine's grad mode off (an inference step), no gradient can be asked for: a custom gradient's
+        # function then runs as the rest of the step, its ops recorded one by one (its Python function would
+        # otherwise stop the recording), and its gradient function is dropped, as the engine itself drops it.
+        with_grad = backend.__dict__["custom_gradient"]
+
+        def custom_gradient(f, *args):
+            if rec.depth == 0 and not rec.engine.is_grad_enabled():
+                return f(*args)[0]
+            return with_grad(f, *args)
+
+        backend.__dict__["custom_gradient"] = custom_gradient
     vvg = functools.partial(rec.grad_region, backend)
     backend.__dict__["variables_value_and_grad"] = lambda fn, variables: (
         vvg(fn, variables)

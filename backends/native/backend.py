@@ -220,6 +220,16 @@ class NativeBackend(
             return super().dense(inputs, kernel, bias, activation)  # its clear error
         return ops_fused.dense(inputs, kernel, bias, activation)
 
+    def int8_matmul(self, x, kernel):
+        # numpy has no integer BLAS: an int8 product through float32 BLAS is exact up to 1,024 inputs (every
+        # partial sum an integer below 128 * 128 * 1024 = 2**24), through float64 far beyond (ops_linalg)
+        a, b = to_tensor(x), to_tensor(kernel)
+        if a.dtype != "int8" or b.dtype != "int8":
+            return super().int8_matmul(x, kernel)
+        exact = "float32" if b.data.shape[0] <= 1024 else "float64"
+        out = xp.matmul(a.data.astype(exact), b.data.astype(exact))
+        return Tensor(out.astype(xp.int32))
+
     def fused_batch_norm(self, x, scale=None, offset=None, axis=-1, epsilon=1e-3):
         # one node with the closed-form backward (ops_batch_norm.py) for float32/float64 of one dtype with more
         # than one value per channel; otherwise the generic formula (half floats compute their moments in float32)

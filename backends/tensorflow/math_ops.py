@@ -303,6 +303,20 @@ class MathOps:
             return tf.int32, tf.bool
         return (tf.int64 if d in (tf.uint32, tf.uint64) else tf.int32), d
 
+    def int8_matmul(self, x, kernel):
+        # TensorFlow's CPU kernels multiply integer matrices in a slow loop; a float product is exact here: each
+        # partial sum of int8 products is an integer below 128 * 128 * k, which float32 holds exactly up to
+        # k = 1024 (float64 far beyond any layer), so the rounded float result is the int32 product bit for bit
+        x, kernel = convert(x), convert(kernel)
+        if x.dtype != tf.int8 or kernel.dtype != tf.int8:
+            return self.matmul(tf.cast(x, tf.int32), tf.cast(kernel, tf.int32))
+        k = kernel.shape[0]
+        exact = tf.float32 if k is not None and k <= 1024 else tf.float64
+        out = tf.linalg.matmul(tf.cast(x, exact), tf.cast(kernel, exact)) if x.shape.rank == 2 else None
+        if out is None:
+            out = tf.tensordot(tf.cast(x, exact), tf.cast(kernel, exact), axes=[[x.shape.rank - 1], [0]])
+        return tf.cast(tf.round(out), tf.int32)
+
     def matmul(self, x1, x2):
         a, b = promote(x1, x2)
         calc, back = self._int_compute((a, b))

@@ -590,7 +590,8 @@ class Model(Trainer, Layer):
         self._reset_step_functions()
 
     def quantize(self, mode=None, config=None, filters=None, **kwargs):
-        """Quantizes every layer of the model that can be quantized (Dense, EinsumDense, Embedding).
+        """Quantizes every layer of the model that can be quantized (Dense, EinsumDense, Embedding,
+        ReversibleEmbedding).
 
         The model must be built. Layers without a quantized form are skipped with a warning; the compiled
         training, evaluation and prediction steps are made again at their next use.

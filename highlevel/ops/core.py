@@ -377,6 +377,26 @@ def dense(inputs, kernel, bias=None, activation=None):
     return _door.call("dense", inputs, kernel, bias=bias, activation=activation)
 
 
+def int8_matmul(x, kernel):
+    """``x @ kernel`` of two int8 tensors, accumulated exactly in int32: the product of an int8-quantized layer.
+
+    Each engine uses its fastest exact kernel (an int8 matrix product where the framework has one).
+
+    Args:
+        x: an int8 tensor of shape ``(..., k)``.
+        kernel: an int8 matrix of shape ``(k, n)``.
+
+    Returns:
+        The int32 tensor of shape ``(..., n)``.
+
+    >>> import highlevel as hl
+    >>> a = hl.ops.full((1, 300), 100, dtype="int8")
+    >>> hl.ops.convert_to_numpy(hl.ops.int8_matmul(a, hl.ops.full((300, 1), 100, dtype="int8"))).tolist()
+    [[3000000]]
+    """
+    return _door.call("int8_matmul", x, kernel)
+
+
 def fused_batch_norm(x, scale=None, offset=None, axis=-1, epsilon=0.001):
     """Batch normalization in training mode: the statistics of the batch and the normalized tensor.
 
@@ -578,6 +598,7 @@ __all__ = [
     "slice_update",
     "scan",
     "dense",
+    "int8_matmul",
     "fused_batch_norm",
     "lstm_sequence",
     "sparse_softmax_cross_entropy",

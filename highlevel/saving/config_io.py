@@ -22,7 +22,7 @@ _FUNCTION_REF = "function"  # how Lambda layers and loss/metric functions name a
 def _own_classes():
     """Every class highlevel exports from its serializable packages, by name."""
     import highlevel as hl
-    from highlevel import quantizers
+    from highlevel import dtype_policies, quantizers
     from highlevel.optimizers import schedules
 
     out = {}
@@ -39,6 +39,7 @@ def _own_classes():
         hl.metrics,
         hl.distillation,
         quantizers,
+        dtype_policies,
     )
     for module in modules:
         for name in dir(module):

@@ -43,6 +43,7 @@ _PACKAGES = (
     ("highlevel.layers", "keras.layers"),
     ("highlevel.distillation", "keras.distillation"),
     ("highlevel.quantizers", "keras.quantizers"),
+    ("highlevel.dtype_policies", "keras.dtype_policies"),
 )
 
 #: The layers of an application family (InceptionResNetV2's ``CustomScaleLayer``, ConvNeXt's ``LayerScale``) are

@@ -144,13 +144,19 @@ class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
         lora_rank: a positive int to enable LoRA when the layer is built (see ``enable_lora``): the kernel
             is frozen and two trainable low-rank factors adjust it; None (default) leaves LoRA off.
         lora_alpha: the LoRA update is scaled by ``lora_alpha / lora_rank``; None means ``lora_rank``.
+        gptq_unpacked_column_size: the number of columns of a GPTQ-quantized kernel before its 4-bit values
+            were packed two to a byte, which a saved GPTQ layer records so that loading can unpack its kernel
+            (Keras sets it when it quantizes with GPTQ). This layer does not compute in GPTQ mode; the value is
+            checked, kept and written to the config so that configs carrying it load and save unchanged.
+            None (default) when the layer is not a GPTQ one.
         quantization_config: a :class:`highlevel.quantizers.QuantizationConfig` used when the layer is built
-            under a quantized dtype policy or quantized (int8 only); None: the mode's default.
+            under a quantized dtype policy or quantized (int8 or int4); None: the mode's default.
         **kwargs: base layer arguments (``name``, ``dtype``, ``activity_regularizer``...).
 
     Raises:
         TypeError: if ``equation`` or ``bias_axes`` is not a string.
-        ValueError: if ``output_shape`` is not a positive int or a tuple of positive ints and None.
+        ValueError: if ``output_shape`` is not a positive int or a tuple of positive ints and None, or
+            ``gptq_unpacked_column_size`` is not a positive int or None.
 
     >>> import highlevel as hl
     >>> layer = hl.layers.EinsumDense("abc,cd->abd", output_shape=(None, 64), bias_axes="d")
@@ -174,10 +180,21 @@ class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
         bias_constraint=None,
         lora_rank=None,
         lora_alpha=None,
+        gptq_unpacked_column_size=None,
         quantization_config=None,
         **kwargs,
     ):
         super().__init__(**kwargs)
+        if gptq_unpacked_column_size is not None and (
+            isinstance(gptq_unpacked_column_size, bool)
+            or not isinstance(gptq_unpacked_column_size, int)
+            or gptq_unpacked_column_size <= 0
+        ):
+            raise ValueError(
+                "`gptq_unpacked_column_size` must be a positive int (the column count of a GPTQ kernel before "
+                f"its 4-bit values were packed) or None; received {gptq_unpacked_column_size!r}."
+            )
+        self.gptq_unpacked_column_size = gptq_unpacked_column_size
         self._init_lora(lora_rank, lora_alpha)
         self._init_quantization(quantization_config)
         if not isinstance(equation, str):
@@ -253,11 +270,15 @@ class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
             x = self.activation(x)
         return x
 
-    # ------------------------------------------------------------------ int8
-    # The kernel is quantized over its contracted axes (one scale per produced index) and the input over its
+    # ------------------------------------------------------------------ int8 and int4
+    # int8: the kernel is quantized over its contracted axes (one scale per produced index) and the input over its
     # contracted axes (one scale per token); both scales are kept in the layout of the output (its rank, size 1
     # on the axes they do not vary along), so the integer product divides by their product directly.
-    _quant_modes = ("int8", "float8", "gptq", "awq")
+    # int4 (Keras's layout): the kernel is reshaped to 2-D ``(rows, columns)`` with ``rows`` the product of its
+    # contracted sizes and ``columns`` the product of the others, then quantized as a Dense kernel is: one scale
+    # per column, or per group of ``block_size`` rows and column with a zero point; two values per stored byte
+    # along the columns.
+    _quant_modes = ("int8", "int4", "float8", "gptq", "awq")
 
     def _full_specs(self):
         """The equation's letters for input, kernel and output, with the ellipsis spelled out for the built rank."""
@@ -277,6 +298,13 @@ class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
         output_spec = self._full_specs()[2]
         return tuple(i for i, c in enumerate(spec) if c not in output_spec)
 
+    def _int4_matrix_shape(self, kernel_shape):
+        """``(rows, columns)`` of the 2-D int4 kernel: the products of the contracted and of the other sizes."""
+        contracted = self._contracted_axes(self._full_specs()[1])
+        rows = int(np.prod([d for i, d in enumerate(kernel_shape) if i in contracted], dtype="int64"))
+        columns = int(np.prod([d for i, d in enumerate(kernel_shape) if i not in contracted], dtype="int64"))
+        return rows, columns
+
     def _to_output_layout(self, scale, spec, xp=ops):
         """A scale computed with kept dims over ``spec``'s contracted axes, laid out to broadcast on the output."""
         output_spec = self._full_specs()[2]
@@ -293,6 +321,10 @@ class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
     def _quantized_values(self, weight, mode, block_size):
         from highlevel import quantizers
 
+        if mode == "int4":
+            # As Keras: a plain reshape (no transpose) to the 2-D layout, then the one-matrix int4 scheme.
+            flat = np.reshape(weight, self._int4_matrix_shape(weight.shape))
+            return QuantizationMixin._quantized_values(self, flat, mode, block_size)
         weight_spec = self._full_specs()[1]
         default = quantizers.AbsMaxQuantizer(axis=self._contracted_axes(weight_spec))
         quantizer = quantizers.QuantizationConfig.weight_quantizer_or_default(self.quantization_config, default)
@@ -301,12 +333,13 @@ class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
         return {"kernel": ops.convert_to_numpy(q), "kernel_scale": scale}
 
     def quantized_build(self, kernel_shape, mode, config=None):
-        """Creates the int8 kernel and its scale (zeros and ones until assigned).
+        """Creates the quantized kernel and its scales (zeros and ones until assigned).
 
         Args:
             kernel_shape: the float kernel's shape.
-            mode: ``"int8"`` (the only mode EinsumDense implements).
-            config: the quantization config, or None for the default (inputs quantized per token).
+            mode: ``"int8"``, ``"int4"`` or ``"float8"``.
+            config: the quantization config, or None for the mode's default (int8: inputs quantized per token;
+                int4: the policy's block size, weights only).
 
         Returns:
             None.
@@ -319,6 +352,10 @@ class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
         >>> layer.build((None, 3, 5))
         >>> tuple(layer.kernel.shape), tuple(layer.kernel_scale.shape)
         ((5, 4), (1, 1, 4))
+        >>> layer = hl.layers.EinsumDense("abc,cde->abde", (None, 2, 3), dtype="int4/-1_from_float32")
+        >>> layer.build((None, 3, 5))
+        >>> tuple(layer.kernel.shape), tuple(layer.kernel_scale.shape)
+        ((5, 3), (6,))
         """
         from highlevel import quantizers
 
@@ -330,6 +367,9 @@ class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
             return self._float8_build()
         if mode in ("gptq", "awq"):
             return self._gptq_build(kernel_shape, config, mode=mode)
+        if mode == "int4":
+            QuantizationMixin.quantized_build(self, self._int4_matrix_shape(kernel_shape), mode, config)
+            return None
         self.inputs_quantizer = quantizers.QuantizationConfig.activation_quantizer_or_default(
             config, quantizers.AbsMaxQuantizer()
         )
@@ -344,8 +384,12 @@ class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
         )
         self._int4_block_size = None
         self._is_quantized = True
+        return None
 
     def _dequantized_weight(self, dtype="float32"):
+        if self.quantization_mode == "int4":
+            flat = QuantizationMixin._dequantized_weight(self, dtype)
+            return ops.reshape(flat, self._kernel_shape)
         input_spec, weight_spec, output_spec = self._full_specs()
         scale = self.kernel_scale
         dropped = tuple(i for i, c in enumerate(output_spec) if c not in weight_spec)
@@ -356,6 +400,37 @@ class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
         for axis in self._contracted_axes(weight_spec):
             scale = ops.expand_dims(scale, axis)
         return ops.divide(ops.cast(self.kernel, dtype), ops.cast(scale, dtype))
+
+    def _int4_call(self, inputs, training=None):
+        input_spec, weight_spec, output_spec = self._full_specs()
+        compute = self.compute_dtype
+        gradient_equation = f"{output_spec},{weight_spec}->{input_spec}"
+        kernel = ops.cast(self._dequantized_weight(compute), compute)
+        # activations are quantized only per channel (a grouped int4 layer is weight-only, as in Keras)
+        quantize_inputs = self.inputs_quantizer and self._int4_block_size is None
+
+        @ops.custom_gradient
+        def product(x, kernel):
+            def grad_fn(*args, upstream=None):
+                if upstream is None:
+                    (upstream,) = args
+                return ops.einsum(gradient_equation, upstream, kernel), None
+
+            if quantize_inputs:
+                x_q, x_scale = self.inputs_quantizer(x, axis=self._contracted_axes(input_spec))
+                y = ops.einsum(self.equation, ops.cast(x_q, compute), kernel)
+                return ops.divide(y, ops.cast(self._to_output_layout(x_scale, input_spec), compute)), grad_fn
+            return ops.einsum(self.equation, x, kernel), grad_fn
+
+        x = product(inputs, kernel)
+        if self.lora_enabled:
+            update = ops.einsum(self.equation, ops.cast(inputs, "float32"), self._lora_delta())
+            x = ops.cast(ops.add(x, update), compute)
+        if self.bias is not None:
+            x = ops.add(x, self.bias)
+        if self.activation is not None:
+            x = self.activation(x)
+        return x
 
     def _int8_call(self, inputs, training=None):
         from .quantization import integer_einsum
@@ -419,6 +494,8 @@ class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
                 **self._quantization_config_entry(),
             }
         )
+        if self.gptq_unpacked_column_size:
+            config["gptq_unpacked_column_size"] = self.gptq_unpacked_column_size
         return config
 
     @classmethod

@@ -130,6 +130,9 @@ class GPTQMixin:
             shape=(rows,), initializer="zeros", dtype="float32", trainable=False, autocast=False, name="g_idx"
         )
         self._quant_orig_cols = cols
+        if hasattr(self, "gptq_unpacked_column_size"):
+            # EinsumDense records the column count as Keras does (a config entry)
+            self.gptq_unpacked_column_size = cols
         self._is_quantized = True
         if calibrated:
             # built or loaded under a GPTQ policy: there is no float kernel

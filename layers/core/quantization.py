@@ -39,7 +39,7 @@ def integer_matmul(x_int8, kernel_int8):
     >>> hl.ops.convert_to_numpy(integer_matmul(a, hl.ops.full((300, 1), 100, dtype="int8"))).tolist()
     [[3000000]]
     """
-    return ops.matmul(ops.cast(x_int8, "int32"), ops.cast(kernel_int8, "int32"))
+    return ops.int8_matmul(x_int8, kernel_int8)
 
 
 def integer_einsum(equation, x_int8, kernel_int8):
@@ -80,7 +80,7 @@ def _block_size(layer, config):
     if isinstance(config, quantizers.Int4QuantizationConfig):
         size = config.block_size
     else:
-        size = getattr(layer.dtype_policy, "block_size", None)
+        size = getattr(layer._path_policy(), "block_size", None)
     return None if size is None or size == -1 else int(size)
 
 
@@ -192,7 +192,7 @@ class QuantizationMixin:
         if mode == "float8":
             # float8 training keeps the float weight and adds the scaling state
             self.quantized_build(self._quant_float_shape(), mode, config)
-            self.dtype_policy = _quantized_policy(mode, self.dtype_policy)
+            self.dtype_policy = _quantized_policy(mode, self._path_policy())
             return
         weight = getattr(self, self._quant_target)
         shape = self._quant_float_shape()
@@ -202,10 +202,10 @@ class QuantizationMixin:
         self.quantized_build(shape, mode, config)
         for name, value in values.items():
             getattr(self, name).assign(value)
-        if getattr(self.dtype_policy, "quantization_mode", None) is None:
+        if getattr(self._path_policy(), "quantization_mode", None) is None:
             size = _block_size(self, config)
             self.dtype_policy = _quantized_policy(
-                mode if mode != "int4" else f"int4/{size if size is not None else -1}", self.dtype_policy
+                mode if mode != "int4" else f"int4/{size if size is not None else -1}", self._path_policy()
             )
 
     def _quantizable_class(self):
@@ -332,7 +332,7 @@ class QuantizationMixin:
         from highlevel.dtype_policies import QuantizedFloat8DTypePolicy
 
         length = getattr(
-            self.dtype_policy, "amax_history_length", QuantizedFloat8DTypePolicy.default_amax_history_length
+            self._path_policy(), "amax_history_length", QuantizedFloat8DTypePolicy.default_amax_history_length
         )
         for name in FLOAT8_VARIABLES:
             history = name.endswith("history")

@@ -31,6 +31,8 @@ ELSEWHERE = {
     "vectorize": "tests/ops/test_numpy_array.py",
     "grad": "tests/conformance/test_second_order.py",
     "value_and_grad": "tests/conformance/test_second_order.py and test_gradients.py",
+    # integer kernels, checked bit for bit against numpy's int64 product
+    "int8_matmul": "tests/backends/contract/test_fused.py (every engine, exact, float32's exact range crossed)",
     # image ops compared with Keras's own outputs
     "resize": "tests/ops/test_image.py, against Keras for every interpolation and antialias",
     "affine_transform": "tests/ops/test_image.py, against Keras",

@@ -359,8 +359,51 @@ def lesson_09(ns, c):
     c.equal(len(ns["careless_moved"]), 38, "the moving statistics changed without training=False")
 
 
+def lesson_10(ns, c):
+    # Pretraining works; the mirrored digits defeat the pretrained model.
+    c.fell(ns["pretrain_history"].history["loss"], 0.2, "the pretraining loss")
+    c.at_least(c.figure("pretrained_accuracy", ns["pretrained_accuracy"]), 0.9, "the upright test accuracy")
+    before = c.figure("before_accuracy", ns["before_accuracy"])
+    c.at_most(before, 0.6, "the pretrained model's accuracy on mirrored digits ('far fewer')")
+    # LoRA: rank-4 factors of 64x256, 256x256 and 256x10 kernels, plus the biases; about 6% of the model.
+    c.equal(ns["total_params"], 64 * 256 + 256 + 256 * 256 + 256 + 256 * 10 + 10, "the pretrained parameters")
+    c.equal(ns["lora_params"], 4 * (64 + 256) + 4 * (256 + 256) + 4 * (256 + 10), "the LoRA factors' parameters")
+    c.equal(ns["trainable"], ns["lora_params"] + 256 + 256 + 10, "the trainable parameters (factors + biases)")
+    c.that(0.05 <= ns["trainable"] / ns["total_params"] <= 0.065, "the trainable share should be about 6%")
+    c.equal(ns["unchanged"], ["hidden_1", "hidden_2", "logits"], "the frozen kernels unchanged bit for bit")
+    c.fell(ns["lora_history"].history["loss"], 0.3, "the LoRA training loss")
+    after = c.figure("after_accuracy", ns["after_accuracy"])
+    c.at_least(after, 0.9, "the mirrored test accuracy after LoRA")
+    c.that(after > before + 0.3, f"LoRA should raise the mirrored accuracy by far ({before:.3f} -> {after:.3f})")
+    # Merged and saved: a plain model with the same predictions.
+    c.at_most(c.figure("merge_difference", ns["merge_difference"]), 1e-5, "the merged model's difference")
+    c.equal(ns["merged_params"], ns["total_params"], "the merged model's parameters (no factors)")
+    # int8: kernels exactly 4x smaller, the whole model nearly so; accuracy within 2 points.
+    c.equal(c.figure("kernel_ratio", ns["kernel_ratio"]), 4.0, "the float32 / int8 kernel bytes")
+    (f_weights, f_file), (q_weights, q_file) = ns["sizes"]["float32"], ns["sizes"]["int8"]
+    c.that(3.8 < f_weights / q_weights < 4.0, f"all weights should be a little under 4x smaller ({f_weights / q_weights:.3g})")
+    c.that(3.0 < c.figure("file_ratio", f_file / q_file) < f_weights / q_weights, "the file a little less again")
+    float_accuracy, int8_accuracy = ns["float_accuracy"], c.figure("int8_accuracy", ns["int8_accuracy"])
+    c.at_most(abs(float_accuracy - after), 0.003, "the merged float model's accuracy's distance from the LoRA model's")
+    c.at_least(int8_accuracy, float_accuracy - 0.01, "the int8 accuracy ('a fraction of a point' below float32's)")
+    c.at_least(ns["agree"], 0.97, "the share of test digits where int8 and float32 agree")
+    c.figure("float_ms", ns["float_ms"])
+    c.figure("int8_ms", ns["int8_ms"])
+    # Solutions: rank 1 trains about a quarter of rank 4's factors and recovers most; rank 16 a little more.
+    (n1, acc1), (n16, acc16) = ns["rank_results"][1], ns["rank_results"][16]
+    c.equal(n1, (64 + 256) + (256 + 256) + (256 + 10) + 522, "rank 1's trainable parameters")
+    c.equal(n16, 16 * ((64 + 256) + (256 + 256) + (256 + 10)) + 522, "rank 16's trainable parameters")
+    c.at_least(c.figure("rank_1_accuracy", acc1), before + 0.6 * (after - before),
+               "rank 1's mirrored accuracy ('recovers most of what was lost')")
+    c.at_least(c.figure("rank_16_accuracy", acc16), after - 0.02, "rank 16's mirrored accuracy")
+    c.that(c.figure("int4_ratio", ns["sizes"]["float32"][0] / ns["int4_bytes"]) > 6, "int4 weights > 6x smaller")
+    c.at_least(c.figure("int4_accuracy", ns["int4_accuracy"]), float_accuracy - 0.03,
+               "the int4 accuracy ('drops by little, if at all')")
+
+
 LESSONS = {"01": lesson_01, "02": lesson_02, "03": lesson_03, "04": lesson_04, "05": lesson_05, "06": lesson_06,
-           "07": lesson_07, "08": lesson_08, "09": lesson_09}
+           "07": lesson_07, "08": lesson_08, "09": lesson_09,
+           "10": lesson_10}
 
 
 def check(name, namespace):

@@ -43,6 +43,10 @@ importing the framework and compiling steps); the full matrix takes about 4 minu
   trains — ``tests/applications/test_transfer_learning.py`` checks on every backend at a fraction of the cost.
 * **04** is about the native engine and switches itself to it; it runs once, under the **last** backend of
   the matrix (TensorFlow by default), which tests that switch.
+* **10** (LoRA and int8 quantization of a small MLP) runs once, on the **first** backend: it passes on all four
+  (``HIGHLEVEL_NOTEBOOK_MATRIX=full``); what it relies on across engines (LoRA's factors, quantized layers and
+  their products) ``tests/layers/core/test_lora.py``, ``test_quantize.py`` and the contract tests check on every
+  backend.
 * **01, 02, 05, 06, 08** run once, on the **first** backend of the matrix (native by default): they use built-in
   layers and the stock ``fit`` loop, whose agreement across engines the conformance suite proves; 05 runs
   all four engines inside itself with ``hl.config.backend_scope``, and 08 moves its model to torch (to JAX when
@@ -86,7 +90,7 @@ WIDGETS_MARK = "ipywidgets importable in the kernel:"
 
 # The backends each notebook runs on (the module docstring says why): "every", "first" or "last" of the matrix.
 RUNS_ON = {"01": "first", "02": "first", "03": "every", "04": "last", "05": "first", "06": "first",
-           "07": "every", "08": "first", "09": "first"}
+           "07": "every", "08": "first", "09": "first", "10": "first"}
 
 
 def _cases():
@@ -124,7 +128,7 @@ def _figures(cell):
 
 
 def test_every_lesson_is_present_and_linked_from_the_readme():
-    assert len(NAMES) == 9, NAMES
+    assert len(NAMES) == 10, NAMES
     assert sorted(RUNS_ON) == sorted(name[:2] for name in NAMES), "RUNS_ON must name every notebook"
     readme = (NOTEBOOKS / "README.md").read_text(encoding="utf-8")
     unlinked = [name for name in NAMES if f"]({name})" not in readme]

@@ -72,3 +72,35 @@ def test_fused_batch_norm_gradient_matches_the_generic_formula(backend, axis):
     axes = tuple(d for d in range(3) if d != axis % 3)
     np.testing.assert_allclose(hl.ops.convert_to_numpy(mean), x.mean(axis=axes), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(hl.ops.convert_to_numpy(var), x.var(axis=axes), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(7, 300), (2, 3, 1030), (1, 5000), (0, 4)])
+def test_int8_matmul_is_the_exact_int32_product_on_every_engine(backend, shape):
+    # 1030 and 5000 inputs pass the largest exact float32 partial sums (128 * 128 * 1024): an engine computing
+    # through floats must switch to float64 there; the extremes -128 and 127 make the largest products
+    rng = np.random.default_rng(len(shape))
+    x = rng.integers(-128, 128, shape).astype(np.int8)
+    kernel = rng.integers(-128, 128, (shape[-1], 9)).astype(np.int8)
+    if x.size:
+        x.reshape(-1, shape[-1])[0], kernel[:, 0] = -128, -128
+    want = np.matmul(x.astype(np.int64), kernel.astype(np.int64))
+    got = hl.ops.int8_matmul(hl.ops.convert_to_tensor(x), hl.ops.convert_to_tensor(kernel))
+    assert hl.ops.dtype(got) == "int32"
+    np.testing.assert_array_equal(hl.ops.convert_to_numpy(got), want)
+    generic = FusedContract.int8_matmul(backend, hl.ops.convert_to_tensor(x), hl.ops.convert_to_tensor(kernel))
+    np.testing.assert_array_equal(hl.ops.convert_to_numpy(generic), want)
+
+
+def test_int8_matmul_compiles_inside_a_step(backend):
+    x = np.random.default_rng(1).integers(-128, 128, (4, 64)).astype(np.int8)
+    kernel = np.random.default_rng(2).integers(-128, 128, (64, 3)).astype(np.int8)
+    layer = hl.layers.Dense(3, use_bias=False)
+    model = hl.Sequential([hl.Input((64,)), layer])
+    model.quantize("int8")
+    layer.kernel.assign(kernel)
+    layer.kernel_scale.assign(np.ones(3, np.float32))
+    # the inputs quantizer scales each row by 127 / max|row|: rows whose maximum is 127 stay integers
+    x[:, 0] = 127
+    x = np.clip(x, -127, 127)
+    got = model.predict_on_batch(x.astype(np.float32))
+    np.testing.assert_allclose(got, x.astype(np.float64) @ kernel, rtol=1e-6)

@@ -232,3 +232,40 @@ def test_tensor_operators_in_a_step_are_replayed(engine):
         eager_w = float(y[0])
     np.testing.assert_allclose(float(w.numpy()), eager_w, rtol=1e-6)
     assert len(compiled.recordings) == 1
+
+
+def test_a_custom_gradient_in_an_inference_step_is_recorded_and_replayed(engine):
+    # int8 layers compute through ops.custom_gradient: with grad mode off (predict) nothing can ask for its
+    # gradient, so its function's ops are recorded like the rest of the step instead of keeping it eager
+    b = engine
+    calls = []
+
+    @ops.custom_gradient
+    def doubled(x):
+        calls.append(1)
+        return ops.multiply(x, 2.0), lambda upstream: upstream
+
+    def step(x):
+        return b.add(doubled(x), 1.0)
+
+    compiled = _compile_replay(b)(b, step, [])
+    import importlib
+
+    with importlib.import_module(f"highlevel.backends.{b.name}.replay").ENGINE.grad_enabled(False):
+        outs = [b.to_numpy(compiled(b.convert_to_tensor(np.full((2,), v, "float32")))) for v in (1.0, 2.0, 3.0)]
+    assert not compiled.fallback_reasons and len(compiled.recordings) == 1 and len(calls) == 1
+    np.testing.assert_array_equal(outs, [[3.0, 3.0], [5.0, 5.0], [7.0, 7.0]])
+
+
+def test_an_int8_model_predicts_through_a_replayed_step_like_eager(engine):
+    hl.utils.set_random_seed(3)
+    model = hl.Sequential([hl.Input((16,)), hl.layers.Dense(8, activation="relu"), hl.layers.Dense(3)])
+    model.quantize("int8")
+    rng = np.random.default_rng(0)
+    batches = [rng.normal(size=(5, 16)).astype("float32") for _ in range(3)]
+    got = [model.predict_on_batch(x) for x in batches]
+    compiled = inspect.getclosurevars(model._predict_function).nonlocals["step"]
+    assert not compiled.fallback_reasons and len(compiled.recordings) == 1, compiled.fallback_reasons
+    model.compile(jit_compile=False)
+    for x, g in zip(batches, got):
+        np.testing.assert_array_equal(model.predict_on_batch(x), g)

@@ -29,8 +29,7 @@ MODES = {
     "int4_per_channel": ({"mode": "int4", "block_size": None}, 0.25),
     "int4_groups_of_8": ({"mode": "int4", "block_size": 8}, 0.2),
 }
-# EinsumDense implements int8 only, as here.
-CASES = [(kind, mode) for kind in KINDS for mode in MODES if kind != "EinsumDense" or mode == "int8"]
+CASES = [(kind, mode) for kind in KINDS for mode in MODES]
 
 
 def _quantize(module, layer, mode):
@@ -117,8 +116,10 @@ def test_integer_products_are_exact_where_float32_would_round(backend):
     np.testing.assert_array_equal(got, exact)
 
 
-@pytest.mark.parametrize("kind", list(KINDS))
-def test_model_quantize_saves_and_loads_the_same_predictions(backend, tmp_path, kind):
+@pytest.mark.parametrize(
+    "kind, mode", [("Dense", "int8"), ("EinsumDense", "int8"), ("EinsumDense", "int4"), ("Embedding", "int4")]
+)
+def test_model_quantize_saves_and_loads_the_same_predictions(backend, tmp_path, kind, mode):
     _, shape, integer = KINDS[kind]
     inputs = hl.Input(shape, dtype="int32" if integer else "float32")
     first = _built(hl, kind, name="first")
@@ -127,12 +128,12 @@ def test_model_quantize_saves_and_loads_the_same_predictions(backend, tmp_path, 
     model.set_weights(_float_weights(model, seed=3))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model.quantize("int4" if integer else "int8")
+        model.quantize(mode)
     x = _inputs(kind)
     expected = to_numpy(model.predict(x, verbose=0))
     model.save(tmp_path / "q.keras")
     loaded = hl.saving.load_model(tmp_path / "q.keras")
-    assert loaded.get_layer("first").quantization_mode == ("int4" if integer else "int8")
+    assert loaded.get_layer("first").quantization_mode == mode
     assert loaded.get_layer("last").kernel.dtype == "int8"
     np.testing.assert_allclose(to_numpy(loaded.predict(x, verbose=0)), expected, rtol=1e-6, atol=1e-6)
     # the weights file alone, into a model quantized the same way
@@ -263,8 +264,7 @@ def test_quantized_layer_matches_keras(backend, kind, mode, keras_reference):
 def _keras_file_model(module, mode):
     inputs = module.Input((5,), dtype="int32")
     x = module.layers.Embedding(12, 8, name="emb")(inputs)
-    if mode == "int8":
-        x = module.layers.EinsumDense("abc,cd->abd", (None, 6), bias_axes="d", name="ein")(x)
+    x = module.layers.EinsumDense("abc,cd->abd", (None, 6), bias_axes="d", name="ein")(x)
     outputs = module.layers.Dense(3, name="dense")(x)
     model = module.Model(inputs, outputs)
     model.set_weights(_float_weights(model, seed=4))
@@ -361,3 +361,69 @@ def test_float8_training_matches_keras(backend, kind):
     for name, value in theirs.items():
         np.testing.assert_allclose(ours[name], value, rtol=1e-4, atol=1e-6, err_msg=name)
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
+
+
+# ---------------------------------------------------------------- EinsumDense's GPTQ storage argument
+
+
+def test_einsum_dense_keeps_gptq_unpacked_column_size_in_its_config(backend):
+    layer = hl.layers.EinsumDense("ab,bc->ac", 4, gptq_unpacked_column_size=7)
+    config = layer.get_config()
+    assert config["gptq_unpacked_column_size"] == 7
+    assert hl.layers.EinsumDense.from_config(config).gptq_unpacked_column_size == 7
+    assert "gptq_unpacked_column_size" not in hl.layers.EinsumDense("ab,bc->ac", 4).get_config()
+    # positional order as Keras: after lora_alpha, before quantization_config
+    positional = hl.layers.EinsumDense("ab,bc->ac", 4, None, None, *([None] * 6), None, None, 5)
+    assert positional.gptq_unpacked_column_size == 5
+    with pytest.raises(ValueError, match=r"gptq_unpacked_column_size.*received -2"):
+        hl.layers.EinsumDense("ab,bc->ac", 4, gptq_unpacked_column_size=-2)
+
+
+@needs_keras
+def test_einsum_dense_gptq_unpacked_column_size_config_matches_keras(backend):
+    keras = keras_module()
+    theirs = keras.layers.EinsumDense("ab,bc->ac", 4, gptq_unpacked_column_size=7).get_config()
+    ours = hl.layers.EinsumDense.from_config(theirs)
+    assert ours.get_config()["gptq_unpacked_column_size"] == theirs["gptq_unpacked_column_size"]
+
+
+# ---------------------------------------------------------------- int4 EinsumDense beyond the shared cases
+
+
+@needs_keras
+@pytest.mark.parametrize("block_size", [None, 2])
+def test_int4_einsum_dense_with_a_trailing_contracted_axis_matches_keras(backend, block_size):
+    """The kernel ``(d, c)`` contracts its last axis: Keras reshapes it as it lies to ``(rows=c, columns=d)``;
+    the same integers and outputs here."""
+    import highlevel.quantizers  # noqa: F401
+
+    keras = keras_module()
+    x = np.random.default_rng(5).normal(size=(2, 3, 5)).astype("float32")
+    results = []
+    for module in (keras, hl):
+        layer = module.layers.EinsumDense("abc,dc->abd", (None, 4), bias_axes="d")
+        layer.build((None, 3, 5))
+        layer.set_weights(_float_weights(layer))
+        layer.quantize(config=module.quantizers.Int4QuantizationConfig(block_size=block_size))
+        results.append(({w.name: np.asarray(w.numpy()) for w in layer.weights}, np.asarray(to_numpy(layer(x)))))
+    (theirs, expected), (ours, got) = results
+    assert sorted(ours) == sorted(theirs)
+    for name, value in theirs.items():
+        assert ours[name].shape == value.shape and ours[name].dtype == value.dtype, name
+        np.testing.assert_allclose(ours[name], value, rtol=1e-5, atol=1e-6, err_msg=name)
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_lora_on_an_int4_einsum_dense_trains(backend):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(64, 2, 8)).astype("float32")
+    y = np.einsum("abc,cd->abd", x, rng.normal(size=(8, 3))).astype("float32")
+    layer = hl.layers.EinsumDense("abc,cd->abd", (None, 3), name="e")
+    model = hl.Sequential([hl.Input((2, 8)), layer])
+    model.quantize("int4")
+    layer.enable_lora(2)
+    kernel_before = layer.kernel.numpy().copy()
+    model.compile(optimizer=hl.optimizers.Adam(0.05), loss="mse")
+    history = model.fit(x, y, epochs=30, batch_size=64, verbose=0).history["loss"]
+    assert history[-1] < 0.5 * history[0], history
+    np.testing.assert_array_equal(layer.kernel.numpy(), kernel_before)
