@@ -552,6 +552,43 @@ class Model(Trainer, Layer):
             )
         return sum(_size(v.shape) for v in self.weights)
 
+    def get_quantization_layer_structure(self, mode=None):
+        """How calibrated quantization (GPTQ) runs through the model; a model with repeated blocks overrides it.
+
+        Args:
+            mode: the quantization mode asking (``"gptq"``).
+
+        Returns:
+            None here (no structure: ``quantize("gptq")`` then needs ``GPTQConfig(quantization_layer_structure=
+            ...)``); an override returns ``{"pre_block_layers": [layers run on the token ids first],
+            "sequential_blocks": [blocks quantized in order]}``.
+
+        >>> import highlevel as hl
+        >>> hl.Sequential([hl.Input((2,)), hl.layers.Dense(1)]).get_quantization_layer_structure("gptq") is None
+        True
+        """
+        del mode
+        return None
+
+    def _gptq_quantize(self, config, filters):
+        """``quantize("gptq" | "awq")``: checks the data and the structure first, so a bad request leaves the
+        model as it was; then quantizes the Dense and EinsumDense layers of the structure's blocks (others keep
+        their float weights)."""
+        from highlevel.quantizers.gptq_calibration import awq_quantize, check_structure, gptq_quantize
+
+        mode = config.mode
+        if config.dataset is None:
+            raise ValueError(
+                f"model.quantize({mode!r}) needs calibration data, but {type(config).__name__}(dataset=None). Pass "
+                "dataset= a list of strings (with a tokenizer) or of token-id arrays."
+            )
+        structure = config.quantization_layer_structure
+        if structure is None:
+            structure = self.get_quantization_layer_structure(mode)
+        check_structure(structure, mode)
+        (gptq_quantize if mode == "gptq" else awq_quantize)(config, structure, filters=filters)
+        self._reset_step_functions()
+
     def quantize(self, mode=None, config=None, filters=None, **kwargs):
         """Quantizes every layer of the model that can be quantized (Dense, EinsumDense, Embedding,
         ReversibleEmbedding).
@@ -560,7 +597,11 @@ class Model(Trainer, Layer):
         training, evaluation and prediction steps are made again at their next use.
 
         Args:
-            mode: ``"int8"``, ``"int4"`` or ``"float8"``; optional when ``config`` names it.
+            mode: ``"int8"``, ``"int4"``, ``"float8"``, ``"gptq"`` or ``"awq"`` (these two with a
+                :class:`highlevel.quantizers.GPTQConfig` / ``AWQConfig`` holding the calibration data and, unless
+                the model's :meth:`get_quantization_layer_structure` gives it, the layer structure; they quantize
+                the Dense and EinsumDense layers of the structure's blocks only); optional when ``config`` names
+                it.
             config: a :class:`highlevel.quantizers.QuantizationConfig`; None takes the mode's default.
             filters: which layers to quantize: a regular expression (or a list of them) searched in the layer's
                 name, or a callable ``layer -> bool``; None quantizes every layer that can be.
@@ -570,8 +611,8 @@ class Model(Trainer, Layer):
             None.
 
         Raises:
-            ValueError: an unknown mode, a bad ``config`` or ``filters``, an unknown keyword argument, or a layer
-                that is not built or is quantized already.
+            ValueError: an unknown mode, a bad ``config`` or ``filters``, an unknown keyword argument, a layer
+                that is not built or is quantized already, or (GPTQ, AWQ) no calibration data or no structure.
 
         >>> import highlevel as hl
         >>> model = hl.Sequential([hl.Input((4,)), hl.layers.Dense(3), hl.layers.Dense(2)])
@@ -597,10 +638,7 @@ class Model(Trainer, Layer):
             )
         resolved = validate_and_resolve_config(mode, config)
         if resolved.mode in ("gptq", "awq"):
-            raise NotImplementedError(
-                f"Quantization mode {resolved.mode!r} (calibrated post-training quantization) is not implemented "
-                "in highlevel yet; use 'int8' or 'int4'."
-            )
+            return self._gptq_quantize(resolved, filters)
 
         def selected(layer):
             if filters is None:

@@ -4,6 +4,7 @@ from highlevel import activations, constraints, initializers, ops, regularizers
 from highlevel.input_spec import InputSpec
 from highlevel.layer import Layer
 
+from .gptq_layer import GPTQMixin
 from .lora import LoRAMixin
 from .quantization import QuantizationMixin, integer_matmul
 
@@ -18,7 +19,7 @@ _FUSED_ACTIVATIONS = {
 _NOT_FUSED = object()
 
 
-class Dense(QuantizationMixin, LoRAMixin, Layer):
+class Dense(GPTQMixin, QuantizationMixin, LoRAMixin, Layer):
     """A densely connected layer (``keras.layers.Dense``).
 
     Computes ``activation(dot(inputs, kernel) + bias)`` where ``kernel`` has shape ``(input_dim, units)``.
@@ -197,7 +198,7 @@ class Dense(QuantizationMixin, LoRAMixin, Layer):
         x = product(inputs, ops.convert_to_tensor(self.kernel))
         return self._finish(x, inputs)
 
-    _quant_modes = ("int8", "int4", "float8")
+    _quant_modes = ("int8", "int4", "float8", "gptq", "awq")
 
     def _float8_call(self, inputs, training=None):
         x, kernel = self._float8_operands(inputs, training)

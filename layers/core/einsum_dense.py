@@ -10,6 +10,7 @@ from highlevel.initializers import VarianceScaling
 from highlevel.input_spec import InputSpec
 from highlevel.layer import Layer
 
+from .gptq_layer import EinsumGPTQMixin
 from .lora import LoRAMixin
 from .quantization import QuantizationMixin
 
@@ -123,7 +124,7 @@ def analyze_einsum(equation, bias_axes, input_shape, partial_output_shape):
     return kernel_shape, bias_shape, output_shape, input_axes, output_axes
 
 
-class EinsumDense(QuantizationMixin, LoRAMixin, Layer):
+class EinsumDense(EinsumGPTQMixin, QuantizationMixin, LoRAMixin, Layer):
     """A layer that multiplies its input with a kernel by an einsum equation (``keras.layers.EinsumDense``).
 
     Args:
@@ -277,7 +278,7 @@ class EinsumDense(QuantizationMixin, LoRAMixin, Layer):
     # contracted sizes and ``columns`` the product of the others, then quantized as a Dense kernel is: one scale
     # per column, or per group of ``block_size`` rows and column with a zero point; two values per stored byte
     # along the columns.
-    _quant_modes = ("int8", "int4", "float8")
+    _quant_modes = ("int8", "int4", "float8", "gptq", "awq")
 
     def _full_specs(self):
         """The equation's letters for input, kernel and output, with the ellipsis spelled out for the built rank."""
@@ -364,6 +365,8 @@ class EinsumDense(QuantizationMixin, LoRAMixin, Layer):
             )
         if mode == "float8":
             return self._float8_build()
+        if mode in ("gptq", "awq"):
+            return self._gptq_build(kernel_shape, config, mode=mode)
         if mode == "int4":
             QuantizationMixin.quantized_build(self, self._int4_matrix_shape(kernel_shape), mode, config)
             return None

@@ -138,6 +138,8 @@ class QuantizationMixin:
 
     def _quant_saved_names(self):
         """The variables a quantized layer saves, in Keras's order (those the layer has)."""
+        if self.quantization_mode in ("gptq", "awq"):
+            return self._gptq_saved_names()
         names = [self._quant_target]
         if getattr(self, "bias", None) is not None:
             names.append("bias")
@@ -154,7 +156,8 @@ class QuantizationMixin:
         """Replaces the float weight by its quantized form and the dtype policy by the quantized policy.
 
         Args:
-            mode: ``"int8"`` or ``"int4"``; optional when ``config`` names it.
+            mode: ``"int8"`` or ``"int4"`` (``"gptq"`` / ``"awq"`` on Dense and EinsumDense only prepare the layer;
+                ``Model.quantize`` calibrates it); optional when ``config`` names it.
             type_check: refuse a subclass of the layer (its ``call`` may read the float weight), as Keras does.
             config: a :class:`highlevel.quantizers.QuantizationConfig` (e.g. ``Int4QuantizationConfig(
                 block_size=None)`` for one int4 scale per channel); None takes the mode's default.
@@ -182,6 +185,9 @@ class QuantizationMixin:
             raise NotImplementedError(
                 f"Layer {cls.__name__} cannot be quantized to mode {mode!r}; it implements {self._quant_modes}."
             )
+        if mode in ("gptq", "awq"):
+            # GPTQ and AWQ prepare the layer here; its calibration (Model.quantize) writes the quantized values
+            return self._gptq_prepare(config)
         self.quantization_config = config
         if mode == "float8":
             # float8 training keeps the float weight and adds the scaling state
@@ -274,6 +280,8 @@ class QuantizationMixin:
             )
         if mode == "float8":
             return self._float8_build()
+        if mode in ("gptq", "awq"):
+            return self._gptq_build(kernel_shape, config, mode=mode)
         rows, cols = kernel_shape
         channel = self._quant_channel_axis
         reduced = 1 - channel
