@@ -147,8 +147,8 @@ class LoRAMixin:
         cls = type(self)
         return (
             self.lora_enabled
-            or cls.save_own_variables is not LoRAMixin.save_own_variables
-            or cls.load_own_variables is not LoRAMixin.load_own_variables
+            or cls.save_own_variables not in LIBRARY_STATE_HOOKS
+            or cls.load_own_variables not in LIBRARY_STATE_HOOKS
         )
 
     def _lora_saved_variables(self):
@@ -186,3 +186,9 @@ class LoRAMixin:
             v.assign(value)
         for factor in self._lora_factors():
             factor.assign(ops.zeros(tuple(factor.shape), dtype=factor.dtype))
+
+
+#: The state hooks of the library's own mixins (LoRA here, quantization in ``quantization.py``): a layer whose
+#: hooks are among them saves its variables by position unless its state asks otherwise (LoRA on, quantized);
+#: a hook a user's subclass defines always goes through ``save_own_variables``.
+LIBRARY_STATE_HOOKS = {LoRAMixin.save_own_variables, LoRAMixin.load_own_variables}

@@ -23,6 +23,8 @@ from highlevel import ops
 from highlevel.backends.contract.interop import front_class
 from highlevel.quantization import resolve
 
+from .lora import LIBRARY_STATE_HOOKS
+
 
 def integer_matmul(x_int8, kernel_int8):
     """``x @ kernel`` of two int8 tensors, accumulated exactly in int32 (an integer product on every engine).
@@ -486,3 +488,6 @@ class QuantizationMixin:
         from highlevel import quantizers
 
         return {"quantization_config": quantizers.serialize(config)}
+
+
+LIBRARY_STATE_HOOKS.update({QuantizationMixin.save_own_variables, QuantizationMixin.load_own_variables})
