@@ -80,7 +80,13 @@ def weight_and_input_grads(layer, inputs, **call_kwargs):
 
 
 def keras_grads(keras_layer, inputs, **call_kwargs):
-    """The same gradients from the Keras layer (TensorFlow backend), with ``tf.GradientTape``."""
+    """The same gradients from the Keras layer: with ``tf.GradientTape`` on Keras's TensorFlow backend (the
+    default), with ``jax.grad`` of its ``stateless_call`` when another test of the process imported Keras on JAX
+    first (Keras's engine is chosen once per process, at its first import)."""
+    import keras
+
+    if keras.config.backend() == "jax":
+        return _keras_grads_jax(keras_layer, inputs, **call_kwargs)
     import tensorflow as tf
 
     is_list = isinstance(inputs, (list, tuple))
@@ -158,3 +164,29 @@ def assert_symbolic_shape(layer, input_shapes, dtype="float32"):
     for got, want in zip(y.shape, expected):
         assert want is None or got == want, (y.shape, expected)
     return out
+
+
+def _keras_grads_jax(keras_layer, inputs, **call_kwargs):
+    import jax
+    import jax.numpy as jnp
+
+    is_list = isinstance(inputs, (list, tuple))
+    xs = [jnp.asarray(v) for v in (inputs if is_list else [inputs])]
+    floating = [i for i, v in enumerate(xs) if jnp.issubdtype(v.dtype, jnp.floating)]
+    if not keras_layer.built:
+        keras_layer(xs if is_list else xs[0], **call_kwargs)
+    trainable = [v.value for v in keras_layer.trainable_variables]
+    non_trainable = [v.value for v in keras_layer.non_trainable_variables]
+
+    def loss(weights, float_inputs):
+        args = list(xs)
+        for i, v in zip(floating, float_inputs):
+            args[i] = v
+        out, _ = keras_layer.stateless_call(weights, non_trainable, args if is_list else args[0], **call_kwargs)
+        return jnp.sum(out * _cotangent(tuple(out.shape)))
+
+    w_grads, f_grads = jax.grad(loss, argnums=(0, 1))(trainable, [xs[i] for i in floating])
+    x_grads = [None] * len(xs)
+    for i, g in zip(floating, f_grads):
+        x_grads[i] = np.asarray(g)
+    return [np.asarray(g) for g in w_grads], (x_grads if is_list else x_grads[0])
