@@ -394,7 +394,8 @@ def int8_matmul(x, kernel):
     >>> hl.ops.convert_to_numpy(hl.ops.int8_matmul(a, hl.ops.full((300, 1), 100, dtype="int8"))).tolist()
     [[3000000]]
     """
-    return _door.call("int8_matmul", x, kernel)
+    # variables (a quantized layer's kernel) reach the engine as their values, as every other op's arguments do
+    return _door.call("int8_matmul", convert_to_tensor(x), convert_to_tensor(kernel))
 
 
 def fused_batch_norm(x, scale=None, offset=None, axis=-1, epsilon=0.001):
