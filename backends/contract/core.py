@@ -285,6 +285,19 @@ class CoreContract(abc.ABC):
         """
         return None
 
+    def door_op(self, name):
+        """The callable that the front door runs for op ``name`` (a method of this contract) on concrete tensors.
+
+        An engine may return a compiled version of the method here (JAX: one XLA program per op and signature,
+        instead of one per primitive); it must compute the same values. The default: the method itself.
+
+        >>> from highlevel.backends.native import NativeBackend
+        >>> b = NativeBackend()
+        >>> b.door_op("add") == b.add
+        True
+        """
+        return getattr(self, name)
+
     def jax_functions(self):
         """Tools to run functions written for JAX inside a layer (``JaxLayer``), or None on an engine that cannot.
 

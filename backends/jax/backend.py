@@ -31,6 +31,7 @@ from .nn_ops import NNOps
 from .numpy_array import NumpyArrayOps
 from .numpy_math import NumpyMathOps
 from .onnx_export import JaxOnnxExportOps
+from .op_programs import OpPrograms
 from .random import JaxRandomOps
 from .scatter_segment import ScatterSegmentOps
 from .shape_ops import ShapeOps
@@ -39,6 +40,7 @@ from .training import TrainingOps
 
 
 class JaxBackend(
+    OpPrograms,
     JaxAbstractEvalMixin,
     CoreOps,
     JaxRandomOps,

@@ -8,7 +8,8 @@ with canonical arguments:
 * on symbolic tensors (:class:`~highlevel.keras_tensor.KerasTensor`, while a functional model is being built),
   :func:`call` infers the output's shape and dtype by running the op on placeholders on the native engine and
   records a graph node that replays the public op on real tensors later;
-* otherwise it runs the current engine's method of the same name (a method of the backend contract).
+* otherwise it runs the current engine's method of the same name (a method of the backend contract), as the
+  engine's ``door_op`` gives it (JAX compiles it into one program per op and signature).
 
 An op that can be written from other ops has its one generic definition in the contract (as the fused kernels
 of ``FusedContract`` do): an engine overrides it only where its own kernel is faster or more exact. So an engine
@@ -40,7 +41,7 @@ def call(name, *args, **kwargs):
     """
     if any_symbolic(args, kwargs):
         return symbolic_call(name, args, kwargs)
-    return getattr(current_backend(), name)(*args, **kwargs)
+    return current_backend().door_op(name)(*args, **kwargs)
 
 
 def symbolic_call(name, args, kwargs, public=None):

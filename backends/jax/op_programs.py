@@ -1,0 +1,241 @@
+"""One compiled XLA program per eager op call on the JAX engine, instead of one per primitive.
+
+JAX runs an eager ``jnp``/``lax`` call as its own small XLA program, compiled once per primitive and shape. An
+op of the contract written from many primitives (an image op, a loss, an ``nn`` op defined generically) thus
+costs one compilation per primitive the first time it meets a shape, and one dispatch per primitive on every
+call. :class:`OpPrograms` turns the op that the front door asks for (:meth:`door_op`) into one ``jax.jit``
+program instead, keyed by the op, its static arguments and (through ``jax.jit``'s own cache) the shapes and
+dtypes of its arrays.
+
+How an op's arguments split:
+
+* arrays are traced: ``jax.Array`` values (and the values of tracers of an eager ``jax.grad``/``jvp``, whose
+  values are known), numpy arrays and :class:`~highlevel.backends.contract.Variable` values (a Variable is a
+  pytree whose leaf is its value; a door op only reads it);
+* everything else is static, compared by type and value (``1``, ``1.0`` and ``True`` are three keys; ``-0.0`` is
+  not ``0.0``): Python numbers, strings, numpy scalars and dtypes, types, slices of those, ``Ellipsis``, and the
+  containers and ``None`` around them.
+
+An op runs eagerly (the engine's method itself) when jitting it would be wrong or would not pay:
+
+* the ops of :data:`EAGER_OPS`: ops that call user functions (control flow, ``jvp``, ``custom_gradient``),
+  return Python values or read values on the host (``shape``, ``to_numpy``), whose output shape depends on
+  values (``nonzero``, ``unique``, ``bincount``), or that are one conversion (``convert_to_tensor``);
+* a call with an argument that is neither an array nor a known static value (a function, an arbitrary object);
+* a call inside another transformation whose values are unknown (a ``jax.jit`` trace, ``vmap``, an export):
+  the outer program holds the op anyway, and a nested program would only add trace time;
+* a call whose tracing fails where the eager path works (an op reads a value on the host, or returns a Python
+  value): the op and its signature are remembered and not traced again; an error of the eager path itself is
+  raised as it is;
+* an op that has met more than :data:`MAX_SIGNATURES` different static signatures (a value passed as a Python
+  number that changes on every call): it stays eager from then on.
+
+>>> import jax.numpy as jnp
+>>> from highlevel.backends.jax import JaxBackend
+>>> b = JaxBackend()
+>>> f = b.door_op("logsumexp")
+>>> float(f(jnp.zeros((4,)), axis=0)) == float(jnp.log(4.0))
+True
+>>> b.op_program_stats()["logsumexp"]["programs"]
+1
+"""
+
+import jax
+import numpy as np
+from jax._src import core as _jcore
+
+#: Ops that always run eagerly (see the module docstring for why).
+EAGER_OPS = frozenset(
+    {
+        # user functions and control flow
+        "associative_scan",
+        "cond",
+        "custom_gradient",
+        "fori_loop",
+        "jvp",
+        "map",
+        "scan",
+        "switch",
+        "vectorized_map",
+        "while_loop",
+        # Python values, host reads and plain conversions
+        "array",
+        "convert_to_tensor",
+        "dtype",
+        "is_tensor",
+        "ndim",
+        "shape",
+        "size",
+        "to_numpy",
+        # output shapes that depend on values
+        "bincount",
+        "nonzero",
+        "unique",
+    }
+)
+
+#: Distinct static signatures an op may compile before it stays eager.
+MAX_SIGNATURES = 64
+
+#: Static numbers one call may carry (a longer literal list is data: the call runs eagerly).
+MAX_STATIC_NUMBERS = 64
+
+_NUMBER_TYPES = (bool, int, float, complex)
+_EAGER = object()  # a program-table entry: this signature runs eagerly
+
+
+class _NotStatic(Exception):
+    """Raised by :func:`_static_key` for a leaf that is neither an array nor a known static value."""
+
+
+def _static_key(x):
+    """A hashable key that is equal for two leaves exactly when the op must treat them the same."""
+    t = type(x)
+    if t is float or t is complex:
+        return t, repr(x)  # -0.0 is not 0.0, and nan equals itself here
+    if t in (bool, int, str, bytes) or x is Ellipsis:
+        return t, x
+    if isinstance(x, np.generic):
+        return t, x.dtype.str, x.tobytes()
+    if isinstance(x, np.dtype):
+        return np.dtype, x.str, str(x)
+    if isinstance(x, type):
+        return type, x
+    if t is slice:
+        return slice, _static_key(x.start), _static_key(x.stop), _static_key(x.step)
+    if x is None:
+        return None
+    raise _NotStatic
+
+
+def _is_traced_leaf(x):
+    return isinstance(x, (jax.Array, np.ndarray))
+
+
+class OpPrograms:
+    """Mixin for the JAX backend: :meth:`door_op` gives the front door a one-program version of each op."""
+
+    def _op_table(self):
+        table = self.__dict__.get("_op_programs_table")
+        if table is None:
+            # name -> {"wrapped": callable, "programs": {static key: jitted fn | _EAGER}, "eager": set of signatures}
+            table = self.__dict__["_op_programs_table"] = {}
+        return table
+
+    def door_op(self, name):
+        """The callable that runs op ``name`` for the front door: one compiled program per signature.
+
+        Args:
+            name: the contract method, as the front door names it.
+
+        Returns:
+            A function with the method's signature.
+        """
+        table = self._op_table()
+        entry = table.get(name)
+        if entry is None:
+            raw = getattr(self, name)
+            if name in EAGER_OPS or name.startswith("_"):
+                return raw
+            entry = table[name] = {"programs": {}, "eager": set(), "all_eager": False, "calls": 0}
+            entry["wrapped"] = _make_wrapped(name, raw, entry)
+        return entry["wrapped"]
+
+    def op_program_stats(self):
+        """Per op: how many programs (static signatures) it compiled and how many signatures run eagerly.
+
+        >>> from highlevel.backends.jax import JaxBackend
+        >>> JaxBackend().op_program_stats()
+        {}
+        """
+        return {
+            name: {
+                "programs": sum(1 for p in e["programs"].values() if p is not _EAGER),
+                "eager_signatures": len(e["eager"]) + sum(1 for p in e["programs"].values() if p is _EAGER),
+                "all_eager": e["all_eager"],
+                "calls": e["calls"],
+            }
+            for name, e in self._op_table().items()
+        }
+
+
+def _should_trace(leaves, traced):
+    """Whether this call may run as its own program: not inside a transformation with unknown values."""
+    if _jcore.trace_state_clean():
+        return True
+    tracers = [leaves[i] for i in traced if isinstance(leaves[i], _jcore.Tracer)]
+    # eager jax.grad / jvp / linearize: tracers with known values, where one program per op saves the most
+    return bool(tracers) and all(_jcore.is_concrete(t) for t in tracers)
+
+
+def _any_unknown(args, kwargs):
+    """A quick look at the top-level arguments for a tracer whose value is unknown (before flattening them)."""
+    for a in args:
+        if isinstance(a, _jcore.Tracer) and not _jcore.is_concrete(a):
+            return True
+    for a in kwargs.values():
+        if isinstance(a, _jcore.Tracer) and not _jcore.is_concrete(a):
+            return True
+    return False
+
+
+def _make_wrapped(name, raw, entry):
+    programs, eager = entry["programs"], entry["eager"]
+
+    def build(treedef, template, traced):
+        def program(*arrays):
+            leaves = list(template)
+            for i, a in zip(traced, arrays):
+                leaves[i] = a
+            args, kwargs = jax.tree_util.tree_unflatten(treedef, leaves)
+            return raw(*args, **kwargs)
+
+        program.__name__ = program.__qualname__ = name
+        return jax.jit(program)
+
+    def wrapped(*args, **kwargs):
+        entry["calls"] += 1
+        if entry["all_eager"]:
+            return raw(*args, **kwargs)
+        if not _jcore.trace_state_clean() and _any_unknown(args, kwargs):
+            return raw(*args, **kwargs)  # inside jax.jit (or vmap, an export): the outer program holds the op
+        leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
+        traced, statics, numbers = [], [], 0
+        try:
+            for i, leaf in enumerate(leaves):
+                if _is_traced_leaf(leaf):
+                    traced.append(i)
+                    statics.append(None)
+                else:
+                    if isinstance(leaf, _NUMBER_TYPES):
+                        numbers += 1
+                    statics.append(_static_key(leaf))
+        except _NotStatic:
+            return raw(*args, **kwargs)
+        if numbers > MAX_STATIC_NUMBERS or not _should_trace(leaves, traced):
+            return raw(*args, **kwargs)
+        key = (treedef, tuple(statics))
+        program = programs.get(key)
+        if program is None:
+            if len(programs) >= MAX_SIGNATURES:
+                entry["all_eager"] = True
+                return raw(*args, **kwargs)
+            template = [None if s is None else leaf for s, leaf in zip(statics, leaves)]
+            program = programs[key] = build(treedef, template, tuple(traced))
+        if program is _EAGER:
+            return raw(*args, **kwargs)
+        arrays = [leaves[i] for i in traced]
+        signature = (key, tuple((np.shape(a), str(a.dtype), bool(getattr(a, "weak_type", False))) for a in arrays))
+        if signature in eager:
+            return raw(*args, **kwargs)
+        try:
+            return program(*arrays)
+        except Exception:  # noqa: BLE001 - the eager path decides: it raises the op's own error, or it works
+            result = raw(*args, **kwargs)
+            eager.add(signature)  # traced, it fails where eager works (a host read, a Python result): stay eager
+            return result
+
+    wrapped.__name__ = wrapped.__qualname__ = name
+    wrapped.__doc__ = raw.__doc__
+    wrapped.__wrapped__ = raw
+    return wrapped

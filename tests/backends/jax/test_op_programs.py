@@ -1,0 +1,159 @@
+"""The JAX engine runs an eager op as one compiled program per signature (backends/jax/op_programs.py)."""
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+import jax.numpy as jnp  # noqa: E402
+
+import highlevel as hl  # noqa: E402
+from highlevel.backends import get  # noqa: E402
+from highlevel.config import backend_scope  # noqa: E402
+
+_LOWERED = "/jax/core/compile/jaxpr_to_mlir_module_duration"
+
+
+@pytest.fixture
+def lowered():
+    """Counts the XLA programs JAX lowers while the test runs (each program, cached on disk or not)."""
+    events = []
+
+    def listener(event, duration, **kwargs):
+        if event == _LOWERED:
+            events.append(event)
+
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    yield events
+    jax.monitoring.unregister_event_duration_listener(listener)
+
+
+def _image(shape, seed):
+    return np.random.default_rng(seed).random(shape, dtype=np.float32) * 4.0
+
+
+def test_composite_op_compiles_one_program_per_shape(lowered):
+    b = get("jax")
+    # shapes no other test uses, so that neither JAX's caches nor the op's table know them yet
+    x, a, c, d = (jnp.asarray(_image(shape, i)) for i, shape in enumerate([(13, 11), (17, 11), (17, 11), (5, 7)]))
+    start = len(lowered)  # counted from here: the programs of the ops alone
+    raw = b.sparsemax(x, axis=-1)  # the engine's method itself: one program per primitive
+    n_raw = len(lowered) - start
+    with backend_scope("jax"):
+        first = hl.ops.sparsemax(a, axis=-1)
+        n_first = len(lowered) - start - n_raw
+        again = hl.ops.sparsemax(c, axis=-1)
+        n_again = len(lowered) - start - n_raw
+        hl.ops.sparsemax(d, axis=-1)
+        n_other = len(lowered) - start - n_raw
+    assert n_raw > 5, f"sparsemax is built from several primitives; eagerly it lowered only {n_raw} programs"
+    assert n_first == 1, f"expected one program for a new shape, got {n_first}"
+    assert n_again == 1, "the same shape must reuse the program"
+    assert n_other == 2, "a new shape compiles one more program"
+    np.testing.assert_allclose(np.asarray(first).sum(-1), 1.0, rtol=1e-6)
+    assert raw.shape == (13, 11) and again.shape == (17, 11)
+    assert b.op_program_stats()["sparsemax"]["programs"] >= 1
+
+
+def test_program_gives_the_eager_values_bit_for_bit():
+    b = get("jax")
+    x = jnp.asarray(np.random.default_rng(3).normal(size=(4, 9)).astype(np.float32))
+    for name, args, kwargs in [
+        ("logsumexp", (x,), {"axis": -1}),
+        ("log_softmax", (x,), {"axis": 0}),
+        ("gelu", (x,), {"approximate": False}),
+        ("moments", (x, (0,)), {}),
+        ("var", (x,), {"axis": 1}),
+    ]:
+        compiled = b.door_op(name)(*args, **kwargs)
+        eager = getattr(b, name)(*args, **kwargs)
+        for c, e in zip(jax.tree_util.tree_leaves(compiled), jax.tree_util.tree_leaves(eager)):
+            assert c.dtype == e.dtype
+            np.testing.assert_array_equal(np.asarray(c), np.asarray(e), err_msg=name)
+
+
+def test_static_arguments_are_keyed_by_type_and_value():
+    b = get("jax")
+    add = b.door_op("add")
+    x = jnp.asarray([1, 2], jnp.int32)
+    f = jnp.asarray([1.0, 2.0], jnp.float32)
+    # 1, 1.0 and True are equal in Python; each must keep its own meaning
+    assert str(add(x, 1).dtype) == "int32"
+    assert str(add(x, 1.0).dtype) == "float32"
+    assert str(add(x, True).dtype) == "int32"
+    np.testing.assert_array_equal(np.asarray(add(f, 2.5)), [3.5, 4.5])
+    np.testing.assert_array_equal(np.asarray(add(f, -1.5)), [-0.5, 0.5])
+    # -0.0 is not 0.0
+    assert np.signbit(np.asarray(b.door_op("multiply")(jnp.asarray([1.0], jnp.float32), -0.0)))[0]
+
+
+def test_value_dependent_ops_and_callables_stay_eager():
+    b = get("jax")
+    x = jnp.asarray([0, 3, 0, 5, 3], jnp.int32)
+    with backend_scope("jax"):
+        (idx,) = hl.ops.nonzero(x)
+        np.testing.assert_array_equal(np.asarray(idx), [1, 3, 4])
+        np.testing.assert_array_equal(np.asarray(hl.ops.unique(x)), [0, 3, 5])
+        np.testing.assert_array_equal(np.asarray(hl.ops.bincount(x)), [2, 0, 0, 2, 0, 1])
+        masked = hl.ops.convert_to_tensor([1.0, -2.0, 3.0])
+        np.testing.assert_array_equal(np.asarray(masked[masked > 0]), [1.0, 3.0])
+        out = hl.ops.fori_loop(0, 4, lambda i, v: v + i, jnp.asarray(0, jnp.int32))
+        assert int(out) == 6
+        mapped = hl.ops.vectorized_map(lambda r: r * 2.0, jnp.ones((3, 2), jnp.float32))
+        np.testing.assert_array_equal(np.asarray(mapped), np.full((3, 2), 2.0, np.float32))
+    for name in ("nonzero", "unique", "bincount", "fori_loop", "vectorized_map"):
+        assert name not in b.op_program_stats(), f"{name} must keep the eager path"
+
+
+def test_tracing_failure_falls_back_and_is_remembered():
+    b = get("jax")
+    wrapped = b.door_op("repeat")
+    x = jnp.asarray([1.0, 2.0, 3.0], jnp.float32)
+    reps = jnp.asarray([1, 0, 2], jnp.int32)  # per-element repeats: the output length depends on the values
+    np.testing.assert_array_equal(np.asarray(wrapped(x, reps, axis=0)), [1.0, 3.0, 3.0])
+    stats = b.op_program_stats()["repeat"]["eager_signatures"]
+    assert stats >= 1, "a call that cannot be traced must be remembered as eager"
+    np.testing.assert_array_equal(np.asarray(wrapped(x, jnp.asarray([2, 1, 0], jnp.int32), axis=0)), [1.0, 1.0, 2.0])
+    assert b.op_program_stats()["repeat"]["eager_signatures"] == stats, "the same signature is not traced again"
+
+
+def test_errors_of_the_op_are_its_own():
+    b = get("jax")
+    with pytest.raises((ValueError, TypeError)):
+        b.door_op("matmul")(jnp.ones((2, 3)), jnp.ones((4, 5)))
+
+
+def test_inside_jit_and_grad():
+    b = get("jax")
+    softmax = b.door_op("softmax")
+    x = jnp.asarray([[0.5, -1.0, 2.0]], jnp.float32)
+
+    def loss(v):
+        return jnp.sum(softmax(v, axis=-1) * jnp.arange(3.0))
+
+    eager_grad = jax.grad(loss)(x)  # eager grad: the op runs as one program with its derivative
+    jit_grad = jax.jit(jax.grad(loss))(x)  # inside jit: the op is traced into the outer program
+    p = np.exp(np.asarray(x, np.float64))
+    p /= p.sum()
+    expected = p * (np.arange(3.0) - (p * np.arange(3.0)).sum())
+    np.testing.assert_allclose(np.asarray(eager_grad), expected, rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(jit_grad), expected, rtol=1e-5)
+    second = jax.grad(lambda s: jax.grad(lambda t: jnp.sum(b.door_op("tanh")(t)))(s).sum())(x)
+    t = np.tanh(np.asarray(x, np.float64))
+    np.testing.assert_allclose(np.asarray(second), -2 * t * (1 - t**2), rtol=1e-5)
+
+
+def test_a_varying_python_number_stops_compiling():
+    from highlevel.backends.jax import op_programs
+
+    b = get("jax")
+    op = b.door_op("hard_shrink")
+    x = jnp.asarray([0.1, 0.5, 0.9], jnp.float32)
+    for i in range(op_programs.MAX_SIGNATURES + 3):
+        threshold = 0.2 + i * 1e-4
+        np.testing.assert_array_equal(np.asarray(op(x, threshold)), np.where(np.abs(x) > threshold, x, 0.0))
+    assert b.op_program_stats()["hard_shrink"]["all_eager"]
+
+
+def test_other_engines_run_their_methods():
+    native = get("native")
+    assert native.door_op("add") == native.add
