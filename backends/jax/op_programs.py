@@ -12,6 +12,7 @@ How an op's arguments split:
 * arrays are traced: ``jax.Array`` values (and the values of tracers of an eager ``jax.grad``/``jvp``, whose
   values are known), numpy arrays and :class:`~highlevel.backends.contract.Variable` values (a Variable is a
   pytree whose leaf is its value; a door op only reads it);
+* Python floats are traced where they are an operand of an elementwise op (:data:`FLOAT_OPERAND_OPS`);
 * everything else is static, compared by type and value (``1``, ``1.0`` and ``True`` are three keys; ``-0.0`` is
   not ``0.0``): Python numbers, strings, numpy scalars and dtypes, types, slices of those, ``Ellipsis``, and the
   containers and ``None`` around them.
@@ -71,6 +72,29 @@ EAGER_OPS = frozenset(
         "bincount",
         "nonzero",
         "unique",
+    }
+)
+
+#: Ops whose Python float operands are traced (as JAX's weakly typed scalars, which the engine's promotion treats
+#: exactly as Python floats), so that ``multiply(x, 0.5)`` and ``multiply(x, 0.25)`` share one program. Elsewhere a
+#: float may steer Python code (a threshold, a fill value), so it stays static.
+FLOAT_OPERAND_OPS = frozenset(
+    {
+        "add",
+        "arctan2",
+        "divide",
+        "equal",
+        "greater",
+        "greater_equal",
+        "less",
+        "less_equal",
+        "logaddexp",
+        "maximum",
+        "minimum",
+        "multiply",
+        "not_equal",
+        "subtract",
+        "where",
     }
 )
 
@@ -168,6 +192,12 @@ def _should_trace(leaves, traced):
     return bool(tracers) and all(_jcore.is_concrete(t) for t in tracers)
 
 
+def _aval_key(a):
+    if type(a) is float:
+        return float
+    return np.shape(a), str(a.dtype), bool(getattr(a, "weak_type", False))
+
+
 def _any_unknown(args, kwargs):
     """A quick look at the top-level arguments for a tracer whose value is unknown (before flattening them)."""
     for a in args:
@@ -181,6 +211,7 @@ def _any_unknown(args, kwargs):
 
 def _make_wrapped(name, raw, entry):
     programs, eager = entry["programs"], entry["eager"]
+    floats_traced = name in FLOAT_OPERAND_OPS
 
     def build(treedef, template, traced):
         def program(*arrays):
@@ -203,7 +234,7 @@ def _make_wrapped(name, raw, entry):
         traced, statics, numbers = [], [], 0
         try:
             for i, leaf in enumerate(leaves):
-                if _is_traced_leaf(leaf):
+                if _is_traced_leaf(leaf) or (floats_traced and type(leaf) is float):
                     traced.append(i)
                     statics.append(None)
                 else:
@@ -225,7 +256,7 @@ def _make_wrapped(name, raw, entry):
         if program is _EAGER:
             return raw(*args, **kwargs)
         arrays = [leaves[i] for i in traced]
-        signature = (key, tuple((np.shape(a), str(a.dtype), bool(getattr(a, "weak_type", False))) for a in arrays))
+        signature = (key, tuple(_aval_key(a) for a in arrays))
         if signature in eager:
             return raw(*args, **kwargs)
         try:

@@ -82,6 +82,10 @@ def test_static_arguments_are_keyed_by_type_and_value():
     assert str(add(x, True).dtype) == "int32"
     np.testing.assert_array_equal(np.asarray(add(f, 2.5)), [3.5, 4.5])
     np.testing.assert_array_equal(np.asarray(add(f, -1.5)), [-0.5, 0.5])
+    # a float operand of an elementwise op is traced: another value reuses the program
+    programs = b.op_program_stats()["add"]["programs"]
+    np.testing.assert_array_equal(np.asarray(add(f, 0.125)), [1.125, 2.125])
+    assert b.op_program_stats()["add"]["programs"] == programs
     # -0.0 is not 0.0
     assert np.signbit(np.asarray(b.door_op("multiply")(jnp.asarray([1.0], jnp.float32), -0.0)))[0]
 
