@@ -298,6 +298,19 @@ class CoreContract(abc.ABC):
         """
         return getattr(self, name)
 
+    def door_composite(self, name, fn):
+        """The callable that runs ``fn``, a public op written from other ops (``highlevel.ops._door.composite``).
+
+        ``name`` keys the engine's compiled forms of it. An engine may compile the whole function (JAX: one
+        program per signature); the default runs ``fn`` itself, op by op.
+
+        >>> from highlevel.backends.native import NativeBackend
+        >>> f = lambda x: x
+        >>> NativeBackend().door_composite("identity", f) is f
+        True
+        """
+        return fn
+
     def jax_functions(self):
         """Tools to run functions written for JAX inside a layer (``JaxLayer``), or None on an engine that cannot.
 

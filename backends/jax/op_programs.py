@@ -161,8 +161,25 @@ class OpPrograms:
             raw = getattr(self, name)
             if name in EAGER_OPS or name.startswith("_"):
                 return raw
-            entry = table[name] = {"programs": {}, "eager": set(), "all_eager": False, "calls": 0}
+            entry = table[name] = {"programs": {}, "eager": set(), "all_eager": False, "calls": 0, "fn": raw}
             entry["wrapped"] = _make_wrapped(name, raw, entry)
+        return entry["wrapped"]
+
+    def door_composite(self, name, fn):
+        """``fn`` (a public op written from other ops) as one compiled program per signature, like :meth:`door_op`.
+
+        Args:
+            name: the public op's name (its key in the table; the ops inside run inside its program).
+            fn: the op's definition, a pure function.
+
+        Returns:
+            A function with ``fn``'s signature.
+        """
+        table = self._op_table()
+        entry = table.get(name)
+        if entry is None or entry["fn"] is not fn:
+            entry = table[name] = {"programs": {}, "eager": set(), "all_eager": False, "calls": 0, "fn": fn}
+            entry["wrapped"] = _make_wrapped(name, fn, entry)
         return entry["wrapped"]
 
     def op_program_stats(self):

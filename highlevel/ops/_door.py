@@ -44,6 +44,28 @@ def call(name, *args, **kwargs):
     return current_backend().door_op(name)(*args, **kwargs)
 
 
+def composite(name, fn, *args, **kwargs):
+    """Runs ``fn(*args, **kwargs)``, a public op written from other ``hl.ops`` calls, as the engine runs such ops.
+
+    On symbolic tensors ``fn`` runs as it is (each op it calls records its own node). Otherwise the current
+    engine's ``door_composite`` gives the function to run: ``fn`` itself, or a compiled whole (JAX: one program
+    per signature instead of one per op inside). ``fn`` must be a pure function of its arguments: no random draws,
+    no host reads of its tensors' values.
+
+    Args:
+        name: the public op's name, the key under which an engine keeps its compiled forms.
+        fn: the op's definition.
+        *args, **kwargs: its arguments, as the public function received them.
+
+    >>> import highlevel as hl
+    >>> hl.ops.convert_to_numpy(composite("doubled", lambda x: hl.ops.add(x, x), 1.5)).item()
+    3.0
+    """
+    if any_symbolic(args, kwargs):
+        return fn(*args, **kwargs)
+    return current_backend().door_composite(name, fn)(*args, **kwargs)
+
+
 def symbolic_call(name, args, kwargs, public=None):
     """Infers the output of ``name(*args, **kwargs)`` on symbolic tensors and records it as a graph node.
 

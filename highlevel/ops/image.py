@@ -22,7 +22,7 @@ import numpy as np
 from highlevel import ops
 from highlevel.backends.contract import dtypes
 
-from . import _args, _resize_weights
+from . import _args, _door, _resize_weights
 
 __all__ = ["resize", "affine_transform"]
 
@@ -143,6 +143,32 @@ def resize(
     >>> hl.ops.convert_to_numpy(hl.ops.image.resize(x, (1, 4)))[0, :, 0].tolist()
     [0.0, 1.0, 3.0, 4.0]
     """
+    return _door.composite(
+        "image.resize",
+        _resize,
+        images=images,
+        size=size,
+        interpolation=interpolation,
+        antialias=antialias,
+        crop_to_aspect_ratio=crop_to_aspect_ratio,
+        pad_to_aspect_ratio=pad_to_aspect_ratio,
+        fill_mode=fill_mode,
+        fill_value=fill_value,
+        data_format=data_format,
+    )
+
+
+def _resize(
+    images,
+    size,
+    interpolation="bilinear",
+    antialias=False,
+    crop_to_aspect_ratio=False,
+    pad_to_aspect_ratio=False,
+    fill_mode="constant",
+    fill_value=0.0,
+    data_format=None,
+):
     data_format = _args.data_format(data_format, "resize")
     if interpolation not in RESIZE_INTERPOLATIONS:
         raise ValueError(
@@ -286,6 +312,21 @@ def affine_transform(images, transform, interpolation="bilinear", fill_mode="con
     >>> hl.ops.convert_to_numpy(hl.ops.image.affine_transform(x, shift))[0, :, 0].tolist()
     [1.0, 2.0, 0.0]
     """
+    return _door.composite(
+        "image.affine_transform",
+        _affine_transform,
+        images=images,
+        transform=transform,
+        interpolation=interpolation,
+        fill_mode=fill_mode,
+        fill_value=fill_value,
+        data_format=data_format,
+    )
+
+
+def _affine_transform(
+    images, transform, interpolation="bilinear", fill_mode="constant", fill_value=0, data_format=None
+):
     data_format = _args.data_format(data_format, "affine_transform")
     if interpolation not in AFFINE_TRANSFORM_INTERPOLATIONS:
         raise ValueError(
@@ -621,6 +662,10 @@ def rgb_to_grayscale(images, data_format=None):
     >>> [round(float(v), 4) for v in hl.ops.convert_to_numpy(hl.ops.image.rgb_to_grayscale(x)).ravel()]
     [0.2989, 0.114]
     """
+    return _door.composite("image.rgb_to_grayscale", _rgb_to_grayscale, images=images, data_format=data_format)
+
+
+def _rgb_to_grayscale(images, data_format=None):
     op = "image.rgb_to_grayscale"
     data_format = _args.data_format(data_format, op)
     images = _as_image_tensor(images)
@@ -661,6 +706,10 @@ def rgb_to_hsv(images, data_format=None):
     >>> [round(float(v), 4) for v in hl.ops.convert_to_numpy(hl.ops.image.rgb_to_hsv(x)).ravel()]
     [0.5, 1.0, 0.5]
     """
+    return _door.composite("image.rgb_to_hsv", _rgb_to_hsv, images=images, data_format=data_format)
+
+
+def _rgb_to_hsv(images, data_format=None):
     op = "image.rgb_to_hsv"
     data_format = _args.data_format(data_format, op)
     images = _as_image_tensor(images)
@@ -710,6 +759,10 @@ def hsv_to_rgb(images, data_format=None):
     >>> [round(float(v), 4) for v in hl.ops.convert_to_numpy(hl.ops.image.hsv_to_rgb(x)).ravel()]
     [0.0, 0.5, 0.5]
     """
+    return _door.composite("image.hsv_to_rgb", _hsv_to_rgb, images=images, data_format=data_format)
+
+
+def _hsv_to_rgb(images, data_format=None):
     op = "image.hsv_to_rgb"
     data_format = _args.data_format(data_format, op)
     images = _as_image_tensor(images)
@@ -1122,6 +1175,19 @@ def perspective_transform(images, start_points, end_points, interpolation="bilin
     >>> hl.ops.convert_to_numpy(hl.ops.image.perspective_transform(x, square, moved))[0, :, 0].tolist()
     [0.0, 0.0, 1.0, 2.0]
     """
+    return _door.composite(
+        "image.perspective_transform",
+        _perspective_transform,
+        images=images,
+        start_points=start_points,
+        end_points=end_points,
+        interpolation=interpolation,
+        fill_value=fill_value,
+        data_format=data_format,
+    )
+
+
+def _perspective_transform(images, start_points, end_points, interpolation="bilinear", fill_value=0, data_format=None):
     op = "image.perspective_transform"
     _args.one_of(interpolation, AFFINE_TRANSFORM_INTERPOLATIONS, "interpolation", op)
     data_format = _args.data_format(data_format, op)
@@ -1216,6 +1282,17 @@ def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None
     >>> round(float(y.sum()), 5), bool(y[1, 1, 0] > y[0, 1, 0] > y[0, 0, 0])
     (1.0, True)
     """
+    return _door.composite(
+        "image.gaussian_blur",
+        _gaussian_blur,
+        images=images,
+        kernel_size=kernel_size,
+        sigma=sigma,
+        data_format=data_format,
+    )
+
+
+def _gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None):
     op = "image.gaussian_blur"
     kernel_size = _args.int_tuple(kernel_size, 2, "kernel_size", op)
     sigma = _positive_sigmas(sigma, "sigma", op)

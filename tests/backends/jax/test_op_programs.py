@@ -54,6 +54,23 @@ def test_composite_op_compiles_one_program_per_shape(lowered):
     assert b.op_program_stats()["sparsemax"]["programs"] >= 1
 
 
+def test_composite_public_op_compiles_one_program(lowered):
+    from highlevel.ops import image
+
+    b = get("jax")
+    x, y = (jnp.asarray(_image((1, 9, 5, 3), i) / 4.0) for i in (4, 5))
+    start = len(lowered)
+    with backend_scope("jax"):
+        hsv = image.rgb_to_hsv(x)  # some thirty hl.ops calls, each a program when run one by one
+        n_first = len(lowered) - start
+        image.rgb_to_hsv(y)
+        n_again = len(lowered) - start
+        back = image.hsv_to_rgb(hsv)
+    assert n_first == 1 and n_again == 1, (n_first, n_again)
+    np.testing.assert_allclose(np.asarray(back), np.asarray(x), atol=1e-6)
+    assert b.op_program_stats()["image.rgb_to_hsv"]["programs"] == 1
+
+
 def test_program_gives_the_eager_values_bit_for_bit():
     b = get("jax")
     x = jnp.asarray(np.random.default_rng(3).normal(size=(4, 9)).astype(np.float32))
