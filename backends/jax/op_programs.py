@@ -140,10 +140,13 @@ class OpPrograms:
     """Mixin for the JAX backend: :meth:`door_op` gives the front door a one-program version of each op."""
 
     def _op_table(self):
-        table = self.__dict__.get("_op_programs_table")
-        if table is None:
-            # name -> {"wrapped": callable, "programs": {static key: jitted fn | _EAGER}, "eager": set of signatures}
-            table = self.__dict__["_op_programs_table"] = {}
+        owner, table = self.__dict__.get("_op_programs_table", (None, None))
+        if owner != id(self):
+            # name -> {"wrapped": callable, "programs": {static key: jitted fn | _EAGER}, "eager": set of signatures}.
+            # Keyed by the instance: an object that copies this one's __dict__ (a view of the engine with other
+            # methods) must not run this one's programs.
+            table = {}
+            self.__dict__["_op_programs_table"] = (id(self), table)
         return table
 
     def door_op(self, name):

@@ -175,6 +175,16 @@ def test_a_varying_python_number_stops_compiling():
     assert b.op_program_stats()["hard_shrink"]["all_eager"]
 
 
+def test_a_copy_of_the_engine_runs_its_own_methods():
+    b = get("jax")
+    x = jnp.asarray([1.0, -2.0], jnp.float32)
+    b.door_op("abs")(x)  # the engine's table now holds abs
+    view = object.__new__(type("Doubled", (type(b),), {"abs": lambda self, v: jnp.abs(v) * 2.0}))
+    view.__dict__.update(b.__dict__)  # as the conformance suite's generic view of an engine does
+    np.testing.assert_array_equal(np.asarray(view.door_op("abs")(x)), [2.0, 4.0])
+    np.testing.assert_array_equal(np.asarray(b.door_op("abs")(x)), [1.0, 2.0])
+
+
 def test_other_engines_run_their_methods():
     native = get("native")
     assert native.door_op("add") == native.add
