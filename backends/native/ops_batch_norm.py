@@ -2,8 +2,9 @@
 
 The contract's generic ``fused_batch_norm`` is about ten ops (moments, rsqrt, scale, shift, two broadcasts),
 each a pass over the activations and, in the backward pass, several more. Here the forward pass is the mean,
-the centred input (kept, normalized in place: the one saved array), its variance, and ``xhat * scale +
-offset``; the backward pass is the classic closed form
+the centred input ``xc`` (kept: the one saved array), its variance, and ``xc * (inv * scale) + offset`` (two
+passes, written over the squares' buffer); per-channel sums over a channels-last array are one BLAS
+matrix-vector product with a vector of ones. The backward pass is the classic closed form
 
 ``dx = inv * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat))`` with ``dxhat = g * scale``,
 
@@ -24,6 +25,15 @@ from .tensor import Tensor
 from .xp import xp
 
 
+def _channel_sum(a, axes, ones):
+    """Per-channel sums of ``a`` with the reduced axes kept: a matrix-vector product ``ones @ a`` when the
+    channel axis is the last (BLAS reads the array once, ~10x faster than ``sum`` over the leading axes)."""
+    if ones is not None:
+        c = a.shape[-1]
+        return (ones @ a.reshape(-1, c)).reshape((1,) * (a.ndim - 1) + (c,))
+    return a.sum(axis=axes, keepdims=True)
+
+
 def batch_norm(x, scale, offset, axis, epsilon):
     """``(outputs, mean, variance)`` of :meth:`FusedContract.fused_batch_norm` on float32/float64 Tensors of
     one dtype (the caller checks), ``axis`` the channel axis."""
@@ -32,16 +42,16 @@ def batch_norm(x, scale, offset, axis, epsilon):
     axis = axis % nd
     axes = tuple(d for d in range(nd) if d != axis)
     count = xd.size // xd.shape[axis]
-    mean = xd.mean(axis=axes, keepdims=True)
-    xhat = xd - mean  # centred, then normalized in place: the one array the backward pass keeps
-    sq = xhat * xhat
-    var = sq.mean(axis=axes, keepdims=True)
-    del sq
+    ones = xp.ones(count, dtype=xd.dtype) if axis == nd - 1 else None
+    mean = _channel_sum(xd, axes, ones) / count
+    xc = xd - mean  # the centred input: the one array the backward pass keeps
+    y = xp.multiply(xc, xc)  # squares first, then the output in the same buffer
+    var = _channel_sum(y, axes, ones) / count
     inv = 1.0 / xp.sqrt(var + xd.dtype.type(epsilon))
-    xhat *= inv
     sd = scale.data.reshape(inv.shape) if scale is not None else None
     od = offset.data.reshape(inv.shape) if offset is not None else None
-    y = xhat * sd if sd is not None else xhat.copy()
+    a = inv * sd if sd is not None else inv  # y = xc * (inv * scale) + offset: two passes
+    xp.multiply(xc, a, out=y)
     if od is not None:
         y += od
     inputs = tuple(t for t in (x, scale, offset) if t is not None)
@@ -49,17 +59,18 @@ def batch_norm(x, scale, offset, axis, epsilon):
     def backward(g, out=None):
         if out is not None:  # graph mode: the op-by-op composition, recorded, differentiated again
             return _graph_grads(inputs, (scale is not None, offset is not None), axis, epsilon, g)
-        # two reductions serve all three gradients: sum(dxhat) = scale * sum(g), sum(dxhat * xhat) = scale *
-        # sum(g * xhat)
-        gsum = g.sum(axis=axes, keepdims=True)
-        gxsum = (g * xhat).sum(axis=axes, keepdims=True)
+        # with xhat = xc * inv: dx = a * (g - sum(g) / n - xhat * sum(g * xhat) / n), a = inv * scale; two
+        # reductions serve all three gradients, and one buffer holds g * xc, then the dx terms
+        gsum = _channel_sum(g, axes, ones)
+        buf = xp.multiply(g, xc)
+        gxsum = _channel_sum(buf, axes, ones) * inv  # sum(g * xhat)
         grads = [None]
         if x.requires_grad:
-            dx = xhat * (gxsum / count)
-            dx -= g
-            dx += gsum / count
-            dx *= -(inv * sd) if sd is not None else -inv
-            grads[0] = dx
+            xp.multiply(xc, gxsum * (inv / count), out=buf)
+            buf += gsum / count
+            xp.subtract(g, buf, out=buf)
+            buf *= a
+            grads[0] = buf
         if scale is not None:
             grads.append(gxsum.reshape(scale.data.shape) if scale.requires_grad else None)
         if offset is not None:
