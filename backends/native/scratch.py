@@ -12,9 +12,9 @@ Only buffers nobody else references may be given back: the caller owns that prom
 bypassed: CuPy's memory pool already recycles device buffers.
 
 >>> import numpy as np
->>> a = take((4, 3), np.float32)
+>>> a = take((1024, 512), np.float32)
 >>> give(a)
->>> take((4, 3), np.float32) is a
+>>> take((1024, 512), np.float32) is a
 True
 >>> clear()
 """
