@@ -2,6 +2,7 @@
 elsewhere or past its byte cap; a convolution's training step recycles its im2col buffers through it."""
 
 import numpy as np
+import pytest
 
 from highlevel.backends.native import scratch
 from highlevel.backends.native.backend import NativeBackend
@@ -46,3 +47,31 @@ def test_a_conv_training_step_recycles_its_im2col_buffers():
         seen.append({id(buf) for bufs in scratch._pool.values() for buf in bufs})
     assert seen[0] and seen[0] == seen[1]  # the second step took and gave back the first step's buffers
     scratch.clear()
+
+
+def test_a_large_im2col_buffer_is_rebuilt_for_the_kernel_gradient(monkeypatch):
+    from highlevel.backends.native import spatial
+
+    b = NativeBackend()
+    rng = np.random.default_rng(1)
+    xd = rng.normal(size=(4, 9, 9, 3))
+    wd = rng.normal(size=(3, 3, 3, 5))
+    cot = rng.normal(size=(4, 9, 9, 5))
+
+    def grads():
+        x, w = Tensor(xd, requires_grad=True), Tensor(wd, requires_grad=True)
+        y = b.conv(x, w, padding="same")
+        (y * Tensor(cot)).sum().backward()
+        return x.grad, w.grad
+
+    kept = grads()
+    monkeypatch.setattr(spatial, "KEEP_COLS_BYTES", 0)  # every buffer rebuilt from the input
+    rebuilt = grads()
+    for a, b_ in zip(kept, rebuilt):
+        np.testing.assert_allclose(a, b_, rtol=1e-12, atol=1e-12)
+    # the rebuilt buffer reads the input again, so the input is saved: an in-place change is refused
+    x, w = Tensor(xd, requires_grad=True), Tensor(wd, requires_grad=True)
+    y = b.conv(x, w, padding="same")
+    x.assign_(np.zeros_like(xd))
+    with pytest.raises(RuntimeError, match="modified in place"):
+        y.sum().backward()
