@@ -8,12 +8,16 @@ and compare the outputs to 2% of their scale.
 """
 
 import contextlib
+import hashlib
 import importlib.util
+import json
+import os
 
 import numpy as np
 import pytest
 
 import highlevel as hl
+from tests.disk_cache import cache_key, cached_folder
 
 from .keras_oracle import keras_module, to_numpy
 
@@ -92,19 +96,47 @@ def _dense_variables(model, module):
 
 @pytest.fixture(scope="module")
 def keras_reference():
-    """Keras's GPTQ variables and outputs for each setting, with our calibration windows."""
-    from keras.src.quantizers import gptq_core
+    """Keras's GPTQ variables and outputs for each setting, with our calibration windows: computed once into the
+    suite's cache on disk (``tests/disk_cache.py``), keyed by this file's source (the model, its weights and the
+    settings), the calibration windows themselves, Keras's engine in this process and the packages' versions,
+    then read by every xdist worker and later run."""
+    from highlevel.quantizers.gptq_calibration import calibration_samples
 
     keras = keras_module()
+    samples = np.asarray(calibration_samples(_dataset(), None, sequence_length=SEQ, num_samples=16))
+    key = cache_key(
+        [keras.config.backend(), hashlib.sha256(samples.tobytes()).hexdigest(), str(samples.dtype), samples.shape],
+        files=[__file__],
+        packages=("keras", "numpy", "tensorflow", "tensorflow-cpu", "jax", "jaxlib", "torch"),
+    )
+    folder = cached_folder("gptq_keras", key, lambda folder: _write_keras_gptq(keras, samples, folder))
     out = {}
+    for name in SETTINGS:
+        with open(os.path.join(folder, f"{name}.json")) as f:
+            names, policies = json.load(f)
+        with np.load(os.path.join(folder, f"{name}.npz")) as arrays:
+            out[name] = ({n: arrays[f"v{i}"] for i, n in enumerate(names)}, arrays["outputs"], policies)
+    return out
+
+
+def _write_keras_gptq(keras, samples, folder):
+    from keras.src.quantizers import gptq_core
+
     original = gptq_core.stream_hessians
     gptq_core.stream_hessians = _stream_hessians_into_gptq_call
     try:
         for name in SETTINGS:
-            out[name] = _keras_gptq(keras, name, gptq_core.apply_gptq_layerwise)
+            variables, outputs, policies = _keras_gptq(keras, name, gptq_core.apply_gptq_layerwise, samples)
+            names = list(variables)
+            np.savez(
+                os.path.join(folder, f"{name}.npz"),
+                outputs=outputs,
+                **{f"v{i}": variables[n] for i, n in enumerate(names)},
+            )
+            with open(os.path.join(folder, f"{name}.json"), "w") as f:
+                json.dump([names, policies], f)
     finally:
         gptq_core.stream_hessians = original
-    return out
 
 
 @contextlib.contextmanager
@@ -129,17 +161,14 @@ def _stream_hessians_into_gptq_call(layers_map, gptq_objects):
             layer._gptq_call = originals[name]
 
 
-def _keras_gptq(keras, name, apply_gptq_layerwise):
-    """Keras's GPTQ of the model, run on our calibration windows (Keras cuts its own at an offset drawn from
-    Python's per-process string hash)."""
-    from highlevel.quantizers.gptq_calibration import calibration_samples
-
+def _keras_gptq(keras, name, apply_gptq_layerwise, samples):
+    """Keras's GPTQ of the model, run on our calibration windows ``samples`` (Keras cuts its own at an offset
+    drawn from Python's per-process string hash)."""
     model, structure = _model(keras)
     config = _config(keras, name, structure)
     for block in structure["sequential_blocks"]:
         for layer in block.layers:
             layer.quantize("gptq", config=config)
-    samples = calibration_samples(_dataset(), None, sequence_length=SEQ, num_samples=16)
     apply_gptq_layerwise(samples, config, structure)
     policies = {layer.name: layer.dtype_policy.name for b in structure["sequential_blocks"] for layer in b.layers}
     return _dense_variables(model, keras), np.asarray(model(_inputs())), policies
