@@ -49,7 +49,10 @@ fresh processes.
 Run: ``python benchmarks/run.py --workloads B1,B2,B3,B4`` (under 10 minutes on 2 cores; the default adds B5-B7,
 which take about an hour there), ``--clock cpu`` on a shared machine,
 ``--quick`` for a smoke run (B4 on 5 batches), ``--backends native,jax`` / ``--workloads B2,B4`` to narrow it,
-``--no-extras`` to skip the first-step / import / memory rows. Not a test: numbers depend on the machine.
+``--no-extras`` to skip the first-step / import / memory rows. ``--runs 3`` measures the whole table three
+times in a row and then prints every target's value in each run, whether it was met in all three, and a verdict
+line naming each target that failed and in which run (``_verdict.py``). Not a test: numbers depend on the
+machine.
 """
 
 import argparse
@@ -64,6 +67,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
+import _verdict  # noqa: E402 - after the path set-up above
 from _harness import format_table, median, pin_threads, run_worker  # noqa: E402
 from _workloads import (  # noqa: E402 - after the path set-up above
     BACKENDS,
@@ -546,22 +550,39 @@ def drive(args):
     def kinds_of(backend):
         return [k for k in KINDS if k != "keras" or (keras and FRAMEWORK[backend])]
 
+    if args.runs < 1:
+        raise SystemExit(f"--runs must be at least 1; received {args.runs}.")
     driver = Driver(args)
-    rows = driver.timings(backends, names, kinds_of) if names else []
-    if args.quantized:
-        rows += driver.quantized(backends, keras)
-    if not args.no_extras:
-        rows += driver.first_steps(backends, [n for n in names if WORKLOADS[n].model in HEAVY], keras)
-        if "native" in backends:
-            rows += driver.import_time()
-            rows += driver.memory(["B1"] + [n for n in names if WORKLOADS[n].model in HEAVY])
-    print(format_table(HEADER, rows))
+    tables = []
+    for run in range(args.runs):
+        if args.runs > 1:
+            print(f"  == run {run + 1} of {args.runs} ==", file=sys.stderr, flush=True)
+        rows = driver.timings(backends, names, kinds_of) if names else []
+        if args.quantized:
+            rows += driver.quantized(backends, keras)
+        if not args.no_extras:
+            rows += driver.first_steps(backends, [n for n in names if WORKLOADS[n].model in HEAVY], keras)
+            if "native" in backends:
+                rows += driver.import_time()
+                rows += driver.memory(["B1"] + [n for n in names if WORKLOADS[n].model in HEAVY])
+        if args.runs > 1:
+            print(f"Run {run + 1} of {args.runs}:\n")
+        print(format_table(HEADER, rows))
+        if args.runs > 1:
+            print()
+        tables.append(rows)
+    if args.runs > 1:
+        summary, verdict = _verdict.summarize(HEADER, tables)
+        print(f"Targets in each of the {args.runs} runs (in a row, one invocation):\n")
+        print(format_table(_verdict.summary_header(args.runs), summary))
+        print(f"\n{verdict}")
     repeats, cycles = (
         args.repeats or (1 if args.quick else DEFAULT_REPEATS),
         args.epochs or (1 if args.quick else DEFAULT_CYCLES),
     )
     print(
-        f"\n{repeats} process(es) x {cycles} alternating timed run(s) per backend, {args.threads} thread(s), "
+        f"\n{f'{args.runs} runs in a row, each ' if args.runs > 1 else ''}"
+        f"{repeats} process(es) x {cycles} alternating timed run(s) per backend, {args.threads} thread(s), "
         f"{args.clock} clock"
         f"{', quick' if args.quick else ''}; keras {'on' if keras else 'not installed or off'}; "
         f"total {time.perf_counter() - start:.0f} s."
@@ -590,6 +611,13 @@ def main(argv=None):
         type=int,
         default=0,
         help="alternating timed runs per contestant and workload in a process (default 5; 1 with --quick)",
+    )
+    p.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="measure the whole table this many times in a row (default 1); with more than one, print every "
+        "run's table, then each target's value in every run and whether it was met in all of them",
     )
     p.add_argument("--steps", type=int, default=0, help="training steps per timed epoch (default per workload)")
     p.add_argument("--first-rounds", type=int, default=0, help="fresh processes per first-step cell (default 2)")

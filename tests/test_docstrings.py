@@ -34,7 +34,9 @@ def test_docstring_examples(module_name):
     if engine is not None and engine not in hl.backends.installed():
         pytest.skip(f"{engine} is not installed")
     module = importlib.import_module(module_name)
-    hl.utils.clear_session()  # examples show automatic names as a fresh session gives them
+    # Examples show automatic names as a fresh session gives them. Names only: a full garbage collection costs
+    # seconds in a worker that has run thousands of tests, once per module, and no example depends on it.
+    hl.utils.clear_session(free_memory=False)
     with hl.config.backend_scope(engine or "native"):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{result.failed} docstring example(s) failed in {module_name}"

@@ -88,7 +88,8 @@ class Capabilities:
             tensor), and inside compiled steps only with ``hl.config.enable_index_checks()``.
         fused_recurrence: the engine's :meth:`FusedContract.lstm_sequence` is a faster kernel than the op-by-op
             loop (an eager engine whose steps no compiler fuses: native's hand-written kernel, aten's LSTM on
-            PyTorch): the ``LSTM`` layer then runs its time loop through it where the cell is the standard one.
+            PyTorch; on JAX one scan with the input product hoisted out and a hand-written backward scan): the
+            ``LSTM`` layer then runs its time loop through it where the cell is the standard one.
         fused_attention: the engine's ``dot_product_attention`` is a fused kernel (PyTorch's
             ``scaled_dot_product_attention``), faster than the explicit scores, softmax and products:
             ``MultiHeadAttention`` then uses it where the scores are not returned and no dropout applies.

@@ -18,7 +18,9 @@ import jax
 
 from highlevel.backends.contract import Backend, Capabilities
 
+from . import conversion as cv
 from . import pytree as _pytree  # noqa: F401  (Variables become JAX pytrees)
+from . import recurrent
 from .abstract_eval import JaxAbstractEvalMixin
 from .control_flow import ControlFlowOps
 from .core import CoreOps, JaxVariableHandle
@@ -74,11 +76,34 @@ class JaxBackend(
         supports_gpu=True,
         distributed=True,
         compiled_step_takes_host_arrays=True,
+        fused_recurrence=True,
     )
 
     def __init__(self):
         # float64/int64 are part of the contract; see the module docstring.
         jax.config.update("jax_enable_x64", True)
+
+    def lstm_sequence(self, inputs, h, c, kernel, recurrent_kernel, bias=None):
+        # one scan with the input product hoisted out and a hand-written backward scan (recurrent.py);
+        # mixed dtypes, non-float inputs and empty sequences keep the generic loop
+        x, h0, c0, w, u = (cv.convert(t) for t in (inputs, h, c, kernel, recurrent_kernel))
+        b = None if bias is None else cv.convert(bias)
+        parts = (h0, c0, w, u) if b is None else (h0, c0, w, u, b)
+        if not cv.is_float(x) or any(t.dtype != x.dtype for t in parts) or x.ndim != 3 or x.shape[1] == 0:
+            return super().lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias)
+        units = u.shape[0] if u.ndim == 2 else -1
+        expected = {"kernel": (x.shape[2], 4 * units), "recurrent_kernel": (units, 4 * units)}
+        expected.update(h=(x.shape[0], units), c=(x.shape[0], units))
+        received = {"kernel": w.shape, "recurrent_kernel": u.shape, "h": h0.shape, "c": c0.shape}
+        if b is not None:
+            expected["bias"], received["bias"] = (4 * units,), b.shape
+        received = {k: tuple(v) for k, v in received.items()}
+        if units < 0 or received != expected:
+            raise ValueError(
+                f"lstm_sequence: inputs of shape {tuple(x.shape)} with a recurrent kernel of shape "
+                f"{tuple(u.shape)} need the shapes {expected}; received {received}."
+            )
+        return recurrent.lstm_sequence(x, h0, c0, w, u, b)
 
 
 __all__ = ["JaxBackend", "JaxVariableHandle"]

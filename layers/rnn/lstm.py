@@ -42,7 +42,7 @@ class LSTM(RNN):
             sample ``i``); call ``reset_states()`` between independent sequences.
         unroll: if True, unroll the loop in Python instead of a symbolic loop (faster for short sequences, more memory).
         use_cudnn: ``"auto"`` (default) or True: run the time loop through the engine's fused LSTM kernel where it
-            has one (native, PyTorch) and the call allows it (the standard cell, no mask, no dropout in use);
+            has one (native, PyTorch, JAX) and the call allows it (the standard cell, no mask, no dropout in use);
             False: always the generic step-by-step loop.
         **kwargs: base layer arguments (``name``, ``dtype``...).
 
