@@ -2,8 +2,9 @@
 
 The contract's generic ``fused_batch_norm`` is about ten ops (moments, rsqrt, scale, shift, two broadcasts),
 each a pass over the activations and, in the backward pass, several more. Here the forward pass is the mean,
-the centred input (kept, normalized in place: the one saved array), its variance, and ``xhat * scale +
-offset``; the backward pass is the classic closed form
+the centred input ``xc`` (kept: the one saved array), its variance, and ``xc * (inv * scale) + offset`` (two
+passes, written over the squares' buffer); a channels-last array is handled as a wide 2-D view (see
+:func:`_layout`: per-channel sums are one BLAS matrix-vector product). The backward pass is the classic closed form
 
 ``dx = inv * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat))`` with ``dxhat = g * scale``,
 
@@ -19,55 +20,82 @@ goes through ``xp``, so the same code runs on CuPy.
 ([-1.0, 1.0], [2.0], [1.0])
 """
 
+import math
+
 from .autograd import enable_grad, grad, record
 from .tensor import Tensor
 from .xp import xp
+
+
+def _layout(shape, axis, dtype):
+    """``(rows, csum, wide)`` for an array of ``shape`` with the channel axis ``axis``.
+
+    ``rows(a)`` is the view the passes run on, ``csum(rows(a))`` the per-channel sums as a (C,) vector and
+    ``wide(v)`` a (C,) vector shaped to broadcast against ``rows(a)``. With the channel axis last, ``rows``
+    is a 2-D ``(-1, k * C)`` view, about a thousand values wide: a per-channel vector tiled ``k`` times
+    broadcasts along long rows (numpy's inner loop over only ``C`` values is several times slower), and a
+    per-channel sum is one BLAS matrix-vector product with a vector of ones (~10x faster than ``sum`` over
+    the leading axes) folded over the ``k`` tiles.
+    """
+    nd, c = len(shape), shape[axis]
+    count = math.prod(shape) // c
+    if axis == nd - 1:
+        k = math.gcd(count, max(1, 1024 // c))
+        ones = xp.ones(count // k, dtype=dtype)
+        return (
+            lambda a: a.reshape(-1, k * c),
+            lambda a2: (ones @ a2).reshape(k, c).sum(axis=0),
+            lambda v: xp.tile(v, k),
+        )
+    axes = tuple(d for d in range(nd) if d != axis)
+    bshape = tuple(c if d == axis else 1 for d in range(nd))
+    return (lambda a: a, lambda a: a.sum(axis=axes), lambda v: v.reshape(bshape))
 
 
 def batch_norm(x, scale, offset, axis, epsilon):
     """``(outputs, mean, variance)`` of :meth:`FusedContract.fused_batch_norm` on float32/float64 Tensors of
     one dtype (the caller checks), ``axis`` the channel axis."""
     xd = x.data
-    nd = xd.ndim
-    axis = axis % nd
-    axes = tuple(d for d in range(nd) if d != axis)
-    count = xd.size // xd.shape[axis]
-    mean = xd.mean(axis=axes, keepdims=True)
-    xhat = xd - mean  # centred, then normalized in place: the one array the backward pass keeps
-    sq = xhat * xhat
-    var = sq.mean(axis=axes, keepdims=True)
-    del sq
+    shape = xd.shape
+    axis = axis % xd.ndim
+    count = xd.size // shape[axis]
+    rows, csum, wide = _layout(shape, axis, xd.dtype)
+    x2 = rows(xd)
+    mean = csum(x2) / count
+    xc = x2 - wide(mean)  # the centred input: the one array the backward pass keeps
+    y = xp.multiply(xc, xc)  # squares first, then the output in the same buffer
+    var = csum(y) / count
     inv = 1.0 / xp.sqrt(var + xd.dtype.type(epsilon))
-    xhat *= inv
-    sd = scale.data.reshape(inv.shape) if scale is not None else None
-    od = offset.data.reshape(inv.shape) if offset is not None else None
-    y = xhat * sd if sd is not None else xhat.copy()
-    if od is not None:
-        y += od
+    a = inv * scale.data.reshape(-1) if scale is not None else inv  # y = xc * (inv * scale) + offset
+    xp.multiply(xc, wide(a), out=y)
+    if offset is not None:
+        y += wide(offset.data.reshape(-1))
     inputs = tuple(t for t in (x, scale, offset) if t is not None)
 
     def backward(g, out=None):
         if out is not None:  # graph mode: the op-by-op composition, recorded, differentiated again
             return _graph_grads(inputs, (scale is not None, offset is not None), axis, epsilon, g)
-        # two reductions serve all three gradients: sum(dxhat) = scale * sum(g), sum(dxhat * xhat) = scale *
-        # sum(g * xhat)
-        gsum = g.sum(axis=axes, keepdims=True)
-        gxsum = (g * xhat).sum(axis=axes, keepdims=True)
+        # with xhat = xc * inv: dx = a * (g - sum(g) / n - xhat * sum(g * xhat) / n), a = inv * scale; two
+        # reductions serve all three gradients, and one buffer holds g * xc, then the dx terms
+        g2 = rows(g)
+        gsum = csum(g2)
+        buf = xp.multiply(g2, xc)
+        gxsum = csum(buf) * inv  # sum(g * xhat)
         grads = [None]
         if x.requires_grad:
-            dx = xhat * (gxsum / count)
-            dx -= g
-            dx += gsum / count
-            dx *= -(inv * sd) if sd is not None else -inv
-            grads[0] = dx
+            xp.multiply(xc, wide(gxsum * (inv / count)), out=buf)
+            buf += wide(gsum / count)
+            xp.subtract(g2, buf, out=buf)
+            buf *= wide(a)
+            grads[0] = buf.reshape(shape)
         if scale is not None:
             grads.append(gxsum.reshape(scale.data.shape) if scale.requires_grad else None)
         if offset is not None:
             grads.append(gsum.reshape(offset.data.shape) if offset.requires_grad else None)
         return tuple(grads)
 
-    out = record(y, inputs, backward, (), "fused_batch_norm")
-    return out, Tensor(mean.reshape(-1)), Tensor(var.reshape(-1))
+    out = record(y.reshape(shape), inputs, backward, (), "fused_batch_norm")
+    return out, Tensor(mean), Tensor(var)
 
 
 def _graph_grads(inputs, present, axis, epsilon, g):

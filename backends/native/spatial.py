@@ -6,9 +6,13 @@
 
 How the work is shaped (see :mod:`.im2col`): the input is padded once and its windows are one strided view.
 A convolution copies that view into an im2col buffer and does one matrix product (batched over groups); its
-kernel gradient is one matrix product ``cols^T @ g`` and its input gradient one product per kernel tap
-(``g @ kernel[tap]^T``) added into the strided slice that tap read (col2im; with one group, straight into
-the input's frame, the centre tap of a stride-1 ``"same"`` convolution written first without a zero fill).
+kernel gradient is one matrix product ``cols^T @ g`` on the forward pass's buffer (rebuilt from the input when it
+is over :data:`KEEP_COLS_BYTES`), after which the buffer goes back to the scratch pool (:mod:`.scratch`) for
+the next one. Its input gradient, with one group and stride 1, is the convolution
+of the padded output gradient with the flipped kernel (one im2col of ``g``, one GEMM); otherwise one product
+per kernel tap (``g @ kernel[tap]^T``) added into the strided slice that tap read (col2im; with one group,
+straight into the input's frame, the centre tap of a stride-1 ``"same"`` convolution written first without a
+zero fill).
 ``conv_transpose`` is the adjoint of a convolution: its forward pass is that convolution's input-gradient
 path, its input gradient that convolution's forward path. With one input channel per group (depthwise) a GEMM
 degenerates into many tiny products, so that case multiplies and adds tap by tap instead. Pools reduce the
@@ -32,9 +36,15 @@ from highlevel.backends.contract import dtypes as _dtypes
 from highlevel.backends.contract.spatial import canonical_padding, channels_first, spatial_tuple
 
 from . import im2col as _im
+from . import scratch as _scratch
 from .autograd import Bilinear, linear, record
 from .tensor import xp_dtype
 from .xp import xp
+
+#: im2col buffers up to this size are kept from a convolution's forward pass for its kernel gradient; a larger
+#: one goes back to the scratch pool at once and the kernel gradient rebuilds it from the input (one more copy,
+#: ~5 ms for a 75 MiB buffer), so that a step's peak memory does not hold several of them at once
+KEEP_COLS_BYTES = 64 * 2**20
 
 
 # ----------------------------------------------------------------------------------------- argument checks
@@ -151,8 +161,9 @@ class _ConvMaps:
 
     ``forward(x, w)`` is the convolution, ``input_grad(g, w)`` and ``kernel_grad(x, g)`` its VJPs (results in
     the compute dtype). The array-mode VJPs of ``conv``, ``depthwise_conv`` and ``conv_transpose`` run these
-    (the first reusing the forward pass's im2col buffer); in graph mode :class:`~.autograd.Bilinear` records
-    them, which makes each of the three ops differentiable to any order (``conv_transpose`` is ``input_grad``).
+    (the first reusing the forward pass's im2col buffer when it was kept); in graph mode
+    :class:`~.autograd.Bilinear` records them, which makes each of the three ops differentiable to any order
+    (``conv_transpose`` is ``input_grad``).
 
     Args:
         win: the :class:`~.im2col.Window` of the convolution.
@@ -202,6 +213,11 @@ class _ConvMaps:
         wk = self.kernel(w)
         n, win = gl.shape[0], self.win
         if self.groups == 1:
+            c, f = wk.shape[-2], wk.shape[-1]
+            if win.taps > 1 and all(s == 1 for s in win.strides) and f <= c and gl.dtype.itemsize >= 4:
+                # the transposed convolution as one deep GEMM on an im2col of g (no bigger than the forward's)
+                grad = _im.conv_input_grad_cols(xp, gl, wk, win)
+                return _as(_from_last(grad, self.first), self.dtype)
             # straight into the input's frame (no span buffer to crop): one GEMM per tap, added where it read
             taps = wk.reshape(win.taps, wk.shape[-2], wk.shape[-1]).transpose(0, 2, 1)  # (taps, F, C)
             grad = _im.conv_input_grad(xp, gl, taps, win)
@@ -218,9 +234,12 @@ class _ConvMaps:
         if self.tapwise:
             dw = _tapwise_kernel_grad(self.padded(x), gl, self.win)
         else:
-            if cols is None:
+            own = cols is None
+            if own:
                 cols = _im.im2col(xp, self.padded(x), self.win, self.groups)
             dw = _conv_kernel_grad(cols, _grad_groups(gl, self.groups), self.kshape)
+            if own:
+                _scratch.give(cols)  # built here, read by nobody else
         return _as(dw.reshape(self.wshape), self.dtype)
 
     def family(self, name):
@@ -314,8 +333,13 @@ class SpatialOpsMixin:
         xs = maps.padded(x.data)
         wk = maps.kernel(w.data)
         a, out = maps.from_cols(xs, wk)
+        if a is not None and (not w.requires_grad or a.nbytes > KEEP_COLS_BYTES):
+            # nothing else holds it: recycled for the next convolution (a large one is rebuilt from x for the
+            # kernel gradient, which bounds a training step's peak memory)
+            _scratch.give(a)
+            a = None
         if not w.requires_grad:
-            a = xs = None  # the im2col buffer (the padded input, tap by tap) only serves the kernel gradient
+            xs = None  # the im2col buffer (the padded input, tap by tap) only serves the kernel gradient
         elif not maps.tapwise:
             xs = None
 
@@ -326,20 +350,24 @@ class SpatialOpsMixin:
                     fam.apply("input_grad", g, w) if x.requires_grad else None,
                     fam.apply("kernel_grad", x, g) if w.requires_grad else None,
                 )
+            nonlocal a
             dx = dw = None
-            if x.requires_grad:
-                dx = _as(maps.input_grad(g, w.data), x.data.dtype)
             if w.requires_grad:
                 dw = _as(
                     _tapwise_kernel_grad(xs, maps._grad_last(g), win).reshape(wshape)
                     if maps.tapwise
-                    else maps.kernel_grad(None, g, cols=a),
+                    else maps.kernel_grad(x.data, g, cols=a),
                     w.data.dtype,
                 )
+                # the array-mode backward runs once: the im2col buffer is free for the input gradient's own
+                _scratch.give(a)
+                a = None
+            if x.requires_grad:
+                dx = _as(maps.input_grad(g, w.data), x.data.dtype)
             return dx, dw
 
         backward.__qualname__ = f"{op}.<locals>.backward"
-        return record(out, (x, w), backward, saved=(x, w) if maps.tapwise else (w,))
+        return record(out, (x, w), backward, saved=(x, w) if maps.tapwise or (a is None and w.requires_grad) else (w,))
 
     # ------------------------------------------------------------------------------------ conv_transpose
     def conv_transpose(

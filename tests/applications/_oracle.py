@@ -1,57 +1,58 @@
 """Real Keras as the oracle of an application family.
 
-:func:`keras_reference` runs ``keras_worker.py`` once per family per test session (in its own process, on
-Keras's JAX engine) and keeps its files: the smallest model's randomized weights, images and outputs, and the
-parameter counts and layer names of the family's other models. :func:`check_family` loads those weights into
-highlevel's model on the current backend and compares the outputs; :func:`check_described` compares the other
-models' structure without running them.
+:func:`keras_reference` runs ``keras_worker.py`` (in its own process, on Keras's numpy engine) once per family and
+keeps its files: the smallest model's randomized weights, images and outputs, and the parameter counts and layer
+names of the family's other models. :func:`check_family` loads those weights into highlevel's model on the current
+backend and compares the outputs; :func:`check_described` compares the other models' structure without running
+them.
+
+The files go to the test suite's cache on disk (``tests/disk_cache.py``), keyed by the worker's source, the
+spec and the versions of Keras, numpy and JAX (Keras's numpy engine convolves with ``jax.lax``): one Keras run
+serves every xdist worker and later runs.
 """
 
 import json
 import os
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
 import highlevel as hl
 from tests.conformance.tolerances import tolerance
+from tests.disk_cache import cache_key, cached_folder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-KERAS_ENGINE = "jax"
+WORKER = os.path.join(HERE, "keras_worker.py")
+# Keras's numpy engine builds a deep model in seconds; its JAX engine traces every layer at build, about six times
+# the CPU time (a minute for DenseNet121 on one core). Both compute the same model, so either is a fair oracle.
+KERAS_ENGINE = "numpy"
+PACKAGES = ("keras", "numpy", "jax", "jaxlib", "h5py")
 _CACHE = {}
-_ROOT = []
 
 
-def _root():
-    if not _ROOT:
-        _ROOT.append(tempfile.mkdtemp(prefix="hl_applications_oracle_"))
-    return _ROOT[0]
+def _run_worker(spec, engine, folder):
+    with open(os.path.join(folder, "spec.json"), "w") as f:
+        json.dump(spec, f)
+    env = dict(os.environ, KERAS_BACKEND=engine, CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3")
+    done = subprocess.run(
+        [sys.executable, WORKER, os.path.join(folder, "spec.json"), folder],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
 
 
 def keras_reference(model_name, kwargs, describe=(), legacy=False, engine=KERAS_ENGINE):
-    """The folder of Keras's files for ``model_name(weights=None, **kwargs)`` (see ``keras_worker.py``),
-    computed once per process for each set of arguments, by Keras on ``engine`` (JAX unless a family asks for
-    another: Keras's JAX engine traces every layer to build a model, minutes for a deep one on a busy machine,
-    where its numpy engine takes seconds)."""
-    key = json.dumps([model_name, kwargs, list(describe), legacy, engine], sort_keys=True)
+    """The folder of Keras's files for ``model_name(weights=None, **kwargs)`` (see ``keras_worker.py``), computed
+    by Keras on ``engine`` once for each set of arguments, then read from the cache."""
+    spec = {"model": model_name, "kwargs": kwargs, "describe": [list(d) for d in describe], "legacy": legacy}
+    spec = json.loads(json.dumps(spec))  # tuples and lists give one key
+    key = cache_key([spec, engine], files=[WORKER], packages=PACKAGES)
     if key not in _CACHE:
-        folder = os.path.join(_root(), f"{model_name}_{len(_CACHE)}")
-        os.makedirs(folder)
-        spec = os.path.join(folder, "spec.json")
-        with open(spec, "w") as f:
-            json.dump({"model": model_name, "kwargs": kwargs, "describe": list(describe), "legacy": legacy}, f)
-        env = dict(os.environ, KERAS_BACKEND=engine, CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3")
-        done = subprocess.run(
-            [sys.executable, os.path.join(HERE, "keras_worker.py"), spec, folder],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
-        assert done.returncode == 0, done.stderr[-4000:]
-        _CACHE[key] = folder
+        _CACHE[key] = cached_folder(model_name, key, lambda folder: _run_worker(spec, engine, folder))
     return _CACHE[key]
 
 

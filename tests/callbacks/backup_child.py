@@ -1,10 +1,14 @@
 """A training script for test_backup_and_restore: run in a child process that the test kills with SIGKILL.
 
-Usage: ``python backup_child.py OUT.npz [BACKUP_DIR]`` (the backend comes from ``HIGHLEVEL_BACKEND``). With a
-BACKUP_DIR it trains with ``BackupAndRestore`` (resuming from what is there); without, uninterrupted. It
-prints ``batch <epoch> <step>`` after every batch and, when ``BACKUP_CHILD_SLOW_SAVE`` holds a number of
-seconds, ``saving`` each time a backup file is about to be fsynced, then sleeps that long — so the test can
-kill it while a backup is half written. At the end it writes every model and optimizer variable to OUT.npz.
+Usage: ``python backup_child.py OUT.npz [BACKUP_DIR [REFERENCE.npz]]`` (the backend comes from
+``HIGHLEVEL_BACKEND``). With a BACKUP_DIR it trains with ``BackupAndRestore`` (resuming from what is there);
+without, uninterrupted. It prints ``batch <epoch> <step>`` after every batch and, when
+``BACKUP_CHILD_SLOW_SAVE`` holds a number of seconds, ``saving`` each time a backup file is about to be fsynced,
+then sleeps that long — so the test can kill it while a backup is half written. At the end it writes every model
+and optimizer variable to OUT.npz and prints ``done``. With a REFERENCE.npz it then trains a fresh model from the
+same seed, uninterrupted and without backups, writes its variables there and prints ``reference done``: the
+process that finishes an interrupted run also makes the run it must equal, which saves starting (and importing
+the framework in) one more process.
 """
 
 import os
@@ -39,10 +43,18 @@ class PrintBatches(hl.callbacks.Callback):
         print(f"batch {self.epoch} {batch}", flush=True)
 
 
-def main(out, backup_dir=None):
+def main(out, backup_dir=None, reference_out=None):
     delay = os.environ.get("BACKUP_CHILD_SLOW_SAVE")
     if delay:
         os.fsync = slow_fsync(float(delay))
+    run(out, backup_dir, verbose=True)
+    print("done", flush=True)
+    if reference_out is not None:
+        run(reference_out, None, verbose=False)
+        print("reference done", flush=True)
+
+
+def run(out, backup_dir, verbose):
     hl.utils.set_random_seed(11)
     rng = np.random.default_rng(0)
     x = rng.normal(size=(32, 5)).astype("float32")
@@ -51,13 +63,12 @@ def main(out, backup_dir=None):
         [hl.Input((5,)), hl.layers.Dense(8, activation="relu"), hl.layers.Dropout(0.25), hl.layers.Dense(2)]
     )
     model.compile(optimizer=hl.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
-    callbacks = [PrintBatches()]
+    callbacks = [PrintBatches()] if verbose else []
     if backup_dir is not None:
         callbacks.append(hl.callbacks.BackupAndRestore(backup_dir, save_freq=SAVE_FREQ))
     model.fit(x, y, batch_size=BATCH_SIZE, epochs=EPOCHS, shuffle=True, verbose=0, callbacks=callbacks)
     state = model.variables + model.optimizer.variables
     np.savez(out, *[hl.ops.convert_to_numpy(v.value) for v in state])
-    print("done", flush=True)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ optimizer state after one more training step on either side. Then the files a sa
 
 import io
 import os
+import pathlib
 import subprocess
 import sys
 
@@ -12,6 +13,7 @@ import pytest
 
 import highlevel as hl
 from highlevel.saving import InvalidFileError, UnsafeFileError, keras_h5
+from tests.disk_cache import cache_key, cached_folder
 
 from . import keras_h5_models as models
 
@@ -21,6 +23,15 @@ pytest.importorskip("keras")
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERAS_BACKENDS = ("torch", "jax", "tensorflow")  # real Keras on each of its backends
 ATOL = 2e-5
+# What Keras's files depend on, on each of its backends (the cache's key).
+_PACKAGES = {
+    name: ("keras", "numpy", "h5py", "ml-dtypes") + framework
+    for name, framework in {
+        "torch": ("torch",),
+        "jax": ("jax", "jaxlib"),
+        "tensorflow": ("tensorflow", "tensorflow-cpu"),
+    }.items()
+}
 _WRITTEN = {}
 
 
@@ -37,12 +48,14 @@ def _run_keras(keras_backend, mode, folders):
 
 
 @pytest.fixture(scope="module", params=KERAS_BACKENDS)
-def keras_files(request, tmp_path_factory):
-    """``(keras backend, folder)``: the files Keras wrote on that backend (see ``keras_h5_worker.py``)."""
+def keras_files(request):
+    """``(keras backend, folder)``: the files Keras wrote on that backend (see ``keras_h5_worker.py``), written
+    once into the suite's cache on disk (``tests/disk_cache.py``) for every xdist worker and later run."""
     if request.param not in _WRITTEN:  # pytest may set a parametrized module fixture up more than once
-        folder = tmp_path_factory.mktemp(f"keras_{request.param}")
-        _run_keras(request.param, "write", [folder])
-        _WRITTEN[request.param] = folder
+        sources = [os.path.join(HERE, "keras_h5_worker.py"), os.path.join(HERE, "keras_h5_models.py")]
+        key = cache_key(["write", request.param], files=sources, packages=_PACKAGES[request.param])
+        folder = cached_folder(f"keras_h5_{request.param}", key, lambda f: _run_keras(request.param, "write", [f]))
+        _WRITTEN[request.param] = pathlib.Path(folder)
     return request.param, _WRITTEN[request.param]
 
 

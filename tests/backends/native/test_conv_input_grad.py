@@ -38,3 +38,32 @@ def test_input_grad_is_the_adjoint_of_the_convolution(size, kernel, strides, dil
         np, im.col2im_matmul(np, g.reshape(1, -1, f), w.reshape(win.taps, c, 1, f).transpose(0, 2, 3, 1), win, n), win
     )
     np.testing.assert_allclose(dx, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "size, kernel, dilation, padding",
+    [
+        ((7, 6), (3, 3), (1, 1), "same"),
+        ((9, 7), (3, 2), (1, 1), "valid"),
+        ((10, 9), (3, 3), (2, 1), "same"),
+        ((6, 6), (4, 4), (1, 1), "same"),  # even kernel: the odd padding row goes after the input
+        ((11,), (5,), (1,), "same"),
+        ((4, 5, 3), (3, 2, 1), (1, 1, 1), "same"),
+    ],
+)
+def test_stride_one_input_grad_as_one_gemm_matches_the_tapwise_one(size, kernel, dilation, padding):
+    rng = np.random.default_rng(1)
+    c, f, n = 4, 3, 2
+    win = im.conv_window(size, kernel, (1,) * len(size), dilation, padding)
+    w = rng.normal(size=kernel + (c, f))
+    g = rng.normal(size=(n,) + win.out_size + (f,))
+    got = im.conv_input_grad_cols(np, g, w, win)
+    want = im.conv_input_grad(np, g, w.reshape(win.taps, c, f).transpose(0, 2, 1), win)
+    assert got.shape == (n,) + size + (c,)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_input_grad_as_one_gemm_refuses_strides():
+    win = im.conv_window((8, 8), (3, 3), (2, 2), (1, 1), "same")
+    with pytest.raises(ValueError, match="stride 1"):
+        im.conv_input_grad_cols(np, np.zeros((1, 4, 4, 2)), np.zeros((3, 3, 2, 2)), win)

@@ -8,12 +8,16 @@ and compare the outputs to 2% of their scale.
 """
 
 import contextlib
+import hashlib
 import importlib.util
+import json
+import os
 
 import numpy as np
 import pytest
 
 import highlevel as hl
+from tests.disk_cache import cache_key, cached_folder
 
 from .keras_oracle import keras_module, to_numpy
 
@@ -90,21 +94,60 @@ def _dense_variables(model, module):
     }
 
 
+def _keras_samples():
+    from highlevel.quantizers.gptq_calibration import calibration_samples
+
+    return np.asarray(calibration_samples(_dataset(), None, sequence_length=SEQ, num_samples=16))
+
+
+def _cached(method, keras, samples, compute):
+    """``compute()`` (``{setting: (variables, outputs, dtype policies)}``, Keras's side) once into the suite's
+    cache on disk (``tests/disk_cache.py``), keyed by ``method``, this file's source (the model, its weights and
+    the settings), the calibration windows themselves, Keras's engine in this process and the packages'
+    versions; every xdist worker and later run reads it from there."""
+    key = cache_key(
+        [method, keras.config.backend(), hashlib.sha256(samples.tobytes()).hexdigest(), str(samples.dtype)],
+        files=[__file__],
+        packages=("keras", "numpy", "tensorflow", "tensorflow-cpu", "jax", "jaxlib", "torch"),
+    )
+    folder = cached_folder(f"{method}_keras", key, lambda folder: _save(compute(), folder))
+    with open(os.path.join(folder, "index.json")) as f:
+        index = json.load(f)
+    out = {}
+    for setting, (names, policies) in index.items():
+        with np.load(os.path.join(folder, f"{setting}.npz")) as arrays:
+            out[setting] = ({n: arrays[f"v{i}"] for i, n in enumerate(names)}, arrays["outputs"], policies)
+    return out
+
+
+def _save(results, folder):
+    index = {}
+    for setting, (variables, outputs, policies) in results.items():
+        names = list(variables)
+        arrays = {f"v{i}": variables[n] for i, n in enumerate(names)}
+        np.savez(os.path.join(folder, f"{setting}.npz"), outputs=outputs, **arrays)
+        index[setting] = [names, policies]
+    with open(os.path.join(folder, "index.json"), "w") as f:
+        json.dump(index, f)
+
+
 @pytest.fixture(scope="module")
 def keras_reference():
-    """Keras's GPTQ variables and outputs for each setting, with our calibration windows."""
-    from keras.src.quantizers import gptq_core
-
+    """Keras's GPTQ variables and outputs for each setting, with our calibration windows (cached on disk)."""
     keras = keras_module()
-    out = {}
-    original = gptq_core.stream_hessians
-    gptq_core.stream_hessians = _stream_hessians_into_gptq_call
-    try:
-        for name in SETTINGS:
-            out[name] = _keras_gptq(keras, name, gptq_core.apply_gptq_layerwise)
-    finally:
-        gptq_core.stream_hessians = original
-    return out
+    samples = _keras_samples()
+
+    def compute():
+        from keras.src.quantizers import gptq_core
+
+        original = gptq_core.stream_hessians
+        gptq_core.stream_hessians = _stream_hessians_into_gptq_call
+        try:
+            return {name: _keras_gptq(keras, name, gptq_core.apply_gptq_layerwise, samples) for name in SETTINGS}
+        finally:
+            gptq_core.stream_hessians = original
+
+    return _cached("gptq", keras, samples, compute)
 
 
 @contextlib.contextmanager
@@ -129,17 +172,14 @@ def _stream_hessians_into_gptq_call(layers_map, gptq_objects):
             layer._gptq_call = originals[name]
 
 
-def _keras_gptq(keras, name, apply_gptq_layerwise):
-    """Keras's GPTQ of the model, run on our calibration windows (Keras cuts its own at an offset drawn from
-    Python's per-process string hash)."""
-    from highlevel.quantizers.gptq_calibration import calibration_samples
-
+def _keras_gptq(keras, name, apply_gptq_layerwise, samples):
+    """Keras's GPTQ of the model, run on our calibration windows ``samples`` (Keras cuts its own at an offset
+    drawn from Python's per-process string hash)."""
     model, structure = _model(keras)
     config = _config(keras, name, structure)
     for block in structure["sequential_blocks"]:
         for layer in block.layers:
             layer.quantize("gptq", config=config)
-    samples = calibration_samples(_dataset(), None, sequence_length=SEQ, num_samples=16)
     apply_gptq_layerwise(samples, config, structure)
     policies = {layer.name: layer.dtype_policy.name for b in structure["sequential_blocks"] for layer in b.layers}
     return _dense_variables(model, keras), np.asarray(model(_inputs())), policies
@@ -298,28 +338,34 @@ def _stream_activations_into_awq_call(layers_map, awq_objects):
             layer._awq_call = originals[name]
 
 
-@needs_keras
-def test_awq_matches_keras(backend):
-    from keras.src.quantizers import awq_core
-
-    from highlevel.quantizers.gptq_calibration import calibration_samples
-
+@pytest.fixture(scope="module")
+def keras_awq_reference():
+    """Keras's AWQ variables and outputs, with our calibration windows (cached on disk)."""
     keras = keras_module()
-    theirs_model, structure = _model(keras)
-    config = _awq_config(keras, structure)
-    for block in structure["sequential_blocks"]:
-        for layer in block.layers:
-            layer.quantize("awq", config=config)
-    samples = calibration_samples(_dataset(), None, sequence_length=SEQ, num_samples=16)
-    original = awq_core.stream_activations
-    awq_core.stream_activations = _stream_activations_into_awq_call
-    try:
-        awq_core.apply_awq_layerwise(samples, config, structure)
-    finally:
-        awq_core.stream_activations = original
-    variables = _dense_variables(theirs_model, keras)
-    expected = np.asarray(theirs_model(_inputs()))
+    samples = _keras_samples()
 
+    def compute():
+        from keras.src.quantizers import awq_core
+
+        theirs_model, structure = _model(keras)
+        config = _awq_config(keras, structure)
+        for block in structure["sequential_blocks"]:
+            for layer in block.layers:
+                layer.quantize("awq", config=config)
+        original = awq_core.stream_activations
+        awq_core.stream_activations = _stream_activations_into_awq_call
+        try:
+            awq_core.apply_awq_layerwise(samples, config, structure)
+        finally:
+            awq_core.stream_activations = original
+        return {"awq": (_dense_variables(theirs_model, keras), np.asarray(theirs_model(_inputs())), {})}
+
+    return _cached("awq", keras, samples, compute)["awq"]
+
+
+@needs_keras
+def test_awq_matches_keras(backend, keras_awq_reference):
+    variables, expected, _ = keras_awq_reference
     model, ours_structure = _model(hl)
     model.quantize("awq", config=_awq_config(hl, ours_structure))
     ours = _dense_variables(model, hl)
