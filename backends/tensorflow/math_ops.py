@@ -11,6 +11,7 @@ import numpy as np
 import tensorflow as tf
 
 from .convert import convert, promote, promote_float, to_float
+from .einsum_order import transpose_free_order
 
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
@@ -341,6 +342,10 @@ class MathOps:
         calc, back = self._int_compute(ops)
         if calc is not None:
             ops = tuple(tf.cast(o, calc) for o in ops)
+        if len(ops) == 2:
+            subscripts, swapped = transpose_free_order(subscripts)
+            if swapped:
+                ops = ops[::-1]
         out = tf.einsum(subscripts, *ops)
         if back is tf.bool:
             return tf.not_equal(out, 0)
