@@ -20,6 +20,7 @@ from .conv import ConvOps
 from .core import CoreOps
 from .data_pipeline import TensorFlowDataPipelineOps
 from .distribution import TensorFlowDistributionMixin
+from .fused import TensorFlowFusedMixin
 from .linalg import TensorFlowLinalgMixin
 from .math_ops import MathOps
 from .numpy_array import NumpyArrayOps
@@ -68,6 +69,7 @@ class TensorFlowBackend(
     TensorFlowSpectralMixin,
     TensorFlowDataPipelineOps,
     SparseOutputOps,
+    TensorFlowFusedMixin,
     Backend,
 ):
     """The TensorFlow engine: ``tf.Variable`` state, ``tf.GradientTape`` gradients, stateless random."""

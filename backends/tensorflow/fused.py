@@ -1,0 +1,51 @@
+"""The TensorFlow engine's fused forms of the contract's composite ops (``backends/contract/fused.py``).
+
+``dense`` on inputs of rank 3 or more (a sequence model's feed-forward layers) runs as one two-dimensional
+matrix product over the flattened leading axes, as a hand-written model reshapes it. ``tf.linalg.matmul`` of
+a ``(batch, T, in)`` tensor by an ``(in, units)`` kernel is otherwise a broadcast batched product, whose
+kernel gradient is ``batch`` separate products and then a sum over the batch (about a third more time than
+one product of the flattened inputs on a Transformer's feed-forward block, forward and backward). The bias is
+a ``BiasAdd`` on the flat product, whose gradient is one reduction over rows.
+
+>>> import numpy as np
+>>> import highlevel as hl
+>>> b = hl.backends.get("tensorflow")
+>>> y = b.dense(np.ones((2, 3, 4), np.float32), np.ones((4, 5), np.float32), np.ones(5, np.float32), "relu")
+>>> tuple(y.shape), float(y[0, 0, 0])
+((2, 3, 5), 5.0)
+"""
+
+import tensorflow as tf
+
+from highlevel.backends.contract.fused import DENSE_ACTIVATIONS, FusedContract
+
+from .convert import convert
+
+
+class TensorFlowFusedMixin(FusedContract):
+    def dense(self, inputs, kernel, bias=None, activation=None):
+        x, w = convert(inputs), convert(kernel)
+        b = None if bias is None else convert(bias)
+        rank = x.shape.rank
+        flat = (
+            activation in DENSE_ACTIVATIONS
+            and rank is not None
+            and rank > 2
+            and w.shape.rank == 2
+            and x.dtype.is_floating
+            and w.dtype == x.dtype
+            and (b is None or (b.dtype == x.dtype and b.shape.rank == 1))
+        )
+        if not flat:
+            return super().dense(inputs, kernel, bias, activation)
+        lead = x.shape[:-1]
+        lead = lead.as_list() if lead.is_fully_defined() else tf.shape(x)[:-1]
+        y = tf.linalg.matmul(tf.reshape(x, [-1, tf.shape(x)[-1] if x.shape[-1] is None else x.shape[-1]]), w)
+        if b is not None:
+            y = tf.nn.bias_add(y, b)
+        if activation not in (None, "linear"):
+            y = getattr(self, activation)(y)
+        units = w.shape[-1] if w.shape[-1] is not None else tf.shape(w)[-1]
+        if isinstance(lead, list):
+            return tf.reshape(y, lead + [units])
+        return tf.reshape(y, tf.concat([lead, [units]], axis=0))
