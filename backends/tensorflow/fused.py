@@ -7,6 +7,9 @@ kernel gradient is ``batch`` separate products and then a sum over the batch (ab
 one product of the flattened inputs on a Transformer's feed-forward block, forward and backward). The bias is
 a ``BiasAdd`` on the flat product, whose gradient is one reduction over rows.
 
+``adam_update`` updates the slots and weights in place (``assign_add`` / ``assign_sub``), as a hand-written
+TensorFlow loop does, in the contract's arithmetic.
+
 >>> import numpy as np
 >>> import highlevel as hl
 >>> b = hl.backends.get("tensorflow")
@@ -18,6 +21,7 @@ a ``BiasAdd`` on the flat product, whose gradient is one reduction over rows.
 import tensorflow as tf
 
 from highlevel.backends.contract.fused import DENSE_ACTIVATIONS, FusedContract
+from highlevel.backends.contract.variable import _scopes
 
 from .convert import convert
 
@@ -49,3 +53,28 @@ class TensorFlowFusedMixin(FusedContract):
         if isinstance(lead, list):
             return tf.reshape(y, lead + [units])
         return tf.reshape(y, tf.concat([lead, [units]], axis=0))
+
+    def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon, velocity_hats=None):
+        # Keras's formula with in-place variable updates (m and v by AssignAddVariableOp, the weight by
+        # AssignSubVariableOp): the same arithmetic as the contract's form, bit for bit, without a separate
+        # sum and copy per buffer. (TensorFlow's fused ResourceApplyAdam is not used: it takes 1 - beta_2 as
+        # float32(1) - float32(beta_2), 1e-5 away from Keras's constant, and its trajectory drifts from Keras's.)
+        handles = [v._handle for v in (*variables, *momentums, *velocities)]
+        if (
+            _scopes.stack
+            or velocity_hats is not None
+            or tf.distribute.has_strategy()
+            or not all(isinstance(h, tf.Variable) and h.dtype.is_floating for h in handles)
+        ):
+            return super().adam_update(
+                variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon, velocity_hats
+            )
+        n = len(variables)
+        c1, c2 = 1.0 - float(beta_1), 1.0 - float(beta_2)
+        for w, g, m, v in zip(handles[:n], grads, handles[n : 2 * n], handles[2 * n :]):
+            dt = w.dtype
+            g = convert(g, dt)
+            m_new = m.assign_add((g - m) * tf.constant(c1, dt))
+            v_new = v.assign_add((tf.square(g) - v) * tf.constant(c2, dt))
+            a = tf.cast(alpha, dt) if isinstance(alpha, (tf.Tensor, tf.Variable)) else tf.constant(alpha, dt)
+            w.assign_sub((m_new * a) / (tf.sqrt(v_new) + tf.constant(epsilon, dt)))
