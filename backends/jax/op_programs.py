@@ -132,6 +132,11 @@ def _static_key(x):
     raise _NotStatic
 
 
+def _function_of(method):
+    """The function behind a bound method (a bound method is a new object on every attribute lookup)."""
+    return getattr(method, "__func__", method)
+
+
 def _is_traced_leaf(x):
     return isinstance(x, (jax.Array, np.ndarray))
 
@@ -158,12 +163,14 @@ class OpPrograms:
         Returns:
             A function with the method's signature.
         """
+        raw = getattr(self, name)
+        if name in EAGER_OPS or name.startswith("_"):
+            return raw
         table = self._op_table()
         entry = table.get(name)
-        if entry is None:
-            raw = getattr(self, name)
-            if name in EAGER_OPS or name.startswith("_"):
-                return raw
+        # The method is looked up on every call, as the door did before: a method replaced after its first use (a
+        # subclass's override set later, a spy in a test) gets a new entry, with programs traced from it.
+        if entry is None or _function_of(entry["fn"]) is not _function_of(raw):
             entry = table[name] = {"programs": {}, "eager": set(), "all_eager": False, "calls": 0, "fn": raw}
             entry["wrapped"] = _make_wrapped(name, raw, entry)
         return entry["wrapped"]

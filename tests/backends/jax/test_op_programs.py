@@ -188,3 +188,21 @@ def test_a_copy_of_the_engine_runs_its_own_methods():
 def test_other_engines_run_their_methods():
     native = get("native")
     assert native.door_op("add") == native.add
+
+
+def test_a_method_replaced_after_its_first_use_is_the_one_that_runs(monkeypatch):
+    b = get("jax")
+    door = hl.ops._door
+    x = jnp.asarray(_image((3, 19), 7))
+    with backend_scope("jax"):
+        first = np.asarray(door.call("logsumexp", x, axis=-1))
+        calls = []
+        original = type(b).logsumexp
+        monkeypatch.setattr(
+            type(b), "logsumexp", lambda self, *a, **k: calls.append(1) or original(self, *a, **k) + 1.0
+        )
+        patched = np.asarray(door.call("logsumexp", x, axis=-1))
+        assert calls, "the replacement was not traced: the door ran the program of the old method"
+        np.testing.assert_allclose(patched, first + 1.0, rtol=1e-6)
+        monkeypatch.undo()
+        np.testing.assert_array_equal(np.asarray(door.call("logsumexp", x, axis=-1)), first)
