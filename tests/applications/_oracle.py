@@ -1,7 +1,7 @@
 """Real Keras as the oracle of an application family.
 
-:func:`keras_reference` runs ``keras_worker.py`` (in its own process, on Keras's numpy engine) once per family and
-keeps its files: the smallest model's randomized weights, images and outputs, and the parameter counts and layer
+:func:`keras_reference` has ``keras_worker.py`` (in its own process, on Keras's numpy engine, one process serving
+the whole test process) run once per family and keeps its files: the smallest model's randomized weights, images and outputs, and the parameter counts and layer
 names of the family's other models. :func:`check_family` loads those weights into highlevel's model on the current
 backend and compares the outputs; :func:`check_described` compares the other models' structure without running
 them.
@@ -11,10 +11,13 @@ spec and the versions of Keras, numpy and JAX (Keras's numpy engine convolves wi
 serves every xdist worker and later runs.
 """
 
+import atexit
 import json
 import os
+import select
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 
@@ -31,18 +34,76 @@ PACKAGES = ("keras", "numpy", "jax", "jaxlib", "h5py")
 _CACHE = {}
 
 
+class _KerasServer:
+    """One Keras process (``keras_worker.py --serve``) for the whole test process: Keras is imported once, not
+    once per family (about 4 s of CPU each), and serves every family's spec and the other short Keras scripts
+    of these tests."""
+
+    def __init__(self):
+        self.process = None
+        self.log = None
+        self.engine = None
+
+    def _start(self, engine):
+        env = dict(os.environ, KERAS_BACKEND=engine, CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3")
+        self.log = tempfile.TemporaryFile(mode="w+")
+        self.process = subprocess.Popen(
+            [sys.executable, WORKER, "--serve"],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+        )
+        self.engine = engine
+        atexit.register(self.stop)
+
+    def stop(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.process = None
+
+    def _log_tail(self):
+        self.log.seek(0)
+        return self.log.read()[-4000:]
+
+    def ask(self, request, engine=KERAS_ENGINE, timeout=900):
+        """Sends ``request`` (see ``keras_worker.serve``) and waits for its answer; fails the test with Keras's
+        traceback if Keras failed."""
+        if self.process is None or self.process.poll() is not None or self.engine != engine:
+            self.stop()
+            self._start(engine)
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        if os.name == "nt":  # no select() on pipes there: wait without a limit
+            line = self.process.stdout.readline()
+        else:
+            ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+            line = self.process.stdout.readline() if ready else ""
+        if not line:
+            self.process.kill()
+            self.process = None
+            raise AssertionError(f"the Keras worker gave no answer (timeout {timeout} s):\n{self._log_tail()}")
+        answer = json.loads(line)
+        assert answer["ok"], answer["error"][-4000:]
+
+
+_SERVER = _KerasServer()
+
+
+def run_keras_script(source, *argv, engine=KERAS_ENGINE):
+    """Runs the Python ``source`` in the Keras worker, with ``sys.argv[1:] == argv``."""
+    _SERVER.ask({"script": source, "argv": [str(a) for a in argv]}, engine=engine)
+
+
 def _run_worker(spec, engine, folder):
     with open(os.path.join(folder, "spec.json"), "w") as f:
         json.dump(spec, f)
-    env = dict(os.environ, KERAS_BACKEND=engine, CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3")
-    done = subprocess.run(
-        [sys.executable, WORKER, os.path.join(folder, "spec.json"), folder],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
+    _SERVER.ask({"spec": os.path.join(folder, "spec.json"), "folder": folder}, engine=engine)
 
 
 def keras_reference(model_name, kwargs, describe=(), legacy=False, engine=KERAS_ENGINE):

@@ -162,10 +162,8 @@ np.save(folder + "/keras_out.npy", np.asarray(model([x, x])))
 @pytest.fixture(scope="module")
 def keras_round_trip(tmp_path_factory):
     """A model with InceptionResNetV2's scaled residual, saved by highlevel in Keras's ``.keras`` format and
-    loaded by Keras; and the same model saved by Keras. One Keras process (its numpy engine) does both."""
-    import subprocess
-    import sys
-
+    loaded by Keras; and the same model saved by Keras. The applications' Keras worker (its numpy engine) does
+    both."""
     from highlevel.applications.inception_resnet_v2 import CustomScaleLayer
 
     folder = tmp_path_factory.mktemp("custom_scale")
@@ -174,11 +172,7 @@ def keras_round_trip(tmp_path_factory):
     a, b = hl.Input((3,)), hl.Input((3,))
     ours = hl.Model([a, b], CustomScaleLayer(0.17, name="scale")([a, hl.layers.Dense(3, name="d")(b)]))
     ours.save(str(folder / "hl.keras"))
-    env = dict(os.environ, KERAS_BACKEND="numpy", CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3")
-    done = subprocess.run(
-        [sys.executable, "-c", _KERAS_SIDE, str(folder)], env=env, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
+    _oracle.run_keras_script(_KERAS_SIDE, folder)
     return folder, x, hl.ops.convert_to_numpy(ours([x, x]))
 
 
