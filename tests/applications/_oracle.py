@@ -174,9 +174,10 @@ def no_random_draws():
         RandomInitializer._draw = draw
 
 
-def check_described(build_by_name, model_name, kwargs, describe, legacy=False, engine=KERAS_ENGINE):
+def check_described(build_by_name, model_name, kwargs, describe, legacy=False, engine=KERAS_ENGINE, all_names=False):
     """For each ``(name, kwargs)`` in ``describe``, highlevel's model has Keras's parameter count, the names of its
-    layers with weights in Keras's order, and Keras's weight shapes."""
+    layers with weights in Keras's order, and Keras's weight shapes; with ``all_names``, the names of all its
+    layers too, in Keras's order."""
     folder = keras_reference(model_name, kwargs, describe, legacy, engine)
     with open(os.path.join(folder, "describe.json")) as f:
         theirs = json.load(f)
@@ -186,3 +187,5 @@ def check_described(build_by_name, model_name, kwargs, describe, legacy=False, e
         assert [layer.name for layer in model.layers if layer.weights] == theirs[name]["layers"], name
         assert [list(v.shape) for v in model.weights] == theirs[name]["shapes"], name
         assert model.count_params() == theirs[name]["params"], name
+        if all_names:
+            assert [layer.name for layer in model.layers] == theirs[name]["names"], name
