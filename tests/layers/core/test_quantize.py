@@ -444,6 +444,9 @@ def test_int4_einsum_dense_with_a_trailing_contracted_axis_matches_keras(backend
 
 
 def test_lora_on_an_int4_einsum_dense_trains(backend):
+    # a seeded initial kernel: rank-2 factors correct an unlucky draw of the int4 kernel only to about half its
+    # loss (the final/first loss ratio spreads over 0.06-0.5 across seeds; 0.23 with this one, on every engine)
+    hl.utils.set_random_seed(0)
     rng = np.random.default_rng(0)
     x = rng.normal(size=(64, 2, 8)).astype("float32")
     y = np.einsum("abc,cd->abd", x, rng.normal(size=(8, 3))).astype("float32")
