@@ -176,8 +176,12 @@ def finite_differences(case, ref_args, paths, cots, eps=FD_EPS):
     return grads
 
 
-def backend_value_and_grad(b, case, cast_args, cots):
-    """``(value, [grad per leaf])`` of ``sum(op(x) * cot)`` on ``b`` with ``b.value_and_grad``."""
+def backend_value_and_grad(b, case, cast_args, cots, whole=False):
+    """``(value, [grad per leaf])`` of ``sum(op(x) * cot)`` on ``b`` with ``b.value_and_grad``.
+
+    With ``whole``, the forward pass and the gradient run as one program where the engine compiles composite
+    functions (``door_composite``; JAX: one ``jax.jit`` of the ``value_and_grad``), instead of op by op.
+    """
     paths = _leaves(cast_args, case.grad)
     base = [H.to_backend(b, a) for a in cast_args]
 
@@ -195,8 +199,12 @@ def backend_value_and_grad(b, case, cast_args, cots):
         return total
 
     leaves = [_get(base, p) for p in paths]
+    value_and_grad = b.value_and_grad(loss, argnums=tuple(range(len(leaves))))
+    if whole:
+        # One name for every case: each call replaces the last one's program instead of keeping all of them alive.
+        value_and_grad = b.door_composite("conformance_value_and_grad", value_and_grad)
     with hl.config.backend_scope(b):  # the op runs through hl.ops (see op_call)
-        value, grads = b.value_and_grad(loss, argnums=tuple(range(len(leaves))))(*leaves)
+        value, grads = value_and_grad(*leaves)
     return value, list(grads), paths
 
 
@@ -256,8 +264,11 @@ def check_fd(case):
         _check_grads(b, case, grads, paths, cast, want, "fd", "float64", where + " vs finite differences")
 
 
-def check_grad(b, case):
-    """Backend gradient in ``case.grad_dtype`` vs the native float64 gradient at the same point."""
+def check_grad(b, case, whole=False):
+    """Backend gradient in ``case.grad_dtype`` vs the native float64 gradient at the same point.
+
+    ``whole``: the backend's forward pass and gradient run as one program (see :func:`backend_value_and_grad`).
+    """
     spec = case.grad_dtype
     skip_unsupported(b, spec, case)
     cast = H.cast_masters(H.draw(case), spec)
@@ -272,7 +283,7 @@ def check_grad(b, case):
         want = finite_differences(case, ref_args, paths, cots)
         want_value = reference_loss(case, ref_args, cots)
         source = f"finite differences (native float64 failed: {type(e).__name__}: {e})"
-    value, grads, paths = backend_value_and_grad(b, case, cast, cots)
+    value, grads, paths = backend_value_and_grad(b, case, cast, cots, whole=whole)
     rtol, atol = tolerance(case.tol_op, spec, b.name, "grad")
     scale = max(1.0, float(np.sqrt(sum(np.asarray(c).size for c in cots if c is not None))))
     H.compare(H.to_numpy(b, value), want_value, rtol, atol * scale, f"{where}: loss value vs {source}")
