@@ -163,16 +163,38 @@ def test_inside_jit_and_grad():
     np.testing.assert_allclose(np.asarray(second), -2 * t * (1 - t**2), rtol=1e-5)
 
 
-def test_a_varying_python_number_stops_compiling():
+def test_a_varying_python_float_stops_compiling(lowered):
     from highlevel.backends.jax import op_programs
 
     b = get("jax")
     op = b.door_op("hard_shrink")
     x = jnp.asarray([0.1, 0.5, 0.9], jnp.float32)
-    for i in range(op_programs.MAX_SIGNATURES + 3):
+    for i in range(op_programs.MAX_FLOAT_VARIANTS + 5):
         threshold = 0.2 + i * 1e-4
         np.testing.assert_array_equal(np.asarray(op(x, threshold)), np.where(np.abs(x) > threshold, x, 0.0))
-    assert b.op_program_stats()["hard_shrink"]["all_eager"]
+    stats = b.op_program_stats()["hard_shrink"]
+    assert stats["programs"] == op_programs.MAX_FLOAT_VARIANTS and stats["eager_float_forms"] == 1, stats
+    assert not stats["all_eager"]
+    before = len(lowered)
+    op(x, 0.33)  # a new threshold, eager: its primitives' programs exist already
+    assert len(lowered) == before
+    # another form of call (a new shape of x is no new form; a new keyword is) still gets its programs
+    y = jnp.asarray([[0.1, 0.7]], jnp.float32)
+    np.testing.assert_array_equal(np.asarray(op(y, threshold=0.5)), np.asarray([[0.0, 0.7]], np.float32))
+    assert b.op_program_stats()["hard_shrink"]["programs"] == op_programs.MAX_FLOAT_VARIANTS + 1
+
+
+def test_an_op_with_too_many_signatures_stays_eager(monkeypatch):
+    from highlevel.backends.jax import op_programs
+
+    monkeypatch.setattr(op_programs, "MAX_SIGNATURES", 4)
+    b = get("jax")
+    op = b.door_op("roll")
+    x = jnp.arange(6.0)
+    for shift in range(7):  # a Python int changing on every call
+        np.testing.assert_array_equal(np.asarray(op(x, (shift,), (0,))), np.roll(np.arange(6.0), shift))
+    stats = b.op_program_stats()["roll"]
+    assert stats["all_eager"] and stats["programs"] == 4, stats
 
 
 def test_a_copy_of_the_engine_runs_its_own_methods():
