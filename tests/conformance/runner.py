@@ -176,6 +176,16 @@ def finite_differences(case, ref_args, paths, cots, eps=FD_EPS):
     return grads
 
 
+def _cotangent_sum(outs, cots):
+    """``sum(o * c)`` over the float outputs and their cotangents, on the current engine (its primitives)."""
+    b = hl.config.current_backend()
+    total = None
+    for o, c in zip(outs, cots):
+        term = b.sum(b.multiply(o, b.convert_to_tensor(c, dtype=b.dtype(o))))
+        total = term if total is None else b.add(total, term)
+    return total
+
+
 def backend_value_and_grad(b, case, cast_args, cots, whole=False):
     """``(value, [grad per leaf])`` of ``sum(op(x) * cot)`` on ``b`` with ``b.value_and_grad``.
 
@@ -190,13 +200,12 @@ def backend_value_and_grad(b, case, cast_args, cots, whole=False):
         for path, leaf in zip(paths, leaves):
             args = _put(args, path, leaf)
         outs = H.as_list(resolve_op(case.op)(*args, **case.kwargs))
-        total = None
-        for o, c in zip(outs, cots):
-            if c is None:
-                continue
-            term = b.sum(b.multiply(o, b.convert_to_tensor(c, dtype=b.dtype(o))))
-            total = term if total is None else b.add(total, term)
-        return total
+        pairs = [(o, c) for o, c in zip(outs, cots) if c is not None]
+        # The cotangents are arguments, not constants: the engine's program for this sum is shared by every case
+        # whose outputs have the same shapes and dtypes.
+        return b.door_composite("conformance_cotangent_sum", _cotangent_sum)(
+            [o for o, _ in pairs], [np.asarray(c) for _, c in pairs]
+        )
 
     leaves = [_get(base, p) for p in paths]
     value_and_grad = b.value_and_grad(loss, argnums=tuple(range(len(leaves))))
