@@ -22,6 +22,8 @@ An op runs eagerly (the engine's method itself) when jitting it would be wrong o
 * the ops of :data:`EAGER_OPS`: ops that call user functions (control flow, ``jvp``, ``custom_gradient``),
   return Python values or read values on the host (``shape``, ``to_numpy``), whose output shape depends on
   values (``nonzero``, ``unique``, ``bincount``), or that are one conversion (``convert_to_tensor``);
+* the ops of :data:`EAGER_UNLESS` called without the keyword that fixes their output shape (``unique`` without
+  ``size``);
 * a call with an argument that is neither an array nor a known static value (a function, an arbitrary object);
 * a call inside another transformation whose values are unknown (a ``jax.jit`` trace, ``vmap``, an export):
   the outer program holds the op anyway, and a nested program would only add trace time;
@@ -75,9 +77,11 @@ EAGER_OPS = frozenset(
         # output shapes that depend on values
         "bincount",
         "nonzero",
-        "unique",
     }
 )
+
+#: Ops whose output shape depends on values unless a keyword argument fixes it: eager when it is None.
+EAGER_UNLESS = {"unique": "size"}
 
 #: Ops whose Python float operands are traced (as JAX's weakly typed scalars, which the engine's promotion treats
 #: exactly as Python floats), so that ``multiply(x, 0.5)`` and ``multiply(x, 0.25)`` share one program. Elsewhere a
@@ -259,6 +263,7 @@ def _any_unknown(args, kwargs):
 def _make_wrapped(name, raw, entry):
     programs, eager, forms = entry["programs"], entry["eager"], entry["forms"]
     floats_traced = name in FLOAT_OPERAND_OPS
+    shape_keyword = EAGER_UNLESS.get(name)
 
     def build(treedef, template, traced):
         def program(*arrays):
@@ -273,7 +278,7 @@ def _make_wrapped(name, raw, entry):
 
     def wrapped(*args, **kwargs):
         entry["calls"] += 1
-        if entry["all_eager"]:
+        if entry["all_eager"] or (shape_keyword is not None and kwargs.get(shape_keyword) is None):
             return raw(*args, **kwargs)
         if not _jcore.trace_state_clean() and _any_unknown(args, kwargs):
             return raw(*args, **kwargs)  # inside jax.jit (or vmap, an export): the outer program holds the op

@@ -121,8 +121,10 @@ def test_value_dependent_ops_and_callables_stay_eager():
         assert int(out) == 6
         mapped = hl.ops.vectorized_map(lambda r: r * 2.0, jnp.ones((3, 2), jnp.float32))
         np.testing.assert_array_equal(np.asarray(mapped), np.full((3, 2), 2.0, np.float32))
-    for name in ("nonzero", "unique", "bincount", "fori_loop", "vectorized_map"):
-        assert name not in b.op_program_stats(), f"{name} must keep the eager path"
+    stats = b.op_program_stats()
+    for name in ("nonzero", "bincount", "fori_loop", "vectorized_map"):
+        assert name not in stats, f"{name} must keep the eager path"
+    assert stats["unique"]["programs"] == 0, "unique without size must keep the eager path"
 
 
 def test_tracing_failure_falls_back_and_is_remembered():
@@ -228,3 +230,20 @@ def test_a_method_replaced_after_its_first_use_is_the_one_that_runs(monkeypatch)
         np.testing.assert_allclose(patched, first + 1.0, rtol=1e-6)
         monkeypatch.undo()
         np.testing.assert_array_equal(np.asarray(door.call("logsumexp", x, axis=-1)), first)
+
+
+def test_unique_with_a_size_is_one_program_and_without_one_runs_eagerly(lowered):
+    b = get("jax")
+    x = jnp.asarray([3, 1, 3, 2, 1], jnp.int32)
+    y = jnp.asarray([4, 2, 4, 3, 2], jnp.int32)
+    with backend_scope("jax"):
+        values, counts = hl.ops.unique(x, return_counts=True, size=4, fill_value=-1)
+        np.testing.assert_array_equal(np.asarray(values), [1, 2, 3, -1])
+        np.testing.assert_array_equal(np.asarray(counts), [2, 1, 2, 0])
+        assert b.op_program_stats()["unique"]["programs"] == 1
+        before = len(lowered)
+        hl.ops.unique(y, return_counts=True, size=4, fill_value=-1)  # same signature: no new program
+        assert len(lowered) == before
+        # without size the number of entries depends on the values: read on the host, eagerly
+        np.testing.assert_array_equal(np.asarray(hl.ops.unique(x)), [1, 2, 3])
+        assert b.op_program_stats()["unique"]["programs"] == 1
