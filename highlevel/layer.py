@@ -247,6 +247,12 @@ class Layer:
     #: Attributes holding sub-layers that another attribute holds already (a Sequential's functional graph of its
     #: stack): not named again as children for a framework's module system, so its state_dict lists each weight once.
     _not_framework_children = ()
+    #: TensorFlow's AutoGraph calls an object with this attribute as it is, without rewriting its Python. A layer
+    #: already works on graph tensors (it branches only on static facts); the TensorFlow backend's rule that leaves
+    #: highlevel's code unconverted comes with that backend, which the first layer called in a ``tf.data`` map may be
+    #: the one to load: without the marker that first call's code (the layer's and the ops' it reaches) was
+    #: converted, seconds of work, once per process.
+    autograph_info__ = None
 
     def __new__(cls, *args, **kwargs):
         # On an engine with its own module system (PyTorch), the layer is also one of its modules: see

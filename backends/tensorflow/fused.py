@@ -7,6 +7,14 @@ kernel gradient is ``batch`` separate products and then a sum over the batch (ab
 one product of the flattened inputs on a Transformer's feed-forward block, forward and backward). The bias is
 a ``BiasAdd`` on the flat product, whose gradient is one reduction over rows.
 
+``batch_normalization`` of a channels-last float32 image batch (a BatchNormalization layer in inference mode, after a
+convolution) is TensorFlow's ``FusedBatchNormV3`` kernel in inference form. Grappler then folds it, and a
+following ReLU/ReLU6, into the convolution before it (one ``_FusedConv2D`` instead of a convolution, a multiply, an
+add and the activation as separate passes over the activations): about a fifth off a chain of 1x1 convolutions
+with batch norm, as in MobileNetV2. The kernel's own gradient has no terms for the mean and the variance, so the op
+carries its own gradient (``tf.custom_gradient``) with all five: the result stays differentiable with respect to
+every input, as the contract says.
+
 ``adam_update`` updates the slots and weights in place (``assign_add`` / ``assign_sub``), as a hand-written
 TensorFlow loop does, in the contract's arithmetic.
 
@@ -54,6 +62,24 @@ class TensorFlowFusedMixin(FusedContract):
             return tf.reshape(y, lead + [units])
         return tf.reshape(y, tf.concat([lead, [units]], axis=0))
 
+    def batch_normalization(self, x, mean, variance, axis, offset=None, scale=None, epsilon=1e-3):
+        x = convert(x)
+        vectors = [convert(v) for v in (mean, variance, offset, scale) if v is not None]
+        fusable = (
+            x.shape.rank == 4
+            and axis % 4 == 3
+            and x.dtype == tf.float32
+            and x.shape[-1] is not None
+            and all(v.dtype == tf.float32 and v.shape.rank == 1 for v in vectors)
+        )
+        if not fusable:
+            return super().batch_normalization(x, mean, variance, axis, offset=offset, scale=scale, epsilon=epsilon)
+        channels = x.shape[-1]
+        mean, variance = convert(mean), convert(variance)
+        scale = tf.ones([channels], tf.float32) if scale is None else convert(scale)
+        offset = tf.zeros([channels], tf.float32) if offset is None else convert(offset)
+        return _inference_batch_norm(x, mean, variance, scale, offset, float(epsilon))
+
     def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon, velocity_hats=None):
         # Keras's formula with in-place variable updates (m and v by AssignAddVariableOp, the weight by
         # AssignSubVariableOp): the same arithmetic as the contract's form, bit for bit, without a separate
@@ -78,3 +104,29 @@ class TensorFlowFusedMixin(FusedContract):
             v_new = v.assign_add((tf.square(g) - v) * tf.constant(c2, dt))
             a = tf.cast(alpha, dt) if isinstance(alpha, (tf.Tensor, tf.Variable)) else tf.constant(alpha, dt)
             w.assign_sub((m_new * a) / (tf.sqrt(v_new) + tf.constant(epsilon, dt)))
+
+
+def _inference_batch_norm(x, mean, variance, scale, offset, epsilon):
+    """``(x - mean) * rsqrt(variance + epsilon) * scale + offset`` over the last axis of a rank-4 float32 ``x``."""
+
+    @tf.custom_gradient
+    def normalize(x, mean, variance, scale, offset):
+        y, _, _ = tf.compat.v1.nn.fused_batch_norm(
+            x, scale, offset, mean=mean, variance=variance, epsilon=epsilon, is_training=False
+        )
+
+        def grad(dy):
+            inv = tf.math.rsqrt(variance + epsilon)
+            centred = x - mean
+            d_offset = tf.reduce_sum(dy, axis=(0, 1, 2))
+            d_scale = tf.reduce_sum(dy * centred, axis=(0, 1, 2)) * inv
+            dx = dy * (inv * scale)
+            d_mean = -tf.reduce_sum(dx, axis=(0, 1, 2))
+            d_variance = d_scale * scale * (-0.5) * tf.square(inv)
+            return dx, d_mean, d_variance, d_scale, d_offset
+
+        return y, grad
+
+    # Plain tensors in (a variable passed in would be read inside the custom-gradient body, which TensorFlow
+    # rejects): the reads stay outside, on the tape, so the gradient still reaches the variables.
+    return normalize(*(tf.convert_to_tensor(t) for t in (x, mean, variance, scale, offset)))

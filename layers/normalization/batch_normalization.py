@@ -276,16 +276,9 @@ class BatchNormalization(Layer):
         else:
             mean = ops.cast(self.moving_mean, dtype)
             variance = ops.cast(self.moving_variance, dtype)
-        inv = ops.rsqrt(ops.add(variance, self.epsilon))
-        if gamma is not None:
-            inv = ops.multiply(inv, gamma)
-        shift = ops.negative(ops.multiply(mean, inv))
-        if beta is not None:
-            shift = ops.add(shift, beta)
-        if self._axis != len(self._broadcast_shape) - 1:
-            inv = ops.reshape(inv, self._broadcast_shape)
-            shift = ops.reshape(shift, self._broadcast_shape)
-        outputs = ops.add(ops.multiply(x, inv), shift)
+        # One op, so that an engine with an inference batch-norm kernel runs it (TensorFlow folds it into the
+        # convolution before it); elsewhere it is the multiply-add of ``x * inv + (beta - mean * inv)``.
+        outputs = ops.batch_normalization(x, mean, variance, self._axis, offset=beta, scale=gamma, epsilon=self.epsilon)
         return ops.cast(outputs, self.compute_dtype)
 
     def compute_output_spec(self, inputs, *args, **kwargs):

@@ -118,6 +118,16 @@ _NORM_CASES = [
         tol_op="moments",
         epsilon=1e-5,
     ),
+    # A channels-last image batch: TensorFlow runs it as its inference batch-norm kernel with its own gradient.
+    C(
+        "batch_normalization",
+        "image-last",
+        (normal(2, 3, 3, 4), normal(4), positive(4), -1, normal(4), normal(4)),
+        R.batch_normalization,
+        dtypes=F32_64,
+        grad=(0, 1, 2, 4, 5),
+        tol_op="moments",
+    ),
     C("batch_normalization", "half", (normal(4, 3), normal(3), positive(3), 1), R.batch_normalization, dtypes=HALF),
     C(
         "layer_normalization",

@@ -1,6 +1,7 @@
 """Threads: two models trained at once end as if trained alone, an unrelated model predicts correctly meanwhile,
 and predicting with a model while another thread fits it is safe, on every backend. The cases of
-:mod:`tests.reliability.thread_harness` run in a subprocess, bounded in time."""
+:mod:`tests.reliability.thread_harness` and :mod:`tests.reliability.scope_harness` run in one subprocess per
+backend, bounded in time."""
 
 import json
 import os
@@ -15,33 +16,55 @@ import highlevel as hl
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+# Both harnesses run in one child process per backend, the scopes' first (its main thread ends with every scope
+# closed, which it checks): the child imports highlevel and the engine once for both. Each harness prints its
+# JSON line, or a line naming the error it raised, so that one's failure does not hide the other's result.
+_BOTH = """
+import json, sys, traceback
+from tests.reliability import scope_harness, thread_harness
+for name, harness in (("scopes", scope_harness), ("threads", thread_harness)):
+    print("HARNESS", name, flush=True)
+    try:
+        harness.main()
+    except Exception:
+        print(json.dumps({"harness_error": traceback.format_exc()[-3000:]}), flush=True)
+    sys.stdout.flush()
+"""
+_RESULTS = {}
+
+
+def _harness_result(backend_name, harness):
+    """The JSON line ``harness`` ("scopes" or "threads") printed in the child process of ``backend_name``."""
+    if backend_name not in _RESULTS:
+        proc = subprocess.run(
+            [sys.executable, "-c", _BOTH],
+            cwd=_ROOT,
+            env=dict(os.environ, HIGHLEVEL_BACKEND=backend_name),
+            capture_output=True,
+            text=True,
+            timeout=700,
+        )
+        lines = {}
+        for block in proc.stdout.split("HARNESS ")[1:]:
+            name, _, text = block.partition("\n")
+            lines[name] = text.strip().splitlines()[-1] if text.strip() else ""
+        _RESULTS[backend_name] = proc, lines
+    proc, lines = _RESULTS[backend_name]
+    assert proc.returncode == 0 and lines.get(harness), proc.stderr[-3000:] + proc.stdout[-1000:]
+    result = json.loads(lines[harness])
+    assert "harness_error" not in result, result["harness_error"]
+    return result
+
+
 def test_threads_train_and_predict_as_if_alone(backend):
-    proc = subprocess.run(
-        [sys.executable, "-m", "tests.reliability.thread_harness"],
-        cwd=_ROOT,
-        env=dict(os.environ, HIGHLEVEL_BACKEND=backend.name),
-        capture_output=True,
-        text=True,
-        timeout=500,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = _harness_result(backend.name, "threads")
     assert result["pair"]["held"], result
     assert result["predictions"]["held"] and result["predictions"]["count"] > 0, result
     assert result["same_model"]["held"] and result["same_model"]["predictions"] > 0, result
 
 
 def test_scopes_opened_in_one_thread_are_not_seen_in_another(backend):
-    proc = subprocess.run(
-        [sys.executable, "-m", "tests.reliability.scope_harness"],
-        cwd=_ROOT,
-        env=dict(os.environ, HIGHLEVEL_BACKEND=backend.name),
-        capture_output=True,
-        text=True,
-        timeout=200,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = _harness_result(backend.name, "scopes")
     seen, name = result["seen"], backend.name
     # in thread A every scope took effect...
     assert seen["a_inside"] == {

@@ -5,6 +5,7 @@ optimizer state after one more training step on either side. Then the files a sa
 import io
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -142,19 +143,21 @@ def test_keras_file_loads_and_trains_on(backend, keras_files, name):
     _assert_same_state(_hl_state(model), expected, f"{name}, one step after Keras ({keras_backend})", keras_backend)
 
 
-def test_highlevel_files_load_in_keras(keras_files, tmp_path):
-    """Every selected highlevel backend writes each architecture after one step; Keras loads the files, predicts
-    the same, and one more step on each side gives the same weights and optimizer state."""
+@pytest.fixture(scope="module")
+def highlevel_files(tmp_path_factory):
+    """``{backend: folder}`` and ``{(backend, architecture): (prediction, state)}``: every selected highlevel
+    backend writes each architecture after one step (``<name>.from_hl.weights.h5``) and records its prediction and
+    its state after one more step. Written once per module: the files and figures do not depend on which Keras
+    backend reads them."""
     from tests.conftest import selected_backends
 
-    keras_backend, _ = keras_files
-    folders, expected = [], {}
+    root = tmp_path_factory.mktemp("from_highlevel")
+    folders, expected = {}, {}
     for name in selected_backends():
         if name not in hl.backends.installed():
             continue
-        folder = tmp_path / name
+        folders[name] = folder = root / name
         folder.mkdir()
-        folders.append(folder)
         with hl.config.backend_scope(name):
             for arch in models.NAMES:
                 model = models.build(hl, arch)
@@ -164,6 +167,18 @@ def test_highlevel_files_load_in_keras(keras_files, tmp_path):
                 prediction = np.asarray(model.predict(x, verbose=0))
                 model.train_on_batch(x, y)
                 expected[(name, arch)] = (prediction, _hl_state(model))
+    return folders, expected
+
+
+def test_highlevel_files_load_in_keras(keras_files, highlevel_files, tmp_path):
+    """Every selected highlevel backend writes each architecture after one step; Keras loads the files, predicts
+    the same, and one more step on each side gives the same weights and optimizer state."""
+    keras_backend, _ = keras_files
+    written, expected = highlevel_files
+    folders = []
+    for name, source in written.items():  # a folder per reading Keras backend: it writes its results beside
+        folders.append(tmp_path / name)
+        shutil.copytree(source, folders[-1])
     _run_keras(keras_backend, "read", folders)
     for (name, arch), (prediction, state) in expected.items():
         folder = tmp_path / name

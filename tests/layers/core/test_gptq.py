@@ -19,6 +19,7 @@ import pytest
 import highlevel as hl
 from tests.disk_cache import cache_key, cached_folder
 
+from .keras_gc import young_collections_only
 from .keras_oracle import keras_module, to_numpy
 
 needs_keras = pytest.mark.skipif(
@@ -110,7 +111,12 @@ def _cached(method, keras, samples, compute):
         files=[__file__],
         packages=("keras", "numpy", "tensorflow", "tensorflow-cpu", "jax", "jaxlib", "torch"),
     )
-    folder = cached_folder(f"{method}_keras", key, lambda folder: _save(compute(), folder))
+
+    def fill(folder):
+        with young_collections_only():
+            _save(compute(), folder)
+
+    folder = cached_folder(f"{method}_keras", key, fill)
     with open(os.path.join(folder, "index.json")) as f:
         index = json.load(f)
     out = {}

@@ -10,6 +10,7 @@ import pytest
 
 import highlevel as hl
 
+from .keras_gc import MadeOnce, young_collections_only
 from .keras_oracle import keras_module, to_numpy
 
 needs_keras = pytest.mark.skipif(
@@ -231,14 +232,15 @@ def keras_reference():
     """Keras's quantized variables and outputs for each kind and mode, from the same float weights."""
     keras = keras_module()
     out = {}
-    for kind, mode in CASES:
-        layer = _built(keras, kind)
-        weights = _float_weights(layer)
-        layer.set_weights(weights)
-        _quantize(keras, layer, mode)
-        x = _inputs(kind)
-        variables = {w.name: np.asarray(w.numpy()) for w in layer.weights}
-        out[kind, mode] = (variables, x, np.asarray(layer(x)), layer.dtype_policy.name)
+    with young_collections_only():
+        for kind, mode in CASES:
+            layer = _built(keras, kind)
+            weights = _float_weights(layer)
+            layer.set_weights(weights)
+            _quantize(keras, layer, mode)
+            x = _inputs(kind)
+            variables = {w.name: np.asarray(w.numpy()) for w in layer.weights}
+            out[kind, mode] = (variables, x, np.asarray(layer(x)), layer.dtype_policy.name)
     return out
 
 
@@ -274,20 +276,33 @@ def _keras_file_model(module, mode):
     return model
 
 
+@pytest.fixture(scope="module")
+def keras_files(tmp_path_factory):
+    """``files[mode]``: Keras's quantized file of that mode and its outputs, made once for every backend."""
+
+    def make(mode):
+        path = tmp_path_factory.mktemp(f"keras_{mode}") / "from_keras.keras"
+        theirs = _keras_file_model(keras_module(), mode)
+        expected = np.asarray(theirs(_inputs("Embedding")))
+        theirs.save(path)
+        return path, expected
+
+    return MadeOnce(make)
+
+
 @needs_keras
 @pytest.mark.parametrize("mode", ["int8", "int4"])
-def test_quantized_keras_files_move_both_ways(backend, tmp_path, mode):
+def test_quantized_keras_files_move_both_ways(backend, tmp_path, mode, keras_files):
     keras = keras_module()
     x = _inputs("Embedding")
-    theirs = _keras_file_model(keras, mode)
-    expected = np.asarray(theirs(x))
-    theirs.save(tmp_path / "from_keras.keras")
-    ours = hl.saving.load_model(tmp_path / "from_keras.keras")
+    path, expected = keras_files[mode]
+    ours = hl.saving.load_model(path)
     assert ours.get_layer("dense").quantization_mode == mode
     np.testing.assert_allclose(to_numpy(ours(x)), expected, rtol=1e-5, atol=1e-6)
     ours = _keras_file_model(hl, mode)
     ours.save(tmp_path / "from_highlevel.keras")
-    back = keras.saving.load_model(tmp_path / "from_highlevel.keras")
+    with young_collections_only():
+        back = keras.saving.load_model(tmp_path / "from_highlevel.keras")
     assert back.get_layer("emb").quantization_mode == mode
     np.testing.assert_allclose(np.asarray(back(x)), to_numpy(ours(x)), rtol=1e-5, atol=1e-6)
 
@@ -351,11 +366,17 @@ def test_float8_model_saves_and_loads_the_same_predictions(backend, tmp_path):
     np.testing.assert_allclose(to_numpy(loaded.predict(x, verbose=0)), expected, rtol=1e-6, atol=1e-6)
 
 
+@pytest.fixture(scope="module")
+def keras_float8_steps():
+    """``results[kind]``: Keras's side of the float8 training test, made once for every backend."""
+    return MadeOnce(lambda kind: _float8_step(keras_module(), kind, steps=2))
+
+
 @needs_keras
 @pytest.mark.parametrize("kind", FLOAT8_KINDS)
-def test_float8_training_matches_keras(backend, kind):
+def test_float8_training_matches_keras(backend, kind, keras_float8_steps):
     """Two SGD steps from the same weights: the kernel, the bias and every scale and history agree with Keras's."""
-    theirs, x, expected = _float8_step(keras_module(), kind, steps=2)
+    theirs, x, expected = keras_float8_steps[kind]
     ours, _, got = _float8_step(hl, kind, steps=2)
     assert sorted(ours) == sorted(theirs)
     for name, value in theirs.items():
@@ -390,23 +411,31 @@ def test_einsum_dense_gptq_unpacked_column_size_config_matches_keras(backend):
 # ---------------------------------------------------------------- int4 EinsumDense beyond the shared cases
 
 
-@needs_keras
-@pytest.mark.parametrize("block_size", [None, 2])
-def test_int4_einsum_dense_with_a_trailing_contracted_axis_matches_keras(backend, block_size):
-    """The kernel ``(d, c)`` contracts its last axis: Keras reshapes it as it lies to ``(rows=c, columns=d)``;
-    the same integers and outputs here."""
+def _trailing_axis_int4(module, block_size):
+    """An int4 EinsumDense whose kernel contracts its last axis: its variables and outputs."""
     import highlevel.quantizers  # noqa: F401
 
-    keras = keras_module()
     x = np.random.default_rng(5).normal(size=(2, 3, 5)).astype("float32")
-    results = []
-    for module in (keras, hl):
-        layer = module.layers.EinsumDense("abc,dc->abd", (None, 4), bias_axes="d")
-        layer.build((None, 3, 5))
-        layer.set_weights(_float_weights(layer))
-        layer.quantize(config=module.quantizers.Int4QuantizationConfig(block_size=block_size))
-        results.append(({w.name: np.asarray(w.numpy()) for w in layer.weights}, np.asarray(to_numpy(layer(x)))))
-    (theirs, expected), (ours, got) = results
+    layer = module.layers.EinsumDense("abc,dc->abd", (None, 4), bias_axes="d")
+    layer.build((None, 3, 5))
+    layer.set_weights(_float_weights(layer))
+    layer.quantize(config=module.quantizers.Int4QuantizationConfig(block_size=block_size))
+    return {w.name: np.asarray(w.numpy()) for w in layer.weights}, np.asarray(to_numpy(layer(x)))
+
+
+@pytest.fixture(scope="module")
+def keras_trailing_axis():
+    """``results[block_size]``: Keras's side of the trailing-axis test, made once for every backend."""
+    return MadeOnce(lambda block_size: _trailing_axis_int4(keras_module(), block_size))
+
+
+@needs_keras
+@pytest.mark.parametrize("block_size", [None, 2])
+def test_int4_einsum_dense_with_a_trailing_contracted_axis_matches_keras(backend, block_size, keras_trailing_axis):
+    """The kernel ``(d, c)`` contracts its last axis: Keras reshapes it as it lies to ``(rows=c, columns=d)``;
+    the same integers and outputs here."""
+    theirs, expected = keras_trailing_axis[block_size]
+    ours, got = _trailing_axis_int4(hl, block_size)
     assert sorted(ours) == sorted(theirs)
     for name, value in theirs.items():
         assert ours[name].shape == value.shape and ours[name].dtype == value.dtype, name
@@ -415,6 +444,9 @@ def test_int4_einsum_dense_with_a_trailing_contracted_axis_matches_keras(backend
 
 
 def test_lora_on_an_int4_einsum_dense_trains(backend):
+    # a seeded initial kernel: rank-2 factors correct an unlucky draw of the int4 kernel only to about half its
+    # loss (the final/first loss ratio spreads over 0.06-0.5 across seeds; 0.23 with this one, on every engine)
+    hl.utils.set_random_seed(0)
     rng = np.random.default_rng(0)
     x = rng.normal(size=(64, 2, 8)).astype("float32")
     y = np.einsum("abc,cd->abd", x, rng.normal(size=(8, 3))).astype("float32")

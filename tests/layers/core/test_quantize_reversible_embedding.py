@@ -10,6 +10,7 @@ import pytest
 
 import highlevel as hl
 
+from .keras_gc import MadeOnce, young_collections_only
 from .keras_oracle import keras_module, to_numpy
 
 needs_keras = pytest.mark.skipif(
@@ -50,12 +51,13 @@ def keras_reference():
     keras = keras_module()
     ids, vectors = _data()
     out = {}
-    for tie, mode in CASES:
-        layer = _layer(keras, tie)
-        _quantize(keras, layer, mode)
-        variables = {w.name: np.asarray(w.numpy()) for w in layer.weights}
-        out[tie, mode] = (variables, np.asarray(layer(ids)), np.asarray(layer(vectors, reverse=True)))
-        out[tie, mode] += (layer.dtype_policy.name,)
+    with young_collections_only():
+        for tie, mode in CASES:
+            layer = _layer(keras, tie)
+            _quantize(keras, layer, mode)
+            variables = {w.name: np.asarray(w.numpy()) for w in layer.weights}
+            out[tie, mode] = (variables, np.asarray(layer(ids)), np.asarray(layer(vectors, reverse=True)))
+            out[tie, mode] += (layer.dtype_policy.name,)
     return out
 
 
@@ -130,22 +132,36 @@ def test_quantized_model_saves_and_loads_the_same_predictions(backend, tmp_path,
     np.testing.assert_allclose(to_numpy(other.predict(ids, verbose=0)), expected, rtol=1e-6, atol=1e-6)
 
 
+@pytest.fixture(scope="module")
+def keras_files(tmp_path_factory):
+    """``files[tie, mode]``: Keras's quantized file of that model and its outputs, made once for every backend."""
+
+    def make(case):
+        tie, mode = case
+        path = tmp_path_factory.mktemp(f"keras_{tie}_{mode}") / "from_keras.keras"
+        theirs = _tied_model(keras_module(), tie, mode)
+        expected = np.asarray(theirs(_data()[0]))
+        theirs.save(path)
+        return path, expected
+
+    return MadeOnce(make)
+
+
 @needs_keras
 @pytest.mark.parametrize("tie, mode", [(False, "int4_groups_of_4"), (False, "int8"), (True, "int4_per_channel")])
-def test_quantized_keras_files_move_both_ways(backend, tmp_path, tie, mode):
+def test_quantized_keras_files_move_both_ways(backend, tmp_path, tie, mode, keras_files):
     import highlevel.quantizers  # noqa: F401
 
     keras = keras_module()
     ids, _ = _data()
-    theirs = _tied_model(keras, tie, mode)
-    expected = np.asarray(theirs(ids))
-    theirs.save(tmp_path / "from_keras.keras")
-    ours = hl.saving.load_model(tmp_path / "from_keras.keras")
+    path, expected = keras_files[tie, mode]
+    ours = hl.saving.load_model(path)
     assert ours.get_layer("rev").quantization_mode == MODES[mode][0]
     np.testing.assert_allclose(to_numpy(ours(ids)), expected, rtol=1e-4, atol=1e-4)
     ours = _tied_model(hl, tie, mode)
     ours.save(tmp_path / "from_highlevel.keras")
-    back = keras.saving.load_model(tmp_path / "from_highlevel.keras")
+    with young_collections_only():
+        back = keras.saving.load_model(tmp_path / "from_highlevel.keras")
     np.testing.assert_allclose(np.asarray(back(ids)), to_numpy(ours(ids)), rtol=1e-4, atol=1e-4)
 
 
