@@ -397,11 +397,20 @@ def test_layer_outputs(backend, case, training):
         compare(got["mask"], want["mask"], 0, 0, f"{where}: mask")
 
 
+#: Cases whose gradients test_layer_gradients takes op by op, not as one program, and why.
+EAGER_GRADIENT_CASES = {
+    # The image's extremes map exactly onto the clip bounds (0 and 255), where clip has a kink: one compiled program
+    # rounds (x - min) * scale of the maximum a float32 ulp differently, which moves it across the kink and sends
+    # its gradient the other way. Both are valid subgradients; the native reference follows the op-by-op order.
+    "auto_contrast": "the extremes sit on clip's kink",
+}
+
+
 @pytest.mark.parametrize("case,training", [p for p in _cases_modes() if not (p.values[0].random and p.values[1])])
 def test_layer_gradients(backend, case, training):
     """Gradients w.r.t. float inputs and trainable weights agree with native float64."""
     name = backend.name
-    got = run_case(case, "float32", training, whole=True)
+    got = run_case(case, "float32", training, whole=case.id not in EAGER_GRADIENT_CASES)
     want = reference(case.id, "float64", training)
     where = f"{case.id} ({case.cls}, training={training}) on {name}"
     assert len(got["weight_grads"]) == len(want["weight_grads"])
