@@ -22,14 +22,20 @@ An op runs eagerly (the engine's method itself) when jitting it would be wrong o
 * the ops of :data:`EAGER_OPS`: ops that call user functions (control flow, ``jvp``, ``custom_gradient``),
   return Python values or read values on the host (``shape``, ``to_numpy``), whose output shape depends on
   values (``nonzero``, ``unique``, ``bincount``), or that are one conversion (``convert_to_tensor``);
+* the ops of :data:`EAGER_UNLESS` called without the keyword that fixes their output shape (``unique`` without
+  ``size``);
 * a call with an argument that is neither an array nor a known static value (a function, an arbitrary object);
 * a call inside another transformation whose values are unknown (a ``jax.jit`` trace, ``vmap``, an export):
   the outer program holds the op anyway, and a nested program would only add trace time;
 * a call whose tracing fails where the eager path works (an op reads a value on the host, or returns a Python
   value): the op and its signature are remembered and not traced again; an error of the eager path itself is
   raised as it is;
-* an op that has met more than :data:`MAX_SIGNATURES` different static signatures (a value passed as a Python
-  number that changes on every call): it stays eager from then on.
+* a signature that differs from :data:`MAX_FLOAT_VARIANTS` others of the op only in the values of static Python
+  floats (a threshold or a factor that changes on every call): it runs eagerly, as will every later signature of
+  that form, where a new value needs no new program;
+* an op that has met more than :data:`MAX_SIGNATURES` different static signatures (a Python int that changes on
+  every call): it stays eager from then on. Signatures that differ in ints, strings or structure (sizes, axes,
+  modes) usually give arrays of other shapes, which the eager path compiles anew too: the bound is generous.
 
 >>> import jax.numpy as jnp
 >>> from highlevel.backends.jax import JaxBackend
@@ -71,9 +77,11 @@ EAGER_OPS = frozenset(
         # output shapes that depend on values
         "bincount",
         "nonzero",
-        "unique",
     }
 )
+
+#: Ops whose output shape depends on values unless a keyword argument fixes it: eager when it is None.
+EAGER_UNLESS = {"unique": "size"}
 
 #: Ops whose Python float operands are traced (as JAX's weakly typed scalars, which the engine's promotion treats
 #: exactly as Python floats), so that ``multiply(x, 0.5)`` and ``multiply(x, 0.25)`` share one program. Elsewhere a
@@ -99,7 +107,10 @@ FLOAT_OPERAND_OPS = frozenset(
 )
 
 #: Distinct static signatures an op may compile before it stays eager.
-MAX_SIGNATURES = 64
+MAX_SIGNATURES = 256
+
+#: Programs an op may compile for signatures that differ only in the values of static Python floats.
+MAX_FLOAT_VARIANTS = 16
 
 #: Static numbers one call may carry (a longer literal list is data: the call runs eagerly).
 MAX_STATIC_NUMBERS = 64
@@ -130,6 +141,11 @@ def _static_key(x):
     if x is None:
         return None
     raise _NotStatic
+
+
+def _float_blind(statics):
+    """``statics`` with the values of Python floats (and complex numbers) left out: their form."""
+    return tuple((s[0],) if type(s) is tuple and len(s) == 2 and s[0] in (float, complex) else s for s in statics)
 
 
 def _function_of(method):
@@ -171,7 +187,7 @@ class OpPrograms:
         # The method is looked up on every call, as the door did before: a method replaced after its first use (a
         # subclass's override set later, a spy in a test) gets a new entry, with programs traced from it.
         if entry is None or _function_of(entry["fn"]) is not _function_of(raw):
-            entry = table[name] = {"programs": {}, "eager": set(), "all_eager": False, "calls": 0, "fn": raw}
+            entry = table[name] = _new_entry(raw)
             entry["wrapped"] = _make_wrapped(name, raw, entry)
         return entry["wrapped"]
 
@@ -188,12 +204,13 @@ class OpPrograms:
         table = self._op_table()
         entry = table.get(name)
         if entry is None or entry["fn"] is not fn:
-            entry = table[name] = {"programs": {}, "eager": set(), "all_eager": False, "calls": 0, "fn": fn}
+            entry = table[name] = _new_entry(fn)
             entry["wrapped"] = _make_wrapped(name, fn, entry)
         return entry["wrapped"]
 
     def op_program_stats(self):
-        """Per op: how many programs (static signatures) it compiled and how many signatures run eagerly.
+        """Per op: how many programs (static signatures) it compiled, how many signatures run eagerly, and how many
+        forms of signature run eagerly because a static float in them kept changing.
 
         >>> from highlevel.backends.jax import JaxBackend
         >>> JaxBackend().op_program_stats()
@@ -203,11 +220,18 @@ class OpPrograms:
             name: {
                 "programs": sum(1 for p in e["programs"].values() if p is not _EAGER),
                 "eager_signatures": len(e["eager"]) + sum(1 for p in e["programs"].values() if p is _EAGER),
+                "eager_float_forms": sum(1 for n in e["forms"].values() if n >= MAX_FLOAT_VARIANTS),
                 "all_eager": e["all_eager"],
                 "calls": e["calls"],
             }
             for name, e in self._op_table().items()
         }
+
+
+def _new_entry(fn):
+    # programs: {static key: jitted fn | _EAGER}; eager: array signatures that run eagerly; forms: how many programs
+    # each float-blind form of a static key compiled (an int: eager once it passes MAX_FLOAT_VARIANTS).
+    return {"programs": {}, "eager": set(), "forms": {}, "all_eager": False, "calls": 0, "fn": fn}
 
 
 def _should_trace(leaves, traced):
@@ -237,8 +261,9 @@ def _any_unknown(args, kwargs):
 
 
 def _make_wrapped(name, raw, entry):
-    programs, eager = entry["programs"], entry["eager"]
+    programs, eager, forms = entry["programs"], entry["eager"], entry["forms"]
     floats_traced = name in FLOAT_OPERAND_OPS
+    shape_keyword = EAGER_UNLESS.get(name)
 
     def build(treedef, template, traced):
         def program(*arrays):
@@ -253,7 +278,7 @@ def _make_wrapped(name, raw, entry):
 
     def wrapped(*args, **kwargs):
         entry["calls"] += 1
-        if entry["all_eager"]:
+        if entry["all_eager"] or (shape_keyword is not None and kwargs.get(shape_keyword) is None):
             return raw(*args, **kwargs)
         if not _jcore.trace_state_clean() and _any_unknown(args, kwargs):
             return raw(*args, **kwargs)  # inside jax.jit (or vmap, an export): the outer program holds the op
@@ -278,6 +303,12 @@ def _make_wrapped(name, raw, entry):
             if len(programs) >= MAX_SIGNATURES:
                 entry["all_eager"] = True
                 return raw(*args, **kwargs)
+            form = (treedef, _float_blind(key[1]))
+            seen = forms.get(form, 0)
+            if seen >= MAX_FLOAT_VARIANTS:
+                return raw(*args, **kwargs)  # a float that keeps changing: eager needs no new program for it
+            if form[1] != key[1]:
+                forms[form] = seen + 1
             template = [None if s is None else leaf for s, leaf in zip(statics, leaves)]
             program = programs[key] = build(treedef, template, tuple(traced))
         if program is _EAGER:

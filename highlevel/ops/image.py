@@ -15,6 +15,7 @@ with a non-square window, integer images, and the two independent fields of ``el
 [[1.5]]
 """
 
+import functools
 import itertools
 
 import numpy as np
@@ -25,6 +26,22 @@ from highlevel.backends.contract import dtypes
 from . import _args, _door, _resize_weights
 
 __all__ = ["resize", "affine_transform"]
+
+
+def _one_op(name):
+    """Runs the decorated public op as one op of the engine (``_door.composite``: on JAX one compiled program per
+    signature, instead of one per ``hl.ops`` call inside). For ops without random draws or host reads of values:
+    where tracing fails the engine runs the function op by op, which raises the op's own errors."""
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def public(*args, **kwargs):
+            return _door.composite(name, fn, *args, **kwargs)
+
+        return public
+
+    return wrap
+
 
 RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "lanczos3", "lanczos5")
 AFFINE_TRANSFORM_INTERPOLATIONS = ("nearest", "bilinear")
@@ -848,6 +865,7 @@ def _extract_patches(images, size, strides, dilation_rate, padding, data_format,
     return ops.squeeze(x, 0) if unbatched else x
 
 
+@_one_op("image.extract_patches")
 def extract_patches(images, size, strides=None, dilation_rate=1, padding="valid", data_format=None):
     """Extracts patches of images (2D) or of volumes (3D) into the channel axis.
 
@@ -898,6 +916,7 @@ def extract_patches(images, size, strides=None, dilation_rate=1, padding="valid"
     return _extract_patches(images, size, strides, dilation_rate, padding, data_format, 2, op)
 
 
+@_one_op("image.extract_patches_3d")
 def extract_patches_3d(volumes, size, strides=None, dilation_rate=1, padding="valid", data_format=None):
     """Extracts 3D patches of volumes into the channel axis (see :func:`extract_patches`).
 
@@ -1017,6 +1036,7 @@ def _round_to_dtype(x, dtype):
     return ops.cast(ops.round(x), dtype)
 
 
+@_one_op("image.map_coordinates")
 def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value=0):
     """Samples an array at arbitrary (float) coordinates by nearest-neighbour or linear interpolation.
 
@@ -1425,16 +1445,38 @@ def elastic_transform(
     from highlevel import random as hl_random
 
     rank = len(shape)
+    height, width = (shape[a] for a in _spatial_axes(rank, data_format))
+    batch = ops.shape(images)[0] if rank == 4 else 1  # a tensor when unknown while tracing (a tf.data map)
+    work = _float_work_dtype(ops.dtype(images))
+    taps = (6 * int(window_sigma)) | 1
+    noise = hl_random.normal((batch, height, width, 2), dtype=work, seed=seed)
+    blur_sigma = sigma_value if sigma_value is not None else sigma
+    # The draw above is random; what follows is a pure function of the images and the noise: one op.
+    return _door.composite(
+        "image.elastic_transform",
+        _elastic_sample,
+        images,
+        noise,
+        sigma,
+        blur_sigma,
+        alpha,
+        taps,
+        interpolation,
+        fill_mode,
+        fill_value,
+        data_format,
+    )
+
+
+def _elastic_sample(images, noise, sigma, blur_sigma, alpha, taps, interpolation, fill_mode, fill_value, data_format):
+    """:func:`elastic_transform` after its random draw: blurs the noise into a field and samples along it."""
+    rank = len(tuple(images.shape))
     x = _to_channels_last(images, data_format)
     if rank == 3:
         x = ops.expand_dims(x, 0)
     _, height, width, channels = tuple(x.shape)
-    batch = ops.shape(x)[0]  # a tensor when the batch size is unknown while tracing (a tf.data map)
     in_dtype = ops.dtype(x)
-    work = _float_work_dtype(in_dtype)
-    taps = (6 * int(window_sigma)) | 1
-    noise = hl_random.normal((batch, height, width, 2), dtype=work, seed=seed)
-    blur_sigma = sigma_value if sigma_value is not None else sigma
+    work = ops.dtype(noise)
     field = _blur(
         ops.multiply(noise, ops.cast(sigma, work)), (taps, taps), (blur_sigma, blur_sigma), "channels_last", 2
     )
@@ -1517,6 +1559,7 @@ def _scale_weights(in_size, out_size, scale, translation, kernel, antialias, dty
     return ops.where(ops.expand_dims(inside, 0), weights, 0.0)
 
 
+@_one_op("image.scale_and_translate")
 def scale_and_translate(images, output_shape, scale, translation, spatial_dims, method, antialias=True):
     """Resamples images under a scale and a translation of their spatial axes (``jax.image.scale_and_translate``).
 
@@ -1607,6 +1650,7 @@ def scale_and_translate(images, output_shape, scale, translation, spatial_dims, 
 _SOBEL = np.array([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]], [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]], dtype=np.float64)
 
 
+@_one_op("image.sobel_edges")
 def sobel_edges(images, data_format=None):
     """The Sobel gradients ``[dy, dx]`` of each channel of a batch of images.
 
@@ -1655,6 +1699,7 @@ def sobel_edges(images, data_format=None):
 
 
 # ------------------------------------------------------------------------------------------------- ssim
+@_one_op("image.ssim")
 def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03, data_format=None):
     """The structural similarity index (SSIM, Wang et al. 2004) of two images or two batches of images.
 

@@ -176,8 +176,22 @@ def finite_differences(case, ref_args, paths, cots, eps=FD_EPS):
     return grads
 
 
-def backend_value_and_grad(b, case, cast_args, cots):
-    """``(value, [grad per leaf])`` of ``sum(op(x) * cot)`` on ``b`` with ``b.value_and_grad``."""
+def _cotangent_sum(outs, cots):
+    """``sum(o * c)`` over the float outputs and their cotangents, on the current engine (its primitives)."""
+    b = hl.config.current_backend()
+    total = None
+    for o, c in zip(outs, cots):
+        term = b.sum(b.multiply(o, b.convert_to_tensor(c, dtype=b.dtype(o))))
+        total = term if total is None else b.add(total, term)
+    return total
+
+
+def backend_value_and_grad(b, case, cast_args, cots, whole=False):
+    """``(value, [grad per leaf])`` of ``sum(op(x) * cot)`` on ``b`` with ``b.value_and_grad``.
+
+    With ``whole``, the forward pass and the gradient run as one program where the engine compiles composite
+    functions (``door_composite``; JAX: one ``jax.jit`` of the ``value_and_grad``), instead of op by op.
+    """
     paths = _leaves(cast_args, case.grad)
     base = [H.to_backend(b, a) for a in cast_args]
 
@@ -186,17 +200,20 @@ def backend_value_and_grad(b, case, cast_args, cots):
         for path, leaf in zip(paths, leaves):
             args = _put(args, path, leaf)
         outs = H.as_list(resolve_op(case.op)(*args, **case.kwargs))
-        total = None
-        for o, c in zip(outs, cots):
-            if c is None:
-                continue
-            term = b.sum(b.multiply(o, b.convert_to_tensor(c, dtype=b.dtype(o))))
-            total = term if total is None else b.add(total, term)
-        return total
+        pairs = [(o, c) for o, c in zip(outs, cots) if c is not None]
+        # The cotangents are arguments, not constants: the engine's program for this sum is shared by every case
+        # whose outputs have the same shapes and dtypes.
+        return b.door_composite("conformance_cotangent_sum", _cotangent_sum)(
+            [o for o, _ in pairs], [np.asarray(c) for _, c in pairs]
+        )
 
     leaves = [_get(base, p) for p in paths]
+    value_and_grad = b.value_and_grad(loss, argnums=tuple(range(len(leaves))))
+    if whole:
+        # One name for every case: each call replaces the last one's program instead of keeping all of them alive.
+        value_and_grad = b.door_composite("conformance_value_and_grad", value_and_grad)
     with hl.config.backend_scope(b):  # the op runs through hl.ops (see op_call)
-        value, grads = b.value_and_grad(loss, argnums=tuple(range(len(leaves))))(*leaves)
+        value, grads = value_and_grad(*leaves)
     return value, list(grads), paths
 
 
@@ -256,8 +273,11 @@ def check_fd(case):
         _check_grads(b, case, grads, paths, cast, want, "fd", "float64", where + " vs finite differences")
 
 
-def check_grad(b, case):
-    """Backend gradient in ``case.grad_dtype`` vs the native float64 gradient at the same point."""
+def check_grad(b, case, whole=False):
+    """Backend gradient in ``case.grad_dtype`` vs the native float64 gradient at the same point.
+
+    ``whole``: the backend's forward pass and gradient run as one program (see :func:`backend_value_and_grad`).
+    """
     spec = case.grad_dtype
     skip_unsupported(b, spec, case)
     cast = H.cast_masters(H.draw(case), spec)
@@ -272,7 +292,7 @@ def check_grad(b, case):
         want = finite_differences(case, ref_args, paths, cots)
         want_value = reference_loss(case, ref_args, cots)
         source = f"finite differences (native float64 failed: {type(e).__name__}: {e})"
-    value, grads, paths = backend_value_and_grad(b, case, cast, cots)
+    value, grads, paths = backend_value_and_grad(b, case, cast, cots, whole=whole)
     rtol, atol = tolerance(case.tol_op, spec, b.name, "grad")
     scale = max(1.0, float(np.sqrt(sum(np.asarray(c).size for c in cots if c is not None))))
     H.compare(H.to_numpy(b, value), want_value, rtol, atol * scale, f"{where}: loss value vs {source}")

@@ -6,6 +6,10 @@ the definition the override replaces: each engine runs a *generic view* of itsel
 contract's definition (built on the engine's primitives), and the cases of those ops must meet the same float64
 references and tolerances, forward and gradient. So a new engine that implements only the primitives is covered
 too, and an override and its generic definition agree through the reference.
+
+The gradients here are taken eagerly, op by op (on JAX: an eager ``value_and_grad`` over each op's own compiled
+program), while ``test_gradients`` runs each case's forward pass and gradient as one compiled program: between
+them, both paths are covered (see ``test_gradients``).
 """
 
 import functools

@@ -121,8 +121,10 @@ def test_value_dependent_ops_and_callables_stay_eager():
         assert int(out) == 6
         mapped = hl.ops.vectorized_map(lambda r: r * 2.0, jnp.ones((3, 2), jnp.float32))
         np.testing.assert_array_equal(np.asarray(mapped), np.full((3, 2), 2.0, np.float32))
-    for name in ("nonzero", "unique", "bincount", "fori_loop", "vectorized_map"):
-        assert name not in b.op_program_stats(), f"{name} must keep the eager path"
+    stats = b.op_program_stats()
+    for name in ("nonzero", "bincount", "fori_loop", "vectorized_map"):
+        assert name not in stats, f"{name} must keep the eager path"
+    assert stats["unique"]["programs"] == 0, "unique without size must keep the eager path"
 
 
 def test_tracing_failure_falls_back_and_is_remembered():
@@ -163,16 +165,38 @@ def test_inside_jit_and_grad():
     np.testing.assert_allclose(np.asarray(second), -2 * t * (1 - t**2), rtol=1e-5)
 
 
-def test_a_varying_python_number_stops_compiling():
+def test_a_varying_python_float_stops_compiling(lowered):
     from highlevel.backends.jax import op_programs
 
     b = get("jax")
     op = b.door_op("hard_shrink")
     x = jnp.asarray([0.1, 0.5, 0.9], jnp.float32)
-    for i in range(op_programs.MAX_SIGNATURES + 3):
+    for i in range(op_programs.MAX_FLOAT_VARIANTS + 5):
         threshold = 0.2 + i * 1e-4
         np.testing.assert_array_equal(np.asarray(op(x, threshold)), np.where(np.abs(x) > threshold, x, 0.0))
-    assert b.op_program_stats()["hard_shrink"]["all_eager"]
+    stats = b.op_program_stats()["hard_shrink"]
+    assert stats["programs"] == op_programs.MAX_FLOAT_VARIANTS and stats["eager_float_forms"] == 1, stats
+    assert not stats["all_eager"]
+    before = len(lowered)
+    op(x, 0.33)  # a new threshold, eager: its primitives' programs exist already
+    assert len(lowered) == before
+    # another form of call (a new shape of x is no new form; a new keyword is) still gets its programs
+    y = jnp.asarray([[0.1, 0.7]], jnp.float32)
+    np.testing.assert_array_equal(np.asarray(op(y, threshold=0.5)), np.asarray([[0.0, 0.7]], np.float32))
+    assert b.op_program_stats()["hard_shrink"]["programs"] == op_programs.MAX_FLOAT_VARIANTS + 1
+
+
+def test_an_op_with_too_many_signatures_stays_eager(monkeypatch):
+    from highlevel.backends.jax import op_programs
+
+    monkeypatch.setattr(op_programs, "MAX_SIGNATURES", 4)
+    b = get("jax")
+    op = b.door_op("roll")
+    x = jnp.arange(6.0)
+    for shift in range(7):  # a Python int changing on every call
+        np.testing.assert_array_equal(np.asarray(op(x, (shift,), (0,))), np.roll(np.arange(6.0), shift))
+    stats = b.op_program_stats()["roll"]
+    assert stats["all_eager"] and stats["programs"] == 4, stats
 
 
 def test_a_copy_of_the_engine_runs_its_own_methods():
@@ -206,3 +230,20 @@ def test_a_method_replaced_after_its_first_use_is_the_one_that_runs(monkeypatch)
         np.testing.assert_allclose(patched, first + 1.0, rtol=1e-6)
         monkeypatch.undo()
         np.testing.assert_array_equal(np.asarray(door.call("logsumexp", x, axis=-1)), first)
+
+
+def test_unique_with_a_size_is_one_program_and_without_one_runs_eagerly(lowered):
+    b = get("jax")
+    x = jnp.asarray([3, 1, 3, 2, 1], jnp.int32)
+    y = jnp.asarray([4, 2, 4, 3, 2], jnp.int32)
+    with backend_scope("jax"):
+        values, counts = hl.ops.unique(x, return_counts=True, size=4, fill_value=-1)
+        np.testing.assert_array_equal(np.asarray(values), [1, 2, 3, -1])
+        np.testing.assert_array_equal(np.asarray(counts), [2, 1, 2, 0])
+        assert b.op_program_stats()["unique"]["programs"] == 1
+        before = len(lowered)
+        hl.ops.unique(y, return_counts=True, size=4, fill_value=-1)  # same signature: no new program
+        assert len(lowered) == before
+        # without size the number of entries depends on the values: read on the host, eagerly
+        np.testing.assert_array_equal(np.asarray(hl.ops.unique(x)), [1, 2, 3])
+        assert b.op_program_stats()["unique"]["programs"] == 1
