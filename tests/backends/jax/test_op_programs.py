@@ -13,6 +13,19 @@ from highlevel.config import backend_scope  # noqa: E402
 _LOWERED = "/jax/core/compile/jaxpr_to_mlir_module_duration"
 
 
+@pytest.fixture(autouse=True)
+def fresh_program_table():
+    """Each test starts from an empty table of op programs (the engine is shared by the whole worker: counts
+    of programs must not depend on which tests ran before), and the worker's table is put back after it."""
+    b = get("jax")
+    saved = b.__dict__.pop("_op_programs_table", None)
+    yield
+    if saved is None:
+        b.__dict__.pop("_op_programs_table", None)
+    else:
+        b.__dict__["_op_programs_table"] = saved
+
+
 @pytest.fixture
 def lowered():
     """Counts the XLA programs JAX lowers while the test runs (each program, cached on disk or not)."""
