@@ -556,9 +556,17 @@ class Layer:
 
     @trainable.setter
     def trainable(self, value):
-        """Freezes (False) or unfreezes the layer and all its sub-layers."""
+        """Freezes (False) or unfreezes the layer and all its sub-layers.
+
+        As in Keras 3, every weight a layer made trainable follows (``layer.kernel.trainable``); weights made
+        non-trainable (a batch norm's moving statistics) stay so.
+        """
+        value = bool(value)
         for layer in self._flatten_layers():
-            layer._trainable = bool(value)
+            layer._trainable = value
+            for v in layer._own_weights:
+                if getattr(v, "_made_trainable", False) and v.trainable != value:
+                    v.trainable = value
 
     # ----------------------------------------------------------------- weights
     def add_weight(
@@ -630,6 +638,8 @@ class Layer:
         var.regularizer = regularizers.get(regularizer)
         var.constraint = constraints.get(constraint)
         var.overwrite_with_gradient = overwrite_with_gradient
+        if var.trainable and not getattr(self, "_trainable", True):
+            var.trainable = False  # made in a frozen layer: follows it, and unfreezing the layer trains it (Keras)
         self._own_weights.append(var)
         if not autocast:
             self._no_autocast.add(id(var))

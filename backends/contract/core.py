@@ -364,6 +364,11 @@ class CoreContract(abc.ABC):
         """The module :meth:`framework_module_to_text` wrote."""
         raise NotImplementedError(f"The {self.name} engine has no modules of its own to load.")
 
+    def set_variable_trainable(self, handle, trainable):
+        """Called when a variable's ``trainable`` changes (a layer frozen or unfrozen): an engine whose autodiff
+        keeps a per-object flag (PyTorch's ``requires_grad``, the native tape's) stops or resumes computing that
+        weight's gradient. Engines that differentiate only what a step asks for need nothing: the default."""
+
     @abc.abstractmethod
     def make_variable_handle(self, tensor, trainable):
         """The engine's mutable object holding a copy of ``tensor``."""

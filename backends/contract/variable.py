@@ -182,7 +182,8 @@ class Variable:
     __slots__ = (
         "_backend",
         "_handle",
-        "trainable",
+        "_trainable",
+        "_made_trainable",
         "name",
         "path",
         "constraint",
@@ -247,7 +248,7 @@ class Variable:
             )
         self._backend = backend
         self._handle = backend.make_variable_handle(tensor, trainable)
-        self.trainable = bool(trainable)
+        self._trainable = self._made_trainable = bool(trainable)
         self._uid = next(_uid)
         self.name = name if name is not None else f"variable_{self._uid}"
         path_of = type(self)._path_of
@@ -262,7 +263,7 @@ class Variable:
         self = object.__new__(cls)
         self._backend = backend
         self._handle = handle
-        self.trainable = bool(trainable)
+        self._trainable = self._made_trainable = bool(trainable)
         self.autocast, self.aggregation, self.synchronization = True, "none", "auto"
         self._uid = next(_uid)
         self.name = name
@@ -271,6 +272,21 @@ class Variable:
         self.constraint = None
         self.regularizer = None
         return self
+
+    @property
+    def trainable(self):
+        """Whether training updates this variable.
+
+        Setting it also tells the engine's own object (PyTorch's ``requires_grad``, the native engine's tape), so
+        that no gradient is computed for a frozen weight; a layer's ``trainable = False`` sets it on every
+        weight the layer made trainable, as in Keras 3.
+        """
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+        self._backend.set_variable_trainable(self._handle, self._trainable)
 
     @property
     def backend(self):

@@ -192,6 +192,10 @@ class CoreOps:
     def make_variable_handle(self, tensor, trainable):
         return JaxVariableHandle(jnp.array(cv.convert(tensor), copy=True), trainable)
 
+    def set_variable_trainable(self, handle, trainable):
+        if isinstance(handle, JaxVariableHandle):
+            handle.trainable = bool(trainable)
+
     def read_variable(self, handle):
         return handle.value
 

@@ -383,6 +383,10 @@ class NativeBackend(
         data = to_array(tensor).copy()
         return Tensor(data, requires_grad=bool(trainable) and data.dtype in FLOAT_DTYPES)
 
+    def set_variable_trainable(self, handle, trainable):
+        # the tape then computes no gradient for a frozen weight (a convolution skips its kernel gradient)
+        handle.requires_grad = bool(trainable) and handle.data.dtype in FLOAT_DTYPES
+
     def read_variable(self, handle):
         return handle
 

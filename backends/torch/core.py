@@ -174,6 +174,11 @@ class TorchCoreMixin:
         t = cv.convert(tensor).detach().clone()
         return torch.nn.Parameter(t, requires_grad=bool(trainable) and cv.is_float(t))
 
+    def set_variable_trainable(self, handle, trainable):
+        # As Keras's torch backend does: autograd then computes no gradient for a frozen weight.
+        if isinstance(handle, torch.Tensor) and handle.is_leaf and cv.is_float(handle):
+            handle.requires_grad_(bool(trainable))
+
     def read_variable(self, handle):
         return handle
 

@@ -94,3 +94,36 @@ def test_a_model_with_nothing_to_train_keeps_its_weights(backend, step_mode):
     model.trainable = True
     model.fit(X, Y, batch_size=4, epochs=1, verbose=0)
     assert none_same(model.get_weights(), weights)
+
+
+def test_freezing_sets_the_weights_trainable_flags_and_the_engines_gradient_flags(backend):
+    # As in Keras 3: a frozen layer's weights read trainable=False; weights made non-trainable (the moving
+    # statistics) stay so when it is unfrozen. Engines with a per-weight gradient flag (PyTorch's
+    # requires_grad, the native tape's) are told, so no gradient is computed for a frozen weight.
+    conv, norm = hl.layers.Conv2D(2, 3), hl.layers.BatchNormalization()
+    model = hl.Sequential([hl.Input((5, 5, 1)), conv, norm, hl.layers.Flatten(), hl.layers.Dense(1)])
+
+    def flags(layer):
+        return [(v.trainable, getattr(v.handle, "requires_grad", v.trainable)) for v in layer.weights]
+
+    model.trainable = False
+    assert flags(conv) == [(False, False), (False, False)]
+    assert flags(norm) == [(False, False)] * 4
+    model.trainable = True
+    assert flags(conv) == [(True, True), (True, True)]
+    assert flags(norm) == [(True, True), (True, True), (False, False), (False, False)]
+    # a frozen base under a trained head: the base stays bit for bit, the head learns
+    conv.trainable = False
+    x = RNG.normal(size=(16, 5, 5, 1)).astype("float32")
+    y = RNG.normal(size=(16, 1)).astype("float32")
+    model.compile(optimizer=hl.optimizers.SGD(0.05), loss="mse")
+    before, head = conv.get_weights(), model.layers[-1].get_weights()
+    losses = model.fit(x, y, batch_size=8, epochs=8, verbose=0, shuffle=False).history["loss"]
+    assert same(conv.get_weights(), before) and none_same(model.layers[-1].get_weights(), head)
+    assert losses[-1] < losses[0], losses
+    # a layer made frozen builds frozen weights, which unfreezing the layer trains
+    dense = hl.layers.Dense(2, trainable=False)
+    dense.build((None, 3))
+    assert [v.trainable for v in dense.weights] == [False, False]
+    dense.trainable = True
+    assert [(v.trainable, getattr(v.handle, "requires_grad", True)) for v in dense.weights] == [(True, True)] * 2
