@@ -64,20 +64,19 @@ class TensorFlowFusedMixin(FusedContract):
 
     def batch_normalization(self, x, mean, variance, axis, offset=None, scale=None, epsilon=1e-3):
         x = convert(x)
-        vectors = [convert(v) for v in (mean, variance, offset, scale) if v is not None]
+        mean, variance, offset, scale = (None if v is None else convert(v) for v in (mean, variance, offset, scale))
         fusable = (
             x.shape.rank == 4
             and axis % 4 == 3
             and x.dtype == tf.float32
             and x.shape[-1] is not None
-            and all(v.dtype == tf.float32 and v.shape.rank == 1 for v in vectors)
+            and all(v is None or (v.dtype == tf.float32 and v.shape.rank == 1) for v in (mean, variance, offset, scale))
         )
         if not fusable:
             return super().batch_normalization(x, mean, variance, axis, offset=offset, scale=scale, epsilon=epsilon)
         channels = x.shape[-1]
-        mean, variance = convert(mean), convert(variance)
-        scale = tf.ones([channels], tf.float32) if scale is None else convert(scale)
-        offset = tf.zeros([channels], tf.float32) if offset is None else convert(offset)
+        scale = tf.ones([channels], tf.float32) if scale is None else scale
+        offset = tf.zeros([channels], tf.float32) if offset is None else offset
         return _inference_batch_norm(x, mean, variance, scale, offset, float(epsilon))
 
     def adam_update(self, variables, grads, momentums, velocities, alpha, beta_1, beta_2, epsilon, velocity_hats=None):

@@ -201,7 +201,6 @@ class BatchNormalization(Layer):
         self.input_spec = InputSpec(ndim=ndim, axes={self.axis: dim})
         self._axis = axis
         self._reduction_axes = tuple(d for d in range(ndim) if d != axis)
-        self._broadcast_shape = tuple(dim if d == axis else 1 for d in range(ndim))
         self.built = True
 
     # ----------------------------------------------------------------- helpers
