@@ -70,6 +70,10 @@ def selected_backends():
 
 
 def pytest_configure(config):
+    if "jax" in selected_backends() and "jax" in hl.backends.installed():
+        from tests.jax_lowering import install
+
+        install()  # one MLIR context per thread for many lowerings: see tests/jax_lowering.py
     if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
         missing = [n for n in selected_backends() if n not in hl.backends.installed()]
         if missing:
