@@ -4,8 +4,10 @@ Op by op, one LSTM step costs about fifteen graph nodes (two matrix products, a 
 sigmoids, two tanhs, the state update); a 64-step sequence is a thousand nodes per layer, each a Tensor, a
 closure and a few temporaries. Here the sequence is one node: the input projection of every step is one GEMM
 ``(time * batch, features) @ kernel`` before the loop; each step adds ``h @ recurrent_kernel`` into its slice
-of one gate buffer and applies the gate nonlinearities in place (sigmoid on the input, forget and output gates,
-tanh on the candidate, Keras's ``[i, f, c, o]`` layout). The backward pass walks the steps in reverse, writing
+of one gate buffer and applies the gate nonlinearities in place (one tanh over the step's whole row, the
+sigmoid gates' pre-activations having been halved through their kernel columns, then ``0.5 * t + 0.5`` over the
+input, forget and output gates: the buffer holds them as ``[i, f, o, c]``, the kernels' columns reordered from
+Keras's ``[i, f, c, o]`` once per call). The backward pass walks the steps in reverse, writing
 each step's pre-activation gradient into one buffer, then gets the kernels' and the inputs' gradients from
 three GEMMs over the whole sequence. Every array goes through ``xp``: the same code runs on CuPy.
 
@@ -27,12 +29,17 @@ from .tensor import FLOAT_DTYPES
 from .xp import xp
 
 
-def _sigmoid_(a):
-    """``a <- sigmoid(a)`` in place, as ``0.5 * tanh(a / 2) + 0.5`` (no overflow for large ``|a|``)."""
-    a *= 0.5
-    xp.tanh(a, out=a)
-    a *= 0.5
-    a += 0.5
+def _swap_co(a):
+    """``a`` with its last axis's third and fourth quarters swapped: gates ``[i, f, c, o]`` <-> ``[i, f, o, c]``."""
+    q = a.shape[-1] // 4
+    return xp.concatenate([a[..., : 2 * q], a[..., 3 * q :], a[..., 2 * q : 3 * q]], axis=-1)
+
+
+def _halve_sigmoid_columns(a):
+    """A copy of ``a`` (gates ``[i, f, o, c]`` on the last axis) with the sigmoid gates' columns times 0.5."""
+    out = a.copy()
+    out[..., : 3 * (a.shape[-1] // 4)] *= 0.5
+    return out
 
 
 def lstm_sequence(inputs, h0, c0, kernel, recurrent_kernel, bias=None):
@@ -67,10 +74,21 @@ def lstm_sequence(inputs, h0, c0, kernel, recurrent_kernel, bias=None):
                 f"{xd.shape} and a recurrent kernel of shape {ud.shape} (units = {units})."
             )
     u = units
-    xt = xp.ascontiguousarray(xd.transpose(1, 0, 2)).reshape(steps * b, features)  # time-major rows
-    gates = (xt @ wd).reshape(steps, b, 4 * u)  # pre-activations, then (in place) the gates
+    # The gate buffer is laid out [i, f, o, c] (Keras's is [i, f, c, o]): the three sigmoid gates side by side
+    # take one pass per step forward and one derivative backward, instead of two and three. The
+    # kernels' columns are swapped to match once per call; their gradients are swapped back at the end.
+    wd, ud = _swap_co(wd), _swap_co(ud)
     if bd is not None:
-        gates += bd
+        bd = _swap_co(bd)
+    xt = xp.ascontiguousarray(xd.transpose(1, 0, 2)).reshape(steps * b, features)  # time-major rows
+    # sigmoid(a) = 0.5 * tanh(a / 2) + 0.5: with the sigmoid gates' columns of the forward pass's kernels halved
+    # (exact in binary floating point, so the halved pre-activations are bit for bit those of halving afterwards),
+    # one tanh over each step's whole contiguous row of gates serves all four gates.
+    half = _halve_sigmoid_columns
+    gates = (xt @ half(wd)).reshape(steps, b, 4 * u)  # pre-activations (sigmoid gates' halved), then the gates
+    if bd is not None:
+        gates += half(bd)
+    ud_half = half(ud)
     hs = xp.empty((steps + 1, b, u), dtype)  # h_{-1} = h0, h_0, ..., h_{T-1}
     cs = xp.empty((steps + 1, b, u), dtype)
     tcs = xp.empty((steps, b, u), dtype)  # tanh(c_t)
@@ -78,16 +96,17 @@ def lstm_sequence(inputs, h0, c0, kernel, recurrent_kernel, bias=None):
     tmp = xp.empty((b, u), dtype)
     for t in range(steps):
         z = gates[t]
-        z += hs[t] @ ud
-        _sigmoid_(z[:, : 2 * u])
-        xp.tanh(z[:, 2 * u : 3 * u], out=z[:, 2 * u : 3 * u])
-        _sigmoid_(z[:, 3 * u :])
+        z += hs[t] @ ud_half
+        xp.tanh(z, out=z)
+        sg = z[:, : 3 * u]
+        sg *= 0.5
+        sg += 0.5
         c = cs[t + 1]
         xp.multiply(z[:, u : 2 * u], cs[t], out=c)
-        xp.multiply(z[:, :u], z[:, 2 * u : 3 * u], out=tmp)
+        xp.multiply(z[:, :u], z[:, 3 * u :], out=tmp)
         c += tmp
         xp.tanh(c, out=tcs[t])
-        xp.multiply(z[:, 3 * u :], tcs[t], out=hs[t + 1])
+        xp.multiply(z[:, 2 * u : 3 * u], tcs[t], out=hs[t + 1])
     packed = xp.empty((b, steps + 1, u), dtype)
     packed[:, :steps] = hs[1:].transpose(1, 0, 2)
     packed[:, steps] = cs[steps]
@@ -102,12 +121,13 @@ def lstm_sequence(inputs, h0, c0, kernel, recurrent_kernel, bias=None):
         dc = g[:, steps].copy()
         dz = xp.empty_like(gates)
         buf = xp.empty((b, u), dtype)
+        buf3 = xp.empty((b, 3 * u), dtype)
         ut = ud.T
         for t in range(steps - 1, -1, -1):
             z = gates[t]
-            i, f, cc, o = z[:, :u], z[:, u : 2 * u], z[:, 2 * u : 3 * u], z[:, 3 * u :]
+            i, f, o, cc = z[:, :u], z[:, u : 2 * u], z[:, 2 * u : 3 * u], z[:, 3 * u :]
             d = dz[t]
-            di, df, dg, do = d[:, :u], d[:, u : 2 * u], d[:, 2 * u : 3 * u], d[:, 3 * u :]
+            di, df, do, dg = d[:, :u], d[:, u : 2 * u], d[:, 2 * u : 3 * u], d[:, 3 * u :]
             tc = tcs[t]
             xp.multiply(dh, tc, out=do)  # dL/do
             xp.multiply(tc, tc, out=buf)  # dc += dh * o * (1 - tanh(c)^2)
@@ -119,11 +139,10 @@ def lstm_sequence(inputs, h0, c0, kernel, recurrent_kernel, bias=None):
             xp.multiply(dc, cs[t], out=df)
             xp.multiply(dc, i, out=dg)
             dc *= f  # dL/dc_{t-1}
-            # through the nonlinearities: sigmoid' = s (1 - s), tanh' = 1 - y^2
-            for gate, dgate in ((i, di), (f, df), (o, do)):
-                xp.subtract(1, gate, out=buf)
-                buf *= gate
-                dgate *= buf
+            # through the nonlinearities: sigmoid' = s (1 - s) on the three sigmoid gates at once, tanh' = 1 - y^2
+            xp.subtract(1, z[:, : 3 * u], out=buf3)
+            buf3 *= z[:, : 3 * u]
+            d[:, : 3 * u] *= buf3
             xp.multiply(cc, cc, out=buf)
             xp.subtract(1, buf, out=buf)
             dg *= buf
@@ -137,11 +156,11 @@ def lstm_sequence(inputs, h0, c0, kernel, recurrent_kernel, bias=None):
         grads[1] = dh if wanted[1] else None
         grads[2] = dc if wanted[2] else None
         if wanted[3]:
-            grads[3] = xt.T @ dz2
+            grads[3] = _swap_co(xt.T @ dz2)
         if wanted[4]:
-            grads[4] = hs[:steps].reshape(steps * b, u).T @ dz2
+            grads[4] = _swap_co(hs[:steps].reshape(steps * b, u).T @ dz2)
         if n_in == 6 and wanted[5]:
-            grads[5] = dz2.sum(axis=0)
+            grads[5] = _swap_co(dz2.sum(axis=0))
         return tuple(grads)
 
     whole = record(packed, tuple(tensors), backward, (), "lstm_sequence")
