@@ -6,6 +6,7 @@ on a developer's machine but is an error under CI (``CI=true``): CI must run eve
 """
 
 import os
+import sys
 
 # One thread per numeric library in the test processes (and the children they start, which inherit the
 # environment), set before numpy, torch, TensorFlow or JAX load: CI runs 2 xdist workers on 2 cores, and each
@@ -69,7 +70,31 @@ def selected_backends():
     return names
 
 
+def _write_package_bytecode():
+    """Writes the bytecode (``__pycache__``) of highlevel's source tree where Python does not write it itself.
+
+    With ``PYTHONDONTWRITEBYTECODE`` set, every process that imports highlevel compiles each module it loads from
+    source, about a second of CPU per process: the xdist workers and the many children the tests start (notebook
+    kernels, killed training runs, thread harnesses), which inherit the setting. Bytecode written once here is
+    read by all of them (the setting stops writing, not reading). Up-to-date files are not compiled again; the
+    folders are git-ignored; a file written by two processes at once is replaced atomically.
+    """
+    import compileall
+    import importlib.util
+
+    spec = importlib.util.find_spec("highlevel")
+    roots = set(spec.submodule_search_locations or ()) if spec else set()
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # the source layout maps these sub-packages from top-level folders (pyproject's package-dir)
+    roots |= {os.path.join(repo, d) for d in ("backends", "layers", "callbacks")}
+    for root in sorted(roots):
+        if os.path.isfile(os.path.join(root, "__init__.py")) and os.access(root, os.W_OK):
+            compileall.compile_dir(root, quiet=2)
+
+
 def pytest_configure(config):
+    if sys.dont_write_bytecode and not hasattr(config, "workerinput"):  # once, before xdist starts its workers
+        _write_package_bytecode()
     if "jax" in selected_backends() and "jax" in hl.backends.installed():
         from tests.jax_lowering import install
 

@@ -3,6 +3,7 @@
 Engine packages run only when their framework is installed; their examples run with that engine active.
 """
 
+import contextlib
 import doctest
 import importlib
 import pkgutil
@@ -10,6 +11,7 @@ import pkgutil
 import pytest
 
 import highlevel as hl
+from tests.applications._oracle import no_random_draws
 
 
 def _modules():
@@ -37,6 +39,10 @@ def test_docstring_examples(module_name):
     # Examples show automatic names as a fresh session gives them. Names only: a full garbage collection costs
     # seconds in a worker that has run thousands of tests, once per module, and no example depends on it.
     hl.utils.clear_session(free_memory=False)
-    with hl.config.backend_scope(engine or "native"):
+    # The applications' examples build whole models (ConvNeXtXLarge: 350M weights) to show shapes and counts,
+    # which do not depend on the weights' values: their random initializers give zeros there instead of drawing,
+    # most of those examples' time. tests/applications builds each family with its real draws.
+    draws = no_random_draws() if module_name.startswith("highlevel.applications.") else contextlib.nullcontext()
+    with hl.config.backend_scope(engine or "native"), draws:
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{result.failed} docstring example(s) failed in {module_name}"

@@ -4,11 +4,13 @@ exactly as an uninterrupted run; ``max_to_keep``, ``save_freq`` and ``save_best_
 import os
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pytest
 
 import highlevel as hl
+from tests.disk_cache import cache_key, cached_folder
 
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(16, 3)).astype("float32")
@@ -123,15 +125,28 @@ for folder, kwargs, epochs in [(sys.argv[1], dict(save_freq=4, max_to_keep=2), 2
 """
 
 
-def test_steps_kept_match_keras(tmp_path):
-    keras_run = subprocess.run(
-        [sys.executable, "-c", _KERAS_STEPS, str(tmp_path / "k1"), str(tmp_path / "k2")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "KERAS_BACKEND": "jax"},
-    )
+def _keras_steps(folder):
+    """Runs ``_KERAS_STEPS`` with real Keras on JAX (its checkpoints in a scratch folder); keeps what it printed
+    in ``folder/stdout.txt``."""
+    with tempfile.TemporaryDirectory() as scratch:
+        keras_run = subprocess.run(
+            [sys.executable, "-c", _KERAS_STEPS, os.path.join(scratch, "k1"), os.path.join(scratch, "k2")],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "KERAS_BACKEND": "jax"},
+        )
     assert keras_run.returncode == 0, keras_run.stderr[-2000:]
+    with open(os.path.join(folder, "stdout.txt"), "w") as f:
+        f.write(keras_run.stdout)
+
+
+def test_steps_kept_match_keras(tmp_path):
+    # Keras's answer depends only on the script and the installed packages: computed once into the suite's cache
+    # on disk (tests/disk_cache.py), as the other Keras oracles are, rather than a Keras process in every run.
+    key = cache_key([_KERAS_STEPS], packages=("keras", "jax", "jaxlib", "orbax-checkpoint", "numpy"))
+    with open(os.path.join(cached_folder("orbax_steps_keras", key, _keras_steps), "stdout.txt")) as f:
+        keras_stdout = f.read()
     with hl.config.backend_scope("native"):
         model = hl.Sequential([hl.Input((3,)), hl.layers.Dense(1)])
         model.compile(optimizer="adam", loss="mse")
@@ -144,7 +159,7 @@ def test_steps_kept_match_keras(tmp_path):
             callback = hl.callbacks.OrbaxCheckpoint(folder, save_on_background=False, **kwargs)
             model.fit(x, y, epochs=epochs, batch_size=2, verbose=0, callbacks=[callback])
             ours.append(str(_steps(folder)))
-    assert keras_run.stdout.split("\n")[-3:-1] == ours  # [12, 16] and [2]: batch counts, epoch indices
+    assert keras_stdout.split("\n")[-3:-1] == ours  # [12, 16] and [2]: batch counts, epoch indices
 
 
 def test_background_saves_hold_the_state_of_their_step(backend, tmp_path):

@@ -9,11 +9,15 @@ each model kind:
   its predictions and its weights after one more ``train_on_batch``.
 
 Everything recorded goes to ``FOLDER/results-<backend>.npz``. One process serves several folders (one per
-highlevel engine), so Keras and its framework are imported once, not once per folder. :func:`models` builds the models with either
+highlevel engine), so Keras and its framework are imported once, not once per folder. Keras's own models are made
+once per kind and data: a folder with the same ``data.npz`` as an earlier one gets a copy of that file and those
+records (every highlevel engine then loads the same Keras file), which spares Keras tracing and compiling the same
+steps again for each engine. :func:`models` builds the models with either
 library, since highlevel follows Keras's API: the test builds highlevel's with the same code.
 """
 
 import os
+import shutil
 import sys
 
 import numpy as np
@@ -71,11 +75,18 @@ def main(folders):
     import keras
 
     subclassed_class(keras)  # registered before loading, as a Keras user's program would
+    own_made = {}
     for folder in folders:
-        run_folder(keras, folder)
+        run_folder(keras, folder, own_made)
 
 
-def run_folder(keras, folder):
+def _data_key(data):
+    return tuple((name, data[name].dtype.str, data[name].shape, data[name].tobytes()) for name in sorted(data))
+
+
+def run_folder(keras, folder, own_made):
+    """Records ``folder``'s results; ``own_made`` maps ``(data, kind)`` to the folder that holds Keras's own model of
+    that kind for that data, and the records made with it."""
     data = dict(np.load(os.path.join(folder, "data.npz")))
     backend = keras.backend.backend()
     out = {}
@@ -91,13 +102,21 @@ def run_folder(keras, folder):
         for i, w in enumerate(_numpy(loaded.get_weights())):
             out[f"{kind}/loaded_after_step/{i}"] = w
 
+        key = (_data_key(data), kind)
+        if key in own_made:
+            source, records = own_made[key]
+            shutil.copyfile(os.path.join(source, f"keras-{kind}.keras"), os.path.join(folder, f"keras-{kind}.keras"))
+            out.update(records)
+            continue
         own = models(keras, kind)
         own.train_on_batch(x, y)
         own.save(os.path.join(folder, f"keras-{kind}.keras"))
-        out[f"{kind}/own_pred"] = np.asarray(own.predict(x, verbose=0))
+        records = {f"{kind}/own_pred": np.asarray(own.predict(x, verbose=0))}
         own.train_on_batch(x, y)
         for i, w in enumerate(_numpy(own.get_weights())):
-            out[f"{kind}/own_after_step/{i}"] = w
+            records[f"{kind}/own_after_step/{i}"] = w
+        own_made[key] = (folder, records)
+        out.update(records)
     np.savez(os.path.join(folder, f"results-{backend}.npz"), **out)
 
 
