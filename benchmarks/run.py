@@ -68,6 +68,7 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 import _verdict  # noqa: E402 - after the path set-up above
+from _bytecode import byte_compile_package  # noqa: E402
 from _harness import format_table, median, pin_threads, run_worker  # noqa: E402
 from _workloads import (  # noqa: E402 - after the path set-up above
     BACKENDS,
@@ -533,26 +534,6 @@ def _keras_available():
     import importlib.util
 
     return importlib.util.find_spec("keras") is not None
-
-
-def byte_compile_package():
-    """Writes highlevel's bytecode (``__pycache__``) before any start-up is timed, as installing a wheel does.
-
-    Run from a source checkout with ``PYTHONDONTWRITEBYTECODE`` set (or a tree no earlier run wrote into),
-    every fresh worker would otherwise compile each module it imports from source, about a second of a first
-    step, which no installed user pays and the Keras column (an installed package) does not pay either.
-    """
-    import compileall
-    import importlib.util
-
-    spec = importlib.util.find_spec("highlevel")
-    roots = set(spec.submodule_search_locations or ()) if spec else set()
-    repo = os.path.dirname(HERE)
-    # the source layout maps these sub-packages from top-level folders (pyproject's package-dir)
-    roots |= {os.path.join(repo, d) for d in ("backends", "layers", "callbacks")}
-    for root in sorted(roots):
-        if os.path.isfile(os.path.join(root, "__init__.py")):
-            compileall.compile_dir(root, quiet=1)
 
 
 def drive(args):

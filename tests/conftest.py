@@ -71,31 +71,22 @@ def selected_backends():
 
 
 def _write_package_bytecode():
-    """Writes the bytecode (``__pycache__``) of highlevel's source tree where Python does not write it itself.
-
-    With ``PYTHONDONTWRITEBYTECODE`` set, every process that imports highlevel compiles each module it loads from
-    source, about a second of CPU per process: the xdist workers and the many children the tests start (notebook
-    kernels, killed training runs, thread harnesses), which inherit the setting. Bytecode written once here is
-    read by all of them (the setting stops writing, not reading). Up-to-date files are not compiled again; the
-    folders are git-ignored; a file written by two processes at once is replaced atomically.
-    """
-    import compileall
+    """Writes highlevel's bytecode once, where ``PYTHONDONTWRITEBYTECODE`` would have every worker and every child
+    process the tests start compile it from source (``benchmarks/_bytecode.py``)."""
     import importlib.util
 
-    spec = importlib.util.find_spec("highlevel")
-    roots = set(spec.submodule_search_locations or ()) if spec else set()
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    # the source layout maps these sub-packages from top-level folders (pyproject's package-dir)
-    roots |= {os.path.join(repo, d) for d in ("backends", "layers", "callbacks")}
-    for root in sorted(roots):
-        if os.path.isfile(os.path.join(root, "__init__.py")) and os.access(root, os.W_OK):
-            compileall.compile_dir(root, quiet=2)
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "_bytecode.py")
+    spec = importlib.util.spec_from_file_location("highlevel_bytecode", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.byte_compile_package()
 
 
 def pytest_configure(config):
     if sys.dont_write_bytecode and not hasattr(config, "workerinput"):  # once, before xdist starts its workers
         _write_package_bytecode()
-    if "jax" in selected_backends() and "jax" in hl.backends.installed():
+    runs_tests = hasattr(config, "workerinput") or not config.getoption("numprocesses", None)  # not xdist's controller
+    if runs_tests and "jax" in selected_backends() and "jax" in hl.backends.installed():
         from tests.jax_lowering import install
 
         install()  # one MLIR context per thread for many lowerings: see tests/jax_lowering.py

@@ -9,8 +9,8 @@ attributes and operation names that modules are built from, and a module keeps i
 
 The context is per thread (an MLIR context is not meant to be built into from several threads at once), and
 replaced after :data:`LOWERINGS_PER_CONTEXT` uses, so that what it interns (source locations, small
-constants) stays bounded. This touches a private function of JAX: :func:`install` does nothing, and says so,
-where that function is missing or differs, and the suite then runs as before, only slower. The library itself
+constants) stays bounded. This touches a private function of JAX: :func:`install` does nothing, and returns False,
+where that function is missing, and the suite then runs as before, only slower. The library itself
 never does this.
 """
 
@@ -21,17 +21,14 @@ LOWERINGS_PER_CONTEXT = 512
 
 
 def install():
-    """Makes JAX's lowering reuse a per-thread MLIR context; returns whether it could.
-
-    >>> install() in (True, False)
-    True
-    """
+    """Makes JAX's lowering reuse a per-thread MLIR context; returns whether it could (False, changing nothing,
+    where JAX is missing or its private function is not there)."""
     try:
         from jax._src.interpreters import mlir
     except ImportError:  # JAX not installed, or its private layout changed
         return False
     original = getattr(mlir, "make_ir_context", None)
-    if original is None or not callable(original):
+    if not callable(original):
         return False
     if getattr(original, "_highlevel_shared", False):
         return True

@@ -77,18 +77,15 @@ def lstm_sequence(inputs, h0, c0, kernel, recurrent_kernel, bias=None):
     # The gate buffer is laid out [i, f, o, c] (Keras's is [i, f, c, o]): the three sigmoid gates side by side
     # take one pass per step forward and one derivative backward, instead of two and three. The
     # kernels' columns are swapped to match once per call; their gradients are swapped back at the end.
-    wd, ud = _swap_co(wd), _swap_co(ud)
-    if bd is not None:
-        bd = _swap_co(bd)
+    wd, ud = _swap_co(wd), _swap_co(ud)  # the backward pass's kernels
     xt = xp.ascontiguousarray(xd.transpose(1, 0, 2)).reshape(steps * b, features)  # time-major rows
     # sigmoid(a) = 0.5 * tanh(a / 2) + 0.5: with the sigmoid gates' columns of the forward pass's kernels halved
     # (exact in binary floating point, so the halved pre-activations are bit for bit those of halving afterwards),
     # one tanh over each step's whole contiguous row of gates serves all four gates.
-    half = _halve_sigmoid_columns
-    gates = (xt @ half(wd)).reshape(steps, b, 4 * u)  # pre-activations (sigmoid gates' halved), then the gates
+    gates = (xt @ _halve_sigmoid_columns(wd)).reshape(steps, b, 4 * u)  # pre-activations, then the gates
     if bd is not None:
-        gates += half(bd)
-    ud_half = half(ud)
+        gates += _halve_sigmoid_columns(_swap_co(bd))
+    ud_half = _halve_sigmoid_columns(ud)
     hs = xp.empty((steps + 1, b, u), dtype)  # h_{-1} = h0, h_0, ..., h_{T-1}
     cs = xp.empty((steps + 1, b, u), dtype)
     tcs = xp.empty((steps, b, u), dtype)  # tanh(c_t)
