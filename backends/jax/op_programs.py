@@ -13,6 +13,11 @@ How an op's arguments split:
   values are known), numpy arrays and :class:`~highlevel.backends.contract.Variable` values (a Variable is a
   pytree whose leaf is its value; a door op only reads it);
 * Python floats are traced where they are an operand of an elementwise op (:data:`FLOAT_OPERAND_OPS`);
+* numpy scalars (``np.int64(3)``, ``np.float32(0.5)``, what iterating over a numpy array gives) are traced where
+  they are passed as an operand, a parameter named in :data:`OPERAND_PARAMETERS` (``x``, ``x1``, ``inputs``, ...):
+  there every engine treats them as the 0-d arrays they are (strongly typed), so ``cast(step, "float32")`` in a
+  loop over ``np.arange(1000)`` runs one program, not one per step. Elsewhere (an ``axis``, a fill value) they
+  stay static;
 * everything else is static, compared by type and value (``1``, ``1.0`` and ``True`` are three keys; ``-0.0`` is
   not ``0.0``): Python numbers, strings, numpy scalars and dtypes, types, slices of those, ``Ellipsis``, and the
   containers and ``None`` around them.
@@ -46,6 +51,8 @@ True
 >>> b.op_program_stats()["logsumexp"]["programs"]
 1
 """
+
+import inspect
 
 import jax
 import numpy as np
@@ -105,6 +112,9 @@ FLOAT_OPERAND_OPS = frozenset(
         "where",
     }
 )
+
+#: Parameters that hold an op's tensor operands: a numpy scalar passed there is traced, as a 0-d array.
+OPERAND_PARAMETERS = frozenset({"x", "x1", "x2", "y", "a", "b", "inputs", "images", "data"})
 
 #: Distinct static signatures an op may compile before it stays eager.
 MAX_SIGNATURES = 256
@@ -260,10 +270,44 @@ def _any_unknown(args, kwargs):
     return False
 
 
+def _operand_slots(raw):
+    """The positions and keywords of ``raw``'s parameters named in :data:`OPERAND_PARAMETERS`."""
+    try:
+        parameters = list(inspect.signature(raw).parameters.values())
+    except (TypeError, ValueError):  # a callable without a signature: nothing is an operand by name
+        return (), frozenset()
+    positions, keywords = [], set()
+    for i, p in enumerate(parameters):
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            break  # later parameters are keyword-only or unknown: positions no longer map to names
+        if p.name in OPERAND_PARAMETERS:
+            keywords.add(p.name)
+            if p.kind is not p.KEYWORD_ONLY:
+                positions.append(i)
+    for p in parameters:
+        if p.kind is p.KEYWORD_ONLY and p.name in OPERAND_PARAMETERS:
+            keywords.add(p.name)
+    return tuple(positions), frozenset(keywords)
+
+
+def _is_numeric_scalar(x):
+    return isinstance(x, np.generic) and x.dtype.kind in "biufc"
+
+
+def _operands_as_arrays(args, kwargs, positions, keywords):
+    """``args`` and ``kwargs`` with each numpy scalar in an operand slot as a 0-d array (traced, not static)."""
+    if any(i < len(args) and _is_numeric_scalar(args[i]) for i in positions):
+        args = tuple(np.asarray(a) if i in positions and _is_numeric_scalar(a) else a for i, a in enumerate(args))
+    if keywords and any(k in keywords and _is_numeric_scalar(v) for k, v in kwargs.items()):
+        kwargs = {k: np.asarray(v) if k in keywords and _is_numeric_scalar(v) else v for k, v in kwargs.items()}
+    return args, kwargs
+
+
 def _make_wrapped(name, raw, entry):
     programs, eager, forms = entry["programs"], entry["eager"], entry["forms"]
     floats_traced = name in FLOAT_OPERAND_OPS
     shape_keyword = EAGER_UNLESS.get(name)
+    operand_positions, operand_keywords = _operand_slots(raw)
 
     def build(treedef, template, traced):
         def program(*arrays):
@@ -282,7 +326,9 @@ def _make_wrapped(name, raw, entry):
             return raw(*args, **kwargs)
         if not _jcore.trace_state_clean() and _any_unknown(args, kwargs):
             return raw(*args, **kwargs)  # inside jax.jit (or vmap, an export): the outer program holds the op
-        leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
+        # the eager fallbacks below still get the caller's own arguments
+        operands = _operands_as_arrays(args, kwargs, operand_positions, operand_keywords)
+        leaves, treedef = jax.tree_util.tree_flatten(operands)
         traced, statics, numbers = [], [], 0
         try:
             for i, leaf in enumerate(leaves):

@@ -260,3 +260,26 @@ def test_unique_with_a_size_is_one_program_and_without_one_runs_eagerly(lowered)
         # without size the number of entries depends on the values: read on the host, eagerly
         np.testing.assert_array_equal(np.asarray(hl.ops.unique(x)), [1, 2, 3])
         assert b.op_program_stats()["unique"]["programs"] == 1
+
+
+def test_numpy_scalar_operands_are_traced_not_keyed_by_value():
+    b = get("jax")
+    cast, add = b.door_op("cast"), b.door_op("add")
+    # what iterating over a numpy array gives: a learning-rate schedule plotted step by step
+    for step in np.arange(40):
+        got = cast(step, "float32")
+        assert str(got.dtype) == "float32" and float(got) == float(step)
+    assert b.op_program_stats()["cast"]["programs"] == 1
+    x = jnp.asarray([1.0, 2.0], jnp.float32)
+    for k in np.linspace(0.0, 1.0, 9, dtype=np.float32):
+        np.testing.assert_array_equal(np.asarray(add(x, k)), np.asarray([1.0, 2.0], np.float32) + k)
+    assert b.op_program_stats()["add"]["programs"] == 1
+    # a numpy scalar is strongly typed, traced or not: float64 widens a float32 operand, int64 stays int64
+    assert str(add(x, np.float64(0.5)).dtype) == "float64" == str(b.add(x, np.float64(0.5)).dtype)
+    assert str(cast(np.int64(2**40), "int64").dtype) == "int64" and int(cast(np.int64(2**40), "int64")) == 2**40
+    # outside an operand slot a numpy scalar stays static: an axis still steers the program
+    total = b.door_op("sum")
+    m = jnp.asarray([[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(np.asarray(total(m, axis=np.int64(0))), [4.0, 6.0])
+    np.testing.assert_array_equal(np.asarray(total(m, axis=np.int64(1))), [3.0, 7.0])
+    assert b.op_program_stats()["sum"]["programs"] == 2
