@@ -33,6 +33,35 @@ def _flat_tensors(struct, what):
     return leaves
 
 
+def zeros_like_outputs(outputs, x):
+    """Zeros shaped like the symbolic ``outputs`` (a structure of KerasTensors) for a batch ``x``, in their structure.
+
+    None where the shapes do not tell the values' shapes: an unknown size besides the batch axis, a sparse, ragged or
+    string output, or a batch without a leading axis to read its size from.
+    """
+    sized = [leaf for leaf in tree.flatten(x)[0] if len(tuple(getattr(leaf, "shape", ()))) > 0]
+    if not sized:
+        return None
+    batch = tuple(sized[0].shape)[0]
+    if batch is None:
+        return None
+    flat, treedef = tree.flatten(outputs)
+    zeros = []
+    for kt in flat:
+        shape = tuple(getattr(kt, "shape", ()) or ())
+        if (
+            not isinstance(kt, KerasTensor)
+            or not shape
+            or kt.sparse
+            or kt.ragged
+            or kt.dtype == "string"
+            or any(d is None for d in shape[1:])
+        ):
+            return None
+        zeros.append(current_backend().zeros((int(batch), *shape[1:]), dtype=kt.dtype))
+    return tree.unflatten(treedef, zeros)
+
+
 class Functional(Model):
     """A model defined by ``hl.Model(inputs, outputs)``.
 
@@ -248,6 +277,11 @@ class Functional(Model):
                 f"shape {expected}, but received input with shape {tuple(shape)}. Check the data's shape and, for "
                 "several inputs, their order (or pass a dict keyed by input name)."
             )
+
+    def _outputs_for_building(self, x):
+        if type(self).call is not Functional.call:
+            return None  # a subclass's own call may return something else than the graph's outputs
+        return zeros_like_outputs(self._outputs_struct, x)
 
     def call(self, inputs, training=None, mask=None):
         flat = self._standardize_inputs(inputs)

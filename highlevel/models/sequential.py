@@ -13,7 +13,7 @@ from highlevel.config import current_backend
 from ..keras_tensor import KerasTensor
 from ..layer import Layer
 from ..masking import set_keras_mask
-from .functional import Functional, host_text_input
+from .functional import Functional, host_text_input, zeros_like_outputs
 from .input_layer import Input, InputLayer
 from .model import Model
 
@@ -144,6 +144,11 @@ class Sequential(Model):
     @property
     def output_shape(self):
         return self._graph.outputs[0].shape if self._graph is not None else None
+
+    def _outputs_for_building(self, x):
+        if type(self).call is not Sequential.call or self._graph is None:
+            return None
+        return zeros_like_outputs(self._graph.output, x)
 
     def call(self, inputs, training=None, mask=None):
         if self._graph is not None and self._graph.inputs[0].dtype == "string" and not isinstance(inputs, KerasTensor):

@@ -593,8 +593,15 @@ class Trainer(StatelessTraining):
                 or (self._compile_metrics is not None and not self._compile_metrics.built)
             )
         )
+        if needs_output and self.built and not (self._compiled and y is not None):
+            needs_output = False  # built, and nothing to build from its outputs: no forward pass at all
         if needs_output:
-            y_pred = self(x, training=False)
+            # A built graph model knows its outputs' shapes: zeros of those shapes build the loss and metrics, where
+            # a forward pass would cost a batch's compute and, on an engine that compiles each eager op (JAX), one
+            # program per op of the model (seconds for a deep model's first fit).
+            y_pred = self._outputs_for_building(x) if self.built else None
+            if y_pred is None:
+                y_pred = self(x, training=False)
             if self._compiled and y is not None:
                 if self._compile_loss is not None and not self._compile_loss.built:
                     self._compile_loss.build(y, y_pred)
@@ -609,6 +616,12 @@ class Trainer(StatelessTraining):
             self._compile_loss.check_targets(y)  # a later fit or evaluate: its targets against the outputs
         if self._compiled and not getattr(self.optimizer, "built", False):
             self.optimizer.build(self.trainable_variables)
+
+    def _outputs_for_building(self, x):
+        """Stand-ins for this built model's outputs on the batch ``x`` (zeros of their shapes and dtypes), from
+        which the compiled loss and metrics can be built without a forward pass; None where only a forward pass
+        tells them (the default: a model's ``call`` is free to return anything). Graph models override it."""
+        return None
 
     def _pads_predict_batches(self):
         """Whether ``predict`` may pad a short batch (see :mod:`highlevel.trainers.shape_buckets`)."""
