@@ -164,9 +164,11 @@ class CompileMetrics:
             out.extend(b)
         return out
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def update_state(self, y_true, y_pred, sample_weight=None, only=None):
+        """Updates every metric (``only``: a list of them, the others left alone) with one batch."""
         if not self.built:
             self.build(y_true, y_pred)
+        chosen = None if only is None else {id(m) for m in only}
         _, preds = _flatten_outputs(y_pred, self._output_names)
         trues = _targets_list(y_true, self.names)
         sws = _targets_list(sample_weight, self.names) if sample_weight is not None else [None] * len(preds)
@@ -177,9 +179,11 @@ class CompileMetrics:
                 continue
             with ignoring_label(ignored):
                 for m in plain:
-                    m.update_state(t, p)
+                    if chosen is None or id(m) in chosen:
+                        m.update_state(t, p)
                 for m in weighted:
-                    m.update_state(t, p, sample_weight=sw)
+                    if chosen is None or id(m) in chosen:
+                        m.update_state(t, p, sample_weight=sw)
 
 
 def _ignored_label(loss_spec):

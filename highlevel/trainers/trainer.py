@@ -46,6 +46,12 @@ def _engine_pinned(method):
     return wrapper
 
 
+def _has_its_variables(metric):
+    """Whether ``metric`` surely has all its variables: one of highlevel's own metric classes, which say with
+    ``built = False`` that their first update makes more (a metric of the user's own may make some at any time)."""
+    return type(metric).__module__.startswith("highlevel.metrics.") and getattr(metric, "built", True) is not False
+
+
 class Trainer(StatelessTraining):
     """The training API of :class:`highlevel.Model` (Keras 3's ``Trainer``).
 
@@ -607,11 +613,15 @@ class Trainer(StatelessTraining):
                     self._compile_loss.build(y, y_pred)
                 if self._compile_metrics is not None and not self._compile_metrics.built:
                     self._compile_metrics.build(y, y_pred)
-                    # Some metrics (R2Score, F1Score, ...) create their variables on their first update:
-                    # do it now, eagerly, so that a compiled step finds every variable in place.
-                    self._compile_metrics.update_state(y, y_pred, sample_weight)
-                    for m in self._compile_metrics.metrics:
-                        m.reset_state()
+                    # Some metrics (R2Score, F1Score, AUC without num_labels) create their variables on their first
+                    # update: do it now, eagerly, so that a compiled step finds every variable in place. A built-in
+                    # metric that has its variables already is left alone (an eager update costs one program per op
+                    # on JAX); a metric of the user's own may make more on its first update: it always gets one.
+                    lazy = [m for m in self._compile_metrics.metrics if not _has_its_variables(m)]
+                    if lazy:
+                        self._compile_metrics.update_state(y, y_pred, sample_weight, only=lazy)
+                        for m in lazy:
+                            m.reset_state()
         elif self._compiled and y is not None and self._compile_loss is not None:
             self._compile_loss.check_targets(y)  # a later fit or evaluate: its targets against the outputs
         if self._compiled and not getattr(self.optimizer, "built", False):

@@ -98,3 +98,27 @@ def _macro_f1(y, probabilities):
 
 def log_calls(model):
     return model.log.calls
+
+
+def test_metrics_that_make_their_variables_on_their_first_update_work_in_compiled_steps(backend):
+    # R2Score, F1Score and a multi-label AUC make their variables on their first update: the first batch makes them
+    # (eagerly, from the stand-ins), then they are reset, and the compiled steps find them in place
+    x, y = _data()
+    model = hl.Sequential([hl.Input((4,)), layers.Dense(8, activation="relu"), layers.Dense(2, activation="softmax")])
+    model.compile(
+        optimizer=hl.optimizers.Adam(0.05),
+        loss="categorical_crossentropy",
+        metrics=[
+            hl.metrics.F1Score(average="macro"),
+            hl.metrics.R2Score(),
+            hl.metrics.AUC(multi_label=True, name="auc"),
+        ],
+    )
+    history = model.fit(x, y, batch_size=16, epochs=6, verbose=0)
+    assert history.history["loss"][-1] < 0.6 * history.history["loss"][0], history.history["loss"]
+    got = model.evaluate(x, y, batch_size=16, verbose=0, return_dict=True)
+    p = model.predict(x, verbose=0)
+    np.testing.assert_allclose(float(np.asarray(got["f1_score"])), _macro_f1(y, p), rtol=1e-4)
+    r2 = np.mean(1 - np.sum((y - p) ** 2, 0) / np.sum((y - y.mean(0)) ** 2, 0))
+    np.testing.assert_allclose(float(np.asarray(got["r2_score"])), r2, rtol=1e-3, atol=1e-4)
+    assert float(np.asarray(got["auc"])) > 0.9, got
