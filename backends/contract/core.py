@@ -93,6 +93,11 @@ class Capabilities:
         fused_attention: the engine's ``dot_product_attention`` is a fused kernel (PyTorch's
             ``scaled_dot_product_attention``), faster than the explicit scores, softmax and products:
             ``MultiHeadAttention`` then uses it where the scores are not returned and no dropout applies.
+        layouts_set_on_first_use: the engine may choose a variable's memory layout when an op first uses it
+            (PyTorch stores a dense kernel column-major on its first ``dense``). What is made to match a variable's
+            layout (an optimizer's slots, a data-parallel wrapper's gradient buckets) must then be made after a
+            first forward pass: the first ``fit`` of a built model runs one before it builds the optimizer, where
+            another engine builds the loss and metrics from stand-ins of the outputs without any.
     """
 
     supports_float64: bool = True
@@ -105,6 +110,7 @@ class Capabilities:
     host_reads_sync: bool = False
     fused_recurrence: bool = False
     fused_attention: bool = False
+    layouts_set_on_first_use: bool = False
     supports_sparse_outputs: bool = False
     supports_ragged_outputs: bool = False
 

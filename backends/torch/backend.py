@@ -72,4 +72,5 @@ class TorchBackend(
         distributed=True,
         fused_recurrence=True,
         fused_attention=True,
+        layouts_set_on_first_use=True,
     )

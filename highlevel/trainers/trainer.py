@@ -599,13 +599,16 @@ class Trainer(StatelessTraining):
                 or (self._compile_metrics is not None and not self._compile_metrics.built)
             )
         )
-        if needs_output and self.built and not (self._compiled and y is not None):
+        # An engine that settles a variable's layout on its first use (PyTorch's column-major dense kernels) needs
+        # a forward pass before the optimizer's slots are made to match it: it always gets one.
+        forward = not self.built or current_backend().capabilities.layouts_set_on_first_use
+        if needs_output and not forward and not (self._compiled and y is not None):
             needs_output = False  # built, and nothing to build from its outputs: no forward pass at all
         if needs_output:
             # A built graph model knows its outputs' shapes: zeros of those shapes build the loss and metrics, where
             # a forward pass would cost a batch's compute and, on an engine that compiles each eager op (JAX), one
             # program per op of the model (seconds for a deep model's first fit).
-            y_pred = self._outputs_for_building(x) if self.built else None
+            y_pred = None if forward else self._outputs_for_building(x)
             if y_pred is None:
                 y_pred = self(x, training=False)
             if self._compiled and y is not None:

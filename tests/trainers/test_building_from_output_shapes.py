@@ -4,7 +4,9 @@ A forward pass on the first batch (in inference mode, before training) used to b
 metrics: a batch's compute for nothing, one program per op on an engine that compiles eager ops (JAX), and a call
 that a layer with side effects could see. A functional or Sequential model knows its outputs' shapes: zeros of
 those shapes build everything (and create the variables of metrics that make them on their first update, then
-reset). A subclassed model's ``call`` may return anything: it still gets the forward pass.
+reset). A subclassed model's ``call`` may return anything: it still gets the forward pass. So does every model on
+an engine that settles a variable's layout on its first use (``layouts_set_on_first_use``: PyTorch's column-major
+dense kernels), so that the optimizer's slots and a data-parallel wrapper are made to the layout the steps use.
 """
 
 import numpy as np
@@ -57,7 +59,9 @@ def test_functional_and_sequential_models_train_without_a_forward_pass_first(bac
             )
         _compile(model)
         history = model.fit(x, y, batch_size=16, epochs=6, verbose=0)
-        assert log.calls == [True] * 24, (kind, log.calls[:6])  # 4 batches x 6 epochs, each in training mode only
+        # 4 batches x 6 epochs, each in training mode only; first the inference-mode pass that settles the layouts
+        first = [False] if hl.config.current_backend().capabilities.layouts_set_on_first_use else []
+        assert log.calls == first + [True] * 24, (kind, log.calls[:6])
         assert history.history["loss"][-1] < 0.6 * history.history["loss"][0], (kind, history.history["loss"])
         assert history.history["accuracy"][-1] > 0.85, (kind, history.history["accuracy"])
         # the F1 score whose variables the stand-ins made counts only real batches: it is the F1 of the predictions
