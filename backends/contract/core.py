@@ -309,7 +309,10 @@ class CoreContract(abc.ABC):
         """The callable that runs ``fn``, a public op written from other ops (``highlevel.ops._door.composite``).
 
         ``name`` keys the engine's compiled forms of it. An engine may compile the whole function (JAX: one
-        program per signature); the default runs ``fn`` itself, op by op.
+        program per signature), or look ``name`` up in a table of its own kernels for the same op and run one of
+        them where it computes what ``fn`` computes (TensorFlow: ``ImageProjectiveTransformV3`` for
+        ``"image.affine_transform"``), falling back to ``fn`` for the arguments it does not cover, so that
+        argument errors stay ``fn``'s own; the default runs ``fn`` itself, op by op.
 
         >>> from highlevel.backends.native import NativeBackend
         >>> f = lambda x: x

@@ -21,6 +21,7 @@ from .core import CoreOps
 from .data_pipeline import TensorFlowDataPipelineOps
 from .distribution import TensorFlowDistributionMixin
 from .fused import TensorFlowFusedMixin
+from .image_kernels import TensorFlowImageKernelsMixin
 from .linalg import TensorFlowLinalgMixin
 from .math_ops import MathOps
 from .numpy_array import NumpyArrayOps
@@ -49,6 +50,7 @@ tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 
 class TensorFlowBackend(
+    TensorFlowImageKernelsMixin,
     TensorFlowAbstractEvalMixin,
     TensorFlowDistributionMixin,
     TensorFlowRandomOps,
