@@ -18,13 +18,14 @@ only resamples the output gradient through the inverse transform, and ``HSVToRGB
 
 import functools
 
-import numpy as np
 import tensorflow as tf
 from tensorflow.python.eager import record
 from tensorflow.python.framework import ops as tf_ops
 from tensorflow.python.ops import control_flow_util
 
 from highlevel.config import standardize_data_format
+
+from .convert import convert
 
 #: What an override returns for inputs it leaves to the composite.
 DECLINE = object()
@@ -33,13 +34,12 @@ _FLOATS = (tf.float16, tf.bfloat16, tf.float32, tf.float64)
 
 
 def _as_tensor(value):
-    if isinstance(value, (tf.Tensor, tf.Variable)):
-        return value
-    if hasattr(value, "value") and isinstance(getattr(value, "value"), (tf.Tensor, tf.Variable)):
-        return value.value  # a highlevel Variable
-    if isinstance(value, (np.ndarray, list, tuple, float, int, np.number)):
-        return tf.convert_to_tensor(value)
-    return None
+    """``value`` as the engine converts any operand (:func:`.convert.convert`), or None where it cannot: the
+    composite then runs and says what is wrong."""
+    try:
+        return convert(value)
+    except (TypeError, ValueError):
+        return None
 
 
 def _float_images(images, data_format):
